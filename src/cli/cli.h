@@ -1,0 +1,78 @@
+/* cli.h - what every `sortnet` subcommand shares: error reporting, network
+ * loading, the input options, JSON output, and atomic output files.
+ * Only src/cli and src/app print. */
+#ifndef SN_CLI_H
+#define SN_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/exec.h"
+#include "core/input.h"
+#include "core/schedule.h"
+#include "core/status.h"
+
+/* Exit codes of the command-line contract (shared/DESIGN.md). */
+enum {
+    CLI_OK = 0,
+    CLI_NEGATIVE = 1, /* does not sort / outputs differ */
+    CLI_USAGE = 2,    /* bad usage or bad input */
+    CLI_NOENV = 3     /* no OpenCL platform, no display */
+};
+
+/* Print "sortnet: <what>: <why>\n" to stderr; returns code. */
+int cli_error(int code, const char *what, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Map a library status to an exit code (EPARSE/EINVAL/ELIMIT/EIO -> 2,
+ * ENODEVICE -> 3, ...). */
+int cli_status_exit(sn_status st);
+
+/* Load NET (name, file or "-"); on failure prints the diagnostic and
+ * returns the exit code (2); 0 on success. */
+int cli_load(const char *spec, sn_schedule **out);
+
+/* The input options shared by run, draw, view and gpu verify:
+ *   --input 3,1,2 | --random SEED | --reverse | --sorted | --bits 0110,
+ *   --type i32|u32|f32. */
+typedef struct cli_input {
+    sn_input_spec spec;
+    bool given;       /* any input option seen */
+    sn_key_type type;
+} cli_input;
+
+void cli_input_init(cli_input *in); /* default: random with a time seed */
+/* Handle one option by its long name ("input", "random", ...) and its
+ * argument; returns 1 if taken, 0 if not an input option, or an exit
+ * code > 1 (after printing) when the argument is bad. */
+int cli_input_option(cli_input *in, const char *name, const char *arg);
+/* Make the keys for n wires (sn_malloc'd into *keys); prints and returns 2
+ * on bad input. */
+int cli_input_make(const cli_input *in, uint32_t n, uint32_t **keys);
+/* A short description: "random (seed 42)", "reversed", "given", "bits". */
+const char *cli_input_describe(const cli_input *in, char *buf, size_t cap);
+/* The help lines describing the input options (for --help texts). */
+extern const char cli_input_help[];
+
+/* Print keys as "a,b,c" (or JSON numbers when json != 0). */
+void cli_print_keys(FILE *f, sn_key_type t, const uint32_t *keys, uint32_t n);
+
+/* Atomic output: write to a temporary file beside `path`, then rename over
+ * it only on success. path "-" means stdout (no temporary). */
+typedef struct cli_out {
+    FILE *f;
+    char *path;
+    char *tmp;
+} cli_out;
+int cli_out_open(cli_out *o, const char *path);   /* 0 or exit code (printed) */
+int cli_out_commit(cli_out *o);                   /* 0 or exit code (printed) */
+void cli_out_abort(cli_out *o);                   /* removes the temporary */
+
+/* Parse an unsigned decimal within [lo, hi]; false if malformed. */
+bool cli_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
+
+#endif

@@ -1,0 +1,72 @@
+/* alloc.c - the single allocation hook of the library (tests can make the
+ * Nth allocation fail) and overflow-checked size arithmetic. */
+#include "core/alloc.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+/* Countdown to an injected failure; 0 = never. Not thread-safe on purpose:
+ * only single-threaded tests set it. */
+static size_t fail_countdown;
+static size_t alloc_calls;
+
+static int should_fail(void)
+{
+    alloc_calls++;
+    if (fail_countdown == 0)
+        return 0;
+    if (--fail_countdown == 0)
+        return 1;
+    return 0;
+}
+
+size_t sn_alloc_fail_after(size_t countdown)
+{
+    size_t made = alloc_calls;
+    alloc_calls = 0;
+    fail_countdown = countdown;
+    return made;
+}
+
+void *sn_malloc(size_t size)
+{
+    if (size == 0 || should_fail())
+        return NULL;
+    return malloc(size);
+}
+
+void *sn_calloc(size_t count, size_t size)
+{
+    size_t total;
+    if (!sn_mul_size(count, size, &total) || total == 0 || should_fail())
+        return NULL;
+    return calloc(count, size);
+}
+
+void *sn_realloc(void *p, size_t size)
+{
+    if (size == 0 || should_fail())
+        return NULL;
+    return realloc(p, size);
+}
+
+void sn_free(void *p)
+{
+    free(p);
+}
+
+bool sn_mul_size(size_t a, size_t b, size_t *out)
+{
+    if (a != 0 && b > SIZE_MAX / a)
+        return false;
+    *out = a * b;
+    return true;
+}
+
+bool sn_add_size(size_t a, size_t b, size_t *out)
+{
+    if (b > SIZE_MAX - a)
+        return false;
+    *out = a + b;
+    return true;
+}

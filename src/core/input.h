@@ -1,0 +1,43 @@
+/* input.h - the inputs of the command line as arrays of raw 32-bit keys:
+ * explicit lists ("3,1,2"), random permutations, reversed order and 0-1
+ * strings. Used by the CLI, the window and the GPU verifier alike. */
+#ifndef SN_INPUT_H
+#define SN_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/exec.h"
+#include "core/status.h"
+
+typedef enum sn_input_kind {
+    SN_INPUT_RANDOM = 0, /* random permutation of 1..n (as type t), from seed */
+    SN_INPUT_LIST,       /* "3,1,2": exactly n values of type t */
+    SN_INPUT_REVERSE,    /* n, n-1, ..., 1 */
+    SN_INPUT_SORTED,     /* 1, 2, ..., n */
+    SN_INPUT_BITS        /* "0110": exactly n characters 0/1 */
+} sn_input_kind;
+
+typedef struct sn_input_spec {
+    sn_input_kind kind;
+    uint64_t seed;    /* RANDOM */
+    const char *text; /* LIST, BITS: borrowed */
+} sn_input_spec;
+
+/* Fill keys[0..n) with raw bits of type t. LIST and BITS check the count
+ * and every value (diag: "column 7: 'x' is not a number", "expected 16
+ * values, got 3"); values outside the type's range are SN_EPARSE. */
+sn_status sn_input_make(const sn_input_spec *spec, sn_key_type t, uint32_t n, uint32_t *keys,
+                        sn_diag *diag);
+
+/* Deterministic 64-bit generator (splitmix64) for reproducible inputs. */
+uint64_t sn_rand_next(uint64_t *state);
+
+/* Format one raw key as text ("-3", "4294967295", "1.5", "-0", "nan"). */
+int sn_key_format(sn_key_type t, uint32_t bits, char *buf, size_t cap);
+
+/* Parse one key of type t from s[0..len); SN_EPARSE if malformed or out of
+ * range. Floats accept "nan", "-nan", "inf", "-inf". */
+sn_status sn_key_parse(sn_key_type t, const char *s, size_t len, uint32_t *out);
+
+#endif

@@ -1,0 +1,48 @@
+/* status.h - one status enum for the whole library, and the diagnostic
+ * buffer that carries details (file, line, column, build logs) to the caller.
+ *
+ * The core never prints: it returns an sn_status and, when the caller passes
+ * an sn_diag, writes a one-line explanation into it. Only src/cli and src/app
+ * print, as `sortnet: <what>: <why>`. */
+#ifndef SN_STATUS_H
+#define SN_STATUS_H
+
+#include <stddef.h>
+
+typedef enum sn_status {
+    SN_OK = 0,
+    SN_ENOMEM,      /* an allocation failed */
+    SN_EINVAL,      /* bad argument or invalid network (wire range, a == b, ...) */
+    SN_EPARSE,      /* malformed input text; diag has line and column */
+    SN_ELIMIT,      /* over a size limit (n, comparators, memory) */
+    SN_EIO,         /* reading or writing a file failed */
+    SN_EUNSUPPORTED,/* feature not built in (e.g. JSON without jansson) */
+    SN_EINTERRUPTED,/* stopped on request (Ctrl-C) */
+    SN_ENODEVICE,   /* missing environment: no OpenCL platform, no display */
+    SN_EDEVICE      /* a device call failed; diag names the call and error */
+} sn_status;
+
+/* A static English phrase for a status; never NULL. */
+const char *sn_status_str(sn_status st);
+
+/* Caller-provided diagnostic. line/column are 1-based, 0 = not applicable.
+ * `text` is always NUL-terminated after any sn_diag_* call. */
+typedef struct sn_diag {
+    unsigned long line;
+    unsigned long column;
+    char text[1024];
+} sn_diag;
+
+/* Clear a diagnostic (d may be NULL: no-op). */
+void sn_diag_clear(sn_diag *d);
+
+/* Format a message into d (d may be NULL: no-op). Returns st, so callers can
+ * write `return sn_diag_set(d, SN_EINVAL, 0, 0, "...")`. */
+sn_status sn_diag_set(sn_diag *d, sn_status st, unsigned long line, unsigned long column,
+                      const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+#endif
