@@ -25,6 +25,10 @@ enum {
 int cli_error(int code, const char *what, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
+/* For getopt_long loops (optstring must start with ':'): report an unknown
+ * option or a missing argument ('?' or ':' from getopt) and return 2. */
+int cli_bad_option(const char *cmd, int c, char **argv);
+
 #endif
     ;
 
@@ -58,7 +62,16 @@ const char *cli_input_describe(const cli_input *in, char *buf, size_t cap);
 /* The help lines describing the input options (for --help texts). */
 extern const char cli_input_help[];
 
-/* Print keys as "a,b,c" (or JSON numbers when json != 0). */
+/* getopt_long entries for the input options; their `val`s are
+ * CLI_OPT_INPUT, so a command's switch sends them to cli_input_option with
+ * the option's name. */
+#define CLI_OPT_INPUT 0x1000
+#define CLI_INPUT_LONGOPTS                                                                     \
+    {"input", 1, NULL, CLI_OPT_INPUT}, {"random", 1, NULL, CLI_OPT_INPUT},                     \
+        {"reverse", 0, NULL, CLI_OPT_INPUT}, {"sorted", 0, NULL, CLI_OPT_INPUT},               \
+        {"bits", 1, NULL, CLI_OPT_INPUT}, {"type", 1, NULL, CLI_OPT_INPUT}
+
+/* Print keys as "a,b,c". */
 void cli_print_keys(FILE *f, sn_key_type t, const uint32_t *keys, uint32_t n);
 
 /* Atomic output: write to a temporary file beside `path`, then rename over
@@ -74,5 +87,9 @@ void cli_out_abort(cli_out *o);                   /* removes the temporary */
 
 /* Parse an unsigned decimal within [lo, hi]; false if malformed. */
 bool cli_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
+
+/* For getopt_long loops (optstring must start with ':'): report an unknown
+ * option or a missing argument ('?' or ':' from getopt) and return 2. */
+int cli_bad_option(const char *cmd, int c, char **argv);
 
 #endif

@@ -1,0 +1,260 @@
+/* cli.c - what the subcommands share: error messages, loading networks,
+ * the input options, printing keys, and atomic output files. */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h> // for: optind
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h> // for: fchmod, umask
+#include <unistd.h>
+
+#include "core/alloc.h"
+#include "core/format.h"
+
+int cli_error(int code, const char *what, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "sortnet: %s: ", what);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return code;
+}
+
+int cli_status_exit(sn_status st)
+{
+    switch (st) {
+    case SN_OK: return CLI_OK;
+    case SN_ENODEVICE: return CLI_NOENV;
+    case SN_EUNSUPPORTED: return CLI_NOENV;
+    case SN_EINTERRUPTED: return 130;
+    default: return CLI_USAGE;
+    }
+}
+
+int cli_load(const char *spec, sn_schedule **out)
+{
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_status st = sn_schedule_load(spec, out, &d);
+    if (st == SN_OK)
+        return 0;
+    if (d.text[0])
+        fprintf(stderr, "sortnet: %s\n", d.text);
+    else
+        fprintf(stderr, "sortnet: %s: %s\n", spec, sn_status_str(st));
+    return cli_status_exit(st);
+}
+
+const char cli_input_help[] =
+    "Input (one of; default: a random permutation of 1..n):\n"
+    "  --input 3,1,2     exactly n comma-separated values\n"
+    "  --random SEED     a random permutation of 1..n from SEED\n"
+    "  --reverse         n, n-1, ..., 1\n"
+    "  --sorted          1, 2, ..., n\n"
+    "  --bits 0110       a 0-1 input, one character per wire\n"
+    "  --type T          key type: i32 (default), u32 or f32 (IEEE totalOrder)\n";
+
+void cli_input_init(cli_input *in)
+{
+    memset(in, 0, sizeof *in);
+    in->spec.kind = SN_INPUT_RANDOM;
+    /* A fresh seed per run; cli_input_describe shows it so a run can be
+     * repeated with --random SEED. */
+    in->spec.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
+    in->spec.seed %= 1000000;
+    in->type = SN_KEY_I32;
+}
+
+bool cli_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    if (!s || *s < '0' || *s > '9')
+        return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+int cli_input_option(cli_input *in, const char *name, const char *arg)
+{
+    if (strcmp(name, "type") == 0) {
+        if (!sn_key_type_parse(arg, &in->type))
+            return cli_error(CLI_USAGE, "--type", "'%s' is not a key type (i32, u32 or f32)",
+                             arg);
+        return 1;
+    }
+    sn_input_spec s = {SN_INPUT_RANDOM, 0, NULL};
+    if (strcmp(name, "input") == 0) {
+        s.kind = SN_INPUT_LIST;
+        s.text = arg;
+    } else if (strcmp(name, "random") == 0) {
+        s.kind = SN_INPUT_RANDOM;
+        if (!cli_parse_u64(arg, 0, UINT64_MAX, &s.seed))
+            return cli_error(CLI_USAGE, "--random", "'%s' is not a seed (a decimal number)",
+                             arg);
+    } else if (strcmp(name, "reverse") == 0) {
+        s.kind = SN_INPUT_REVERSE;
+    } else if (strcmp(name, "sorted") == 0) {
+        s.kind = SN_INPUT_SORTED;
+    } else if (strcmp(name, "bits") == 0) {
+        s.kind = SN_INPUT_BITS;
+        s.text = arg;
+    } else {
+        return 0;
+    }
+    if (in->given)
+        return cli_error(CLI_USAGE, name,
+                         "only one of --input, --random, --reverse, --sorted, --bits may be given");
+    in->given = true;
+    in->spec = s;
+    return 1;
+}
+
+static const char *option_of(sn_input_kind k)
+{
+    switch (k) {
+    case SN_INPUT_LIST: return "--input";
+    case SN_INPUT_BITS: return "--bits";
+    default: return "input";
+    }
+}
+
+int cli_input_make(const cli_input *in, uint32_t n, uint32_t **keys)
+{
+    size_t bytes;
+    if (!sn_mul_size(n ? n : 1, sizeof **keys, &bytes) || !(*keys = sn_malloc(bytes)))
+        return cli_error(CLI_USAGE, "input", "cannot allocate %u keys", n);
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_status st = sn_input_make(&in->spec, in->type, n, *keys, &d);
+    if (st != SN_OK) {
+        sn_free(*keys);
+        *keys = NULL;
+        return cli_error(cli_status_exit(st), option_of(in->spec.kind), "%s",
+                         d.text[0] ? d.text : sn_status_str(st));
+    }
+    return 0;
+}
+
+const char *cli_input_describe(const cli_input *in, char *buf, size_t cap)
+{
+    switch (in->spec.kind) {
+    case SN_INPUT_RANDOM:
+        snprintf(buf, cap, "random (seed %llu)", (unsigned long long)in->spec.seed);
+        break;
+    case SN_INPUT_LIST: snprintf(buf, cap, "given"); break;
+    case SN_INPUT_REVERSE: snprintf(buf, cap, "reversed"); break;
+    case SN_INPUT_SORTED: snprintf(buf, cap, "sorted"); break;
+    case SN_INPUT_BITS: snprintf(buf, cap, "0-1 (%s)", in->spec.text); break;
+    }
+    return buf;
+}
+
+void cli_print_keys(FILE *f, sn_key_type t, const uint32_t *keys, uint32_t n)
+{
+    char buf[64];
+    for (uint32_t i = 0; i < n; i++) {
+        sn_key_format(t, keys[i], buf, sizeof buf);
+        if (i)
+            fputc(',', f);
+        fputs(buf, f);
+    }
+}
+
+int cli_out_open(cli_out *o, const char *path)
+{
+    memset(o, 0, sizeof *o);
+    if (strcmp(path, "-") == 0) {
+        o->f = stdout;
+        return 0;
+    }
+    size_t len = strlen(path);
+    o->path = sn_malloc(len + 1);
+    o->tmp = sn_malloc(len + 32);
+    if (!o->path || !o->tmp) {
+        cli_out_abort(o);
+        return cli_error(CLI_USAGE, path, "out of memory");
+    }
+    memcpy(o->path, path, len + 1);
+    /* The temporary sits beside the target so rename() stays on one file
+     * system and is atomic. mkstemp makes it private and unique. */
+    snprintf(o->tmp, len + 32, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(o->tmp);
+    if (fd < 0) {
+        int e = errno;
+        sn_free(o->tmp);
+        o->tmp = NULL;
+        cli_out_abort(o);
+        return cli_error(CLI_USAGE, path, "cannot write: %s", strerror(e));
+    }
+    /* mkstemp creates 0600; give the file the mode a plain fopen would. */
+    mode_t mask = umask(0);
+    umask(mask);
+    (void)fchmod(fd, 0666 & ~mask);
+    o->f = fdopen(fd, "wb");
+    if (!o->f) {
+        close(fd);
+        cli_out_abort(o);
+        return cli_error(CLI_USAGE, path, "cannot write: %s", strerror(errno));
+    }
+    return 0;
+}
+
+int cli_out_commit(cli_out *o)
+{
+    if (!o->tmp) { /* stdout */
+        if (fflush(stdout) != 0 || ferror(stdout))
+            return cli_error(CLI_USAGE, "stdout", "write error: %s", strerror(errno));
+        return 0;
+    }
+    int failed = ferror(o->f) != 0;
+    if (fflush(o->f) != 0)
+        failed = 1;
+    int e = errno;
+    if (fclose(o->f) != 0 && !failed) {
+        failed = 1;
+        e = errno;
+    }
+    o->f = NULL;
+    if (!failed && rename(o->tmp, o->path) != 0) {
+        failed = 1;
+        e = errno;
+    }
+    if (failed) {
+        char path[512];
+        snprintf(path, sizeof path, "%s", o->path);
+        cli_out_abort(o);
+        return cli_error(CLI_USAGE, path, "write failed: %s", strerror(e));
+    }
+    sn_free(o->tmp);
+    sn_free(o->path);
+    o->tmp = o->path = NULL;
+    return 0;
+}
+
+void cli_out_abort(cli_out *o)
+{
+    if (o->f && o->f != stdout)
+        fclose(o->f);
+    if (o->tmp)
+        remove(o->tmp);
+    sn_free(o->tmp);
+    sn_free(o->path);
+    memset(o, 0, sizeof *o);
+}
+
+int cli_bad_option(const char *cmd, int c, char **argv)
+{
+    const char *opt = argv[optind - 1];
+    if (c == ':')
+        return cli_error(CLI_USAGE, cmd, "option '%s' needs a value (see --help)", opt);
+    return cli_error(CLI_USAGE, cmd, "unknown option '%s' (see --help)", opt);
+}

@@ -1,0 +1,241 @@
+/* cmd_run.c - `sortnet run NET [input] [--trace] [--payload] [--json]`: run
+ * a network on one input with the CPU reference executor and show the
+ * result, optionally the state after every layer. */
+#include <getopt.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "core/alloc.h"
+#include "core/exec.h"
+#ifdef SN_HAVE_JANSSON
+#include <jansson.h>
+#endif
+
+/* Arrays longer than this are summarized in text output unless --full. */
+#define RUN_PRINT_MAX 256
+
+static void help(void)
+{
+    printf("usage: sortnet run NET [INPUT] [--trace] [--payload] [--full] [--json]\n\n"
+           "Run NET on one input with the CPU reference executor.\n\n%s\n"
+           "  --trace      show the array after every layer (and the swaps it made);\n"
+           "               for large n, a 64-bit digest of every layer's array\n"
+           "  --payload    also show where each output element came from (input index)\n"
+           "  --full       print whole arrays even when n > %d\n"
+           "  --json       one JSON object: {\"n\",\"input\",\"output\",\"layers\"}\n"
+           "  -h, --help   this text\n",
+           cli_input_help, RUN_PRINT_MAX);
+}
+
+static bool is_sorted(sn_key_type t, const uint32_t *k, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++)
+        if (sn_key_to_ordered(t, k[i - 1]) > sn_key_to_ordered(t, k[i]))
+            return false;
+    return true;
+}
+
+static void print_array(const char *label, sn_key_type t, const uint32_t *k, uint32_t n,
+                        bool full)
+{
+    printf("%s", label);
+    if (n <= RUN_PRINT_MAX || full) {
+        cli_print_keys(stdout, t, k, n);
+    } else {
+        cli_print_keys(stdout, t, k, 8);
+        printf(",... (%u keys; --full prints all)", n);
+    }
+}
+
+static void print_payload(const char *label, const uint32_t *p, uint32_t n, bool full)
+{
+    printf("%s", label);
+    uint32_t shown = (n <= RUN_PRINT_MAX || full) ? n : 8;
+    for (uint32_t i = 0; i < shown; i++)
+        printf("%s%u", i ? "," : "", p[i]);
+    if (shown < n)
+        printf(",...");
+    putchar('\n');
+}
+
+#ifdef SN_HAVE_JANSSON
+static json_t *json_key(sn_key_type t, uint32_t bits)
+{
+    if (t == SN_KEY_I32)
+        return json_integer((int32_t)bits);
+    if (t == SN_KEY_U32)
+        return json_integer(bits);
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    if (f == f && f - f == 0.0f)
+        return json_real(f);
+    char buf[32]; /* JSON has no NaN or infinity: write them as strings */
+    sn_key_format(t, bits, buf, sizeof buf);
+    return json_string(buf);
+}
+
+static json_t *json_keys(sn_key_type t, const uint32_t *k, uint32_t n)
+{
+    json_t *a = json_array();
+    for (uint32_t i = 0; i < n; i++)
+        json_array_append_new(a, json_key(t, k[i]));
+    return a;
+}
+
+static int print_json(const sn_trace *tr, bool trace, bool payload)
+{
+    sn_key_type t = sn_trace_key_type(tr);
+    uint32_t n = sn_trace_wires(tr);
+    size_t L = sn_trace_layer_count(tr);
+    json_t *o = json_object();
+    json_object_set_new(o, "n", json_integer(n));
+    json_object_set_new(o, "input", json_keys(t, sn_trace_state(tr, 0), n));
+    json_object_set_new(o, "output", json_keys(t, sn_trace_state(tr, L), n));
+    json_object_set_new(o, "sorted", json_boolean(is_sorted(t, sn_trace_state(tr, L), n)));
+    if (payload) {
+        json_t *p = json_array();
+        const uint32_t *pl = sn_trace_payload(tr, L);
+        for (uint32_t i = 0; pl && i < n; i++)
+            json_array_append_new(p, json_integer(pl[i]));
+        json_object_set_new(o, "payload", p);
+    }
+    if (trace) {
+        json_t *layers = json_array();
+        for (size_t k = 1; k <= L; k++) {
+            const uint32_t *st = sn_trace_state(tr, k);
+            if (st) {
+                json_array_append_new(layers, json_keys(t, st, n));
+            } else {
+                char hex[24];
+                snprintf(hex, sizeof hex, "%016llx", (unsigned long long)sn_trace_digest(tr, k));
+                json_array_append_new(layers, json_string(hex));
+            }
+        }
+        json_object_set_new(o, "layers", layers);
+    }
+    int rc = json_dumpf(o, stdout, JSON_COMPACT) == 0 ? 0 : CLI_USAGE;
+    putchar('\n');
+    json_decref(o);
+    return rc;
+}
+#endif
+
+static void print_text(const sn_schedule *s, const cli_input *in, const sn_trace *tr,
+                       bool trace, bool payload, bool full, double seconds)
+{
+    sn_key_type t = sn_trace_key_type(tr);
+    uint32_t n = sn_trace_wires(tr);
+    size_t L = sn_trace_layer_count(tr);
+    char desc[128];
+    printf("network: %s (%u inputs, %zu layers)\n", sn_schedule_name(s), n, L);
+    printf("input:   %s, %s keys\n", cli_input_describe(in, desc, sizeof desc),
+           sn_key_type_name(t));
+    print_array("step 0:  ", t, sn_trace_state(tr, 0), n, full);
+    printf("\n");
+    if (trace) {
+        int width = snprintf(NULL, 0, "%zu", L);
+        for (size_t k = 1; k <= L; k++) {
+            const uint32_t *st = sn_trace_state(tr, k);
+            char label[48];
+            snprintf(label, sizeof label, "layer %*zu: ", width, k);
+            if (st)
+                print_array(label, t, st, n, full);
+            else
+                printf("%sdigest %016llx", label, (unsigned long long)sn_trace_digest(tr, k));
+            size_t sw = sn_trace_swap_count(tr, k - 1);
+            printf("   (%zu swap%s)\n", sw, sw == 1 ? "" : "s");
+        }
+    }
+    const uint32_t *out = sn_trace_state(tr, L);
+    print_array("output:  ", t, out, n, full);
+    printf("\n");
+    if (payload && sn_trace_payload(tr, L))
+        print_payload("from:    ", sn_trace_payload(tr, L), n, full);
+    size_t swaps = 0;
+    for (size_t k = 0; k < L; k++)
+        swaps += sn_trace_swap_count(tr, k);
+    printf("result:  %s, %zu swaps", is_sorted(t, out, n) ? "sorted" : "NOT sorted", swaps);
+    if (seconds >= 0.01)
+        printf(", %.2f s", seconds);
+    printf("\n");
+}
+
+int cmd_run(int argc, char **argv)
+{
+    static const struct option opts[] = {CLI_INPUT_LONGOPTS,
+                                         {"trace", 0, NULL, 't'},
+                                         {"payload", 0, NULL, 'p'},
+                                         {"full", 0, NULL, 'f'},
+                                         {"json", 0, NULL, 'j'},
+                                         {"help", 0, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    cli_input in;
+    cli_input_init(&in);
+    bool trace = false, payload = false, full = false, json = false;
+    int c, idx = 0, rc;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
+        switch (c) {
+        case CLI_OPT_INPUT:
+            if ((rc = cli_input_option(&in, opts[idx].name, optarg)) > 1)
+                return rc;
+            break;
+        case 't': trace = true; break;
+        case 'p': payload = true; break;
+        case 'f': full = true; break;
+        case 'j': json = true; break;
+        case 'h': help(); return CLI_OK;
+        default: return cli_bad_option("run", c, argv);
+        }
+    }
+    if (optind != argc - 1)
+        return cli_error(CLI_USAGE, "run", "expected one network (see --help)");
+#ifndef SN_HAVE_JANSSON
+    if (json)
+        return cli_error(CLI_NOENV, "--json", "built without jansson (libjansson-dev)");
+#endif
+    sn_schedule *s = NULL;
+    if ((rc = cli_load(argv[optind], &s)) != 0)
+        return rc;
+    uint32_t n = sn_schedule_wires(s), *keys = NULL, *pay = NULL;
+    sn_trace *tr = NULL;
+    if ((rc = cli_input_make(&in, n, &keys)) != 0)
+        goto done;
+    if (payload) {
+        if (!(pay = sn_calloc(n ? n : 1, sizeof *pay))) {
+            rc = cli_error(CLI_USAGE, "run", "out of memory for %u payload values", n);
+            goto done;
+        }
+        for (uint32_t i = 0; i < n; i++)
+            pay[i] = i;
+    }
+    sn_diag d;
+    sn_diag_clear(&d);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* Without --trace only the final array matters: DIGEST mode keeps no
+     * per-layer arrays. */
+    sn_status st = sn_trace_record(s, in.type, keys, pay, trace ? SN_TRACE_AUTO : SN_TRACE_DIGEST,
+                                   &tr, &d);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (st != SN_OK) {
+        rc = cli_error(cli_status_exit(st), "run", "%s", d.text[0] ? d.text : sn_status_str(st));
+        goto done;
+    }
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+#ifdef SN_HAVE_JANSSON
+    if (json)
+        rc = print_json(tr, trace, payload);
+    else
+#endif
+        print_text(s, &in, tr, trace, payload, full, secs);
+done:
+    sn_trace_destroy(tr);
+    sn_free(keys);
+    sn_free(pay);
+    sn_schedule_destroy(s);
+    return rc;
+}

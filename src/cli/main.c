@@ -1,0 +1,102 @@
+/* main.c - `sortnet`: dispatch to the subcommands of the command-line
+ * contract (shared/DESIGN.md). With no arguments: the default demo,
+ * `sortnet view bitonic:16`. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+    const char *missing; /* why it is not built, or NULL */
+} command;
+
+static const command commands[] = {
+#ifdef SN_HAVE_SDL
+    {"view", cmd_view, "open the step-through window (default: bitonic:16)", NULL},
+#else
+    {"view", NULL, "open the step-through window (default: bitonic:16)",
+     "built without SDL2 and cairo (reconfigure with -DSORTNET_WITH_SDL=ON)"},
+#endif
+    {"gen", cmd_gen, "write a network in a file format", NULL},
+    {"info", cmd_info, "size, depth, layer sizes, standard form, sorts?", NULL},
+    {"run", cmd_run, "run a network on an input with the reference executor", NULL},
+#ifdef SN_HAVE_CHECK
+    {"check", cmd_check, "prove or refute that a network sorts (0-1 principle)", NULL},
+#else
+    {"check", NULL, "prove or refute that a network sorts (0-1 principle)",
+     "the 0-1 checker is not part of this build"},
+#endif
+#ifdef SN_HAVE_CAIRO
+    {"draw", cmd_draw, "draw a network as SVG, PNG, PDF or TikZ", NULL},
+#else
+    {"draw", NULL, "draw a network as SVG, PNG, PDF or TikZ",
+     "built without cairo (reconfigure with -DSORTNET_WITH_CAIRO=ON)"},
+#endif
+#ifdef SN_HAVE_OPENCL
+    {"gpu", cmd_gpu, "run and verify networks on an OpenCL device", NULL},
+#else
+    {"gpu", NULL, "run and verify networks on an OpenCL device",
+     "built without OpenCL (reconfigure with -DSORTNET_WITH_OPENCL=ON)"},
+#endif
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: sortnet [COMMAND] [ARGS...]\n\n"
+               "An educational visualizer, simulator and checker for sorting networks.\n"
+               "With no command: the demo, `sortnet view bitonic:16`.\n\nCommands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(f, "  %-6s %s%s\n", commands[i].name, commands[i].summary,
+                commands[i].missing ? " (not built)" : "");
+    fprintf(f, "\nNetworks (NET): bitonic:N oddeven-merge:N transposition:N pairwise:N\n"
+               "  bubble:N insertion:N, a file (bracket, JSON or libsortnetwork text,\n"
+               "  detected from content), or - for standard input.\n\n"
+               "`sortnet COMMAND --help` describes a command. Exit codes: 0 success,\n"
+               "1 negative verdict, 2 bad usage or input, 3 missing environment.\n");
+}
+
+/* The demo without a window: the default network run layer by layer. */
+static int text_demo(const char *why)
+{
+    fprintf(stderr, "sortnet: view: %s; showing the demo as text instead\n", why);
+    char *argv[] = {"run", "bitonic:16", "--trace", NULL};
+    return cmd_run(3, argv);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+#ifdef SN_HAVE_SDL
+        char *demo[] = {"view", "bitonic:16", NULL};
+        return cmd_view(2, demo);
+#else
+        return text_demo("built without SDL2");
+#endif
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (strcmp(name, "--version") == 0) {
+        printf("sortnet %s\n", SORTNET_VERSION);
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        if (strcmp(name, commands[i].name) != 0)
+            continue;
+        if (!commands[i].run) {
+            if (strcmp(name, "view") == 0 && argc == 2)
+                return text_demo(commands[i].missing);
+            return cli_error(CLI_NOENV, name, "%s", commands[i].missing);
+        }
+        return commands[i].run(argc - 1, argv + 1);
+    }
+    cli_error(CLI_USAGE, name, "unknown command (try `sortnet --help`)");
+    return CLI_USAGE;
+}

@@ -1,0 +1,53 @@
+/* check_impl.h - what the checker's files share (internal to src/core):
+ * the flattened network, the outcome a method reports, timing and
+ * throttled progress. */
+#ifndef SN_CHECK_IMPL_H
+#define SN_CHECK_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/check.h"
+#include "core/network.h"
+#include "core/status.h"
+
+/* The network as one array of comparators in layer order; layer k is
+ * cmp[layer_off[k] .. layer_off[k + 1]). */
+typedef struct check_ctx {
+    uint32_t n;
+    size_t ncmp;
+    sn_comparator *cmp;
+    size_t nlayers;
+    size_t *layer_off;
+    unsigned threads;
+    bool force;
+    sn_check_progress_fn progress;
+    void *progress_user;
+    volatile sig_atomic_t *cancel;
+    double t0;            /* start (check_now) */
+    double last_progress; /* time of the last progress call */
+} check_ctx;
+
+/* What a method found. swapped[j] != 0 when comparator j swapped on some
+ * input (the caller allocates ncmp bytes, zeroed). */
+typedef struct check_outcome {
+    uint64_t failing_count;
+    uint64_t min_failing;  /* valid when failing_count > 0 */
+    uint8_t *swapped;
+    uint64_t inputs;
+    size_t max_patterns;
+} check_outcome;
+
+double check_now(void); /* monotonic seconds */
+bool check_cancelled(const check_ctx *c);
+/* Report progress if ~0.1 s passed since the last report (one thread). */
+void check_progress(check_ctx *c, double fraction);
+
+/* Estimated brute-force seconds for ctx's network on ctx->threads. */
+double check_bf_estimate(const check_ctx *c);
+
+sn_status check_bruteforce(check_ctx *c, check_outcome *out, sn_diag *diag);
+sn_status check_reduce(check_ctx *c, check_outcome *out, sn_diag *diag);
+
+#endif

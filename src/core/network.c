@@ -1,0 +1,293 @@
+/* network.c - comparator networks as explicit layers.
+ *
+ * Invariant: every stored layer is non-empty and its comparators touch
+ * pairwise-disjoint wires, all < n, with a != b. Each layer owns its own
+ * growable array, so inserting "as early as possible" into an earlier layer
+ * costs O(1) amortized plus the shift of the later layers' offsets. */
+#include "core/network.h"
+
+#include <string.h>
+
+#include "core/alloc.h"
+
+struct sn_layer {
+    sn_comparator *cmps;
+    size_t count, cap;
+};
+
+struct sn_network {
+    uint32_t n;
+    char *name;
+    struct sn_layer *layers;
+    size_t nlayers, cap_layers;
+    size_t ncmp;
+    /* offset[k] = comparators before layer k; offset[nlayers] == ncmp. */
+    size_t *offset;
+    /* For add_asap: per wire, 1 + index of the last layer touching it. */
+    size_t *wire_depth;
+    /* Scratch for disjointness checks: per wire, the stamp of the last
+     * check that saw it. */
+    size_t *seen;
+    size_t stamp;
+};
+
+static sn_limits limits = {1u << 20, (size_t)1 << 26, (size_t)1 << 22};
+
+sn_limits sn_limits_get(void)
+{
+    return limits;
+}
+
+void sn_limits_set(sn_limits l)
+{
+    limits = l;
+}
+
+sn_network *sn_network_create(uint32_t n)
+{
+    if (n > limits.max_wires)
+        return NULL;
+    sn_network *net = sn_calloc(1, sizeof *net);
+    if (!net)
+        return NULL;
+    net->n = n;
+    net->offset = sn_calloc(1, sizeof *net->offset);
+    if (!net->offset || (n > 0 && (!(net->wire_depth = sn_calloc(n, sizeof(size_t))) ||
+                                  !(net->seen = sn_calloc(n, sizeof(size_t)))))) {
+        sn_network_destroy(net);
+        return NULL;
+    }
+    return net;
+}
+
+void sn_network_destroy(sn_network *net)
+{
+    if (!net)
+        return;
+    sn_free(net->name);
+    for (size_t k = 0; k < net->nlayers; k++)
+        sn_free(net->layers[k].cmps);
+    sn_free(net->layers);
+    sn_free(net->offset);
+    sn_free(net->wire_depth);
+    sn_free(net->seen);
+    sn_free(net);
+}
+
+sn_network *sn_network_clone(const sn_network *net)
+{
+    sn_network *c = sn_network_create(net->n);
+    if (!c)
+        return NULL;
+    if (sn_network_set_name(c, sn_network_name(net)) != SN_OK) {
+        sn_network_destroy(c);
+        return NULL;
+    }
+    for (size_t k = 0; k < net->nlayers; k++) {
+        size_t count;
+        const sn_comparator *l = sn_network_layer(net, k, &count);
+        if (sn_network_layer_add(c, l, count, NULL) != SN_OK) {
+            sn_network_destroy(c);
+            return NULL;
+        }
+    }
+    return c;
+}
+
+sn_status sn_network_set_name(sn_network *net, const char *name)
+{
+    size_t len = strlen(name ? name : "");
+    char *copy = sn_malloc(len + 1);
+    if (!copy)
+        return SN_ENOMEM;
+    memcpy(copy, name ? name : "", len + 1);
+    sn_free(net->name);
+    net->name = copy;
+    return SN_OK;
+}
+
+const char *sn_network_name(const sn_network *net)
+{
+    return net->name ? net->name : "";
+}
+
+uint32_t sn_network_wires(const sn_network *net)
+{
+    return net->n;
+}
+
+size_t sn_network_layer_count(const sn_network *net)
+{
+    return net->nlayers;
+}
+
+size_t sn_network_size(const sn_network *net)
+{
+    return net->ncmp;
+}
+
+const sn_comparator *sn_network_layer(const sn_network *net, size_t k, size_t *count)
+{
+    if (k >= net->nlayers) {
+        *count = 0;
+        return NULL;
+    }
+    *count = net->layers[k].count;
+    return net->layers[k].cmps;
+}
+
+size_t sn_network_layer_offset(const sn_network *net, size_t k)
+{
+    return net->offset[k < net->nlayers ? k : net->nlayers];
+}
+
+/* Grow layer l to hold `more` more comparators. */
+static sn_status layer_reserve(struct sn_layer *l, size_t more)
+{
+    size_t need = l->count + more, bytes;
+    if (need <= l->cap)
+        return SN_OK;
+    size_t cap = l->cap ? l->cap * 2 : 4;
+    while (cap < need)
+        cap *= 2;
+    if (!sn_mul_size(cap, sizeof *l->cmps, &bytes))
+        return SN_ELIMIT;
+    sn_comparator *p = sn_realloc(l->cmps, bytes);
+    if (!p)
+        return SN_ENOMEM;
+    l->cmps = p;
+    l->cap = cap;
+    return SN_OK;
+}
+
+/* Check the limits for `more` comparators (and one more layer when
+ * new_layer), and make room for the new layer. */
+static sn_status reserve(sn_network *net, size_t more, bool new_layer)
+{
+    size_t need;
+    if (!sn_add_size(net->ncmp, more, &need) || need > limits.max_comparators ||
+        (new_layer && net->nlayers + 1 > limits.max_layers))
+        return SN_ELIMIT;
+    if (new_layer && net->nlayers + 1 >= net->cap_layers) {
+        size_t cap = net->cap_layers ? net->cap_layers * 2 : 16;
+        struct sn_layer *l = sn_realloc(net->layers, cap * sizeof *l);
+        if (!l)
+            return SN_ENOMEM;
+        net->layers = l;
+        size_t *o = sn_realloc(net->offset, (cap + 1) * sizeof *o);
+        if (!o)
+            return SN_ENOMEM;
+        net->offset = o;
+        net->cap_layers = cap;
+    }
+    return SN_OK;
+}
+
+static sn_status check_comparator(const sn_network *net, sn_comparator c, sn_diag *diag)
+{
+    if (c.a >= net->n || c.b >= net->n)
+        return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                           "comparator (%u,%u): wire %u is out of range for %u inputs", c.a,
+                           c.b, c.a >= net->n ? c.a : c.b, net->n);
+    if (c.a == c.b)
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "comparator (%u,%u) joins a wire to itself",
+                           c.a, c.b);
+    return SN_OK;
+}
+
+sn_status sn_network_layer_add(sn_network *net, const sn_comparator *cmps, size_t count,
+                               sn_diag *diag)
+{
+    if (count == 0)
+        return SN_OK;
+    net->stamp++;
+    for (size_t i = 0; i < count; i++) {
+        sn_status st = check_comparator(net, cmps[i], diag);
+        if (st != SN_OK)
+            return st;
+        uint32_t w[2] = {cmps[i].a, cmps[i].b};
+        for (int j = 0; j < 2; j++) {
+            if (net->seen[w[j]] == net->stamp)
+                return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                                   "wire %u is used twice in layer %zu (comparator (%u,%u))",
+                                   w[j], net->nlayers + 1, cmps[i].a, cmps[i].b);
+            net->seen[w[j]] = net->stamp;
+        }
+    }
+    sn_status st = reserve(net, count, true);
+    struct sn_layer l = {NULL, 0, 0};
+    if (st == SN_OK)
+        st = layer_reserve(&l, count);
+    if (st != SN_OK)
+        return sn_diag_set(diag, st, 0, 0, "network too large (%zu comparators in %zu layers)",
+                           net->ncmp + count, net->nlayers + 1);
+    memcpy(l.cmps, cmps, count * sizeof *cmps);
+    l.count = count;
+    net->layers[net->nlayers++] = l;
+    net->ncmp += count;
+    net->offset[net->nlayers] = net->ncmp;
+    for (size_t i = 0; i < count; i++)
+        net->wire_depth[cmps[i].a] = net->wire_depth[cmps[i].b] = net->nlayers;
+    return SN_OK;
+}
+
+sn_status sn_network_add_asap(sn_network *net, uint32_t a, uint32_t b, sn_diag *diag)
+{
+    sn_comparator c = {a, b};
+    sn_status st = check_comparator(net, c, diag);
+    if (st != SN_OK)
+        return st;
+    size_t da = net->wire_depth[a], db = net->wire_depth[b];
+    size_t layer = da > db ? da : db; /* 0-based index of the target layer */
+    if (layer == net->nlayers)
+        return sn_network_layer_add(net, &c, 1, diag);
+    st = reserve(net, 1, false);
+    if (st == SN_OK)
+        st = layer_reserve(&net->layers[layer], 1);
+    if (st != SN_OK)
+        return sn_diag_set(diag, st, 0, 0, "network too large (%zu comparators)",
+                           net->ncmp + 1);
+    struct sn_layer *l = &net->layers[layer];
+    l->cmps[l->count++] = c;
+    net->ncmp++;
+    for (size_t k = layer + 1; k <= net->nlayers; k++)
+        net->offset[k]++;
+    net->wire_depth[a] = net->wire_depth[b] = layer + 1;
+    return SN_OK;
+}
+
+bool sn_network_comparator(const sn_network *net, size_t index, sn_comparator *out,
+                           size_t *layer)
+{
+    if (index >= net->ncmp)
+        return false;
+    /* Binary search for the last layer starting at or before index. */
+    size_t lo = 0, hi = net->nlayers;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (net->offset[mid] <= index)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    if (out)
+        *out = net->layers[lo].cmps[index - net->offset[lo]];
+    if (layer)
+        *layer = lo;
+    return true;
+}
+
+bool sn_network_equal(const sn_network *x, const sn_network *y)
+{
+    if (x->n != y->n || x->nlayers != y->nlayers || x->ncmp != y->ncmp)
+        return false;
+    for (size_t k = 0; k < x->nlayers; k++) {
+        const struct sn_layer *p = &x->layers[k], *q = &y->layers[k];
+        if (p->count != q->count)
+            return false;
+        for (size_t i = 0; i < p->count; i++)
+            if (p->cmps[i].a != q->cmps[i].a || p->cmps[i].b != q->cmps[i].b)
+                return false;
+    }
+    return true;
+}

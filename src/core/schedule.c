@@ -1,0 +1,565 @@
+/* schedule.c - closed-form and explicit schedules, and the generators.
+ *
+ * Invariant: a schedule's layer list holds only non-empty layers. Closed
+ * forms store one sn_layer_form per layer (O(depth) memory, computed at
+ * generate time); explicit schedules own an sn_network. Closed forms are
+ * defined on N = next power of two >= n with every comparator touching a
+ * wire >= n dropped; sn_layer_partner() is their executable definition and
+ * every other function here (counting, pairs, the executor's runs) must
+ * agree with it - the tests check that wire by wire. */
+#include "core/schedule.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+
+struct sn_schedule {
+    sn_algo algo; /* SN_ALGO_EXPLICIT or a generator (closed or explicit) */
+    uint32_t n;
+    size_t layer_count;
+    sn_layer_form *forms; /* closed forms only: one per layer */
+    uint32_t *stages;     /* per layer; NULL = every layer is stage 0 */
+    sn_network *net;      /* explicit only (owned) */
+    size_t size;          /* total comparators (explicit; computed once) */
+    char *name;
+};
+
+static const char *const algo_names[SN_ALGO_COUNT] = {
+    "explicit", "bitonic", "oddeven-merge", "transposition", "pairwise", "bubble", "insertion",
+};
+
+const char *sn_algo_name(sn_algo algo)
+{
+    if ((unsigned)algo >= SN_ALGO_COUNT)
+        return "unknown";
+    return algo_names[algo];
+}
+
+bool sn_algo_parse(const char *name, sn_algo *out)
+{
+    static const struct {
+        const char *alias;
+        sn_algo algo;
+    } aliases[] = {
+        {"oem", SN_ALGO_ODDEVEN_MERGE},      {"oddeven", SN_ALGO_ODDEVEN_MERGE},
+        {"odd-even-merge", SN_ALGO_ODDEVEN_MERGE}, {"oddevenmerge", SN_ALGO_ODDEVEN_MERGE},
+        {"batcher", SN_ALGO_ODDEVEN_MERGE},  {"oets", SN_ALGO_TRANSPOSITION},
+        {"odd-even-transposition", SN_ALGO_TRANSPOSITION},
+        {"oddeven-transposition", SN_ALGO_TRANSPOSITION},
+        {"bitonic-sort", SN_ALGO_BITONIC},   {"bubble-sort", SN_ALGO_BUBBLE},
+        {"insertion-sort", SN_ALGO_INSERTION}, {"parberry", SN_ALGO_PAIRWISE},
+    };
+    if (!name)
+        return false;
+    for (int a = 0; a < SN_ALGO_COUNT; a++) {
+        if (strcmp(name, algo_names[a]) == 0) {
+            if (out)
+                *out = (sn_algo)a;
+            return true;
+        }
+    }
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
+        if (strcmp(name, aliases[i].alias) == 0) {
+            if (out)
+                *out = aliases[i].algo;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool sn_algo_is_closed_form(sn_algo algo)
+{
+    return algo == SN_ALGO_BITONIC || algo == SN_ALGO_ODDEVEN_MERGE ||
+           algo == SN_ALGO_TRANSPOSITION;
+}
+
+static uint32_t pow2_ceil(uint32_t n)
+{
+    uint32_t N = 1;
+    while (N < n)
+        N <<= 1;
+    return N;
+}
+
+static uint32_t log2u(uint32_t x)
+{
+    uint32_t k = 0;
+    while (x > 1) {
+        x >>= 1;
+        k++;
+    }
+    return k;
+}
+
+/* The odd-even merge's "low end" test of the header, literally. */
+static bool oem_low(uint32_t p, uint32_t k, uint32_t n, uint64_t w)
+{
+    uint64_t off = k % p;
+    if (w < off || w + k >= n)
+        return false;
+    if ((w - off) % (2 * (uint64_t)k) >= k)
+        return false;
+    return w / (2 * (uint64_t)p) == (w + k) / (2 * (uint64_t)p);
+}
+
+bool sn_layer_partner(sn_layer_form f, uint32_t n, uint32_t i, uint32_t *partner)
+{
+    uint64_t j;
+    if (i >= n)
+        return false;
+    switch (f.algo) {
+    case SN_ALGO_BITONIC:
+        if (f.q == 0 || f.p < 2)
+            return false;
+        j = (f.q == f.p / 2) ? (i ^ (f.p - 1u)) : (i ^ f.q);
+        break;
+    case SN_ALGO_ODDEVEN_MERGE:
+        if (f.q == 0 || f.p == 0)
+            return false;
+        if (oem_low(f.p, f.q, n, i))
+            j = (uint64_t)i + f.q;
+        else if (i >= f.q && oem_low(f.p, f.q, n, (uint64_t)i - f.q))
+            j = (uint64_t)i - f.q;
+        else
+            return false;
+        break;
+    case SN_ALGO_TRANSPOSITION:
+        if ((i & 1u) == (f.p & 1u))
+            j = (uint64_t)i + 1;
+        else if (i > 0)
+            j = (uint64_t)i - 1;
+        else
+            return false;
+        break;
+    default: return false;
+    }
+    if (j >= n || j == i)
+        return false;
+    if (partner)
+        *partner = (uint32_t)j;
+    return true;
+}
+
+/* Count of x in [0, m) with bit `bit` (a power of two) clear. */
+static uint64_t count_bit_clear(uint64_t m, uint64_t bit)
+{
+    return (m / (2 * bit)) * bit + (m % (2 * bit) < bit ? m % (2 * bit) : bit);
+}
+
+/* Count of x in [0, m) with bit `bit` set. */
+static uint64_t count_bit_set(uint64_t m, uint64_t bit)
+{
+    return m - count_bit_clear(m, bit);
+}
+
+/* Comparators of a closed-form layer, in O(1) (derivations in comments). */
+static uint64_t closed_layer_size(sn_layer_form f, uint32_t n)
+{
+    uint64_t p = f.p, q = f.q;
+    switch (f.algo) {
+    case SN_ALGO_BITONIC:
+        if (q == p / 2) {
+            /* mirror: full blocks give p/2; in the partial block of
+             * `rem` wires the pairs (r, p-1-r) with p-1-r < rem survive. */
+            uint64_t rem = n % p;
+            return (n / p) * (p / 2) + (rem > p / 2 ? rem - p / 2 : 0);
+        }
+        /* half-cleaner: low ends i with bit q clear and i + q < n */
+        return n > q ? count_bit_clear(n - q, q) : 0;
+    case SN_ALGO_ODDEVEN_MERGE:
+        if (n <= q)
+            return 0;
+        if (q == p) /* offset 0: a half-cleaner of distance p */
+            return count_bit_clear(n - q, q);
+        {
+            /* q < p: low ends w have bit q set and w mod 2p < 2p - q, so
+             * p - q per 2p block; then the partial block. */
+            uint64_t m = n - q, full = m / (2 * p), r = m % (2 * p);
+            uint64_t lim = r < 2 * p - q ? r : 2 * p - q;
+            return full * (p - q) + count_bit_set(lim, q);
+        }
+    case SN_ALGO_TRANSPOSITION:
+        /* pairs (i, i+1), i = parity mod 2, i + 1 < n */
+        if (n < 2)
+            return 0;
+        return (f.p & 1u) ? (uint64_t)(n - 1) / 2 : (uint64_t)n / 2;
+    default: return 0;
+    }
+}
+
+static sn_schedule *schedule_alloc(sn_algo algo, uint32_t n)
+{
+    sn_schedule *s = sn_calloc(1, sizeof *s);
+    if (s) {
+        s->algo = algo;
+        s->n = n;
+    }
+    return s;
+}
+
+void sn_schedule_destroy(sn_schedule *s)
+{
+    if (!s)
+        return;
+    sn_free(s->forms);
+    sn_free(s->stages);
+    sn_network_destroy(s->net);
+    sn_free(s->name);
+    sn_free(s);
+}
+
+/* Closed forms: append every non-empty layer of the padded network. At most
+ * 31*32/2 layers, so fixed-size scratch is enough. */
+static sn_status generate_closed(sn_schedule *s)
+{
+    uint32_t n = s->n, N = pow2_ceil(n);
+    size_t cap = 2 + (size_t)log2u(N) * (log2u(N) + 1) / 2;
+    if (s->algo == SN_ALGO_TRANSPOSITION)
+        cap = (size_t)n + 1;
+    s->forms = sn_calloc(cap, sizeof *s->forms);
+    s->stages = sn_calloc(cap, sizeof *s->stages);
+    if (!s->forms || !s->stages)
+        return SN_ENOMEM;
+    size_t L = 0;
+#define PUSH(P, Q, STAGE)                                                                          \
+    do {                                                                                           \
+        sn_layer_form f_ = {s->algo, (P), (Q)};                                                    \
+        if (closed_layer_size(f_, n) > 0) {                                                        \
+            s->forms[L] = f_;                                                                      \
+            s->stages[L] = (STAGE);                                                                \
+            L++;                                                                                   \
+        }                                                                                          \
+    } while (0)
+    switch (s->algo) {
+    case SN_ALGO_BITONIC:
+        for (uint32_t p = 2; p != 0 && p <= N; p <<= 1)
+            for (uint32_t q = p / 2; q >= 1; q >>= 1)
+                PUSH(p, q, log2u(p) - 1);
+        break;
+    case SN_ALGO_ODDEVEN_MERGE:
+        for (uint32_t p = 1; p < N; p <<= 1)
+            for (uint32_t k = p; k >= 1; k >>= 1)
+                PUSH(p, k, log2u(p));
+        break;
+    case SN_ALGO_TRANSPOSITION:
+        for (uint32_t r = 0; r < n; r++)
+            PUSH(r & 1u, 0, r / 2);
+        break;
+    default: break;
+    }
+#undef PUSH
+    s->layer_count = L;
+    return SN_OK;
+}
+
+/* Parberry's pairwise network on N = 2^K wires, comparators touching wires
+ * >= n dropped; each (a, d) pass is one layer. stage: phase 1 layer a gives
+ * stage log2 a, each round of phase 2 one further stage. */
+static sn_status generate_pairwise(sn_network *net, uint32_t **stages_out, sn_diag *diag)
+{
+    uint32_t n = sn_network_wires(net), N = pow2_ceil(n);
+    uint32_t K = log2u(N);
+    size_t cap = 1 + (size_t)K * (K + 1) / 2;
+    uint32_t *stages = sn_calloc(cap, sizeof *stages);
+    sn_comparator *buf = sn_calloc(n / 2 + 1, sizeof *buf);
+    sn_status st = SN_OK;
+    uint32_t stage = 0;
+    if (!stages || !buf) {
+        st = SN_ENOMEM;
+        goto done;
+    }
+#define FLUSH()                                                                                    \
+    do {                                                                                           \
+        if (cnt > 0) {                                                                             \
+            size_t before_ = sn_network_layer_count(net);                                          \
+            st = sn_network_layer_add(net, buf, cnt, diag);                                        \
+            if (st != SN_OK)                                                                       \
+                goto done;                                                                         \
+            if (before_ < cap)                                                                     \
+                stages[before_] = stage;                                                           \
+        }                                                                                          \
+    } while (0)
+    uint32_t a = 1;
+    for (; a < N; a <<= 1) {
+        size_t cnt = 0;
+        /* pairs (i, i + a) for i with bit a clear */
+        for (uint32_t i = 0; i + a < n; i++)
+            if ((i & a) == 0)
+                buf[cnt++] = (sn_comparator){i, i + a};
+        FLUSH();
+        stage++;
+    }
+    a >>= 2;
+    for (uint32_t e = 1; a > 0; a >>= 1, e = 2 * e + 1) {
+        for (uint32_t d = e; d > 0; d >>= 1) {
+            size_t cnt = 0;
+            /* b runs over [(d+1)a, N) in runs of a wires, skipping a */
+            uint64_t b = (uint64_t)(d + 1) * a;
+            uint32_t c = 0;
+            while (b < n) {
+                buf[cnt++] = (sn_comparator){(uint32_t)(b - (uint64_t)d * a), (uint32_t)b};
+                b++;
+                if (++c >= a) {
+                    c = 0;
+                    b += a;
+                }
+            }
+            FLUSH();
+        }
+        stage++;
+    }
+#undef FLUSH
+done:
+    sn_free(buf);
+    if (st != SN_OK) {
+        sn_free(stages);
+        stages = NULL;
+    }
+    *stages_out = stages;
+    return st;
+}
+
+static sn_status generate_explicit(sn_schedule *s, sn_diag *diag)
+{
+    uint32_t n = s->n;
+    sn_limits lim = sn_limits_get();
+    uint64_t size;
+    if (s->algo == SN_ALGO_PAIRWISE) {
+        uint64_t N = pow2_ceil(n), K = log2u((uint32_t)N);
+        size = (N / 4) * K * (K + 1); /* upper bound before dropping */
+    } else {
+        size = (uint64_t)n * (n - 1) / 2;
+    }
+    if (n > lim.max_wires || size > lim.max_comparators)
+        return sn_diag_set(diag, SN_ELIMIT, 0, 0,
+                           "%s:%u: too large to generate explicitly (%u wires, about %llu "
+                           "comparators; limits %u wires, %zu comparators)",
+                           sn_algo_name(s->algo), n, n, (unsigned long long)size,
+                           lim.max_wires, lim.max_comparators);
+    sn_network *net = sn_network_create(n);
+    if (!net)
+        return SN_ENOMEM;
+    sn_status st = SN_OK;
+    switch (s->algo) {
+    case SN_ALGO_PAIRWISE: st = generate_pairwise(net, &s->stages, diag); break;
+    case SN_ALGO_BUBBLE:
+        for (uint32_t i = n; i-- > 1 && st == SN_OK;)
+            for (uint32_t j = 0; j < i && st == SN_OK; j++)
+                st = sn_network_add_asap(net, j, j + 1, diag);
+        break;
+    case SN_ALGO_INSERTION:
+        for (uint32_t i = 1; i < n && st == SN_OK; i++)
+            for (uint32_t j = i; j-- > 0 && st == SN_OK;)
+                st = sn_network_add_asap(net, j, j + 1, diag);
+        break;
+    default: st = SN_EINVAL; break;
+    }
+    if (st != SN_OK) {
+        sn_network_destroy(net);
+        return st;
+    }
+    s->net = net;
+    s->layer_count = sn_network_layer_count(net);
+    s->size = sn_network_size(net);
+    return SN_OK;
+}
+
+sn_status sn_schedule_generate(sn_algo algo, uint32_t n, sn_schedule **out, sn_diag *diag)
+{
+    char name[64];
+    if (!out)
+        return SN_EINVAL;
+    *out = NULL;
+    if (n < 1 || algo == SN_ALGO_EXPLICIT || (unsigned)algo >= SN_ALGO_COUNT)
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "generator %s needs n >= 1 (got %u)",
+                           sn_algo_name(algo), n);
+    if (n > (1u << 31))
+        return sn_diag_set(diag, SN_ELIMIT, 0, 0, "%s:%u: at most 2^31 wires",
+                           sn_algo_name(algo), n);
+    sn_schedule *s = schedule_alloc(algo, n);
+    if (!s)
+        return SN_ENOMEM;
+    sn_status st = sn_algo_is_closed_form(algo) ? generate_closed(s) : generate_explicit(s, diag);
+    if (st == SN_OK) {
+        snprintf(name, sizeof name, "%s:%u", sn_algo_name(algo), n);
+        st = sn_schedule_set_name(s, name);
+    }
+    if (st == SN_OK && s->net)
+        st = sn_network_set_name(s->net, name);
+    if (st != SN_OK) {
+        if (st == SN_ENOMEM)
+            sn_diag_set(diag, st, 0, 0, "%s:%u: out of memory", sn_algo_name(algo), n);
+        sn_schedule_destroy(s);
+        return st;
+    }
+    *out = s;
+    return SN_OK;
+}
+
+sn_status sn_schedule_from_network(sn_network *net, sn_schedule **out)
+{
+    if (!out) {
+        sn_network_destroy(net);
+        return SN_EINVAL;
+    }
+    *out = NULL;
+    if (!net)
+        return SN_EINVAL;
+    sn_schedule *s = schedule_alloc(SN_ALGO_EXPLICIT, sn_network_wires(net));
+    if (!s) {
+        sn_network_destroy(net);
+        return SN_ENOMEM;
+    }
+    s->net = net;
+    s->layer_count = sn_network_layer_count(net);
+    s->size = sn_network_size(net);
+    if (sn_schedule_set_name(s, sn_network_name(net)) != SN_OK) {
+        sn_schedule_destroy(s);
+        return SN_ENOMEM;
+    }
+    *out = s;
+    return SN_OK;
+}
+
+sn_algo sn_schedule_algo(const sn_schedule *s)
+{
+    return s->algo;
+}
+
+uint32_t sn_schedule_wires(const sn_schedule *s)
+{
+    return s->n;
+}
+
+size_t sn_schedule_layer_count(const sn_schedule *s)
+{
+    return s->layer_count;
+}
+
+sn_layer_form sn_schedule_layer_form(const sn_schedule *s, size_t k)
+{
+    if (s->forms && k < s->layer_count)
+        return s->forms[k];
+    sn_layer_form f = {SN_ALGO_EXPLICIT, (uint32_t)k, 0};
+    return f;
+}
+
+const char *sn_schedule_name(const sn_schedule *s)
+{
+    return s->name ? s->name : "";
+}
+
+sn_status sn_schedule_set_name(sn_schedule *s, const char *name)
+{
+    size_t len = strlen(name ? name : "");
+    char *copy = sn_malloc(len + 1);
+    if (!copy)
+        return SN_ENOMEM;
+    memcpy(copy, name ? name : "", len + 1);
+    sn_free(s->name);
+    s->name = copy;
+    return SN_OK;
+}
+
+const sn_network *sn_schedule_network(const sn_schedule *s)
+{
+    return s->forms ? NULL : s->net;
+}
+
+size_t sn_schedule_layer_size(const sn_schedule *s, size_t k)
+{
+    if (k >= s->layer_count)
+        return 0;
+    if (s->forms)
+        return (size_t)closed_layer_size(s->forms[k], s->n);
+    size_t count = 0;
+    (void)sn_network_layer(s->net, k, &count);
+    return count;
+}
+
+size_t sn_schedule_size(const sn_schedule *s)
+{
+    if (!s->forms)
+        return s->size;
+    size_t total = 0;
+    for (size_t k = 0; k < s->layer_count; k++)
+        total += (size_t)closed_layer_size(s->forms[k], s->n);
+    return total;
+}
+
+size_t sn_schedule_layer_pairs(const sn_schedule *s, size_t k, sn_comparator *out, size_t cap)
+{
+    if (k >= s->layer_count)
+        return 0;
+    if (!s->forms) {
+        size_t count = 0;
+        const sn_comparator *c = sn_network_layer(s->net, k, &count);
+        if (out && cap > 0)
+            memcpy(out, c, (count < cap ? count : cap) * sizeof *c);
+        return count;
+    }
+    sn_layer_form f = s->forms[k];
+    size_t count = 0;
+    for (uint32_t i = 0; i < s->n; i++) {
+        uint32_t j;
+        if (sn_layer_partner(f, s->n, i, &j) && j > i) {
+            if (out && count < cap)
+                out[count] = (sn_comparator){i, j};
+            count++;
+        }
+    }
+    return count;
+}
+
+sn_status sn_schedule_to_network(const sn_schedule *s, sn_network **out, sn_diag *diag)
+{
+    if (!out)
+        return SN_EINVAL;
+    *out = NULL;
+    if (!s->forms) {
+        sn_network *c = sn_network_clone(s->net);
+        if (!c)
+            return sn_diag_set(diag, SN_ENOMEM, 0, 0, "%s: out of memory", sn_schedule_name(s));
+        *out = c;
+        return SN_OK;
+    }
+    sn_limits lim = sn_limits_get();
+    size_t size = sn_schedule_size(s), maxl = 0;
+    if (s->n > lim.max_wires || size > lim.max_comparators || s->layer_count > lim.max_layers)
+        return sn_diag_set(diag, SN_ELIMIT, 0, 0,
+                           "%s: too large to list (%u wires, %zu comparators; limits %u wires, "
+                           "%zu comparators)",
+                           sn_schedule_name(s), s->n, size, lim.max_wires, lim.max_comparators);
+    for (size_t k = 0; k < s->layer_count; k++) {
+        size_t ls = sn_schedule_layer_size(s, k);
+        if (ls > maxl)
+            maxl = ls;
+    }
+    sn_network *net = sn_network_create(s->n);
+    sn_comparator *buf = sn_calloc(maxl + 1, sizeof *buf);
+    sn_status st = (net && buf) ? SN_OK : SN_ENOMEM;
+    for (size_t k = 0; st == SN_OK && k < s->layer_count; k++) {
+        size_t cnt = sn_schedule_layer_pairs(s, k, buf, maxl + 1);
+        st = sn_network_layer_add(net, buf, cnt, diag);
+    }
+    if (st == SN_OK)
+        st = sn_network_set_name(net, sn_schedule_name(s));
+    sn_free(buf);
+    if (st != SN_OK) {
+        sn_network_destroy(net);
+        if (st == SN_ENOMEM)
+            sn_diag_set(diag, st, 0, 0, "%s: out of memory", sn_schedule_name(s));
+        return st;
+    }
+    *out = net;
+    return SN_OK;
+}
+
+uint32_t sn_schedule_layer_stage(const sn_schedule *s, size_t k)
+{
+    if (k >= s->layer_count || !s->stages)
+        return 0;
+    return s->stages[k];
+}

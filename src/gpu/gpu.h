@@ -1,0 +1,135 @@
+/* gpu.h - the OpenCL executor: device discovery, program build, running a
+ * schedule on a device, and verifying it against the CPU reference.
+ *
+ * An sn_gpu is one device with its context, queue and built program. It runs
+ * exactly the schedule the reference executor runs (same comparators, same
+ * "swap only if strictly greater" rule on the same ordered keys), so outputs
+ * must be bit-identical; sn_gpu_verify proves it or names the first layer and
+ * index where they part. Like the rest of the library this module never
+ * prints: errors come back as sn_status with the failing cl* call and the CL
+ * error name (or the compiler's build log) in the caller's sn_diag. */
+#ifndef SN_GPU_H
+#define SN_GPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/exec.h"
+#include "core/schedule.h"
+#include "core/status.h"
+
+/* ---- devices */
+
+typedef struct sn_gpu_device_info {
+    uint32_t platform;       /* index P of --device P:D */
+    uint32_t device;         /* index D */
+    char platform_name[128];
+    char name[128];
+    char vendor[128];
+    char version[128];       /* CL_DEVICE_VERSION */
+    const char *type;        /* "GPU", "CPU", "accelerator", "other" (static) */
+    uint32_t compute_units;
+    uint64_t global_mem;     /* bytes */
+    uint64_t max_alloc;      /* bytes, largest single buffer */
+    uint64_t local_mem;      /* bytes */
+    size_t max_work_group;
+} sn_gpu_device_info;
+
+/* All devices of all platforms into *out (sn_free it), count in *count.
+ * SN_ENODEVICE when there is no OpenCL platform at all (diag says so). A
+ * platform whose devices cannot be listed is skipped. */
+sn_status sn_gpu_devices(sn_gpu_device_info **out, size_t *count, sn_diag *diag);
+
+/* Parse "P:D" (decimal indices); false if malformed. */
+bool sn_gpu_device_parse(const char *s, uint32_t *platform, uint32_t *device);
+
+typedef struct sn_gpu sn_gpu;
+
+/* Open a device: `spec` = "P:D", or NULL for the default (the first GPU,
+ * else the first CPU device, else the first device). Builds the embedded
+ * kernels; a build failure returns SN_EDEVICE with the build log in diag
+ * (the full log stays readable through sn_gpu_build_log). SN_ENODEVICE: no
+ * platform; SN_EINVAL: no such device. */
+sn_status sn_gpu_open(const char *spec, sn_gpu **out, sn_diag *diag);
+void sn_gpu_close(sn_gpu *g); /* NULL is a no-op */
+
+const sn_gpu_device_info *sn_gpu_info(const sn_gpu *g);
+/* "NAME (PLATFORM)", borrowed. */
+const char *sn_gpu_device_name(const sn_gpu *g);
+/* Log of the last program build (ours or a user's), borrowed, maybe "". */
+const char *sn_gpu_build_log(const sn_gpu *g);
+
+/* ---- kernel styles */
+
+typedef enum sn_gpu_variant {
+    SN_GPU_VARIANT_AUTO = 0, /* closed forms: shift; explicit: pairs */
+    SN_GPU_VARIANT_PAIRS,    /* explicit pair list, one work-item per comparator */
+    SN_GPU_VARIANT_LEFT,     /* one work-item per element: "am I the left index?" */
+    SN_GPU_VARIANT_XOR,      /* bitonic only: partner = i ^ mask; if partner < i return */
+    SN_GPU_VARIANT_DIV,      /* one work-item per comparator, index by / and % */
+    SN_GPU_VARIANT_SHIFT,    /* one work-item per comparator, index by shifts/masks */
+    SN_GPU_VARIANT_COUNT
+} sn_gpu_variant;
+
+const char *sn_gpu_variant_name(sn_gpu_variant v); /* "auto", "pairs", ... */
+bool sn_gpu_variant_parse(const char *s, sn_gpu_variant *out);
+
+/* ---- running */
+
+/* Run schedule s in place on keys[0..n) (raw bits of type t, n =
+ * sn_schedule_wires(s)), moving payload along when payload != NULL. All
+ * layers are enqueued back to back and waited for once. SN_EINVAL when the
+ * variant does not fit the schedule (e.g. xor on odd-even merge); SN_ELIMIT
+ * when the device memory is too small (diag names the sizes). */
+sn_status sn_gpu_run(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, sn_key_type t,
+                     uint32_t *keys, uint32_t *payload, sn_diag *diag);
+
+/* ---- verification */
+
+typedef struct sn_gpu_verify_opts {
+    sn_gpu_variant variant;
+    bool per_layer;          /* read back and compare the full array after every layer */
+    bool inject;             /* corrupt keys[inject_index] after layer inject_layer */
+    size_t inject_layer;
+    uint32_t inject_index;
+    /* A user's layer kernel (OpenCL C source, borrowed, NUL-terminated) run
+     * in place of ours, layer by layer; see docs/student-kernel.md. */
+    const char *user_source;
+} sn_gpu_verify_opts;
+
+typedef enum sn_gpu_method {
+    SN_GPU_CHECK_STATES = 0, /* every layer's full array, one wait at the end */
+    SN_GPU_CHECK_DIGESTS,    /* per-layer digests reduced on the device + final array */
+    SN_GPU_CHECK_LOCKSTEP    /* read back after every layer (--per-layer, user kernels) */
+} sn_gpu_method;
+
+typedef struct sn_gpu_report {
+    bool identical;
+    size_t layers;           /* layers of the schedule */
+    sn_gpu_method method;
+    /* First mismatch (when !identical): the state after layer `layer`
+     * (0-based) differs first at wire `index`. */
+    size_t layer;
+    uint32_t index;
+    uint32_t expected;       /* raw bits */
+    uint32_t actual;
+    bool in_payload;         /* the keys agree there but the payload differs */
+} sn_gpu_report;
+
+/* Run s on the device from input[0..n) (raw bits of type t; with_payload:
+ * the payload is the original index 0..n-1) and compare with the reference
+ * executor: every layer's full array when small ((layers + 1) * n <=
+ * SN_TRACE_FULL_MAX) or with per_layer, else per-layer digests computed on
+ * the device by a reduction kernel, and always the final array. A digest
+ * mismatch is localised by running both executors again up to that layer.
+ * Returns SN_OK with the verdict in *rep; other statuses are errors (a user
+ * kernel that does not build: SN_EPARSE with the build log in diag). */
+sn_status sn_gpu_verify(sn_gpu *g, const sn_schedule *s, sn_key_type t, const uint32_t *input,
+                        bool with_payload, const sn_gpu_verify_opts *opts, sn_gpu_report *rep,
+                        sn_diag *diag);
+
+/* The CL error name of a status code ("CL_OUT_OF_RESOURCES"), never NULL. */
+const char *sn_gpu_cl_error_name(int code);
+
+#endif

@@ -1,0 +1,317 @@
+/* layout.c - diagram geometry as numbers: wires, layer bands, sub-columns.
+ *
+ * Invariant of a finished layout: cmp[] holds the comparators layer by
+ * layer, each layer sorted by min wire (the order of
+ * sn_schedule_layer_pairs, so per-layer swap flags index it directly);
+ * two comparators of one layer with intersecting closed spans have
+ * different `sub`; every x is inside its layer's band by at least
+ * PAD - DOT; bands and step_x increase strictly with the layer index. */
+#include "render/layout.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+
+static double snap(double v)
+{
+    return floor(v) + 0.5;
+}
+
+static unsigned digits_of(uint64_t v)
+{
+    unsigned d = 1;
+    while (v >= 10) {
+        v /= 10;
+        d++;
+    }
+    return d;
+}
+
+static int cmp_by_min(const void *x, const void *y)
+{
+    const sn_comparator *p = x, *q = y;
+    uint32_t a = p->a < p->b ? p->a : p->b;
+    uint32_t b = q->a < q->b ? q->a : q->b;
+    return (a > b) - (a < b);
+}
+
+void sn_layout_destroy(sn_layout *lo)
+{
+    if (!lo)
+        return;
+    sn_free(lo->wire_y);
+    sn_free(lo->step_x);
+    sn_free(lo->layer);
+    sn_free(lo->cmp);
+    sn_free(lo->stage);
+    sn_free(lo);
+}
+
+/* Sub-columns of one layer (cmps sorted by min wire): greedy colouring of
+ * an interval graph in order of left end is optimal. `last` has room for
+ * count entries (the worst case: all spans intersect). */
+static uint32_t assign_subcols(sn_layout_cmp *c, size_t count, uint32_t *last)
+{
+    uint32_t used = 0;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t lo = c[i].a < c[i].b ? c[i].a : c[i].b;
+        uint32_t hi = c[i].a < c[i].b ? c[i].b : c[i].a;
+        uint32_t j = 0;
+        while (j < used && last[j] >= lo)
+            j++;
+        if (j == used)
+            used++;
+        last[j] = hi;
+        c[i].sub = j;
+    }
+    return used ? used : 1;
+}
+
+/* Positions for a given scale; sub-columns and stages already known. */
+static void place(sn_layout *lo, const sn_layout_opts *o, double s)
+{
+    uint32_t n = lo->n;
+    double font = SN_LAYOUT_FONT * s;
+    unsigned lchars = digits_of(n > 0 ? n - 1 : 0);
+    double label_w = lchars * SN_LAYOUT_DIGIT * font;
+    lo->scale = s;
+    lo->font_size = font;
+    lo->dot_r = SN_LAYOUT_DOT * s;
+    lo->cmp_w = SN_LAYOUT_CMP_W * s;
+    lo->wire_w = SN_LAYOUT_WIRE_W * s;
+    lo->pitch = SN_LAYOUT_PITCH * s;
+    lo->label_x = SN_LAYOUT_MARGIN * s + label_w;
+    lo->wire_x0 = lo->label_x + SN_LAYOUT_LABEL_GAP * s;
+    double gap = 0, lead = SN_LAYOUT_LEAD * s;
+    lo->value_w = lo->value_h = 0;
+    if (o->show_values) {
+        unsigned vchars = o->value_chars ? o->value_chars : digits_of(n);
+        lo->value_w = (vchars * SN_LAYOUT_DIGIT * SN_LAYOUT_FONT + 2 * SN_LAYOUT_VALUE_PAD) * s;
+        lo->value_h = (SN_LAYOUT_FONT + 5) * s;
+        gap = lo->value_w + 2 * SN_LAYOUT_VALUE_GAP * s;
+        lead = gap;
+    }
+    double x = lo->wire_x0 + lead;
+    lo->step_x[0] = lo->wire_x0 + lead / 2;
+    for (size_t k = 0; k < lo->layer_count; k++) {
+        sn_layout_layer *L = &lo->layer[k];
+        L->x0 = x;
+        L->x1 = x + (2 * SN_LAYOUT_PAD + (L->subcols - 1) * SN_LAYOUT_SUBCOL) * s;
+        for (size_t i = L->first; i < L->first + L->count; i++)
+            lo->cmp[i].x = snap(x + (SN_LAYOUT_PAD + lo->cmp[i].sub * SN_LAYOUT_SUBCOL) * s);
+        bool last = k + 1 == lo->layer_count;
+        lo->step_x[k + 1] = L->x1 + (last ? lead : gap) / 2;
+        x = L->x1 + (last ? lead : gap);
+    }
+    if (lo->layer_count == 0)
+        x = lo->wire_x0 + lead;
+    lo->wire_x1 = x;
+    lo->width = x + SN_LAYOUT_MARGIN * s;
+    double top = SN_LAYOUT_MARGIN * s + lo->pitch / 2;
+    for (uint32_t i = 0; i < n; i++)
+        lo->wire_y[i] = snap(top + i * lo->pitch);
+    lo->height = 2 * SN_LAYOUT_MARGIN * s + n * lo->pitch;
+    for (size_t i = 0; i < lo->cmp_count; i++) {
+        sn_layout_cmp *c = &lo->cmp[i];
+        uint32_t a = c->a < c->b ? c->a : c->b, b = c->a < c->b ? c->b : c->a;
+        c->y0 = lo->wire_y[a];
+        c->y1 = lo->wire_y[b];
+    }
+    for (size_t g = 0; g < lo->stage_count; g++) {
+        sn_layout_stage *st = &lo->stage[g];
+        st->x0 = lo->layer[st->first_layer].x0 + 1.5 * s;
+        st->x1 = lo->layer[st->first_layer + st->layer_count - 1].x1 - 1.5 * s;
+        st->y0 = top - lo->pitch / 2 + 2 * s;
+        st->y1 = top + (n ? n - 1 : 0) * lo->pitch + lo->pitch / 2 - 2 * s;
+    }
+}
+
+static sn_status build(const sn_schedule *s, const sn_network *net, const sn_layout_opts *opts,
+                       sn_layout **out, sn_diag *diag)
+{
+    sn_layout_opts o = {1.0, 0, false, 0};
+    if (opts)
+        o = *opts;
+    if (!(o.scale > 0) || !isfinite(o.scale))
+        o.scale = 1.0;
+    *out = NULL;
+    sn_layout *lo = sn_calloc(1, sizeof *lo);
+    if (!lo)
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for the layout");
+    uint32_t n = s ? sn_schedule_wires(s) : sn_network_wires(net);
+    size_t L = s ? sn_schedule_layer_count(s) : sn_network_layer_count(net);
+    lo->n = n;
+    lo->layer_count = L;
+    size_t total = 0, maxc = 0;
+    lo->layer = sn_calloc(L ? L : 1, sizeof *lo->layer);
+    lo->step_x = sn_calloc(L + 1, sizeof *lo->step_x);
+    lo->wire_y = sn_calloc(n ? n : 1, sizeof *lo->wire_y);
+    if (!lo->layer || !lo->step_x || !lo->wire_y)
+        goto nomem;
+    for (size_t k = 0; k < L; k++) {
+        size_t c = 0;
+        if (s)
+            c = sn_schedule_layer_size(s, k);
+        else
+            (void)sn_network_layer(net, k, &c);
+        lo->layer[k].first = total;
+        lo->layer[k].count = c;
+        if (!sn_add_size(total, c, &total))
+            goto nomem;
+        if (c > maxc)
+            maxc = c;
+    }
+    lo->cmp_count = total;
+    lo->cmp = sn_calloc(total ? total : 1, sizeof *lo->cmp);
+    sn_comparator *buf = sn_calloc(maxc ? maxc : 1, sizeof *buf);
+    uint32_t *last = sn_calloc(maxc ? maxc : 1, sizeof *last);
+    if (!lo->cmp || !buf || !last) {
+        sn_free(buf);
+        sn_free(last);
+        goto nomem;
+    }
+    size_t groups = 0;
+    for (size_t k = 0; k < L; k++) {
+        sn_layout_layer *Lk = &lo->layer[k];
+        if (s) {
+            (void)sn_schedule_layer_pairs(s, k, buf, Lk->count);
+        } else {
+            size_t c;
+            memcpy(buf, sn_network_layer(net, k, &c), Lk->count * sizeof *buf);
+        }
+        qsort(buf, Lk->count, sizeof *buf, cmp_by_min);
+        for (size_t i = 0; i < Lk->count; i++) {
+            sn_layout_cmp *c = &lo->cmp[Lk->first + i];
+            c->a = buf[i].a;
+            c->b = buf[i].b;
+            c->layer = (uint32_t)k;
+        }
+        Lk->subcols = assign_subcols(&lo->cmp[Lk->first], Lk->count, last);
+        Lk->stage = s ? sn_schedule_layer_stage(s, k) : (uint32_t)k;
+        if (k == 0 || Lk->stage != lo->layer[k - 1].stage)
+            groups++;
+    }
+    sn_free(buf);
+    sn_free(last);
+    /* One stage, or one per layer, outlines nothing the bands don't show. */
+    if (groups > 1 && groups < L) {
+        lo->stage = sn_calloc(groups, sizeof *lo->stage);
+        if (!lo->stage)
+            goto nomem;
+        lo->stage_count = groups;
+        size_t g = 0;
+        for (size_t k = 0; k < L; k++) {
+            if (k > 0 && lo->layer[k].stage == lo->layer[k - 1].stage) {
+                lo->stage[g - 1].layer_count++;
+                continue;
+            }
+            lo->stage[g].first_layer = k;
+            lo->stage[g].layer_count = 1;
+            g++;
+        }
+    }
+    place(lo, &o, o.scale);
+    if (o.width > 0 && isfinite(o.width) && lo->width > 0) {
+        place(lo, &o, o.scale * o.width / lo->width);
+        lo->width = o.width;
+    }
+    *out = lo;
+    return SN_OK;
+nomem:
+    sn_layout_destroy(lo);
+    return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for the layout");
+}
+
+sn_status sn_layout_create(const sn_schedule *s, const sn_layout_opts *opts, sn_layout **out,
+                           sn_diag *diag)
+{
+    if (!s || !out)
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "no schedule to lay out");
+    return build(s, NULL, opts, out, diag);
+}
+
+sn_status sn_layout_create_network(const sn_network *net, const sn_layout_opts *opts,
+                                   sn_layout **out, sn_diag *diag)
+{
+    if (!net || !out)
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "no network to lay out");
+    return build(NULL, net, opts, out, diag);
+}
+
+void sn_layout_layers_in(const sn_layout *lo, double x0, double x1, size_t *first, size_t *end)
+{
+    /* first layer with band.x1 >= x0 */
+    size_t l = 0, h = lo->layer_count;
+    while (l < h) {
+        size_t m = l + (h - l) / 2;
+        if (lo->layer[m].x1 < x0)
+            l = m + 1;
+        else
+            h = m;
+    }
+    *first = l;
+    /* first layer with band.x0 > x1 */
+    h = lo->layer_count;
+    while (l < h) {
+        size_t m = l + (h - l) / 2;
+        if (lo->layer[m].x0 <= x1)
+            l = m + 1;
+        else
+            h = m;
+    }
+    *end = l;
+}
+
+void sn_layout_wires_in(const sn_layout *lo, double y0, double y1, uint32_t *first,
+                        uint32_t *end)
+{
+    double half = lo->pitch / 2;
+    uint32_t l = 0, h = lo->n;
+    while (l < h) {
+        uint32_t m = l + (h - l) / 2;
+        if (lo->wire_y[m] < y0 - half)
+            l = m + 1;
+        else
+            h = m;
+    }
+    *first = l;
+    h = lo->n;
+    while (l < h) {
+        uint32_t m = l + (h - l) / 2;
+        if (lo->wire_y[m] <= y1 + half)
+            l = m + 1;
+        else
+            h = m;
+    }
+    *end = l;
+}
+
+long sn_layout_hit(const sn_layout *lo, double x, double y, double tol)
+{
+    size_t k0, k1;
+    sn_layout_layers_in(lo, x - tol, x + tol, &k0, &k1);
+    for (size_t k = k0; k < k1; k++) {
+        const sn_layout_layer *L = &lo->layer[k];
+        for (size_t i = L->first; i < L->first + L->count; i++) {
+            const sn_layout_cmp *c = &lo->cmp[i];
+            if (fabs(c->x - x) <= tol && y >= c->y0 - tol && y <= c->y1 + tol)
+                return (long)i;
+        }
+    }
+    return -1;
+}
+
+long sn_layout_find(const sn_layout *lo, size_t k, uint32_t u, uint32_t v)
+{
+    if (k >= lo->layer_count)
+        return -1;
+    const sn_layout_layer *L = &lo->layer[k];
+    for (size_t i = L->first; i < L->first + L->count; i++) {
+        const sn_layout_cmp *c = &lo->cmp[i];
+        if ((c->a == u && c->b == v) || (c->a == v && c->b == u))
+            return (long)i;
+    }
+    return -1;
+}

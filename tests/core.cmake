@@ -1,0 +1,11 @@
+# Core tests (libc only): each file tests/test_<module>.c is one executable.
+foreach(t IN ITEMS test_network test_schedule test_exec test_format test_input test_analysis)
+  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${t}.c)
+    sn_test(${t})
+  endif()
+endforeach()
+file(GLOB SN_CLI_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cli_*.sh)
+foreach(script IN LISTS SN_CLI_TESTS)
+  get_filename_component(name ${script} NAME_WE)
+  sn_shell_test(${name} ${name}.sh)
+endforeach()

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# setup.sh - install what a fresh Debian machine lacks, build sortnet, and
+# then either start the main job or run the whole test suite.
+#
+#   tools/setup.sh          install, build, start the visualizer on the demo
+#                           (with no display: say so and do the headless
+#                           equivalent: a screenshot and a diagram)
+#   tools/setup.sh test     install, build, run every test (ctest), then the
+#                           suite again under AddressSanitizer + UBSan
+#   tools/setup.sh build    install and build only
+#
+# Environment: BUILD_DIR (default build), JOBS (default: all cores),
+# SORTNET_SKIP_INSTALL=1 to skip apt-get, SORTNET_SKIP_ASAN=1 to skip the
+# sanitizer pass of `test`.
+set -euo pipefail
+
+mode=${1:-run}
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+
+# Debian packages: build tools, the optional parts' libraries, what the
+# tests use (Xvfb, rsvg-convert, pdftoppm, valgrind, clang for fuzzing) and
+# a font that every picture uses.
+packages=(build-essential cmake pkg-config clang
+          libjansson-dev libcairo2-dev libsdl2-dev fonts-dejavu-core
+          ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
+          xvfb xauth librsvg2-bin poppler-utils python3 valgrind)
+
+install_packages() {
+    [ "${SORTNET_SKIP_INSTALL:-0}" = 1 ] && return 0
+    local missing=()
+    for p in "${packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "setup: installing ${missing[*]}" >&2
+    local sudo=()
+    [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+    "${sudo[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
+        "${missing[@]}" >/dev/null
+}
+
+configure_and_build() { # build-dir [extra cmake args...]
+    local dir=$1
+    shift
+    cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+    cmake --build "$dir" -j "$jobs"
+}
+
+install_packages
+case "$mode" in
+build)
+    configure_and_build "$build"
+    ;;
+run)
+    configure_and_build "$build"
+    exec "$root/tools/demo.sh" "$build/src/cli/sortnet"
+    ;;
+test)
+    # CI: warnings are errors and every optional part must be present.
+    configure_and_build "$build" -DSORTNET_WERROR=ON -DSORTNET_REQUIRE_ALL=ON
+    (cd "$build" && ctest --output-on-failure -j "$jobs")
+    if [ "${SORTNET_SKIP_ASAN:-0}" != 1 ]; then
+        echo "setup: the whole suite again under AddressSanitizer and UBSan" >&2
+        configure_and_build "$build-asan" -DSORTNET_WERROR=ON -DSORTNET_REQUIRE_ALL=ON \
+            -DSORTNET_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug -DSORTNET_BUILD_BENCH=OFF
+        (cd "$build-asan" && ASAN_OPTIONS=detect_leaks=1 SN_SANITIZED=1 \
+            ctest --output-on-failure -j "$jobs")
+    fi
+    ;;
+*)
+    echo "usage: tools/setup.sh [run|test|build]" >&2
+    exit 2
+    ;;
+esac
