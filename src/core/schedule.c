@@ -42,13 +42,18 @@ bool sn_algo_parse(const char *name, sn_algo *out)
         const char *alias;
         sn_algo algo;
     } aliases[] = {
-        {"oem", SN_ALGO_ODDEVEN_MERGE},      {"oddeven", SN_ALGO_ODDEVEN_MERGE},
-        {"odd-even-merge", SN_ALGO_ODDEVEN_MERGE}, {"oddevenmerge", SN_ALGO_ODDEVEN_MERGE},
-        {"batcher", SN_ALGO_ODDEVEN_MERGE},  {"oets", SN_ALGO_TRANSPOSITION},
+        {"oem", SN_ALGO_ODDEVEN_MERGE},
+        {"oddeven", SN_ALGO_ODDEVEN_MERGE},
+        {"odd-even-merge", SN_ALGO_ODDEVEN_MERGE},
+        {"oddevenmerge", SN_ALGO_ODDEVEN_MERGE},
+        {"batcher", SN_ALGO_ODDEVEN_MERGE},
+        {"oets", SN_ALGO_TRANSPOSITION},
         {"odd-even-transposition", SN_ALGO_TRANSPOSITION},
         {"oddeven-transposition", SN_ALGO_TRANSPOSITION},
-        {"bitonic-sort", SN_ALGO_BITONIC},   {"bubble-sort", SN_ALGO_BUBBLE},
-        {"insertion-sort", SN_ALGO_INSERTION}, {"parberry", SN_ALGO_PAIRWISE},
+        {"bitonic-sort", SN_ALGO_BITONIC},
+        {"bubble-sort", SN_ALGO_BUBBLE},
+        {"insertion-sort", SN_ALGO_INSERTION},
+        {"parberry", SN_ALGO_PAIRWISE},
     };
     if (!name)
         return false;
@@ -336,8 +341,8 @@ static sn_status generate_explicit(sn_schedule *s, sn_diag *diag)
         return sn_diag_set(diag, SN_ELIMIT, 0, 0,
                            "%s:%u: too large to generate explicitly (%u wires, about %llu "
                            "comparators; limits %u wires, %zu comparators)",
-                           sn_algo_name(s->algo), n, n, (unsigned long long)size,
-                           lim.max_wires, lim.max_comparators);
+                           sn_algo_name(s->algo), n, n, (unsigned long long)size, lim.max_wires,
+                           lim.max_comparators);
     sn_network *net = sn_network_create(n);
     if (!net)
         return SN_ENOMEM;
@@ -376,8 +381,8 @@ sn_status sn_schedule_generate(sn_algo algo, uint32_t n, sn_schedule **out, sn_d
         return sn_diag_set(diag, SN_EINVAL, 0, 0, "generator %s needs n >= 1 (got %u)",
                            sn_algo_name(algo), n);
     if (n > (1u << 31))
-        return sn_diag_set(diag, SN_ELIMIT, 0, 0, "%s:%u: at most 2^31 wires",
-                           sn_algo_name(algo), n);
+        return sn_diag_set(diag, SN_ELIMIT, 0, 0, "%s:%u: at most 2^31 wires", sn_algo_name(algo),
+                           n);
     sn_schedule *s = schedule_alloc(algo, n);
     if (!s)
         return SN_ENOMEM;

@@ -97,9 +97,11 @@ size_t sn_schedule_layer_size(const sn_schedule *s, size_t k);
  * call on explicit ones). */
 size_t sn_schedule_size(const sn_schedule *s);
 
-/* Write the comparators of layer k, in increasing order of their min wire,
- * into out[0..cap); returns the layer's size (which may exceed cap: then
- * only cap entries are written). */
+/* Write the comparators of layer k into out[0..cap): for closed forms in
+ * increasing order of their min wire, for explicit schedules in the order
+ * the network stores them (so indices match the network's comparator
+ * numbering). Returns the layer's size (which may exceed cap: then only
+ * cap entries are written). */
 size_t sn_schedule_layer_pairs(const sn_schedule *s, size_t k, sn_comparator *out, size_t cap);
 
 /* Materialize the whole schedule as a network (a fresh copy for explicit

@@ -1,0 +1,620 @@
+/* exec.c - the CPU reference executor, digests and the trace.
+ *
+ * Keys are first mapped to an internal signed form,
+ * (int32)(sn_key_to_ordered(t, bits) ^ 0x80000000): its signed order is
+ * the key order, it is the identity for i32 (no conversion pass), and
+ * signed 32-bit min/max is what SIMD units have (SSE2 has no unsigned
+ * compare). One path serves i32, u32 and f32.
+ *
+ * Closed-form layers are executed as "runs": contiguous stretches where
+ * lo[j] is compared with hi[j] (or with hi[-j] for the bitonic mirror
+ * step), which GCC/Clang vector extensions turn into branchless SIMD
+ * min/max. Bitonic and odd-even merge layers whose comparators stay inside
+ * aligned windows of BLOCK wires are run window by window, so the many
+ * small-stride layers touch memory that is already in cache; bitonic layers
+ * that stay inside one vector run fused in registers. Explicit schedules
+ * and runs with payload or swap flags take a plain scalar path. Every path
+ * swaps only when the min wire's key is strictly greater. */
+#include "core/exec.h"
+
+#include <string.h>
+
+#include "core/alloc.h"
+
+/* ---- key types -------------------------------------------------------- */
+
+const char *sn_key_type_name(sn_key_type t)
+{
+    switch (t) {
+    case SN_KEY_I32: return "i32";
+    case SN_KEY_U32: return "u32";
+    case SN_KEY_F32: return "f32";
+    }
+    return "unknown";
+}
+
+bool sn_key_type_parse(const char *s, sn_key_type *out)
+{
+    static const char *const names[] = {"i32", "u32", "f32"};
+    if (!s)
+        return false;
+    for (int i = 0; i < 3; i++) {
+        if (strcmp(s, names[i]) == 0) {
+            if (out)
+                *out = (sn_key_type)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* raw bits <-> internal signed form; each mapping is an involution. */
+static void to_internal(sn_key_type t, uint32_t *keys, uint32_t n)
+{
+    if (t == SN_KEY_I32)
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        keys[i] = sn_key_to_ordered(t, keys[i]) ^ 0x80000000u;
+}
+
+static void from_internal(sn_key_type t, uint32_t *keys, uint32_t n)
+{
+    if (t == SN_KEY_I32)
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        keys[i] = sn_key_from_ordered(t, keys[i] ^ 0x80000000u);
+}
+
+/* ---- vector kernels --------------------------------------------------- */
+
+#if defined(__AVX2__)
+#define VW 8
+typedef int32_t vec __attribute__((vector_size(32)));
+#define SHUF_XOR(v, m)                                                                             \
+    __builtin_shufflevector(v, v, 0 ^ (m), 1 ^ (m), 2 ^ (m), 3 ^ (m), 4 ^ (m), 5 ^ (m), 6 ^ (m),   \
+                            7 ^ (m))
+#define REVERSE(v) __builtin_shufflevector(v, v, 7, 6, 5, 4, 3, 2, 1, 0)
+#define LOWMASK(b)                                                                                 \
+    ((vec){(0 & (b)) ? 0 : -1, (1 & (b)) ? 0 : -1, (2 & (b)) ? 0 : -1, (3 & (b)) ? 0 : -1,         \
+           (4 & (b)) ? 0 : -1, (5 & (b)) ? 0 : -1, (6 & (b)) ? 0 : -1, (7 & (b)) ? 0 : -1})
+#else
+#define VW 4
+typedef int32_t vec __attribute__((vector_size(16)));
+#define SHUF_XOR(v, m) __builtin_shufflevector(v, v, 0 ^ (m), 1 ^ (m), 2 ^ (m), 3 ^ (m))
+#define REVERSE(v) __builtin_shufflevector(v, v, 3, 2, 1, 0)
+#define LOWMASK(b)                                                                                 \
+    ((vec){(0 & (b)) ? 0 : -1, (1 & (b)) ? 0 : -1, (2 & (b)) ? 0 : -1, (3 & (b)) ? 0 : -1})
+#endif
+
+/* Aligned window (in wires) that local layers run in: fits in L2. */
+#define BLOCK ((uint32_t)1 << 15)
+
+static inline vec vload(const int32_t *p)
+{
+    vec v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline void vstore(int32_t *p, vec v)
+{
+    memcpy(p, &v, sizeof v);
+}
+
+/* One in-register layer: lane l meets lane l ^ m; lanes with bit `b` clear
+ * keep the minimum. */
+#define VSTEP(v, m, b)                                                                             \
+    do {                                                                                           \
+        vec w_ = SHUF_XOR(v, m);                                                                   \
+        vec sel_ = (v > w_) ^ LOWMASK(b);                                                          \
+        v = (v & sel_) | (w_ & ~sel_);                                                             \
+    } while (0)
+
+/* The last log2(VW) half-cleaners of a bitonic merge with p > VW. */
+static inline vec vec_tail(vec v)
+{
+#if VW == 8
+    VSTEP(v, 4, 4);
+#endif
+    VSTEP(v, 2, 2);
+    VSTEP(v, 1, 1);
+    return v;
+}
+
+/* The bitonic merges p = 2..VW (flip-free): sorts the vector. */
+static inline vec vec_prefix(vec v)
+{
+    VSTEP(v, 1, 1);
+    VSTEP(v, 3, 2);
+    VSTEP(v, 1, 1);
+#if VW == 8
+    VSTEP(v, 7, 4);
+    VSTEP(v, 2, 2);
+    VSTEP(v, 1, 1);
+#endif
+    return v;
+}
+
+/* ---- runs ------------------------------------------------------------- */
+
+/* What a run does: FAST = plain SIMD; COUNT = SIMD and count swaps;
+ * SCALAR = one comparator at a time, moving payload / recording flags. */
+enum { MODE_FAST, MODE_COUNT, MODE_SCALAR };
+
+typedef struct ctx {
+    int32_t *a;
+    uint32_t *pay;  /* may be NULL */
+    uint8_t *flags; /* may be NULL: else one per comparator, in pair order */
+    size_t nflag;   /* comparators seen so far (index into flags) */
+    size_t swaps;
+    int mode;
+} ctx;
+
+static inline void ce_scalar(ctx *c, uint32_t i, uint32_t j)
+{
+    int32_t x = c->a[i], y = c->a[j];
+    bool sw = x > y;
+    if (sw) {
+        c->a[i] = y;
+        c->a[j] = x;
+        if (c->pay) {
+            uint32_t t = c->pay[i];
+            c->pay[i] = c->pay[j];
+            c->pay[j] = t;
+        }
+    }
+    if (c->flags)
+        c->flags[c->nflag] = sw;
+    c->nflag++;
+    c->swaps += sw;
+}
+
+/* lo[j] against hi[j] (dir > 0) or against hi[-j] (dir < 0), j < len;
+ * lo and hi are wire indices. */
+static void run(ctx *c, uint32_t lo, uint32_t hi, uint32_t len, int dir)
+{
+    if (c->mode == MODE_SCALAR) {
+        for (uint32_t j = 0; j < len; j++)
+            ce_scalar(c, lo + j, dir > 0 ? hi + j : hi - j);
+        return;
+    }
+    int32_t *restrict L = c->a + lo;
+    uint32_t j = 0;
+    vec cnt = {0};
+    if (dir > 0) {
+        int32_t *restrict H = c->a + hi;
+        for (; j + VW <= len; j += VW) {
+            vec x = vload(L + j), y = vload(H + j), m = x > y;
+            vstore(L + j, (y & m) | (x & ~m));
+            vstore(H + j, (x & m) | (y & ~m));
+            cnt -= m;
+        }
+        for (; j < len; j++) {
+            int32_t x = L[j], y = H[j];
+            L[j] = x > y ? y : x;
+            H[j] = x > y ? x : y;
+            c->swaps += x > y;
+        }
+    } else {
+        /* H + j - VW + 1 .. H + j, reversed: pairs with L[j .. j + VW) */
+        int32_t *restrict H = c->a + hi;
+        for (; j + VW <= len; j += VW) {
+            int32_t *hp = H - j - (VW - 1);
+            vec x = vload(L + j), y = REVERSE(vload(hp)), m = x > y;
+            vstore(L + j, (y & m) | (x & ~m));
+            vstore(hp, REVERSE((x & m) | (y & ~m)));
+            cnt -= m;
+        }
+        for (; j < len; j++) {
+            int32_t x = L[j], y = *(H - j);
+            L[j] = x > y ? y : x;
+            *(H - j) = x > y ? x : y;
+            c->swaps += x > y;
+        }
+    }
+    if (c->mode == MODE_COUNT)
+        for (int l = 0; l < VW; l++)
+            c->swaps += (size_t)cnt[l];
+}
+
+/* Window (wires) a closed-form layer's comparators stay inside, aligned;
+ * 0 when they do not stay in aligned windows (transposition). */
+static uint64_t layer_window(sn_layer_form f)
+{
+    switch (f.algo) {
+    case SN_ALGO_BITONIC: return f.q == f.p / 2 ? f.p : 2 * (uint64_t)f.q;
+    case SN_ALGO_ODDEVEN_MERGE: return 2 * (uint64_t)f.p;
+    default: return 0;
+    }
+}
+
+/* Apply closed-form layer f to the comparators inside [s, e), where s is a
+ * multiple of layer_window(f) and e <= n: every comparator there has both
+ * wires in [s, s + window), and those with max wire >= e are skipped (e is
+ * either a window boundary or n, where dropping is the definition). Runs
+ * come in increasing order of their min wire, as sn_schedule_layer_pairs. */
+static void apply_window(ctx *c, sn_layer_form f, uint32_t s, uint32_t e)
+{
+    uint64_t p = f.p, q = f.q;
+    switch (f.algo) {
+    case SN_ALGO_BITONIC:
+        if (q == p / 2) {
+            for (uint64_t base = s; base < e; base += p) {
+                uint64_t hi0 = base + p - 1, j0 = hi0 >= e ? hi0 - e + 1 : 0;
+                if (j0 >= p / 2)
+                    break;
+                run(c, (uint32_t)(base + j0), (uint32_t)(hi0 - j0), (uint32_t)(p / 2 - j0), -1);
+            }
+        } else {
+            for (uint64_t base = s; base + q < e; base += 2 * q) {
+                uint64_t len = e - (base + q) < q ? e - (base + q) : q;
+                run(c, (uint32_t)base, (uint32_t)(base + q), (uint32_t)len, 1);
+            }
+        }
+        break;
+    case SN_ALGO_ODDEVEN_MERGE:
+        if (q == p) {
+            for (uint64_t base = s; base + q < e; base += 2 * q) {
+                uint64_t len = e - (base + q) < q ? e - (base + q) : q;
+                run(c, (uint32_t)base, (uint32_t)(base + q), (uint32_t)len, 1);
+            }
+            break;
+        }
+        for (uint64_t base = s; base < e; base += 2 * p) {
+            for (uint64_t lo = base + q; lo + q < base + 2 * p; lo += 2 * q) {
+                if (lo + q >= e)
+                    return;
+                uint64_t len = e - (lo + q) < q ? e - (lo + q) : q;
+                run(c, (uint32_t)lo, (uint32_t)(lo + q), (uint32_t)len, 1);
+            }
+        }
+        break;
+    case SN_ALGO_TRANSPOSITION: {
+        uint64_t i = s + ((f.p - s) & 1u);
+        if (c->mode == MODE_FAST) {
+            /* VW/2 adjacent pairs per vector, starting on the parity */
+            for (; i + VW <= e; i += VW) {
+                vec v = vload(c->a + i);
+                VSTEP(v, 1, 1);
+                vstore(c->a + i, v);
+            }
+        }
+        for (; i + 1 < e; i += 2)
+            ce_scalar(c, (uint32_t)i, (uint32_t)i + 1);
+        break;
+    }
+    default: break;
+    }
+}
+
+static void apply_explicit(ctx *c, const sn_network *net, size_t k)
+{
+    size_t count = 0;
+    const sn_comparator *cmp = sn_network_layer(net, k, &count);
+    int mode = c->mode;
+    c->mode = MODE_SCALAR;
+    for (size_t i = 0; i < count; i++)
+        ce_scalar(c, cmp[i].a, cmp[i].b);
+    c->mode = mode;
+}
+
+static void apply_layer(ctx *c, const sn_schedule *s, size_t k)
+{
+    const sn_network *net = sn_schedule_network(s);
+    if (net)
+        apply_explicit(c, net, k);
+    else
+        apply_window(c, sn_schedule_layer_form(s, k), 0, sn_schedule_wires(s));
+}
+
+/* Layers [k0, k1) of a bitonic schedule that all fit in one vector: the
+ * sort prefix (merges 2..VW) or one merge's tail. Returns 1 for prefix,
+ * 2 for tail, 0 if neither (then they run through apply_window). */
+static int vector_pattern(const sn_schedule *s, size_t k0, size_t k1)
+{
+    size_t lg = 0;
+    while (((size_t)1 << lg) < VW)
+        lg++;
+    sn_layer_form f0 = sn_schedule_layer_form(s, k0);
+    if (f0.p <= VW) {
+        if (k1 - k0 != lg * (lg + 1) / 2 || f0.p != 2)
+            return 0;
+        return sn_schedule_layer_form(s, k1 - 1).p == VW ? 1 : 0;
+    }
+    if (k1 - k0 != lg || f0.q != VW / 2)
+        return 0;
+    return sn_schedule_layer_form(s, k1 - 1).p == f0.p ? 2 : 0;
+}
+
+/* Layers [k0, k1), all local to windows of BLOCK wires, over [s, e). */
+static void run_local(ctx *c, const sn_schedule *s, size_t k0, size_t k1, uint32_t bs, uint32_t be)
+{
+    bool bitonic = sn_schedule_algo(s) == SN_ALGO_BITONIC && c->mode == MODE_FAST;
+    size_t k = k0;
+    while (k < k1) {
+        sn_layer_form f = sn_schedule_layer_form(s, k);
+        if (bitonic && layer_window(f) <= VW) {
+            size_t j = k;
+            while (j < k1 && layer_window(sn_schedule_layer_form(s, j)) <= VW)
+                j++;
+            int pat = vector_pattern(s, k, j);
+            uint32_t v = bs;
+            if (pat) {
+                for (; v + VW <= be; v += VW) {
+                    vec x = vload(c->a + v);
+                    vstore(c->a + v, pat == 1 ? vec_prefix(x) : vec_tail(x));
+                }
+            }
+            for (size_t t = k; t < j; t++)
+                apply_window(c, sn_schedule_layer_form(s, t), v, be);
+            k = j;
+            continue;
+        }
+        apply_window(c, f, bs, be);
+        k++;
+    }
+}
+
+/* Run every layer of a closed-form schedule, blocking local layers. */
+static void run_closed(ctx *c, const sn_schedule *s)
+{
+    size_t L = sn_schedule_layer_count(s);
+    uint32_t n = sn_schedule_wires(s);
+    size_t k = 0;
+    while (k < L) {
+        uint64_t w = layer_window(sn_schedule_layer_form(s, k));
+        if (w == 0 || w > BLOCK) {
+            apply_window(c, sn_schedule_layer_form(s, k), 0, n);
+            k++;
+            continue;
+        }
+        size_t j = k;
+        while (j < L) {
+            uint64_t wj = layer_window(sn_schedule_layer_form(s, j));
+            if (wj == 0 || wj > BLOCK)
+                break;
+            j++;
+        }
+        for (uint64_t b = 0; b < n; b += BLOCK)
+            run_local(c, s, k, j, (uint32_t)b, (uint32_t)(b + BLOCK < n ? b + BLOCK : n));
+        k = j;
+    }
+}
+
+void sn_exec_run(const sn_schedule *s, sn_key_type t, uint32_t *keys, uint32_t *payload)
+{
+    uint32_t n = sn_schedule_wires(s);
+    ctx c = {(int32_t *)keys, payload, NULL, 0, 0, payload ? MODE_SCALAR : MODE_FAST};
+    to_internal(t, keys, n);
+    if (sn_schedule_network(s)) {
+        for (size_t k = 0; k < sn_schedule_layer_count(s); k++)
+            apply_layer(&c, s, k);
+    } else {
+        run_closed(&c, s);
+    }
+    from_internal(t, keys, n);
+}
+
+/* One layer on keys already in internal form. */
+static size_t exec_layer_internal(const sn_schedule *s, size_t k, uint32_t *keys, uint32_t *payload,
+                                  uint8_t *swapped)
+{
+    if (k >= sn_schedule_layer_count(s))
+        return 0;
+    ctx c = {
+        (int32_t *)keys, payload, swapped, 0, 0, (payload || swapped) ? MODE_SCALAR : MODE_COUNT};
+    apply_layer(&c, s, k);
+    return c.swaps;
+}
+
+size_t sn_exec_layer(const sn_schedule *s, size_t k, sn_key_type t, uint32_t *keys,
+                     uint32_t *payload, uint8_t *swapped)
+{
+    uint32_t n = sn_schedule_wires(s);
+    to_internal(t, keys, n);
+    size_t swaps = exec_layer_internal(s, k, keys, payload, swapped);
+    from_internal(t, keys, n);
+    return swaps;
+}
+
+/* ---- digest ----------------------------------------------------------- */
+
+uint64_t sn_digest(const uint32_t *keys, uint32_t n)
+{
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < n; i++)
+        sum += sn_digest_mix(i, keys[i]);
+    return sum;
+}
+
+/* Digest of an array held in internal form. */
+static uint64_t digest_internal(sn_key_type t, const uint32_t *keys, uint32_t n)
+{
+    if (t == SN_KEY_I32)
+        return sn_digest(keys, n);
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < n; i++)
+        sum += sn_digest_mix(i, sn_key_from_ordered(t, keys[i] ^ 0x80000000u));
+    return sum;
+}
+
+/* ---- trace ------------------------------------------------------------ */
+
+struct sn_trace {
+    sn_trace_mode mode;
+    sn_key_type type;
+    uint32_t n;
+    size_t layers;
+    uint32_t *states;   /* FULL: (L+1)*n; DIGEST: 2*n (first, final) */
+    uint32_t *payloads; /* same shape as states, or NULL */
+    uint64_t *digests;  /* L+1 */
+    size_t *swap_count; /* L */
+    uint8_t *flags;     /* FULL: all swap flags, layer k at flag_off[k] */
+    size_t *flag_off;   /* FULL: L+1 */
+};
+
+void sn_trace_destroy(sn_trace *tr)
+{
+    if (!tr)
+        return;
+    sn_free(tr->states);
+    sn_free(tr->payloads);
+    sn_free(tr->digests);
+    sn_free(tr->swap_count);
+    sn_free(tr->flags);
+    sn_free(tr->flag_off);
+    sn_free(tr);
+}
+
+sn_status sn_trace_record(const sn_schedule *s, sn_key_type t, const uint32_t *input,
+                          const uint32_t *payload_in, sn_trace_mode mode, sn_trace **out,
+                          sn_diag *diag)
+{
+    if (!out || !s || (!input && sn_schedule_wires(s) > 0))
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "trace: missing schedule or input");
+    *out = NULL;
+    uint32_t n = sn_schedule_wires(s);
+    size_t L = sn_schedule_layer_count(s), words = 0, nstates;
+    bool full_fits = sn_mul_size(L + 1, n, &words) && words <= SN_TRACE_FULL_MAX;
+    if (mode == SN_TRACE_AUTO)
+        mode = full_fits ? SN_TRACE_FULL : SN_TRACE_DIGEST;
+    if (mode == SN_TRACE_FULL && !sn_mul_size(L + 1, n, &words))
+        return sn_diag_set(diag, SN_ELIMIT, 0, 0, "trace: %u wires x %zu layers is too large", n,
+                           L);
+    nstates = mode == SN_TRACE_FULL ? words : 2 * (size_t)n;
+
+    sn_trace *tr = sn_calloc(1, sizeof *tr);
+    uint32_t *work = NULL, *wpay = NULL;
+    sn_status st = SN_ENOMEM;
+    if (!tr)
+        goto fail;
+    tr->mode = mode;
+    tr->type = t;
+    tr->n = n;
+    tr->layers = L;
+    tr->states = sn_calloc(nstates + 1, sizeof *tr->states);
+    tr->digests = sn_calloc(L + 1, sizeof *tr->digests);
+    tr->swap_count = sn_calloc(L + 1, sizeof *tr->swap_count);
+    work = sn_calloc((size_t)n + 1, sizeof *work);
+    if (!tr->states || !tr->digests || !tr->swap_count || !work)
+        goto fail;
+    if (payload_in) {
+        tr->payloads = sn_calloc(nstates + 1, sizeof *tr->payloads);
+        wpay = sn_calloc((size_t)n + 1, sizeof *wpay);
+        if (!tr->payloads || !wpay)
+            goto fail;
+        memcpy(wpay, payload_in, (size_t)n * sizeof *wpay);
+    }
+    if (mode == SN_TRACE_FULL) {
+        size_t total = sn_schedule_size(s);
+        tr->flags = sn_calloc(total + 1, 1);
+        tr->flag_off = sn_calloc(L + 1, sizeof *tr->flag_off);
+        if (!tr->flags || !tr->flag_off)
+            goto fail;
+        for (size_t k = 0; k < L; k++)
+            tr->flag_off[k + 1] = tr->flag_off[k] + sn_schedule_layer_size(s, k);
+    }
+
+    memcpy(work, input, (size_t)n * sizeof *work);
+    memcpy(tr->states, input, (size_t)n * sizeof *work);
+    if (wpay)
+        memcpy(tr->payloads, wpay, (size_t)n * sizeof *wpay);
+    tr->digests[0] = sn_digest(input, n);
+    to_internal(t, work, n);
+    for (size_t k = 0; k < L; k++) {
+        uint8_t *fl = mode == SN_TRACE_FULL ? tr->flags + tr->flag_off[k] : NULL;
+        tr->swap_count[k] = exec_layer_internal(s, k, work, wpay, fl);
+        if (mode == SN_TRACE_FULL) {
+            uint32_t *dst = tr->states + (k + 1) * (size_t)n;
+            memcpy(dst, work, (size_t)n * sizeof *dst);
+            from_internal(t, dst, n);
+            tr->digests[k + 1] = sn_digest(dst, n);
+            if (wpay)
+                memcpy(tr->payloads + (k + 1) * (size_t)n, wpay, (size_t)n * sizeof *wpay);
+        } else {
+            tr->digests[k + 1] = digest_internal(t, work, n);
+        }
+    }
+    if (mode == SN_TRACE_DIGEST) {
+        memcpy(tr->states + n, work, (size_t)n * sizeof *work);
+        from_internal(t, tr->states + n, n);
+        if (wpay)
+            memcpy(tr->payloads + n, wpay, (size_t)n * sizeof *wpay);
+    }
+    sn_free(work);
+    sn_free(wpay);
+    *out = tr;
+    return SN_OK;
+fail:
+    sn_free(work);
+    sn_free(wpay);
+    sn_trace_destroy(tr);
+    return sn_diag_set(diag, st, 0, 0, "trace of %s: out of memory", sn_schedule_name(s));
+}
+
+sn_trace_mode sn_trace_mode_of(const sn_trace *tr)
+{
+    return tr->mode;
+}
+
+uint32_t sn_trace_wires(const sn_trace *tr)
+{
+    return tr->n;
+}
+
+size_t sn_trace_layer_count(const sn_trace *tr)
+{
+    return tr->layers;
+}
+
+sn_key_type sn_trace_key_type(const sn_trace *tr)
+{
+    return tr->type;
+}
+
+/* Index of step k's state in states/payloads, or SIZE_MAX if not kept. */
+static size_t state_slot(const sn_trace *tr, size_t step)
+{
+    if (step > tr->layers)
+        return SIZE_MAX;
+    if (tr->mode == SN_TRACE_FULL)
+        return step;
+    if (step == 0)
+        return 0;
+    return step == tr->layers ? 1 : SIZE_MAX;
+}
+
+const uint32_t *sn_trace_state(const sn_trace *tr, size_t step)
+{
+    size_t slot = state_slot(tr, step);
+    return slot == SIZE_MAX ? NULL : tr->states + slot * (size_t)tr->n;
+}
+
+const uint32_t *sn_trace_payload(const sn_trace *tr, size_t step)
+{
+    size_t slot = state_slot(tr, step);
+    if (!tr->payloads || slot == SIZE_MAX)
+        return NULL;
+    return tr->payloads + slot * (size_t)tr->n;
+}
+
+uint64_t sn_trace_digest(const sn_trace *tr, size_t step)
+{
+    return step <= tr->layers ? tr->digests[step] : 0;
+}
+
+const uint8_t *sn_trace_swaps(const sn_trace *tr, size_t layer, size_t *count)
+{
+    if (count)
+        *count = 0;
+    if (tr->mode != SN_TRACE_FULL || layer >= tr->layers)
+        return NULL;
+    if (count)
+        *count = tr->flag_off[layer + 1] - tr->flag_off[layer];
+    return tr->flags + tr->flag_off[layer];
+}
+
+size_t sn_trace_swap_count(const sn_trace *tr, size_t layer)
+{
+    return layer < tr->layers ? tr->swap_count[layer] : 0;
+}

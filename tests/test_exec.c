@@ -1,0 +1,302 @@
+/* test_exec.c - the reference executor against qsort for every generator,
+ * n and key type, payload tracking, and the trace against stepping. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/exec.h"
+#include "sn_test.h"
+
+static const sn_algo gens[] = {SN_ALGO_BITONIC,  SN_ALGO_ODDEVEN_MERGE, SN_ALGO_TRANSPOSITION,
+                               SN_ALGO_PAIRWISE, SN_ALGO_BUBBLE,        SN_ALGO_INSERTION};
+#define NGENS (sizeof gens / sizeof gens[0])
+
+static uint64_t rng_state = 0x1234567u;
+static uint32_t rnd(void)
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(rng_state >> 32);
+}
+
+/* Independent orders on raw bits (no use of sn_key_to_ordered). */
+static int64_t f32_rank(uint32_t b)
+{
+    /* IEEE totalOrder on bit patterns: negatives reversed by magnitude */
+    return (b & 0x80000000u) ? -(int64_t)(b & 0x7FFFFFFFu) - 1 : (int64_t)b;
+}
+static int cmp_i32(const void *x, const void *y)
+{
+    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+    return (a > b) - (a < b);
+}
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return (a > b) - (a < b);
+}
+static int cmp_f32(const void *x, const void *y)
+{
+    int64_t a = f32_rank(*(const uint32_t *)x), b = f32_rank(*(const uint32_t *)y);
+    return (a > b) - (a < b);
+}
+static int (*const cmps[3])(const void *, const void *) = {cmp_i32, cmp_u32, cmp_f32};
+
+static const uint32_t f32_special[] = {
+    0x80000000u, 0x00000000u, 0x7FC00000u, 0xFFC00000u, 0x7F800000u, 0xFF800000u, 0x7F800001u,
+    0xFFFFFFFFu, 0x3F800000u, 0xBF800000u, 0x00000001u, 0x80000001u, 0x7F7FFFFFu, 0xFF7FFFFFu};
+
+enum { IN_RANDOM, IN_REVERSED, IN_SORTED, IN_FEW, IN_COUNT };
+
+static void make_input(uint32_t *k, uint32_t n, int kind, sn_key_type t)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t v = rnd();
+        if (kind == IN_FEW)
+            v = (v % 4) * 0x40000001u;
+        if (t == SN_KEY_F32 && kind != IN_FEW && rnd() % 4 == 0)
+            v = f32_special[rnd() % (sizeof f32_special / sizeof f32_special[0])];
+        if (t == SN_KEY_F32 && kind == IN_FEW)
+            v = f32_special[v % 5];
+        k[i] = v;
+    }
+    if (kind == IN_SORTED || kind == IN_REVERSED) {
+        qsort(k, n, sizeof *k, cmps[t]);
+        if (kind == IN_REVERSED)
+            for (uint32_t i = 0; i < n / 2; i++) {
+                uint32_t x = k[i];
+                k[i] = k[n - 1 - i];
+                k[n - 1 - i] = x;
+            }
+    }
+}
+
+/* Run s on every kind of input of every type, with and without payload. */
+static void check_sorts(const sn_schedule *s)
+{
+    uint32_t n = sn_schedule_wires(s);
+    uint32_t *in = sn_calloc(n, 4), *k = sn_calloc(n, 4), *kp = sn_calloc(n, 4);
+    uint32_t *pay = sn_calloc(n, 4), *ref = sn_calloc(n, 4);
+    uint8_t *seen = sn_calloc(n, 1);
+    for (int t = 0; t < 3; t++) {
+        for (int kind = 0; kind < IN_COUNT; kind++) {
+            make_input(in, n, kind, (sn_key_type)t);
+            memcpy(ref, in, (size_t)n * 4);
+            qsort(ref, n, 4, cmps[t]);
+            memcpy(k, in, (size_t)n * 4);
+            memcpy(kp, in, (size_t)n * 4);
+            for (uint32_t i = 0; i < n; i++)
+                pay[i] = i;
+            sn_exec_run(s, (sn_key_type)t, k, NULL);
+            sn_exec_run(s, (sn_key_type)t, kp, pay);
+            CHECKF(memcmp(k, ref, (size_t)n * 4) == 0, "%s type %d input %d", sn_schedule_name(s),
+                   t, kind);
+            CHECKF(memcmp(kp, ref, (size_t)n * 4) == 0, "%s payload type %d input %d",
+                   sn_schedule_name(s), t, kind);
+            memset(seen, 0, n);
+            bool perm = true, follows = true;
+            for (uint32_t i = 0; i < n; i++) {
+                if (pay[i] >= n || seen[pay[i]]) {
+                    perm = false;
+                    break;
+                }
+                seen[pay[i]] = 1;
+                follows = follows && kp[i] == in[pay[i]];
+            }
+            CHECKF(perm && follows, "%s payload", sn_schedule_name(s));
+        }
+    }
+    sn_free(in);
+    sn_free(k);
+    sn_free(kp);
+    sn_free(pay);
+    sn_free(ref);
+    sn_free(seen);
+}
+
+/* One random i32 input without payload, against qsort. */
+static void check_one(const sn_schedule *s)
+{
+    uint32_t n = sn_schedule_wires(s);
+    uint32_t *k = sn_calloc(n, 4), *ref = sn_calloc(n, 4);
+    make_input(k, n, IN_RANDOM, SN_KEY_I32);
+    memcpy(ref, k, (size_t)n * 4);
+    qsort(ref, n, 4, cmp_i32);
+    sn_exec_run(s, SN_KEY_I32, k, NULL);
+    CHECKF(memcmp(k, ref, (size_t)n * 4) == 0, "%s", sn_schedule_name(s));
+    sn_free(k);
+    sn_free(ref);
+}
+
+/* sn_exec_run (blocked, SIMD) equals stepping layer by layer, and the
+ * closed form equals its materialized network. */
+static void check_paths(sn_algo algo, uint32_t n)
+{
+    sn_schedule *s = NULL;
+    CHECK(sn_schedule_generate(algo, n, &s, NULL) == SN_OK);
+    uint32_t *a = sn_calloc(n, 4), *b = sn_calloc(n, 4);
+    for (uint32_t i = 0; i < n; i++)
+        a[i] = b[i] = rnd() % 1000u;
+    sn_exec_run(s, SN_KEY_U32, a, NULL);
+    size_t swaps = 0;
+    for (size_t k = 0; k < sn_schedule_layer_count(s); k++)
+        swaps += sn_exec_layer(s, k, SN_KEY_U32, b, NULL, NULL);
+    CHECKF(memcmp(a, b, (size_t)n * 4) == 0, "%s: run != layers", sn_schedule_name(s));
+    CHECK(swaps > 0 || n < 2);
+    sn_free(a);
+    sn_free(b);
+    sn_schedule_destroy(s);
+}
+
+static void check_trace(sn_algo algo, uint32_t n, sn_key_type t, bool with_pay)
+{
+    sn_schedule *s = NULL;
+    CHECK(sn_schedule_generate(algo, n, &s, NULL) == SN_OK);
+    uint32_t *in = sn_calloc(n, 4), *cur = sn_calloc(n, 4), *pay = sn_calloc(n, 4);
+    uint32_t *pin = sn_calloc(n, 4);
+    make_input(in, n, IN_RANDOM, t);
+    for (uint32_t i = 0; i < n; i++)
+        pin[i] = pay[i] = i;
+    memcpy(cur, in, (size_t)n * 4);
+    sn_trace *tr = NULL, *dg = NULL;
+    sn_diag d;
+    CHECK(sn_trace_record(s, t, in, with_pay ? pin : NULL, SN_TRACE_AUTO, &tr, &d) == SN_OK);
+    CHECK(sn_trace_record(s, t, in, with_pay ? pin : NULL, SN_TRACE_DIGEST, &dg, &d) == SN_OK);
+    size_t L = sn_schedule_layer_count(s);
+    CHECK(sn_trace_mode_of(tr) == SN_TRACE_FULL && sn_trace_mode_of(dg) == SN_TRACE_DIGEST);
+    CHECK(sn_trace_layer_count(tr) == L && sn_trace_wires(tr) == n);
+    CHECK(sn_trace_key_type(tr) == t);
+    CHECK(memcmp(sn_trace_state(tr, 0), in, (size_t)n * 4) == 0);
+    sn_comparator *pairs = sn_calloc(n / 2 + 1, sizeof *pairs);
+    uint8_t *fl = sn_calloc(n / 2 + 1, 1);
+    for (size_t k = 0; k <= L; k++) {
+        const uint32_t *st = sn_trace_state(tr, k);
+        CHECK(memcmp(st, cur, (size_t)n * 4) == 0);
+        CHECK(sn_trace_digest(tr, k) == sn_digest(cur, n));
+        CHECK(sn_trace_digest(dg, k) == sn_digest(cur, n));
+        if (with_pay)
+            CHECK(memcmp(sn_trace_payload(tr, k), pay, (size_t)n * 4) == 0);
+        else
+            CHECK(sn_trace_payload(tr, k) == NULL);
+        if (k == L)
+            break;
+        size_t cnt = sn_schedule_layer_pairs(s, k, pairs, n / 2 + 1), fcount = 0;
+        /* expected flags from the state, by the independent order */
+        size_t expect_swaps = 0;
+        for (size_t i = 0; i < cnt; i++)
+            expect_swaps += cmps[t](&cur[pairs[i].a], &cur[pairs[i].b]) > 0;
+        size_t sw = sn_exec_layer(s, k, t, cur, with_pay ? pay : NULL, fl);
+        const uint8_t *tf = sn_trace_swaps(tr, k, &fcount);
+        CHECK(tf && fcount == cnt && memcmp(tf, fl, cnt) == 0);
+        size_t sum = 0;
+        for (size_t i = 0; i < cnt; i++)
+            sum += tf ? tf[i] : 0;
+        CHECK(sw == expect_swaps && sum == sw);
+        CHECK(sn_trace_swap_count(tr, k) == sw && sn_trace_swap_count(dg, k) == sw);
+        CHECK(sn_trace_swaps(dg, k, &fcount) == NULL);
+        if (k > 0 && k < L)
+            CHECK(sn_trace_state(dg, k) == NULL);
+    }
+    uint32_t *run = sn_calloc(n, 4);
+    memcpy(run, in, (size_t)n * 4);
+    sn_exec_run(s, t, run, NULL);
+    CHECK(memcmp(sn_trace_state(dg, L), run, (size_t)n * 4) == 0);
+    CHECK(memcmp(sn_trace_state(dg, 0), in, (size_t)n * 4) == 0);
+    CHECK(memcmp(sn_trace_state(tr, L), run, (size_t)n * 4) == 0);
+    if (with_pay)
+        CHECK(memcmp(sn_trace_payload(dg, L), pay, (size_t)n * 4) == 0);
+    sn_free(run);
+    sn_free(pairs);
+    sn_free(fl);
+    sn_free(in);
+    sn_free(cur);
+    sn_free(pay);
+    sn_free(pin);
+    sn_trace_destroy(tr);
+    sn_trace_destroy(dg);
+    sn_schedule_destroy(s);
+}
+
+static void check_big_bitonic(void)
+{
+    uint32_t n = 1u << 22;
+    sn_schedule *s = NULL;
+    CHECK(sn_schedule_generate(SN_ALGO_BITONIC, n, &s, NULL) == SN_OK);
+    uint32_t *k = sn_calloc(n, 4);
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        k[i] = rnd();
+        sum += k[i];
+    }
+    sn_trace *tr = NULL;
+    sn_exec_run(s, SN_KEY_I32, k, NULL);
+    bool sorted = true;
+    uint64_t after = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        after += k[i];
+        if (i > 0 && (int32_t)k[i - 1] > (int32_t)k[i])
+            sorted = false;
+    }
+    CHECK(sorted && after == sum);
+    /* AUTO picks DIGEST above SN_TRACE_FULL_MAX */
+    CHECK(sn_trace_record(s, SN_KEY_I32, k, NULL, SN_TRACE_AUTO, &tr, NULL) == SN_OK);
+    CHECK(tr && sn_trace_mode_of(tr) == SN_TRACE_DIGEST);
+    CHECK(sn_trace_digest(tr, sn_trace_layer_count(tr)) == sn_digest(k, n));
+    CHECK(sn_trace_swap_count(tr, 0) == 0);
+    sn_trace_destroy(tr);
+    sn_free(k);
+    sn_schedule_destroy(s);
+}
+
+int main(void)
+{
+    sn_key_type t;
+    CHECK(sn_key_type_parse("f32", &t) && t == SN_KEY_F32 && !sn_key_type_parse("x", &t));
+    CHECK(strcmp(sn_key_type_name(SN_KEY_U32), "u32") == 0);
+    for (uint32_t b = 0; b < 1000; b++) {
+        uint32_t x = rnd(), y = rnd();
+        for (int tt = 0; tt < 3; tt++) {
+            uint32_t ox = sn_key_to_ordered((sn_key_type)tt, x);
+            CHECK(sn_key_from_ordered((sn_key_type)tt, ox) == x);
+            CHECK((ox < sn_key_to_ordered((sn_key_type)tt, y)) == (cmps[tt](&x, &y) < 0));
+        }
+    }
+    for (size_t g = 0; g < NGENS; g++) {
+        uint32_t big[] = {1000, (1u << 16) + 3};
+        for (uint32_t n = 1; n <= 70; n++) {
+            sn_schedule *s = NULL;
+            CHECK(sn_schedule_generate(gens[g], n, &s, NULL) == SN_OK);
+            if (s)
+                check_sorts(s);
+            sn_schedule_destroy(s);
+        }
+        for (size_t b = 0; b < 2; b++) {
+            sn_schedule *s = NULL;
+            sn_status st = sn_schedule_generate(gens[g], big[b], &s, NULL);
+            if (st == SN_ELIMIT && (gens[g] == SN_ALGO_BUBBLE || gens[g] == SN_ALGO_INSERTION))
+                continue; /* n(n-1)/2 comparators are over the default limit */
+            CHECK(st == SN_OK);
+            if (s && gens[g] == SN_ALGO_TRANSPOSITION && big[b] > 1000)
+                check_one(s); /* n^2/2 comparators: one input only */
+            else if (s)
+                check_sorts(s);
+            sn_schedule_destroy(s);
+        }
+    }
+    uint32_t pn[] = {5, 31, 64, 100, 4099, 40000, 70001};
+    for (size_t i = 0; i < sizeof pn / sizeof pn[0]; i++) {
+        check_paths(SN_ALGO_BITONIC, pn[i]);
+        check_paths(SN_ALGO_ODDEVEN_MERGE, pn[i]);
+    }
+    check_paths(SN_ALGO_BITONIC, 1u << 17);
+    check_paths(SN_ALGO_ODDEVEN_MERGE, 1u << 17);
+    for (size_t g = 0; g < NGENS; g++)
+        for (uint32_t n = 1; n <= 40; n += 13)
+            for (int tt = 0; tt < 3; tt++) {
+                check_trace(gens[g], n, (sn_key_type)tt, false);
+                check_trace(gens[g], n, (sn_key_type)tt, true);
+            }
+    check_trace(SN_ALGO_BITONIC, 1000, SN_KEY_F32, true);
+    check_big_bitonic();
+    return sn_test_finish("test_exec");
+}
