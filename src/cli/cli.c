@@ -47,6 +47,12 @@ int cli_load(const char *spec, sn_schedule **out)
         fprintf(stderr, "sortnet: %s\n", d.text);
     else
         fprintf(stderr, "sortnet: %s: %s\n", spec, sn_status_str(st));
+    /* ---- limits hint (issue 8) ---- */
+    if (st == SN_ELIMIT)
+        fprintf(stderr, "sortnet: %s: the limits can be raised with `sortnet --max-wires N "
+                        "--max-comparators N --max-layers N COMMAND ...` (see docs/limits.md)\n",
+                spec);
+    /* ---- end of limits hint ---- */
     return cli_status_exit(st);
 }
 

@@ -25,10 +25,6 @@ enum {
 int cli_error(int code, const char *what, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
-/* For getopt_long loops (optstring must start with ':'): report an unknown
- * option or a missing argument ('?' or ':' from getopt) and return 2. */
-int cli_bad_option(const char *cmd, int c, char **argv);
-
 #endif
     ;
 

@@ -1,11 +1,13 @@
 /* main.c - `sortnet`: dispatch to the subcommands of the command-line
  * contract (shared/DESIGN.md). With no arguments: the default demo,
  * `sortnet view bitonic:16`. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "commands.h"
+#include "core/network.h" // for: sn_limits (global limit options)
 
 typedef struct command {
     const char *name;
@@ -58,7 +60,70 @@ static void usage(FILE *f)
                "  detected from content), or - for standard input.\n\n"
                "`sortnet COMMAND --help` describes a command. Exit codes: 0 success,\n"
                "1 negative verdict, 2 bad usage or input, 3 missing environment.\n");
+    /* ---- global limit options (issue 8): help ---- */
+    sn_limits l = sn_limits_get();
+    fprintf(f, "\nGlobal options, before COMMAND (limits on what a network may declare,\n"
+               "checked before anything is allocated; see docs/limits.md):\n"
+               "  --max-wires N        default %lu\n"
+               "  --max-comparators N  default %zu\n"
+               "  --max-layers N       default %zu\n",
+            (unsigned long)l.max_wires, l.max_comparators, l.max_layers);
+    /* ---- end of global limit options ---- */
 }
+
+/* ---- global limit options (issue 8) ----
+ * `sortnet --max-wires N --max-comparators N --max-layers N COMMAND ...`
+ * (also --name=N) raise or lower the limits of core/network.h before any
+ * network is read. Returns how many arguments after argv[0] were consumed,
+ * or -1 after printing an error. */
+static int limits_options(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        uint64_t max;
+    } opts[] = {{"--max-wires", UINT32_MAX},
+                {"--max-comparators", SIZE_MAX / 64},
+                {"--max-layers", SIZE_MAX / 64}};
+    sn_limits l = sn_limits_get();
+    int i = 1;
+    while (i < argc && strncmp(argv[i], "--max-", 6) == 0) {
+        size_t k = 0, len = 0;
+        for (; k < sizeof opts / sizeof opts[0]; k++) {
+            len = strlen(opts[k].name);
+            if (strncmp(argv[i], opts[k].name, len) == 0 &&
+                (argv[i][len] == '\0' || argv[i][len] == '='))
+                break;
+        }
+        if (k == sizeof opts / sizeof opts[0]) {
+            cli_error(CLI_USAGE, argv[i], "unknown global option (try `sortnet --help`)");
+            return -1;
+        }
+        const char *val = argv[i][len] == '=' ? argv[i] + len + 1 : NULL;
+        if (!val) {
+            if (i + 1 >= argc) {
+                cli_error(CLI_USAGE, opts[k].name, "needs a value");
+                return -1;
+            }
+            val = argv[++i];
+        }
+        uint64_t v;
+        if (!cli_parse_u64(val, 1, opts[k].max, &v)) {
+            cli_error(CLI_USAGE, opts[k].name, "'%s' is not a number in 1..%llu", val,
+                      (unsigned long long)opts[k].max);
+            return -1;
+        }
+        if (k == 0)
+            l.max_wires = (uint32_t)v;
+        else if (k == 1)
+            l.max_comparators = (size_t)v;
+        else
+            l.max_layers = (size_t)v;
+        i++;
+    }
+    sn_limits_set(l);
+    return i - 1;
+}
+/* ---- end of global limit options ---- */
 
 /* The demo without a window: the default network run layer by layer. */
 static int text_demo(const char *why)
@@ -70,6 +135,13 @@ static int text_demo(const char *why)
 
 int main(int argc, char **argv)
 {
+    /* ---- global limit options (issue 8) ---- */
+    int consumed = limits_options(argc, argv);
+    if (consumed < 0)
+        return CLI_USAGE;
+    argc -= consumed;
+    argv += consumed;
+    /* ---- end of global limit options ---- */
     if (argc < 2) {
 #ifdef SN_HAVE_SDL
         char *demo[] = {"view", "bitonic:16", NULL};

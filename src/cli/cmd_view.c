@@ -1,0 +1,123 @@
+/* cmd_view.c - `sortnet view [NET] [input] [--script KEYS] [--screenshot FILE]
+ * [--record DIR] [--stats] [--size WxH] [--dump-state FILE] [--theme T]`:
+ * the step-through window (src/app). */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "cli.h"
+#include "commands.h"
+#include "render/palette.h"
+
+/* Seed of --random-less scripted runs: the same script gives the same
+ * picture on every run. */
+#define VIEW_SCRIPT_SEED 1
+
+static void help(void)
+{
+    printf("usage: sortnet view [NET] [INPUT] [--script KEYS] [--screenshot FILE]\n"
+           "                    [--record DIR] [--stats] [--size WxH] [--theme light|dark]\n"
+           "                    [--dump-state FILE]\n\n"
+           "Open the step-through window on NET (default bitonic:16): the network on top,\n"
+           "the array as bars below, the current layer highlighted in both. Press H in\n"
+           "the window for the keys (arrows step, Space plays, R/V/0 new inputs, 1-6\n"
+           "generators, [ ] change n, P screenshot, S SVG, F11 full screen).\n\n%s\n"
+           "  --script KEYS      replay keys, then exit, e.g. \"right right space wait:500 p\";\n"
+           "                     names: right left space home end plus minus r v 0 b 1-6\n"
+           "                     [ ] o s p g h t f11 q escape fit, wait:MS, click:X,Y,\n"
+           "                     dclick:X,Y, wheel:X,Y,N, drag:X,Y,DX,DY (window points);\n"
+           "                     scripted runs use virtual time (60 frames per second)\n"
+           "  --screenshot FILE  save the final frame as PNG once animations settle, exit\n"
+           "  --record DIR       save every frame as DIR/frame-NNNNNN.png\n"
+           "  --stats            print frame-time percentiles on exit\n"
+           "  --size WxH         window size in points (default 1280x800)\n"
+           "  --theme T          light (default) or dark\n"
+           "  --dump-state FILE  write the final state (step, values, message) as text\n"
+           "  -h, --help         this text\n\n"
+           "Without a display (DISPLAY/WAYLAND_DISPLAY unset) it exits with 3; set\n"
+           "SDL_VIDEODRIVER=offscreen to run headless, or use `sortnet draw`.\n"
+           "Scripted runs without an input option use --random %d.\n",
+           cli_input_help, VIEW_SCRIPT_SEED);
+}
+
+static bool parse_size(const char *s, int *w, int *h)
+{
+    char *end;
+    long x = strtol(s, &end, 10);
+    if (end == s || (*end != 'x' && *end != 'X'))
+        return false;
+    const char *t = end + 1;
+    long y = strtol(t, &end, 10);
+    if (end == t || *end || x < 160 || y < 120 || x > 16384 || y > 16384)
+        return false;
+    *w = (int)x;
+    *h = (int)y;
+    return true;
+}
+
+int cmd_view(int argc, char **argv)
+{
+    double start = sn_app_now();
+    enum { OPT_SCRIPT = 1, OPT_SHOT, OPT_RECORD, OPT_STATS, OPT_SIZE, OPT_DUMP, OPT_THEME };
+    static const struct option longopts[] = {
+        CLI_INPUT_LONGOPTS,
+        {"script", 1, NULL, OPT_SCRIPT},
+        {"screenshot", 1, NULL, OPT_SHOT},
+        {"record", 1, NULL, OPT_RECORD},
+        {"stats", 0, NULL, OPT_STATS},
+        {"size", 1, NULL, OPT_SIZE},
+        {"dump-state", 1, NULL, OPT_DUMP},
+        {"theme", 1, NULL, OPT_THEME},
+        {"help", 0, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    cli_input in;
+    cli_input_init(&in);
+    sn_app_options o;
+    memset(&o, 0, sizeof o);
+    o.start_seconds = start;
+    optind = 1;
+    int c, idx;
+    while ((c = getopt_long(argc, argv, ":h", longopts, &idx)) != -1) {
+        switch (c) {
+        case CLI_OPT_INPUT: {
+            int r = cli_input_option(&in, longopts[idx].name, optarg);
+            if (r > 1)
+                return r;
+            break;
+        }
+        case OPT_SCRIPT: o.script = optarg; break;
+        case OPT_SHOT: o.screenshot = optarg; break;
+        case OPT_RECORD: o.record_dir = optarg; break;
+        case OPT_STATS: o.stats = true; break;
+        case OPT_DUMP: o.dump_state = optarg; break;
+        case OPT_SIZE:
+            if (!parse_size(optarg, &o.width, &o.height))
+                return cli_error(CLI_USAGE, "--size",
+                                 "'%s' is not WxH (e.g. 1920x1080, 160x120 or more)", optarg);
+            break;
+        case OPT_THEME: {
+            sn_theme_id t;
+            if (!sn_theme_parse(optarg, &t))
+                return cli_error(CLI_USAGE, "--theme", "'%s' is not light or dark", optarg);
+            o.dark = t == SN_THEME_DARK;
+            break;
+        }
+        case 'h': help(); return CLI_OK;
+        default: return cli_bad_option("view", c, argv);
+        }
+    }
+    if (optind < argc)
+        o.net = argv[optind++];
+    if (optind < argc)
+        return cli_error(CLI_USAGE, "view", "unexpected argument '%s' (one network only)",
+                         argv[optind]);
+    if (!in.given && (o.script || o.screenshot || o.record_dir))
+        in.spec.seed = VIEW_SCRIPT_SEED;
+    o.input.kind = in.spec.kind;
+    o.input.seed = in.spec.seed;
+    o.input.text = in.spec.text;
+    o.input.type = in.type;
+    return sn_app_run(&o);
+}

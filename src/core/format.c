@@ -1,0 +1,497 @@
+/* format.c - format names and detection, the parse/write dispatch, whole-file
+ * reading and the network names of the command line (sn_schedule_load).
+ *
+ * The readers themselves live in format_bracket.c, format_sn.c and
+ * format_json.c; they report bare messages with a line and column, and this
+ * file adds the "LINE:COL: " or "FILE:LINE:COL: " prefix, so every error
+ * about a file reads the same way. */
+#include "core/format.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/alloc.h"
+#include "core/format_impl.h"
+
+/* Network files larger than this are refused before they are read whole:
+ * far beyond any network within the default limits (2^26 comparators of
+ * about 8 bytes of text each fit in 512 MiB only in the densest format), yet
+ * a stray `sortnet info /dev/zero` or a huge log ends quickly. */
+#define SN_FILE_MAX_BYTES ((size_t)256 << 20)
+
+const char *sn_format_name(sn_format f)
+{
+    switch (f) {
+    case SN_FORMAT_BRACKET: return "bracket";
+    case SN_FORMAT_JSON: return "json";
+    case SN_FORMAT_SN: return "sn";
+    case SN_FORMAT_UNKNOWN: break;
+    }
+    return "unknown";
+}
+
+bool sn_format_parse(const char *name, sn_format *out)
+{
+    static const struct {
+        const char *name;
+        sn_format f;
+    } names[] = {{"bracket", SN_FORMAT_BRACKET},
+                 {"txt", SN_FORMAT_BRACKET},
+                 {"json", SN_FORMAT_JSON},
+                 {"sn", SN_FORMAT_SN},
+                 {"libsortnetwork", SN_FORMAT_SN}};
+    if (!name)
+        return false;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(name, names[i].name) == 0) {
+            if (out)
+                *out = names[i].f;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool sn_format_have_json(void)
+{
+#ifdef SN_HAVE_JANSSON
+    return true;
+#else
+    return false;
+#endif
+}
+
+/* ---- the cursor helpers of format_impl.h */
+
+sn_status sn_cursor_number(sn_cursor *c, const char *what, sn_number *out, sn_diag *diag)
+{
+    char buf[32];
+    out->line = c->line;
+    out->col = c->col;
+    out->value = 0;
+    out->digits = c->text + c->pos;
+    out->ndigits = 0;
+    int ch = sn_cursor_peek(c);
+    if (ch == '-') {
+        sn_cursor_next(c);
+        if (sn_cursor_peek(c) >= '0' && sn_cursor_peek(c) <= '9')
+            return sn_diag_set(diag, SN_EPARSE, out->line, out->col, "%s must not be negative",
+                               what);
+        return sn_diag_set(diag, SN_EPARSE, out->line, out->col, "expected %s, found '-'", what);
+    }
+    if (ch < '0' || ch > '9')
+        return sn_diag_set(diag, SN_EPARSE, c->line, c->col, "expected %s, found %s", what,
+                           sn_cursor_describe(c, buf, sizeof buf));
+    size_t n = 0;
+    while ((ch = sn_cursor_peek(c)) >= '0' && ch <= '9') {
+        uint64_t d = (uint64_t)(ch - '0');
+        out->value = out->value > (UINT64_MAX - d) / 10 ? UINT64_MAX : out->value * 10 + d;
+        n++;
+        sn_cursor_next(c);
+    }
+    out->ndigits = n > 24 ? 24 : (int)n; /* long enough to show it is huge */
+    return SN_OK;
+}
+
+const char *sn_cursor_describe(const sn_cursor *c, char *buf, size_t cap)
+{
+    int ch = sn_cursor_peek(c);
+    if (ch < 0)
+        snprintf(buf, cap, "end of input");
+    else if (ch == '\n' || ch == '\r')
+        snprintf(buf, cap, "end of line");
+    else if (ch >= 0x20 && ch < 0x7f)
+        snprintf(buf, cap, "'%c'", ch);
+    else
+        snprintf(buf, cap, "byte 0x%02x", (unsigned)ch);
+    return buf;
+}
+
+/* ---- detection */
+
+static bool is_space(int ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == '\v' || ch == '\f';
+}
+
+/* Move c to the first byte of content: past blanks, a UTF-8 byte order
+ * mark and '#' comment lines (comments belong to the bracket format, but
+ * skipping them here costs nothing). */
+static void skip_to_content(sn_cursor *c)
+{
+    if (c->len >= 3 && memcmp(c->text, "\xEF\xBB\xBF", 3) == 0 && c->pos == 0)
+        c->pos = 3; /* the BOM is not a column a user can see */
+    for (;;) {
+        int ch = sn_cursor_peek(c);
+        if (is_space(ch)) {
+            sn_cursor_next(c);
+        } else if (ch == '#') {
+            while ((ch = sn_cursor_peek(c)) >= 0 && ch != '\n')
+                sn_cursor_next(c);
+        } else {
+            return;
+        }
+    }
+}
+
+/* A libsortnetwork header line: "Word: ...", "Some Key: ..." */
+static bool looks_like_header(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && ((p[i] >= 'A' && p[i] <= 'Z') || (p[i] >= 'a' && p[i] <= 'z') ||
+                     (i > 0 && (p[i] == ' ' || p[i] == '-' || p[i] == '_'))))
+        i++;
+    return i > 0 && i < n && p[i] == ':';
+}
+
+sn_format sn_format_detect(const char *text, size_t len)
+{
+    if (!text)
+        return SN_FORMAT_UNKNOWN;
+    sn_cursor c;
+    sn_cursor_init(&c, text, len);
+    skip_to_content(&c);
+    int ch = sn_cursor_peek(&c);
+    if (ch == '{')
+        return SN_FORMAT_JSON;
+    if (ch == '[')
+        return SN_FORMAT_BRACKET;
+    if (looks_like_header(text + c.pos, len - c.pos))
+        return SN_FORMAT_SN;
+    return SN_FORMAT_UNKNOWN;
+}
+
+/* ---- parse and write dispatch */
+
+/* Rewrite a reader's bare message as "[FILE:]LINE:COL: message". */
+static sn_status prefix_diag(sn_diag *d, sn_status st, const char *file)
+{
+    char bare[sizeof d->text];
+    memcpy(bare, d->text, sizeof bare);
+    if (!bare[0])
+        snprintf(bare, sizeof bare, "%s", sn_status_str(st));
+    if (d->line && file)
+        return sn_diag_set(d, st, d->line, d->column, "%s:%lu:%lu: %s", file, d->line, d->column,
+                           bare);
+    if (d->line)
+        return sn_diag_set(d, st, d->line, d->column, "%lu:%lu: %s", d->line, d->column, bare);
+    if (file)
+        return sn_diag_set(d, st, 0, 0, "%s: %s", file, bare);
+    return sn_diag_set(d, st, 0, 0, "%s", bare);
+}
+
+/* Parse into a local diag with bare messages (prefixing is the caller's). */
+static sn_status parse_bare(const char *text, size_t len, sn_format f, sn_network **out, sn_diag *d)
+{
+    sn_diag_clear(d);
+    if (f == SN_FORMAT_UNKNOWN) {
+        f = sn_format_detect(text, len);
+        if (f == SN_FORMAT_UNKNOWN) {
+            sn_cursor c;
+            sn_cursor_init(&c, text, len);
+            skip_to_content(&c);
+            if (c.pos >= len)
+                return sn_diag_set(d, SN_EPARSE, c.line, c.col,
+                                   "no network found: the input is empty");
+            char what[32];
+            return sn_diag_set(d, SN_EPARSE, c.line, c.col,
+                               "unknown format: found %s where a network starts with '[' "
+                               "(bracket layers), '{' (JSON) or 'Inputs:' (libsortnetwork)",
+                               sn_cursor_describe(&c, what, sizeof what));
+        }
+    }
+    sn_status st;
+    switch (f) {
+    case SN_FORMAT_BRACKET: st = sn_bracket_parse(text, len, out, d); break;
+    case SN_FORMAT_SN: st = sn_sn_parse(text, len, out, d); break;
+    case SN_FORMAT_JSON: st = sn_json_parse(text, len, out, d); break;
+    default: st = sn_diag_set(d, SN_EINVAL, 0, 0, "unknown format %d", (int)f); break;
+    }
+    if (st == SN_ENOMEM && !d->text[0])
+        sn_diag_set(d, st, 0, 0, "out of memory while reading the network");
+    return st;
+}
+
+sn_status sn_network_parse(const char *text, size_t len, sn_format f, sn_network **out,
+                           sn_diag *diag)
+{
+    sn_diag d;
+    if (!out || (!text && len))
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "sn_network_parse: no text or no output");
+    *out = NULL;
+    if (!text)
+        text = "";
+    sn_status st = parse_bare(text, len, f, out, &d);
+    if (st != SN_OK) {
+        prefix_diag(&d, st, NULL);
+        if (diag)
+            *diag = d;
+    }
+    return st;
+}
+
+sn_status sn_network_write(const sn_network *net, sn_format f, FILE *stream, sn_diag *diag)
+{
+    if (!net || !stream)
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "sn_network_write: no network or no stream");
+    switch (f) {
+    case SN_FORMAT_BRACKET: return sn_bracket_write(net, stream, diag);
+    case SN_FORMAT_SN: return sn_sn_write(net, stream, diag);
+    case SN_FORMAT_JSON: return sn_json_write(net, stream, diag);
+    case SN_FORMAT_UNKNOWN: break;
+    }
+    return sn_diag_set(diag, SN_EINVAL, 0, 0, "cannot write a network in format %s",
+                       sn_format_name(f));
+}
+
+sn_status sn_network_is_asap(const sn_network *net, bool *asap)
+{
+    /* Replays sn_network_add_asap without building anything: a comparator
+     * of layer k lands in layer max(depth[a], depth[b]) (depth = 1 + the
+     * last layer touching the wire), and the layers come back unchanged iff
+     * that is k for every comparator (the order inside a layer is kept,
+     * because add_asap appends). */
+    uint32_t n = sn_network_wires(net);
+    size_t *depth = sn_calloc(n ? n : 1, sizeof *depth);
+    if (!depth)
+        return SN_ENOMEM;
+    *asap = true;
+    for (size_t k = 0; k < sn_network_layer_count(net) && *asap; k++) {
+        size_t count;
+        const sn_comparator *c = sn_network_layer(net, k, &count);
+        for (size_t i = 0; i < count; i++) {
+            size_t da = depth[c[i].a], db = depth[c[i].b];
+            if ((da > db ? da : db) != k) {
+                *asap = false;
+                break;
+            }
+            depth[c[i].a] = depth[c[i].b] = k + 1;
+        }
+    }
+    sn_free(depth);
+    return SN_OK;
+}
+
+/* ---- files */
+
+sn_status sn_file_read_all(const char *path, size_t max_bytes, char **out, size_t *len,
+                           sn_diag *diag)
+{
+    if (!path || !out || !len)
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "sn_file_read_all: missing argument");
+    *out = NULL;
+    *len = 0;
+    bool is_stdin = strcmp(path, "-") == 0;
+    const char *name = is_stdin ? "<stdin>" : path;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f)
+        return sn_diag_set(diag, SN_EIO, 0, 0, "%s: cannot open: %s", name, strerror(errno));
+
+    sn_status st = SN_OK;
+    size_t used = 0, cap = 0, hint = 0;
+    char *buf = NULL;
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0) {
+        if (S_ISDIR(sb.st_mode)) {
+            st = sn_diag_set(diag, SN_EIO, 0, 0, "%s: cannot read: %s", name, strerror(EISDIR));
+            goto done;
+        }
+        /* A regular file too large is refused before reading it. */
+        if (S_ISREG(sb.st_mode) && sb.st_size > 0) {
+            if ((unsigned long long)sb.st_size > max_bytes) {
+                st = sn_diag_set(diag, SN_ELIMIT, 0, 0,
+                                 "%s: file too large (%llu bytes, the limit is %zu)", name,
+                                 (unsigned long long)sb.st_size, max_bytes);
+                goto done;
+            }
+            hint = (size_t)sb.st_size + 1; /* +1 sees EOF in one read */
+        }
+    }
+    for (;;) {
+        if (used == cap) {
+            /* Never hold more than max_bytes + 1 bytes: one past the limit
+             * is how a too-long stream is noticed. */
+            size_t room = max_bytes < SIZE_MAX - 1 ? max_bytes + 1 : SIZE_MAX - 1;
+            size_t want = cap ? (cap <= room / 2 ? cap * 2 : room) : (hint ? hint : 65536);
+            if (want > room)
+                want = room;
+            if (want <= cap) {
+                st = sn_diag_set(diag, SN_ELIMIT, 0, 0, "%s: input too large (more than %zu bytes)",
+                                 name, max_bytes);
+                goto done;
+            }
+            char *p = sn_realloc(buf, want + 1);
+            if (!p) {
+                st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "%s: out of memory (%zu bytes)", name,
+                                 want + 1);
+                goto done;
+            }
+            buf = p;
+            cap = want;
+        }
+        size_t got = fread(buf + used, 1, cap - used, f);
+        used += got;
+        if (used > max_bytes) {
+            st = sn_diag_set(diag, SN_ELIMIT, 0, 0, "%s: input too large (more than %zu bytes)",
+                             name, max_bytes);
+            goto done;
+        }
+        if (got == 0 || used < cap) {
+            if (ferror(f)) {
+                st = sn_diag_set(diag, SN_EIO, 0, 0, "%s: read error: %s", name, strerror(errno));
+                goto done;
+            }
+            if (feof(f))
+                break;
+        }
+    }
+    if (!buf && !(buf = sn_malloc(1))) {
+        st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "%s: out of memory", name);
+        goto done;
+    }
+    buf[used] = '\0';
+    *out = buf;
+    *len = used;
+    buf = NULL;
+done:
+    sn_free(buf);
+    if (!is_stdin)
+        fclose(f);
+    else
+        clearerr(f);
+    return st;
+}
+
+/* ---- network names of the command line */
+
+/* "bitonic:16" shape: a non-empty run of [A-Za-z0-9_-] before the first
+ * ':'. *colon receives the ':' position. */
+static bool looks_like_generator(const char *spec, const char **colon)
+{
+    const char *p = spec;
+    while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+           *p == '-' || *p == '_')
+        p++;
+    *colon = p;
+    return p > spec && *p == ':';
+}
+
+static bool file_exists(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0;
+}
+
+static void known_generators(char *buf, size_t cap)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int a = 0; a < SN_ALGO_COUNT; a++) {
+        if (a == SN_ALGO_EXPLICIT)
+            continue;
+        int w =
+            snprintf(buf + used, cap - used, "%s%s", used ? ", " : "", sn_algo_name((sn_algo)a));
+        if (w < 0 || (size_t)w >= cap - used)
+            break;
+        used += (size_t)w;
+    }
+}
+
+static sn_status load_generator(const char *spec, const char *colon, sn_schedule **out,
+                                sn_diag *diag)
+{
+    char algo_name[64], known[256];
+    size_t nlen = (size_t)(colon - spec);
+    if (nlen >= sizeof algo_name)
+        nlen = sizeof algo_name - 1;
+    memcpy(algo_name, spec, nlen);
+    algo_name[nlen] = '\0';
+    sn_algo algo;
+    if (!sn_algo_parse(algo_name, &algo) || algo == SN_ALGO_EXPLICIT) {
+        known_generators(known, sizeof known);
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "%s: unknown generator '%s' (known: %s)%s", spec,
+                           algo_name, known,
+                           file_exists(spec) ? "; to read the file of this name, write ./"
+                                               "before it"
+                                             : "");
+    }
+    const char *num = colon + 1;
+    if (!*num)
+        return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                           "%s: expected the number of wires after ':' (e.g. %s:16)", spec,
+                           algo_name);
+    uint64_t n = 0;
+    for (const char *p = num; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                               "%s: '%s' is not a number of wires (e.g. %s:16)", spec, num,
+                               algo_name);
+        n = n > UINT32_MAX ? n : n * 10 + (uint64_t)(*p - '0');
+    }
+    if (n == 0)
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "%s: a network needs at least 1 wire", spec);
+    if (n > UINT32_MAX)
+        return sn_diag_set(diag, SN_ELIMIT, 0, 0, "%s: too many wires", spec);
+    return sn_schedule_generate(algo, (uint32_t)n, out, diag);
+}
+
+static sn_status load_file(const char *spec, sn_schedule **out, sn_diag *diag)
+{
+    char *text = NULL;
+    size_t len = 0;
+    bool is_stdin = strcmp(spec, "-") == 0;
+    sn_status st = sn_file_read_all(spec, SN_FILE_MAX_BYTES, &text, &len, diag);
+    if (st != SN_OK) {
+        sn_algo algo;
+        /* "bitonic" alone is most likely a generator without its n. */
+        if (st == SN_EIO && !is_stdin && !file_exists(spec) && sn_algo_parse(spec, &algo) && diag) {
+            size_t used = strlen(diag->text);
+            snprintf(diag->text + used, sizeof diag->text - used,
+                     " (for a generated network, write %s:N)", spec);
+        }
+        return st;
+    }
+    sn_diag d;
+    sn_network *net = NULL;
+    const char *fname = is_stdin ? "<stdin>" : spec;
+    st = parse_bare(text, len, SN_FORMAT_UNKNOWN, &net, &d);
+    sn_free(text);
+    if (st != SN_OK) {
+        prefix_diag(&d, st, fname);
+        if (diag)
+            *diag = d;
+        return st;
+    }
+    const char *base = is_stdin ? "stdin" : strrchr(spec, '/');
+    base = base ? (base[0] == '/' ? base + 1 : base) : spec;
+    st = sn_network_set_name(net, base);
+    if (st != SN_OK) {
+        sn_network_destroy(net);
+        return sn_diag_set(diag, st, 0, 0, "%s: out of memory", fname);
+    }
+    st = sn_schedule_from_network(net, out); /* consumes net */
+    if (st != SN_OK)
+        return sn_diag_set(diag, st, 0, 0, "%s: %s", fname, sn_status_str(st));
+    return SN_OK;
+}
+
+sn_status sn_schedule_load(const char *spec, sn_schedule **out, sn_diag *diag)
+{
+    if (!out)
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "sn_schedule_load: no output");
+    *out = NULL;
+    if (!spec || !*spec)
+        return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                           "empty network name (expected e.g. bitonic:16, a file or -)");
+    /* A spec shaped like a generator name ("bitonic:16") is one, so that a
+     * stray file called "bitonic:16" in the current directory cannot change
+     * what a command means. The exception is a spec that also contains a
+     * '/' (e.g. "bitonic:16/net.txt") naming an existing file: no generator
+     * name contains '/', so the user meant the file. Other paths ("./x:3",
+     * "dir/net.txt", "net.txt") never look like generator names. */
+    const char *colon;
+    if (looks_like_generator(spec, &colon) && !(strchr(spec, '/') && file_exists(spec)))
+        return load_generator(spec, colon, out, diag);
+    return load_file(spec, out, diag);
+}

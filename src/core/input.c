@@ -1,0 +1,272 @@
+/* input.c - inputs of the command line as raw 32-bit keys: value lists,
+ * random permutations, reversed and sorted order, 0-1 strings; and the
+ * text form of one key, so that what is printed parses back to the same
+ * bits (floats: the shortest text that round-trips, NaNs keep their sign). */
+#include "core/input.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t sn_rand_next(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static uint32_t float_bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    return b;
+}
+
+/* The key of type t with the small natural value v (1..n, 0/1). */
+static uint32_t key_of(sn_key_type t, uint32_t v)
+{
+    return t == SN_KEY_F32 ? float_bits((float)v) : v;
+}
+
+/* ---- one key */
+
+typedef enum why { WHY_OK, WHY_EMPTY, WHY_NOT_NUMBER, WHY_RANGE } why;
+
+static bool all_digits(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return false;
+    return true;
+}
+
+/* Equal ignoring ASCII case. */
+static bool same_word(const char *s, const char *word)
+{
+    for (; *s && *word; s++, word++) {
+        char c = (*s >= 'A' && *s <= 'Z') ? (char)(*s - 'A' + 'a') : *s;
+        if (c != *word)
+            return false;
+    }
+    return !*s && !*word;
+}
+
+static why parse_key(sn_key_type t, const char *s, size_t len, uint32_t *out)
+{
+    char buf[64];
+    if (len == 0)
+        return WHY_EMPTY;
+    if (len >= sizeof buf)
+        return (s[0] == '-' || s[0] == '+' || (s[0] >= '0' && s[0] <= '9')) ? WHY_RANGE
+                                                                            : WHY_NOT_NUMBER;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    if (memchr(buf, '\0', len)) /* an embedded NUL is no number */
+        return WHY_NOT_NUMBER;
+    const char *body = buf + (buf[0] == '-' || buf[0] == '+');
+    if (t == SN_KEY_I32 || t == SN_KEY_U32) {
+        /* Digits only: strtoll would also take blanks, hex and "-" for u32. */
+        if (!all_digits(body))
+            return WHY_NOT_NUMBER;
+        if (t == SN_KEY_U32 && buf[0] == '-') {
+            unsigned long long z = strtoull(body, NULL, 10);
+            if (z != 0)
+                return WHY_RANGE; /* "-0" is 0, any other negative is out */
+            *out = 0;
+            return WHY_OK;
+        }
+        errno = 0;
+        if (t == SN_KEY_I32) {
+            long long v = strtoll(buf, NULL, 10);
+            if (errno == ERANGE || v < INT32_MIN || v > INT32_MAX)
+                return WHY_RANGE;
+            *out = (uint32_t)(int32_t)v;
+        } else {
+            unsigned long long v = strtoull(body, NULL, 10);
+            if (errno == ERANGE || v > UINT32_MAX)
+                return WHY_RANGE;
+            *out = (uint32_t)v;
+        }
+        return WHY_OK;
+    }
+    /* f32: the special values by name, with their sign (strtof's "-nan" sign
+     * is not promised by C), then anything strtof reads whole. */
+    bool neg = buf[0] == '-';
+    if (same_word(body, "nan")) {
+        *out = neg ? 0xFFC00000u : 0x7FC00000u;
+        return WHY_OK;
+    }
+    if (same_word(body, "inf") || same_word(body, "infinity")) {
+        *out = neg ? 0xFF800000u : 0x7F800000u;
+        return WHY_OK;
+    }
+    if (!((body[0] >= '0' && body[0] <= '9') || body[0] == '.'))
+        return WHY_NOT_NUMBER; /* no blanks, no "nan(...)" spellings */
+    char *end;
+    errno = 0;
+    float f = strtof(buf, &end);
+    if (end == buf || *end != '\0')
+        return WHY_NOT_NUMBER;
+    if (errno == ERANGE && isinf(f))
+        return WHY_RANGE; /* underflow to a subnormal or zero is fine */
+    *out = float_bits(f);
+    return WHY_OK;
+}
+
+sn_status sn_key_parse(sn_key_type t, const char *s, size_t len, uint32_t *out)
+{
+    if (!s || !out)
+        return SN_EINVAL;
+    return parse_key(t, s, len, out) == WHY_OK ? SN_OK : SN_EPARSE;
+}
+
+int sn_key_format(sn_key_type t, uint32_t bits, char *buf, size_t cap)
+{
+    if (!buf || cap == 0)
+        return -1;
+    if (t == SN_KEY_I32)
+        return snprintf(buf, cap, "%d", (int)(int32_t)bits);
+    if (t == SN_KEY_U32)
+        return snprintf(buf, cap, "%u", bits);
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    const char *sign = (bits & 0x80000000u) ? "-" : "";
+    if (isnan(f))
+        return snprintf(buf, cap, "%snan", sign);
+    if (isinf(f))
+        return snprintf(buf, cap, "%sinf", sign);
+    if (f == 0.0f)
+        return snprintf(buf, cap, "%s0", sign);
+    /* The shortest %g precision that reads back to the same float; 9
+     * significant digits always do. */
+    char tmp[48];
+    for (int p = 1; p <= 9; p++) {
+        snprintf(tmp, sizeof tmp, "%.*g", p, (double)f);
+        if (strtof(tmp, NULL) == f)
+            break;
+    }
+    return snprintf(buf, cap, "%s", tmp);
+}
+
+/* ---- whole inputs */
+
+static const char *type_text(sn_key_type t)
+{
+    return t == SN_KEY_F32 ? "f32" : t == SN_KEY_U32 ? "u32" : "i32";
+}
+
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static sn_status make_list(const char *text, sn_key_type t, uint32_t n, uint32_t *keys,
+                           sn_diag *diag)
+{
+    /* Count first: a wrong count is the likelier mistake, and says more. */
+    size_t count = 1;
+    bool blank = true;
+    for (const char *p = text; *p; p++) {
+        count += *p == ',';
+        blank = blank && is_blank(*p);
+    }
+    if (blank)
+        count = 0;
+    if (count != n)
+        return sn_diag_set(diag, SN_EPARSE, 0, 0, "expected %u value%s, got %zu", n,
+                           n == 1 ? "" : "s", count);
+    const char *p = text;
+    for (uint32_t i = 0; i < n; i++) {
+        while (is_blank(*p))
+            p++;
+        const char *start = p;
+        while (*p && *p != ',')
+            p++;
+        const char *end = p;
+        while (end > start && is_blank(end[-1]))
+            end--;
+        size_t len = (size_t)(end - start);
+        unsigned long col = (unsigned long)(start - text) + 1;
+        int shown = len > 24 ? 24 : (int)len;
+        switch (parse_key(t, start, len, &keys[i])) {
+        case WHY_OK: break;
+        case WHY_EMPTY:
+            return sn_diag_set(diag, SN_EPARSE, 1, col, "column %lu: expected a value (value %u)",
+                               col, i + 1);
+        case WHY_NOT_NUMBER:
+            return sn_diag_set(diag, SN_EPARSE, 1, col, "column %lu: '%.*s%s' is not a number", col,
+                               shown, start, len > 24 ? "..." : "");
+        case WHY_RANGE:
+            return sn_diag_set(diag, SN_EPARSE, 1, col, "column %lu: %.*s%s is out of range for %s",
+                               col, shown, start, len > 24 ? "..." : "", type_text(t));
+        }
+        if (*p == ',')
+            p++;
+    }
+    return SN_OK;
+}
+
+static sn_status make_bits(const char *text, sn_key_type t, uint32_t n, uint32_t *keys,
+                           sn_diag *diag)
+{
+    size_t len = strlen(text);
+    if (len != n)
+        return sn_diag_set(diag, SN_EPARSE, 0, 0, "expected %u bits, got %zu", n, len);
+    for (uint32_t i = 0; i < n; i++) {
+        if (text[i] != '0' && text[i] != '1') {
+            unsigned char c = (unsigned char)text[i];
+            if (c >= 0x20 && c < 0x7f)
+                return sn_diag_set(diag, SN_EPARSE, 1, i + 1ul, "column %lu: '%c' is not 0 or 1",
+                                   i + 1ul, c);
+            return sn_diag_set(diag, SN_EPARSE, 1, i + 1ul, "column %lu: byte 0x%02x is not 0 or 1",
+                               i + 1ul, c);
+        }
+        keys[i] = key_of(t, (uint32_t)(text[i] - '0'));
+    }
+    return SN_OK;
+}
+
+sn_status sn_input_make(const sn_input_spec *spec, sn_key_type t, uint32_t n, uint32_t *keys,
+                        sn_diag *diag)
+{
+    if (!spec || (!keys && n > 0))
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "sn_input_make: missing argument");
+    switch (spec->kind) {
+    case SN_INPUT_RANDOM: {
+        uint64_t state = spec->seed;
+        for (uint32_t i = 0; i < n; i++)
+            keys[i] = key_of(t, i + 1);
+        /* Fisher-Yates; the index comes from the top 32 bits by a
+         * multiply-shift (n < 2^32, so the bias is negligible and the
+         * result is the same on every platform). */
+        for (uint32_t i = n; i > 1; i--) {
+            uint64_t r = sn_rand_next(&state) >> 32;
+            uint32_t j = (uint32_t)((r * i) >> 32);
+            uint32_t tmp = keys[i - 1];
+            keys[i - 1] = keys[j];
+            keys[j] = tmp;
+        }
+        return SN_OK;
+    }
+    case SN_INPUT_REVERSE:
+        for (uint32_t i = 0; i < n; i++)
+            keys[i] = key_of(t, n - i);
+        return SN_OK;
+    case SN_INPUT_SORTED:
+        for (uint32_t i = 0; i < n; i++)
+            keys[i] = key_of(t, i + 1);
+        return SN_OK;
+    case SN_INPUT_LIST:
+    case SN_INPUT_BITS:
+        if (!spec->text)
+            return sn_diag_set(diag, SN_EINVAL, 0, 0, "no input text");
+        return spec->kind == SN_INPUT_LIST ? make_list(spec->text, t, n, keys, diag)
+                                           : make_bits(spec->text, t, n, keys, diag);
+    }
+    return sn_diag_set(diag, SN_EINVAL, 0, 0, "unknown input kind %d", (int)spec->kind);
+}

@@ -1,0 +1,213 @@
+/* test_input.c - inputs of the command line: value lists (good and bad),
+ * 0-1 strings, random permutations, reversed/sorted order, and the text
+ * form of single keys (format then parse gives the same bits; the float
+ * text is the shortest that does). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/input.h"
+#include "sn_test.h"
+
+static uint32_t fbits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    return b;
+}
+
+static sn_status make(sn_input_kind kind, const char *text, sn_key_type t, uint32_t n,
+                      uint32_t *keys, sn_diag *d)
+{
+    sn_input_spec spec = {kind, 0, text};
+    sn_diag_clear(d);
+    return sn_input_make(&spec, t, n, keys, d);
+}
+
+static void test_lists(void)
+{
+    uint32_t k[8];
+    sn_diag d;
+    CHECK(make(SN_INPUT_LIST, "3,1,2", SN_KEY_I32, 3, k, &d) == SN_OK);
+    CHECK(k[0] == 3 && k[1] == 1 && k[2] == 2);
+    CHECK(make(SN_INPUT_LIST, " -3 , 2147483647,-2147483648 ,+7", SN_KEY_I32, 4, k, &d) == SN_OK);
+    CHECK((int32_t)k[0] == -3 && (int32_t)k[1] == INT32_MAX && (int32_t)k[2] == INT32_MIN &&
+          k[3] == 7);
+    CHECK(make(SN_INPUT_LIST, "4294967295,0,7", SN_KEY_U32, 3, k, &d) == SN_OK);
+    CHECK(k[0] == UINT32_MAX && k[1] == 0 && k[2] == 7);
+    CHECK(make(SN_INPUT_LIST, "-0,0,nan,-inf,1.5,-nan,inf,1e-45", SN_KEY_F32, 8, k, &d) == SN_OK);
+    CHECK(k[0] == 0x80000000u && k[1] == 0 && isnan(strtof("nan", NULL)) &&
+          (k[2] & 0x7F800000u) == 0x7F800000u && (k[2] & 0x007FFFFFu) && !(k[2] >> 31));
+    CHECK(k[3] == fbits(-INFINITY) && k[4] == fbits(1.5f) && (k[5] >> 31) && (k[5] & 0x007FFFFFu) &&
+          k[6] == fbits(INFINITY) && k[7] == fbits(strtof("1e-45", NULL)));
+
+    static const struct {
+        const char *text;
+        sn_key_type t;
+        uint32_t n;
+        const char *fragment;
+        unsigned long col; /* 0: not checked */
+    } bad[] = {
+        {"1,2,3", SN_KEY_I32, 4, "expected 4 values, got 3", 0},
+        {"1,2,3,4,5", SN_KEY_I32, 4, "expected 4 values, got 5", 0},
+        {"", SN_KEY_I32, 2, "expected 2 values, got 0", 0},
+        {"1,2,x,4", SN_KEY_I32, 4, "column 5: 'x' is not a number", 5},
+        {"1, 2,,4", SN_KEY_I32, 4, "column 6: expected a value", 6},
+        {"1,2,3,99999999999", SN_KEY_I32, 4, "out of range for i32", 7},
+        {"2147483648", SN_KEY_I32, 1, "out of range", 1},
+        {"-2147483649", SN_KEY_I32, 1, "out of range", 1},
+        {"99999999999999999999999999", SN_KEY_I32, 1, "out of range", 1},
+        {"-1", SN_KEY_U32, 1, "out of range for u32", 1},
+        {"4294967296", SN_KEY_U32, 1, "out of range", 1},
+        {"1.5", SN_KEY_I32, 1, "not a number", 1},
+        {"0x10", SN_KEY_I32, 1, "not a number", 1},
+        {"1 2", SN_KEY_I32, 1, "not a number", 1},
+        {"1e39", SN_KEY_F32, 1, "out of range for f32", 1},
+        {"-1e39", SN_KEY_F32, 1, "out of range", 1},
+        {"1.5x", SN_KEY_F32, 1, "not a number", 1},
+        {"nanx", SN_KEY_F32, 1, "not a number", 1},
+        {"nan(1)", SN_KEY_F32, 1, "not a number", 1},
+        {"- 1", SN_KEY_F32, 1, "not a number", 1},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        sn_status st = make(SN_INPUT_LIST, bad[i].text, bad[i].t, bad[i].n, k, &d);
+        CHECKF(st == SN_EPARSE, "list case %zu: status %d", i, (int)st);
+        CHECKF(strstr(d.text, bad[i].fragment) != NULL, "list case %zu: '%s' lacks '%s'", i, d.text,
+               bad[i].fragment);
+        if (bad[i].col)
+            CHECKF(d.column == bad[i].col, "list case %zu: column %lu", i, d.column);
+    }
+    sn_input_spec none = {SN_INPUT_LIST, 0, NULL};
+    CHECK(sn_input_make(&none, SN_KEY_I32, 2, k, &d) == SN_EINVAL);
+}
+
+static void test_bits_and_orders(void)
+{
+    uint32_t k[6];
+    sn_diag d;
+    CHECK(make(SN_INPUT_BITS, "0110", SN_KEY_I32, 4, k, &d) == SN_OK);
+    CHECK(k[0] == 0 && k[1] == 1 && k[2] == 1 && k[3] == 0);
+    CHECK(make(SN_INPUT_BITS, "10", SN_KEY_F32, 2, k, &d) == SN_OK);
+    CHECK(k[0] == fbits(1.0f) && k[1] == fbits(0.0f));
+    CHECK(make(SN_INPUT_BITS, "012", SN_KEY_I32, 3, k, &d) == SN_EPARSE &&
+          strstr(d.text, "column 3: '2' is not 0 or 1"));
+    CHECK(make(SN_INPUT_BITS, "012", SN_KEY_I32, 4, k, &d) == SN_EPARSE &&
+          strstr(d.text, "expected 4 bits, got 3"));
+    CHECK(make(SN_INPUT_REVERSE, NULL, SN_KEY_U32, 5, k, &d) == SN_OK);
+    for (uint32_t i = 0; i < 5; i++)
+        CHECK(k[i] == 5 - i);
+    CHECK(make(SN_INPUT_SORTED, NULL, SN_KEY_F32, 5, k, &d) == SN_OK);
+    for (uint32_t i = 0; i < 5; i++)
+        CHECK(k[i] == fbits((float)(i + 1)));
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void test_random(void)
+{
+    enum { N = 1000 };
+    static uint32_t a[N], b[N], c[N];
+    sn_input_spec s1 = {SN_INPUT_RANDOM, 42, NULL}, s2 = {SN_INPUT_RANDOM, 43, NULL};
+    CHECK(sn_input_make(&s1, SN_KEY_I32, N, a, NULL) == SN_OK);
+    CHECK(sn_input_make(&s1, SN_KEY_I32, N, b, NULL) == SN_OK);
+    CHECK(sn_input_make(&s2, SN_KEY_I32, N, c, NULL) == SN_OK);
+    CHECK(memcmp(a, b, sizeof a) == 0); /* reproducible */
+    CHECK(memcmp(a, c, sizeof a) != 0); /* seeds differ (chance 1/1000!) */
+    size_t fixed = 0;
+    for (uint32_t i = 0; i < N; i++)
+        fixed += a[i] == i + 1;
+    CHECK(fixed < 20); /* a shuffle, not the identity (expected ~1) */
+    qsort(a, N, sizeof a[0], cmp_u32);
+    for (uint32_t i = 0; i < N; i++)
+        CHECK(a[i] == i + 1);
+    /* Every position takes many values over seeds (no stuck slot). */
+    uint32_t small[3];
+    int seen[3][4] = {{0}};
+    for (uint64_t seed = 0; seed < 600; seed++) {
+        sn_input_spec s = {SN_INPUT_RANDOM, seed, NULL};
+        CHECK(sn_input_make(&s, SN_KEY_U32, 3, small, NULL) == SN_OK);
+        for (int i = 0; i < 3; i++)
+            seen[i][small[i]]++;
+    }
+    for (int i = 0; i < 3; i++)
+        for (int v = 1; v <= 3; v++)
+            CHECKF(seen[i][v] > 120, "position %d took value %d %d times of 600", i, v, seen[i][v]);
+    uint64_t st = 0, st2 = 0;
+    CHECK(sn_rand_next(&st) == sn_rand_next(&st2) && st == st2 && st != 0);
+}
+
+static void test_keys(void)
+{
+    char buf[64];
+    static const struct {
+        uint32_t bits;
+        const char *text;
+    } f32[] = {
+        {0x80000000u, "-0"},  {0, "0"},
+        {0x7FC00000u, "nan"}, {0xFFC00000u, "-nan"},
+        {0x7F800000u, "inf"}, {0xFF800000u, "-inf"},
+        {0x3FC00000u, "1.5"}, {0x3F800000u, "1"},
+    };
+    for (size_t i = 0; i < sizeof f32 / sizeof f32[0]; i++) {
+        sn_key_format(SN_KEY_F32, f32[i].bits, buf, sizeof buf);
+        CHECKF(strcmp(buf, f32[i].text) == 0, "%08x formats as %s", f32[i].bits, buf);
+    }
+    sn_key_format(SN_KEY_F32, fbits(0.1f), buf, sizeof buf);
+    CHECK(strcmp(buf, "0.1") == 0);
+    sn_key_format(SN_KEY_I32, 0x80000000u, buf, sizeof buf);
+    CHECK(strcmp(buf, "-2147483648") == 0);
+    sn_key_format(SN_KEY_U32, 0xFFFFFFFFu, buf, sizeof buf);
+    CHECK(strcmp(buf, "4294967295") == 0);
+    CHECK(sn_key_format(SN_KEY_I32, 5, buf, 0) < 0);
+
+    /* Format then parse gives the same bits, for every key type, over
+     * random bit patterns (all float classes); floats use the fewest
+     * significant digits (one fewer does not read back). */
+    uint64_t state = 7;
+    for (int i = 0; i < 200000; i++) {
+        uint32_t bits = (uint32_t)sn_rand_next(&state), back = 0;
+        for (int t = SN_KEY_I32; t <= SN_KEY_F32; t++) {
+            int len = sn_key_format((sn_key_type)t, bits, buf, sizeof buf);
+            CHECK(len > 0 && (size_t)len < sizeof buf);
+            CHECKF(sn_key_parse((sn_key_type)t, buf, (size_t)len, &back) == SN_OK,
+                   "type %d: '%s' does not parse", t, buf);
+            float f;
+            memcpy(&f, &bits, sizeof f);
+            if (t == SN_KEY_F32 && isnan(f))
+                CHECK((back & 0x7F800000u) == 0x7F800000u && (back & 0x007FFFFFu) &&
+                      (back >> 31) == (bits >> 31));
+            else
+                CHECKF(back == bits, "type %d: %08x -> '%s' -> %08x", t, bits, buf, back);
+            if (t == SN_KEY_F32 && isfinite(f) && f != 0.0f) {
+                int digits = 0; /* significant: from the first nonzero digit */
+                for (const char *p = buf; *p && *p != 'e'; p++)
+                    digits += (*p >= '1' && *p <= '9') || (digits && *p == '0');
+                char shorter[400];
+                snprintf(shorter, sizeof shorter, "%.*g", digits - 1, (double)f);
+                CHECKF(digits <= 1 || digits > 9 || strtof(shorter, NULL) != f,
+                       "'%s' is not the shortest (%s reads back too)", buf, shorter);
+            }
+        }
+    }
+    uint32_t v;
+    CHECK(sn_key_parse(SN_KEY_I32, "12", 1, &v) == SN_OK && v == 1); /* len counts */
+    CHECK(sn_key_parse(SN_KEY_I32, "", 0, &v) == SN_EPARSE);
+    CHECK(sn_key_parse(SN_KEY_I32, " 1", 2, &v) == SN_EPARSE);
+    CHECK(sn_key_parse(SN_KEY_U32, "-0", 2, &v) == SN_OK && v == 0);
+    CHECK(sn_key_parse(SN_KEY_F32, "-INF", 4, &v) == SN_OK && v == 0xFF800000u);
+    CHECK(sn_key_parse(SN_KEY_F32, "1e-50", 5, &v) == SN_OK && v == 0);
+}
+
+int main(void)
+{
+    test_lists();
+    test_bits_and_orders();
+    test_random();
+    test_keys();
+    return sn_test_finish("test_input");
+}
