@@ -86,8 +86,10 @@ static void print_text(const sn_schedule *s, const info *in)
     if (shown < in->depth)
         printf(" ... (%zu more)", in->depth - shown);
     printf("\nstandard:  %s\n", in->standard ? "yes" : "no (has reversed comparators)");
-    if (in->sorts < 0)
+    if (in->sorts < 0 && in->n > INFO_CHECK_MAX_WIRES)
         printf("sorts:     not checked (n > %d; use `sortnet check`)\n", INFO_CHECK_MAX_WIRES);
+    else if (in->sorts < 0)
+        printf("sorts:     not checked (the 0-1 checker is not part of this build)\n");
     else
         printf("sorts:     %s\n", in->sorts ? "yes (proved by the 0-1 principle)" : "no");
     if (in->have_redundant) {

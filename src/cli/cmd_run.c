@@ -128,17 +128,19 @@ static void print_text(const sn_schedule *s, const cli_input *in, const sn_trace
     sn_key_type t = sn_trace_key_type(tr);
     uint32_t n = sn_trace_wires(tr);
     size_t L = sn_trace_layer_count(tr);
-    char desc[128];
-    printf("network: %s (%u inputs, %zu layers)\n", sn_schedule_name(s), n, L);
-    printf("input:   %s, %s keys\n", cli_input_describe(in, desc, sizeof desc),
+    char desc[128], label[48];
+    /* Every label is padded to the width of "layer D: " so arrays line up. */
+    int width = snprintf(NULL, 0, "%zu", L);
+    int lw = (int)sizeof "layer : " - 1 + width;
+    printf("%-*s%s (%u inputs, %zu layers)\n", lw, "network:", sn_schedule_name(s), n, L);
+    printf("%-*s%s, %s keys\n", lw, "input:", cli_input_describe(in, desc, sizeof desc),
            sn_key_type_name(t));
-    print_array("step 0:  ", t, sn_trace_state(tr, 0), n, full);
+    snprintf(label, sizeof label, "%-*s", lw, "step 0:");
+    print_array(label, t, sn_trace_state(tr, 0), n, full);
     printf("\n");
     if (trace) {
-        int width = snprintf(NULL, 0, "%zu", L);
         for (size_t k = 1; k <= L; k++) {
             const uint32_t *st = sn_trace_state(tr, k);
-            char label[48];
             snprintf(label, sizeof label, "layer %*zu: ", width, k);
             if (st)
                 print_array(label, t, st, n, full);
@@ -149,14 +151,18 @@ static void print_text(const sn_schedule *s, const cli_input *in, const sn_trace
         }
     }
     const uint32_t *out = sn_trace_state(tr, L);
-    print_array("output:  ", t, out, n, full);
+    snprintf(label, sizeof label, "%-*s", lw, "output:");
+    print_array(label, t, out, n, full);
     printf("\n");
-    if (payload && sn_trace_payload(tr, L))
-        print_payload("from:    ", sn_trace_payload(tr, L), n, full);
+    if (payload && sn_trace_payload(tr, L)) {
+        snprintf(label, sizeof label, "%-*s", lw, "from:");
+        print_payload(label, sn_trace_payload(tr, L), n, full);
+    }
     size_t swaps = 0;
     for (size_t k = 0; k < L; k++)
         swaps += sn_trace_swap_count(tr, k);
-    printf("result:  %s, %zu swaps", is_sorted(t, out, n) ? "sorted" : "NOT sorted", swaps);
+    printf("%-*s%s, %zu swaps", lw, "result:", is_sorted(t, out, n) ? "sorted" : "NOT sorted",
+           swaps);
     if (seconds >= 0.01)
         printf(", %.2f s", seconds);
     printf("\n");
