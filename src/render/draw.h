@@ -20,15 +20,18 @@
 
 /* What to show on top of the bare network; all parts optional. */
 typedef struct sn_draw_state {
-    size_t step;            /* values are those after `step` layers (0..layers) */
-    const uint32_t *values; /* [n] raw keys at that step (borrowed), or NULL */
-    sn_key_type type;       /* of values */
+    size_t step; /* values are those after `step` layers (0..layers) */
+    /* [n] raw keys at that step (borrowed), or NULL. Drawn in boxes at
+     * step_x[step], coloured by rank, only when the layout was made with
+     * show_values (and room at that step: value_step == step or -1). */
+    const uint32_t *values;
+    sn_key_type type; /* of values */
     /* Flags for the comparators of layer `step` (the next one), in layout
      * order; NULL: derived from values (swap iff value on a > value on b). */
     const uint8_t *swaps;
-    const uint32_t *path;   /* [layers + 1] wire of a followed element at each
-                               step (borrowed), or NULL */
-    long highlight_cmp;     /* comparator index to highlight, or -1 */
+    const uint32_t *path; /* [layers + 1] wire of a followed element at each
+                             step (borrowed), or NULL */
+    long highlight_cmp;   /* comparator index to highlight, or -1 */
 } sn_draw_state;
 
 /* No values, no path, no highlight. */
@@ -44,8 +47,8 @@ typedef struct sn_rect {
  * respected and restored. SN_ENOMEM if ranking the values failed (the
  * values are then drawn uncoloured), SN_EIO if cairo is in an error state
  * afterwards. */
-sn_status sn_draw(cairo_t *cr, const sn_layout *lo, const sn_theme *th,
-                  const sn_draw_state *state, const sn_rect *visible);
+sn_status sn_draw(cairo_t *cr, const sn_layout *lo, const sn_theme *th, const sn_draw_state *state,
+                  const sn_rect *visible);
 
 /* The font every picture uses (fonts-dejavu-core). */
 #define SN_DRAW_FONT "DejaVu Sans"

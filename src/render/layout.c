@@ -1,8 +1,8 @@
 /* layout.c - diagram geometry as numbers: wires, layer bands, sub-columns.
  *
  * Invariant of a finished layout: cmp[] holds the comparators layer by
- * layer, each layer sorted by min wire (the order of
- * sn_schedule_layer_pairs, so per-layer swap flags index it directly);
+ * layer, each layer in the order of sn_schedule_layer_pairs (or of the
+ * network's layer), so per-layer swap flags index it directly;
  * two comparators of one layer with intersecting closed spans have
  * different `sub`; every x is inside its layer's band by at least
  * PAD - DOT; bands and step_x increase strictly with the layer index. */
@@ -29,12 +29,12 @@ static unsigned digits_of(uint64_t v)
     return d;
 }
 
+/* (min wire, index) pairs, by min wire: wires of a layer are disjoint, so
+ * the order is total. */
 static int cmp_by_min(const void *x, const void *y)
 {
     const sn_comparator *p = x, *q = y;
-    uint32_t a = p->a < p->b ? p->a : p->b;
-    uint32_t b = q->a < q->b ? q->a : q->b;
-    return (a > b) - (a < b);
+    return (p->a > q->a) - (p->a < q->a);
 }
 
 void sn_layout_destroy(sn_layout *lo)
@@ -49,22 +49,25 @@ void sn_layout_destroy(sn_layout *lo)
     sn_free(lo);
 }
 
-/* Sub-columns of one layer (cmps sorted by min wire): greedy colouring of
- * an interval graph in order of left end is optimal. `last` has room for
- * count entries (the worst case: all spans intersect). */
-static uint32_t assign_subcols(sn_layout_cmp *c, size_t count, uint32_t *last)
+/* Sub-columns of one layer: greedy colouring of an interval graph in order
+ * of left end is optimal. `order` lists the comparators by min wire;
+ * `last` has room for count entries (the worst case: all spans meet). */
+static uint32_t assign_subcols(sn_layout_cmp *c, const sn_comparator *order, size_t count,
+                               uint32_t *last)
 {
     uint32_t used = 0;
     for (size_t i = 0; i < count; i++) {
-        uint32_t lo = c[i].a < c[i].b ? c[i].a : c[i].b;
-        uint32_t hi = c[i].a < c[i].b ? c[i].b : c[i].a;
+        /* order[i].a = min wire, .b = index into c */
+        sn_layout_cmp *x = &c[order[i].b];
+        uint32_t lo = order[i].a;
+        uint32_t hi = x->a < x->b ? x->b : x->a;
         uint32_t j = 0;
         while (j < used && last[j] >= lo)
             j++;
         if (j == used)
             used++;
         last[j] = hi;
-        c[i].sub = j;
+        x->sub = j;
     }
     return used ? used : 1;
 }
@@ -84,29 +87,35 @@ static void place(sn_layout *lo, const sn_layout_opts *o, double s)
     lo->pitch = SN_LAYOUT_PITCH * s;
     lo->label_x = SN_LAYOUT_MARGIN * s + label_w;
     lo->wire_x0 = lo->label_x + SN_LAYOUT_LABEL_GAP * s;
-    double gap = 0, lead = SN_LAYOUT_LEAD * s;
+    double vgap = 0;
     lo->value_w = lo->value_h = 0;
     if (o->show_values) {
         unsigned vchars = o->value_chars ? o->value_chars : digits_of(n);
         lo->value_w = (vchars * SN_LAYOUT_DIGIT * SN_LAYOUT_FONT + 2 * SN_LAYOUT_VALUE_PAD) * s;
         lo->value_h = (SN_LAYOUT_FONT + 5) * s;
-        gap = lo->value_w + 2 * SN_LAYOUT_VALUE_GAP * s;
-        lead = gap;
+        vgap = lo->value_w + 2 * SN_LAYOUT_VALUE_GAP * s;
     }
-    double x = lo->wire_x0 + lead;
-    lo->step_x[0] = lo->wire_x0 + lead / 2;
-    for (size_t k = 0; k < lo->layer_count; k++) {
-        sn_layout_layer *L = &lo->layer[k];
-        L->x0 = x;
-        L->x1 = x + (2 * SN_LAYOUT_PAD + (L->subcols - 1) * SN_LAYOUT_SUBCOL) * s;
-        for (size_t i = L->first; i < L->first + L->count; i++)
+    /* gap[k] = room before layer k (k = layer_count: after the last) */
+    size_t L = lo->layer_count;
+    double x = lo->wire_x0;
+    for (size_t k = 0; k <= L; k++) {
+        bool values_here = o->show_values && (o->value_step < 0 || (size_t)o->value_step == k);
+        double gap = (k == 0 || k == L) ? SN_LAYOUT_LEAD * s : 0;
+        if (lo->stage_count && k > 0 && k < L && lo->layer[k].stage != lo->layer[k - 1].stage)
+            gap += SN_LAYOUT_STAGE_GAP * s;
+        if (values_here && vgap > gap)
+            gap = vgap;
+        lo->step_x[k] = x + gap / 2;
+        x += gap;
+        if (k == L)
+            break;
+        sn_layout_layer *Lk = &lo->layer[k];
+        Lk->x0 = x;
+        Lk->x1 = x + (2 * SN_LAYOUT_PAD + (Lk->subcols - 1) * SN_LAYOUT_SUBCOL) * s;
+        for (size_t i = Lk->first; i < Lk->first + Lk->count; i++)
             lo->cmp[i].x = snap(x + (SN_LAYOUT_PAD + lo->cmp[i].sub * SN_LAYOUT_SUBCOL) * s);
-        bool last = k + 1 == lo->layer_count;
-        lo->step_x[k + 1] = L->x1 + (last ? lead : gap) / 2;
-        x = L->x1 + (last ? lead : gap);
+        x = Lk->x1;
     }
-    if (lo->layer_count == 0)
-        x = lo->wire_x0 + lead;
     lo->wire_x1 = x;
     lo->width = x + SN_LAYOUT_MARGIN * s;
     double top = SN_LAYOUT_MARGIN * s + lo->pitch / 2;
@@ -131,7 +140,7 @@ static void place(sn_layout *lo, const sn_layout_opts *o, double s)
 static sn_status build(const sn_schedule *s, const sn_network *net, const sn_layout_opts *opts,
                        sn_layout **out, sn_diag *diag)
 {
-    sn_layout_opts o = {1.0, 0, false, 0};
+    sn_layout_opts o = {1.0, 0, false, 0, -1};
     if (opts)
         o = *opts;
     if (!(o.scale > 0) || !isfinite(o.scale))
@@ -181,14 +190,16 @@ static sn_status build(const sn_schedule *s, const sn_network *net, const sn_lay
             size_t c;
             memcpy(buf, sn_network_layer(net, k, &c), Lk->count * sizeof *buf);
         }
-        qsort(buf, Lk->count, sizeof *buf, cmp_by_min);
         for (size_t i = 0; i < Lk->count; i++) {
             sn_layout_cmp *c = &lo->cmp[Lk->first + i];
             c->a = buf[i].a;
             c->b = buf[i].b;
             c->layer = (uint32_t)k;
+            buf[i].a = c->a < c->b ? c->a : c->b;
+            buf[i].b = (uint32_t)i;
         }
-        Lk->subcols = assign_subcols(&lo->cmp[Lk->first], Lk->count, last);
+        qsort(buf, Lk->count, sizeof *buf, cmp_by_min);
+        Lk->subcols = assign_subcols(&lo->cmp[Lk->first], buf, Lk->count, last);
         Lk->stage = s ? sn_schedule_layer_stage(s, k) : (uint32_t)k;
         if (k == 0 || Lk->stage != lo->layer[k - 1].stage)
             groups++;
@@ -264,8 +275,7 @@ void sn_layout_layers_in(const sn_layout *lo, double x0, double x1, size_t *firs
     *end = l;
 }
 
-void sn_layout_wires_in(const sn_layout *lo, double y0, double y1, uint32_t *first,
-                        uint32_t *end)
+void sn_layout_wires_in(const sn_layout *lo, double y0, double y1, uint32_t *first, uint32_t *end)
 {
     double half = lo->pitch / 2;
     uint32_t l = 0, h = lo->n;

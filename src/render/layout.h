@@ -15,7 +15,10 @@
  *    in order of lo (interval-graph colouring), which uses the minimum
  *    number: the largest set of pairwise-intersecting spans;
  *  - step_x[k] (k = 0..layers) is where the values "after k layers" sit:
- *    in the gap before layer k (k = layers: after the last one).
+ *    in the gap before layer k (k = layers: after the last one); gaps
+ *    are value_w + 2 VALUE_GAP wide where values have room, LEAD at both
+ *    ends otherwise, 0 between layers, plus STAGE_GAP between outlined
+ *    stages.
  * Wire y's and comparator x's are snapped to a half-unit grid (v = m + 0.5)
  * so one-pixel lines stay crisp at scale 1. */
 #ifndef SN_LAYOUT_H
@@ -31,41 +34,45 @@
 
 /* Sizes at scale 1 (layout units). They are documented so tests can
  * derive exact positions independently. */
-#define SN_LAYOUT_MARGIN 12.0     /* outer margin on every side */
-#define SN_LAYOUT_PITCH 24.0      /* distance between wires */
-#define SN_LAYOUT_SUBCOL 11.0     /* distance between sub-columns */
-#define SN_LAYOUT_PAD 9.0         /* band edge to first/last sub-column */
-#define SN_LAYOUT_FONT 12.0       /* text size */
-#define SN_LAYOUT_DIGIT 0.64      /* digit advance / font size (DejaVu Sans) */
-#define SN_LAYOUT_LABEL_GAP 8.0   /* wire label to wire start */
-#define SN_LAYOUT_LEAD 10.0       /* wire start to first band (no values) */
-#define SN_LAYOUT_VALUE_PAD 5.0   /* value box: horizontal text padding */
-#define SN_LAYOUT_VALUE_GAP 4.0   /* value box to band edge */
-#define SN_LAYOUT_DOT 3.4         /* dot radius */
-#define SN_LAYOUT_CMP_W 1.8       /* comparator line width */
-#define SN_LAYOUT_WIRE_W 1.0      /* wire line width */
+#define SN_LAYOUT_MARGIN 12.0   /* outer margin on every side */
+#define SN_LAYOUT_PITCH 24.0    /* distance between wires */
+#define SN_LAYOUT_SUBCOL 11.0   /* distance between sub-columns */
+#define SN_LAYOUT_PAD 9.0       /* band edge to first/last sub-column */
+#define SN_LAYOUT_FONT 12.0     /* text size */
+#define SN_LAYOUT_DIGIT 0.64    /* digit advance / font size (DejaVu Sans) */
+#define SN_LAYOUT_LABEL_GAP 8.0 /* wire label to wire start */
+#define SN_LAYOUT_LEAD 10.0     /* wire start to first band (no values) */
+#define SN_LAYOUT_STAGE_GAP 6.0 /* extra room between outlined stages */
+#define SN_LAYOUT_VALUE_PAD 5.0 /* value box: horizontal text padding */
+#define SN_LAYOUT_VALUE_GAP 4.0 /* value box to band edge */
+#define SN_LAYOUT_DOT 3.4       /* dot radius */
+#define SN_LAYOUT_CMP_W 1.8     /* comparator line width */
+#define SN_LAYOUT_WIRE_W 1.0    /* wire line width */
 
 typedef struct sn_layout_opts {
-    double scale;        /* size factor; <= 0 means 1 */
-    double width;        /* > 0: rescale so the total width is this */
-    bool show_values;    /* leave room for value boxes between layers */
-    unsigned value_chars;/* widest value label in characters (0: from n) */
+    double scale;         /* size factor; <= 0 means 1 */
+    double width;         /* > 0: rescale so the total width is this */
+    bool show_values;     /* leave room for value boxes between layers */
+    unsigned value_chars; /* widest value label in characters (0: from n) */
+    long value_step;      /* with show_values: room for value boxes only at
+                             this step (an export); -1: at every step (the
+                             window, so stepping never moves the picture) */
 } sn_layout_opts;
 
 typedef struct sn_layout_cmp {
-    uint32_t a, b;   /* as in the network: a gets the min, b the max */
-    uint32_t layer;  /* layer index */
-    uint32_t sub;    /* sub-column inside the layer */
-    double x;        /* x of the vertical segment */
-    double y0, y1;   /* y of wire min(a,b) and max(a,b): y0 < y1 */
+    uint32_t a, b;  /* as in the network: a gets the min, b the max */
+    uint32_t layer; /* layer index */
+    uint32_t sub;   /* sub-column inside the layer */
+    double x;       /* x of the vertical segment */
+    double y0, y1;  /* y of wire min(a,b) and max(a,b): y0 < y1 */
 } sn_layout_cmp;
 
 typedef struct sn_layout_layer {
-    double x0, x1;   /* background band */
-    size_t first;    /* index of its first comparator in cmp[] */
-    size_t count;    /* comparators, in the order of sn_schedule_layer_pairs */
-    uint32_t subcols;/* sub-columns used (>= 1) */
-    uint32_t stage;  /* sn_schedule_layer_stage (or the layer index) */
+    double x0, x1;    /* background band */
+    size_t first;     /* index of its first comparator in cmp[] */
+    size_t count;     /* comparators, in the order of sn_schedule_layer_pairs */
+    uint32_t subcols; /* sub-columns used (>= 1) */
+    uint32_t stage;   /* sn_schedule_layer_stage (or the layer index) */
 } sn_layout_layer;
 
 typedef struct sn_layout_stage {
@@ -74,7 +81,7 @@ typedef struct sn_layout_stage {
 } sn_layout_stage;
 
 typedef struct sn_layout {
-    uint32_t n;              /* wires */
+    uint32_t n; /* wires */
     size_t layer_count, cmp_count, stage_count;
     double scale;            /* effective scale (after fitting width) */
     double width, height;    /* total picture size */
@@ -102,11 +109,9 @@ void sn_layout_destroy(sn_layout *lo); /* NULL is a no-op */
 
 /* Layers whose band meets [x0, x1]: *first and *end (exclusive), found by
  * binary search; *first == *end when none. */
-void sn_layout_layers_in(const sn_layout *lo, double x0, double x1, size_t *first,
-                         size_t *end);
+void sn_layout_layers_in(const sn_layout *lo, double x0, double x1, size_t *first, size_t *end);
 /* Wires whose y lies in [y0 - pitch/2, y1 + pitch/2]: [*first, *end). */
-void sn_layout_wires_in(const sn_layout *lo, double y0, double y1, uint32_t *first,
-                        uint32_t *end);
+void sn_layout_wires_in(const sn_layout *lo, double y0, double y1, uint32_t *first, uint32_t *end);
 
 /* Comparator under point (x, y) within distance tol, or -1. */
 long sn_layout_hit(const sn_layout *lo, double x, double y, double tol);

@@ -4,13 +4,16 @@
 #include <math.h>
 #include <string.h>
 
-#define RGB(h) {((h) >> 16 & 0xff) / 255.0, ((h) >> 8 & 0xff) / 255.0, ((h)&0xff) / 255.0}
+#define RGB(h)                                                                                     \
+    {                                                                                              \
+        ((h) >> 16 & 0xff) / 255.0, ((h) >> 8 & 0xff) / 255.0, ((h)&0xff) / 255.0                  \
+    }
 
 static const sn_theme themes[] = {
     {"light", RGB(0xffffff), RGB(0xeef1f6), RGB(0x8d99aa), RGB(0x6b7280), RGB(0x111111),
      RGB(0x374151), RGB(0xd55e00), RGB(0x0072b2), RGB(0xe69f00), RGB(0x6b7280)},
     {"dark", RGB(0x1b1d23), RGB(0x262a33), RGB(0x5f6b7d), RGB(0x7d8594), RGB(0xe8eaed),
-     RGB(0xc3c8d0), RGB(0xff8a3d), RGB(0x56b4e9), RGB(0xf0c05a), RGB(0x9aa3b0)},
+     RGB(0xc3c8d0), RGB(0xff8a3d), RGB(0x3a8fd6), RGB(0xf0c05a), RGB(0x9aa3b0)},
 };
 
 const sn_theme *sn_theme_get(sn_theme_id id)

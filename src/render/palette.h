@@ -15,17 +15,17 @@ typedef struct sn_rgb {
 typedef enum sn_theme_id { SN_THEME_LIGHT = 0, SN_THEME_DARK } sn_theme_id;
 
 typedef struct sn_theme {
-    const char *name;   /* "light", "dark" */
+    const char *name; /* "light", "dark" */
     sn_rgb background;
-    sn_rgb band;        /* every other layer's background */
-    sn_rgb stage;       /* stage outlines */
+    sn_rgb band;  /* every other layer's background */
+    sn_rgb stage; /* stage outlines */
     sn_rgb wire;
     sn_rgb comparator;
-    sn_rgb text;        /* wire labels */
-    sn_rgb swap;        /* comparators of the next layer that swap */
-    sn_rgb noswap;      /* ... that leave their values in place */
-    sn_rgb highlight;   /* highlighted comparator and element path */
-    sn_rgb step;        /* the marker line at the shown step */
+    sn_rgb text;      /* wire labels */
+    sn_rgb swap;      /* comparators of the next layer that swap */
+    sn_rgb noswap;    /* ... that leave their values in place */
+    sn_rgb highlight; /* highlighted comparator and element path */
+    sn_rgb step;      /* the marker line at the shown step */
 } sn_theme;
 
 /* A built-in theme (never NULL; unknown ids give the light theme). */

@@ -1,0 +1,300 @@
+/* export.c - SVG/PNG/PDF via cairo stream surfaces, TikZ as text.
+ *
+ * Cairo writes through write_stream() into the caller's FILE; the first
+ * short write is remembered and turns the whole export into SN_EIO, so a
+ * full disk never yields a "successful" truncated picture. */
+#include "render/export.h"
+
+#include <cairo-pdf.h> /* for: cairo_pdf_surface_create_for_stream */
+#include <cairo-svg.h> /* for: cairo_svg_surface_create_for_stream */
+#include <cairo.h>
+#include <ctype.h>
+#include <math.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/input.h" /* for: sn_key_format */
+
+sn_export_format sn_export_format_from_path(const char *path)
+{
+    if (strcmp(path, "-") == 0)
+        return SN_EXPORT_SVG;
+    const char *dot = strrchr(path, '.');
+    const char *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash) || strlen(dot) != 4)
+        return SN_EXPORT_UNKNOWN;
+    char ext[4];
+    for (int i = 0; i < 3; i++)
+        ext[i] = (char)tolower((unsigned char)dot[1 + i]);
+    ext[3] = '\0';
+    if (strcmp(ext, "svg") == 0)
+        return SN_EXPORT_SVG;
+    if (strcmp(ext, "png") == 0)
+        return SN_EXPORT_PNG;
+    if (strcmp(ext, "pdf") == 0)
+        return SN_EXPORT_PDF;
+    if (strcmp(ext, "tex") == 0)
+        return SN_EXPORT_TEX;
+    return SN_EXPORT_UNKNOWN;
+}
+
+const char *sn_export_format_name(sn_export_format f)
+{
+    switch (f) {
+    case SN_EXPORT_SVG: return "svg";
+    case SN_EXPORT_PNG: return "png";
+    case SN_EXPORT_PDF: return "pdf";
+    case SN_EXPORT_TEX: return "tex";
+    default: return "unknown";
+    }
+}
+
+typedef struct stream {
+    FILE *f;
+    bool failed;
+} stream;
+
+static cairo_status_t write_stream(void *closure, const unsigned char *data, unsigned int length)
+{
+    stream *s = closure;
+    if (s->failed || fwrite(data, 1, length, s->f) != length) {
+        s->failed = true;
+        return CAIRO_STATUS_WRITE_ERROR;
+    }
+    return CAIRO_STATUS_SUCCESS;
+}
+
+static sn_status draw_on(cairo_surface_t *surf, const sn_layout *lo, const sn_theme *th,
+                         const sn_draw_state *st, sn_diag *diag)
+{
+    if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS)
+        return sn_diag_set(diag, SN_EIO, 0, 0, "cairo: %s",
+                           cairo_status_to_string(cairo_surface_status(surf)));
+    cairo_t *cr = cairo_create(surf);
+    sn_status rs = sn_draw(cr, lo, th, st, NULL);
+    cairo_status_t cs = cairo_status(cr);
+    cairo_destroy(cr);
+    if (cs != CAIRO_STATUS_SUCCESS)
+        return sn_diag_set(diag, SN_EIO, 0, 0, "cairo: %s", cairo_status_to_string(cs));
+    if (rs != SN_OK)
+        return sn_diag_set(diag, rs, 0, 0, "drawing failed: %s", sn_status_str(rs));
+    return SN_OK;
+}
+
+static sn_status finish(cairo_surface_t *surf, stream *s, sn_status rs, sn_diag *diag)
+{
+    cairo_surface_finish(surf);
+    cairo_status_t cs = cairo_surface_status(surf);
+    cairo_surface_destroy(surf);
+    if (rs != SN_OK)
+        return rs;
+    if (s->failed || fflush(s->f) != 0 || ferror(s->f))
+        return sn_diag_set(diag, SN_EIO, 0, 0, "write error");
+    if (cs != CAIRO_STATUS_SUCCESS)
+        return sn_diag_set(diag, SN_EIO, 0, 0, "cairo: %s", cairo_status_to_string(cs));
+    return SN_OK;
+}
+
+static sn_status export_png(stream *s, const sn_layout *lo, const sn_theme *th,
+                            const sn_draw_state *st, sn_diag *diag)
+{
+    double w = ceil(lo->width), h = ceil(lo->height);
+    if (w > SN_EXPORT_PNG_MAX_SIDE || h > SN_EXPORT_PNG_MAX_SIDE ||
+        w * h > SN_EXPORT_PNG_MAX_PIXELS)
+        return sn_diag_set(diag, SN_ELIMIT, 0, 0,
+                           "a %.0fx%.0f pixel PNG is too large (at most %d per side, %.0f "
+                           "in all); use --width or --scale, or SVG/PDF",
+                           w, h, SN_EXPORT_PNG_MAX_SIDE, SN_EXPORT_PNG_MAX_PIXELS);
+    cairo_surface_t *surf =
+        cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)fmax(w, 1), (int)fmax(h, 1));
+    sn_status rs = draw_on(surf, lo, th, st, diag);
+    if (rs == SN_OK) {
+        cairo_status_t cs = cairo_surface_write_to_png_stream(surf, write_stream, s);
+        if (cs != CAIRO_STATUS_SUCCESS && !s->failed)
+            rs = sn_diag_set(diag, cs == CAIRO_STATUS_NO_MEMORY ? SN_ENOMEM : SN_EIO, 0, 0,
+                             "cairo: %s", cairo_status_to_string(cs));
+    }
+    return finish(surf, s, rs, diag);
+}
+
+/* ---- TikZ: the same layout written as text */
+
+static void tex_color(FILE *f, const char *name, sn_rgb c)
+{
+    fprintf(f, "\\definecolor{%s}{rgb}{%.4f,%.4f,%.4f}\n", name, c.r, c.g, c.b);
+}
+
+static const char *tex_class(const sn_layout *lo, const sn_draw_state *st, size_t i)
+{
+    if (!st)
+        return "sncmp";
+    if (st->highlight_cmp >= 0 && (size_t)st->highlight_cmp == i)
+        return "snhl";
+    const sn_layout_cmp *c = &lo->cmp[i];
+    if (c->layer != st->step || st->step >= lo->layer_count)
+        return "sncmp";
+    bool swap;
+    if (st->swaps)
+        swap = st->swaps[i - lo->layer[c->layer].first] != 0;
+    else if (st->values)
+        swap = sn_key_to_ordered(st->type, st->values[c->a]) >
+               sn_key_to_ordered(st->type, st->values[c->b]);
+    else
+        return "sncmp";
+    return swap ? "snswap" : "snnoswap";
+}
+
+/* The followed element's route, as in draw.c's draw_path. */
+static void tex_path(FILE *f, const sn_layout *lo, const uint32_t *path)
+{
+    for (size_t k = 0; k <= lo->layer_count; k++)
+        if (path[k] >= lo->n)
+            return;
+    fprintf(f,
+            "\\draw[snhlc,opacity=0.6,line width=%.2fpt,line cap=round,line join=round] "
+            "(%.2f,%.2f)",
+            2.4 * lo->dot_r, lo->wire_x0, lo->wire_y[path[0]]);
+    for (size_t k = 0; k < lo->layer_count; k++) {
+        if (path[k + 1] == path[k])
+            continue;
+        long c = sn_layout_find(lo, k, path[k], path[k + 1]);
+        if (c < 0)
+            break;
+        fprintf(f, " -- (%.2f,%.2f) -- (%.2f,%.2f)", lo->cmp[c].x, lo->wire_y[path[k]],
+                lo->cmp[c].x, lo->wire_y[path[k + 1]]);
+    }
+    fprintf(f, " -- (%.2f,%.2f);\n", lo->wire_x1, lo->wire_y[path[lo->layer_count]]);
+}
+
+static sn_status export_tex(stream *s, const sn_layout *lo, const sn_theme *th,
+                            const sn_draw_state *st, sn_diag *diag)
+{
+    FILE *f = s->f;
+    double sc = lo->scale;
+    fprintf(f, "%% sorting network diagram written by sortnet; compile with pdflatex.\n"
+               "%% Copy the tikzpicture into a paper that loads tikz and xcolor.\n"
+               "\\documentclass{article}\n\\usepackage{tikz}\n\\pagestyle{empty}\n");
+    fprintf(f,
+            "\\pdfpagewidth=%.2fpt \\pdfpageheight=%.2fpt\n"
+            "\\hoffset=-1in \\voffset=-1in \\oddsidemargin=0pt \\topmargin=0pt\n"
+            "\\headheight=0pt \\headsep=0pt \\parindent=0pt\n"
+            "\\textwidth=%.2fpt \\textheight=%.2fpt\n",
+            lo->width, lo->height, lo->width, lo->height);
+    tex_color(f, "snbg", th->background);
+    tex_color(f, "snband", th->band);
+    tex_color(f, "snstage", th->stage);
+    tex_color(f, "snwire", th->wire);
+    tex_color(f, "sncmpc", th->comparator);
+    tex_color(f, "sntext", th->text);
+    tex_color(f, "snswapc", th->swap);
+    tex_color(f, "snnoswapc", th->noswap);
+    tex_color(f, "snhlc", th->highlight);
+    tex_color(f, "snstep", th->step);
+    fprintf(f, "\\begin{document}\n%% --- picture\n");
+    fprintf(f,
+            "\\begin{tikzpicture}[x=1pt,y=-1pt,\n"
+            "  sncmp/.style={draw=sncmpc,fill=sncmpc,line width=%.2fpt},\n"
+            "  snswap/.style={draw=snswapc,fill=snswapc,line width=%.2fpt},\n"
+            "  snnoswap/.style={draw=snnoswapc,fill=snnoswapc,line width=%.2fpt},\n"
+            "  snhl/.style={draw=snhlc,fill=snhlc,line width=%.2fpt},\n"
+            "  snlabel/.style={anchor=east,inner sep=0pt,text=sntext,"
+            "font=\\sffamily\\fontsize{%.1f}{%.1f}\\selectfont}]\n",
+            lo->cmp_w, lo->cmp_w * 1.25, lo->cmp_w * 1.25, lo->cmp_w * 1.25, lo->font_size,
+            lo->font_size * 1.2);
+    fprintf(f, "\\fill[snbg] (0,0) rectangle (%.2f,%.2f);\n", lo->width, lo->height);
+    if (lo->n > 0) {
+        double y0 = lo->wire_y[0] - lo->pitch / 2, y1 = lo->wire_y[lo->n - 1] + lo->pitch / 2;
+        for (size_t k = 1; k < lo->layer_count; k += 2)
+            fprintf(f, "\\fill[snband] (%.2f,%.2f) rectangle (%.2f,%.2f);\n", lo->layer[k].x0, y0,
+                    lo->layer[k].x1, y1);
+    }
+    for (size_t g = 0; g < lo->stage_count; g++)
+        fprintf(f,
+                "\\draw[snstage,line width=%.2fpt,rounded corners=%.2fpt] (%.2f,%.2f) "
+                "rectangle (%.2f,%.2f);\n",
+                sc, 4 * sc, lo->stage[g].x0, lo->stage[g].y0, lo->stage[g].x1, lo->stage[g].y1);
+    if (st && st->path)
+        tex_path(f, lo, st->path);
+    for (uint32_t i = 0; i < lo->n; i++)
+        fprintf(f, "\\draw[snwire,line width=%.2fpt] (%.2f,%.2f) -- (%.2f,%.2f);\n", lo->wire_w,
+                lo->wire_x0, lo->wire_y[i], lo->wire_x1, lo->wire_y[i]);
+    for (size_t i = 0; i < lo->cmp_count; i++) {
+        const sn_layout_cmp *c = &lo->cmp[i];
+        const char *cls = tex_class(lo, st, i);
+        bool plain = strcmp(cls, "sncmp") == 0;
+        double r = lo->dot_r * (plain ? 1.0 : 1.15);
+        double ya = lo->wire_y[c->a], yb = lo->wire_y[c->b];
+        fprintf(f, "\\draw[%s%s] (%.2f,%.2f) -- (%.2f,%.2f);\n", cls,
+                strcmp(cls, "snnoswap") == 0 ? ",dash pattern=on 3pt off 2.5pt" : "", c->x, c->y0,
+                c->x, c->y1);
+        fprintf(f, "\\fill[%s] (%.2f,%.2f) circle[radius=%.2fpt];\n", cls, c->x, ya, r);
+        if (c->a < c->b) {
+            fprintf(f, "\\fill[%s] (%.2f,%.2f) circle[radius=%.2fpt];\n", cls, c->x, yb, r);
+        } else {
+            double dir = yb < ya ? -1.0 : 1.0, ah = 2.6 * r, aw = 1.25 * r;
+            fprintf(f, "\\fill[%s] (%.2f,%.2f) -- (%.2f,%.2f) -- (%.2f,%.2f) -- cycle;\n", cls,
+                    c->x, yb, c->x - aw, yb - dir * ah, c->x + aw, yb - dir * ah);
+        }
+    }
+    for (uint32_t i = 0; i < lo->n; i++)
+        fprintf(f, "\\node[snlabel] at (%.2f,%.2f) {%u};\n", lo->label_x, lo->wire_y[i],
+                (unsigned)i);
+    sn_status rs = SN_OK;
+    if (st && st->values && lo->n > 0 && st->step <= lo->layer_count && lo->value_w > 0) {
+        uint32_t *ranks = sn_calloc(lo->n, sizeof *ranks);
+        rs = ranks ? sn_draw_ranks(st->values, lo->n, st->type, ranks) : SN_ENOMEM;
+        double x = lo->step_x[st->step], den = lo->n > 1 ? lo->n - 1.0 : 1.0;
+        fprintf(f,
+                "\\draw[snstep,line width=%.2fpt,dash pattern=on %.2fpt off %.2fpt] "
+                "(%.2f,%.2f) -- (%.2f,%.2f);\n",
+                sc, 2 * sc, 2 * sc, x, lo->wire_y[0] - lo->pitch / 2, x,
+                lo->wire_y[lo->n - 1] + lo->pitch / 2);
+        char buf[48];
+        for (uint32_t i = 0; rs == SN_OK && i < lo->n; i++) {
+            sn_rgb fill = sn_palette_rank(ranks[i] / den), ink = sn_palette_text_on(fill);
+            if (sn_key_format(st->type, st->values[i], buf, sizeof buf) < 0)
+                snprintf(buf, sizeof buf, "?");
+            fprintf(f,
+                    "\\node[draw=snwire,line width=%.2fpt,rounded corners=%.2fpt,"
+                    "fill={rgb,255:red,%d;green,%d;blue,%d},"
+                    "text={rgb,255:red,%d;green,%d;blue,%d},inner sep=0pt,"
+                    "minimum width=%.2fpt,minimum height=%.2fpt,"
+                    "font=\\sffamily\\bfseries\\fontsize{%.1f}{%.1f}\\selectfont] "
+                    "at (%.2f,%.2f) {%s};\n",
+                    0.8 * sc, 3 * sc, (int)lround(fill.r * 255), (int)lround(fill.g * 255),
+                    (int)lround(fill.b * 255), (int)lround(ink.r * 255), (int)lround(ink.g * 255),
+                    (int)lround(ink.b * 255), lo->value_w, lo->value_h, lo->font_size,
+                    lo->font_size * 1.2, x, lo->wire_y[i], buf);
+        }
+        sn_free(ranks);
+    }
+    fprintf(f, "\\end{tikzpicture}\n%% --- end of picture\n\\end{document}\n");
+    if (rs != SN_OK)
+        return sn_diag_set(diag, rs, 0, 0, "drawing failed: %s", sn_status_str(rs));
+    if (fflush(f) != 0 || ferror(f))
+        return sn_diag_set(diag, SN_EIO, 0, 0, "write error");
+    return SN_OK;
+}
+
+sn_status sn_export_write(FILE *out, sn_export_format fmt, const sn_layout *lo, const sn_theme *th,
+                          const sn_draw_state *st, sn_diag *diag)
+{
+    stream s = {out, false};
+    double w = fmax(lo->width, 1), h = fmax(lo->height, 1);
+    cairo_surface_t *surf;
+    switch (fmt) {
+    case SN_EXPORT_SVG:
+        surf = cairo_svg_surface_create_for_stream(write_stream, &s, w, h);
+        if (cairo_surface_status(surf) == CAIRO_STATUS_SUCCESS)
+            cairo_svg_surface_set_document_unit(surf, CAIRO_SVG_UNIT_PX);
+        return finish(surf, &s, draw_on(surf, lo, th, st, diag), diag);
+    case SN_EXPORT_PDF:
+        surf = cairo_pdf_surface_create_for_stream(write_stream, &s, w, h);
+        if (cairo_surface_status(surf) == CAIRO_STATUS_SUCCESS)
+            cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATOR, "sortnet");
+        return finish(surf, &s, draw_on(surf, lo, th, st, diag), diag);
+    case SN_EXPORT_PNG: return export_png(&s, lo, th, st, diag);
+    case SN_EXPORT_TEX: return export_tex(&s, lo, th, st, diag);
+    default: return sn_diag_set(diag, SN_EINVAL, 0, 0, "unknown picture format");
+    }
+}

@@ -1,0 +1,5 @@
+# Diagram tests (cairo): layout geometry, drawing pixels and every export.
+if(TARGET sn_render)
+  sn_test(test_layout LIBS sn_render)
+  sn_test(test_draw LIBS sn_render)
+endif()

@@ -1,0 +1,312 @@
+/* test_layout.c - diagram geometry: exact positions for a tiny network,
+ * and invariants (no overlaps inside a sub-column, everything inside its
+ * band, optimal sub-column counts) for every generator and the real
+ * networks of shared/networks. */
+#include <dirent.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/format.h"
+#include "core/network.h"
+#include "core/schedule.h"
+#include "render/layout.h"
+#include "sn_test.h"
+
+static bool near(double a, double b)
+{
+    return fabs(a - b) < 1e-9;
+}
+
+static uint32_t lo_of(const sn_layout_cmp *c)
+{
+    return c->a < c->b ? c->a : c->b;
+}
+static uint32_t hi_of(const sn_layout_cmp *c)
+{
+    return c->a < c->b ? c->b : c->a;
+}
+
+/* Independent oracle: the largest set of pairwise-intersecting closed
+ * integer intervals is the most intervals covering one wire. */
+static uint32_t max_cover(const sn_layout_cmp *c, size_t count, uint32_t n)
+{
+    uint32_t best = 0;
+    for (uint32_t w = 0; w < n; w++) {
+        uint32_t k = 0;
+        for (size_t i = 0; i < count; i++)
+            if (lo_of(&c[i]) <= w && w <= hi_of(&c[i]))
+                k++;
+        if (k > best)
+            best = k;
+    }
+    return best ? best : 1;
+}
+
+static void check_invariants(const sn_layout *lo, const sn_schedule *s, const char *what)
+{
+    size_t L = sn_schedule_layer_count(s);
+    CHECKF(lo->n == sn_schedule_wires(s), "%s", what);
+    CHECKF(lo->layer_count == L, "%s", what);
+    CHECKF(lo->cmp_count == sn_schedule_size(s), "%s", what);
+    for (uint32_t i = 0; i + 1 < lo->n; i++)
+        CHECKF(fabs(lo->wire_y[i + 1] - lo->wire_y[i] - lo->pitch) <= 1.0, "%s wire %u", what, i);
+    if (lo->n) {
+        CHECKF(lo->wire_y[0] - lo->pitch / 2 >= 0, "%s", what);
+        CHECKF(lo->wire_y[lo->n - 1] + lo->pitch / 2 <= lo->height, "%s", what);
+    }
+    CHECKF(lo->label_x < lo->wire_x0 && lo->wire_x1 <= lo->width, "%s", what);
+    sn_comparator *pairs = NULL;
+    size_t cap = 0;
+    double prev_x1 = lo->wire_x0;
+    for (size_t k = 0; k < L; k++) {
+        const sn_layout_layer *ly = &lo->layer[k];
+        CHECKF(ly->x0 >= prev_x1 - 1e-9 && ly->x1 > ly->x0, "%s layer %zu", what, k);
+        CHECKF(lo->step_x[k] <= ly->x0 + 1e-9 && lo->step_x[k] >= prev_x1 - 1e-9, "%s step %zu",
+               what, k);
+        prev_x1 = ly->x1;
+        /* the order is that of sn_schedule_layer_pairs (swap flags rely on it) */
+        size_t m = sn_schedule_layer_size(s, k);
+        CHECKF(ly->count == m, "%s layer %zu", what, k);
+        if (m > cap) {
+            sn_free(pairs);
+            cap = m;
+            pairs = sn_calloc(cap, sizeof *pairs);
+        }
+        sn_schedule_layer_pairs(s, k, pairs, m);
+        for (size_t i = 0; i < m; i++) {
+            const sn_layout_cmp *c = &lo->cmp[ly->first + i];
+            CHECKF(c->a == pairs[i].a && c->b == pairs[i].b && c->layer == k,
+                   "%s layer %zu cmp %zu", what, k, i);
+            CHECKF(c->sub < ly->subcols, "%s", what);
+            /* inside the band, dots and arrow heads included */
+            double r = 1.25 * 1.15 * lo->dot_r;
+            CHECKF(c->x - r > ly->x0 && c->x + r < ly->x1, "%s layer %zu cmp %zu", what, k, i);
+            CHECKF(near(c->y0, lo->wire_y[lo_of(c)]) && near(c->y1, lo->wire_y[hi_of(c)]), "%s",
+                   what);
+            for (size_t j = 0; j < i; j++) {
+                const sn_layout_cmp *d = &lo->cmp[ly->first + j];
+                bool meet = lo_of(c) <= hi_of(d) && lo_of(d) <= hi_of(c);
+                if (meet)
+                    CHECKF(c->sub != d->sub, "%s layer %zu: cmps %zu and %zu share a column", what,
+                           k, j, i);
+                if (c->sub != d->sub)
+                    CHECKF(fabs(c->x - d->x) >= SN_LAYOUT_SUBCOL * lo->scale - 1.0, "%s", what);
+            }
+        }
+        uint32_t opt = max_cover(&lo->cmp[ly->first], ly->count, lo->n);
+        CHECKF(ly->subcols == opt, "%s layer %zu: %u sub-columns, optimum %u", what, k, ly->subcols,
+               opt);
+    }
+    CHECKF(lo->step_x[L] >= prev_x1 && lo->step_x[L] <= lo->wire_x1, "%s", what);
+    for (size_t g = 0; g < lo->stage_count; g++) {
+        const sn_layout_stage *st = &lo->stage[g];
+        const sn_layout_layer *a = &lo->layer[st->first_layer];
+        const sn_layout_layer *b = &lo->layer[st->first_layer + st->layer_count - 1];
+        CHECKF(st->x0 >= a->x0 && st->x1 <= b->x1 && st->x0 < st->x1, "%s stage %zu", what, g);
+        for (size_t k = st->first_layer; k < st->first_layer + st->layer_count; k++)
+            CHECKF(lo->layer[k].stage == a->stage, "%s", what);
+        if (g > 0)
+            CHECKF(lo->stage[g - 1].x1 < st->x0, "%s stages %zu overlap", what, g);
+    }
+    sn_free(pairs);
+}
+
+/* Hand-derived from the constants in layout.h, scale 1, no values:
+ * label width 0.64*12 = 7.68, so label_x = 19.68, wire_x0 = 27.68, first
+ * band at 37.68; a band is 2*9 + 11*(subcols-1) wide; x = snap(x0 + 9 +
+ * 11*sub); wire i at snap(24 + 24 i). */
+static void test_tiny(void)
+{
+    sn_network *net = sn_network_create(4);
+    sn_comparator l0[] = {{0, 2}, {1, 3}}, l1[] = {{0, 1}, {2, 3}}, l2[] = {{1, 2}},
+                  l3[] = {{3, 0}};
+    CHECK(sn_network_layer_add(net, l0, 2, NULL) == SN_OK);
+    CHECK(sn_network_layer_add(net, l1, 2, NULL) == SN_OK);
+    CHECK(sn_network_layer_add(net, l2, 1, NULL) == SN_OK);
+    CHECK(sn_network_layer_add(net, l3, 1, NULL) == SN_OK);
+    sn_layout *lo = NULL;
+    CHECK(sn_layout_create_network(net, NULL, &lo, NULL) == SN_OK);
+    if (!lo) {
+        sn_network_destroy(net);
+        return;
+    }
+    CHECK(lo->n == 4 && lo->layer_count == 4 && lo->cmp_count == 6 && lo->stage_count == 0);
+    CHECK(near(lo->label_x, 19.68) && near(lo->wire_x0, 27.68));
+    const double wy[] = {24.5, 48.5, 72.5, 96.5};
+    for (int i = 0; i < 4; i++)
+        CHECK(near(lo->wire_y[i], wy[i]));
+    CHECK(lo->layer[0].subcols == 2 && lo->layer[1].subcols == 1);
+    CHECK(lo->layer[2].subcols == 1 && lo->layer[3].subcols == 1);
+    CHECK(near(lo->layer[0].x0, 37.68) && near(lo->layer[0].x1, 66.68));
+    CHECK(near(lo->layer[1].x0, 66.68) && near(lo->layer[1].x1, 84.68));
+    CHECK(near(lo->layer[3].x1, 120.68));
+    const double cx[] = {46.5, 57.5, 75.5, 75.5, 93.5, 111.5};
+    const uint32_t sub[] = {0, 1, 0, 0, 0, 0};
+    for (int i = 0; i < 6; i++)
+        CHECKF(near(lo->cmp[i].x, cx[i]) && lo->cmp[i].sub == sub[i], "cmp %d x %g", i,
+               lo->cmp[i].x);
+    CHECK(lo->cmp[5].a == 3 && lo->cmp[5].b == 0);
+    CHECK(near(lo->cmp[5].y0, 24.5) && near(lo->cmp[5].y1, 96.5));
+    CHECK(near(lo->step_x[0], 32.68) && near(lo->step_x[1], 66.68));
+    CHECK(near(lo->step_x[4], 125.68));
+    CHECK(near(lo->wire_x1, 130.68) && near(lo->width, 142.68) && near(lo->height, 120));
+
+    /* hit testing and lookup */
+    CHECK(sn_layout_hit(lo, 46.5, 60, 2) == 0);
+    CHECK(sn_layout_hit(lo, 57.5, 30, 2) == -1);
+    CHECK(sn_layout_hit(lo, 111.0, 60, 2) == 5);
+    CHECK(sn_layout_find(lo, 3, 0, 3) == 5 && sn_layout_find(lo, 1, 3, 2) == 3);
+    CHECK(sn_layout_find(lo, 1, 1, 2) == -1 && sn_layout_find(lo, 9, 1, 2) == -1);
+
+    /* range queries agree with brute force */
+    for (double x0 = 0; x0 < 140; x0 += 7.3)
+        for (double w = 0; w < 60; w += 13.1) {
+            size_t f, e;
+            sn_layout_layers_in(lo, x0, x0 + w, &f, &e);
+            for (size_t k = 0; k < lo->layer_count; k++) {
+                bool meets = lo->layer[k].x1 >= x0 && lo->layer[k].x0 <= x0 + w;
+                CHECKF(meets == (k >= f && k < e), "x0 %g w %g layer %zu", x0, w, k);
+            }
+            uint32_t a, b;
+            sn_layout_wires_in(lo, x0, x0 + w, &a, &b);
+            for (uint32_t i = 0; i < lo->n; i++) {
+                bool in = lo->wire_y[i] >= x0 - 12 && lo->wire_y[i] <= x0 + w + 12;
+                CHECKF(in == (i >= a && i < b), "y0 %g wire %u", x0, i);
+            }
+        }
+    sn_layout_destroy(lo);
+
+    /* values: every gap holds a value box between the bands */
+    sn_layout_opts o = {1.0, 0, true, 2, -1};
+    CHECK(sn_layout_create_network(net, &o, &lo, NULL) == SN_OK);
+    if (lo) {
+        double vw = 2 * 0.64 * 12 + 2 * 5;
+        CHECK(near(lo->value_w, vw) && near(lo->value_h, 17));
+        for (size_t k = 0; k <= lo->layer_count; k++) {
+            double left = k ? lo->layer[k - 1].x1 : lo->wire_x0;
+            double right = k < lo->layer_count ? lo->layer[k].x0 : lo->wire_x1;
+            CHECK(near(lo->step_x[k], (left + right) / 2));
+            CHECK(lo->step_x[k] - vw / 2 > left && lo->step_x[k] + vw / 2 < right);
+        }
+        CHECK(lo->value_h < lo->pitch);
+        sn_layout_destroy(lo);
+    }
+    /* --width: rescaled exactly */
+    sn_layout_opts ow = {1.0, 500, false, 0, -1};
+    CHECK(sn_layout_create_network(net, &ow, &lo, NULL) == SN_OK);
+    if (lo) {
+        CHECK(near(lo->width, 500) && fabs(lo->scale - 500 / 142.68) < 1e-9);
+        CHECK(fabs(lo->height - 120 * lo->scale) < 1e-9);
+        sn_layout_destroy(lo);
+    }
+    /* allocation failures: a clean SN_ENOMEM, never a crash or a leak */
+    for (size_t nth = 1;; nth++) {
+        sn_alloc_fail_after(nth);
+        sn_status st = sn_layout_create_network(net, NULL, &lo, NULL);
+        sn_alloc_fail_after(0);
+        if (st == SN_OK) {
+            sn_layout_destroy(lo);
+            break;
+        }
+        CHECK(st == SN_ENOMEM && lo == NULL);
+        if (nth > 100) {
+            CHECK(!"allocation failure loop did not end");
+            break;
+        }
+    }
+    sn_network_destroy(net);
+}
+
+static void test_generators(void)
+{
+    const sn_algo algos[] = {SN_ALGO_BITONIC,  SN_ALGO_ODDEVEN_MERGE, SN_ALGO_TRANSPOSITION,
+                             SN_ALGO_PAIRWISE, SN_ALGO_BUBBLE,        SN_ALGO_INSERTION};
+    for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++)
+        for (uint32_t n = 1; n <= 40; n += (n < 17 ? 1 : 7)) {
+            sn_schedule *s = NULL;
+            if (sn_schedule_generate(algos[a], n, &s, NULL) != SN_OK) {
+                CHECKF(0, "generate %s:%u", sn_algo_name(algos[a]), n);
+                continue;
+            }
+            char what[64];
+            snprintf(what, sizeof what, "%s:%u", sn_algo_name(algos[a]), n);
+            for (int v = 0; v < 2; v++) {
+                sn_layout_opts o = {v ? 1.7 : 1.0, 0, v == 1, 0, -1};
+                sn_layout *lo = NULL;
+                CHECKF(sn_layout_create(s, &o, &lo, NULL) == SN_OK, "%s", what);
+                if (lo)
+                    check_invariants(lo, s, what);
+                sn_layout_destroy(lo);
+            }
+            sn_schedule_destroy(s);
+        }
+    /* the big one the window must handle */
+    sn_schedule *s = NULL;
+    CHECK(sn_schedule_generate(SN_ALGO_BITONIC, 1024, &s, NULL) == SN_OK);
+    sn_layout *lo = NULL;
+    CHECK(s && sn_layout_create(s, NULL, &lo, NULL) == SN_OK);
+    if (lo) {
+        CHECK(lo->cmp_count == 28160);
+        /* each bitonic merge of size p needs p-1 sub-columns in all */
+        size_t total = 0;
+        for (size_t k = 0; k < lo->layer_count; k++)
+            total += lo->layer[k].subcols;
+        CHECKF(total == 2036, "%zu sub-columns", total);
+    }
+    sn_layout_destroy(lo);
+    sn_schedule_destroy(s);
+}
+
+static void test_shared(void)
+{
+    const char *dir = sn_test_shared_networks();
+    if (!dir) {
+        printf("note: SN_SHARED_NETWORKS not set, real networks not tested\n");
+        return;
+    }
+    const char *subs[] = {"best", "bracket", "sn"};
+    int tested = 0;
+    for (int i = 0; i < 3; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, subs[i]);
+        DIR *d = opendir(path);
+        if (!d)
+            continue;
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            if (e->d_name[0] == '.')
+                continue;
+            if (strstr(e->d_name, ".json") && !sn_format_have_json())
+                continue;
+            snprintf(path, sizeof path, "%s/%s/%s", dir, subs[i], e->d_name);
+            sn_schedule *s = NULL;
+            sn_diag dg;
+            sn_diag_clear(&dg);
+            if (sn_schedule_load(path, &s, &dg) != SN_OK) {
+                CHECKF(0, "cannot load %s: %s", path, dg.text);
+                continue;
+            }
+            sn_layout *lo = NULL;
+            CHECKF(sn_layout_create(s, NULL, &lo, NULL) == SN_OK, "%s", path);
+            if (lo)
+                check_invariants(lo, s, e->d_name);
+            sn_layout_destroy(lo);
+            sn_schedule_destroy(s);
+            tested++;
+        }
+        closedir(d);
+    }
+    printf("laid out %d networks from %s\n", tested, dir);
+    CHECK(tested > 0);
+}
+
+int main(void)
+{
+    test_tiny();
+    test_generators();
+    test_shared();
+    return sn_test_finish("test_layout");
+}
