@@ -124,10 +124,10 @@ static void print_text(const sn_check_result *r, const char *spec)
 
 int cmd_check(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"threads", 1, NULL, 't'}, {"method", 1, NULL, 'm'}, {"force", 0, NULL, 'f'},
-        {"json", 0, NULL, 'j'},    {"device", 1, NULL, 'd'}, {"help", 0, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {{"threads", 1, NULL, 't'}, {"method", 1, NULL, 'm'},
+                                         {"force", 0, NULL, 'f'},   {"json", 0, NULL, 'j'},
+                                         {"device", 1, NULL, 'd'},  {"help", 0, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
     sn_check_options opt;
     sn_check_options_init(&opt);
     bool json = false;
@@ -140,8 +140,7 @@ int cmd_check(int argc, char **argv)
         switch (c) {
         case 't':
             if (!cli_parse_u64(optarg, 1, 1024, &v))
-                return cli_error(CLI_USAGE, "--threads", "'%s' is not a number in 1..1024",
-                                 optarg);
+                return cli_error(CLI_USAGE, "--threads", "'%s' is not a number in 1..1024", optarg);
             opt.threads = (unsigned)v;
             break;
         case 'm':

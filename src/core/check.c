@@ -30,9 +30,12 @@ bool sn_check_method_parse(const char *s, sn_check_method *out)
     static const struct {
         const char *name;
         sn_check_method m;
-    } names[] = {{"auto", SN_CHECK_AUTO},     {"bruteforce", SN_CHECK_BRUTEFORCE},
-                 {"brute-force", SN_CHECK_BRUTEFORCE}, {"bf", SN_CHECK_BRUTEFORCE},
-                 {"reduce", SN_CHECK_REDUCE}, {"reduction", SN_CHECK_REDUCE}};
+    } names[] = {{"auto", SN_CHECK_AUTO},
+                 {"bruteforce", SN_CHECK_BRUTEFORCE},
+                 {"brute-force", SN_CHECK_BRUTEFORCE},
+                 {"bf", SN_CHECK_BRUTEFORCE},
+                 {"reduce", SN_CHECK_REDUCE},
+                 {"reduction", SN_CHECK_REDUCE}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(s, names[i].name) == 0) {
             *out = names[i].m;

@@ -43,11 +43,11 @@ typedef void (*sn_check_progress_fn)(double fraction, double eta_seconds, void *
 
 typedef struct sn_check_options {
     sn_check_method method;
-    unsigned threads;               /* 0 = all online CPUs */
-    bool force;                     /* run even when estimated too large */
-    sn_check_progress_fn progress;  /* may be NULL */
-    void *progress_user;            /* passed to progress, borrowed */
-    volatile sig_atomic_t *cancel;  /* nonzero -> stop with SN_EINTERRUPTED; may be NULL */
+    unsigned threads;              /* 0 = all online CPUs */
+    bool force;                    /* run even when estimated too large */
+    sn_check_progress_fn progress; /* may be NULL */
+    void *progress_user;           /* passed to progress, borrowed */
+    volatile sig_atomic_t *cancel; /* nonzero -> stop with SN_EINTERRUPTED; may be NULL */
 } sn_check_options;
 
 void sn_check_options_init(sn_check_options *opt); /* auto, all threads, no force */
@@ -55,15 +55,15 @@ void sn_check_options_init(sn_check_options *opt); /* auto, all threads, no forc
 typedef struct sn_check_result {
     uint32_t n;
     bool sorts;
-    sn_check_method method;    /* the method that gave the verdict */
-    double seconds;            /* wall time of the check */
+    sn_check_method method; /* the method that gave the verdict */
+    double seconds;         /* wall time of the check */
     /* When !sorts: the smallest failing 0-1 input, one byte (0 or 1) per
      * wire, wire 0 first, and the network's output for it; NULL when
      * sorts. Owned by the result. */
     uint8_t *counterexample;
     uint8_t *output;
     uint64_t counterexample_index; /* the input as a number (wire 0 = bit 0) */
-    uint32_t first_unsorted;   /* first i with output[i] > output[i + 1] */
+    uint32_t first_unsorted;       /* first i with output[i] > output[i + 1] */
     /* Number of failing 0-1 inputs (both methods count exactly). For
      * n = 64 it cannot overflow: at least n + 1 inputs sort. */
     uint64_t failing_count;
@@ -71,8 +71,8 @@ typedef struct sn_check_result {
      * order, increasing. Owned by the result (NULL when none). */
     size_t *redundant;
     size_t redundant_count;
-    uint64_t inputs;           /* 2^n inputs (brute force) or patterns pushed (reduce) */
-    size_t max_patterns;       /* reduction: largest pattern set held at once */
+    uint64_t inputs;     /* 2^n inputs (brute force) or patterns pushed (reduce) */
+    size_t max_patterns; /* reduction: largest pattern set held at once */
 } sn_check_result;
 
 /* Check net. On SN_OK *res is filled (free it with sn_check_result_free).
@@ -86,10 +86,11 @@ sn_status sn_check_run(const sn_network *net, const sn_check_options *opt, sn_ch
 void sn_check_result_free(sn_check_result *res); /* frees the arrays; NULL is a no-op */
 
 /* For `sortnet info`: does net sort, and which comparators are redundant.
- * Auto method, all threads, no force: n up to 32 is answered in well under
- * a second for any network, larger n when the reduction stays small;
- * otherwise SN_ELIMIT. *redundant is sn_malloc'd (sn_free it; NULL when
- * none). */
+ * Auto method, all threads, no force: brute force up to n = 24
+ * (milliseconds), the reduction above (milliseconds for Batcher-like
+ * networks); a network the reduction cannot shrink falls back to brute
+ * force (n = 32: a few seconds) or gives SN_ELIMIT. *redundant is
+ * sn_malloc'd (sn_free it; NULL when none). */
 sn_status sn_check_quick(const sn_network *net, bool *sorts, size_t **redundant,
                          size_t *redundant_count, sn_diag *diag);
 

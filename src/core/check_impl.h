@@ -33,7 +33,7 @@ typedef struct check_ctx {
  * input (the caller allocates ncmp bytes, zeroed). */
 typedef struct check_outcome {
     uint64_t failing_count;
-    uint64_t min_failing;  /* valid when failing_count > 0 */
+    uint64_t min_failing; /* valid when failing_count > 0 */
     uint8_t *swapped;
     uint64_t inputs;
     size_t max_patterns;

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# cli_check.sh - end-to-end tests of `sortnet check` through the real
+# binary: verdicts and exit codes, the JSON shape of shared/DESIGN.md, the
+# counterexample replayed with `sortnet run`, refusals and bad usage.
+set -u
+S=${SORTNET:?set SORTNET to the sortnet binary}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+expect() {
+    local want=$1
+    shift
+    "$@" >"$T/out" 2>"$T/err"
+    local got=$?
+    [ "$got" = "$want" ] || fail "'$*' exited $got, expected $want: $(head -c 300 "$T/err")"
+}
+err_has() { grep -qF -- "$1" "$T/err" || fail "stderr lacks '$1': $(head -c 300 "$T/err")"; }
+out_has() { grep -qF -- "$1" "$T/out" || fail "stdout lacks '$1': $(head -c 300 "$T/out")"; }
+json() { python3 -c "import json,sys; d=json.load(open('$T/out')); print($1)"; }
+
+expect 0 "$S" check --help
+out_has "usage: sortnet check"
+expect 2 "$S" check --no-such-option bitonic:4
+err_has "unknown option"
+expect 2 "$S" check
+expect 2 "$S" check bitonic:8 --method magic
+expect 2 "$S" check bitonic:8 --threads 0
+expect 2 "$S" check no-such-file.txt
+expect 3 "$S" check bitonic:8 --device opencl
+err_has "GPU checker"
+
+# generators sort, by both methods
+for net in bitonic:16 oddeven-merge:13 pairwise:20 insertion:9 transposition:7 bubble:11; do
+    expect 0 "$S" check "$net"
+    out_has "sorts: yes"
+    expect 0 "$S" check "$net" --method reduce
+done
+expect 0 "$S" check oddeven-merge:64 --json
+[ "$(json 'd["sorts"], d["method"], d["n"], d["counterexample"], d["redundant"]')" = \
+  "True reduce 64 None []" ] || fail "oddeven-merge:64 json: $(cat "$T/out")"
+
+# a broken network: a counterexample that `sortnet run` confirms
+printf '[(0,1),(2,3)]\n[(0,2),(1,3)]\n' >"$T/b4.txt"
+expect 1 "$S" check "$T/b4.txt"
+out_has "sorts: no"
+out_has "failing 0-1 inputs: 4"
+expect 1 "$S" check "$T/b4.txt" --json
+[ "$(json 'sorted(d.keys())')" = \
+  "['counterexample', 'method', 'n', 'output', 'redundant', 'seconds', 'sorts']" ] ||
+    fail "json keys: $(cat "$T/out")"
+ce=$(json '",".join(map(str, d["counterexample"]))')
+outp=$(json '",".join(map(str, d["output"]))')
+[ "$ce" = "1,0,1,0" ] || fail "smallest counterexample: $ce"
+expect 0 "$S" run "$T/b4.txt" --input "$ce" --json
+[ "$(json '",".join(map(str, d["output"]))')" = "$outp" ] || fail "run disagrees: $(cat "$T/out")"
+[ "$(json 'd["output"] == sorted(d["output"])')" = "False" ] || fail "replayed output is sorted"
+expect 1 "$S" check "$T/b4.txt" --method reduce --json
+[ "$(json '",".join(map(str, d["counterexample"]))')" = "1,0,1,0" ] || fail "reduce counterexample"
+
+# a redundant comparator is listed
+printf '[(0,1)]\n[(0,1)]\n' >"$T/r2.txt"
+expect 0 "$S" check "$T/r2.txt" --json
+[ "$(json 'd["redundant"]')" = "[1]" ] || fail "redundant: $(cat "$T/out")"
+
+# too large for brute force: refused with an estimate, not hung
+expect 2 "$S" check bitonic:48 --method bruteforce
+err_has "inputs"
+err_has "--force"
+
+# the shared networks sort
+if [ -n "${SN_SHARED_NETWORKS:-}" ] && [ -d "$SN_SHARED_NETWORKS/bracket" ]; then
+    for f in "$SN_SHARED_NETWORKS"/bracket/Sort_1[0-9]_*.txt; do
+        expect 0 "$S" check "$f"
+    done
+fi
+
+[ "$fails" = 0 ] || { echo "cli_check: $fails failure(s)" >&2; exit 1; }
+echo "cli_check: all passed"
