@@ -140,8 +140,8 @@ static int gpu_list(int argc, char **argv)
             printf("platform %u: %s\n", x->platform, x->platform_name);
             last_platform = x->platform;
         }
-        printf("%c device %u:%u: %s (%s, %s)\n", mark ? '*' : ' ', x->platform, x->device,
-               x->name, x->type, x->version);
+        printf("%c device %u:%u: %s (%s, %s)\n", mark ? '*' : ' ', x->platform, x->device, x->name,
+               x->type, x->version);
         printf("    compute units %u, global memory ", x->compute_units);
         print_mib(x->global_mem);
         printf(" (largest buffer ");
@@ -260,8 +260,8 @@ static int gpu_verify(int argc, char **argv)
             break;
         case O_FAULT:
             if (!parse_fault(optarg, &vo.inject_layer, &vo.inject_index))
-                return cli_error(CLI_USAGE, "--inject-fault",
-                                 "'%s' is not LAYER:INDEX (e.g. 3:5)", optarg);
+                return cli_error(CLI_USAGE, "--inject-fault", "'%s' is not LAYER:INDEX (e.g. 3:5)",
+                                 optarg);
             vo.inject = true;
             break;
         case O_KERNEL: kernel_file = optarg; break;
@@ -275,8 +275,7 @@ static int gpu_verify(int argc, char **argv)
         case 'h': verify_help(); return CLI_OK;
         case ':':
             return cli_error(CLI_USAGE, "gpu verify", "%s needs an argument", argv[optind - 1]);
-        default:
-            return cli_error(CLI_USAGE, "gpu verify", "unknown option '%s'", argv[optind - 1]);
+        default: return cli_error(CLI_USAGE, "gpu verify", "unknown option '%s'", argv[optind - 1]);
         }
     }
     if (optind >= argc)
@@ -352,14 +351,14 @@ static int gpu_verify(int argc, char **argv)
         goto done;
     }
     char desc[96];
-    printf("%s: %u wires, %zu layers, %s keys, input %s%s\n", sn_schedule_name(s), n,
-           rep.layers, sn_key_type_name(in.type), cli_input_describe(&in, desc, sizeof desc),
+    printf("%s: %u wires, %zu layers, %s keys, input %s%s\n", sn_schedule_name(s), n, rep.layers,
+           sn_key_type_name(in.type), cli_input_describe(&in, desc, sizeof desc),
            with_payload ? ", with payload" : "");
     sn_gpu_variant v = vo.variant;
     if (!kernel_file && v == SN_GPU_VARIANT_AUTO) {
         sn_algo a = sn_schedule_algo(s);
         v = (sn_algo_is_closed_form(a) && !sn_schedule_network(s)) ? SN_GPU_VARIANT_SHIFT
-                                                                    : SN_GPU_VARIANT_PAIRS;
+                                                                   : SN_GPU_VARIANT_PAIRS;
     }
     printf("device: %s; kernel: %s\n", sn_gpu_device_name(g),
            kernel_file ? kernel_file : sn_gpu_variant_name(v));

@@ -22,17 +22,17 @@
 /* ---- devices */
 
 typedef struct sn_gpu_device_info {
-    uint32_t platform;       /* index P of --device P:D */
-    uint32_t device;         /* index D */
+    uint32_t platform; /* index P of --device P:D */
+    uint32_t device;   /* index D */
     char platform_name[128];
     char name[128];
     char vendor[128];
-    char version[128];       /* CL_DEVICE_VERSION */
-    const char *type;        /* "GPU", "CPU", "accelerator", "other" (static) */
+    char version[128]; /* CL_DEVICE_VERSION */
+    const char *type;  /* "GPU", "CPU", "accelerator", "other" (static) */
     uint32_t compute_units;
-    uint64_t global_mem;     /* bytes */
-    uint64_t max_alloc;      /* bytes, largest single buffer */
-    uint64_t local_mem;      /* bytes */
+    uint64_t global_mem; /* bytes */
+    uint64_t max_alloc;  /* bytes, largest single buffer */
+    uint64_t local_mem;  /* bytes */
     size_t max_work_group;
 } sn_gpu_device_info;
 
@@ -89,8 +89,8 @@ sn_status sn_gpu_run(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, sn_key_t
 
 typedef struct sn_gpu_verify_opts {
     sn_gpu_variant variant;
-    bool per_layer;          /* read back and compare the full array after every layer */
-    bool inject;             /* corrupt keys[inject_index] after layer inject_layer */
+    bool per_layer; /* read back and compare the full array after every layer */
+    bool inject;    /* corrupt keys[inject_index] after layer inject_layer */
     size_t inject_layer;
     uint32_t inject_index;
     /* A user's layer kernel (OpenCL C source, borrowed, NUL-terminated) run
@@ -106,22 +106,23 @@ typedef enum sn_gpu_method {
 
 typedef struct sn_gpu_report {
     bool identical;
-    size_t layers;           /* layers of the schedule */
+    size_t layers; /* layers of the schedule */
     sn_gpu_method method;
     /* First mismatch (when !identical): the state after layer `layer`
      * (0-based) differs first at wire `index`. */
     size_t layer;
     uint32_t index;
-    uint32_t expected;       /* raw bits */
+    uint32_t expected; /* raw bits */
     uint32_t actual;
-    bool in_payload;         /* the keys agree there but the payload differs */
+    bool in_payload; /* the keys agree there but the payload differs */
 } sn_gpu_report;
 
 /* Run s on the device from input[0..n) (raw bits of type t; with_payload:
  * the payload is the original index 0..n-1) and compare with the reference
  * executor: every layer's full array when small ((layers + 1) * n <=
  * SN_TRACE_FULL_MAX) or with per_layer, else per-layer digests computed on
- * the device by a reduction kernel, and always the final array. A digest
+ * the device by a reduction kernel, and always the final array. The device
+ * runs first, so a device that is too small fails fast. A digest
  * mismatch is localised by running both executors again up to that layer.
  * Returns SN_OK with the verdict in *rep; other statuses are errors (a user
  * kernel that does not build: SN_EPARSE with the build log in diag). */

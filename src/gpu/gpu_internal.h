@@ -51,4 +51,56 @@ sn_status sn_gpu_build_source(sn_gpu *g, const char *source, bool user, cl_progr
 /* Round x up to a multiple of m (m > 0); x stays 0 if 0. */
 size_t sn_gpu_round_up(size_t x, size_t m);
 
+/* Device buffers of one run. */
+typedef struct sn_gpu_bufs {
+    cl_mem keys, pay;          /* pay: a 4-byte dummy without payload */
+    cl_mem pairs;              /* pairs variant: every layer's pairs */
+    size_t *pair_base;         /* [layers + 1]: first pair of each layer */
+    cl_mem digests;            /* [layers * digest_groups] partial sums */
+    cl_mem states, pay_states; /* [layers * n] snapshots after each layer */
+    uint32_t n;
+    size_t layers;
+    size_t digest_groups;
+    bool payload;
+} sn_gpu_bufs;
+
+/* variant AUTO -> the concrete one; SN_EINVAL if it does not fit s. */
+sn_status sn_gpu_resolve_variant(const sn_schedule *s, sn_gpu_variant v, sn_gpu_variant *out,
+                                 sn_diag *diag);
+/* Check sizes against the device (SN_ELIMIT naming them), then allocate;
+ * uploads the pairs for the pairs variant. On failure nothing is held. */
+sn_status sn_gpu_bufs_create(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, bool payload,
+                             size_t digest_groups, bool states, sn_gpu_bufs *b, sn_diag *diag);
+void sn_gpu_bufs_destroy(sn_gpu_bufs *b);
+
+sn_status sn_gpu_enqueue_layer(sn_gpu *g, const sn_gpu_bufs *b, const sn_schedule *s,
+                               sn_gpu_variant v, sn_key_type t, size_t k, sn_diag *diag);
+sn_status sn_gpu_enqueue_digest(sn_gpu *g, const sn_gpu_bufs *b, size_t slot, sn_diag *diag);
+sn_status sn_gpu_enqueue_inject(sn_gpu *g, const sn_gpu_bufs *b, uint32_t index, sn_diag *diag);
+/* Launch `items` work-items rounded up to whole groups of wg. */
+sn_status sn_gpu_launch(sn_gpu *g, cl_kernel k, size_t items, size_t wg, const char *name,
+                        sn_diag *diag);
+sn_status sn_gpu_write(sn_gpu *g, cl_mem m, size_t bytes, const void *src, const char *what,
+                       sn_diag *diag);
+sn_status sn_gpu_read(sn_gpu *g, cl_mem m, size_t offset, size_t bytes, void *dst, bool block,
+                      const char *what, sn_diag *diag);
+sn_status sn_gpu_finish(sn_gpu *g, sn_diag *diag);
+
+typedef struct sn_gpu_batch_opts {
+    sn_gpu_variant variant; /* resolved (not AUTO) */
+    sn_key_type type;
+    size_t stop; /* run layers [0, stop) */
+    bool inject;
+    size_t inject_layer;
+    uint32_t inject_index;
+} sn_gpu_batch_opts;
+
+/* One batch: upload, enqueue layers [0, stop) back to back (with a digest
+ * and/or a snapshot after each when digests / states are non-NULL), read
+ * back, wait once. keys/payload are updated in place; digests[k] and
+ * states[k * n ..] hold the state after layer k. */
+sn_status sn_gpu_batch(sn_gpu *g, const sn_schedule *s, const sn_gpu_batch_opts *o, uint32_t *keys,
+                       uint32_t *payload, uint64_t *digests, uint32_t *states, uint32_t *pay_states,
+                       sn_diag *diag);
+
 #endif

@@ -1,4 +1,4 @@
-/* kernels.h - the OpenCL sources of kernels/*.cl, embedded at build time by
+/* kernels.h - the OpenCL sources of kernels/ (*.cl), embedded at build time by
  * src/gpu/embed.cmake (the generated kernels.c lives in the build folder). */
 #ifndef SN_GPU_KERNELS_H
 #define SN_GPU_KERNELS_H

@@ -1,0 +1,537 @@
+/* device.c - OpenCL platforms and devices, opening one, building programs.
+ *
+ * Every cl* call is checked; a failure fills the caller's diag with the
+ * call's name and the CL error name. Resources are released through one
+ * cleanup path (sn_gpu_close accepts a half-built handle), so no error path
+ * leaks a context, queue or program. */
+#include "gpu/gpu_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "gpu/kernels.h"
+
+/* CL_PLATFORM_NOT_FOUND_KHR (cl_khr_icd): what the ICD loader returns when
+ * it finds no platform at all. */
+#define SN_CL_PLATFORM_NOT_FOUND_KHR (-1001)
+
+const char *sn_gpu_cl_error_name(int code)
+{
+    switch (code) {
+#define E(x)                                                                                       \
+    case x: return #x;
+        E(CL_SUCCESS)
+        E(CL_DEVICE_NOT_FOUND)
+        E(CL_DEVICE_NOT_AVAILABLE)
+        E(CL_COMPILER_NOT_AVAILABLE)
+        E(CL_MEM_OBJECT_ALLOCATION_FAILURE)
+        E(CL_OUT_OF_RESOURCES)
+        E(CL_OUT_OF_HOST_MEMORY)
+        E(CL_PROFILING_INFO_NOT_AVAILABLE)
+        E(CL_MEM_COPY_OVERLAP)
+        E(CL_IMAGE_FORMAT_MISMATCH)
+        E(CL_IMAGE_FORMAT_NOT_SUPPORTED)
+        E(CL_BUILD_PROGRAM_FAILURE)
+        E(CL_MAP_FAILURE)
+        E(CL_MISALIGNED_SUB_BUFFER_OFFSET)
+        E(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+        E(CL_COMPILE_PROGRAM_FAILURE)
+        E(CL_LINKER_NOT_AVAILABLE)
+        E(CL_LINK_PROGRAM_FAILURE)
+        E(CL_DEVICE_PARTITION_FAILED)
+        E(CL_KERNEL_ARG_INFO_NOT_AVAILABLE)
+        E(CL_INVALID_VALUE)
+        E(CL_INVALID_DEVICE_TYPE)
+        E(CL_INVALID_PLATFORM)
+        E(CL_INVALID_DEVICE)
+        E(CL_INVALID_CONTEXT)
+        E(CL_INVALID_QUEUE_PROPERTIES)
+        E(CL_INVALID_COMMAND_QUEUE)
+        E(CL_INVALID_HOST_PTR)
+        E(CL_INVALID_MEM_OBJECT)
+        E(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR)
+        E(CL_INVALID_IMAGE_SIZE)
+        E(CL_INVALID_SAMPLER)
+        E(CL_INVALID_BINARY)
+        E(CL_INVALID_BUILD_OPTIONS)
+        E(CL_INVALID_PROGRAM)
+        E(CL_INVALID_PROGRAM_EXECUTABLE)
+        E(CL_INVALID_KERNEL_NAME)
+        E(CL_INVALID_KERNEL_DEFINITION)
+        E(CL_INVALID_KERNEL)
+        E(CL_INVALID_ARG_INDEX)
+        E(CL_INVALID_ARG_VALUE)
+        E(CL_INVALID_ARG_SIZE)
+        E(CL_INVALID_KERNEL_ARGS)
+        E(CL_INVALID_WORK_DIMENSION)
+        E(CL_INVALID_WORK_GROUP_SIZE)
+        E(CL_INVALID_WORK_ITEM_SIZE)
+        E(CL_INVALID_GLOBAL_OFFSET)
+        E(CL_INVALID_EVENT_WAIT_LIST)
+        E(CL_INVALID_EVENT)
+        E(CL_INVALID_OPERATION)
+        E(CL_INVALID_GL_OBJECT)
+        E(CL_INVALID_BUFFER_SIZE)
+        E(CL_INVALID_MIP_LEVEL)
+        E(CL_INVALID_GLOBAL_WORK_SIZE)
+        E(CL_INVALID_PROPERTY)
+        E(CL_INVALID_IMAGE_DESCRIPTOR)
+        E(CL_INVALID_COMPILER_OPTIONS)
+        E(CL_INVALID_LINKER_OPTIONS)
+        E(CL_INVALID_DEVICE_PARTITION_COUNT)
+#undef E
+    case SN_CL_PLATFORM_NOT_FOUND_KHR: return "CL_PLATFORM_NOT_FOUND_KHR";
+    }
+    return "unknown OpenCL error";
+}
+
+sn_status sn_gpu_cl_fail(sn_diag *diag, const char *call, cl_int err)
+{
+    sn_status st = SN_EDEVICE;
+    if (err == CL_OUT_OF_HOST_MEMORY)
+        st = SN_ENOMEM;
+    else if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_INVALID_BUFFER_SIZE)
+        st = SN_ELIMIT;
+    return sn_diag_set(diag, st, 0, 0, "%s failed: %s (%d)", call, sn_gpu_cl_error_name(err),
+                       (int)err);
+}
+
+size_t sn_gpu_round_up(size_t x, size_t m)
+{
+    return (x + m - 1) / m * m;
+}
+
+/* ---- listing */
+
+static sn_status no_platform(sn_diag *diag, cl_int err)
+{
+    if (err == CL_SUCCESS)
+        return sn_diag_set(diag, SN_ENODEVICE, 0, 0,
+                           "no OpenCL platform found (install a driver, e.g. pocl-opencl-icd; "
+                           "OCL_ICD_VENDORS may point elsewhere)");
+    return sn_diag_set(diag, SN_ENODEVICE, 0, 0,
+                       "no OpenCL platform found: clGetPlatformIDs: %s (%d) (install a driver, "
+                       "e.g. pocl-opencl-icd; OCL_ICD_VENDORS may point elsewhere)",
+                       sn_gpu_cl_error_name(err), (int)err);
+}
+
+/* The platform list (sn_malloc'd). */
+static sn_status get_platforms(cl_platform_id **out, cl_uint *count, sn_diag *diag)
+{
+    cl_uint np = 0;
+    cl_int err = clGetPlatformIDs(0, NULL, &np);
+    if (err == SN_CL_PLATFORM_NOT_FOUND_KHR || (err == CL_SUCCESS && np == 0))
+        return no_platform(diag, err);
+    if (err != CL_SUCCESS)
+        return sn_gpu_cl_fail(diag, "clGetPlatformIDs", err);
+    cl_platform_id *ps = sn_calloc(np, sizeof *ps);
+    if (!ps)
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory listing platforms");
+    err = clGetPlatformIDs(np, ps, NULL);
+    if (err != CL_SUCCESS) {
+        sn_free(ps);
+        return sn_gpu_cl_fail(diag, "clGetPlatformIDs", err);
+    }
+    *out = ps;
+    *count = np;
+    return SN_OK;
+}
+
+static void copy_str(char *dst, size_t cap, const char *src)
+{
+    size_t len = strlen(src);
+    if (len >= cap)
+        len = cap - 1;
+    memcpy(dst, src, len);
+    dst[len] = '\0';
+    /* Drivers pad names with spaces; trim them for tidy output. */
+    while (len > 0 && (dst[len - 1] == ' ' || dst[len - 1] == '\n'))
+        dst[--len] = '\0';
+}
+
+static sn_status device_info(cl_device_id d, sn_gpu_device_info *info, sn_diag *diag)
+{
+    char buf[256];
+    cl_device_type type = 0;
+    cl_uint cu = 0;
+    cl_ulong gmem = 0, lmem = 0, amax = 0;
+    size_t wg = 0;
+    cl_int err;
+#define Q(param, var, name)                                                                        \
+    err = clGetDeviceInfo(d, param, sizeof var, &var, NULL);                                       \
+    if (err != CL_SUCCESS)                                                                         \
+        return sn_gpu_cl_fail(diag, "clGetDeviceInfo(" name ")", err);
+    Q(CL_DEVICE_TYPE, type, "CL_DEVICE_TYPE")
+    Q(CL_DEVICE_MAX_COMPUTE_UNITS, cu, "CL_DEVICE_MAX_COMPUTE_UNITS")
+    Q(CL_DEVICE_GLOBAL_MEM_SIZE, gmem, "CL_DEVICE_GLOBAL_MEM_SIZE")
+    Q(CL_DEVICE_LOCAL_MEM_SIZE, lmem, "CL_DEVICE_LOCAL_MEM_SIZE")
+    Q(CL_DEVICE_MAX_MEM_ALLOC_SIZE, amax, "CL_DEVICE_MAX_MEM_ALLOC_SIZE")
+    Q(CL_DEVICE_MAX_WORK_GROUP_SIZE, wg, "CL_DEVICE_MAX_WORK_GROUP_SIZE")
+#undef Q
+#define S(param, dst, name)                                                                        \
+    err = clGetDeviceInfo(d, param, sizeof buf - 1, buf, NULL);                                    \
+    if (err != CL_SUCCESS)                                                                         \
+        return sn_gpu_cl_fail(diag, "clGetDeviceInfo(" name ")", err);                             \
+    buf[sizeof buf - 1] = '\0';                                                                    \
+    copy_str(dst, sizeof dst, buf);
+    S(CL_DEVICE_NAME, info->name, "CL_DEVICE_NAME")
+    S(CL_DEVICE_VENDOR, info->vendor, "CL_DEVICE_VENDOR")
+    S(CL_DEVICE_VERSION, info->version, "CL_DEVICE_VERSION")
+#undef S
+    if (type & CL_DEVICE_TYPE_GPU)
+        info->type = "GPU";
+    else if (type & CL_DEVICE_TYPE_CPU)
+        info->type = "CPU";
+    else if (type & CL_DEVICE_TYPE_ACCELERATOR)
+        info->type = "accelerator";
+    else
+        info->type = "other";
+    info->compute_units = cu;
+    info->global_mem = gmem;
+    info->local_mem = lmem;
+    info->max_alloc = amax;
+    info->max_work_group = wg;
+    return SN_OK;
+}
+
+/* Devices of platform p (sn_malloc'd); 0 devices is not an error. */
+static sn_status platform_devices(cl_platform_id p, cl_device_id **out, cl_uint *count,
+                                  sn_diag *diag)
+{
+    cl_uint nd = 0;
+    *out = NULL;
+    *count = 0;
+    cl_int err = clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
+    if (err == CL_DEVICE_NOT_FOUND || (err == CL_SUCCESS && nd == 0))
+        return SN_OK;
+    if (err != CL_SUCCESS)
+        return sn_gpu_cl_fail(diag, "clGetDeviceIDs", err);
+    cl_device_id *ds = sn_calloc(nd, sizeof *ds);
+    if (!ds)
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory listing devices");
+    err = clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, nd, ds, NULL);
+    if (err != CL_SUCCESS) {
+        sn_free(ds);
+        return sn_gpu_cl_fail(diag, "clGetDeviceIDs", err);
+    }
+    *out = ds;
+    *count = nd;
+    return SN_OK;
+}
+
+/* Walk every device; cb returns false to stop. */
+typedef bool (*device_cb)(void *ctx, cl_platform_id p, cl_device_id d,
+                          const sn_gpu_device_info *info);
+
+static sn_status for_each_device(device_cb cb, void *ctx, sn_diag *diag)
+{
+    cl_platform_id *ps = NULL;
+    cl_uint np = 0;
+    sn_status st = get_platforms(&ps, &np, diag);
+    if (st != SN_OK)
+        return st;
+    bool go = true;
+    for (cl_uint pi = 0; pi < np && go && st == SN_OK; pi++) {
+        char pname[256] = "";
+        cl_int err = clGetPlatformInfo(ps[pi], CL_PLATFORM_NAME, sizeof pname - 1, pname, NULL);
+        if (err != CL_SUCCESS) {
+            st = sn_gpu_cl_fail(diag, "clGetPlatformInfo(CL_PLATFORM_NAME)", err);
+            break;
+        }
+        cl_device_id *ds = NULL;
+        cl_uint nd = 0;
+        sn_diag ignored;
+        /* A broken platform should not hide the working ones. */
+        if (platform_devices(ps[pi], &ds, &nd, &ignored) != SN_OK)
+            continue;
+        for (cl_uint di = 0; di < nd && go; di++) {
+            sn_gpu_device_info info;
+            memset(&info, 0, sizeof info);
+            st = device_info(ds[di], &info, diag);
+            if (st != SN_OK)
+                break;
+            info.platform = pi;
+            info.device = di;
+            copy_str(info.platform_name, sizeof info.platform_name, pname);
+            go = cb(ctx, ps[pi], ds[di], &info);
+        }
+        sn_free(ds);
+    }
+    sn_free(ps);
+    return st;
+}
+
+typedef struct list_ctx {
+    sn_gpu_device_info *v;
+    size_t n, cap;
+    bool oom;
+} list_ctx;
+
+static bool list_cb(void *ctx, cl_platform_id p, cl_device_id d, const sn_gpu_device_info *info)
+{
+    (void)p;
+    (void)d;
+    list_ctx *c = ctx;
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 8;
+        sn_gpu_device_info *v = sn_realloc(c->v, cap * sizeof *v);
+        if (!v) {
+            c->oom = true;
+            return false;
+        }
+        c->v = v;
+        c->cap = cap;
+    }
+    c->v[c->n++] = *info;
+    return true;
+}
+
+sn_status sn_gpu_devices(sn_gpu_device_info **out, size_t *count, sn_diag *diag)
+{
+    list_ctx c = {NULL, 0, 0, false};
+    sn_status st = for_each_device(list_cb, &c, diag);
+    if (st == SN_OK && c.oom)
+        st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory listing devices");
+    if (st != SN_OK) {
+        sn_free(c.v);
+        return st;
+    }
+    *out = c.v;
+    *count = c.n;
+    return SN_OK;
+}
+
+bool sn_gpu_device_parse(const char *s, uint32_t *platform, uint32_t *device)
+{
+    unsigned long v[2];
+    for (int k = 0; k < 2; k++) {
+        if (*s < '0' || *s > '9')
+            return false;
+        char *end;
+        v[k] = strtoul(s, &end, 10);
+        if (end - s > 6)
+            return false;
+        s = end;
+        if (k == 0 && *s++ != ':')
+            return false;
+    }
+    if (*s)
+        return false;
+    *platform = (uint32_t)v[0];
+    *device = (uint32_t)v[1];
+    return true;
+}
+
+/* ---- opening */
+
+typedef struct pick_ctx {
+    bool want_index;
+    uint32_t p, d;
+    int rank; /* of the best so far: 3 = exact index, 2 = GPU, 1 = CPU, 0 = any */
+    bool found;
+    cl_platform_id platform;
+    cl_device_id device;
+    sn_gpu_device_info info;
+} pick_ctx;
+
+static bool pick_cb(void *ctx, cl_platform_id p, cl_device_id d, const sn_gpu_device_info *info)
+{
+    pick_ctx *c = ctx;
+    int rank;
+    if (c->want_index) {
+        if (info->platform != c->p || info->device != c->d)
+            return true;
+        rank = 3;
+    } else {
+        rank = strcmp(info->type, "GPU") == 0 ? 2 : strcmp(info->type, "CPU") == 0 ? 1 : 0;
+    }
+    if (!c->found || rank > c->rank) {
+        c->found = true;
+        c->rank = rank;
+        c->platform = p;
+        c->device = d;
+        c->info = *info;
+    }
+    return !(rank >= 2); /* an exact index or the first GPU ends the search */
+}
+
+static const char *const kernel_names[K_COUNT] = {
+    [K_PAIRS] = "sn_pairs",
+    [K_BITONIC_LEFT] = "sn_bitonic_left",
+    [K_BITONIC_XOR] = "sn_bitonic_xor",
+    [K_BITONIC_DIV] = "sn_bitonic_div",
+    [K_BITONIC_SHIFT] = "sn_bitonic_shift",
+    [K_OEM_LEFT] = "sn_oem_left",
+    [K_OEM_DIV] = "sn_oem_div",
+    [K_OEM_SHIFT] = "sn_oem_shift",
+    [K_TRANS_LEFT] = "sn_trans_left",
+    [K_TRANS_DIV] = "sn_trans_div",
+    [K_TRANS_SHIFT] = "sn_trans_shift",
+    [K_DIGEST] = "sn_digest",
+    [K_INJECT] = "sn_inject",
+};
+
+static void set_log(sn_gpu *g, const char *text)
+{
+    sn_free(g->build_log);
+    size_t len = strlen(text);
+    g->build_log = sn_malloc(len + 1);
+    if (g->build_log)
+        memcpy(g->build_log, text, len + 1);
+}
+
+sn_status sn_gpu_build_source(sn_gpu *g, const char *source, bool user, cl_program *prog,
+                              sn_diag *diag)
+{
+    cl_int err;
+    *prog = NULL;
+    set_log(g, "");
+    cl_program pr = clCreateProgramWithSource(g->ctx, 1, &source, NULL, &err);
+    if (err != CL_SUCCESS)
+        return sn_gpu_cl_fail(diag, "clCreateProgramWithSource", err);
+    cl_int berr = clBuildProgram(pr, 1, &g->device, "-cl-std=CL1.2", NULL, NULL);
+    size_t log_len = 0;
+    err = clGetProgramBuildInfo(pr, g->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &log_len);
+    if (err == CL_SUCCESS && log_len > 0) {
+        char *log = sn_malloc(log_len + 1);
+        if (log) {
+            err = clGetProgramBuildInfo(pr, g->device, CL_PROGRAM_BUILD_LOG, log_len, log, NULL);
+            log[err == CL_SUCCESS ? log_len : 0] = '\0';
+            set_log(g, log);
+            sn_free(log);
+        }
+    }
+    if (berr != CL_SUCCESS) {
+        clReleaseProgram(pr);
+        const char *log = g->build_log ? g->build_log : "";
+        return sn_diag_set(diag, user ? SN_EPARSE : SN_EDEVICE, 0, 0,
+                           "clBuildProgram failed: %s (%d)%s%s", sn_gpu_cl_error_name(berr),
+                           (int)berr, *log ? "; build log:\n" : " (no build log)", log);
+    }
+    *prog = pr;
+    return SN_OK;
+}
+
+static size_t pow2_floor(size_t x)
+{
+    size_t p = 1;
+    while (p * 2 <= x)
+        p *= 2;
+    return p;
+}
+
+sn_status sn_gpu_open(const char *spec, sn_gpu **out, sn_diag *diag)
+{
+    pick_ctx c;
+    memset(&c, 0, sizeof c);
+    if (spec) {
+        if (!sn_gpu_device_parse(spec, &c.p, &c.d))
+            return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                               "'%s' is not a device: expected P:D, e.g. 0:0", spec);
+        c.want_index = true;
+    }
+    sn_status st = for_each_device(pick_cb, &c, diag);
+    if (st != SN_OK)
+        return st;
+    if (!c.found) {
+        if (spec)
+            return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                               "no OpenCL device %s (`sortnet gpu list` shows the devices)", spec);
+        return sn_diag_set(diag, SN_ENODEVICE, 0, 0,
+                           "OpenCL platforms exist but none has a device");
+    }
+    sn_gpu *g = sn_calloc(1, sizeof *g);
+    if (!g)
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory opening the device");
+    g->info = c.info;
+    g->platform = c.platform;
+    g->device = c.device;
+    snprintf(g->display, sizeof g->display, "%s (%s)", g->info.name, g->info.platform_name);
+
+    cl_int err;
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)g->platform, 0};
+    g->ctx = clCreateContext(props, 1, &g->device, NULL, NULL, &err);
+    if (err != CL_SUCCESS) {
+        st = sn_gpu_cl_fail(diag, "clCreateContext", err);
+        goto fail;
+    }
+    g->queue = clCreateCommandQueue(g->ctx, g->device, 0, &err);
+    if (err != CL_SUCCESS) {
+        st = sn_gpu_cl_fail(diag, "clCreateCommandQueue", err);
+        goto fail;
+    }
+    const char *src = sn_kernel_source_find("sortnet");
+    if (!src) {
+        st = sn_diag_set(diag, SN_EDEVICE, 0, 0, "kernels/sortnet.cl was not embedded");
+        goto fail;
+    }
+    st = sn_gpu_build_source(g, src, false, &g->program, diag);
+    if (st != SN_OK)
+        goto fail;
+    size_t kwg = g->info.max_work_group;
+    for (int k = 0; k < K_COUNT; k++) {
+        g->k[k] = clCreateKernel(g->program, kernel_names[k], &err);
+        if (err != CL_SUCCESS) {
+            char call[80];
+            snprintf(call, sizeof call, "clCreateKernel(%s)", kernel_names[k]);
+            st = sn_gpu_cl_fail(diag, call, err);
+            goto fail;
+        }
+        size_t w = 0;
+        err = clGetKernelWorkGroupInfo(g->k[k], g->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof w, &w,
+                                       NULL);
+        if (err != CL_SUCCESS) {
+            st = sn_gpu_cl_fail(diag, "clGetKernelWorkGroupInfo", err);
+            goto fail;
+        }
+        if (w < kwg)
+            kwg = w;
+    }
+    /* 256 suits both GPUs (whole warps) and pocl; never above what the
+     * device and every kernel allow. */
+    g->wg = pow2_floor(kwg < 256 ? (kwg ? kwg : 1) : 256);
+    g->digest_wg = g->wg;
+    if (g->digest_wg * sizeof(cl_ulong) > g->info.local_mem)
+        g->digest_wg = pow2_floor((size_t)(g->info.local_mem / sizeof(cl_ulong)));
+    if (g->digest_wg == 0)
+        g->digest_wg = 1;
+    *out = g;
+    return SN_OK;
+fail:
+    sn_gpu_close(g);
+    return st;
+}
+
+void sn_gpu_close(sn_gpu *g)
+{
+    if (!g)
+        return;
+    for (int k = 0; k < K_COUNT; k++)
+        if (g->k[k])
+            clReleaseKernel(g->k[k]);
+    if (g->program)
+        clReleaseProgram(g->program);
+    if (g->queue)
+        clReleaseCommandQueue(g->queue);
+    if (g->ctx)
+        clReleaseContext(g->ctx);
+    sn_free(g->build_log);
+    sn_free(g);
+}
+
+const sn_gpu_device_info *sn_gpu_info(const sn_gpu *g)
+{
+    return &g->info;
+}
+
+const char *sn_gpu_device_name(const sn_gpu *g)
+{
+    return g->display;
+}
+
+const char *sn_gpu_build_log(const sn_gpu *g)
+{
+    return g->build_log ? g->build_log : "";
+}

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# cli_gpu.sh - end-to-end tests of `sortnet gpu` through the real binary:
+# list, verify verdicts and exit codes, the JSON shape of shared/DESIGN.md,
+# injected faults named at their layer, user kernels (good, wrong, broken),
+# no OpenCL platform (exit 3), bad usage. Skips (77) only when no OpenCL
+# platform exists at all.
+set -u
+S=${SORTNET:?set SORTNET to the sortnet binary}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+expect() {
+    local want=$1
+    shift
+    "$@" >"$T/out" 2>"$T/err"
+    local got=$?
+    [ "$got" = "$want" ] || fail "'$*' exited $got, expected $want: $(head -c 400 "$T/err")"
+}
+err_has() { grep -qF -- "$1" "$T/err" || fail "stderr lacks '$1': $(head -c 400 "$T/err")"; }
+out_has() { grep -qF -- "$1" "$T/out" || fail "stdout lacks '$1': $(head -c 400 "$T/out")"; }
+json() { python3 -c "import json,sys; d=json.load(open('$T/out')); print($1)"; }
+
+# No platform at all (an empty vendors folder): exit 3 with a clear message,
+# whether or not this machine has a driver.
+mkdir -p "$T/novendors"
+expect 3 env OCL_ICD_VENDORS="$T/novendors" "$S" gpu list
+err_has "no OpenCL platform"
+expect 3 env OCL_ICD_VENDORS="$T/novendors" "$S" gpu verify bitonic:8
+err_has "no OpenCL platform"
+
+expect 0 "$S" gpu --help
+out_has "usage: sortnet gpu"
+expect 0 "$S" gpu verify --help
+out_has "--inject-fault"
+expect 0 "$S" gpu list --help
+expect 2 "$S" gpu
+expect 2 "$S" gpu frobnicate
+expect 2 "$S" gpu verify --no-such-option bitonic:4
+err_has "unknown option"
+expect 2 "$S" gpu verify
+expect 2 "$S" gpu verify bitonic:8 --variant magic
+expect 2 "$S" gpu verify bitonic:8 --inject-fault 3
+expect 2 "$S" gpu verify bitonic:8 --device x
+expect 2 "$S" gpu bench
+err_has "not yet implemented"
+
+"$S" gpu list >"$T/out" 2>"$T/err"
+rc=$?
+if [ $rc = 3 ]; then
+    echo "SKIP: no OpenCL platform on this machine: $(cat "$T/err")" >&2
+    exit 77
+fi
+[ $rc = 0 ] || fail "gpu list exited $rc: $(cat "$T/err")"
+out_has "compute units"
+out_has "max work-group size"
+grep -q '^\* device' "$T/out" || fail "gpu list marks no default device"
+expect 2 "$S" gpu verify bitonic:8 --device 99:0
+err_has "no OpenCL device 99:0"
+expect 2 "$S" gpu list --device 99:0
+
+# identical, every generator, text and JSON
+for net in bitonic:37 oddeven-merge:64 transposition:19 pairwise:45 bubble:12 insertion:9; do
+    for ty in i32 u32 f32; do
+        expect 0 "$S" gpu verify "$net" --random 5 --type "$ty" --payload
+        out_has "identical"
+    done
+done
+expect 0 "$S" gpu verify bitonic:1000 --random 1 --json
+[ "$(json 'd["identical"], d["layers"], d["first_mismatch"], type(d["device"]).__name__')" = \
+    "True 55 None str" ] || fail "gpu verify --json shape: $(cat "$T/out")"
+for v in pairs left xor div shift; do
+    expect 0 "$S" gpu verify bitonic:100 --variant $v --per-layer --reverse
+done
+expect 2 "$S" gpu verify oddeven-merge:16 --variant xor
+err_has "bitonic"
+expect 2 "$S" gpu verify pairwise:16 --variant shift
+# too big for the device: a clear error naming the sizes (the pair list of
+# bitonic:2^25 is 325 layers x 2^24 pairs x 8 bytes, about 41.6 GiB)
+expect 2 "$S" gpu verify bitonic:33554432 --variant pairs --sorted
+err_has "exceeds the device's largest buffer"
+err_has "MiB"
+expect 0 "$S" gpu verify bitonic:4 --input 3,-1,2,-1 --payload
+expect 0 "$S" gpu verify bitonic:4 --type f32 --input -0,0,nan,-inf
+expect 2 "$S" gpu verify bitonic:4 --input 1,2
+
+# an injected fault is named at exactly its layer and index (snapshots,
+# lockstep and digests)
+expect 1 "$S" gpu verify bitonic:64 --random 3 --inject-fault 7:20
+out_has "differs: first at layer 7 (counting from 0), wire 20"
+expect 1 "$S" gpu verify bitonic:64 --random 3 --inject-fault 7:20 --per-layer
+out_has "first at layer 7 "
+expect 1 "$S" gpu verify oddeven-merge:300000 --random 3 --inject-fault 100:123456 --json
+[ "$(json 'd["identical"], d["first_mismatch"]["layer"], d["first_mismatch"]["index"]')" = \
+    "False 100 123456" ] || fail "digest-mode fault: $(cat "$T/out")"
+expect 2 "$S" gpu verify bitonic:8 --inject-fault 6:0
+err_has "cannot inject"
+
+# user kernels: a good one, a wrong one (layer named), a broken one (log)
+cat >"$T/good.cl" <<'CL'
+__kernel void sn_layer(__global uint *keys, __global uint *payload,
+                       __global const uint2 *pairs, uint count, uint n,
+                       uint algo, uint p, uint q)
+{
+    uint t = get_global_id(0);
+    if (t >= count)
+        return;
+    uint a = pairs[t].x, b = pairs[t].y;
+    uint x = keys[a], y = keys[b];
+    if (x > y) {
+        keys[a] = y;
+        keys[b] = x;
+        uint pa = payload[a];
+        payload[a] = payload[b];
+        payload[b] = pa;
+    }
+}
+CL
+# Wrong: compares with >= and swaps the payload of equal keys, which the
+# reference never moves. With the input 0011 the keys stay right, and layer
+# 0 of bitonic:4 is (0,1),(2,3): both pairs hold equal keys, so the payload
+# is wrong from layer 0 on, first at wire 0.
+sed 's/if (x > y)/if (x >= y)/' "$T/good.cl" >"$T/wrong.cl"
+cat >"$T/broken.cl" <<'CL'
+__kernel void sn_layer(__global uint *keys) { keys[0] = no_such_variable; }
+CL
+expect 0 "$S" gpu verify pairwise:24 --kernel "$T/good.cl" --payload --random 9
+out_has "identical"
+expect 1 "$S" gpu verify bitonic:4 --kernel "$T/wrong.cl" --payload --bits 0011
+out_has "differs: first at layer 0 (counting from 0), payload of wire 0: expected 0, actual 1"
+expect 2 "$S" gpu verify bitonic:8 --kernel "$T/broken.cl"
+err_has "clBuildProgram"
+err_has "no_such_variable"
+expect 2 "$S" gpu verify bitonic:8 --kernel "$T/no-such-file.cl"
+
+# every network of ../shared/networks
+if [ -n "${SN_SHARED_NETWORKS:-}" ] && [ -d "$SN_SHARED_NETWORKS" ]; then
+    for f in "$SN_SHARED_NETWORKS"/bracket/*.txt "$SN_SHARED_NETWORKS"/sn/*; do
+        expect 0 "$S" gpu verify "$f" --random 4 --payload
+    done
+else
+    echo "note: SN_SHARED_NETWORKS not set: shared networks skipped here" >&2
+fi
+
+[ $fails = 0 ] || { echo "$fails failure(s)" >&2; exit 1; }
+echo "cli_gpu: all passed"

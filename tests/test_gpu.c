@@ -1,0 +1,415 @@
+/* test_gpu.c - the OpenCL executor against the CPU reference: every
+ * generator at many sizes, key types and with/without payload must be
+ * bit-identical; every kernel variant too; every shared network; injected
+ * faults must be found at exactly their layer; user kernels that do not
+ * build or are wrong must be reported. Skips (77) only when no OpenCL
+ * platform exists. */
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/alloc.h"
+#include "core/exec.h"
+#include "core/format.h"
+#include "core/input.h"
+#include "core/schedule.h"
+#include "gpu/gpu.h"
+#include "sn_test.h"
+
+static sn_gpu *g;
+
+/* Keys with many duplicates and, for f32, the values totalOrder fixes
+ * (-0.0 before +0.0, NaNs at the ends), so "swap only if strictly greater"
+ * and the payload's determinism are exercised. */
+static void dup_heavy(sn_key_type t, uint32_t n, uint64_t seed, uint32_t *keys)
+{
+    static const uint32_t f32[] = {0x80000000u, 0x00000000u, 0x3fc00000u, 0xff800000u,
+                                   0x7fc00000u, 0xffc00000u, 0xbf800000u, 0x3fc00000u};
+    static const uint32_t u32[] = {0, 1, 2, 0xffffffffu, 0x80000000u, 7};
+    static const uint32_t i32[] = {0xfffffffdu, 0xffffffffu, 0, 1, 3, 0x80000000u, 0x7fffffffu};
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t r = sn_rand_next(&seed);
+        switch (t) {
+        case SN_KEY_F32: keys[i] = f32[r % 8]; break;
+        case SN_KEY_U32: keys[i] = u32[r % 6]; break;
+        default: keys[i] = i32[r % 7]; break;
+        }
+    }
+}
+
+static uint32_t *make_input(sn_key_type t, uint32_t n, uint64_t seed, bool dups)
+{
+    uint32_t *keys = sn_malloc((size_t)n * 4 + 4);
+    if (!keys)
+        return NULL;
+    if (dups) {
+        dup_heavy(t, n, seed, keys);
+    } else {
+        sn_input_spec spec = {SN_INPUT_RANDOM, seed, NULL};
+        sn_diag d;
+        if (sn_input_make(&spec, t, n, keys, &d) != SN_OK) {
+            sn_free(keys);
+            return NULL;
+        }
+    }
+    return keys;
+}
+
+/* Verify and expect identical; returns false on a failed check. */
+static bool expect_identical(const sn_schedule *s, sn_key_type t, const uint32_t *keys,
+                             bool payload, const sn_gpu_verify_opts *o, const char *what)
+{
+    sn_gpu_report rep;
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_status st = sn_gpu_verify(g, s, t, keys, payload, o, &rep, &d);
+    CHECKF(st == SN_OK, "%s: %s", what, d.text);
+    if (st != SN_OK)
+        return false;
+    CHECKF(rep.identical, "%s: differs at layer %zu index %u (expected %08x, actual %08x%s)", what,
+           rep.layer, rep.index, rep.expected, rep.actual, rep.in_payload ? ", payload" : "");
+    return rep.identical;
+}
+
+static void test_generators(void)
+{
+    static const uint32_t extra[] = {100, 1000, 65539};
+    for (int a = SN_ALGO_BITONIC; a < SN_ALGO_COUNT; a++) {
+        for (uint32_t idx = 0; idx < 33 + 3; idx++) {
+            uint32_t n = idx < 33 ? idx + 1 : extra[idx - 33];
+            sn_schedule *s = NULL;
+            sn_diag d;
+            sn_status st = sn_schedule_generate((sn_algo)a, n, &s, &d);
+            if (st == SN_ELIMIT) {
+                /* Explicit generators refuse more comparators than the
+                 * network limits allow: nothing to run. */
+                CHECKF(!sn_algo_is_closed_form((sn_algo)a), "%s:%u refused: %s",
+                       sn_algo_name((sn_algo)a), n, d.text);
+                continue;
+            }
+            CHECKF(st == SN_OK, "%s:%u: %s", sn_algo_name((sn_algo)a), n, d.text);
+            if (st != SN_OK)
+                continue;
+            /* transposition:65539 has 65539 layers: its reference alone
+             * costs n^2 steps and pocl ~1 ms per launch (about 2.5 minutes
+             * in all), too slow for CI; it is run on the GPU by hand. */
+            if ((uint64_t)sn_schedule_layer_count(s) * n > ((uint64_t)1 << 30)) {
+                printf("note: %s:%u not run here (%zu layers; too slow on pocl)\n",
+                       sn_algo_name((sn_algo)a), n, sn_schedule_layer_count(s));
+                sn_schedule_destroy(s);
+                continue;
+            }
+            for (int t = 0; t < 3; t++) {
+                for (int pay = 0; pay < 2; pay++) {
+                    uint32_t *keys = make_input((sn_key_type)t, n, 1000u * n + (uint64_t)t,
+                                                ((uint32_t)(t + pay) + n) % 2 == 1);
+                    CHECK(keys != NULL);
+                    char what[96];
+                    snprintf(what, sizeof what, "%s:%u %s payload=%d", sn_algo_name((sn_algo)a), n,
+                             sn_key_type_name((sn_key_type)t), pay);
+                    if (keys)
+                        expect_identical(s, (sn_key_type)t, keys, pay, NULL, what);
+                    sn_free(keys);
+                }
+            }
+            sn_schedule_destroy(s);
+        }
+    }
+}
+
+/* Every kernel style must agree with the reference, per layer. */
+static void test_variants(void)
+{
+    static const uint32_t sizes[] = {1, 2, 3, 5, 8, 13, 16, 17, 31, 32, 33, 100, 257, 1000};
+    for (int a = SN_ALGO_BITONIC; a <= SN_ALGO_TRANSPOSITION; a++) {
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+            uint32_t n = sizes[si];
+            sn_schedule *s = NULL;
+            sn_diag d;
+            CHECK(sn_schedule_generate((sn_algo)a, n, &s, &d) == SN_OK);
+            if (!s)
+                continue;
+            for (int v = SN_GPU_VARIANT_PAIRS; v < SN_GPU_VARIANT_COUNT; v++) {
+                if (v == SN_GPU_VARIANT_XOR && a != SN_ALGO_BITONIC) {
+                    sn_gpu_verify_opts o = {(sn_gpu_variant)v, false, false, 0, 0, NULL};
+                    sn_gpu_report rep;
+                    uint32_t k1[1] = {0};
+                    CHECK(n == 1 ||
+                          sn_gpu_verify(g, s, SN_KEY_I32, k1, false, &o, &rep, &d) == SN_EINVAL);
+                    continue;
+                }
+                for (int per_layer = 0; per_layer < 2; per_layer++) {
+                    sn_gpu_verify_opts o = {(sn_gpu_variant)v, per_layer, false, 0, 0, NULL};
+                    sn_key_type t = (sn_key_type)(((uint32_t)v + n) % 3);
+                    uint32_t *keys = make_input(t, n, n * 7u + (uint32_t)v, v % 2 == 0);
+                    char what[96];
+                    snprintf(what, sizeof what, "%s:%u variant %s per-layer %d",
+                             sn_algo_name((sn_algo)a), n, sn_gpu_variant_name((sn_gpu_variant)v),
+                             per_layer);
+                    if (keys)
+                        expect_identical(s, t, keys, true, &o, what);
+                    sn_free(keys);
+                }
+            }
+            sn_schedule_destroy(s);
+        }
+    }
+}
+
+/* sn_gpu_run must sort (oracle: the reference executor's output). */
+static void test_run(void)
+{
+    sn_schedule *s = NULL;
+    sn_diag d;
+    CHECK(sn_schedule_generate(SN_ALGO_ODDEVEN_MERGE, 5000, &s, &d) == SN_OK);
+    if (!s)
+        return;
+    uint32_t *a = make_input(SN_KEY_F32, 5000, 5, true);
+    uint32_t *b = make_input(SN_KEY_F32, 5000, 5, true);
+    if (a && b) {
+        CHECK(sn_gpu_run(g, s, SN_GPU_VARIANT_DIV, SN_KEY_F32, a, NULL, &d) == SN_OK);
+        sn_exec_run(s, SN_KEY_F32, b, NULL);
+        CHECK(memcmp(a, b, 5000 * 4) == 0);
+        for (uint32_t i = 1; i < 5000; i++)
+            CHECK(sn_key_to_ordered(SN_KEY_F32, b[i - 1]) <= sn_key_to_ordered(SN_KEY_F32, b[i]));
+    }
+    sn_free(a);
+    sn_free(b);
+    sn_schedule_destroy(s);
+}
+
+/* Faults injected after layer L must be reported at exactly layer L, by
+ * every method (snapshots, digests, lockstep). */
+static void test_faults(void)
+{
+    static const struct {
+        const char *net;
+        uint32_t n;
+        sn_algo algo;
+    } cases[] = {
+        {"bitonic small (snapshots)", 64, SN_ALGO_BITONIC},
+        {"oddeven large (digests)", 1u << 18, SN_ALGO_ODDEVEN_MERGE},
+        {"pairwise (pairs)", 200, SN_ALGO_PAIRWISE},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        sn_schedule *s = NULL;
+        sn_diag d;
+        CHECK(sn_schedule_generate(cases[c].algo, cases[c].n, &s, &d) == SN_OK);
+        if (!s)
+            continue;
+        size_t L = sn_schedule_layer_count(s);
+        uint32_t n = cases[c].n;
+        uint32_t *keys = make_input(SN_KEY_I32, n, 99, false);
+        size_t layers[3] = {0, L / 2, L - 1};
+        uint32_t idx[3] = {0, n / 3, n - 1};
+        for (int j = 0; j < 3 && keys; j++) {
+            for (int per_layer = 0; per_layer < 2; per_layer++) {
+                if (per_layer && n > 4096)
+                    continue; /* lockstep at 2^20 reads back every layer: slow on pocl */
+                sn_gpu_verify_opts o = {SN_GPU_VARIANT_AUTO, per_layer, true,
+                                        layers[j],           idx[j],    NULL};
+                sn_gpu_report rep;
+                sn_status st = sn_gpu_verify(g, s, SN_KEY_I32, keys, j == 1, &o, &rep, &d);
+                CHECKF(st == SN_OK, "%s: %s", cases[c].net, d.text);
+                CHECKF(!rep.identical && rep.layer == layers[j] && rep.index == idx[j] &&
+                           !rep.in_payload && (rep.expected ^ rep.actual) == 1u,
+                       "%s fault at %zu:%u per-layer %d: identical=%d layer %zu index %u",
+                       cases[c].net, layers[j], idx[j], per_layer, rep.identical, rep.layer,
+                       rep.index);
+                if (j == 1 && !per_layer)
+                    CHECK(rep.method == (n > 4096 ? SN_GPU_CHECK_DIGESTS : SN_GPU_CHECK_STATES));
+            }
+        }
+        /* No fault: identical by the same method (at 2^18 and, below, 2^20
+         * where the reference's digests are summed by several threads). */
+        sn_gpu_verify_opts none = {SN_GPU_VARIANT_AUTO, false, false, 0, 0, NULL};
+        if (keys)
+            expect_identical(s, SN_KEY_I32, keys, true, &none, cases[c].net);
+        /* Out of range faults are refused. */
+        sn_gpu_verify_opts bad = {SN_GPU_VARIANT_AUTO, false, true, L, 0, NULL};
+        sn_gpu_report rep;
+        CHECK(sn_gpu_verify(g, s, SN_KEY_I32, keys, false, &bad, &rep, &d) == SN_EINVAL);
+        sn_free(keys);
+        sn_schedule_destroy(s);
+    }
+}
+
+/* Digest mode at 2^20 (threaded reference digests) with f32 duplicates. */
+static void test_large(void)
+{
+    sn_schedule *s = NULL;
+    sn_diag d;
+    CHECK(sn_schedule_generate(SN_ALGO_BITONIC, (1u << 20) + 1, &s, &d) == SN_OK);
+    uint32_t *keys = make_input(SN_KEY_F32, (1u << 20) + 1, 11, true);
+    if (s && keys)
+        expect_identical(s, SN_KEY_F32, keys, true, NULL, "bitonic:2^20+1 f32");
+    sn_free(keys);
+    sn_schedule_destroy(s);
+}
+
+/* ---- user kernels */
+
+static const char good_kernel[] =
+    "__kernel void sn_layer(__global uint *keys, __global uint *payload,\n"
+    "                       __global const uint2 *pairs, uint count, uint n,\n"
+    "                       uint algo, uint p, uint q)\n"
+    "{\n"
+    "    uint t = get_global_id(0);\n"
+    "    if (t >= count) return;\n"
+    "    uint a = pairs[t].x, b = pairs[t].y;\n"
+    "    uint x = keys[a], y = keys[b];\n"
+    "    if (x > y) {\n"
+    "        keys[a] = y; keys[b] = x;\n"
+    "        uint pa = payload[a]; payload[a] = payload[b]; payload[b] = pa;\n"
+    "    }\n"
+    "}\n";
+
+/* Wrong only on the layers whose block size p is 8: it does nothing there. */
+static const char wrong_kernel[] =
+    "__kernel void sn_layer(__global uint *keys, __global uint *payload,\n"
+    "                       __global const uint2 *pairs, uint count, uint n,\n"
+    "                       uint algo, uint p, uint q)\n"
+    "{\n"
+    "    uint t = get_global_id(0);\n"
+    "    if (t >= count || p == 8) return;\n"
+    "    uint a = pairs[t].x, b = pairs[t].y;\n"
+    "    uint x = keys[a], y = keys[b];\n"
+    "    if (x > y) { keys[a] = y; keys[b] = x; }\n"
+    "}\n";
+
+static const char broken_kernel[] =
+    "__kernel void sn_layer(__global uint *keys) { keys[0] = undefined_name; }\n";
+
+static void test_user_kernels(void)
+{
+    sn_schedule *s = NULL;
+    sn_diag d;
+    CHECK(sn_schedule_generate(SN_ALGO_BITONIC, 32, &s, &d) == SN_OK);
+    if (!s)
+        return;
+    size_t L = sn_schedule_layer_count(s);
+    for (int t = 0; t < 3; t++) {
+        uint32_t *keys = make_input((sn_key_type)t, 32, 7, t == 2);
+        sn_gpu_verify_opts o = {SN_GPU_VARIANT_AUTO, false, false, 0, 0, good_kernel};
+        if (keys)
+            expect_identical(s, (sn_key_type)t, keys, true, &o, "good user kernel");
+        sn_free(keys);
+    }
+    /* The wrong kernel: the oracle is the reference itself - the first
+     * layer with p == 8 on which the reference swaps anything. */
+    uint32_t *keys = make_input(SN_KEY_I32, 32, 3, false);
+    uint32_t *ref = make_input(SN_KEY_I32, 32, 3, false);
+    size_t first_wrong = L;
+    for (size_t k = 0; keys && ref && k < L; k++) {
+        size_t swaps = sn_exec_layer(s, k, SN_KEY_I32, ref, NULL, NULL);
+        if (swaps && sn_schedule_layer_form(s, k).p == 8 && first_wrong == L)
+            first_wrong = k;
+    }
+    CHECK(first_wrong < L);
+    sn_gpu_verify_opts o = {SN_GPU_VARIANT_AUTO, false, false, 0, 0, wrong_kernel};
+    sn_gpu_report rep;
+    if (keys) {
+        CHECK(sn_gpu_verify(g, s, SN_KEY_I32, keys, false, &o, &rep, &d) == SN_OK);
+        CHECKF(!rep.identical && rep.layer == first_wrong, "wrong kernel: layer %zu, want %zu",
+               rep.layer, first_wrong);
+    }
+    /* An injected fault is caught with a user kernel too. */
+    sn_gpu_verify_opts inj = {SN_GPU_VARIANT_AUTO, false, true, 4, 9, good_kernel};
+    if (keys) {
+        CHECK(sn_gpu_verify(g, s, SN_KEY_I32, keys, false, &inj, &rep, &d) == SN_OK);
+        CHECK(!rep.identical && rep.layer == 4 && rep.index == 9);
+    }
+    /* A kernel that does not build: SN_EPARSE and the compiler's log. */
+    sn_gpu_verify_opts br = {SN_GPU_VARIANT_AUTO, false, false, 0, 0, broken_kernel};
+    sn_diag_clear(&d);
+    if (keys) {
+        CHECK(sn_gpu_verify(g, s, SN_KEY_I32, keys, false, &br, &rep, &d) == SN_EPARSE);
+        CHECKF(strstr(d.text, "clBuildProgram") != NULL, "%s", d.text);
+        CHECKF(strstr(sn_gpu_build_log(g), "undefined_name") != NULL, "log: %s",
+               sn_gpu_build_log(g));
+    }
+    sn_free(keys);
+    sn_free(ref);
+    sn_schedule_destroy(s);
+}
+
+/* Every network of ../shared/networks: identical. */
+static void test_shared_networks(void)
+{
+    const char *root = sn_test_shared_networks();
+    if (!root) {
+        fprintf(stderr, "note: SN_SHARED_NETWORKS not set: shared networks not tested\n");
+        return;
+    }
+    static const char *const subdirs[] = {"best", "bracket", "sn"};
+    int seen = 0;
+    for (int sd = 0; sd < 3; sd++) {
+        char dir[1024];
+        snprintf(dir, sizeof dir, "%s/%s", root, subdirs[sd]);
+        DIR *dh = opendir(dir);
+        if (!dh)
+            continue;
+        struct dirent *e;
+        while ((e = readdir(dh)) != NULL) {
+            if (e->d_name[0] == '.')
+                continue;
+            char path[2048];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            sn_schedule *s = NULL;
+            sn_diag d;
+            sn_status st = sn_schedule_load(path, &s, &d);
+            if (st == SN_EUNSUPPORTED)
+                continue; /* JSON without jansson */
+            CHECKF(st == SN_OK, "%s: %s", path, d.text);
+            if (st != SN_OK)
+                continue;
+            seen++;
+            uint32_t n = sn_schedule_wires(s);
+            for (int t = 0; t < 3; t++) {
+                uint32_t *keys = make_input((sn_key_type)t, n, (uint64_t)seen, t == 2);
+                if (keys)
+                    expect_identical(s, (sn_key_type)t, keys, t != 1, NULL, path);
+                sn_free(keys);
+            }
+            sn_schedule_destroy(s);
+        }
+        closedir(dh);
+    }
+    CHECKF(seen > 0, "no networks found under %s", root);
+}
+
+int main(void)
+{
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_status st = sn_gpu_open(NULL, &g, &d);
+    if (st == SN_ENODEVICE)
+        SKIP("no OpenCL platform: %s", d.text);
+    CHECKF(st == SN_OK, "sn_gpu_open: %s", d.text);
+    if (st != SN_OK)
+        return sn_test_finish("test_gpu");
+    printf("device: %s\n", sn_gpu_device_name(g));
+    CHECK(sn_gpu_open("9:9", &(sn_gpu *){NULL}, &d) == SN_EINVAL);
+    CHECK(sn_gpu_open("x", &(sn_gpu *){NULL}, &d) == SN_EINVAL);
+    /* Section times are printed for whoever tunes CI time; nothing checks them. */
+    static const struct {
+        const char *name;
+        void (*fn)(void);
+    } parts[] = {
+        {"user kernels", test_user_kernels},
+        {"faults", test_faults},
+        {"run", test_run},
+        {"variants", test_variants},
+        {"large", test_large},
+        {"shared networks", test_shared_networks},
+        {"generators", test_generators},
+    };
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        time_t t0 = time(NULL);
+        parts[i].fn();
+        printf("%s: %.0f s\n", parts[i].name, difftime(time(NULL), t0));
+    }
+    sn_gpu_close(g);
+    return sn_test_finish("test_gpu");
+}
