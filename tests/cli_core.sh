@@ -110,7 +110,7 @@ expect 2 "$S" run bitonic:4 --input 1,2,3,99999999999
 expect 2 "$S" run bitonic:4 --reverse --sorted
 # a large closed-form run needs no comparator list
 expect 0 "$S" run bitonic:1048576 --random 1
-out_has "result:  sorted"
+grep -qE "^result: +sorted" "$T/out" || fail "bitonic:1048576 not sorted: $(head -c 300 "$T/out")"
 
 if [ "$fails" -ne 0 ]; then
     echo "cli_core: $fails failure(s)" >&2

@@ -387,6 +387,11 @@ sn_status sn_schedule_generate(sn_algo algo, uint32_t n, sn_schedule **out, sn_d
     if (!s)
         return SN_ENOMEM;
     sn_status st = sn_algo_is_closed_form(algo) ? generate_closed(s) : generate_explicit(s, diag);
+    /* A closed form's layers cost no memory, but the layer limit still
+     * bounds the work a run will do (transposition has n layers). */
+    if (st == SN_OK && s->layer_count > sn_limits_get().max_layers)
+        st = sn_diag_set(diag, SN_ELIMIT, 0, 0, "%s:%u: %zu layers, over the limit of %zu layers",
+                         sn_algo_name(algo), n, s->layer_count, sn_limits_get().max_layers);
     if (st == SN_OK) {
         snprintf(name, sizeof name, "%s:%u", sn_algo_name(algo), n);
         st = sn_schedule_set_name(s, name);
