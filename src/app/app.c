@@ -1,0 +1,578 @@
+/* app.c - the SDL2 side of the window: events in, frames out.
+ *
+ * Loop: events -> sn_view actions (update), time -> sn_view_tick, then, if
+ * anything changed, sn_frame_draw into a cairo image surface uploaded to a
+ * streaming texture (draw). The loop sleeps in SDL_WaitEventTimeout when
+ * nothing moves. Scripted runs (--script, --screenshot) use virtual time:
+ * every frame advances exactly 1/60 s whatever the machine does, so the
+ * same script always ends in the same state and the same picture. */
+#include "app.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h> // for: mkdir
+#include <time.h>
+
+#include <SDL.h>
+#include <cairo.h>
+
+#include "core/alloc.h"
+#include "frame.h"
+#include "script.h"
+
+#define FRAME_MS (1000.0 / 60.0)
+/* A script's end waits at most this long (virtual ms) for playback to end. */
+#define SETTLE_MAX_MS 600000.0
+
+double sn_app_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct app {
+    const sn_app_options *opt;
+    sn_view view;
+    sn_frame *frame;
+    SDL_Window *win;
+    SDL_Renderer *ren;
+    SDL_Texture *tex;
+    cairo_surface_t *surf;
+    int dw, dh;   /* drawable size in pixels */
+    double scale; /* drawable pixels per window point */
+    bool offscreen, vsync, fullscreen;
+    /* mouse */
+    bool down, dragging;
+    double down_x, down_y, last_x, last_y;
+    /* stats */
+    double *times;
+    size_t ntimes, cap_times;
+    double first_frame_s;
+    unsigned long frames;
+    int rc;
+} app;
+
+static int fail(int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static int fail(int code, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "sortnet: view: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return code;
+}
+
+/* ---- surfaces */
+
+static bool resize(app *a)
+{
+    int w, h;
+    if (SDL_GetRendererOutputSize(a->ren, &w, &h) != 0 || w <= 0 || h <= 0)
+        SDL_GetWindowSize(a->win, &w, &h);
+    int ww, wh;
+    SDL_GetWindowSize(a->win, &ww, &wh);
+    a->scale = ww > 0 ? (double)w / ww : 1.0;
+    if (a->surf && w == a->dw && h == a->dh)
+        return true;
+    if (a->tex)
+        SDL_DestroyTexture(a->tex);
+    if (a->surf)
+        cairo_surface_destroy(a->surf);
+    a->dw = w;
+    a->dh = h;
+    a->tex = SDL_CreateTexture(a->ren, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING, w, h);
+    a->surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+    return a->tex && cairo_surface_status(a->surf) == CAIRO_STATUS_SUCCESS;
+}
+
+static void record_time(app *a, double ms)
+{
+    if (a->ntimes == a->cap_times) {
+        size_t cap = a->cap_times ? a->cap_times * 2 : 1024, bytes;
+        double *g = NULL;
+        if (sn_mul_size(cap, sizeof *g, &bytes))
+            g = sn_realloc(a->times, bytes);
+        if (!g)
+            return;
+        a->times = g;
+        a->cap_times = cap;
+    }
+    a->times[a->ntimes++] = ms;
+}
+
+/* Draw the view into the surface and show it. */
+static void draw(app *a)
+{
+    double t0 = sn_app_now();
+    if (!resize(a))
+        return;
+    cairo_t *cr = cairo_create(a->surf);
+    sn_status st = sn_frame_draw(a->frame, &a->view, cr, a->dw, a->dh, a->scale);
+    cairo_destroy(cr);
+    if (st != SN_OK && a->frames == 0)
+        fprintf(stderr, "sortnet: view: drawing: %s\n", sn_status_str(st));
+    cairo_surface_flush(a->surf);
+    SDL_UpdateTexture(a->tex, NULL, cairo_image_surface_get_data(a->surf),
+                      cairo_image_surface_get_stride(a->surf));
+    SDL_RenderClear(a->ren);
+    SDL_RenderCopy(a->ren, a->tex, NULL, NULL);
+    double t1 = sn_app_now();
+    SDL_RenderPresent(a->ren);
+    if (a->frames == 0)
+        a->first_frame_s = sn_app_now() - a->opt->start_seconds;
+    /* frame time = the work of a frame, not the wait for vsync */
+    record_time(a, (a->vsync ? t1 : sn_app_now()) * 1000 - t0 * 1000);
+    a->frames++;
+    if (a->opt->record_dir) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/frame-%06lu.png", a->opt->record_dir, a->frames);
+        if (cairo_surface_write_to_png(a->surf, path) != CAIRO_STATUS_SUCCESS && a->rc == 0)
+            a->rc = fail(2, "%s: cannot write the frame", path);
+    }
+}
+
+/* Write the current surface as PNG to path through a temporary name. */
+static bool write_png(app *a, const char *path, char *why, size_t cap)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)SDL_GetTicks());
+    cairo_status_t cs = cairo_surface_write_to_png(a->surf, tmp);
+    if (cs != CAIRO_STATUS_SUCCESS) {
+        remove(tmp);
+        snprintf(why, cap, "%s", cairo_status_to_string(cs));
+        return false;
+    }
+    if (rename(tmp, path) != 0) {
+        snprintf(why, cap, "%s", strerror(errno));
+        remove(tmp);
+        return false;
+    }
+    return true;
+}
+
+/* "sortnet-bitonic-16-layer-3" plus the first free ".ext" / "-2.ext". */
+static void file_name(const sn_view *v, const char *ext, char *out, size_t cap)
+{
+    char base[160];
+    size_t j = 0;
+    for (const char *p = v->name; *p && j < 100; p++) {
+        char c = *p;
+        if (c == '/')
+            j = 0; /* a file's base name only */
+        else
+            base[j++] = (char)((c == ':' || c == ' ' || c == '.') ? '-' : c);
+    }
+    base[j] = '\0';
+    for (int i = 1; i < 1000; i++) {
+        if (i == 1)
+            snprintf(out, cap, "sortnet-%s-layer-%zu.%s", base, v->step, ext);
+        else
+            snprintf(out, cap, "sortnet-%s-layer-%zu-%d.%s", base, v->step, i, ext);
+        struct stat sb;
+        if (stat(out, &sb) != 0)
+            return;
+    }
+}
+
+static void do_requests(app *a)
+{
+    sn_view *v = &a->view;
+    unsigned r = v->requests;
+    v->requests = 0;
+    if (r & SN_REQ_SAVE_PNG) {
+        char path[256], why[256];
+        file_name(v, "png", path, sizeof path);
+        draw(a); /* the picture of the current state */
+        if (write_png(a, path, why, sizeof why))
+            sn_view_message(v, false, "saved screenshot %s", path);
+        else
+            sn_view_message(v, true, "could not save %s: %s", path, why);
+    }
+    if (r & SN_REQ_SAVE_SVG) {
+        char path[256], tmp[300];
+        file_name(v, "svg", path, sizeof path);
+        snprintf(tmp, sizeof tmp, "%s.tmp", path);
+        sn_diag d;
+        sn_diag_clear(&d);
+        sn_status st = sn_frame_save_svg(a->frame, v, tmp, &d);
+        if (st == SN_OK && rename(tmp, path) == 0) {
+            sn_view_message(v, false, "saved diagram %s", path);
+        } else {
+            remove(tmp);
+            sn_view_message(v, true, "could not save %s: %s", path,
+                            d.text[0] ? d.text : sn_status_str(st));
+        }
+    }
+    if (r & SN_REQ_FULLSCREEN) {
+        a->fullscreen = !a->fullscreen;
+        SDL_SetWindowFullscreen(a->win, a->fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
+        resize(a);
+    }
+    if (r & SN_REQ_QUIT)
+        v->requests |= SN_REQ_QUIT; /* seen by the loop */
+}
+
+/* ---- input */
+
+static sn_action key_action(const SDL_Keysym *k)
+{
+    switch (k->sym) {
+    case SDLK_RIGHT: return SN_ACT_RIGHT;
+    case SDLK_LEFT: return SN_ACT_LEFT;
+    case SDLK_SPACE: return SN_ACT_PLAY;
+    case SDLK_PLUS:
+    case SDLK_EQUALS:
+    case SDLK_KP_PLUS: return SN_ACT_FASTER;
+    case SDLK_MINUS:
+    case SDLK_KP_MINUS: return SN_ACT_SLOWER;
+    case SDLK_HOME: return SN_ACT_HOME;
+    case SDLK_END: return SN_ACT_END;
+    case SDLK_r: return SN_ACT_RANDOM;
+    case SDLK_v: return SN_ACT_REVERSE;
+    case SDLK_0:
+    case SDLK_KP_0: return SN_ACT_BITS;
+    case SDLK_b: return SN_ACT_COUNTER;
+    case SDLK_1: return SN_ACT_GEN1;
+    case SDLK_2: return SN_ACT_GEN2;
+    case SDLK_3: return SN_ACT_GEN3;
+    case SDLK_4: return SN_ACT_GEN4;
+    case SDLK_5: return SN_ACT_GEN5;
+    case SDLK_6: return SN_ACT_GEN6;
+    case SDLK_LEFTBRACKET: return SN_ACT_N_DOWN;
+    case SDLK_RIGHTBRACKET: return SN_ACT_N_UP;
+    case SDLK_o: return SN_ACT_RELOAD;
+    case SDLK_s: return SN_ACT_SAVE_SVG;
+    case SDLK_p: return SN_ACT_SAVE_PNG;
+    case SDLK_g: return SN_ACT_GPU;
+    case SDLK_h:
+    case SDLK_F1:
+    case SDLK_SLASH:
+    case SDLK_QUESTION: return SN_ACT_HELP;
+    case SDLK_F11: return SN_ACT_FULLSCREEN;
+    case SDLK_t: return SN_ACT_THEME;
+    case SDLK_q: return SN_ACT_QUIT;
+    case SDLK_ESCAPE: return SN_ACT_UNFOLLOW;
+    default: return SN_ACT_NONE;
+    }
+}
+
+/* Mouse positions arrive in window points; the frame works in pixels. */
+static void click(app *a, double x, double y)
+{
+    uint32_t wire;
+    size_t step;
+    if (sn_frame_pick(a->frame, &a->view, a->dw, a->dh, a->scale, x * a->scale, y * a->scale, &wire,
+                      &step))
+        sn_view_follow_wire(&a->view, wire, step);
+}
+
+static void wheel(app *a, double x, double y, double notches)
+{
+    sn_panes p;
+    sn_frame_panes(a->frame, &a->view, a->dw, a->dh, a->scale, &p);
+    double px = x * a->scale, py = y * a->scale;
+    if (px < p.net.x || py < p.net.y || px > p.net.x + p.net.w || py > p.net.y + p.net.h)
+        return;
+    sn_view_zoom(&a->view, pow(1.2, notches), (px - p.fitted.x) / p.fitted.w,
+                 (py - p.fitted.y) / p.fitted.h);
+}
+
+static void drag(app *a, double dx, double dy)
+{
+    sn_panes p;
+    sn_frame_panes(a->frame, &a->view, a->dw, a->dh, a->scale, &p);
+    sn_view_pan(&a->view, dx * a->scale / p.fitted.w, dy * a->scale / p.fitted.h);
+}
+
+/* Handle one SDL event; true when the view changed. */
+static bool event(app *a, const SDL_Event *e)
+{
+    switch (e->type) {
+    case SDL_QUIT: a->view.requests |= SN_REQ_QUIT; return false;
+    case SDL_KEYDOWN: return sn_view_action(&a->view, key_action(&e->key.keysym)) || true;
+    case SDL_WINDOWEVENT: return true;
+    case SDL_MOUSEBUTTONDOWN:
+        if (e->button.button != SDL_BUTTON_LEFT)
+            return false;
+        if (e->button.clicks == 2) {
+            sn_view_action(&a->view, SN_ACT_FIT);
+            a->down = false;
+            return true;
+        }
+        a->down = true;
+        a->dragging = false;
+        a->down_x = a->last_x = e->button.x;
+        a->down_y = a->last_y = e->button.y;
+        return false;
+    case SDL_MOUSEMOTION:
+        if (!a->down)
+            return false;
+        if (!a->dragging && fabs(e->motion.x - a->down_x) + fabs(e->motion.y - a->down_y) > 4)
+            a->dragging = true;
+        if (a->dragging) {
+            drag(a, e->motion.x - a->last_x, e->motion.y - a->last_y);
+            a->last_x = e->motion.x;
+            a->last_y = e->motion.y;
+            return true;
+        }
+        return false;
+    case SDL_MOUSEBUTTONUP:
+        if (e->button.button != SDL_BUTTON_LEFT || !a->down)
+            return false;
+        a->down = false;
+        if (!a->dragging)
+            click(a, e->button.x, e->button.y);
+        return true;
+    case SDL_MOUSEWHEEL: {
+        int mx, my;
+        SDL_GetMouseState(&mx, &my);
+        wheel(a, mx, my, e->wheel.y);
+        return true;
+    }
+    default: return false;
+    }
+}
+
+/* One script event; returns the virtual time it asks to wait. */
+static double script_event(app *a, const sn_script_event *ev)
+{
+    switch (ev->kind) {
+    case SN_SCRIPT_ACTION: sn_view_action(&a->view, ev->act); return 0;
+    case SN_SCRIPT_WAIT: return ev->ms;
+    case SN_SCRIPT_CLICK: click(a, ev->x, ev->y); return 0;
+    case SN_SCRIPT_DCLICK: sn_view_action(&a->view, SN_ACT_FIT); return 0;
+    case SN_SCRIPT_WHEEL: wheel(a, ev->x, ev->y, ev->z); return 0;
+    case SN_SCRIPT_DRAG: drag(a, ev->dx, ev->dy); return 0;
+    }
+    return 0;
+}
+
+/* ---- state dump and statistics */
+
+static int cmp_double(const void *x, const void *y)
+{
+    double p = *(const double *)x, q = *(const double *)y;
+    return (p > q) - (p < q);
+}
+
+static void print_stats(app *a)
+{
+    if (a->ntimes == 0) {
+        fprintf(stderr, "sortnet: view: no frames drawn\n");
+        return;
+    }
+    qsort(a->times, a->ntimes, sizeof *a->times, cmp_double);
+    size_t n = a->ntimes;
+#define PCT(q) a->times[(size_t)((q) * (double)(n - 1) + 0.5)]
+    printf("frames: %zu at %dx%d px (%s renderer)\n", n, a->dw, a->dh,
+           a->vsync ? "vsync" : "unpaced");
+    printf("frame ms: p50 %.2f  p90 %.2f  p99 %.2f  max %.2f\n", PCT(0.5), PCT(0.9), PCT(0.99),
+           a->times[n - 1]);
+    printf("start to first frame: %.1f ms\n", a->first_frame_s * 1000);
+#undef PCT
+}
+
+static bool dump_state(app *a, const char *path)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    if (!f)
+        return false;
+    const sn_view *v = &a->view;
+    char buf[128];
+    fprintf(f, "network: %s\nn: %u\nlayers: %zu\nstep: %zu\n", v->name, v->n, v->layers, v->step);
+    fprintf(f, "comparisons: %zu\nswaps: %zu\ninput: %s\n", v->cmp_before[v->step],
+            v->swap_before[v->step], sn_view_input_text(v, buf, sizeof buf));
+    const uint32_t *vals = sn_view_values(v);
+    fprintf(f, "values: ");
+    for (uint32_t i = 0; i < v->n; i++) {
+        sn_key_format(v->type, vals[i], buf, sizeof buf);
+        fprintf(f, "%s%s", i ? "," : "", buf);
+    }
+    fprintf(f, "\nfollow: %ld\nzoom: %g\nplaying: %d\nhelp: %d\ntheme: %s\n", v->follow, v->zoom,
+            v->playing, v->help, v->dark ? "dark" : "light");
+    fprintf(f, "message: %s%s\n", v->message_error ? "error: " : "", v->message);
+    bool ok = !ferror(f);
+    if (f != stdout)
+        ok = fclose(f) == 0 && ok;
+    else
+        fflush(f);
+    return ok;
+}
+
+/* ---- the loop */
+
+static bool display_available(void)
+{
+    const char *drv = getenv("SDL_VIDEODRIVER");
+    if (drv && *drv)
+        return true;
+    const char *d = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
+    return (d && *d) || (w && *w);
+}
+
+static int open_window(app *a)
+{
+    const sn_app_options *o = a->opt;
+    if (!display_available())
+        return fail(3,
+                    "no display (DISPLAY and WAYLAND_DISPLAY are unset): for a picture "
+                    "without a window use `sortnet draw %s -o FILE.png`, or run the window "
+                    "headless with SDL_VIDEODRIVER=offscreen",
+                    a->view.name);
+    if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) != 0)
+        return fail(3,
+                    "cannot open a display (%s): for a picture without a window use "
+                    "`sortnet draw %s -o FILE.png`",
+                    SDL_GetError(), a->view.name);
+    const char *drv = SDL_GetCurrentVideoDriver();
+    a->offscreen = drv && (strcmp(drv, "offscreen") == 0 || strcmp(drv, "dummy") == 0);
+    if (a->offscreen) {
+        /* Headless, nobody sees the frames: plain memory beats a GL
+         * renderer emulated on the CPU (llvmpipe) by a wide margin. */
+        SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
+        SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software");
+    }
+    int w = o->width > 0 ? o->width : 1280, h = o->height > 0 ? o->height : 800;
+    char title[200];
+    snprintf(title, sizeof title, "sortnet - %s", a->view.name);
+    a->win = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h,
+                              SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+    if (!a->win)
+        return fail(3, "cannot create a window: %s", SDL_GetError());
+    SDL_SetWindowMinimumSize(a->win, 480, 320);
+    bool scripted = o->script || o->screenshot;
+    Uint32 flags = (scripted || o->stats) ? 0 : SDL_RENDERER_PRESENTVSYNC;
+    if (a->offscreen)
+        flags = SDL_RENDERER_SOFTWARE;
+    a->ren = SDL_CreateRenderer(a->win, -1, flags);
+    if (!a->ren)
+        a->ren = SDL_CreateRenderer(a->win, -1, SDL_RENDERER_SOFTWARE);
+    if (!a->ren)
+        return fail(3, "cannot create a renderer: %s", SDL_GetError());
+    SDL_RendererInfo info;
+    a->vsync = (flags & SDL_RENDERER_PRESENTVSYNC) && SDL_GetRendererInfo(a->ren, &info) == 0 &&
+               (info.flags & SDL_RENDERER_PRESENTVSYNC) != 0;
+    if (!resize(a))
+        return fail(3, "cannot create a %dx%d frame", a->dw, a->dh);
+    return 0;
+}
+
+static int loop(app *a)
+{
+    const sn_app_options *o = a->opt;
+    sn_script_event *script = NULL;
+    size_t nscript = 0, next = 0;
+    if (o->script) {
+        sn_diag d;
+        sn_diag_clear(&d);
+        if (sn_script_parse(o->script, &script, &nscript, &d) != SN_OK)
+            return fail(2, "--script: %s", d.text);
+    }
+    bool scripted = o->script || o->screenshot;
+    double wait_ms = 0, settle_ms = 0;
+    double last = sn_app_now();
+    bool dirty = true;
+    while (!(a->view.requests & SN_REQ_QUIT)) {
+        SDL_Event e;
+        bool idle = !scripted && !dirty && !sn_view_busy(&a->view);
+        if (idle && SDL_WaitEventTimeout(&e, 500))
+            dirty |= event(a, &e);
+        while (SDL_PollEvent(&e))
+            dirty |= event(a, &e);
+        double now = sn_app_now();
+        double dt = scripted ? FRAME_MS : (now - last) * 1000;
+        last = now;
+        if (dt > 250)
+            dt = 250; /* after a stall, do not jump through many layers */
+        if (scripted) {
+            if (wait_ms > 0) {
+                wait_ms -= dt;
+            } else if (next < nscript) {
+                /* one script event per frame, so a recording shows each */
+                wait_ms = script_event(a, &script[next++]);
+                dirty = true;
+            }
+        }
+        dirty |= sn_view_tick(&a->view, dt);
+        if (a->view.requests) {
+            do_requests(a);
+            dirty = true;
+        }
+        if (dirty) {
+            draw(a);
+            dirty = false;
+        }
+        if (scripted && next >= nscript && wait_ms <= 0) {
+            settle_ms += dt;
+            if (!sn_view_busy(&a->view) || settle_ms > SETTLE_MAX_MS)
+                break;
+        }
+        if (!a->vsync && !(scripted && a->offscreen)) {
+            double spent = (sn_app_now() - now) * 1000;
+            if (spent < FRAME_MS)
+                SDL_Delay((Uint32)(FRAME_MS - spent));
+        }
+    }
+    sn_free(script);
+    if (o->screenshot) {
+        draw(a);
+        char why[256];
+        if (!write_png(a, o->screenshot, why, sizeof why) && a->rc == 0)
+            a->rc = fail(2, "%s: cannot write the screenshot: %s", o->screenshot, why);
+    }
+    return a->rc;
+}
+
+int sn_app_run(const sn_app_options *o)
+{
+    app a;
+    memset(&a, 0, sizeof a);
+    a.opt = o;
+    sn_diag d;
+    sn_diag_clear(&d);
+    const char *net = o->net ? o->net : "bitonic:16";
+    sn_status st = sn_view_init(&a.view, net, &o->input, &d);
+    if (st != SN_OK) {
+        fprintf(stderr, "sortnet: %s\n", d.text[0] ? d.text : sn_status_str(st));
+        return st == SN_ENOMEM ? 1 : 2;
+    }
+    a.view.dark = o->dark;
+    if (o->record_dir && mkdir(o->record_dir, 0777) != 0 && errno != EEXIST) {
+        int rc = fail(2, "--record %s: %s", o->record_dir, strerror(errno));
+        sn_view_cleanup(&a.view);
+        return rc;
+    }
+    a.frame = sn_frame_create();
+    int rc = a.frame ? open_window(&a) : fail(1, "out of memory");
+    if (rc == 0)
+        rc = loop(&a);
+    if (rc == 0 && o->dump_state && !dump_state(&a, o->dump_state))
+        rc = fail(2, "--dump-state %s: cannot write", o->dump_state);
+    if (o->stats && a.ntimes)
+        print_stats(&a);
+    if (a.tex)
+        SDL_DestroyTexture(a.tex);
+    if (a.surf)
+        cairo_surface_destroy(a.surf);
+    if (a.ren)
+        SDL_DestroyRenderer(a.ren);
+    if (a.win)
+        SDL_DestroyWindow(a.win);
+    if (SDL_WasInit(0))
+        SDL_Quit();
+    sn_frame_destroy(a.frame);
+    sn_free(a.times);
+    sn_view_cleanup(&a.view);
+    return rc;
+}

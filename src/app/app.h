@@ -1,0 +1,32 @@
+/* app.h - the step-through window of `sortnet view`: SDL2 window, input,
+ * the frame loop, scripted sessions, screenshots and frame statistics.
+ * src/cli/cmd_view.c parses the command line into sn_app_options. */
+#ifndef SN_APP_H
+#define SN_APP_H
+
+#include <stdbool.h>
+
+#include "view.h"
+
+typedef struct sn_app_options {
+    const char *net;        /* network spec (default "bitonic:16") */
+    sn_view_input input;    /* initial input */
+    const char *script;     /* --script, or NULL */
+    const char *screenshot; /* --screenshot FILE, or NULL */
+    const char *record_dir; /* --record DIR, or NULL */
+    const char *dump_state; /* --dump-state FILE ("-" = stdout), or NULL */
+    bool stats;             /* --stats: frame-time percentiles on exit */
+    bool dark;              /* --theme dark */
+    int width, height;      /* --size (window points); 0 = default */
+    double start_seconds;   /* monotonic time when the process started */
+} sn_app_options;
+
+/* Run the window until the user quits or the script ends. Returns an exit
+ * code of the command-line contract (0, 2 bad input, 3 no display) after
+ * printing `sortnet: view: ...` for errors. */
+int sn_app_run(const sn_app_options *o);
+
+/* Monotonic seconds (for start_seconds). */
+double sn_app_now(void);
+
+#endif

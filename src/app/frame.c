@@ -1,0 +1,654 @@
+/* frame.c - draw one frame of the window from the view.
+ *
+ * The network pane is drawn in two passes: the static network (wires,
+ * comparators, the followed path) is rendered once into an image cached
+ * for as long as network, camera and pane stay the same; every frame blits
+ * it and redraws, with the same renderer, only the narrow strip that
+ * changes with the step (the value column and the next layer). A 28 160-
+ * comparator network then costs a blit plus one layer per frame. */
+#include "frame.h"
+
+#include <cairo-svg.h> /* for: cairo_svg_surface_create */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "render/draw.h"
+#include "render/palette.h"
+
+#define PI 3.14159265358979323846
+
+struct sn_frame {
+    sn_layout *layout;
+    uint64_t layout_net; /* net_id the layout was made for (0: none) */
+    cairo_surface_t *cache;
+    struct {
+        uint64_t net, path_gen;
+        double zoom, pan_x, pan_y, x, y, w, h;
+        bool dark;
+        long follow;
+    } key;
+    uint32_t *ranks; /* scratch [n] */
+    uint32_t ranks_cap;
+    uint8_t *ones; /* [ones_cap] all 1: "every comparator swaps" */
+    size_t ones_cap;
+};
+
+sn_frame *sn_frame_create(void)
+{
+    return sn_calloc(1, sizeof(sn_frame));
+}
+
+void sn_frame_destroy(sn_frame *f)
+{
+    if (!f)
+        return;
+    sn_layout_destroy(f->layout);
+    if (f->cache)
+        cairo_surface_destroy(f->cache);
+    sn_free(f->ranks);
+    sn_free(f->ones);
+    sn_free(f);
+}
+
+const sn_layout *sn_frame_layout(sn_frame *f, const sn_view *v, sn_diag *diag)
+{
+    if (f->layout && f->layout_net == v->net_id)
+        return f->layout;
+    sn_layout_destroy(f->layout);
+    f->layout = NULL;
+    f->layout_net = 0;
+    sn_layout_opts o;
+    memset(&o, 0, sizeof o);
+    o.scale = 1.0;
+    o.show_values = true;
+    o.value_step = -1; /* room at every step: stepping never moves the picture */
+    if (sn_layout_create(v->sched, &o, &f->layout, diag) != SN_OK) {
+        f->layout = NULL;
+        return NULL;
+    }
+    f->layout_net = v->net_id;
+    size_t widest = 0;
+    for (size_t k = 0; k < f->layout->layer_count; k++)
+        if (f->layout->layer[k].count > widest)
+            widest = f->layout->layer[k].count;
+    if (widest > f->ones_cap) {
+        sn_free(f->ones);
+        f->ones = sn_malloc(widest);
+        f->ones_cap = f->ones ? widest : 0;
+        if (f->ones)
+            memset(f->ones, 1, widest);
+    }
+    return f->layout;
+}
+
+static const sn_theme *theme_of(const sn_view *v)
+{
+    return sn_theme_get(v->dark ? SN_THEME_DARK : SN_THEME_LIGHT);
+}
+
+void sn_frame_panes(const sn_frame *f, const sn_view *v, double w, double h, double s, sn_panes *p)
+{
+    (void)v;
+    double font = fmin(fmax(h / 42, 13 * s), 34 * s);
+    double pad = round(font * 0.6);
+    p->font = font;
+    double status_h = round(font * 3.2);
+    p->status = (sn_box){0, h - status_h, w, status_h};
+    double body = h - status_h - 2 * pad;
+    double net_h = round(body * 0.60);
+    p->net = (sn_box){pad, pad, w - 2 * pad, net_h};
+    p->bars = (sn_box){pad, pad + net_h + pad, w - 2 * pad, body - net_h - pad};
+    p->fitted = p->net;
+    const sn_layout *lo = f->layout_net == v->net_id ? f->layout : NULL;
+    if (lo && lo->width > 0 && lo->height > 0) {
+        double fit = fmin(p->net.w / lo->width, p->net.h / lo->height);
+        double fw = lo->width * fit, fh = lo->height * fit;
+        p->fitted =
+            (sn_box){p->net.x + (p->net.w - fw) / 2, p->net.y + (p->net.h - fh) / 2, fw, fh};
+    }
+}
+
+/* Layout -> device transform of the network pane, and its inverse on the pane. */
+static double net_transform(const sn_layout *lo, const sn_view *v, const sn_panes *p, double *ox,
+                            double *oy)
+{
+    double z = p->fitted.w / lo->width * v->zoom;
+    *ox = p->fitted.x + v->pan_x * p->fitted.w;
+    *oy = p->fitted.y + v->pan_y * p->fitted.h;
+    return z;
+}
+
+static void set_rgb(cairo_t *cr, sn_rgb c)
+{
+    cairo_set_source_rgb(cr, c.r, c.g, c.b);
+}
+
+static void set_rgba(cairo_t *cr, sn_rgb c, double a)
+{
+    cairo_set_source_rgba(cr, c.r, c.g, c.b, a);
+}
+
+static void font(cairo_t *cr, double size, bool bold)
+{
+    cairo_select_font_face(cr, SN_DRAW_FONT, CAIRO_FONT_SLANT_NORMAL,
+                           bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, size);
+}
+
+static double text_w(cairo_t *cr, const char *s)
+{
+    cairo_text_extents_t e;
+    cairo_text_extents(cr, s, &e);
+    return e.x_advance;
+}
+
+/* Ease in and out on [0, 1]. */
+static double ease(double t)
+{
+    t = fmin(1, fmax(0, t));
+    return t * t * (3 - 2 * t);
+}
+
+/* Progress of the running animation in [0, 1] (1: settled). */
+static double anim_t(const sn_view *v)
+{
+    if (v->anim_ms <= 0 || v->anim_total <= 0)
+        return 1;
+    return 1 - v->anim_ms / v->anim_total;
+}
+
+/* ---- the network pane */
+
+static sn_status draw_net_cache(sn_frame *f, const sn_view *v, const sn_layout *lo,
+                                const sn_panes *p, double z, double ox, double oy)
+{
+    int w = (int)ceil(p->net.w), h = (int)ceil(p->net.h);
+    bool same = f->cache && f->key.net == v->net_id && f->key.zoom == v->zoom &&
+                f->key.pan_x == v->pan_x && f->key.pan_y == v->pan_y && f->key.x == p->net.x &&
+                f->key.y == p->net.y && f->key.w == p->net.w && f->key.h == p->net.h &&
+                f->key.dark == v->dark && f->key.follow == v->follow &&
+                (v->follow < 0 || f->key.path_gen == v->generation);
+    if (same)
+        return SN_OK;
+    if (!f->cache || cairo_image_surface_get_width(f->cache) != w ||
+        cairo_image_surface_get_height(f->cache) != h) {
+        if (f->cache)
+            cairo_surface_destroy(f->cache);
+        f->cache = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+    }
+    if (cairo_surface_status(f->cache) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(f->cache);
+        f->cache = NULL;
+        return SN_ENOMEM;
+    }
+    cairo_t *cr = cairo_create(f->cache);
+    const sn_theme *th = theme_of(v);
+    set_rgb(cr, th->background);
+    cairo_paint(cr);
+    cairo_translate(cr, ox - p->net.x, oy - p->net.y);
+    cairo_scale(cr, z, z);
+    sn_draw_state st;
+    sn_draw_state_init(&st);
+    st.step = lo->layer_count; /* no layer highlighted, no values */
+    st.path = v->path;
+    sn_rect vis = {(p->net.x - ox) / z, (p->net.y - oy) / z, p->net.w / z, p->net.h / z};
+    sn_status rs = sn_draw(cr, lo, th, &st, &vis);
+    cairo_destroy(cr);
+    f->key.net = v->net_id;
+    f->key.zoom = v->zoom;
+    f->key.pan_x = v->pan_x;
+    f->key.pan_y = v->pan_y;
+    f->key.x = p->net.x;
+    f->key.y = p->net.y;
+    f->key.w = p->net.w;
+    f->key.h = p->net.h;
+    f->key.dark = v->dark;
+    f->key.follow = v->follow;
+    f->key.path_gen = v->generation;
+    return rs;
+}
+
+/* The comparators of layer k that leave their values, solid (see draw_net). */
+static void draw_noswap_solid(cairo_t *cr, const sn_view *v, const sn_layout *lo, size_t k)
+{
+    const uint8_t *sw = sn_view_swaps(v, k);
+    const sn_layout_layer *L = &lo->layer[k];
+    cairo_new_path(cr);
+    for (size_t i = 0; i < L->count; i++) {
+        if (sw[i])
+            continue;
+        const sn_layout_cmp *c = &lo->cmp[L->first + i];
+        cairo_move_to(cr, c->x, c->y0);
+        cairo_line_to(cr, c->x, c->y1);
+    }
+    set_rgb(cr, theme_of(v)->noswap);
+    cairo_set_line_width(cr, lo->cmp_w * 1.25);
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+    cairo_stroke(cr);
+    double r = lo->dot_r * 1.15;
+    for (size_t i = 0; i < L->count; i++) {
+        if (sw[i])
+            continue;
+        const sn_layout_cmp *c = &lo->cmp[L->first + i];
+        cairo_new_sub_path(cr);
+        cairo_arc(cr, c->x, c->y0, r, 0, 2 * PI);
+        cairo_new_sub_path(cr);
+        cairo_arc(cr, c->x, c->y1, r, 0, 2 * PI);
+    }
+    cairo_fill(cr);
+}
+
+/* The comparators of layer k that swapped, glowing while the step animates. */
+static void draw_swap_glow(cairo_t *cr, const sn_view *v, const sn_layout *lo, double z)
+{
+    if (v->anim_ms <= 0 || v->anim_layer >= lo->layer_count)
+        return;
+    const uint8_t *sw = sn_view_swaps(v, v->anim_layer);
+    if (!sw)
+        return;
+    const sn_layout_layer *L = &lo->layer[v->anim_layer];
+    const sn_theme *th = theme_of(v);
+    double a = 0.85 * (1 - ease(anim_t(v)));
+    cairo_new_path(cr);
+    for (size_t i = 0; i < L->count; i++) {
+        if (!sw[i])
+            continue;
+        const sn_layout_cmp *c = &lo->cmp[L->first + i];
+        cairo_move_to(cr, c->x, c->y0);
+        cairo_line_to(cr, c->x, c->y1);
+    }
+    set_rgba(cr, th->swap, a);
+    cairo_set_line_width(cr, fmax(lo->cmp_w * 3.5, 5 / z));
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+    cairo_stroke(cr);
+}
+
+static sn_status draw_net(sn_frame *f, const sn_view *v, cairo_t *cr, const sn_panes *p)
+{
+    sn_diag d;
+    const sn_layout *lo = sn_frame_layout(f, v, &d);
+    if (!lo)
+        return SN_ENOMEM;
+    double ox, oy;
+    double z = net_transform(lo, v, p, &ox, &oy);
+    sn_status rs = draw_net_cache(f, v, lo, p, z, ox, oy);
+    if (rs != SN_OK && !f->cache)
+        return rs;
+    cairo_save(cr);
+    cairo_rectangle(cr, p->net.x, p->net.y, p->net.w, p->net.h);
+    cairo_clip(cr);
+    cairo_set_source_surface(cr, f->cache, p->net.x, p->net.y);
+    cairo_paint(cr);
+
+    cairo_translate(cr, ox, oy);
+    cairo_scale(cr, z, z);
+    size_t k = v->step;
+    double x0 = lo->step_x[k] - lo->value_w / 2 - 2;
+    double x1 = k < lo->layer_count ? lo->layer[k].x1 + 1 : lo->step_x[k] + lo->value_w / 2 + 2;
+    double vy0 = (p->net.y - oy) / z, vy1 = (p->net.y + p->net.h - oy) / z;
+    x0 = fmax(x0, (p->net.x - ox) / z);
+    x1 = fmin(x1, (p->net.x + p->net.w - ox) / z);
+    if (x1 > x0) {
+        sn_draw_state st;
+        sn_draw_state_init(&st);
+        st.step = k;
+        st.values = sn_view_values(v);
+        st.type = v->type;
+        st.swaps = sn_view_swaps(v, k);
+        st.path = v->path;
+        /* Zoomed far out, the renderer's dashed "no swap" lines would be
+         * sub-pixel dashes by the million (seconds per frame on a 1024-wire
+         * layer) and invisible anyway: draw the layer solid, then repaint
+         * its no-swap comparators in their colour. */
+        bool solid = k < lo->layer_count && 5.5 * lo->scale * z < 4 && st.swaps &&
+                     lo->layer[k].count <= f->ones_cap;
+        if (solid)
+            st.swaps = f->ones;
+        sn_rect strip = {x0, vy0, x1 - x0, vy1 - vy0};
+        rs = sn_draw(cr, lo, theme_of(v), &st, &strip);
+        if (solid)
+            draw_noswap_solid(cr, v, lo, k);
+    }
+    draw_swap_glow(cr, v, lo, z);
+    cairo_restore(cr);
+    return rs;
+}
+
+/* ---- the bars pane */
+
+static sn_status draw_bars(sn_frame *f, const sn_view *v, cairo_t *cr, const sn_panes *p)
+{
+    const sn_theme *th = theme_of(v);
+    uint32_t n = v->n;
+    if (n == 0)
+        return SN_OK;
+    if (f->ranks_cap < n) {
+        sn_free(f->ranks);
+        f->ranks = sn_calloc(n, sizeof *f->ranks);
+        f->ranks_cap = f->ranks ? n : 0;
+        if (!f->ranks)
+            return SN_ENOMEM;
+    }
+    const uint32_t *vals = sn_view_values(v);
+    sn_status rs = sn_draw_ranks(vals, n, v->type, f->ranks);
+    if (rs != SN_OK)
+        return rs;
+    const sn_layout *lo = f->layout;
+    double slot = p->bars.w / n;
+    double gap = slot >= 6 ? fmax(1, round(slot * 0.12)) : 0;
+    bool labels = slot >= p->font * 1.6;
+    double label_h = labels ? p->font * 1.5 : 0;
+    /* connectors below the bars: depth from the layout's sub-columns */
+    uint32_t subcols = (lo && v->step < lo->layer_count) ? lo->layer[v->step].subcols : 1;
+    double conn_h = fmin(p->bars.h * 0.28, fmax(p->font * 0.8, 10.0 * subcols));
+    double base = p->bars.y + p->bars.h - conn_h - label_h; /* bottom of the bars */
+    double top = p->bars.y + p->font * 0.2;
+    double den = n > 1 ? (double)(n - 1) : 1.0;
+    double t = ease(anim_t(v));
+    const uint8_t *sw = v->anim_ms > 0 ? sn_view_swaps(v, v->anim_layer) : NULL;
+
+    cairo_save(cr);
+    set_rgb(cr, th->band);
+    cairo_rectangle(cr, p->bars.x, top, p->bars.w, base - top);
+    cairo_fill(cr);
+
+    /* previous position of each wire's element for the slide */
+    double *from = NULL;
+    if (sw && lo) {
+        from = sn_calloc(n, sizeof *from);
+        if (from) {
+            for (uint32_t i = 0; i < n; i++)
+                from[i] = i;
+            const sn_layout_layer *L = &lo->layer[v->anim_layer];
+            for (size_t c = 0; c < L->count; c++) {
+                if (!sw[c])
+                    continue;
+                const sn_layout_cmp *cm = &lo->cmp[L->first + c];
+                from[cm->a] = cm->b;
+                from[cm->b] = cm->a;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        double frac = (f->ranks[i] + 1.0) / n;
+        double bh = (base - top) * frac;
+        double x = p->bars.x + i * slot;
+        double lift = 0;
+        if (from && from[i] != i) {
+            double x_from = p->bars.x + from[i] * slot;
+            x = x_from + (x - x_from) * t;
+            lift = sin(t * PI) * p->font * 0.8;
+        }
+        sn_rgb c = sn_palette_rank(f->ranks[i] / den);
+        set_rgb(cr, c);
+        cairo_rectangle(cr, x + gap / 2, base - bh - lift, fmax(slot - gap, 0.75), bh);
+        cairo_fill(cr);
+    }
+    /* the followed element */
+    if (v->path) {
+        uint32_t i = v->path[v->step];
+        double x = p->bars.x + i * slot;
+        double frac = (f->ranks[i] + 1.0) / n;
+        double bh = (base - top) * frac;
+        set_rgb(cr, th->highlight);
+        cairo_set_line_width(cr, fmax(2, p->font * 0.15));
+        cairo_rectangle(cr, x + gap / 2 - 1, base - bh - 1, fmax(slot - gap, 0.75) + 2, bh + 2);
+        cairo_stroke(cr);
+        cairo_move_to(cr, x + slot / 2, base - bh - p->font * 0.2);
+        cairo_rel_line_to(cr, -p->font * 0.4, -p->font * 0.6);
+        cairo_rel_line_to(cr, p->font * 0.8, 0);
+        cairo_close_path(cr);
+        cairo_fill(cr);
+    }
+    /* value labels under the bars */
+    if (labels) {
+        font(cr, fmin(p->font, slot * 0.45), true);
+        char buf[32];
+        for (uint32_t i = 0; i < n; i++) {
+            sn_key_format(v->type, vals[i], buf, sizeof buf);
+            set_rgb(cr, th->text);
+            double tw = text_w(cr, buf);
+            if (tw > slot * 0.95)
+                continue;
+            cairo_move_to(cr, p->bars.x + i * slot + (slot - tw) / 2, base + p->font * 1.15);
+            cairo_show_text(cr, buf);
+        }
+    }
+    /* the next layer's comparators as brackets under the bars */
+    if (lo && v->step < lo->layer_count) {
+        const sn_layout_layer *L = &lo->layer[v->step];
+        const uint8_t *nsw = sn_view_swaps(v, v->step);
+        double y0 = base + label_h + p->font * 0.15;
+        double dy = (conn_h - p->font * 0.3) / (L->subcols ? L->subcols : 1);
+        for (int pass = 0; pass < 2; pass++) {
+            cairo_new_path(cr);
+            for (size_t c = 0; c < L->count; c++) {
+                bool s = nsw && nsw[c];
+                if (s != (pass == 1))
+                    continue;
+                const sn_layout_cmp *cm = &lo->cmp[L->first + c];
+                double xa = p->bars.x + (cm->a + 0.5) * slot;
+                double xb = p->bars.x + (cm->b + 0.5) * slot;
+                double yb = y0 + dy * (cm->sub + 1);
+                cairo_move_to(cr, xa, y0);
+                cairo_line_to(cr, xa, yb);
+                cairo_line_to(cr, xb, yb);
+                cairo_line_to(cr, xb, y0);
+            }
+            set_rgb(cr, pass ? th->swap : th->noswap);
+            cairo_set_line_width(cr, fmax(1, fmin(p->font * 0.16, slot * 0.3)));
+            if (!pass && slot >= 6) {
+                double dash[2] = {p->font * 0.25, p->font * 0.2};
+                cairo_set_dash(cr, dash, 2, 0);
+            }
+            cairo_stroke(cr);
+            cairo_set_dash(cr, NULL, 0, 0);
+        }
+    }
+    sn_free(from);
+    cairo_restore(cr);
+    return SN_OK;
+}
+
+/* ---- status line and help */
+
+static void draw_status(const sn_view *v, cairo_t *cr, const sn_panes *p)
+{
+    const sn_theme *th = theme_of(v);
+    set_rgb(cr, th->band);
+    cairo_rectangle(cr, p->status.x, p->status.y, p->status.w, p->status.h);
+    cairo_fill(cr);
+    double pad = p->font * 0.6;
+    double y1 = p->status.y + p->font * 1.3, y2 = p->status.y + p->font * 2.65;
+    char buf[512], in[96];
+    font(cr, p->font, true);
+    set_rgb(cr, th->comparator);
+    cairo_move_to(cr, pad, y1);
+    cairo_show_text(cr, v->name);
+    double x = pad + text_w(cr, v->name) + p->font;
+    font(cr, p->font, false);
+    snprintf(buf, sizeof buf, "n = %u    layer %zu of %zu    %zu comparisons, %zu swaps    %s",
+             v->n, v->step, v->layers, v->cmp_before[v->step], v->swap_before[v->step],
+             sn_view_input_text(v, in, sizeof in));
+    cairo_move_to(cr, x, y1);
+    cairo_show_text(cr, buf);
+    const char *gpu = v->gpu_built ? "GPU: not checked (G)" : "GPU: not built with OpenCL";
+    double gw = text_w(cr, gpu);
+    set_rgb(cr, th->wire);
+    cairo_move_to(cr, p->status.w - pad - gw, y1);
+    cairo_show_text(cr, gpu);
+
+    font(cr, p->font * 0.9, false);
+    snprintf(buf, sizeof buf, "%s%s   %g layers/s    H: help", v->playing ? "playing" : "paused",
+             v->dark ? "" : "", sn_view_speed(v));
+    double hw = text_w(cr, buf);
+    cairo_move_to(cr, p->status.w - pad - hw, y2);
+    cairo_show_text(cr, buf);
+    if (v->message_error) {
+        sn_rgb red = v->dark ? (sn_rgb){1.0, 0.45, 0.4} : (sn_rgb){0.75, 0.1, 0.05};
+        set_rgb(cr, red);
+    } else {
+        set_rgb(cr, th->text);
+    }
+    cairo_save(cr);
+    cairo_rectangle(cr, 0, p->status.y, p->status.w - hw - 2 * pad, p->status.h);
+    cairo_clip(cr);
+    cairo_move_to(cr, pad, y2);
+    cairo_show_text(cr, v->message);
+    cairo_restore(cr);
+}
+
+static const char *const help_lines[][2] = {
+    {"Right / Left", "one layer forward / back"},
+    {"Space", "play / pause"},
+    {"+ / -", "faster / slower"},
+    {"Home / End", "first / last layer"},
+    {"R", "new random input"},
+    {"V", "reversed input"},
+    {"0", "random 0-1 input (0-1 principle)"},
+    {"B", "counterexample, if it does not sort"},
+    {"1 - 6", "bitonic, odd-even merge, transposition,"},
+    {"", "pairwise, bubble, insertion"},
+    {"[ / ]", "n halved / doubled"},
+    {"O", "reload the network file"},
+    {"S / P", "save SVG / PNG screenshot"},
+    {"G", "check on the GPU (OpenCL)"},
+    {"T", "light / dark theme"},
+    {"F11", "full screen"},
+    {"Click", "follow a value (Esc stops)"},
+    {"Wheel / drag", "zoom / pan; double-click fits"},
+    {"H, F1, ?", "this help      Q: quit"},
+};
+
+static void draw_help(const sn_view *v, cairo_t *cr, double w, double h, const sn_panes *p)
+{
+    const sn_theme *th = theme_of(v);
+    size_t lines = sizeof help_lines / sizeof help_lines[0];
+    double fs = fmin(p->font * 1.05, (h * 0.8) / ((double)lines + 3) / 1.45);
+    double lh = fs * 1.45;
+    font(cr, fs, true);
+    double kw = 0, dw = 0;
+    for (size_t i = 0; i < lines; i++)
+        kw = fmax(kw, text_w(cr, help_lines[i][0]));
+    font(cr, fs, false);
+    for (size_t i = 0; i < lines; i++)
+        dw = fmax(dw, text_w(cr, help_lines[i][1]));
+    double bw = kw + dw + 4 * fs, bh = lh * ((double)lines + 2);
+    double bx = (w - bw) / 2, by = (h - bh) / 2;
+    set_rgba(cr, th->background, 0.6);
+    cairo_paint(cr);
+    set_rgba(cr, th->background, 0.97);
+    cairo_rectangle(cr, bx, by, bw, bh);
+    cairo_fill_preserve(cr);
+    set_rgb(cr, th->stage);
+    cairo_set_line_width(cr, 2);
+    cairo_stroke(cr);
+    font(cr, fs * 1.1, true);
+    set_rgb(cr, th->comparator);
+    cairo_move_to(cr, bx + 1.5 * fs, by + lh * 1.1);
+    cairo_show_text(cr, "Keys");
+    for (size_t i = 0; i < lines; i++) {
+        double y = by + lh * ((double)i + 2.1);
+        font(cr, fs, true);
+        set_rgb(cr, th->swap);
+        cairo_move_to(cr, bx + 1.5 * fs, y);
+        cairo_show_text(cr, help_lines[i][0]);
+        font(cr, fs, false);
+        set_rgb(cr, th->comparator);
+        cairo_move_to(cr, bx + 2.5 * fs + kw, y);
+        cairo_show_text(cr, help_lines[i][1]);
+    }
+}
+
+sn_status sn_frame_draw(sn_frame *f, const sn_view *v, cairo_t *cr, double w, double h, double s)
+{
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_frame_layout(f, v, &d);
+    sn_panes p;
+    sn_frame_panes(f, v, w, h, s, &p);
+    const sn_theme *th = theme_of(v);
+    cairo_save(cr);
+    set_rgb(cr, th->background);
+    cairo_paint(cr);
+    sn_status rs = f->layout ? draw_net(f, v, cr, &p) : SN_ENOMEM;
+    sn_status rb = draw_bars(f, v, cr, &p);
+    draw_status(v, cr, &p);
+    if (v->help)
+        draw_help(v, cr, w, h, &p);
+    cairo_restore(cr);
+    if (cairo_status(cr) != CAIRO_STATUS_SUCCESS)
+        return SN_EIO;
+    return rs != SN_OK ? rs : rb;
+}
+
+bool sn_frame_pick(sn_frame *f, const sn_view *v, double w, double h, double s, double x, double y,
+                   uint32_t *wire, size_t *step)
+{
+    sn_diag d;
+    const sn_layout *lo = sn_frame_layout(f, v, &d);
+    sn_panes p;
+    sn_frame_panes(f, v, w, h, s, &p);
+    if (v->n == 0)
+        return false;
+    if (x >= p.bars.x && x < p.bars.x + p.bars.w && y >= p.bars.y && y < p.bars.y + p.bars.h) {
+        double i = floor((x - p.bars.x) / (p.bars.w / v->n));
+        if (i < 0 || i >= v->n)
+            return false;
+        *wire = (uint32_t)i;
+        *step = v->step;
+        return true;
+    }
+    if (!lo || x < p.net.x || x >= p.net.x + p.net.w || y < p.net.y || y >= p.net.y + p.net.h)
+        return false;
+    double ox, oy;
+    double z = net_transform(lo, v, &p, &ox, &oy);
+    double lx = (x - ox) / z, ly = (y - oy) / z;
+    uint32_t w0, w1;
+    sn_layout_wires_in(lo, ly, ly, &w0, &w1);
+    if (w0 >= w1)
+        return false;
+    uint32_t best = w0;
+    for (uint32_t i = w0; i < w1; i++)
+        if (fabs(lo->wire_y[i] - ly) < fabs(lo->wire_y[best] - ly))
+            best = i;
+    if (fabs(lo->wire_y[best] - ly) > lo->pitch / 2)
+        return false;
+    /* the values that wire holds at x: those after the last layer left of x */
+    size_t k = 0;
+    while (k < lo->layer_count && lo->layer[k].x1 <= lx)
+        k++;
+    *wire = best;
+    *step = k;
+    return true;
+}
+
+sn_status sn_frame_save_svg(sn_frame *f, const sn_view *v, const char *path, sn_diag *diag)
+{
+    const sn_layout *lo = sn_frame_layout(f, v, diag);
+    if (!lo)
+        return SN_ENOMEM;
+    cairo_surface_t *s = cairo_svg_surface_create(path, lo->width, lo->height);
+    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(s);
+        return sn_diag_set(diag, SN_EIO, 0, 0, "%s: cannot create the SVG file", path);
+    }
+    cairo_t *cr = cairo_create(s);
+    sn_draw_state st;
+    sn_draw_state_init(&st);
+    st.step = v->step;
+    st.values = sn_view_values(v);
+    st.type = v->type;
+    st.swaps = sn_view_swaps(v, v->step);
+    st.path = v->path;
+    sn_status rs = sn_draw(cr, lo, theme_of(v), &st, NULL);
+    cairo_destroy(cr);
+    cairo_surface_finish(s);
+    cairo_status_t cs = cairo_surface_status(s);
+    cairo_surface_destroy(s);
+    if (cs != CAIRO_STATUS_SUCCESS)
+        return sn_diag_set(diag, SN_EIO, 0, 0, "%s: %s", path, cairo_status_to_string(cs));
+    return rs;
+}

@@ -1,0 +1,55 @@
+/* frame.h - one frame of the window drawn with cairo from a view: the
+ * network pane (the diagram renderer), the bars pane, the status line and
+ * the help overlay. Reads the view, never changes it.
+ *
+ * The frame keeps a draw-side cache (the layout of the current network and
+ * an image of the static network at the current camera), which is why it is
+ * an object; the cache is only ever a function of the view. */
+#ifndef SN_FRAME_H
+#define SN_FRAME_H
+
+#include <cairo.h> /* for: cairo_t, cairo_surface_t */
+#include <stdbool.h>
+
+#include "core/status.h"
+#include "render/layout.h"
+#include "view.h"
+
+typedef struct sn_box {
+    double x, y, w, h; /* device pixels */
+} sn_box;
+
+/* Where things are in a frame of w x h device pixels at HiDPI factor s. */
+typedef struct sn_panes {
+    double font;   /* UI text size in pixels */
+    sn_box net;    /* the network pane */
+    sn_box fitted; /* the fitted (zoom 1) picture inside the net pane */
+    sn_box bars;   /* the bars pane */
+    sn_box status; /* the status line(s) */
+} sn_panes;
+
+typedef struct sn_frame sn_frame;
+
+sn_frame *sn_frame_create(void);
+void sn_frame_destroy(sn_frame *f); /* NULL is a no-op */
+
+/* The layout of v's network (made on first use after a change), or NULL
+ * with diag set when it cannot be made. */
+const sn_layout *sn_frame_layout(sn_frame *f, const sn_view *v, sn_diag *diag);
+
+void sn_frame_panes(const sn_frame *f, const sn_view *v, double w, double h, double s, sn_panes *p);
+
+/* Draw v into cr over a w x h device-pixel area at HiDPI factor s. */
+sn_status sn_frame_draw(sn_frame *f, const sn_view *v, cairo_t *cr, double w, double h, double s);
+
+/* Which wire and step are under device pixel (x, y)? In the bars pane the
+ * bar's wire at the current step; in the network pane the nearest wire
+ * and the step whose values sit left of x. false when none. */
+bool sn_frame_pick(sn_frame *f, const sn_view *v, double w, double h, double s, double x, double y,
+                   uint32_t *wire, size_t *step);
+
+/* Write the diagram at the current step as SVG to `path` (the whole
+ * network, values and path, at layout size). */
+sn_status sn_frame_save_svg(sn_frame *f, const sn_view *v, const char *path, sn_diag *diag);
+
+#endif

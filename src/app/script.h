@@ -1,0 +1,36 @@
+/* script.h - scripted sessions: a line of key names and waits that the
+ * window replays deterministically (for tests and recorded lessons), e.g.
+ * "right right space wait:500 p". */
+#ifndef SN_SCRIPT_H
+#define SN_SCRIPT_H
+
+#include <stddef.h>
+
+#include "core/status.h"
+#include "view.h"
+
+typedef enum sn_script_kind {
+    SN_SCRIPT_ACTION, /* a key: act */
+    SN_SCRIPT_WAIT,   /* let ms milliseconds of (virtual) time pass */
+    SN_SCRIPT_CLICK,  /* click at window point (x, y) */
+    SN_SCRIPT_DCLICK, /* double click at (x, y): fit */
+    SN_SCRIPT_WHEEL,  /* wheel by z notches at (x, y) */
+    SN_SCRIPT_DRAG    /* drag from (x, y) by (dx, dy) */
+} sn_script_kind;
+
+typedef struct sn_script_event {
+    sn_script_kind kind;
+    sn_action act;
+    double ms;
+    double x, y, dx, dy, z;
+} sn_script_event;
+
+/* Parse a script: tokens separated by blanks or commas outside a token's
+ * arguments. Keys: the names of sn_action_parse (right left space home end
+ * plus minus r v 0 b 1-6 [ ] o s p g h t f11 q escape fit); wait:MS;
+ * click:X,Y; dclick:X,Y; wheel:X,Y,N; drag:X,Y,DX,DY (window points).
+ * *out is sn_malloc'd (sn_free it). SN_EPARSE with the column of the bad
+ * token in diag. */
+sn_status sn_script_parse(const char *text, sn_script_event **out, size_t *count, sn_diag *diag);
+
+#endif

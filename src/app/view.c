@@ -1,0 +1,702 @@
+/* view.c - the window's state machine: network, input, trace, playback,
+ * camera and messages, changed only through actions and time.
+ *
+ * Every change that can fail (loading a file, generating a network,
+ * recording a trace) builds the new parts first and swaps them in only on
+ * success, so a failed action leaves the previous view intact and explains
+ * itself in the message line. */
+#include "view.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/check.h"
+#include "core/format.h"
+
+const sn_algo sn_view_generators[6] = {SN_ALGO_BITONIC,       SN_ALGO_ODDEVEN_MERGE,
+                                       SN_ALGO_TRANSPOSITION, SN_ALGO_PAIRWISE,
+                                       SN_ALGO_BUBBLE,        SN_ALGO_INSERTION};
+
+static const double speeds[SN_VIEW_SPEEDS] = {0.5, 1, 2, 4, 8, 16, 32, 64};
+#define DEFAULT_SPEED 2u
+
+static const struct {
+    const char *name;
+    sn_action act;
+} names[] = {
+    {"right", SN_ACT_RIGHT}, {"left", SN_ACT_LEFT},       {"space", SN_ACT_PLAY},
+    {"plus", SN_ACT_FASTER}, {"+", SN_ACT_FASTER},        {"minus", SN_ACT_SLOWER},
+    {"-", SN_ACT_SLOWER},    {"home", SN_ACT_HOME},       {"end", SN_ACT_END},
+    {"r", SN_ACT_RANDOM},    {"v", SN_ACT_REVERSE},       {"0", SN_ACT_BITS},
+    {"b", SN_ACT_COUNTER},   {"1", SN_ACT_GEN1},          {"2", SN_ACT_GEN2},
+    {"3", SN_ACT_GEN3},      {"4", SN_ACT_GEN4},          {"5", SN_ACT_GEN5},
+    {"6", SN_ACT_GEN6},      {"[", SN_ACT_N_DOWN},        {"]", SN_ACT_N_UP},
+    {"o", SN_ACT_RELOAD},    {"s", SN_ACT_SAVE_SVG},      {"p", SN_ACT_SAVE_PNG},
+    {"g", SN_ACT_GPU},       {"h", SN_ACT_HELP},          {"f1", SN_ACT_HELP},
+    {"?", SN_ACT_HELP},      {"f11", SN_ACT_FULLSCREEN},  {"t", SN_ACT_THEME},
+    {"fit", SN_ACT_FIT},     {"escape", SN_ACT_UNFOLLOW}, {"q", SN_ACT_QUIT},
+};
+
+sn_action sn_action_parse(const char *name)
+{
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(names[i].name, name) == 0)
+            return names[i].act;
+    return SN_ACT_NONE;
+}
+
+const char *sn_action_name(sn_action a)
+{
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].act == a)
+            return names[i].name;
+    return "none";
+}
+
+void sn_view_message(sn_view *v, bool error, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v->message, sizeof v->message, fmt, ap);
+    va_end(ap);
+    v->message_error = error;
+}
+
+static void set_diag_message(sn_view *v, sn_status st, const sn_diag *d, const char *what)
+{
+    sn_view_message(v, true, "%s: %s", what, d->text[0] ? d->text : sn_status_str(st));
+}
+
+/* ---- the trace of the current input */
+
+typedef struct recorded {
+    sn_trace *trace;
+    size_t *cmp_before, *swap_before;
+} recorded;
+
+static void recorded_free(recorded *r)
+{
+    sn_trace_destroy(r->trace);
+    sn_free(r->cmp_before);
+    sn_free(r->swap_before);
+}
+
+static sn_status record(const sn_schedule *s, sn_key_type t, const uint32_t *input, recorded *r,
+                        sn_diag *d)
+{
+    memset(r, 0, sizeof *r);
+    uint32_t n = sn_schedule_wires(s);
+    size_t L = sn_schedule_layer_count(s);
+    uint32_t *ident = sn_calloc(n ? n : 1, sizeof *ident);
+    r->cmp_before = sn_calloc(L + 1, sizeof *r->cmp_before);
+    r->swap_before = sn_calloc(L + 1, sizeof *r->swap_before);
+    if (!ident || !r->cmp_before || !r->swap_before) {
+        sn_free(ident);
+        recorded_free(r);
+        return sn_diag_set(d, SN_ENOMEM, 0, 0, "out of memory recording the trace");
+    }
+    for (uint32_t i = 0; i < n; i++)
+        ident[i] = i;
+    sn_status st = sn_trace_record(s, t, input, ident, SN_TRACE_FULL, &r->trace, d);
+    sn_free(ident);
+    if (st != SN_OK) {
+        r->trace = NULL;
+        recorded_free(r);
+        return st;
+    }
+    for (size_t k = 0; k < L; k++) {
+        r->cmp_before[k + 1] = r->cmp_before[k] + sn_schedule_layer_size(s, k);
+        r->swap_before[k + 1] = r->swap_before[k] + sn_trace_swap_count(r->trace, k);
+    }
+    return SN_OK;
+}
+
+static void install_trace(sn_view *v, recorded *r)
+{
+    sn_trace_destroy(v->trace);
+    sn_free(v->cmp_before);
+    sn_free(v->swap_before);
+    v->trace = r->trace;
+    v->cmp_before = r->cmp_before;
+    v->swap_before = r->swap_before;
+    v->generation++;
+}
+
+static void compute_path(sn_view *v)
+{
+    sn_free(v->path);
+    v->path = NULL;
+    if (v->follow < 0 || (uint32_t)v->follow >= v->n) {
+        v->follow = -1;
+        return;
+    }
+    v->path = sn_calloc(v->layers + 1, sizeof *v->path);
+    if (!v->path) {
+        v->follow = -1;
+        return;
+    }
+    for (size_t k = 0; k <= v->layers; k++) {
+        const uint32_t *p = sn_trace_payload(v->trace, k);
+        for (uint32_t i = 0; i < v->n; i++)
+            if (p[i] == (uint32_t)v->follow)
+                v->path[k] = i;
+    }
+    v->generation++;
+}
+
+static void reset_playback(sn_view *v)
+{
+    v->step = 0;
+    v->playing = false;
+    v->play_ms = 0;
+    v->anim_ms = 0;
+}
+
+/* ---- inputs */
+
+static sn_status make_input(const sn_view *v, uint32_t n, sn_input_kind kind, uint64_t seed,
+                            const char *bits, uint32_t **out, sn_diag *d)
+{
+    uint32_t *keys = sn_calloc(n ? n : 1, sizeof *keys);
+    if (!keys)
+        return sn_diag_set(d, SN_ENOMEM, 0, 0, "out of memory");
+    sn_input_spec spec = {kind, seed, bits};
+    sn_status st = sn_input_make(&spec, v->type, n, keys, d);
+    if (st != SN_OK) {
+        sn_free(keys);
+        return st;
+    }
+    *out = keys;
+    return SN_OK;
+}
+
+/* Replace the input (keys consumed) and re-record; false (message set) on
+ * failure, with the old state kept. */
+static bool set_input(sn_view *v, uint32_t *keys, sn_input_kind kind)
+{
+    sn_diag d;
+    sn_diag_clear(&d);
+    recorded r;
+    sn_status st = record(v->sched, v->type, keys, &r, &d);
+    if (st != SN_OK) {
+        sn_free(keys);
+        set_diag_message(v, st, &d, "input");
+        return false;
+    }
+    sn_free(v->input);
+    v->input = keys;
+    v->input_kind = kind;
+    install_trace(v, &r);
+    reset_playback(v);
+    compute_path(v);
+    return true;
+}
+
+static void random_bits(sn_view *v, uint32_t n, char *out)
+{
+    for (uint32_t i = 0; i < n; i++)
+        out[i] = (char)('0' + (sn_rand_next(&v->rng) >> 63));
+    out[n] = '\0';
+}
+
+/* An input of the current kind for a network on n wires (a given list of
+ * another length becomes a random permutation). */
+static sn_status input_for(sn_view *v, uint32_t n, sn_input_kind *kind, uint32_t **keys, sn_diag *d)
+{
+    if (*kind == SN_INPUT_LIST && v->input && v->n == n) {
+        *keys = sn_calloc(n ? n : 1, sizeof **keys);
+        if (!*keys)
+            return sn_diag_set(d, SN_ENOMEM, 0, 0, "out of memory");
+        memcpy(*keys, v->input, n * sizeof **keys);
+        return SN_OK;
+    }
+    if (*kind == SN_INPUT_LIST)
+        *kind = SN_INPUT_RANDOM;
+    if (*kind == SN_INPUT_BITS && strlen(v->bits) != n)
+        random_bits(v, n, v->bits);
+    return make_input(v, n, *kind, v->seed, v->bits, keys, d);
+}
+
+/* ---- networks */
+
+/* Install schedule s (consumed): new input of the same kind, fresh trace.
+ * On failure the old network stays and the message says why. */
+static bool set_schedule(sn_view *v, sn_schedule *s)
+{
+    sn_diag d;
+    sn_diag_clear(&d);
+    uint32_t n = sn_schedule_wires(s);
+    if (n > SN_VIEW_MAX_N || n == 0) {
+        sn_view_message(v, true, "%s: %u wires; the window shows 1 to %u (try `sortnet draw`)",
+                        sn_schedule_name(s), n, SN_VIEW_MAX_N);
+        sn_schedule_destroy(s);
+        return false;
+    }
+    sn_input_kind kind = v->input_kind;
+    char old_bits[sizeof v->bits];
+    memcpy(old_bits, v->bits, sizeof old_bits);
+    uint32_t *keys = NULL;
+    sn_status st = input_for(v, n, &kind, &keys, &d);
+    recorded r;
+    if (st == SN_OK)
+        st = record(s, v->type, keys, &r, &d);
+    if (st != SN_OK) {
+        memcpy(v->bits, old_bits, sizeof old_bits);
+        set_diag_message(v, st, &d, sn_schedule_name(s));
+        sn_free(keys);
+        sn_schedule_destroy(s);
+        return false;
+    }
+    sn_schedule_destroy(v->sched);
+    v->sched = s;
+    v->net_id++;
+    v->n = n;
+    v->layers = sn_schedule_layer_count(s);
+    snprintf(v->name, sizeof v->name, "%s", sn_schedule_name(s));
+    sn_free(v->input);
+    v->input = keys;
+    v->input_kind = kind;
+    install_trace(v, &r);
+    reset_playback(v);
+    v->zoom = 1;
+    v->pan_x = v->pan_y = 0;
+    if (v->follow >= 0 && (uint32_t)v->follow >= n)
+        v->follow = -1;
+    compute_path(v);
+    return true;
+}
+
+static bool generate(sn_view *v, sn_algo algo, uint32_t n)
+{
+    sn_schedule *s = NULL;
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_status st = sn_schedule_generate(algo, n, &s, &d);
+    if (st != SN_OK) {
+        sn_view_message(v, true, "%s:%u: %s", sn_algo_name(algo), n,
+                        d.text[0] ? d.text : sn_status_str(st));
+        return false;
+    }
+    if (!set_schedule(v, s))
+        return false;
+    sn_view_message(v, false, "%s", v->name);
+    return true;
+}
+
+static bool reload(sn_view *v)
+{
+    if (!v->file) {
+        sn_view_message(v, true,
+                        "O reloads a network file given on the command line; "
+                        "this view was started with a generator name");
+        return false;
+    }
+    sn_schedule *s = NULL;
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_status st = sn_schedule_load(v->file, &s, &d);
+    if (st != SN_OK) {
+        sn_view_message(v, true, "reload failed, keeping the old network: %s",
+                        d.text[0] ? d.text : sn_status_str(st));
+        return false;
+    }
+    if (!set_schedule(v, s))
+        return false;
+    sn_view_message(v, false, "reloaded %s", v->file);
+    return true;
+}
+
+static bool is_generator_name(const char *spec)
+{
+    const char *colon = strchr(spec, ':');
+    if (!colon || colon == spec)
+        return false;
+    char algo[64];
+    size_t len = (size_t)(colon - spec);
+    if (len >= sizeof algo)
+        return false;
+    memcpy(algo, spec, len);
+    algo[len] = '\0';
+    sn_algo a;
+    return sn_algo_parse(algo, &a);
+}
+
+sn_status sn_view_init(sn_view *v, const char *spec, const sn_view_input *in, sn_diag *diag)
+{
+    memset(v, 0, sizeof *v);
+    v->follow = -1;
+    v->zoom = 1;
+    v->speed = DEFAULT_SPEED;
+    v->type = in ? in->type : SN_KEY_I32;
+    v->input_kind = in ? in->kind : SN_INPUT_RANDOM;
+    v->seed = in ? in->seed : 1;
+    v->rng = v->seed ^ 0x5DEECE66Dull;
+#ifdef SN_HAVE_OPENCL
+    v->gpu_built = true;
+#endif
+    sn_schedule *s = NULL;
+    sn_status st = sn_schedule_load(spec, &s, diag);
+    if (st != SN_OK)
+        return st;
+    uint32_t n = sn_schedule_wires(s);
+    if (n == 0 || n > SN_VIEW_MAX_N) {
+        sn_schedule_destroy(s);
+        return sn_diag_set(diag, SN_ELIMIT, 0, 0,
+                           "%s: %u wires; the window shows 1 to %u (try `sortnet draw`)", spec, n,
+                           SN_VIEW_MAX_N);
+    }
+    if (strcmp(spec, "-") != 0 && !is_generator_name(spec)) {
+        size_t len = strlen(spec) + 1;
+        v->file = sn_malloc(len);
+        if (!v->file) {
+            sn_schedule_destroy(s);
+            return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
+        }
+        memcpy(v->file, spec, len);
+    }
+    uint32_t *keys = NULL;
+    if (in && (in->kind == SN_INPUT_LIST || in->kind == SN_INPUT_BITS)) {
+        if (in->kind == SN_INPUT_BITS && in->text && strlen(in->text) <= SN_VIEW_MAX_N)
+            snprintf(v->bits, sizeof v->bits, "%s", in->text);
+        st = make_input(v, n, in->kind, v->seed, in->text, &keys, diag);
+    } else {
+        st = make_input(v, n, v->input_kind, v->seed, NULL, &keys, diag);
+    }
+    recorded r;
+    if (st == SN_OK)
+        st = record(s, v->type, keys, &r, diag);
+    if (st != SN_OK) {
+        sn_free(keys);
+        sn_schedule_destroy(s);
+        sn_free(v->file);
+        v->file = NULL;
+        return st;
+    }
+    v->sched = s;
+    v->net_id++;
+    v->n = n;
+    v->layers = sn_schedule_layer_count(s);
+    snprintf(v->name, sizeof v->name, "%s", sn_schedule_name(s));
+    v->input = keys;
+    install_trace(v, &r);
+    sn_view_message(v, false, "Right: next layer   Space: play   H: help");
+    return SN_OK;
+}
+
+void sn_view_cleanup(sn_view *v)
+{
+    sn_schedule_destroy(v->sched);
+    sn_trace_destroy(v->trace);
+    sn_free(v->cmp_before);
+    sn_free(v->swap_before);
+    sn_free(v->input);
+    sn_free(v->path);
+    sn_free(v->file);
+    memset(v, 0, sizeof *v);
+    v->follow = -1;
+}
+
+/* ---- stepping */
+
+static double anim_length(const sn_view *v)
+{
+    double interval = 1000.0 / speeds[v->speed];
+    double len = SN_VIEW_ANIM_MS;
+    return v->playing && len > 0.7 * interval ? 0.7 * interval : len;
+}
+
+static bool step_to(sn_view *v, size_t k, bool animate)
+{
+    if (k > v->layers || k == v->step)
+        return false;
+    if (animate && (k == v->step + 1 || k + 1 == v->step)) {
+        v->anim_back = k < v->step;
+        v->anim_layer = v->anim_back ? k : v->step;
+        v->anim_total = anim_length(v);
+        v->anim_ms = v->anim_total;
+    } else {
+        v->anim_ms = 0;
+    }
+    v->step = k;
+    return true;
+}
+
+static bool counterexample(sn_view *v)
+{
+    sn_network *net = NULL;
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_status st = sn_schedule_to_network(v->sched, &net, &d);
+    if (st != SN_OK) {
+        set_diag_message(v, st, &d, "checker");
+        return false;
+    }
+    sn_check_result res;
+    memset(&res, 0, sizeof res);
+    st = sn_check_run(net, NULL, &res, &d);
+    sn_network_destroy(net);
+    if (st != SN_OK) {
+        set_diag_message(v, st, &d, "checker");
+        return false;
+    }
+    bool changed = false;
+    if (res.sorts) {
+        sn_view_message(v, false, "this network sorts: the 0-1 checker proved it (%s, %.2f s)",
+                        sn_check_method_name(res.method), res.seconds);
+    } else {
+        char bits[SN_VIEW_MAX_N + 1];
+        for (uint32_t i = 0; i < v->n; i++)
+            bits[i] = (char)('0' + (res.counterexample[i] ? 1 : 0));
+        bits[v->n] = '\0';
+        uint32_t *keys = NULL;
+        st = make_input(v, v->n, SN_INPUT_BITS, 0, bits, &keys, &d);
+        if (st == SN_OK) {
+            memcpy(v->bits, bits, v->n + 1);
+            changed = set_input(v, keys, SN_INPUT_BITS);
+        }
+        if (changed)
+            sn_view_message(v, true,
+                            "does NOT sort: counterexample %s (one of %llu failing 0-1 inputs); "
+                            "End shows the unsorted output",
+                            bits, (unsigned long long)res.failing_count);
+    }
+    sn_check_result_free(&res);
+    return changed || true;
+}
+
+static bool new_input(sn_view *v, sn_input_kind kind)
+{
+    sn_diag d;
+    sn_diag_clear(&d);
+    uint64_t seed = v->seed;
+    if (kind == SN_INPUT_RANDOM)
+        seed = sn_rand_next(&v->rng) % 1000000;
+    if (kind == SN_INPUT_BITS)
+        random_bits(v, v->n, v->bits);
+    uint32_t *keys = NULL;
+    sn_status st = make_input(v, v->n, kind, seed, v->bits, &keys, &d);
+    if (st != SN_OK) {
+        set_diag_message(v, st, &d, "input");
+        return true;
+    }
+    if (set_input(v, keys, kind)) {
+        v->seed = seed;
+        char buf[96];
+        sn_view_message(v, false, "new input: %s", sn_view_input_text(v, buf, sizeof buf));
+    }
+    return true;
+}
+
+static bool change_n(sn_view *v, bool up)
+{
+    sn_algo algo = sn_schedule_algo(v->sched);
+    if (algo == SN_ALGO_EXPLICIT) {
+        sn_view_message(v, true, "[ and ] change n of a generated network; press 1-6 first");
+        return true;
+    }
+    uint32_t n = up ? v->n * 2 : v->n / 2;
+    if (n < 2 || n > SN_VIEW_MAX_N) {
+        sn_view_message(v, true, "n stays %u: the window shows 2 to %u wires", v->n, SN_VIEW_MAX_N);
+        return true;
+    }
+    generate(v, algo, n);
+    return true;
+}
+
+bool sn_view_action(sn_view *v, sn_action a)
+{
+    switch (a) {
+    case SN_ACT_NONE: return false;
+    case SN_ACT_RIGHT: v->playing = false; return step_to(v, v->step + 1, true);
+    case SN_ACT_LEFT: v->playing = false; return v->step > 0 && step_to(v, v->step - 1, true);
+    case SN_ACT_PLAY:
+        if (!v->playing && v->step == v->layers)
+            step_to(v, 0, false); /* play again from the start */
+        v->playing = !v->playing;
+        v->play_ms = 0;
+        sn_view_message(v, false, v->playing ? "playing at %g layers/s (+/- to change)" : "paused",
+                        speeds[v->speed]);
+        return true;
+    case SN_ACT_FASTER:
+    case SN_ACT_SLOWER:
+        if (a == SN_ACT_FASTER && v->speed + 1 < SN_VIEW_SPEEDS)
+            v->speed++;
+        if (a == SN_ACT_SLOWER && v->speed > 0)
+            v->speed--;
+        sn_view_message(v, false, "speed: %g layers per second", speeds[v->speed]);
+        return true;
+    case SN_ACT_HOME: v->playing = false; return step_to(v, 0, false);
+    case SN_ACT_END: v->playing = false; return step_to(v, v->layers, false);
+    case SN_ACT_RANDOM: return new_input(v, SN_INPUT_RANDOM);
+    case SN_ACT_REVERSE: return new_input(v, SN_INPUT_REVERSE);
+    case SN_ACT_BITS: return new_input(v, SN_INPUT_BITS);
+    case SN_ACT_COUNTER: return counterexample(v);
+    case SN_ACT_GEN1:
+    case SN_ACT_GEN2:
+    case SN_ACT_GEN3:
+    case SN_ACT_GEN4:
+    case SN_ACT_GEN5:
+    case SN_ACT_GEN6: generate(v, sn_view_generators[a - SN_ACT_GEN1], v->n); return true;
+    case SN_ACT_N_DOWN: return change_n(v, false);
+    case SN_ACT_N_UP: return change_n(v, true);
+    case SN_ACT_RELOAD: reload(v); return true;
+    case SN_ACT_SAVE_SVG: v->requests |= SN_REQ_SAVE_SVG; return false;
+    case SN_ACT_SAVE_PNG: v->requests |= SN_REQ_SAVE_PNG; return false;
+    case SN_ACT_FULLSCREEN: v->requests |= SN_REQ_FULLSCREEN; return true;
+    case SN_ACT_QUIT: v->requests |= SN_REQ_QUIT; return false;
+    case SN_ACT_GPU:
+        if (v->gpu_built)
+            sn_view_message(v, false, "GPU check: run `sortnet gpu verify %s` in a terminal",
+                            v->name);
+        else
+            sn_view_message(v, true, "GPU check: not built with OpenCL");
+        return true;
+    case SN_ACT_HELP: v->help = !v->help; return true;
+    case SN_ACT_THEME: v->dark = !v->dark; return true;
+    case SN_ACT_FIT:
+        v->zoom = 1;
+        v->pan_x = v->pan_y = 0;
+        return true;
+    case SN_ACT_UNFOLLOW:
+        if (v->help) {
+            v->help = false;
+            return true;
+        }
+        if (v->follow < 0)
+            return false;
+        v->follow = -1;
+        compute_path(v);
+        return true;
+    case SN_ACT_COUNT: break;
+    }
+    return false;
+}
+
+bool sn_view_tick(sn_view *v, double dt_ms)
+{
+    bool changed = false;
+    if (v->anim_ms > 0) {
+        v->anim_ms = v->anim_ms > dt_ms ? v->anim_ms - dt_ms : 0;
+        changed = true;
+    }
+    if (v->playing) {
+        double interval = 1000.0 / speeds[v->speed];
+        v->play_ms += dt_ms;
+        while (v->playing && v->play_ms >= interval) {
+            v->play_ms -= interval;
+            step_to(v, v->step + 1, true);
+            changed = true;
+            if (v->step >= v->layers) {
+                v->playing = false;
+                sn_view_message(v, false, "done: %s", "the last layer has acted");
+            }
+        }
+    }
+    return changed;
+}
+
+bool sn_view_busy(const sn_view *v)
+{
+    return v->playing || v->anim_ms > 0;
+}
+
+void sn_view_follow_wire(sn_view *v, uint32_t wire, size_t step)
+{
+    if (wire >= v->n)
+        return;
+    if (step > v->layers)
+        step = v->step;
+    long e = (long)sn_trace_payload(v->trace, step)[wire];
+    v->follow = e == v->follow ? -1 : e;
+    compute_path(v);
+    if (v->follow >= 0) {
+        char buf[32];
+        sn_key_format(v->type, v->input[e], buf, sizeof buf);
+        sn_view_message(v, false, "following value %s (input position %ld); Esc stops", buf, e);
+    } else {
+        sn_view_message(v, false, "stopped following");
+    }
+}
+
+void sn_view_zoom(sn_view *v, double f, double fx, double fy)
+{
+    double z = v->zoom * f;
+    if (z < 1)
+        z = 1; /* never smaller than the fitted picture */
+    if (z > 64)
+        z = 64;
+    f = z / v->zoom;
+    /* keep the point under (fx, fy) fixed: pan is the pane offset of the
+     * picture's origin in pane fractions */
+    v->pan_x = fx - (fx - v->pan_x) * f;
+    v->pan_y = fy - (fy - v->pan_y) * f;
+    v->zoom = z;
+    if (z == 1)
+        v->pan_x = v->pan_y = 0;
+}
+
+void sn_view_pan(sn_view *v, double dx, double dy)
+{
+    if (v->zoom <= 1)
+        return;
+    v->pan_x += dx;
+    v->pan_y += dy;
+    /* the picture (zoom panes wide) must still cover the pane */
+    double lo = 1 - v->zoom;
+    v->pan_x = fmin(0, fmax(lo, v->pan_x));
+    v->pan_y = fmin(0, fmax(lo, v->pan_y));
+}
+
+const uint32_t *sn_view_values(const sn_view *v)
+{
+    return sn_trace_state(v->trace, v->step);
+}
+
+const uint32_t *sn_view_payload(const sn_view *v)
+{
+    return sn_trace_payload(v->trace, v->step);
+}
+
+const uint8_t *sn_view_swaps(const sn_view *v, size_t k)
+{
+    if (k >= v->layers)
+        return NULL;
+    size_t count;
+    return sn_trace_swaps(v->trace, k, &count);
+}
+
+double sn_view_speed(const sn_view *v)
+{
+    return speeds[v->speed];
+}
+
+const char *sn_view_input_text(const sn_view *v, char *buf, size_t cap)
+{
+    switch (v->input_kind) {
+    case SN_INPUT_RANDOM:
+        snprintf(buf, cap, "random (seed %llu)", (unsigned long long)v->seed);
+        break;
+    case SN_INPUT_LIST: snprintf(buf, cap, "given"); break;
+    case SN_INPUT_REVERSE: snprintf(buf, cap, "reversed"); break;
+    case SN_INPUT_SORTED: snprintf(buf, cap, "sorted"); break;
+    case SN_INPUT_BITS:
+        if (v->n <= 24)
+            snprintf(buf, cap, "0-1 (%s)", v->bits);
+        else
+            snprintf(buf, cap, "0-1 (%.20s...)", v->bits);
+        break;
+    }
+    return buf;
+}
+
+const char *sn_view_status_text(const sn_view *v, char *buf, size_t cap)
+{
+    char in[96];
+    snprintf(buf, cap, "%s   n = %u   layer %zu of %zu   %zu comparisons, %zu swaps   input: %s",
+             v->name, v->n, v->step, v->layers, v->cmp_before[v->step], v->swap_before[v->step],
+             sn_view_input_text(v, in, sizeof in));
+    return buf;
+}

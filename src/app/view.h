@@ -1,0 +1,183 @@
+/* view.h - the state of the step-through window as plain data, and the
+ * pure update functions that change it (keys, time, clicks).
+ *
+ * "Update never draws, draw never mutates": nothing here touches SDL or
+ * cairo, so the whole state machine is unit-tested without a window.
+ * Effects that need the window or the file system for pictures (saving SVG
+ * or PNG, full screen, quitting) are not performed here: an action sets a
+ * bit in `requests` and the window loop carries it out, then reports back
+ * with sn_view_message().
+ *
+ * Invariants: sched, layout-independent data (trace, keys, prefix sums)
+ * always describe the same network on n wires; 0 <= step <= layers; path
+ * is NULL or follows element `follow` through every step of the trace. */
+#ifndef SN_VIEW_H
+#define SN_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/exec.h"
+#include "core/input.h"
+#include "core/schedule.h"
+#include "core/status.h"
+
+/* Largest n the window accepts (the diagram materializes every comparator). */
+#define SN_VIEW_MAX_N 4096u
+/* Speeds of playback in layers per second, slowest first. */
+#define SN_VIEW_SPEEDS 8
+/* Length of the swap animation at normal speed, in milliseconds. */
+#define SN_VIEW_ANIM_MS 320.0
+
+typedef enum sn_action {
+    SN_ACT_NONE = 0,
+    SN_ACT_RIGHT, /* one layer forward */
+    SN_ACT_LEFT,  /* one layer back (replays the recorded trace) */
+    SN_ACT_PLAY,  /* play / pause */
+    SN_ACT_FASTER,
+    SN_ACT_SLOWER,
+    SN_ACT_HOME,
+    SN_ACT_END,
+    SN_ACT_RANDOM,  /* a new random permutation */
+    SN_ACT_REVERSE, /* n..1 */
+    SN_ACT_BITS,    /* a random 0-1 input */
+    SN_ACT_COUNTER, /* the checker's counterexample, if any */
+    SN_ACT_GEN1,    /* SN_ACT_GEN1 + i: generator i of sn_view_generators */
+    SN_ACT_GEN2,
+    SN_ACT_GEN3,
+    SN_ACT_GEN4,
+    SN_ACT_GEN5,
+    SN_ACT_GEN6,
+    SN_ACT_N_DOWN, /* halve n */
+    SN_ACT_N_UP,   /* double n */
+    SN_ACT_RELOAD, /* read the network file of the command line again */
+    SN_ACT_SAVE_SVG,
+    SN_ACT_SAVE_PNG,
+    SN_ACT_GPU,
+    SN_ACT_HELP,
+    SN_ACT_FULLSCREEN,
+    SN_ACT_THEME,    /* light <-> dark */
+    SN_ACT_FIT,      /* reset zoom and pan */
+    SN_ACT_UNFOLLOW, /* stop following an element */
+    SN_ACT_QUIT,
+    SN_ACT_COUNT
+} sn_action;
+
+/* Effects for the window loop (bits of sn_view.requests). */
+enum {
+    SN_REQ_SAVE_SVG = 1u << 0,
+    SN_REQ_SAVE_PNG = 1u << 1,
+    SN_REQ_FULLSCREEN = 1u << 2,
+    SN_REQ_QUIT = 1u << 3
+};
+
+/* Script / key names ("right", "space", "f11", "[", ...) -> action;
+ * SN_ACT_NONE if unknown. */
+sn_action sn_action_parse(const char *name);
+const char *sn_action_name(sn_action a);
+
+/* The generators of keys 1-6, in order. */
+extern const sn_algo sn_view_generators[6];
+
+typedef struct sn_view {
+    /* the network */
+    sn_schedule *sched; /* owned */
+    char *file;         /* network file of the command line (owned), or NULL */
+    char name[128];     /* shown name */
+    uint32_t n;
+    size_t layers;
+    uint64_t generation; /* bumped whenever network, trace or path changes */
+    uint64_t net_id;     /* bumped whenever the network changes */
+
+    /* the input and its trace */
+    sn_key_type type;
+    sn_input_kind input_kind;
+    uint64_t seed;                /* of the last random input */
+    char bits[SN_VIEW_MAX_N + 1]; /* text of a BITS input */
+    uint32_t *input;              /* [n] raw keys (owned) */
+    sn_trace *trace;              /* FULL, with the original index as payload (owned) */
+    size_t *cmp_before;           /* [layers + 1] comparisons done before step k */
+    size_t *swap_before;          /* [layers + 1] swaps done before step k */
+    uint64_t rng;                 /* source of new seeds for R and 0 */
+
+    /* playback */
+    size_t step; /* values after `step` layers */
+    bool playing;
+    unsigned speed;    /* index into the speed table */
+    double play_ms;    /* time accumulated towards the next step */
+    double anim_ms;    /* swap animation time left (0: settled) */
+    double anim_total; /* its length */
+    size_t anim_layer; /* layer whose swaps are animating */
+    bool anim_back;    /* animating a step backwards */
+
+    /* following an element */
+    long follow;    /* original index followed, or -1 */
+    uint32_t *path; /* [layers + 1] its wire at every step, or NULL */
+
+    /* camera over the network pane: 1 = fit */
+    double zoom, pan_x, pan_y; /* pan in fractions of the pane size */
+
+    bool help;
+    bool dark;
+    bool gpu_built;    /* OpenCL part present (G points to sortnet gpu) */
+    char message[512]; /* the line under the status line */
+    bool message_error;
+    unsigned requests; /* SN_REQ_* for the window loop */
+} sn_view;
+
+/* Initial input when creating a view. */
+typedef struct sn_view_input {
+    sn_input_kind kind;
+    uint64_t seed;
+    const char *text; /* LIST / BITS (borrowed) */
+    sn_key_type type;
+} sn_view_input;
+
+/* A view of network `spec` (a name such as "bitonic:16" or a file, as
+ * sn_schedule_load) on the given input. A file spec is remembered for
+ * reload. On failure diag explains and v is left empty (safe to clean). */
+sn_status sn_view_init(sn_view *v, const char *spec, const sn_view_input *in, sn_diag *diag);
+void sn_view_cleanup(sn_view *v);
+
+/* Apply one action. Returns true when anything visible changed. */
+bool sn_view_action(sn_view *v, sn_action a);
+
+/* Advance time by dt milliseconds (playback and animations). Returns true
+ * when anything visible changed. */
+bool sn_view_tick(sn_view *v, double dt_ms);
+
+/* true while something moves by itself (playing or animating): the window
+ * must keep drawing; otherwise it may sleep until the next event. */
+bool sn_view_busy(const sn_view *v);
+
+/* Follow the element that sits on wire `wire` at the current step (or at
+ * step `step` when step <= layers); following it again stops following. */
+void sn_view_follow_wire(sn_view *v, uint32_t wire, size_t step);
+
+/* Zoom by factor f around (fx, fy) given as fractions of the pane (0..1),
+ * and pan by (dx, dy) fractions of the pane. */
+void sn_view_zoom(sn_view *v, double f, double fx, double fy);
+void sn_view_pan(sn_view *v, double dx, double dy);
+
+/* Set the message line (printf-style); error messages are shown in red. */
+void sn_view_message(sn_view *v, bool error, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Current state: keys after `step` layers ([n], borrowed). */
+const uint32_t *sn_view_values(const sn_view *v);
+/* Original index of the element on each wire at the current step. */
+const uint32_t *sn_view_payload(const sn_view *v);
+/* Swap flags of layer k in layout order (borrowed) or NULL. */
+const uint8_t *sn_view_swaps(const sn_view *v, size_t k);
+/* Playback speed in layers per second. */
+double sn_view_speed(const sn_view *v);
+/* "random (seed 7)", "reversed", "0-1 (0110...)", "given", "sorted". */
+const char *sn_view_input_text(const sn_view *v, char *buf, size_t cap);
+/* The status line (without the message). */
+const char *sn_view_status_text(const sn_view *v, char *buf, size_t cap);
+
+#endif

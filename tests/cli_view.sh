@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# cli_view.sh - end-to-end scripted sessions of `sortnet view` under SDL's
+# offscreen video driver (no display needed): stepping against the
+# reference trace of `sortnet run --trace --json`, generator and n
+# switching, a failing reload, the checker's counterexample, screenshots
+# and saved files, and the no-display exit code.
+set -u
+S=${SORTNET:?set SORTNET to the sortnet binary}
+"$S" view --help >/dev/null 2>&1 || { echo "SKIP: sortnet built without the window" >&2; exit 77; }
+command -v python3 >/dev/null || { echo "SKIP: python3 needed to read JSON" >&2; exit 77; }
+SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --script "" >/dev/null 2>&1
+[ $? = 3 ] && { echo "SKIP: SDL has no offscreen video driver here" >&2; exit 77; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+
+expect() {
+    local want=$1
+    shift
+    "$@" >"$T/out" 2>"$T/err"
+    local got=$?
+    [ "$got" = "$want" ] || fail "'$*' exited $got, expected $want: $(head -c 400 "$T/err")"
+}
+err_has() { grep -qF -- "$1" "$T/err" || fail "stderr lacks '$1': $(head -c 300 "$T/err")"; }
+out_has() { grep -qF -- "$1" "$T/out" || fail "stdout lacks '$1': $(head -c 300 "$T/out")"; }
+# view ARGS...: a headless session whose final state lands in $T/state
+view() { SDL_VIDEODRIVER=offscreen "$S" view --size 640x400 --dump-state "$T/state" "$@"; }
+field() { sed -n "s/^$1: //p" "$T/state"; }
+
+# usage and errors
+expect 0 "$S" view --help
+out_has "usage: sortnet view"
+expect 2 "$S" view --no-such-option
+expect 2 "$S" view bitonic:4 bitonic:8
+expect 2 env SDL_VIDEODRIVER=offscreen "$S" view nosuch:4 --script ""
+expect 2 env SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --script "right jump"
+err_has "jump"
+expect 2 "$S" view --size 12 bitonic:4
+
+# no display and no offscreen request: exit 3, pointing to `sortnet draw`
+expect 3 env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$S" view bitonic:8
+err_has "sortnet draw"
+expect 3 env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$S"
+err_has "no display"
+
+# stepping forward and back gives exactly the reference trace's states
+"$S" run bitonic:16 --random 5 --trace --json >"$T/ref.json" || fail "run --trace --json"
+ref() { # ref K: the state after K layers as a,b,c
+    python3 -c "import json; d=json.load(open('$T/ref.json')); k=$1
+s=d['input'] if k==0 else d['layers'][k-1]; print(','.join(str(x) for x in s))"
+}
+L=$(python3 -c "import json; print(len(json.load(open('$T/ref.json'))['layers']))")
+[ "$L" = 10 ] || fail "bitonic:16 has $L layers, expected 10"
+keys=""
+for k in $(seq 0 "$L"); do
+    expect 0 view bitonic:16 --random 5 --script "$keys"
+    [ "$(field step)" = "$k" ] || fail "step $(field step) after $k rights"
+    [ "$(field values)" = "$(ref "$k")" ] || fail "state after $k layers: $(field values) != $(ref "$k")"
+    keys="$keys right"
+done
+back="end"
+for k in $(seq "$L" -1 0); do
+    expect 0 view bitonic:16 --random 5 --script "$back"
+    [ "$(field values)" = "$(ref "$k")" ] || fail "back to step $k: $(field values)"
+    back="$back left"
+done
+# playing runs to the end, sorted, with every comparison counted
+expect 0 view bitonic:16 --random 5 --script "space"
+[ "$(field step)" = 10 ] && [ "$(field comparisons)" = 80 ] || fail "play: $(cat "$T/state")"
+[ "$(field values)" = "$(ref 10)" ] || fail "played to the end: $(field values)"
+
+# switching generator and n
+expect 0 view bitonic:16 --script "3 ] ]"
+[ "$(field network)" = "transposition:64" ] && [ "$(field n)" = 64 ] || fail "3 ] ]: $(field network)"
+[ "$(field layers)" = 64 ] || fail "transposition:64 has 64 layers, got $(field layers)"
+expect 0 view bitonic:16 --script "2 [ [ end"
+[ "$(field network)" = "oddeven-merge:4" ] || fail "2 [ [: $(field network)"
+[ "$(field values)" = "1,2,3,4" ] || fail "oddeven-merge:4 sorted: $(field values)"
+for g in 1 2 3 4 5 6; do
+    expect 0 view bitonic:8 --script "$g end"
+    python3 -c "v=[int(x) for x in '$(field values)'.split(',')]; assert v==sorted(v) and len(v)==8" ||
+        fail "generator $g does not sort: $(field network) $(field values)"
+done
+
+# inputs: reversed, 0-1, and the given list
+expect 0 view bitonic:8 --script "v"
+[ "$(field values)" = "8,7,6,5,4,3,2,1" ] || fail "V: $(field values)"
+expect 0 view bitonic:8 --script "0"
+field values | grep -qE '^[01](,[01]){7}$' || fail "0: $(field values)"
+expect 0 view bitonic:4 --input 4,3,1,2 --script ""
+[ "$(field values)" = "4,3,1,2" ] || fail "--input: $(field values)"
+
+# a file that fails to load on reload shows the error and keeps the old network
+mkfifo "$T/net.fifo"
+# (a FIFO serves the good text to the first read, the bad one to the reload;
+# the pause lets the first reader see end-of-file before the writer reopens)
+(printf '[(0,1),(2,3)]\n[(0,2),(1,3)]\n[(1,2)]\n' >"$T/net.fifo"
+ sleep 0.5
+ printf '[(0,1),(2,3)]\n[(0,2),(1,x)]\n' >"$T/net.fifo") &
+expect 0 view "$T/net.fifo" --input 4,3,2,1 --script "right o"
+wait
+[ "$(field layers)" = 3 ] && [ "$(field step)" = 1 ] || fail "old network kept: $(cat "$T/state")"
+field message | grep -q "^error: reload failed" || fail "reload error shown: $(field message)"
+field message | grep -q ":2:" || fail "reload error names the line: $(field message)"
+
+# B: the counterexample of a network that does not sort, or "this network sorts"
+printf '[(0,1),(2,3)]\n[(0,2),(1,3)]\n' >"$T/bad.txt"
+expect 0 view "$T/bad.txt" --script "b end"
+field message | grep -q "does NOT sort" || fail "B: $(field message)"
+field input | grep -q "^0-1" || fail "B input: $(field input)"
+python3 -c "v=[int(x) for x in '$(field values)'.split(',')]; assert v!=sorted(v)" ||
+    fail "counterexample output is sorted: $(field values)"
+expect 0 view bitonic:8 --script "b"
+field message | grep -q "this network sorts" || fail "B on bitonic: $(field message)"
+expect 0 view bitonic:8 --script "g"
+field message | grep -q "GPU" || fail "G: $(field message)"
+
+# following an element: a click on the first bar of the bars pane
+expect 0 view bitonic:8 --script "click:20,300"
+[ "$(field follow)" != -1 ] || fail "click did not follow: $(cat "$T/state")"
+
+# screenshots: a settled, deterministic picture; P and S write clear names
+expect 0 view bitonic:16 --script "right right space wait:300" --screenshot "$T/a.png"
+expect 0 view bitonic:16 --script "right right space wait:300" --screenshot "$T/b.png"
+cmp -s "$T/a.png" "$T/b.png" || fail "the same script gave different screenshots"
+python3 - "$T/a.png" <<'EOF' || fail "screenshot is not a 640x400 PNG"
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+assert d[:8] == b'\x89PNG\r\n\x1a\n'
+w, h = struct.unpack('>II', d[16:24])
+assert (w, h) == (640, 400), (w, h)
+EOF
+(cd "$T" && SDL_VIDEODRIVER=offscreen "$S" view bitonic:16 --size 640x400 \
+    --script "right right p s" --dump-state "$T/state") || fail "p s"
+[ -s "$T/sortnet-bitonic-16-layer-2.png" ] || fail "P did not write sortnet-bitonic-16-layer-2.png"
+grep -q "<svg" "$T/sortnet-bitonic-16-layer-2.svg" 2>/dev/null || fail "S did not write the SVG"
+field message | grep -q "saved diagram sortnet-bitonic-16-layer-2.svg" || fail "S message: $(field message)"
+expect 0 view bitonic:4 --script "right" --record "$T/rec"
+[ "$(ls "$T/rec" | grep -c '^frame-.*\.png$')" -ge 2 ] || fail "--record wrote no frames"
+expect 0 view bitonic:8 --script "right" --stats
+out_has "p99"
+
+[ "$fails" = 0 ] || { echo "cli_view: $fails failure(s)" >&2; exit 1; }
+echo "cli_view: all checks passed"

@@ -1,0 +1,465 @@
+/* test_app.c - the window's state machine, script parser and frame drawing,
+ * all without a window. Oracles: the CPU reference executor layer by layer
+ * (sn_exec_layer on a copy), qsort order, and the layout's coordinates for
+ * pixel checks. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h> // for: WIFEXITED
+#include <unistd.h>
+
+#include "core/alloc.h"
+#include "core/exec.h"
+#include "frame.h"
+#include "render/draw.h"
+#include "render/palette.h"
+#include "script.h"
+#include "sn_test.h"
+#include "view.h"
+
+/* fontconfig (behind cairo's text) keeps its caches until exit; in
+ * sanitizer builds LeakSanitizer would report them. */
+const char *__lsan_default_options(void);
+const char *__lsan_default_options(void)
+{
+    return "print_suppressions=0";
+}
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+    return "leak:libfontconfig\n";
+}
+
+static bool sorted(sn_key_type t, const uint32_t *k, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++)
+        if (sn_key_to_ordered(t, k[i - 1]) > sn_key_to_ordered(t, k[i]))
+            return false;
+    return true;
+}
+
+static sn_view_input rnd(uint64_t seed)
+{
+    sn_view_input in = {SN_INPUT_RANDOM, seed, NULL, SN_KEY_I32};
+    return in;
+}
+
+/* Stepping forward and back shows exactly the executor's states. */
+static void test_stepping(const char *spec)
+{
+    sn_view v;
+    sn_view_input in = rnd(7);
+    sn_diag d;
+    CHECK(sn_view_init(&v, spec, &in, &d) == SN_OK);
+    uint32_t n = v.n;
+    uint32_t *ref = malloc(((size_t)v.layers + 1) * n * sizeof *ref);
+    memcpy(ref, sn_view_values(&v), n * sizeof *ref);
+    CHECK(memcmp(ref, v.input, n * sizeof *ref) == 0);
+    for (size_t k = 0; k < v.layers; k++) {
+        memcpy(ref + (k + 1) * n, ref + k * n, n * sizeof *ref);
+        sn_exec_layer(v.sched, k, SN_KEY_I32, ref + (k + 1) * n, NULL, NULL);
+    }
+    size_t swaps = 0;
+    for (size_t k = 0; k < v.layers; k++) {
+        CHECK(sn_view_action(&v, SN_ACT_RIGHT));
+        CHECKF(v.step == k + 1, "%s: step %zu", spec, v.step);
+        CHECKF(memcmp(sn_view_values(&v), ref + (k + 1) * n, n * sizeof *ref) == 0,
+               "%s: state after layer %zu", spec, k + 1);
+        for (uint32_t i = 0; i < n; i++) /* swaps counted independently */
+            swaps += ref[k * n + i] != ref[(k + 1) * n + i];
+        CHECK(v.swap_before[v.step] * 2 == swaps);
+    }
+    CHECK(!sn_view_action(&v, SN_ACT_RIGHT)); /* at the end: nothing happens */
+    CHECK(sorted(SN_KEY_I32, sn_view_values(&v), n));
+    for (size_t k = v.layers; k-- > 0;) {
+        CHECK(sn_view_action(&v, SN_ACT_LEFT));
+        CHECK(v.step == k);
+        CHECKF(memcmp(sn_view_values(&v), ref + k * n, n * sizeof *ref) == 0,
+               "%s: back to step %zu", spec, k);
+    }
+    CHECK(!sn_view_action(&v, SN_ACT_LEFT));
+    CHECK(sn_view_action(&v, SN_ACT_END) && v.step == v.layers);
+    CHECK(sn_view_action(&v, SN_ACT_HOME) && v.step == 0);
+    free(ref);
+    sn_view_cleanup(&v);
+}
+
+static void test_play(void)
+{
+    sn_view v;
+    sn_view_input in = rnd(3);
+    sn_diag d;
+    CHECK(sn_view_init(&v, "oddeven-merge:16", &in, &d) == SN_OK);
+    double s0 = sn_view_speed(&v);
+    sn_view_action(&v, SN_ACT_FASTER);
+    CHECK(sn_view_speed(&v) > s0);
+    sn_view_action(&v, SN_ACT_SLOWER);
+    CHECK(sn_view_speed(&v) == s0);
+    CHECK(!sn_view_busy(&v));
+    sn_view_action(&v, SN_ACT_PLAY);
+    CHECK(v.playing && sn_view_busy(&v));
+    /* one interval brings exactly one layer */
+    sn_view_tick(&v, 1000.0 / s0 + 0.01);
+    CHECK(v.step == 1);
+    CHECK(v.anim_ms > 0); /* and its swap animation */
+    int guard = 0;
+    while (sn_view_busy(&v) && guard++ < 100000)
+        sn_view_tick(&v, 1000.0 / 60);
+    CHECK(v.step == v.layers && !v.playing);
+    CHECK(sorted(SN_KEY_I32, sn_view_values(&v), v.n));
+    /* Space at the end plays again from the start */
+    sn_view_action(&v, SN_ACT_PLAY);
+    CHECK(v.step == 0 && v.playing);
+    sn_view_action(&v, SN_ACT_PLAY);
+    CHECK(!v.playing);
+    sn_view_cleanup(&v);
+}
+
+static void test_inputs(void)
+{
+    sn_view v;
+    sn_view_input in = rnd(11);
+    sn_diag d;
+    CHECK(sn_view_init(&v, "bitonic:16", &in, &d) == SN_OK);
+    sn_view_action(&v, SN_ACT_RIGHT);
+    sn_view_action(&v, SN_ACT_REVERSE);
+    CHECK(v.step == 0 && v.input_kind == SN_INPUT_REVERSE);
+    for (uint32_t i = 0; i < v.n; i++)
+        CHECK((int32_t)v.input[i] == (int32_t)(v.n - i));
+    sn_view_action(&v, SN_ACT_BITS);
+    CHECK(v.input_kind == SN_INPUT_BITS && strlen(v.bits) == v.n);
+    for (uint32_t i = 0; i < v.n; i++)
+        CHECK(v.input[i] == (uint32_t)(v.bits[i] - '0'));
+    sn_view_action(&v, SN_ACT_RANDOM);
+    CHECK(v.input_kind == SN_INPUT_RANDOM);
+    /* a permutation of 1..n */
+    uint8_t seen[17] = {0};
+    for (uint32_t i = 0; i < v.n; i++) {
+        int32_t x = (int32_t)v.input[i];
+        CHECK(x >= 1 && x <= 16);
+        if (x >= 1 && x <= 16)
+            seen[x]++;
+    }
+    for (int x = 1; x <= 16; x++)
+        CHECK(seen[x] == 1);
+    sn_view_action(&v, SN_ACT_END);
+    CHECK(sorted(SN_KEY_I32, sn_view_values(&v), v.n));
+    sn_view_cleanup(&v);
+}
+
+static void test_generators(void)
+{
+    sn_view v;
+    sn_view_input in = rnd(5);
+    sn_diag d;
+    CHECK(sn_view_init(&v, "bitonic:8", &in, &d) == SN_OK);
+    for (int g = 0; g < 6; g++) {
+        CHECK(sn_view_action(&v, (sn_action)(SN_ACT_GEN1 + g)));
+        CHECKF(sn_schedule_algo(v.sched) == sn_view_generators[g] ||
+                   sn_schedule_algo(v.sched) == SN_ALGO_EXPLICIT,
+               "generator %d", g);
+        char want[64];
+        snprintf(want, sizeof want, "%s:8", sn_algo_name(sn_view_generators[g]));
+        CHECKF(strcmp(v.name, want) == 0, "name %s, want %s", v.name, want);
+        CHECK(v.n == 8 && v.step == 0);
+        sn_view_action(&v, SN_ACT_END);
+        CHECKF(sorted(SN_KEY_I32, sn_view_values(&v), v.n), "%s sorts", v.name);
+    }
+    sn_view_action(&v, SN_ACT_GEN1);
+    CHECK(sn_view_action(&v, SN_ACT_N_UP) && v.n == 16);
+    CHECK(strcmp(v.name, "bitonic:16") == 0);
+    CHECK(v.layers == 10); /* bitonic: log n (log n + 1) / 2 */
+    sn_view_action(&v, SN_ACT_N_DOWN);
+    sn_view_action(&v, SN_ACT_N_DOWN);
+    sn_view_action(&v, SN_ACT_N_DOWN);
+    CHECK(v.n == 2);
+    sn_view_action(&v, SN_ACT_N_DOWN); /* refused */
+    CHECK(v.n == 2 && v.message_error);
+    /* a 0-1 input survives a change of n as a 0-1 input of the new length */
+    sn_view_action(&v, SN_ACT_BITS);
+    sn_view_action(&v, SN_ACT_N_UP);
+    CHECK(v.n == 4 && v.input_kind == SN_INPUT_BITS && strlen(v.bits) == 4);
+    sn_view_cleanup(&v);
+}
+
+static char *write_temp(const char *text)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/sn_test_app_%ld.txt", (long)getpid());
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static void test_reload_and_counterexample(void)
+{
+    /* a network on 4 wires that does not sort (the last comparator missing) */
+    const char *bad = "[(0,1),(2,3)]\n[(0,2),(1,3)]\n";
+    char *path = write_temp(bad);
+    sn_view v;
+    sn_view_input in = rnd(9);
+    sn_diag d;
+    CHECK(sn_view_init(&v, path, &in, &d) == SN_OK);
+    CHECK(v.file && v.n == 4 && v.layers == 2);
+    CHECK(sn_view_action(&v, SN_ACT_COUNTER));
+    CHECKF(strstr(v.message, "NOT sort") != NULL, "message: %s", v.message);
+    CHECK(v.input_kind == SN_INPUT_BITS);
+    sn_view_action(&v, SN_ACT_END);
+    CHECK(!sorted(SN_KEY_I32, sn_view_values(&v), v.n));
+    for (uint32_t i = 0; i < v.n; i++)
+        CHECK(v.input[i] <= 1);
+
+    /* a file that fails to load keeps the old network and says why */
+    FILE *f = fopen(path, "w");
+    fputs("[(0,1),(2,3)]\n[(0,2),(1,x)]\n", f);
+    fclose(f);
+    sn_view_action(&v, SN_ACT_RELOAD);
+    CHECK(v.message_error && v.n == 4 && v.layers == 2);
+    CHECKF(strstr(v.message, ":2:") != NULL, "names the line: %s", v.message);
+    /* a good file reloads */
+    f = fopen(path, "w");
+    fputs("[(0,1),(2,3)]\n[(0,2),(1,3)]\n[(1,2)]\n", f);
+    fclose(f);
+    sn_view_action(&v, SN_ACT_RELOAD);
+    CHECK(!v.message_error && v.layers == 3 && v.step == 0);
+    sn_view_action(&v, SN_ACT_COUNTER);
+    CHECKF(strstr(v.message, "sorts") != NULL, "message: %s", v.message);
+    sn_view_cleanup(&v);
+    remove(path);
+
+    /* a generator name cannot be reloaded */
+    CHECK(sn_view_init(&v, "bubble:6", &in, &d) == SN_OK);
+    CHECK(!v.file);
+    sn_view_action(&v, SN_ACT_RELOAD);
+    CHECK(v.message_error && v.n == 6);
+    sn_view_action(&v, SN_ACT_GPU);
+    CHECK(strstr(v.message, "GPU") != NULL);
+    sn_view_cleanup(&v);
+
+    CHECK(sn_view_init(&v, "/nonexistent/net.txt", &in, &d) != SN_OK);
+    sn_view_cleanup(&v);
+}
+
+static void test_follow(void)
+{
+    sn_view v;
+    sn_view_input in = rnd(21);
+    sn_diag d;
+    CHECK(sn_view_init(&v, "bitonic:16", &in, &d) == SN_OK);
+    sn_view_action(&v, SN_ACT_RIGHT);
+    uint32_t wire = 5;
+    uint32_t value = sn_view_values(&v)[wire];
+    sn_view_follow_wire(&v, wire, v.layers + 1);
+    CHECK(v.follow >= 0 && v.path);
+    if (v.path) {
+        CHECK(v.path[1] == wire);
+        for (size_t k = 0; k <= v.layers; k++) /* distinct keys: the value is on path[k] */
+            CHECK(sn_trace_state(v.trace, k)[v.path[k]] == value);
+    }
+    sn_view_follow_wire(&v, wire, v.layers + 1); /* again: stop */
+    CHECK(v.follow < 0 && !v.path);
+    sn_view_cleanup(&v);
+}
+
+static void test_camera(void)
+{
+    sn_view v;
+    sn_view_input in = rnd(1);
+    sn_diag d;
+    CHECK(sn_view_init(&v, "bitonic:8", &in, &d) == SN_OK);
+    sn_view_zoom(&v, 0.5, 0.5, 0.5);
+    CHECK(v.zoom == 1 && v.pan_x == 0); /* never below fit */
+    sn_view_zoom(&v, 2, 0.5, 0.5);
+    CHECK(v.zoom == 2 && fabs(v.pan_x + 0.5) < 1e-12); /* the centre stays put */
+    sn_view_pan(&v, 10, -10);
+    CHECK(v.pan_x == 0 && v.pan_y == -1); /* clamped to cover the pane */
+    sn_view_action(&v, SN_ACT_FIT);
+    CHECK(v.zoom == 1 && v.pan_x == 0 && v.pan_y == 0);
+    sn_view_cleanup(&v);
+}
+
+static void test_script(void)
+{
+    sn_script_event *ev;
+    size_t n;
+    sn_diag d;
+    CHECK(sn_script_parse("right right space wait:500 p [ ] 0 f11 click:10,20 wheel:5,6,-2", &ev,
+                          &n, &d) == SN_OK);
+    CHECK(n == 11);
+    if (n == 11) {
+        CHECK(ev[0].kind == SN_SCRIPT_ACTION && ev[0].act == SN_ACT_RIGHT);
+        CHECK(ev[2].act == SN_ACT_PLAY);
+        CHECK(ev[3].kind == SN_SCRIPT_WAIT && ev[3].ms == 500);
+        CHECK(ev[4].act == SN_ACT_SAVE_PNG);
+        CHECK(ev[5].act == SN_ACT_N_DOWN && ev[6].act == SN_ACT_N_UP);
+        CHECK(ev[7].act == SN_ACT_BITS && ev[8].act == SN_ACT_FULLSCREEN);
+        CHECK(ev[9].kind == SN_SCRIPT_CLICK && ev[9].x == 10 && ev[9].y == 20);
+        CHECK(ev[10].kind == SN_SCRIPT_WHEEL && ev[10].z == -2);
+    }
+    sn_free(ev);
+    CHECK(sn_script_parse("right,left", &ev, &n, &d) == SN_OK && n == 2);
+    sn_free(ev);
+    CHECK(sn_script_parse("", &ev, &n, &d) == SN_OK && n == 0);
+    sn_free(ev);
+    CHECK(sn_script_parse("right jump", &ev, &n, &d) == SN_EPARSE);
+    CHECK(d.column == 7);
+    CHECK(sn_script_parse("wait:x", &ev, &n, &d) == SN_EPARSE);
+    CHECK(sn_script_parse("click:1", &ev, &n, &d) == SN_EPARSE);
+    for (int a = SN_ACT_NONE + 1; a < SN_ACT_COUNT; a++)
+        CHECK((int)sn_action_parse(sn_action_name((sn_action)a)) == a);
+}
+
+/* Colour of the pixel (x, y) of an RGB24 surface. */
+static sn_rgb pixel(cairo_surface_t *s, int x, int y)
+{
+    const unsigned char *data = cairo_image_surface_get_data(s);
+    int stride = cairo_image_surface_get_stride(s);
+    uint32_t p;
+    memcpy(&p, data + (size_t)y * (size_t)stride + (size_t)x * 4, 4);
+    sn_rgb c = {((p >> 16) & 255) / 255.0, ((p >> 8) & 255) / 255.0, (p & 255) / 255.0};
+    return c;
+}
+
+static bool near(sn_rgb a, sn_rgb b)
+{
+    return fabs(a.r - b.r) < 0.06 && fabs(a.g - b.g) < 0.06 && fabs(a.b - b.b) < 0.06;
+}
+
+/* The highlighted layer is where the layout says: at step k the comparators
+ * of layer k are drawn in the swap / no-swap colours at the layout's x,
+ * and the same comparators in plain colour at other steps. */
+static void test_frame_pixels(void)
+{
+    sn_view v;
+    sn_view_input in = rnd(4);
+    sn_diag d;
+    CHECK(sn_view_init(&v, "bitonic:16", &in, &d) == SN_OK);
+    sn_frame *f = sn_frame_create();
+    const int W = 1280, H = 800;
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
+    const sn_theme *th = sn_theme_get(SN_THEME_LIGHT);
+    int checked = 0;
+    for (size_t k = 0; k < v.layers; k += 3) {
+        sn_view_action(&v, SN_ACT_HOME);
+        for (size_t i = 0; i < k; i++)
+            sn_view_action(&v, SN_ACT_RIGHT);
+        v.anim_ms = 0; /* settled */
+        cairo_t *cr = cairo_create(s);
+        CHECK(sn_frame_draw(f, &v, cr, W, H, 1.0) == SN_OK);
+        cairo_destroy(cr);
+        cairo_surface_flush(s);
+        const sn_layout *lo = sn_frame_layout(f, &v, &d);
+        sn_panes p;
+        sn_frame_panes(f, &v, W, H, 1.0, &p);
+        double z = p.fitted.w / lo->width;
+        const uint8_t *sw = sn_view_swaps(&v, k);
+        for (size_t L = 0; L < lo->layer_count; L++) {
+            const sn_layout_layer *ly = &lo->layer[L];
+            const sn_layout_cmp *c = &lo->cmp[ly->first];
+            /* a point on the segment, halfway between two wires */
+            double wy = (lo->wire_y[c->a < c->b ? c->a : c->b]) + lo->pitch / 2;
+            int px = (int)floor(p.fitted.x + c->x * z);
+            int py = (int)floor(p.fitted.y + wy * z);
+            sn_rgb got = pixel(s, px, py);
+            sn_rgb want = L == k ? (sw[0] ? th->swap : th->noswap) : th->comparator;
+            if (L == k && !sw[0])
+                continue; /* dashed: the sample may fall into a gap */
+            CHECKF(near(got, want), "step %zu layer %zu at (%d,%d): %.2f %.2f %.2f", k, L, px, py,
+                   got.r, got.g, got.b);
+            checked++;
+        }
+    }
+    CHECK(checked > 20);
+    /* the help overlay draws on top and the dark theme changes the background */
+    sn_view_action(&v, SN_ACT_THEME);
+    cairo_t *cr = cairo_create(s);
+    CHECK(sn_frame_draw(f, &v, cr, W, H, 1.0) == SN_OK);
+    cairo_destroy(cr);
+    cairo_surface_flush(s);
+    CHECK(near(pixel(s, 1, 1), sn_theme_get(SN_THEME_DARK)->background));
+    /* picking a bar follows that wire's element */
+    sn_panes p;
+    sn_frame_panes(f, &v, W, H, 1.0, &p);
+    uint32_t wire;
+    size_t step;
+    CHECK(sn_frame_pick(f, &v, W, H, 1.0, p.bars.x + p.bars.w * (3.5 / 16), p.bars.y + 5, &wire,
+                        &step));
+    CHECK(wire == 3 && step == v.step);
+    cairo_surface_destroy(s);
+    sn_frame_destroy(f);
+    sn_view_cleanup(&v);
+}
+
+/* The window's screenshot is the frame the state machine and frame drawer
+ * give for the same keys (so the pixel checks above hold for the window):
+ * run the real binary headless and compare pixel by pixel. */
+static void test_screenshot_matches(void)
+{
+    const char *bin = getenv("SORTNET");
+    if (!bin || !*bin) {
+        printf("test_app: SORTNET unset, screenshot comparison skipped\n");
+        return;
+    }
+    char png[64], cmd[1024];
+    snprintf(png, sizeof png, "/tmp/sn_test_app_%ld.png", (long)getpid());
+    snprintf(cmd, sizeof cmd,
+             "SDL_VIDEODRIVER=offscreen '%s' view bitonic:16 --size 800x600 --random 3 "
+             "--script 'right right right' --screenshot %s",
+             bin, png);
+    int rc = system(cmd);
+    if (WIFEXITED(rc) && WEXITSTATUS(rc) == 3) {
+        printf("test_app: no offscreen video driver, screenshot comparison skipped\n");
+        return;
+    }
+    CHECK(rc == 0);
+    cairo_surface_t *shot = cairo_image_surface_create_from_png(png);
+    remove(png);
+    CHECK(cairo_surface_status(shot) == CAIRO_STATUS_SUCCESS);
+    if (cairo_surface_status(shot) != CAIRO_STATUS_SUCCESS)
+        return;
+    CHECK(cairo_image_surface_get_width(shot) == 800);
+    CHECK(cairo_image_surface_get_height(shot) == 600);
+    sn_view v;
+    sn_view_input in = rnd(3);
+    sn_diag d;
+    CHECK(sn_view_init(&v, "bitonic:16", &in, &d) == SN_OK);
+    for (int i = 0; i < 3; i++)
+        sn_view_action(&v, SN_ACT_RIGHT);
+    v.anim_ms = 0;
+    sn_frame *f = sn_frame_create();
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 800, 600);
+    cairo_t *cr = cairo_create(s);
+    CHECK(sn_frame_draw(f, &v, cr, 800, 600, 1.0) == SN_OK);
+    cairo_destroy(cr);
+    cairo_surface_flush(s);
+    long differ = 0;
+    for (int y = 0; y < 600; y++)
+        for (int x = 0; x < 800; x++)
+            if (!near(pixel(s, x, y), pixel(shot, x, y)))
+                differ++;
+    CHECKF(differ == 0, "%ld pixels differ between the screenshot and the frame", differ);
+    cairo_surface_destroy(s);
+    cairo_surface_destroy(shot);
+    sn_frame_destroy(f);
+    sn_view_cleanup(&v);
+}
+
+int main(void)
+{
+    test_stepping("bitonic:16");
+    test_stepping("oddeven-merge:12");
+    test_stepping("pairwise:9");
+    test_stepping("insertion:7");
+    test_play();
+    test_inputs();
+    test_generators();
+    test_reload_and_counterexample();
+    test_follow();
+    test_camera();
+    test_script();
+    test_frame_pixels();
+    test_screenshot_matches();
+    return sn_test_finish("test_app");
+}
