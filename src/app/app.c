@@ -22,6 +22,9 @@
 
 #include "core/alloc.h"
 #include "frame.h"
+#ifdef SN_HAVE_APP_GPU
+#include "gpu_hook.h"
+#endif
 #include "script.h"
 
 #define FRAME_MS (1000.0 / 60.0)
@@ -548,6 +551,9 @@ int sn_app_run(const sn_app_options *o)
         return st == SN_ENOMEM ? 1 : 2;
     }
     a.view.dark = o->dark;
+#ifdef SN_HAVE_APP_GPU
+    sn_app_gpu_install(&a.view);
+#endif
     if (o->record_dir && mkdir(o->record_dir, 0777) != 0 && errno != EEXIST) {
         int rc = fail(2, "--record %s: %s", o->record_dir, strerror(errno));
         sn_view_cleanup(&a.view);
@@ -573,6 +579,9 @@ int sn_app_run(const sn_app_options *o)
         SDL_Quit();
     sn_frame_destroy(a.frame);
     sn_free(a.times);
+#ifdef SN_HAVE_APP_GPU
+    sn_app_gpu_release();
+#endif
     sn_view_cleanup(&a.view);
     return rc;
 }

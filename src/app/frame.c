@@ -474,7 +474,12 @@ static void draw_status(const sn_view *v, cairo_t *cr, const sn_panes *p)
              sn_view_input_text(v, in, sizeof in));
     cairo_move_to(cr, x, y1);
     cairo_show_text(cr, buf);
+    char gpu_buf[200];
     const char *gpu = v->gpu_built ? "GPU: not checked (G)" : "GPU: not built with OpenCL";
+    if (v->gpu_generation && v->gpu_generation == v->data_generation) {
+        snprintf(gpu_buf, sizeof gpu_buf, "GPU: %s", v->gpu_verdict);
+        gpu = gpu_buf;
+    }
     double gw = text_w(cr, gpu);
     set_rgb(cr, th->wire);
     cairo_move_to(cr, p->status.w - pad - gw, y1);

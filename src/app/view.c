@@ -123,6 +123,7 @@ static void install_trace(sn_view *v, recorded *r)
     v->cmp_before = r->cmp_before;
     v->swap_before = r->swap_before;
     v->generation++;
+    v->data_generation++; /* a GPU verdict belongs to the old data */
 }
 
 static void compute_path(sn_view *v)
@@ -506,6 +507,30 @@ static bool change_n(sn_view *v, bool up)
     return true;
 }
 
+/* G: run the current network and input on the device through the hook and
+ * keep the verdict for the status line. */
+static void gpu_verify(sn_view *v)
+{
+    if (!v->gpu_fn) {
+        sn_view_message(v, true, "GPU check: %s",
+                        v->gpu_built ? "no OpenCL device could be opened"
+                                     : "not built with OpenCL");
+        return;
+    }
+    char verdict[sizeof v->gpu_verdict];
+    bool identical = false;
+    sn_status st = v->gpu_fn(v->gpu_ctx, v->sched, v->type, v->input, verdict, sizeof verdict,
+                             &identical);
+    if (st != SN_OK) {
+        sn_view_message(v, true, "GPU check failed: %s", verdict);
+        return;
+    }
+    memcpy(v->gpu_verdict, verdict, sizeof verdict);
+    v->gpu_identical = identical;
+    v->gpu_generation = v->data_generation;
+    sn_view_message(v, !identical, "GPU: %s", verdict);
+}
+
 bool sn_view_action(sn_view *v, sn_action a)
 {
     switch (a) {
@@ -547,13 +572,7 @@ bool sn_view_action(sn_view *v, sn_action a)
     case SN_ACT_SAVE_PNG: v->requests |= SN_REQ_SAVE_PNG; return false;
     case SN_ACT_FULLSCREEN: v->requests |= SN_REQ_FULLSCREEN; return true;
     case SN_ACT_QUIT: v->requests |= SN_REQ_QUIT; return false;
-    case SN_ACT_GPU:
-        if (v->gpu_built)
-            sn_view_message(v, false, "GPU check: run `sortnet gpu verify %s` in a terminal",
-                            v->name);
-        else
-            sn_view_message(v, true, "GPU check: not built with OpenCL");
-        return true;
+    case SN_ACT_GPU: gpu_verify(v); return true;
     case SN_ACT_HELP: v->help = !v->help; return true;
     case SN_ACT_THEME: v->dark = !v->dark; return true;
     case SN_ACT_FIT:

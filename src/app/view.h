@@ -80,6 +80,14 @@ const char *sn_action_name(sn_action a);
 /* The generators of keys 1-6, in order. */
 extern const sn_algo sn_view_generators[6];
 
+/* Runs the current network on a compute device and compares with the
+ * reference (the window loop installs one when OpenCL is built). Writes a
+ * short verdict ("identical on <device>", "differs at layer L, wire I")
+ * into verdict; returns SN_OK when a verdict was reached. */
+typedef sn_status (*sn_view_gpu_fn)(void *ctx, const sn_schedule *s, sn_key_type t,
+                                    const uint32_t *input, char *verdict, size_t cap,
+                                    bool *identical);
+
 typedef struct sn_view {
     /* the network */
     sn_schedule *sched; /* owned */
@@ -120,7 +128,13 @@ typedef struct sn_view {
 
     bool help;
     bool dark;
-    bool gpu_built;    /* OpenCL part present (G points to sortnet gpu) */
+    bool gpu_built;    /* OpenCL part present */
+    sn_view_gpu_fn gpu_fn; /* G runs this (NULL: G explains why it cannot) */
+    void *gpu_ctx;
+    char gpu_verdict[160]; /* for the network and input of gpu_generation */
+    bool gpu_identical;
+    uint64_t gpu_generation; /* data_generation the verdict belongs to; 0: none */
+    uint64_t data_generation; /* bumped whenever network or input changes */
     char message[512]; /* the line under the status line */
     bool message_error;
     unsigned requests; /* SN_REQ_* for the window loop */

@@ -1,0 +1,57 @@
+/* gpu_hook.c - the window's G key: verify the current network and input on
+ * the default OpenCL device (opened on first use, kept until exit). Built
+ * only when the OpenCL part is. */
+#include "gpu_hook.h"
+
+#include <stdio.h>
+
+#include "gpu/gpu.h"
+
+struct sn_app_gpu {
+    sn_gpu *gpu;
+};
+
+static sn_app_gpu hook_state;
+
+static sn_status verify(void *ctx, const sn_schedule *s, sn_key_type t, const uint32_t *input,
+                        char *verdict, size_t cap, bool *identical)
+{
+    sn_app_gpu *h = ctx;
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_status st = SN_OK;
+    if (!h->gpu)
+        st = sn_gpu_open(NULL, &h->gpu, &d);
+    sn_gpu_report rep;
+    sn_gpu_verify_opts opts = {0};
+    opts.variant = SN_GPU_VARIANT_AUTO;
+    if (st == SN_OK)
+        st = sn_gpu_verify(h->gpu, s, t, input, false, &opts, &rep, &d);
+    if (st != SN_OK) {
+        snprintf(verdict, cap, "%s", d.text[0] ? d.text : sn_status_str(st));
+        return st;
+    }
+    *identical = rep.identical;
+    if (rep.identical) {
+        snprintf(verdict, cap, "identical on %s", sn_gpu_info(h->gpu)->name);
+    } else {
+        char want[32], got[32];
+        sn_key_format(t, rep.expected, want, sizeof want);
+        sn_key_format(t, rep.actual, got, sizeof got);
+        snprintf(verdict, cap, "differs after layer %zu, wire %u: expected %s, got %s",
+                 rep.layer + 1, rep.index, want, got);
+    }
+    return SN_OK;
+}
+
+void sn_app_gpu_install(sn_view *v)
+{
+    v->gpu_fn = verify;
+    v->gpu_ctx = &hook_state;
+}
+
+void sn_app_gpu_release(void)
+{
+    sn_gpu_close(hook_state.gpu);
+    hook_state.gpu = NULL;
+}
