@@ -31,8 +31,6 @@ struct sn_frame {
     } key;
     uint32_t *ranks; /* scratch [n] */
     uint32_t ranks_cap;
-    uint8_t *ones; /* [ones_cap] all 1: "every comparator swaps" */
-    size_t ones_cap;
 };
 
 sn_frame *sn_frame_create(void)
@@ -48,7 +46,6 @@ void sn_frame_destroy(sn_frame *f)
     if (f->cache)
         cairo_surface_destroy(f->cache);
     sn_free(f->ranks);
-    sn_free(f->ones);
     sn_free(f);
 }
 
@@ -69,17 +66,6 @@ const sn_layout *sn_frame_layout(sn_frame *f, const sn_view *v, sn_diag *diag)
         return NULL;
     }
     f->layout_net = v->net_id;
-    size_t widest = 0;
-    for (size_t k = 0; k < f->layout->layer_count; k++)
-        if (f->layout->layer[k].count > widest)
-            widest = f->layout->layer[k].count;
-    if (widest > f->ones_cap) {
-        sn_free(f->ones);
-        f->ones = sn_malloc(widest);
-        f->ones_cap = f->ones ? widest : 0;
-        if (f->ones)
-            memset(f->ones, 1, widest);
-    }
     return f->layout;
 }
 
@@ -210,36 +196,6 @@ static sn_status draw_net_cache(sn_frame *f, const sn_view *v, const sn_layout *
     return rs;
 }
 
-/* The comparators of layer k that leave their values, solid (see draw_net). */
-static void draw_noswap_solid(cairo_t *cr, const sn_view *v, const sn_layout *lo, size_t k)
-{
-    const uint8_t *sw = sn_view_swaps(v, k);
-    const sn_layout_layer *L = &lo->layer[k];
-    cairo_new_path(cr);
-    for (size_t i = 0; i < L->count; i++) {
-        if (sw[i])
-            continue;
-        const sn_layout_cmp *c = &lo->cmp[L->first + i];
-        cairo_move_to(cr, c->x, c->y0);
-        cairo_line_to(cr, c->x, c->y1);
-    }
-    set_rgb(cr, theme_of(v)->noswap);
-    cairo_set_line_width(cr, lo->cmp_w * 1.25);
-    cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
-    cairo_stroke(cr);
-    double r = lo->dot_r * 1.15;
-    for (size_t i = 0; i < L->count; i++) {
-        if (sw[i])
-            continue;
-        const sn_layout_cmp *c = &lo->cmp[L->first + i];
-        cairo_new_sub_path(cr);
-        cairo_arc(cr, c->x, c->y0, r, 0, 2 * PI);
-        cairo_new_sub_path(cr);
-        cairo_arc(cr, c->x, c->y1, r, 0, 2 * PI);
-    }
-    cairo_fill(cr);
-}
-
 /* The comparators of layer k that swapped, glowing while the step animates. */
 static void draw_swap_glow(cairo_t *cr, const sn_view *v, const sn_layout *lo, double z)
 {
@@ -298,18 +254,8 @@ static sn_status draw_net(sn_frame *f, const sn_view *v, cairo_t *cr, const sn_p
         st.type = v->type;
         st.swaps = sn_view_swaps(v, k);
         st.path = v->path;
-        /* Zoomed far out, the renderer's dashed "no swap" lines would be
-         * sub-pixel dashes by the million (seconds per frame on a 1024-wire
-         * layer) and invisible anyway: draw the layer solid, then repaint
-         * its no-swap comparators in their colour. */
-        bool solid = k < lo->layer_count && 5.5 * lo->scale * z < 4 && st.swaps &&
-                     lo->layer[k].count <= f->ones_cap;
-        if (solid)
-            st.swaps = f->ones;
         sn_rect strip = {x0, vy0, x1 - x0, vy1 - vy0};
         rs = sn_draw(cr, lo, theme_of(v), &st, &strip);
-        if (solid)
-            draw_noswap_solid(cr, v, lo, k);
     }
     draw_swap_glow(cr, v, lo, z);
     cairo_restore(cr);

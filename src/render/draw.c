@@ -160,6 +160,31 @@ static void draw_path(cairo_t *cr, const sn_layout *lo, const sn_theme *th, cons
     cairo_stroke(cr);
 }
 
+/* Line width w (user units), but at least one device pixel: zoomed far
+ * out, thinner comparators antialias to nothing and a dense network would
+ * look empty instead of dense. (Wires keep their width: a thousand of them
+ * in a few hundred pixels would otherwise fill the picture grey.) */
+static void set_line_width(cairo_t *cr, double w)
+{
+    double px = 1.0, py = 0.0;
+    cairo_device_to_user_distance(cr, &px, &py);
+    double one = hypot(px, py);
+    cairo_set_line_width(cr, w > one ? w : one);
+}
+
+/* Dash the next strokes (on, off in user units) - unless a dash period
+ * would be under two device pixels: such dashes are invisible, and a
+ * zoomed-out window would pay for millions of them per frame. */
+static void set_dash(cairo_t *cr, double on, double off)
+{
+    double dx = on + off, dy = 0;
+    cairo_user_to_device_distance(cr, &dx, &dy);
+    if (hypot(dx, dy) < 2.0)
+        return;
+    double dash[2] = {on, off};
+    cairo_set_dash(cr, dash, 2, 0);
+}
+
 static void draw_wires(cairo_t *cr, const sn_layout *lo, const sn_theme *th, const view *v,
                        uint32_t w0, uint32_t w1)
 {
@@ -205,12 +230,9 @@ static void draw_class(cairo_t *cr, const sn_layout *lo, const sn_draw_state *st
 {
     set_rgb(cr, color);
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
-    cairo_set_line_width(cr, lo->cmp_w * (cls == CLS_PLAIN ? 1.0 : 1.25));
-    if (cls == CLS_NOSWAP) {
-        /* dashed, so "no swap" reads in grey print too */
-        double dash[2] = {3.0 * lo->scale, 2.5 * lo->scale};
-        cairo_set_dash(cr, dash, 2, 0);
-    }
+    set_line_width(cr, lo->cmp_w * (cls == CLS_PLAIN ? 1.0 : 1.25));
+    if (cls == CLS_NOSWAP)
+        set_dash(cr, 3.0 * lo->scale, 2.5 * lo->scale);
     size_t pending = 0;
     bool arrows = false;
     cairo_new_path(cr);
@@ -401,8 +423,7 @@ static sn_status draw_values(cairo_t *cr, const sn_layout *lo, const sn_theme *t
     cairo_line_to(cr, x, fmin(v->y1, lo->wire_y[lo->n - 1] + lo->pitch / 2));
     set_rgb(cr, th->step);
     cairo_set_line_width(cr, 1.0 * lo->scale);
-    double dash[2] = {2.0 * lo->scale, 2.0 * lo->scale};
-    cairo_set_dash(cr, dash, 2, 0);
+    set_dash(cr, 2.0 * lo->scale, 2.0 * lo->scale);
     cairo_stroke(cr);
     cairo_set_dash(cr, NULL, 0, 0);
 
