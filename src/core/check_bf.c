@@ -8,7 +8,11 @@
  * the block number). A comparator is w[a] & w[b] (min) and w[a] | w[b]
  * (max); an output is sorted iff no lane has 1 on wire i and 0 on wire i+1.
  * A comparator swaps on some input iff a lane has a = 1, b = 0 before it;
- * each thread stops watching a comparator once it has seen it swap.
+ * each thread stops watching a comparator once it has seen it swap. The
+ * watched ones are kept as a sorted index list, so the hot loop runs plain
+ * stretches between them without a test per comparator: a network with a
+ * redundant comparator watches it over every input, and a per-comparator
+ * branch there cost half the speed.
  *
  * Threads take chunks of blocks from an atomic counter; each keeps its own
  * failing count, smallest failing input and swap flags, merged at the end. */
@@ -28,7 +32,6 @@ typedef uint64_t vec __attribute__((vector_size(VW * sizeof(uint64_t)), aligned(
 
 typedef struct bf_op {
     uint32_t a, b;
-    int32_t watch; /* 1: still looking for a swap of this comparator */
 } bf_op;
 
 typedef struct bf_shared {
@@ -46,6 +49,7 @@ typedef struct bf_thread {
     bf_op *ops;
     vec *acc; /* per comparator: lanes with a = 1, b = 0 seen (watched ones) */
     uint8_t *swapped;
+    size_t *widx; /* [watching] indices of the watched comparators, ascending */
     size_t watching;
     uint64_t failing, min_failing;
 } bf_thread;
@@ -68,6 +72,8 @@ bf_blocks(bf_thread *t, uint64_t b0, uint64_t b1)
     const size_t nops = sh->c->ncmp;
     const bf_op *ops = t->ops;
     vec *acc = t->acc;
+    const size_t *widx = t->widx;
+    const size_t watching = t->watching;
     vec w[64];
     const vec zero = {0};
     const vec ones = ~zero;
@@ -77,19 +83,21 @@ bf_blocks(bf_thread *t, uint64_t b0, uint64_t b1)
             w[i] = sh->low[i];
         for (uint32_t i = BLOCK_BITS; i < n; i++)
             w[i] = ((blk >> (i - BLOCK_BITS)) & 1u) ? ones : zero;
-        if (t->watching) {
-            for (size_t j = 0; j < nops; j++) {
+        /* plain stretches up to each watched comparator, then that one */
+        size_t j = 0;
+        for (size_t s = 0; s <= watching; s++) {
+            size_t end = s < watching ? widx[s] : nops;
+            for (; j < end; j++) {
                 vec x = w[ops[j].a], y = w[ops[j].b];
-                if (ops[j].watch)
-                    acc[j] |= x & ~y;
                 w[ops[j].a] = x & y;
                 w[ops[j].b] = x | y;
             }
-        } else {
-            for (size_t j = 0; j < nops; j++) {
+            if (s < watching) {
                 vec x = w[ops[j].a], y = w[ops[j].b];
+                acc[j] |= x & ~y;
                 w[ops[j].a] = x & y;
                 w[ops[j].b] = x | y;
+                j++;
             }
         }
         vec bad = zero;
@@ -113,15 +121,16 @@ bf_blocks(bf_thread *t, uint64_t b0, uint64_t b1)
 /* Stop watching the comparators seen to swap (rare: a few times a run). */
 static void bf_collect(bf_thread *t)
 {
-    const size_t nops = t->sh->c->ncmp;
-    for (size_t j = 0; j < nops; j++) {
+    size_t kept = 0;
+    for (size_t s = 0; s < t->watching; s++) {
+        size_t j = t->widx[s];
         vec seen = t->acc[j] & t->sh->valid;
-        if (t->ops[j].watch && LANES_OR(seen)) {
-            t->ops[j].watch = 0;
+        if (LANES_OR(seen))
             t->swapped[j] = 1;
-            t->watching--;
-        }
+        else
+            t->widx[kept++] = j;
     }
+    t->watching = kept;
 }
 
 static void *bf_worker(void *arg)
@@ -154,6 +163,7 @@ static void bf_thread_free(bf_thread *t)
     sn_free(t->ops);
     sn_free(t->acc);
     sn_free(t->swapped);
+    sn_free(t->widx);
 }
 
 static sn_status bf_thread_init(bf_thread *t, bf_shared *sh, unsigned id)
@@ -167,14 +177,15 @@ static sn_status bf_thread_init(bf_thread *t, bf_shared *sh, unsigned id)
     t->ops = sn_calloc(m, sizeof *t->ops);
     t->acc = sn_calloc(m, sizeof *t->acc);
     t->swapped = sn_calloc(m, 1);
-    if (!t->ops || !t->acc || !t->swapped) {
+    t->widx = sn_calloc(m, sizeof *t->widx);
+    if (!t->ops || !t->acc || !t->swapped || !t->widx) {
         bf_thread_free(t);
         return SN_ENOMEM;
     }
     for (size_t j = 0; j < c->ncmp; j++) {
         t->ops[j].a = c->cmp[j].a;
         t->ops[j].b = c->cmp[j].b;
-        t->ops[j].watch = 1;
+        t->widx[j] = j;
     }
     t->watching = c->ncmp;
     return SN_OK;
