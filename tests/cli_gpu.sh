@@ -28,6 +28,10 @@ expect 3 env OCL_ICD_VENDORS="$T/novendors" "$S" gpu list
 err_has "no OpenCL platform"
 expect 3 env OCL_ICD_VENDORS="$T/novendors" "$S" gpu verify bitonic:8
 err_has "no OpenCL platform"
+expect 3 env OCL_ICD_VENDORS="$T/novendors" "$S" gpu bench --sizes 2^10
+err_has "no OpenCL platform"
+expect 3 env OCL_ICD_VENDORS="$T/novendors" "$S" check bitonic:8 --device opencl
+err_has "no OpenCL platform"
 
 expect 0 "$S" gpu --help
 out_has "usage: sortnet gpu"
@@ -42,8 +46,14 @@ expect 2 "$S" gpu verify
 expect 2 "$S" gpu verify bitonic:8 --variant magic
 expect 2 "$S" gpu verify bitonic:8 --inject-fault 3
 expect 2 "$S" gpu verify bitonic:8 --device x
-expect 2 "$S" gpu bench
-err_has "not yet implemented"
+expect 0 "$S" gpu bench --help
+out_has "keys_per_s"
+expect 2 "$S" gpu bench --no-such-option
+err_has "unknown option"
+expect 2 "$S" gpu bench --sizes 2^40
+expect 2 "$S" gpu bench --sizes x
+expect 2 "$S" gpu bench pairwise
+expect 2 "$S" gpu bench --reps 0
 
 "$S" gpu list >"$T/out" 2>"$T/err"
 rc=$?
@@ -83,6 +93,57 @@ err_has "MiB"
 expect 0 "$S" gpu verify bitonic:4 --input 3,-1,2,-1 --payload
 expect 0 "$S" gpu verify bitonic:4 --type f32 --input -0,0,nan,-inf
 expect 2 "$S" gpu verify bitonic:4 --input 1,2
+
+# fused variants: the final array, with the launch count printed
+for v in fused fused-local fused-serial; do
+    for net in bitonic:1000 oddeven-merge:70000 bitonic:65539; do
+        expect 0 "$S" gpu verify "$net" --variant $v --random 3 --type f32 --payload
+        out_has "identical"
+        out_has "final array only"
+        out_has "launches (global passes)"
+    done
+done
+expect 2 "$S" gpu verify bitonic:64 --variant fused --per-layer
+expect 2 "$S" gpu verify bitonic:64 --variant fused --inject-fault 1:1
+expect 2 "$S" gpu verify transposition:64 --variant fused
+err_has "fuses bitonic and oddeven-merge"
+
+# bench: a small run; the CSV has the documented columns and one row per
+# variant and size; --plot draws an SVG, or says cairo is missing (exit 3)
+expect 0 "$S" gpu bench bitonic oddeven-merge --sizes 2^10,1000 --reps 2 --csv "$T/b.csv"
+out_has "fused"
+[ "$(head -1 "$T/b.csv")" = "device,network,variant,n,median_ms,keys_per_s" ] ||
+    fail "bench csv header: $(head -1 "$T/b.csv")"
+[ "$(tail -n +2 "$T/b.csv" | wc -l)" = 20 ] || fail "bench csv rows: $(cat "$T/b.csv")"
+[ "$(tail -n +2 "$T/b.csv" | cut -d, -f3 | sort -u | tr '\n' ' ')" = \
+    "closed fused naive qsort reference " ] || fail "bench csv variants: $(cat "$T/b.csv")"
+"$S" gpu bench bitonic --sizes 2^10 --reps 1 --plot "$T/b.svg" >"$T/out" 2>"$T/err"
+rc=$?
+if [ $rc = 3 ]; then
+    err_has "built without cairo"
+else
+    [ $rc = 0 ] || fail "bench --plot exited $rc: $(cat "$T/err")"
+    grep -q "<svg" "$T/b.svg" || fail "bench --plot wrote no SVG"
+fi
+
+# the 0-1 checker on the device: the CPU's verdict, counterexample,
+# counts and redundant comparators (JSON without the time)
+printf '[(0,1),(2,3)]\n[(0,2),(1,3)]\n' >"$T/b4.txt"
+printf '[(0,1),(2,3),(4,5)]\n[(0,2),(1,4)]\n[(1,2),(3,5)]\n[(0,1),(2,3),(4,5)]\n' >"$T/b6.txt"
+strip() { python3 -c "import json,sys; d=json.load(open('$T/out')); d.pop('seconds'); print(d)"; }
+for net in bitonic:8 oddeven-merge:13 pairwise:12 insertion:6 "$T/b4.txt" "$T/b6.txt"; do
+    "$S" check "$net" --method bruteforce --json >"$T/out" 2>"$T/err"
+    a=$(strip)
+    "$S" check "$net" --device opencl --json >"$T/out" 2>"$T/err"
+    b=$(strip)
+    [ "$a" = "$b" ] || fail "check $net: cpu $a, device $b"
+done
+expect 1 "$S" check "$T/b4.txt" --device opencl
+out_has "counterexample"
+out_has "checked on:"
+expect 2 "$S" check bitonic:8 --device opencl:9:9
+expect 2 "$S" check bitonic:8 --device opencl:x
+expect 2 "$S" check bitonic:8 --device opencl --method reduce
 
 # an injected fault is named at exactly its layer and index (snapshots,
 # lockstep and digests)

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "core/alloc.h"
+#include "core/check.h"
 #include "core/exec.h"
 #include "core/format.h"
 #include "core/input.h"
@@ -130,7 +131,8 @@ static void test_variants(void)
             CHECK(sn_schedule_generate((sn_algo)a, n, &s, &d) == SN_OK);
             if (!s)
                 continue;
-            for (int v = SN_GPU_VARIANT_PAIRS; v < SN_GPU_VARIANT_COUNT; v++) {
+            /* the per-layer variants (the fused ones: test_fused) */
+            for (int v = SN_GPU_VARIANT_PAIRS; v <= SN_GPU_VARIANT_SHIFT; v++) {
                 if (v == SN_GPU_VARIANT_XOR && a != SN_ALGO_BITONIC) {
                     sn_gpu_verify_opts o = {(sn_gpu_variant)v, false, false, 0, 0, NULL};
                     sn_gpu_report rep;
@@ -379,6 +381,181 @@ static void test_shared_networks(void)
     CHECKF(seen > 0, "no networks found under %s", root);
 }
 
+/* The fused variants (several layers per launch; GPU-style tiles in local
+ * memory and registers, CPU-style serial tiles, and the pick by device
+ * type) must leave the final array bit-identical to the reference at every
+ * size (padding: wires >= n dropped), key type and with/without payload. */
+static void test_fused(void)
+{
+    static const sn_gpu_variant vs[] = {SN_GPU_VARIANT_FUSED, SN_GPU_VARIANT_FUSED_LOCAL,
+                                        SN_GPU_VARIANT_FUSED_SERIAL};
+    static const sn_algo algos[] = {SN_ALGO_BITONIC, SN_ALGO_ODDEVEN_MERGE};
+    for (size_t ai = 0; ai < 2; ai++) {
+        for (uint32_t idx = 0; idx < 72; idx++) {
+            uint32_t n = idx < 70 ? idx + 1 : idx == 70 ? 1000 : 65539;
+            sn_schedule *s = NULL;
+            sn_diag d;
+            CHECK(sn_schedule_generate(algos[ai], n, &s, &d) == SN_OK);
+            if (!s)
+                continue;
+            /* small n: one key type and payload setting per (n, variant),
+             * rotating so every n range meets all of them; 1000 and
+             * 65539: every combination (keeps pocl's time modest) */
+            for (size_t vi = 0; vi < 3; vi++)
+                for (int t = 0; t < 3; t++)
+                    for (int pay = 0; pay < 2; pay++) {
+                        if (n <= 70 && (t != (int)((n + vi) % 3) || pay != (int)((n / 3 + vi) % 2)))
+                            continue;
+                        sn_gpu_verify_opts o = {vs[vi], false, false, 0, 0, NULL};
+                        uint32_t *keys =
+                            make_input((sn_key_type)t, n, n * 31u + vi * 7u + (uint32_t)t,
+                                       (n + (uint32_t)t + (uint32_t)pay) % 2 == 0);
+                        char what[96];
+                        snprintf(what, sizeof what, "%s:%u %s %s payload %d",
+                                 sn_algo_name(algos[ai]), n, sn_gpu_variant_name(vs[vi]),
+                                 sn_key_type_name((sn_key_type)t), pay);
+                        if (keys)
+                            expect_identical(s, (sn_key_type)t, keys, pay, &o, what);
+                        sn_free(keys);
+                    }
+            /* the plan really fuses: fewer launches than layers at size */
+            sn_gpu_fused_info fi;
+            for (size_t vi = 0; vi < 3; vi++) {
+                CHECK(sn_gpu_fused_describe(g, s, vs[vi], false, SN_KEY_U32, &fi, &d) == SN_OK);
+                CHECK(fi.passes == fi.tile_passes + fi.global_layers);
+                CHECK(fi.layers == sn_schedule_layer_count(s));
+                if (n == 65539)
+                    CHECKF(fi.passes * 4 < fi.layers, "%s:%u %s: %zu launches for %zu layers",
+                           sn_algo_name(algos[ai]), n, sn_gpu_variant_name(vs[vi]), fi.passes,
+                           fi.layers);
+            }
+            sn_schedule_destroy(s);
+        }
+    }
+    /* refused: other networks, per-layer comparison, injected faults */
+    sn_schedule *s = NULL;
+    sn_diag d;
+    sn_gpu_report rep;
+    uint32_t keys[64] = {0};
+    CHECK(sn_schedule_generate(SN_ALGO_TRANSPOSITION, 16, &s, &d) == SN_OK);
+    sn_gpu_verify_opts o = {SN_GPU_VARIANT_FUSED, false, false, 0, 0, NULL};
+    CHECK(sn_gpu_verify(g, s, SN_KEY_U32, keys, false, &o, &rep, &d) == SN_EINVAL);
+    sn_schedule_destroy(s);
+    CHECK(sn_schedule_generate(SN_ALGO_BITONIC, 64, &s, &d) == SN_OK);
+    o.per_layer = true;
+    CHECK(sn_gpu_verify(g, s, SN_KEY_U32, keys, false, &o, &rep, &d) == SN_EINVAL);
+    o.per_layer = false;
+    o.inject = true;
+    CHECK(sn_gpu_verify(g, s, SN_KEY_U32, keys, false, &o, &rep, &d) == SN_EINVAL);
+    sn_schedule_destroy(s);
+}
+
+/* sn_gpu_time: every variant's output is the reference's, times >= 0. */
+static void test_timing(void)
+{
+    static const sn_gpu_variant vs[] = {SN_GPU_VARIANT_LEFT, SN_GPU_VARIANT_SHIFT,
+                                        SN_GPU_VARIANT_FUSED};
+    sn_schedule *s = NULL;
+    sn_diag d;
+    CHECK(sn_schedule_generate(SN_ALGO_ODDEVEN_MERGE, 5000, &s, &d) == SN_OK);
+    if (!s)
+        return;
+    uint32_t *ref = make_input(SN_KEY_F32, 5000, 3, false);
+    uint32_t *keys = make_input(SN_KEY_F32, 5000, 3, false);
+    if (ref && keys) {
+        sn_exec_run(s, SN_KEY_F32, ref, NULL);
+        for (size_t vi = 0; vi < 3; vi++) {
+            sn_gpu_timing tm[3];
+            uint32_t *in = make_input(SN_KEY_F32, 5000, 3, false);
+            CHECK(in && sn_gpu_time(g, s, vs[vi], SN_KEY_F32, in, 3, tm, &d) == SN_OK);
+            CHECKF(in && memcmp(in, ref, 5000 * 4) == 0, "timed %s output differs",
+                   sn_gpu_variant_name(vs[vi]));
+            for (int r = 0; r < 3; r++)
+                CHECK(tm[r].kernel_ms >= 0 && tm[r].host_ms >= tm[r].kernel_ms * 0.5);
+            sn_free(in);
+        }
+    }
+    sn_free(ref);
+    sn_free(keys);
+    sn_schedule_destroy(s);
+}
+
+/* The device's 0-1 checker against the CPU checker: verdict, smallest
+ * counterexample and output, failing count, redundant comparators. */
+static void compare_check(const sn_network *net, const char *what)
+{
+    sn_check_options opt;
+    sn_check_options_init(&opt);
+    opt.method = SN_CHECK_BRUTEFORCE;
+    sn_check_result a, b;
+    sn_diag d;
+    sn_status sa = sn_check_run(net, &opt, &a, &d);
+    CHECKF(sa == SN_OK, "%s: cpu check: %s", what, d.text);
+    sn_status sb = sn_gpu_check(g, net, &opt, &b, &d);
+    CHECKF(sb == SN_OK, "%s: device check: %s", what, d.text);
+    if (sa == SN_OK && sb == SN_OK) {
+        uint32_t n = a.n;
+        CHECKF(a.sorts == b.sorts && a.failing_count == b.failing_count,
+               "%s: sorts %d/%d failing %llu/%llu", what, a.sorts, b.sorts,
+               (unsigned long long)a.failing_count, (unsigned long long)b.failing_count);
+        if (!a.sorts && !b.sorts) {
+            CHECKF(a.counterexample_index == b.counterexample_index &&
+                       memcmp(a.counterexample, b.counterexample, n) == 0 &&
+                       memcmp(a.output, b.output, n) == 0 && a.first_unsorted == b.first_unsorted,
+                   "%s: counterexample %llu vs %llu", what,
+                   (unsigned long long)a.counterexample_index,
+                   (unsigned long long)b.counterexample_index);
+        }
+        CHECKF(a.redundant_count == b.redundant_count &&
+                   (a.redundant_count == 0 ||
+                    memcmp(a.redundant, b.redundant, a.redundant_count * sizeof(size_t)) == 0),
+               "%s: redundant %zu vs %zu", what, a.redundant_count, b.redundant_count);
+    }
+    if (sa == SN_OK)
+        sn_check_result_free(&a);
+    if (sb == SN_OK)
+        sn_check_result_free(&b);
+}
+
+static void test_check01(void)
+{
+    static const struct {
+        sn_algo a;
+        uint32_t n;
+    } nets[] = {{SN_ALGO_BITONIC, 1},   {SN_ALGO_BITONIC, 8},       {SN_ALGO_ODDEVEN_MERGE, 13},
+                {SN_ALGO_PAIRWISE, 18}, {SN_ALGO_INSERTION, 9},     {SN_ALGO_TRANSPOSITION, 7},
+                {SN_ALGO_BUBBLE, 4},    {SN_ALGO_ODDEVEN_MERGE, 21}};
+    for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
+        sn_schedule *s = NULL;
+        sn_network *net = NULL;
+        sn_diag d;
+        CHECK(sn_schedule_generate(nets[i].a, nets[i].n, &s, &d) == SN_OK);
+        CHECK(s && sn_schedule_to_network(s, &net, &d) == SN_OK);
+        if (net) {
+            char what[64];
+            snprintf(what, sizeof what, "%s:%u", sn_algo_name(nets[i].a), nets[i].n);
+            compare_check(net, what);
+            /* broken: drop the middle comparator (rebuild without it) */
+            size_t m = sn_network_size(net);
+            if (m > 1) {
+                sn_network *b = sn_network_create(nets[i].n);
+                for (size_t j = 0; b && j < m; j++) {
+                    sn_comparator c;
+                    if (j != m / 2 && sn_network_comparator(net, j, &c, NULL))
+                        CHECK(sn_network_add_asap(b, c.a, c.b, &d) == SN_OK);
+                }
+                snprintf(what, sizeof what, "%s:%u minus comparator %zu", sn_algo_name(nets[i].a),
+                         nets[i].n, m / 2);
+                if (b)
+                    compare_check(b, what);
+                sn_network_destroy(b);
+            }
+        }
+        sn_network_destroy(net);
+        sn_schedule_destroy(s);
+    }
+}
+
 int main(void)
 {
     sn_diag d;
@@ -404,6 +581,9 @@ int main(void)
         {"large", test_large},
         {"shared networks", test_shared_networks},
         {"generators", test_generators},
+        {"fused", test_fused},
+        {"timing", test_timing},
+        {"0-1 check", test_check01},
     };
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         time_t t0 = time(NULL);

@@ -11,6 +11,9 @@
 #include "commands.h"
 #include "core/alloc.h"
 #include "core/check.h"
+#ifdef SN_HAVE_OPENCL
+#include "gpu/gpu.h"
+#endif
 
 static void help(void)
 {
@@ -26,7 +29,14 @@ static void help(void)
            "  --force       run even when the estimated time is too long\n"
            "  --json        one JSON object: {\"n\",\"sorts\",\"method\",\"seconds\",\n"
            "                \"counterexample\",\"output\",\"redundant\"}\n"
+#ifdef SN_HAVE_OPENCL
+           "  --device D    opencl or opencl:P:D: brute force on an OpenCL device (a\n"
+           "                kernel generated for the network; same verdict, smallest\n"
+           "                counterexample and redundant comparators as on the CPU;\n"
+           "                `sortnet gpu list` shows P:D)\n"
+#else
            "  --device D    check on an OpenCL device (not in this build)\n"
+#endif
            "  -h, --help    this text\n");
 }
 
@@ -157,12 +167,25 @@ int cmd_check(int argc, char **argv)
     }
     if (optind != argc - 1)
         return cli_error(CLI_USAGE, "check", "expected one network (see --help)");
+    const char *dev_spec = NULL;
     if (device) {
         if (strncmp(device, "opencl", 6) != 0 || (device[6] != '\0' && device[6] != ':'))
             return cli_error(CLI_USAGE, "--device", "'%s' is not opencl or opencl:P:D", device);
+#ifdef SN_HAVE_OPENCL
+        if (device[6] == ':') {
+            uint32_t pp, dd;
+            dev_spec = device + 7;
+            if (!sn_gpu_device_parse(dev_spec, &pp, &dd))
+                return cli_error(CLI_USAGE, "--device", "'%s' is not opencl or opencl:P:D", device);
+        }
+        if (opt.method == SN_CHECK_REDUCE)
+            return cli_error(CLI_USAGE, "--method",
+                             "the device runs the brute force only (--method reduce is CPU)");
+#else
         return cli_error(CLI_NOENV, "--device",
                          "the GPU checker is not built into this version; run without "
                          "--device to check on the CPU");
+#endif
     }
     const char *spec = argv[optind];
     sn_schedule *s = NULL;
@@ -196,7 +219,24 @@ int cmd_check(int argc, char **argv)
     opt.cancel = &interrupted;
 
     sn_check_result res;
-    sn_status st = sn_check_run(net, &opt, &res, &d);
+    sn_status st;
+    char devname[320] = "";
+#ifdef SN_HAVE_OPENCL
+    if (device) {
+        sn_gpu *g = NULL;
+        st = sn_gpu_open(dev_spec, &g, &d);
+        if (st == SN_OK) {
+            snprintf(devname, sizeof devname, "%s", sn_gpu_device_name(g));
+            st = sn_gpu_check(g, net, &opt, &res, &d);
+        }
+        sn_gpu_close(g);
+    } else {
+        st = sn_check_run(net, &opt, &res, &d);
+    }
+#else
+    (void)dev_spec;
+    st = sn_check_run(net, &opt, &res, &d);
+#endif
     sigaction(SIGINT, &old, NULL);
     if (ps.shown)
         fprintf(stderr, "\r%60s\r", "");
@@ -207,10 +247,13 @@ int cmd_check(int argc, char **argv)
         rc = cli_error(cli_status_exit(st), "check", "%s: %s%s", spec, d.text,
                        st == SN_ELIMIT ? " (use --force to run anyway)" : "");
     } else {
-        if (json)
+        if (json) {
             print_json(&res);
-        else
+        } else {
             print_text(&res, spec);
+            if (devname[0])
+                printf("checked on: %s\n", devname);
+        }
         rc = res.sorts ? CLI_OK : CLI_NEGATIVE;
         sn_check_result_free(&res);
     }

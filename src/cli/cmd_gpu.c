@@ -2,14 +2,23 @@
  * command line. verify runs the schedule on a device and proves the result
  * bit-identical to the CPU reference, or names the first layer and index
  * where they part (exit 1). No OpenCL platform: exit 3. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#ifdef SN_HAVE_CAIRO
+#include <cairo-svg.h>
+#include <cairo.h>
+#include <math.h>
+#endif
 
 #include "cli.h"
 #include "commands.h"
 #include "core/alloc.h"
 #include "core/format.h" // for: sn_file_read_all (--kernel FILE.cl)
+#include "core/input.h"  // for: sn_rand_next
 #include "gpu/gpu.h"
 
 /* Largest kernel file accepted by --kernel. */
@@ -19,7 +28,7 @@ static void gpu_help(void)
 {
     printf("usage: sortnet gpu list [--device P:D]\n"
            "       sortnet gpu verify NET [options]\n"
-           "       sortnet gpu bench ...   (not yet implemented: issue 7)\n\n"
+           "       sortnet gpu bench [NET...] [options]\n\n"
            "Run sorting networks on an OpenCL device (a GPU, or pocl on the CPU) and\n"
            "prove the output identical to the CPU reference executor.\n"
            "`sortnet gpu COMMAND --help` describes a command. Exit codes: 0 identical,\n"
@@ -54,7 +63,11 @@ static void verify_help(void)
            "                      list), left (a work-item per element: am I the left\n"
            "                      index?), xor (bitonic: if partner < pos return), div\n"
            "                      (a work-item per comparator, / and %%), shift (the same\n"
-           "                      with shifts and masks)\n"
+           "                      with shifts and masks), fused (many layers per\n"
+           "                      launch: tiles in local memory and registers on GPUs,\n"
+           "                      one work-item per tile on CPUs; fused-local and\n"
+           "                      fused-serial force one kind; bitonic and\n"
+           "                      oddeven-merge only; compares the final array only)\n"
            "  --inject-fault L:I  flip a bit of element I after layer L on the device:\n"
            "                      the report must name layer L\n"
            "  --kernel FILE.cl    run your own layer kernel instead of ours, checked\n"
@@ -214,6 +227,9 @@ static const char *method_text(sn_gpu_method m)
     case SN_GPU_CHECK_DIGESTS:
         return "per-layer digests reduced on the device, then the final array";
     case SN_GPU_CHECK_LOCKSTEP: return "the full array read back after every layer";
+    case SN_GPU_CHECK_FINAL:
+        return "the final array only (a fused pass runs several layers in one launch, so no "
+               "per-layer state exists to compare)";
     }
     return "";
 }
@@ -255,7 +271,8 @@ static int gpu_verify(int argc, char **argv)
         case O_VARIANT:
             if (!sn_gpu_variant_parse(optarg, &vo.variant))
                 return cli_error(CLI_USAGE, "--variant",
-                                 "'%s' is not a variant (auto, pairs, left, xor, div, shift)",
+                                 "'%s' is not a variant (auto, pairs, left, xor, div, shift, "
+                                 "fused, fused-local, fused-serial)",
                                  optarg);
             break;
         case O_FAULT:
@@ -363,6 +380,16 @@ static int gpu_verify(int argc, char **argv)
     printf("device: %s; kernel: %s\n", sn_gpu_device_name(g),
            kernel_file ? kernel_file : sn_gpu_variant_name(v));
     printf("compared: %s\n", method_text(rep.method));
+    if (sn_gpu_variant_is_fused(v)) {
+        sn_gpu_fused_info fi;
+        if (sn_gpu_fused_describe(g, s, v, with_payload, in.type, &fi, &d) == SN_OK)
+            printf("fused: %zu layers in %zu launches (global passes): %zu tile passes (tiles of "
+                   "2^%u, %s; %zu load and %zu store straight from registers) + %zu layers that "
+                   "fit no tile\n",
+                   fi.layers, fi.passes, fi.tile_passes, fi.tile_bits,
+                   fi.serial ? "one work-item per tile" : "local memory + registers",
+                   fi.direct_loads, fi.direct_stores, fi.global_layers);
+    }
     if (vo.inject)
         printf("injected fault: element %u flipped after layer %zu\n", vo.inject_index,
                vo.inject_layer);
@@ -376,6 +403,496 @@ done:
     sn_free(source);
     sn_free(keys);
     sn_schedule_destroy(s);
+    return rc;
+}
+
+/* ---- bench */
+
+static void bench_help(void)
+{
+    printf("usage: sortnet gpu bench [NET...] [--sizes LIST] [--device P:D] [--type T]\n"
+           "                         [--reps N] [--cpu-max N] [--csv FILE] [--plot FILE.svg]\n\n"
+           "Time sorting networks on an OpenCL device against the CPU. NET is a\n"
+           "generator (default: bitonic oddeven-merge). For every network and size:\n"
+           "  naive      one launch per layer, a work-item per element (left index)\n"
+           "  closed     one launch per layer, a work-item per comparator (shifts)\n"
+           "  fused      many layers per launch (tiles in local memory and registers on\n"
+           "             GPUs, one work-item per tile on CPUs); the launch count is shown\n"
+           "  reference  the CPU reference executor (one thread)\n"
+           "  qsort      the C library's qsort\n"
+           "Times are medians of --reps runs after one warm-up: kernel time from OpenCL\n"
+           "profiling events (first launch start to last launch end) and host-to-host\n"
+           "time (upload, run, read back). Keys are uniformly random; every output is\n"
+           "checked against qsort's (or for being sorted where qsort is skipped).\n\n"
+           "Options:\n"
+           "  --sizes LIST    comma-separated sizes: 1000, 2^20, or 2^A..2^B (every\n"
+           "                  second power); default 2^10..2^24; sizes the device cannot\n"
+           "                  hold are skipped with a note\n"
+           "  --device P:D    platform and device index (`sortnet gpu list`)\n"
+           "  --type T        i32 (default), u32 or f32\n"
+           "  --reps N        timed runs per point (default 5)\n"
+           "  --cpu-max N     run the CPU baselines only up to N keys (default 2^24: above,\n"
+           "                  they take long)\n"
+           "  --csv FILE      device,network,variant,n,median_ms,keys_per_s (median_ms is\n"
+           "                  the kernel time for device variants)\n"
+           "  --plot FILE.svg keys per second against size, log-log (needs cairo)\n"
+           "  -h, --help      this text\n");
+}
+
+#define BENCH_MAX_SIZES 64
+#define BENCH_MAX_NETS 8
+
+typedef struct bench_row {
+    const char *network;
+    const char *variant;
+    uint32_t n;
+    double ms;      /* median: kernel time (device) or wall time (CPU) */
+    double host_ms; /* device: median host-to-host; CPU: = ms */
+    size_t launches;
+} bench_row;
+
+static bool parse_size(const char *s, uint64_t *out)
+{
+    if (s[0] == '2' && s[1] == '^') {
+        uint64_t e;
+        if (!cli_parse_u64(s + 2, 0, 31, &e))
+            return false;
+        *out = (uint64_t)1 << e;
+        return true;
+    }
+    return cli_parse_u64(s, 1, (uint64_t)1 << 31, out);
+}
+
+static bool parse_sizes(const char *arg, uint32_t *sizes, size_t *count)
+{
+    char buf[512];
+    if (strlen(arg) >= sizeof buf)
+        return false;
+    strcpy(buf, arg);
+    *count = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        char *dots = strstr(tok, "..");
+        uint64_t a, b;
+        if (dots) {
+            *dots = '\0';
+            if (!parse_size(tok, &a) || !parse_size(dots + 2, &b) || a > b)
+                return false;
+            for (uint64_t x = a; x <= b; x *= 4) {
+                if (*count == BENCH_MAX_SIZES)
+                    return false;
+                sizes[(*count)++] = (uint32_t)x;
+            }
+        } else {
+            if (!parse_size(tok, &a) || *count == BENCH_MAX_SIZES)
+                return false;
+            sizes[(*count)++] = (uint32_t)a;
+        }
+    }
+    return *count > 0;
+}
+
+static double wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static sn_key_type qsort_type;
+static int cmp_key(const void *a, const void *b)
+{
+    uint32_t x = sn_key_to_ordered(qsort_type, *(const uint32_t *)a);
+    uint32_t y = sn_key_to_ordered(qsort_type, *(const uint32_t *)b);
+    return x < y ? -1 : x > y;
+}
+
+static bool is_sorted_keys(sn_key_type t, const uint32_t *k, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++)
+        if (sn_key_to_ordered(t, k[i - 1]) > sn_key_to_ordered(t, k[i]))
+            return false;
+    return true;
+}
+
+#ifdef SN_HAVE_CAIRO
+static cairo_status_t plot_write(void *closure, const unsigned char *data, unsigned int len)
+{
+    return fwrite(data, 1, len, (FILE *)closure) == len ? CAIRO_STATUS_SUCCESS
+                                                        : CAIRO_STATUS_WRITE_ERROR;
+}
+
+/* keys per second against n, log-log, one line per network and variant */
+static void plot_rows(FILE *f, const bench_row *rows, size_t nrows, const char *device)
+{
+    const double W = 900, H = 600, L = 90, R = 230, T = 50, B = 60;
+    cairo_surface_t *surf = cairo_svg_surface_create_for_stream(plot_write, f, W, H);
+    cairo_t *cr = cairo_create(surf);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    double xmin = 1e300, xmax = 0, ymin = 1e300, ymax = 0;
+    for (size_t i = 0; i < nrows; i++) {
+        double x = rows[i].n, y = rows[i].ms > 0 ? rows[i].n / (rows[i].ms / 1e3) : 0;
+        if (y <= 0)
+            continue;
+        xmin = fmin(xmin, x), xmax = fmax(xmax, x), ymin = fmin(ymin, y), ymax = fmax(ymax, y);
+    }
+    if (xmax <= 0) {
+        xmin = 1, xmax = 10, ymin = 1, ymax = 10;
+    }
+    double lx0 = floor(log10(xmin)), lx1 = ceil(log10(xmax));
+    double ly0 = floor(log10(ymin)), ly1 = ceil(log10(ymax));
+    if (lx1 <= lx0)
+        lx1 = lx0 + 1;
+    if (ly1 <= ly0)
+        ly1 = ly0 + 1;
+#define PX(x) (L + (log10(x) - lx0) / (lx1 - lx0) * (W - L - R))
+#define PY(y) (H - B - (log10(y) - ly0) / (ly1 - ly0) * (H - T - B))
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, 12);
+    cairo_set_line_width(cr, 1);
+    char lab[160];
+    for (double e = lx0; e <= lx1; e++) {
+        double x = PX(pow(10, e));
+        cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
+        cairo_move_to(cr, x, T);
+        cairo_line_to(cr, x, H - B);
+        cairo_stroke(cr);
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        snprintf(lab, sizeof lab, "1e%.0f", e);
+        cairo_move_to(cr, x - 12, H - B + 18);
+        cairo_show_text(cr, lab);
+    }
+    for (double e = ly0; e <= ly1; e++) {
+        double y = PY(pow(10, e));
+        cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
+        cairo_move_to(cr, L, y);
+        cairo_line_to(cr, W - R, y);
+        cairo_stroke(cr);
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        snprintf(lab, sizeof lab, "1e%.0f", e);
+        cairo_move_to(cr, L - 40, y + 4);
+        cairo_show_text(cr, lab);
+    }
+    cairo_move_to(cr, L, T - 20);
+    snprintf(lab, sizeof lab, "keys per second (%.100s)", device);
+    cairo_show_text(cr, lab);
+    cairo_move_to(cr, (W - R) / 2, H - 15);
+    cairo_show_text(cr, "keys (n)");
+    static const double pal[][3] = {{0.12, 0.47, 0.71}, {1.0, 0.5, 0.05},  {0.17, 0.63, 0.17},
+                                    {0.84, 0.15, 0.16}, {0.58, 0.4, 0.74}, {0.55, 0.34, 0.29},
+                                    {0.89, 0.47, 0.76}, {0.5, 0.5, 0.5}};
+    size_t series = 0;
+    for (size_t i = 0; i < nrows; i++) {
+        bool first = true;
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(rows[j].network, rows[i].network) == 0 &&
+                strcmp(rows[j].variant, rows[i].variant) == 0)
+                first = false;
+        if (!first)
+            continue;
+        const double *c = pal[series % 8];
+        cairo_set_source_rgb(cr, c[0], c[1], c[2]);
+        cairo_set_line_width(cr, 2);
+        if (strcmp(rows[i].network, "oddeven-merge") == 0) {
+            double dash[] = {6, 3};
+            cairo_set_dash(cr, dash, 2, 0);
+        } else {
+            cairo_set_dash(cr, NULL, 0, 0);
+        }
+        bool moved = false;
+        for (size_t j = i; j < nrows; j++) {
+            if (strcmp(rows[j].network, rows[i].network) != 0 ||
+                strcmp(rows[j].variant, rows[i].variant) != 0 || rows[j].ms <= 0)
+                continue;
+            double x = PX((double)rows[j].n), y = PY(rows[j].n / (rows[j].ms / 1e3));
+            if (!moved)
+                cairo_move_to(cr, x, y);
+            else
+                cairo_line_to(cr, x, y);
+            moved = true;
+        }
+        cairo_stroke(cr);
+        double ly = T + 16 * (double)series;
+        cairo_move_to(cr, W - R + 10, ly);
+        cairo_line_to(cr, W - R + 40, ly);
+        cairo_stroke(cr);
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        snprintf(lab, sizeof lab, "%s %s", rows[i].network, rows[i].variant);
+        cairo_move_to(cr, W - R + 46, ly + 4);
+        cairo_show_text(cr, lab);
+        series++;
+    }
+#undef PX
+#undef PY
+    cairo_destroy(cr);
+    cairo_surface_finish(surf);
+    cairo_surface_destroy(surf);
+}
+#endif
+
+static int gpu_bench(int argc, char **argv)
+{
+    enum { O_SIZES = 256, O_DEVICE, O_TYPE, O_REPS, O_CPU_MAX, O_CSV, O_PLOT };
+    static const struct option opts[] = {
+        {"sizes", required_argument, NULL, O_SIZES},
+        {"device", required_argument, NULL, O_DEVICE},
+        {"type", required_argument, NULL, O_TYPE},
+        {"reps", required_argument, NULL, O_REPS},
+        {"cpu-max", required_argument, NULL, O_CPU_MAX},
+        {"csv", required_argument, NULL, O_CSV},
+        {"plot", required_argument, NULL, O_PLOT},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    uint32_t sizes[BENCH_MAX_SIZES];
+    size_t nsizes = 0;
+    parse_sizes("2^10..2^24", sizes, &nsizes);
+    const char *spec = NULL, *csv = NULL, *plot = NULL;
+    sn_key_type type = SN_KEY_I32;
+    uint64_t reps = 5, cpu_max = (uint64_t)1 << 24;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case O_SIZES:
+            if (!parse_sizes(optarg, sizes, &nsizes))
+                return cli_error(CLI_USAGE, "--sizes",
+                                 "'%s' is not a list of sizes (e.g. 2^10..2^24 or 1000,2^20; "
+                                 "each 1..2^31)",
+                                 optarg);
+            break;
+        case O_DEVICE: spec = optarg; break;
+        case O_TYPE:
+            if (!sn_key_type_parse(optarg, &type))
+                return cli_error(CLI_USAGE, "--type", "'%s' is not i32, u32 or f32", optarg);
+            break;
+        case O_REPS:
+            if (!cli_parse_u64(optarg, 1, 1000, &reps))
+                return cli_error(CLI_USAGE, "--reps", "'%s' is not a number in 1..1000", optarg);
+            break;
+        case O_CPU_MAX: {
+            uint64_t v;
+            if (!parse_size(optarg, &v))
+                return cli_error(CLI_USAGE, "--cpu-max", "'%s' is not a size", optarg);
+            cpu_max = v;
+            break;
+        }
+        case O_CSV: csv = optarg; break;
+        case O_PLOT: plot = optarg; break;
+        case 'h': bench_help(); return CLI_OK;
+        case ':':
+            return cli_error(CLI_USAGE, "gpu bench", "%s needs an argument", argv[optind - 1]);
+        default: return cli_error(CLI_USAGE, "gpu bench", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    sn_algo nets[BENCH_MAX_NETS];
+    size_t nnets = 0;
+    for (int i = optind; i < argc; i++) {
+        if (nnets == BENCH_MAX_NETS)
+            return cli_error(CLI_USAGE, "gpu bench", "at most %d networks", BENCH_MAX_NETS);
+        if (!sn_algo_parse(argv[i], &nets[nnets]) || !sn_algo_is_closed_form(nets[nnets]))
+            return cli_error(CLI_USAGE, "gpu bench",
+                             "'%s' is not a closed-form generator (bitonic, oddeven-merge, "
+                             "transposition)",
+                             argv[i]);
+        nnets++;
+    }
+    if (nnets == 0) {
+        nets[nnets++] = SN_ALGO_BITONIC;
+        nets[nnets++] = SN_ALGO_ODDEVEN_MERGE;
+    }
+#ifndef SN_HAVE_CAIRO
+    if (plot)
+        return cli_error(CLI_NOENV, "--plot", "built without cairo: no plots (use --csv)");
+#endif
+    if (spec) {
+        uint32_t p, dv;
+        if (!sn_gpu_device_parse(spec, &p, &dv))
+            return cli_error(CLI_USAGE, "--device", "'%s' is not a device: expected P:D", spec);
+    }
+    uint32_t nmax = 0;
+    for (size_t i = 0; i < nsizes; i++)
+        if (sizes[i] > nmax)
+            nmax = sizes[i];
+    if (cli_memory_check("gpu bench", (uint64_t)nmax * 4 * 4))
+        return CLI_USAGE;
+
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_gpu *g = NULL;
+    sn_status st = sn_gpu_open(spec, &g, &d);
+    if (st != SN_OK)
+        return report_error("gpu bench", st, &d, NULL);
+    size_t maxrows = nnets * nsizes * 5;
+    bench_row *rows = sn_calloc(maxrows, sizeof *rows);
+    uint32_t *input = sn_malloc((size_t)nmax * 4 + 4);
+    uint32_t *work = sn_malloc((size_t)nmax * 4 + 4);
+    uint32_t *sorted = sn_malloc((size_t)nmax * 4 + 4);
+    sn_gpu_timing *tm = sn_calloc(reps + 1, sizeof *tm);
+    double *a = sn_calloc(reps + 1, sizeof *a), *b = sn_calloc(reps + 1, sizeof *b);
+    int rc = CLI_OK;
+    size_t nrows = 0;
+    if (!rows || !input || !work || !sorted || !tm || !a || !b) {
+        rc = cli_error(CLI_USAGE, "gpu bench", "out of memory for %u keys", nmax);
+        goto done;
+    }
+    const char *dev = sn_gpu_device_name(g);
+    printf("device: %s; %s keys, uniformly random; median of %u runs after a warm-up\n", dev,
+           sn_key_type_name(type), (unsigned)reps);
+    printf("CPU baselines up to %u keys%s\n",
+           (unsigned)(cpu_max > UINT32_MAX ? UINT32_MAX : cpu_max),
+           cpu_max < nmax ? " (larger sizes: --cpu-max; they take long)" : "");
+    printf("%-14s %10s %-10s %8s %12s %12s %14s %9s\n", "network", "n", "variant", "launches",
+           "kernel_ms", "host_ms", "keys_per_s", "vs_naive");
+    static const struct {
+        const char *name;
+        sn_gpu_variant v;
+    } variants[] = {{"naive", SN_GPU_VARIANT_LEFT},
+                    {"closed", SN_GPU_VARIANT_SHIFT},
+                    {"fused", SN_GPU_VARIANT_FUSED}};
+    uint64_t seed = 0x5eedu;
+    for (size_t ni = 0; ni < nnets; ni++) {
+        for (size_t si = 0; si < nsizes; si++) {
+            uint32_t n = sizes[si];
+            sn_schedule *s = NULL;
+            if ((st = sn_schedule_generate(nets[ni], n, &s, &d)) != SN_OK) {
+                rc = report_error("gpu bench", st, &d, NULL);
+                goto done;
+            }
+            const char *net = sn_algo_name(nets[ni]);
+            for (uint32_t i = 0; i < n; i++)
+                input[i] = (uint32_t)sn_rand_next(&seed);
+            bool cpu = n <= cpu_max;
+            if (cpu) {
+                memcpy(sorted, input, (size_t)n * 4);
+                qsort_type = type;
+                qsort(sorted, n, 4, cmp_key);
+            }
+            double naive_ms = 0;
+            for (size_t vi = 0; vi < sizeof variants / sizeof variants[0]; vi++) {
+                if (variants[vi].v == SN_GPU_VARIANT_FUSED && nets[ni] == SN_ALGO_TRANSPOSITION)
+                    continue;
+                fprintf(stderr, "bench: %s %u %s ...\n", net, n, variants[vi].name);
+                memcpy(work, input, (size_t)n * 4);
+                st = sn_gpu_time(g, s, variants[vi].v, type, work, reps + 1, tm, &d);
+                if (st == SN_ELIMIT) {
+                    printf("%-14s %10u %-10s skipped: %s\n", net, n, variants[vi].name, d.text);
+                    sn_diag_clear(&d);
+                    continue;
+                }
+                if (st != SN_OK) {
+                    sn_schedule_destroy(s);
+                    rc = report_error("gpu bench", st, &d, NULL);
+                    goto done;
+                }
+                bool ok =
+                    cpu ? memcmp(work, sorted, (size_t)n * 4) == 0 : is_sorted_keys(type, work, n);
+                if (!ok) {
+                    sn_schedule_destroy(s);
+                    rc = cli_error(CLI_NEGATIVE, "gpu bench", "%s %u %s: the output is wrong", net,
+                                   n, variants[vi].name);
+                    goto done;
+                }
+                for (size_t r = 0; r < reps; r++) {
+                    a[r] = tm[r + 1].kernel_ms;
+                    b[r] = tm[r + 1].host_ms;
+                }
+                size_t launches = sn_schedule_layer_count(s);
+                if (variants[vi].v == SN_GPU_VARIANT_FUSED) {
+                    sn_gpu_fused_info fi;
+                    if (sn_gpu_fused_describe(g, s, SN_GPU_VARIANT_FUSED, false, type, &fi, &d) ==
+                        SN_OK)
+                        launches = fi.passes;
+                }
+                bench_row *row = &rows[nrows++];
+                *row = (bench_row){net,     variants[vi].name, n, median(a, reps), median(b, reps),
+                                   launches};
+                if (vi == 0)
+                    naive_ms = row->ms;
+                printf("%-14s %10u %-10s %8zu %12.4f %12.4f %14.4g %8.2fx\n", net, n, row->variant,
+                       launches, row->ms, row->host_ms, n / (row->ms / 1e3),
+                       naive_ms > 0 && row->ms > 0 ? naive_ms / row->ms : 0.0);
+                fflush(stdout);
+            }
+            if (cpu) {
+                for (int which = 0; which < 2; which++) {
+                    fprintf(stderr, "bench: %s %u %s ...\n", net, n, which ? "qsort" : "reference");
+                    size_t cr = reps < 3 ? reps : 3; /* CPU runs are long */
+                    for (size_t r = 0; r < cr; r++) {
+                        memcpy(work, input, (size_t)n * 4);
+                        double t0 = wall_ms();
+                        if (which)
+                            qsort(work, n, 4, cmp_key);
+                        else
+                            sn_exec_run(s, type, work, NULL);
+                        a[r] = wall_ms() - t0;
+                    }
+                    if (memcmp(work, sorted, (size_t)n * 4) != 0) {
+                        sn_schedule_destroy(s);
+                        rc = cli_error(CLI_NEGATIVE, "gpu bench", "%s %u: the CPU output is wrong",
+                                       net, n);
+                        goto done;
+                    }
+                    bench_row *row = &rows[nrows++];
+                    double m = median(a, cr);
+                    *row = (bench_row){net, which ? "qsort" : "reference", n, m, m, 0};
+                    printf("%-14s %10u %-10s %8s %12s %12.4f %14.4g %8.2fx\n", net, n, row->variant,
+                           "-", "-", m, n / (m / 1e3), naive_ms > 0 && m > 0 ? naive_ms / m : 0.0);
+                    fflush(stdout);
+                }
+            }
+            sn_schedule_destroy(s);
+        }
+    }
+    if (csv) {
+        cli_out o;
+        if ((rc = cli_out_open(&o, csv)) != 0)
+            goto done;
+        fprintf(o.f, "device,network,variant,n,median_ms,keys_per_s\n");
+        for (size_t i = 0; i < nrows; i++) {
+            char devq[320];
+            size_t k = 0;
+            for (const char *q = dev; *q && k + 1 < sizeof devq; q++)
+                devq[k++] = *q == ',' ? ';' : *q; /* keep the columns */
+            devq[k] = '\0';
+            fprintf(o.f, "%s,%s,%s,%u,%.6f,%.6g\n", devq, rows[i].network, rows[i].variant,
+                    rows[i].n, rows[i].ms, rows[i].ms > 0 ? rows[i].n / (rows[i].ms / 1e3) : 0.0);
+        }
+        if ((rc = cli_out_commit(&o)) != 0)
+            goto done;
+    }
+#ifdef SN_HAVE_CAIRO
+    if (plot) {
+        cli_out o;
+        if ((rc = cli_out_open(&o, plot)) != 0)
+            goto done;
+        plot_rows(o.f, rows, nrows, dev);
+        if ((rc = cli_out_commit(&o)) != 0)
+            goto done;
+    }
+#endif
+done:
+    sn_free(rows);
+    sn_free(input);
+    sn_free(work);
+    sn_free(sorted);
+    sn_free(tm);
+    sn_free(a);
+    sn_free(b);
+    sn_gpu_close(g);
     return rc;
 }
 
@@ -394,14 +911,7 @@ int cmd_gpu(int argc, char **argv)
         return gpu_list(argc - 1, argv + 1);
     if (strcmp(sub, "verify") == 0)
         return gpu_verify(argc - 1, argv + 1);
-    if (strcmp(sub, "bench") == 0) {
-        for (int i = 2; i < argc; i++)
-            if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-                printf("usage: sortnet gpu bench ...\n\nNot yet implemented: the benchmark "
-                       "is issue 7.\n");
-                return CLI_OK;
-            }
-        return cli_error(CLI_USAGE, "gpu bench", "not yet implemented (issue 7)");
-    }
+    if (strcmp(sub, "bench") == 0)
+        return gpu_bench(argc - 1, argv + 1);
     return cli_error(CLI_USAGE, "gpu", "unknown command '%s' (list, verify or bench)", sub);
 }

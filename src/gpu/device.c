@@ -385,13 +385,21 @@ static void set_log(sn_gpu *g, const char *text)
 sn_status sn_gpu_build_source(sn_gpu *g, const char *source, bool user, cl_program *prog,
                               sn_diag *diag)
 {
+    return sn_gpu_build_source_opts(g, source, "", user, prog, diag);
+}
+
+sn_status sn_gpu_build_source_opts(sn_gpu *g, const char *source, const char *options, bool user,
+                                   cl_program *prog, sn_diag *diag)
+{
+    char opts[256];
+    snprintf(opts, sizeof opts, "-cl-std=CL1.2 %s", options);
     cl_int err;
     *prog = NULL;
     set_log(g, "");
     cl_program pr = clCreateProgramWithSource(g->ctx, 1, &source, NULL, &err);
     if (err != CL_SUCCESS)
         return sn_gpu_cl_fail(diag, "clCreateProgramWithSource", err);
-    cl_int berr = clBuildProgram(pr, 1, &g->device, "-cl-std=CL1.2", NULL, NULL);
+    cl_int berr = clBuildProgram(pr, 1, &g->device, opts, NULL, NULL);
     size_t log_len = 0;
     err = clGetProgramBuildInfo(pr, g->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &log_len);
     if (err == CL_SUCCESS && log_len > 0) {
@@ -457,7 +465,8 @@ sn_status sn_gpu_open(const char *spec, sn_gpu **out, sn_diag *diag)
         st = sn_gpu_cl_fail(diag, "clCreateContext", err);
         goto fail;
     }
-    g->queue = clCreateCommandQueue(g->ctx, g->device, 0, &err);
+    /* profiling on: sortnet gpu bench reads kernel times from events */
+    g->queue = clCreateCommandQueue(g->ctx, g->device, CL_QUEUE_PROFILING_ENABLE, &err);
     if (err != CL_SUCCESS) {
         st = sn_gpu_cl_fail(diag, "clCreateCommandQueue", err);
         goto fail;
@@ -511,6 +520,15 @@ void sn_gpu_close(sn_gpu *g)
     for (int k = 0; k < K_COUNT; k++)
         if (g->k[k])
             clReleaseKernel(g->k[k]);
+    for (int h = 0; h < 2; h++)
+        for (int t = 0; t < 3; t++) {
+            if (g->kf_pass[h][t])
+                clReleaseKernel(g->kf_pass[h][t]);
+            if (g->kf_serial[h][t])
+                clReleaseKernel(g->kf_serial[h][t]);
+            if (g->fprog[h][t])
+                clReleaseProgram(g->fprog[h][t]);
+        }
     if (g->program)
         clReleaseProgram(g->program);
     if (g->queue)

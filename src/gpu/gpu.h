@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/check.h"
 #include "core/exec.h"
 #include "core/schedule.h"
 #include "core/status.h"
@@ -63,17 +64,51 @@ const char *sn_gpu_build_log(const sn_gpu *g);
 /* ---- kernel styles */
 
 typedef enum sn_gpu_variant {
-    SN_GPU_VARIANT_AUTO = 0, /* closed forms: shift; explicit: pairs */
-    SN_GPU_VARIANT_PAIRS,    /* explicit pair list, one work-item per comparator */
-    SN_GPU_VARIANT_LEFT,     /* one work-item per element: "am I the left index?" */
-    SN_GPU_VARIANT_XOR,      /* bitonic only: partner = i ^ mask; if partner < i return */
-    SN_GPU_VARIANT_DIV,      /* one work-item per comparator, index by / and % */
-    SN_GPU_VARIANT_SHIFT,    /* one work-item per comparator, index by shifts/masks */
+    SN_GPU_VARIANT_AUTO = 0,     /* closed forms: shift; explicit: pairs */
+    SN_GPU_VARIANT_PAIRS,        /* explicit pair list, one work-item per comparator */
+    SN_GPU_VARIANT_LEFT,         /* one work-item per element: "am I the left index?" */
+    SN_GPU_VARIANT_XOR,          /* bitonic only: partner = i ^ mask; if partner < i return */
+    SN_GPU_VARIANT_DIV,          /* one work-item per comparator, index by / and % */
+    SN_GPU_VARIANT_SHIFT,        /* one work-item per comparator, index by shifts/masks */
+    SN_GPU_VARIANT_FUSED,        /* many layers per launch; local or serial by device type */
+    SN_GPU_VARIANT_FUSED_LOCAL,  /* fused: tiles in local memory and registers (GPUs) */
+    SN_GPU_VARIANT_FUSED_SERIAL, /* fused: one work-item runs a tile's layers in a loop (CPUs) */
     SN_GPU_VARIANT_COUNT
 } sn_gpu_variant;
 
 const char *sn_gpu_variant_name(sn_gpu_variant v); /* "auto", "pairs", ... */
 bool sn_gpu_variant_parse(const char *s, sn_gpu_variant *out);
+/* The fused variants run several layers per launch: no per-layer states. */
+bool sn_gpu_variant_is_fused(sn_gpu_variant v);
+
+/* How a fused variant runs schedule s on g: launches (tile passes plus
+ * layers that fit no tile, each one launch), the tile size and the kind.
+ * SN_EINVAL when s is not bitonic or oddeven-merge. */
+typedef struct sn_gpu_fused_info {
+    size_t layers;        /* of the schedule */
+    size_t passes;        /* launches in all */
+    size_t tile_passes;   /* fused passes over tiles */
+    size_t global_layers; /* layers that fit no tile: one launch each */
+    uint32_t tile_bits;   /* tile = 2^tile_bits elements */
+    bool serial;          /* one work-item per tile (CPU style) */
+    size_t direct_loads;  /* passes whose first round loads global memory into registers */
+    size_t direct_stores; /* ... whose last round stores from registers */
+} sn_gpu_fused_info;
+sn_status sn_gpu_fused_describe(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, bool payload,
+                                sn_key_type t, sn_gpu_fused_info *out, sn_diag *diag);
+
+/* ---- timing (sortnet gpu bench) */
+
+typedef struct sn_gpu_timing {
+    double kernel_ms; /* first launch start to last launch end (profiling events) */
+    double host_ms;   /* upload + run + read back, host clock */
+} sn_gpu_timing;
+
+/* Sort keys[0..n) (n = wires of s) `reps` times with variant v (upload,
+ * run, read back each time) and time each run; times[reps] receives the
+ * figures. keys is left holding the output of the last run. */
+sn_status sn_gpu_time(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, sn_key_type t,
+                      uint32_t *keys, size_t reps, sn_gpu_timing *times, sn_diag *diag);
 
 /* ---- running */
 
@@ -101,7 +136,8 @@ typedef struct sn_gpu_verify_opts {
 typedef enum sn_gpu_method {
     SN_GPU_CHECK_STATES = 0, /* every layer's full array, one wait at the end */
     SN_GPU_CHECK_DIGESTS,    /* per-layer digests reduced on the device + final array */
-    SN_GPU_CHECK_LOCKSTEP    /* read back after every layer (--per-layer, user kernels) */
+    SN_GPU_CHECK_LOCKSTEP,   /* read back after every layer (--per-layer, user kernels) */
+    SN_GPU_CHECK_FINAL       /* fused variants: the final array only */
 } sn_gpu_method;
 
 typedef struct sn_gpu_report {
@@ -129,6 +165,17 @@ typedef struct sn_gpu_report {
 sn_status sn_gpu_verify(sn_gpu *g, const sn_schedule *s, sn_key_type t, const uint32_t *input,
                         bool with_payload, const sn_gpu_verify_opts *opts, sn_gpu_report *rep,
                         sn_diag *diag);
+
+/* ---- the 0-1 principle checker on the device */
+
+/* Brute force over all 2^n 0-1 inputs of net on g (bit-sliced, a kernel
+ * generated for the network, chunked so that no launch runs long). Fills
+ * *res exactly as sn_check_run's brute force does (verdict, smallest
+ * counterexample, failing count, redundant comparators; method
+ * SN_CHECK_BRUTEFORCE). Uses opt->force (n > 44 refused without it; at
+ * most 63 wires), opt->cancel and opt->progress; opt may be NULL. */
+sn_status sn_gpu_check(sn_gpu *g, const sn_network *net, const sn_check_options *opt,
+                       sn_check_result *res, sn_diag *diag);
 
 /* The CL error name of a status code ("CL_OUT_OF_RESOURCES"), never NULL. */
 const char *sn_gpu_cl_error_name(int code);

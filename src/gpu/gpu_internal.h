@@ -37,6 +37,13 @@ struct sn_gpu {
     size_t wg;        /* work-group size for layer kernels */
     size_t digest_wg; /* power of two, for the digest reduction */
     char *build_log;  /* sn_malloc'd, of the last build */
+    /* fused kernels (kernels/fused.cl), built on first use */
+    cl_program fprog[2][3]; /* [payload][key type] */
+    cl_kernel kf_pass[2][3], kf_serial[2][3];
+    size_t fused_wg_max[2][3];
+    /* event capture for timing: first and last launch while recording */
+    bool record;
+    cl_event ev_first, ev_last;
 };
 
 /* Fill diag with "CALL failed: CL_NAME (code)"; returns SN_EDEVICE (or
@@ -47,6 +54,9 @@ sn_status sn_gpu_cl_fail(sn_diag *diag, const char *call, cl_int err);
  * source) or SN_EDEVICE with the log in diag and g->build_log. */
 sn_status sn_gpu_build_source(sn_gpu *g, const char *source, bool user, cl_program *prog,
                               sn_diag *diag);
+/* The same with extra build options (e.g. "-DHP=1"). */
+sn_status sn_gpu_build_source_opts(sn_gpu *g, const char *source, const char *options, bool user,
+                                   cl_program *prog, sn_diag *diag);
 
 /* Round x up to a multiple of m (m > 0); x stays 0 if 0. */
 size_t sn_gpu_round_up(size_t x, size_t m);
@@ -62,7 +72,33 @@ typedef struct sn_gpu_bufs {
     size_t layers;
     size_t digest_groups;
     bool payload;
+    cl_mem desc; /* fused variants: the pass descriptors */
 } sn_gpu_bufs;
+
+/* ---- fused passes (fused.c) */
+typedef struct sn_fused_step {
+    int64_t layer; /* >= 0: that layer as one closed-form launch; -1: a tile pass */
+    uint32_t off;  /* tile pass: its descriptor's first word */
+} sn_fused_step;
+
+typedef struct sn_fused_plan {
+    bool serial;
+    bool payload;
+    sn_key_type kt;
+    uint32_t tile_bits, nbits; /* tile 2^tile_bits; padded size 2^nbits */
+    uint32_t *desc;
+    size_t desc_words;
+    sn_fused_step *steps;
+    size_t nsteps, tile_passes, global_layers;
+    size_t direct_first, direct_last; /* passes loading / storing from registers */
+} sn_fused_plan;
+
+sn_status sn_fused_build(sn_gpu *g, bool payload, sn_key_type t, sn_diag *diag);
+sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, bool payload,
+                             sn_key_type kt, sn_fused_plan *p, sn_diag *diag);
+void sn_fused_plan_free(sn_fused_plan *p);
+sn_status sn_fused_enqueue(sn_gpu *g, const sn_gpu_bufs *b, const sn_schedule *s,
+                           const sn_fused_plan *p, sn_key_type t, sn_diag *diag);
 
 /* variant AUTO -> the concrete one; SN_EINVAL if it does not fit s. */
 sn_status sn_gpu_resolve_variant(const sn_schedule *s, sn_gpu_variant v, sn_gpu_variant *out,

@@ -6,16 +6,24 @@
  * the pairs kernel reads sn_schedule_layer_pairs), on an in-order queue, so
  * the device state after layer k equals the reference's. All commands of a
  * batch are enqueued back to back; the host waits once, at the end. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "gpu/gpu_internal.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/alloc.h"
 
 static const char *const variant_names[SN_GPU_VARIANT_COUNT] = {
-    "auto", "pairs", "left", "xor", "div", "shift",
+    "auto", "pairs", "left", "xor", "div", "shift", "fused", "fused-local", "fused-serial",
 };
+
+bool sn_gpu_variant_is_fused(sn_gpu_variant v)
+{
+    return v == SN_GPU_VARIANT_FUSED || v == SN_GPU_VARIANT_FUSED_LOCAL ||
+           v == SN_GPU_VARIANT_FUSED_SERIAL;
+}
 
 const char *sn_gpu_variant_name(sn_gpu_variant v)
 {
@@ -44,6 +52,16 @@ sn_status sn_gpu_resolve_variant(const sn_schedule *s, sn_gpu_variant v, sn_gpu_
     bool closed = sn_algo_is_closed_form(a) && sn_schedule_network(s) == NULL;
     if (v == SN_GPU_VARIANT_AUTO)
         v = closed ? SN_GPU_VARIANT_SHIFT : SN_GPU_VARIANT_PAIRS;
+    if (sn_gpu_variant_is_fused(v)) {
+        sn_algo fa = sn_schedule_algo(s);
+        if (sn_schedule_network(s) || (fa != SN_ALGO_BITONIC && fa != SN_ALGO_ODDEVEN_MERGE))
+            return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                               "variant '%s' fuses bitonic and oddeven-merge schedules; '%s' "
+                               "runs with one launch per layer (--variant auto)",
+                               sn_gpu_variant_name(v), sn_schedule_name(s));
+        *out = v;
+        return SN_OK;
+    }
     if (!closed && v != SN_GPU_VARIANT_PAIRS)
         return sn_diag_set(diag, SN_EINVAL, 0, 0,
                            "variant '%s' needs a closed-form schedule (bitonic, oddeven-merge, "
@@ -71,6 +89,8 @@ void sn_gpu_bufs_destroy(sn_gpu_bufs *b)
         clReleaseMemObject(b->states);
     if (b->pay_states)
         clReleaseMemObject(b->pay_states);
+    if (b->desc)
+        clReleaseMemObject(b->desc);
     sn_free(b->pair_base);
     memset(b, 0, sizeof *b);
 }
@@ -213,7 +233,18 @@ sn_status sn_gpu_launch(sn_gpu *g, cl_kernel k, size_t items, size_t wg, const c
     if (items == 0)
         return SN_OK;
     size_t global = sn_gpu_round_up(items, wg);
-    cl_int err = clEnqueueNDRangeKernel(g->queue, k, 1, NULL, &global, &wg, 0, NULL, NULL);
+    cl_event ev = NULL;
+    cl_int err =
+        clEnqueueNDRangeKernel(g->queue, k, 1, NULL, &global, &wg, 0, NULL, g->record ? &ev : NULL);
+    if (err == CL_SUCCESS && ev) {
+        if (!g->ev_first) {
+            g->ev_first = ev;
+        } else {
+            if (g->ev_last)
+                clReleaseEvent(g->ev_last);
+            g->ev_last = ev;
+        }
+    }
     if (err != CL_SUCCESS) {
         char call[96];
         snprintf(call, sizeof call, "clEnqueueNDRangeKernel(%s)", name);
@@ -354,6 +385,52 @@ sn_status sn_gpu_finish(sn_gpu *g, sn_diag *diag)
     return SN_OK;
 }
 
+/* Build the fused kernels, plan the passes and upload their descriptors. */
+static sn_status fused_prepare(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, sn_key_type t,
+                               sn_gpu_bufs *b, sn_fused_plan *plan, sn_diag *diag)
+{
+    sn_status st = sn_fused_build(g, b->payload, t, diag);
+    if (st == SN_OK)
+        st = sn_fused_plan_make(g, s, v, b->payload, t, plan, diag);
+    if (st != SN_OK)
+        return st;
+    size_t bytes = plan->desc_words * 4;
+    cl_ulong cmax = 0;
+    if (!plan->serial &&
+        clGetDeviceInfo(g->device, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, sizeof cmax, &cmax, NULL) ==
+            CL_SUCCESS &&
+        bytes > cmax)
+        return sn_diag_set(diag, SN_ELIMIT, 0, 0,
+                           "the fused plan of %s needs %zu bytes of constant memory; the device "
+                           "allows %llu (use --variant shift)",
+                           sn_schedule_name(s), bytes, (unsigned long long)cmax);
+    if ((st = make_buffer(g, CL_MEM_READ_ONLY, bytes, &b->desc, diag)) != SN_OK)
+        return st;
+    return sn_gpu_write(g, b->desc, bytes, plan->desc, "fused passes", diag);
+}
+
+sn_status sn_gpu_fused_describe(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, bool payload,
+                                sn_key_type t, sn_gpu_fused_info *out, sn_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    sn_fused_plan plan;
+    sn_status st = sn_fused_build(g, payload, t, diag);
+    if (st == SN_OK)
+        st = sn_fused_plan_make(g, s, v, payload, t, &plan, diag);
+    if (st != SN_OK)
+        return st;
+    out->layers = sn_schedule_layer_count(s);
+    out->passes = plan.nsteps;
+    out->tile_passes = plan.tile_passes;
+    out->global_layers = plan.global_layers;
+    out->tile_bits = plan.tile_bits;
+    out->serial = plan.serial;
+    out->direct_loads = plan.serial ? 0 : plan.direct_first;
+    out->direct_stores = plan.serial ? 0 : plan.direct_last;
+    sn_fused_plan_free(&plan);
+    return SN_OK;
+}
+
 sn_status sn_gpu_batch(sn_gpu *g, const sn_schedule *s, const sn_gpu_batch_opts *o, uint32_t *keys,
                        uint32_t *payload, uint64_t *digests, uint32_t *states, uint32_t *pay_states,
                        sn_diag *diag)
@@ -379,6 +456,13 @@ sn_status sn_gpu_batch(sn_gpu *g, const sn_schedule *s, const sn_gpu_batch_opts 
         if (groups == 0)
             groups = 1;
     }
+    sn_fused_plan plan;
+    memset(&plan, 0, sizeof plan);
+    if (sn_gpu_variant_is_fused(o->variant) && (digests || states || o->inject || stop != L))
+        return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                           "variant '%s' runs several layers per launch: no per-layer states, "
+                           "digests or injected faults",
+                           sn_gpu_variant_name(o->variant));
     sn_gpu_bufs b;
     sn_status st =
         sn_gpu_bufs_create(g, s, o->variant, payload != NULL, groups, states != NULL, &b, diag);
@@ -386,6 +470,9 @@ sn_status sn_gpu_batch(sn_gpu *g, const sn_schedule *s, const sn_gpu_batch_opts 
         return st;
     size_t key_bytes = (size_t)n * 4;
     uint64_t *partials = NULL;
+    if (sn_gpu_variant_is_fused(o->variant) &&
+        (st = fused_prepare(g, s, o->variant, o->type, &b, &plan, diag)) != SN_OK)
+        goto done;
     if (digests && L) {
         partials = sn_calloc(L * groups, sizeof *partials);
         if (!partials) {
@@ -397,6 +484,11 @@ sn_status sn_gpu_batch(sn_gpu *g, const sn_schedule *s, const sn_gpu_batch_opts 
         goto done;
     if (payload && (st = sn_gpu_write(g, b.pay, key_bytes, payload, "payload", diag)) != SN_OK)
         goto done;
+    if (sn_gpu_variant_is_fused(o->variant)) {
+        if ((st = sn_fused_enqueue(g, &b, s, &plan, o->type, diag)) != SN_OK)
+            goto done;
+        stop = 0; /* the passes ran every layer */
+    }
     for (size_t k = 0; k < stop; k++) {
         if ((st = sn_gpu_enqueue_layer(g, &b, s, o->variant, o->type, k, diag)) != SN_OK)
             goto done;
@@ -445,6 +537,7 @@ done:
     if (st != SN_OK)
         clFinish(g->queue); /* nothing may still write into host memory */
     sn_free(partials);
+    sn_fused_plan_free(&plan);
     sn_gpu_bufs_destroy(&b);
     return st;
 }
@@ -460,4 +553,91 @@ sn_status sn_gpu_run(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, sn_key_t
     o.type = t;
     o.stop = sn_schedule_layer_count(s);
     return sn_gpu_batch(g, s, &o, keys, payload, NULL, NULL, NULL, diag);
+}
+
+/* ---- timing */
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void drop_events(sn_gpu *g)
+{
+    if (g->ev_first)
+        clReleaseEvent(g->ev_first);
+    if (g->ev_last)
+        clReleaseEvent(g->ev_last);
+    g->ev_first = g->ev_last = NULL;
+    g->record = false;
+}
+
+sn_status sn_gpu_time(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, sn_key_type t,
+                      uint32_t *keys, size_t reps, sn_gpu_timing *times, sn_diag *diag)
+{
+    sn_gpu_variant rv;
+    sn_status st = sn_gpu_resolve_variant(s, v, &rv, diag);
+    if (st != SN_OK)
+        return st;
+    uint32_t n = sn_schedule_wires(s);
+    size_t L = sn_schedule_layer_count(s);
+    size_t bytes = (size_t)n * 4;
+    uint32_t *input = sn_malloc(bytes + 4);
+    if (!input)
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %u keys", n);
+    memcpy(input, keys, bytes);
+    sn_fused_plan plan;
+    memset(&plan, 0, sizeof plan);
+    sn_gpu_bufs b;
+    st = sn_gpu_bufs_create(g, s, rv, false, 0, false, &b, diag);
+    if (st != SN_OK) {
+        sn_free(input);
+        return st;
+    }
+    if (sn_gpu_variant_is_fused(rv) && (st = fused_prepare(g, s, rv, t, &b, &plan, diag)) != SN_OK)
+        goto done;
+    for (size_t r = 0; r < reps; r++) {
+        double t0 = now_ms();
+        if ((st = sn_gpu_write(g, b.keys, bytes, input, "keys", diag)) != SN_OK)
+            goto done;
+        g->record = true;
+        if (sn_gpu_variant_is_fused(rv)) {
+            st = sn_fused_enqueue(g, &b, s, &plan, t, diag);
+        } else {
+            for (size_t k = 0; k < L && st == SN_OK; k++)
+                st = sn_gpu_enqueue_layer(g, &b, s, rv, t, k, diag);
+        }
+        g->record = false;
+        if (st != SN_OK)
+            goto done;
+        if ((st = sn_gpu_read(g, b.keys, 0, bytes, keys, true, "keys", diag)) != SN_OK)
+            goto done;
+        double t1 = now_ms();
+        times[r].host_ms = t1 - t0;
+        times[r].kernel_ms = 0;
+        cl_event last = g->ev_last ? g->ev_last : g->ev_first;
+        if (g->ev_first) {
+            cl_ulong a = 0, z = 0;
+            cl_int err = clGetEventProfilingInfo(g->ev_first, CL_PROFILING_COMMAND_START, sizeof a,
+                                                 &a, NULL);
+            if (err == CL_SUCCESS)
+                err = clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof z, &z, NULL);
+            if (err != CL_SUCCESS) {
+                st = sn_gpu_cl_fail(diag, "clGetEventProfilingInfo", err);
+                goto done;
+            }
+            times[r].kernel_ms = (double)(z - a) / 1e6;
+        }
+        drop_events(g);
+    }
+done:
+    if (st != SN_OK)
+        clFinish(g->queue);
+    drop_events(g);
+    sn_fused_plan_free(&plan);
+    sn_gpu_bufs_destroy(&b);
+    sn_free(input);
+    return st;
 }

@@ -346,6 +346,37 @@ done:
     return st;
 }
 
+/* ---- fused variants: the final array, bit for bit (payload included) */
+
+static sn_status verify_final(sn_gpu *g, const sn_schedule *s, sn_key_type t, const uint32_t *input,
+                              bool with_payload, sn_gpu_variant v, sn_gpu_report *rep,
+                              sn_diag *diag)
+{
+    uint32_t n = sn_schedule_wires(s);
+    size_t L = sn_schedule_layer_count(s);
+    uint32_t *dev = dup_words(input, n), *ref = dup_words(input, n);
+    uint32_t *dev_pay = with_payload ? identity(n) : NULL;
+    uint32_t *ref_pay = with_payload ? identity(n) : NULL;
+    sn_status st = SN_OK;
+    if (!dev || !ref || (with_payload && (!dev_pay || !ref_pay))) {
+        st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %u keys", n);
+        goto done;
+    }
+    /* The device first: a device that is too small fails before the
+     * reference has run. */
+    st = sn_gpu_run(g, s, v, t, dev, dev_pay, diag);
+    if (st != SN_OK)
+        goto done;
+    sn_exec_run(s, t, ref, ref_pay);
+    mismatch(rep, L ? L - 1 : 0, ref, dev, ref_pay, dev_pay, n);
+done:
+    sn_free(dev);
+    sn_free(ref);
+    sn_free(dev_pay);
+    sn_free(ref_pay);
+    return st;
+}
+
 sn_status sn_gpu_verify(sn_gpu *g, const sn_schedule *s, sn_key_type t, const uint32_t *input,
                         bool with_payload, const sn_gpu_verify_opts *opts, sn_gpu_report *rep,
                         sn_diag *diag)
@@ -373,6 +404,15 @@ sn_status sn_gpu_verify(sn_gpu *g, const sn_schedule *s, sn_key_type t, const ui
     sn_status st = sn_gpu_resolve_variant(s, o->variant, &bo.variant, diag);
     if (st != SN_OK)
         return st;
+    if (sn_gpu_variant_is_fused(bo.variant)) {
+        if (o->per_layer || o->inject)
+            return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                               "variant '%s' runs several layers per launch: no per-layer "
+                               "comparison or injected fault (use a per-layer variant)",
+                               sn_gpu_variant_name(bo.variant));
+        rep->method = SN_GPU_CHECK_FINAL;
+        return verify_final(g, s, t, input, with_payload, bo.variant, rep, diag);
+    }
     if (o->per_layer) {
         rep->method = SN_GPU_CHECK_LOCKSTEP;
         return verify_lockstep(g, s, t, input, with_payload, o, bo.variant, rep, diag);

@@ -1,0 +1,443 @@
+/* fused.cl - fused passes: many layers of a bitonic or odd-even merge sort
+ * per launch, on a tile of 2^t elements held in local memory.
+ *
+ * A pass is described by the host (src/gpu/fused.c) in a word array:
+ *  - the tile: a set B of t global bit positions. Work-group g takes every
+ *    index x whose bits outside B spell g; local index j (t bits) is x's
+ *    bits on B. A bitonic "mirror" layer (partner x ^ (2^(a+1) - 1)) flips
+ *    bits outside B too; so where bit a of x is set, the bits outside B
+ *    below a are complemented (amask). The tile is then closed under every
+ *    layer of the pass, and in local coordinates a layer is again a
+ *    cleaner (j ^ 2^u), a mirror (j ^ (2^(u+1) - 1)) or an odd-even carry
+ *    layer (j + 2^u inside blocks of 2^w).
+ *  - rounds: GPU work-items hold E = 16 elements in registers, spelled by
+ *    4 local bits R (the rest of j from the work-item id, complemented
+ *    below a mirror in the same way); the layers whose bits lie in R run
+ *    there without barriers. Carry layers run straight in local memory.
+ * Exactness: every comparator is the reference's (min on the lower global
+ * index, swap only when strictly greater on ordered keys). Wires >= n hold
+ * the largest ordered key 0xffffffff: a comparator (a, b) with b >= n never
+ * swaps, so those wires never move and are never written back - exactly
+ * the schedule's rule of dropping comparators that touch a wire >= n. */
+
+#define E_BITS 4
+#define E 16
+#define SENTINEL 0xffffffffu
+
+/* header words of a pass */
+#define H_T 0
+#define H_BMASK 1
+#define H_AMASK 2
+#define H_ABIT 3
+#define H_NRUNS 4
+#define H_RUNS 5 /* 8 runs of (jshift, len, gshift) */
+#define H_NFLAT 29
+#define H_FLAT 30
+#define H_NROUNDS 31
+#define H_ROUNDS 32
+#define H_TAB 33 /* 16 words: global bits of local index i << (t - 4) */
+/* register round: kind 0, cr, cmask, 4 R bits, nwr, 5 runs of (shift,
+ * len, pos) spreading the work-item id over the bits outside R, nl, codes */
+#define R_NWR 7
+#define R_RUNS 8
+#define R_TABR 23 /* 16 words: global bits of each register's R part */
+#define R_NL 39
+#define R_CODES 40
+#define H_FIRST_DIRECT 49
+#define H_LAST_DIRECT 50
+
+#ifndef HP
+#define HP 1
+#endif
+#ifndef KT
+#define KT 1
+#endif
+
+inline uint to_ord(uint kt, uint bits)
+{
+    if (kt == 0)
+        return bits ^ 0x80000000u;
+    if (kt == 2)
+        return (bits & 0x80000000u) ? ~bits : (bits ^ 0x80000000u);
+    return bits;
+}
+
+inline uint from_ord(uint kt, uint o)
+{
+    if (kt == 0)
+        return o ^ 0x80000000u;
+    if (kt == 2)
+        return (o & 0x80000000u) ? (o ^ 0x80000000u) : ~o;
+    return o;
+}
+
+/* local memory index with one pad word per 32 (fewer bank conflicts) */
+inline uint lpad(uint l)
+{
+    return l + (l >> 5);
+}
+
+/* global index of local index j in the tile whose outside bits are base */
+inline uint global_index(__global const uint *d, uint j, uint base)
+{
+    uint x = base;
+    uint nr = d[H_NRUNS];
+    for (uint r = 0; r < nr; r++) {
+        uint js = d[H_RUNS + 3 * r], len = d[H_RUNS + 3 * r + 1], gs = d[H_RUNS + 3 * r + 2];
+        x |= ((j >> js) & ((1u << len) - 1u)) << gs;
+    }
+    uint ab = d[H_ABIT];
+    if (ab < 32 && ((x >> ab) & 1u))
+        x ^= d[H_AMASK];
+    return x;
+}
+
+/* spread the bits of v over the zero bits of mask, lowest first */
+inline uint deposit_outside(uint v, uint mask)
+{
+    uint x = 0;
+    for (uint b = 0; v != 0 && b < 32; b++)
+        if (!((mask >> b) & 1u)) {
+            x |= (v & 1u) << b;
+            v >>= 1;
+        }
+    return x;
+}
+
+/* One layer in local memory (codes of fused.c: kind << 24 | u << 8 | w):
+ * kind 0 cleaner (j, j | 2^u), 1 mirror (j, j ^ (2^(u+1) - 1)), 2 carry
+ * (j, j + 2^u) for j with bit u set, both in one block of 2^w. */
+inline void local_layer(__local uint *lk, __local uint *lp, uint hp, uint T, uint W, uint w,
+                        uint code, uint padded)
+{
+    uint kind = code >> 24, u = (code >> 8) & 0xffu, wb = code & 0xffu;
+    uint bit = 1u << u;
+    for (uint m = w; m < T / 2; m += W) {
+        uint j = ((m >> u) << (u + 1)) | (m & (bit - 1u));
+        uint a, b;
+        if (kind == 0) {
+            a = j;
+            b = j | bit;
+        } else if (kind == 1) {
+            a = j;
+            b = j ^ ((bit << 1) - 1u);
+        } else {
+            a = j | bit;
+            b = a + bit;
+            if ((a >> wb) != (b >> wb))
+                continue;
+        }
+        uint ia = padded ? lpad(a) : a, ib = padded ? lpad(b) : b;
+        uint x = lk[ia], y = lk[ib];
+        if (x > y) {
+            lk[ia] = y;
+            lk[ib] = x;
+            if (hp) {
+                uint z = lp[ia];
+                lp[ia] = lp[ib];
+                lp[ib] = z;
+            }
+        }
+    }
+}
+
+#if !HP
+/* without payload a comparator is min and max: no branch */
+#define CX(i, k)                                                                                   \
+    {                                                                                              \
+        uint x_ = rk[i], y_ = rk[k];                                                               \
+        rk[i] = min(x_, y_);                                                                       \
+        rk[k] = max(x_, y_);                                                                       \
+    }
+#else
+#define CX(i, k)                                                                                   \
+    {                                                                                              \
+        uint x_ = rk[i], y_ = rk[k];                                                               \
+        if (x_ > y_) {                                                                             \
+            rk[i] = y_;                                                                            \
+            rk[k] = x_;                                                                            \
+            CXP(i, k)                                                                              \
+        }                                                                                          \
+    }
+#endif
+#if HP
+#define CXP(i, k)                                                                                  \
+    {                                                                                              \
+        uint z_ = rp[i];                                                                           \
+        rp[i] = rp[k];                                                                             \
+        rp[k] = z_;                                                                                \
+    }
+#else
+#define CXP(i, k)
+#endif
+
+/* unrolled by hand: register arrays must only see constant indices */
+#define CXC(i, b)                                                                                  \
+    if (!((i) & (1u << (b))))                                                                      \
+    CX(i, (i) | (1u << (b)))
+#define CXM(i, b)                                                                                  \
+    if (!((i) & (1u << (b))))                                                                      \
+    CX(i, (i) ^ ((2u << (b)) - 1u))
+#define ALL16(M, b)                                                                                \
+    M(0, b) M(1, b) M(2, b) M(3, b) M(4, b) M(5, b) M(6, b) M(7, b) M(8, b) M(9, b) M(10, b)       \
+        M(11, b) M(12, b) M(13, b) M(14, b) M(15, b)
+#define CLEAN(b) ALL16(CXC, b)
+#define MIRROR(b) ALL16(CXM, b)
+
+/* One pass on the GPU: 2^t / E work-items per group, E elements each.
+ * Built once per payload flag and key type (-DHP, -DKT), so neither costs
+ * a branch; the descriptor is read through the constant cache. */
+__kernel void sn_fused_pass(__global uint *keys, __global uint *pay, uint kt, uint hp, uint n,
+                            __constant uint *desc, uint off, __local uint *lk, __local uint *lp)
+{
+    __constant uint *d = desc + off;
+    uint t = d[H_T];
+    uint W = (uint)get_local_size(0);
+    uint w = (uint)get_local_id(0);
+    (void)kt;
+    (void)hp;
+    /* global index of local index w | i * W: base | xw | tab[i] */
+    uint base = 0;
+    {
+        uint v = (uint)get_group_id(0), mask = d[H_BMASK];
+        for (uint b = 0; v != 0 && b < 32; b++)
+            if (!((mask >> b) & 1u)) {
+                base |= (v & 1u) << b;
+                v >>= 1;
+            }
+    }
+    uint xw = base;
+    uint nruns = d[H_NRUNS];
+#pragma unroll
+    for (uint r = 0; r < 8; r++)
+        if (r < nruns)
+            xw |= ((w >> d[H_RUNS + 3 * r]) & ((1u << d[H_RUNS + 3 * r + 1]) - 1u))
+                  << d[H_RUNS + 3 * r + 2];
+    uint ab = d[H_ABIT], am = d[H_AMASK];
+    if (ab > 31) {
+        ab = 0;
+        am = 0;
+    }
+    uint first_direct = d[H_FIRST_DIRECT], last_direct = d[H_LAST_DIRECT];
+    if (!first_direct) {
+        uint ktmp[E];
+#pragma unroll
+        for (uint i = 0; i < E; i++) {
+            uint x = xw | d[H_TAB + i];
+            x ^= ((x >> ab) & 1u) ? am : 0u;
+            ktmp[i] = x < n ? to_ord(KT, keys[x]) : SENTINEL;
+        }
+#pragma unroll
+        for (uint i = 0; i < E; i++)
+            lk[lpad(w + i * W)] = ktmp[i];
+#if HP
+#pragma unroll
+        for (uint i = 0; i < E; i++) {
+            uint x = xw | d[H_TAB + i];
+            x ^= ((x >> ab) & 1u) ? am : 0u;
+            lp[lpad(w + i * W)] = x < n ? pay[x] : 0u;
+        }
+#endif
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    uint nr = d[H_NROUNDS];
+    __constant uint *r = d + d[H_ROUNDS];
+    for (uint ri = 0; ri < nr; ri++) {
+        if (r[0] == 1) {
+            local_layer(lk, lp, HP, 1u << t, W, w, r[1], 1);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            r += 2;
+            continue;
+        }
+        uint cr = r[1], cmask = r[2];
+        uint rb0 = 1u << r[3], rb1 = 1u << r[4], rb2 = 1u << r[5], rb3 = 1u << r[6];
+        uint wpart = 0;
+        uint nwr = r[R_NWR];
+#pragma unroll
+        for (uint k = 0; k < 5; k++)
+            if (k < nwr)
+                wpart |= ((w >> r[R_RUNS + 3 * k]) & ((1u << r[R_RUNS + 3 * k + 1]) - 1u))
+                         << r[R_RUNS + 3 * k + 2];
+        uint wc = wpart ^ cmask;
+        uint ofs[E];
+        uint rk[E];
+#if HP
+        uint rp[E];
+#endif
+#pragma unroll
+        for (uint i = 0; i < E; i++) {
+            uint l = ((i & 1u) ? rb0 : 0u) | ((i & 2u) ? rb1 : 0u) | ((i & 4u) ? rb2 : 0u) |
+                     ((i & 8u) ? rb3 : 0u);
+            l |= ((i >> cr) & 1u) ? wc : wpart; /* cr = 31 when no mirror complements */
+            ofs[i] = lpad(l);
+        }
+        bool gload = ri == 0 && first_direct, gstore = ri + 1 == nr && last_direct;
+        uint gw = base, gwc = base; /* global bits of wpart, wpart ^ cmask */
+        if (gload || gstore) {
+#pragma unroll
+            for (uint k = 0; k < 8; k++)
+                if (k < nruns) {
+                    uint js = d[H_RUNS + 3 * k], lm = (1u << d[H_RUNS + 3 * k + 1]) - 1u;
+                    uint gs = d[H_RUNS + 3 * k + 2];
+                    gw |= ((wpart >> js) & lm) << gs;
+                    gwc |= ((wc >> js) & lm) << gs;
+                }
+        }
+        if (gload) {
+#pragma unroll
+            for (uint i = 0; i < E; i++) {
+                uint x = r[R_TABR + i] | (((i >> cr) & 1u) ? gwc : gw);
+                x ^= ((x >> ab) & 1u) ? am : 0u;
+                rk[i] = x < n ? to_ord(KT, keys[x]) : SENTINEL;
+#if HP
+                rp[i] = x < n ? pay[x] : 0u;
+#endif
+            }
+        } else {
+#pragma unroll
+            for (uint i = 0; i < E; i++) {
+                rk[i] = lk[ofs[i]];
+#if HP
+                rp[i] = lp[ofs[i]];
+#endif
+            }
+        }
+        uint nl = r[R_NL];
+        for (uint li = 0; li < nl; li++) {
+            switch (r[R_CODES + li]) {
+            case 0: CLEAN(0); break;
+            case 1: CLEAN(1); break;
+            case 2: CLEAN(2); break;
+            case 3: CLEAN(3); break;
+            case 8: MIRROR(0); break;
+            case 9: MIRROR(1); break;
+            case 10: MIRROR(2); break;
+            case 11: MIRROR(3); break;
+            default: break;
+            }
+        }
+        if (gstore) {
+#pragma unroll
+            for (uint i = 0; i < E; i++) {
+                uint x = r[R_TABR + i] | (((i >> cr) & 1u) ? gwc : gw);
+                x ^= ((x >> ab) & 1u) ? am : 0u;
+                if (x < n) {
+                    keys[x] = from_ord(KT, rk[i]);
+#if HP
+                    pay[x] = rp[i];
+#endif
+                }
+            }
+        } else {
+            /* (gstore is the last round: no barrier needed after it) */
+#pragma unroll
+            for (uint i = 0; i < E; i++) {
+                lk[ofs[i]] = rk[i];
+#if HP
+                lp[ofs[i]] = rp[i];
+#endif
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        r += R_CODES + nl;
+    }
+    if (last_direct)
+        return;
+
+#pragma unroll
+    for (uint i = 0; i < E; i++) {
+        uint x = xw | d[H_TAB + i];
+        x ^= ((x >> ab) & 1u) ? am : 0u;
+        uint l = lpad(w + i * W);
+        if (x < n) {
+            keys[x] = from_ord(KT, lk[l]);
+#if HP
+            pay[x] = lp[l];
+#endif
+        }
+    }
+}
+
+inline void serial_cx(__local uint *lk, __local uint *lp, uint a, uint b)
+{
+    uint x = lk[a], y = lk[b];
+    if (x > y) {
+        lk[a] = y;
+        lk[b] = x;
+        uint z = lp[a];
+        lp[a] = lp[b];
+        lp[b] = z;
+    }
+}
+
+/* One pass on a CPU (pocl): one work-item per tile runs the layers over
+ * its block in plain loops - barriers are not free there, and the tile
+ * stays in the core's cache. */
+__kernel void sn_fused_serial(__global uint *keys, __global uint *pay, uint kt, uint hp, uint n,
+                              __global const uint *desc, uint off, __local uint *lk,
+                              __local uint *lp)
+{
+    __global const uint *d = desc + off;
+    uint T = 1u << d[H_T];
+    uint base = deposit_outside((uint)get_group_id(0), d[H_BMASK]);
+    for (uint m = 0; m < T; m++) {
+        uint x = global_index(d, m, base);
+        lk[m] = x < n ? to_ord(kt, keys[x]) : SENTINEL;
+        if (hp)
+            lp[m] = x < n ? pay[x] : 0u;
+    }
+    uint nf = d[H_NFLAT];
+    __global const uint *f = d + d[H_FLAT];
+    for (uint li = 0; li < nf; li++) {
+        uint code = f[li];
+        uint kind = code >> 24, u = (code >> 8) & 0xffu, wb = code & 0xffu;
+        uint bit = 1u << u;
+        /* plain loops over contiguous runs: without payload a comparator
+         * is min/max, which the CPU compiler vectorises */
+        if (kind == 2) {
+            uint blk = 1u << wb;
+            for (uint b0 = 0; b0 < T; b0 += blk)
+                for (uint st = b0 + bit; st + bit < b0 + blk; st += 2 * bit)
+                    if (hp)
+                        for (uint i = 0; i < bit; i++)
+                            serial_cx(lk, lp, st + i, st + bit + i);
+                    else
+                        for (uint i = 0; i < bit; i++) {
+                            uint x = lk[st + i], y = lk[st + bit + i];
+                            lk[st + i] = min(x, y);
+                            lk[st + bit + i] = max(x, y);
+                        }
+        } else if (kind == 1) {
+            for (uint b0 = 0; b0 < T; b0 += 2 * bit)
+                if (hp)
+                    for (uint i = 0; i < bit; i++)
+                        serial_cx(lk, lp, b0 + i, b0 + 2 * bit - 1 - i);
+                else
+                    for (uint i = 0; i < bit; i++) {
+                        uint x = lk[b0 + i], y = lk[b0 + 2 * bit - 1 - i];
+                        lk[b0 + i] = min(x, y);
+                        lk[b0 + 2 * bit - 1 - i] = max(x, y);
+                    }
+        } else {
+            for (uint b0 = 0; b0 < T; b0 += 2 * bit)
+                if (hp)
+                    for (uint i = 0; i < bit; i++)
+                        serial_cx(lk, lp, b0 + i, b0 + bit + i);
+                else
+                    for (uint i = 0; i < bit; i++) {
+                        uint x = lk[b0 + i], y = lk[b0 + bit + i];
+                        lk[b0 + i] = min(x, y);
+                        lk[b0 + bit + i] = max(x, y);
+                    }
+        }
+    }
+    for (uint m = 0; m < T; m++) {
+        uint x = global_index(d, m, base);
+        if (x < n) {
+            keys[x] = from_ord(kt, lk[m]);
+            if (hp)
+                pay[x] = lp[m];
+        }
+    }
+}

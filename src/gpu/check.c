@@ -1,0 +1,346 @@
+/* check.c - the 0-1 principle brute force on an OpenCL device.
+ *
+ * A kernel is generated for the network: every wire is a 32-bit word in a
+ * register (one bit per input), a comparator is an AND and an OR, and the
+ * words are made from the work-item id (input x = 32 * id + lane + base,
+ * bit i of x on wire i), so nothing but the verdict touches memory. Each
+ * launch covers one chunk of inputs, sized so that a launch stays well
+ * under a second; a work-item that finds an unsorted output records its
+ * id with atomic_min (the smallest failing input lies in the smallest such
+ * word) and adds its failures to the chunk's count. The host then finds
+ * the lane by replaying that word's 32 inputs. Comparators that swapped on
+ * none of a few thousand random inputs are tracked on the device too, so
+ * the redundant comparators are exact. Same numbering, verdict, smallest
+ * counterexample and counts as the CPU checker (src/core/check.h). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "gpu/gpu_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/alloc.h"
+#include "core/input.h" /* sn_rand_next */
+
+#define MAX_TRACKED 256
+#define CHUNK_MAX_ITEMS ((size_t)1 << 26) /* 2^31 inputs: the count fits 32 bits */
+
+typedef struct srcbuf {
+    char *s;
+    size_t len, cap;
+    bool oom;
+} srcbuf;
+
+static void add(srcbuf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+#include <stdarg.h>
+static void add(srcbuf *b, const char *fmt, ...)
+{
+    if (b->oom)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0) {
+            b->oom = true;
+            return;
+        }
+        if (b->s && b->len + (size_t)k < b->cap) {
+            b->len += (size_t)k;
+            return;
+        }
+        size_t nc = (b->cap ? b->cap * 2 : 4096) + (size_t)k;
+        char *ns = sn_realloc(b->s, nc);
+        if (!ns) {
+            b->oom = true;
+            return;
+        }
+        b->s = ns;
+        b->cap = nc;
+    }
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Output of the network on 0-1 input x (bit i = wire i). */
+static uint64_t apply(const sn_comparator *c, size_t m, uint64_t x)
+{
+    for (size_t j = 0; j < m; j++) {
+        uint64_t ba = (x >> c[j].a) & 1u, bb = (x >> c[j].b) & 1u;
+        if (ba && !bb)
+            x ^= ((uint64_t)1 << c[j].a) | ((uint64_t)1 << c[j].b);
+    }
+    return x;
+}
+
+static bool sorted01(uint64_t y, uint32_t n)
+{
+    /* ascending: all 0s, then all 1s: y is a run of ones at the top */
+    uint64_t all = n >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+    uint64_t ones = y & all;
+    uint64_t low = ones & (~ones + 1); /* lowest set bit */
+    return ones == 0 || ((ones + low) & all) == 0;
+}
+
+static sn_status build_kernel(sn_gpu *g, const sn_comparator *c, size_t m, uint32_t n,
+                              const size_t *track, size_t ntrack, cl_program *prog, cl_kernel *k,
+                              sn_diag *diag)
+{
+    static const char *const pat[5] = {"0xAAAAAAAAu", "0xCCCCCCCCu", "0xF0F0F0F0u", "0xFF00FF00u",
+                                       "0xFFFF0000u"};
+    srcbuf b = {0};
+    add(&b, "__kernel void sn_check01(ulong base, ulong total, __global uint *minfail,\n"
+            "                         __global uint *count, __global uint *seen)\n{\n"
+            "    uint gid = (uint)get_global_id(0);\n"
+            "    ulong x0 = base + ((ulong)gid << 5);\n"
+            "    if (x0 >= total) return;\n"
+            "    ulong left = total - x0;\n"
+            "    uint valid = left >= 32 ? 0xFFFFFFFFu : ((1u << (uint)left) - 1u);\n");
+    for (uint32_t i = 0; i < n; i++) {
+        if (i < 5)
+            add(&b, "    uint w%u = %s;\n", i, pat[i]);
+        else
+            add(&b, "    uint w%u = ((x0 >> %u) & 1UL) ? 0xFFFFFFFFu : 0u;\n", i, i);
+    }
+    for (size_t t = 0; t < ntrack; t++)
+        add(&b, "    uint r%zu = 0;\n", t);
+    size_t ti = 0;
+    for (size_t j = 0; j < m; j++) {
+        if (ti < ntrack && track[ti] == j)
+            add(&b, "    r%zu |= w%u & ~w%u;\n", ti++, c[j].a, c[j].b);
+        add(&b, "    { uint t = w%u & w%u; w%u |= w%u; w%u = t; }\n", c[j].a, c[j].b, c[j].b,
+            c[j].a, c[j].a);
+    }
+    add(&b, "    uint bad = 0u;\n");
+    for (uint32_t i = 0; i + 1 < n; i++)
+        add(&b, "    bad |= w%u & ~w%u;\n", i, i + 1);
+    add(&b, "    bad &= valid;\n"
+            "    if (bad) {\n"
+            "        atomic_min(minfail, gid);\n"
+            "        atomic_add(count, (uint)popcount(bad));\n"
+            "    }\n");
+    for (size_t t = 0; t < ntrack; t++)
+        add(&b, "    if (r%zu & valid) atomic_or(&seen[%zu], %uu);\n", t, t / 32, 1u << (t % 32));
+    add(&b, "}\n");
+    if (b.oom) {
+        sn_free(b.s);
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory generating the check kernel");
+    }
+    sn_status st = sn_gpu_build_source(g, b.s, false, prog, diag);
+    sn_free(b.s);
+    if (st != SN_OK)
+        return st;
+    cl_int err;
+    *k = clCreateKernel(*prog, "sn_check01", &err);
+    if (err != CL_SUCCESS)
+        return sn_gpu_cl_fail(diag, "clCreateKernel(sn_check01)", err);
+    return SN_OK;
+}
+
+sn_status sn_gpu_check(sn_gpu *g, const sn_network *net, const sn_check_options *opt,
+                       sn_check_result *res, sn_diag *diag)
+{
+    memset(res, 0, sizeof *res);
+    uint32_t n = sn_network_wires(net);
+    size_t m = sn_network_size(net);
+    res->n = n;
+    res->method = SN_CHECK_BRUTEFORCE;
+    if (n > 63)
+        return sn_diag_set(diag, SN_ELIMIT, 0, 0,
+                           "%u wires: the device brute force handles at most 63 (2^n inputs)", n);
+    if (n > 44 && !(opt && opt->force))
+        return sn_diag_set(diag, SN_ELIMIT, 0, 0,
+                           "2^%u inputs: hours or more even on a large GPU (2^40 inputs of a "
+                           "265-comparator network take seconds there)",
+                           n);
+    double t0 = now_s();
+    sn_comparator *c = sn_malloc((m ? m : 1) * sizeof *c);
+    uint8_t *swapped = sn_calloc(m ? m : 1, 1);
+    size_t *track = sn_malloc((m ? m : 1) * sizeof *track);
+    cl_program prog = NULL;
+    cl_kernel k = NULL;
+    cl_mem bmin = NULL, bcount = NULL, bseen = NULL;
+    sn_status st = SN_OK;
+    if (!c || !swapped || !track) {
+        st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %zu comparators", m);
+        goto done;
+    }
+    for (size_t j = 0; j < m; j++)
+        sn_network_comparator(net, j, &c[j], NULL);
+    /* Which comparators swap on random 0-1 inputs (host, bit-sliced, 64 at
+     * once); only the others need tracking on the device. */
+    {
+        uint64_t seed = 0x0123456789abcdefull;
+        uint64_t w[64];
+        for (int rep = 0; rep < 64; rep++) {
+            for (uint32_t i = 0; i < n; i++)
+                w[i] = sn_rand_next(&seed);
+            for (size_t j = 0; j < m; j++) {
+                uint64_t x = w[c[j].a], y = w[c[j].b];
+                if (x & ~y)
+                    swapped[j] = 1;
+                w[c[j].a] = x & y;
+                w[c[j].b] = x | y;
+            }
+        }
+    }
+    size_t ntrack = 0;
+    for (size_t j = 0; j < m; j++)
+        if (!swapped[j])
+            track[ntrack++] = j;
+    if (ntrack > MAX_TRACKED) {
+        st = sn_diag_set(diag, SN_ELIMIT, 0, 0,
+                         "%zu comparators never swapped on random inputs: too many to track on "
+                         "the device (at most %d); check on the CPU",
+                         ntrack, MAX_TRACKED);
+        goto done;
+    }
+    if ((st = build_kernel(g, c, m, n, track, ntrack, &prog, &k, diag)) != SN_OK)
+        goto done;
+    cl_int err;
+    bmin = clCreateBuffer(g->ctx, CL_MEM_READ_WRITE, 4, NULL, &err);
+    if (err == CL_SUCCESS)
+        bcount = clCreateBuffer(g->ctx, CL_MEM_READ_WRITE, 4, NULL, &err);
+    size_t seen_words = ntrack / 32 + 1;
+    uint32_t seen[MAX_TRACKED / 32 + 1];
+    memset(seen, 0, sizeof seen);
+    if (err == CL_SUCCESS)
+        bseen = clCreateBuffer(g->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, seen_words * 4,
+                               seen, &err);
+    if (err != CL_SUCCESS) {
+        st = sn_gpu_cl_fail(diag, "clCreateBuffer", err);
+        goto done;
+    }
+    cl_ulong total = (cl_ulong)1 << n;
+    size_t items_all = (size_t)((total + 31) / 32);
+    size_t items = (size_t)1 << 16; /* grows while launches are short */
+    size_t wg = g->wg;
+    bool found = false;
+    uint64_t fail_word = 0, failing = 0;
+    for (cl_ulong base = 0; base < total;) {
+        if (opt && opt->cancel && *opt->cancel) {
+            st = SN_EINTERRUPTED;
+            goto done;
+        }
+        size_t left = (size_t)((total - base + 31) / 32);
+        size_t now = items < left ? items : left;
+        cl_uint init_min = 0xffffffffu, zero = 0;
+        if ((st = sn_gpu_write(g, bmin, 4, &init_min, "minfail", diag)) != SN_OK ||
+            (st = sn_gpu_write(g, bcount, 4, &zero, "count", diag)) != SN_OK)
+            goto done;
+        err = clSetKernelArg(k, 0, sizeof base, &base);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(k, 1, sizeof total, &total);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(k, 2, sizeof(cl_mem), &bmin);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(k, 3, sizeof(cl_mem), &bcount);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(k, 4, sizeof(cl_mem), &bseen);
+        if (err != CL_SUCCESS) {
+            st = sn_gpu_cl_fail(diag, "clSetKernelArg(sn_check01)", err);
+            goto done;
+        }
+        double l0 = now_s();
+        if ((st = sn_gpu_launch(g, k, now, wg, "sn_check01", diag)) != SN_OK)
+            goto done;
+        cl_uint got_min = 0, got_count = 0;
+        if ((st = sn_gpu_read(g, bmin, 0, 4, &got_min, true, "minfail", diag)) != SN_OK ||
+            (st = sn_gpu_read(g, bcount, 0, 4, &got_count, true, "count", diag)) != SN_OK)
+            goto done;
+        double dt = now_s() - l0;
+        failing += got_count;
+        if (!found && got_count) {
+            found = true;
+            fail_word = base + (uint64_t)got_min * 32;
+        }
+        base += (cl_ulong)now * 32;
+        /* aim at about a quarter of a second per launch, never over one */
+        if (dt < 0.12 && items < CHUNK_MAX_ITEMS && items < items_all)
+            items *= 2;
+        else if (dt > 0.6 && items > 1024)
+            items /= 2;
+        if (opt && opt->progress) {
+            double frac = (double)base / (double)total;
+            double el = now_s() - t0;
+            opt->progress(frac, frac > 0 ? el / frac - el : -1.0, opt->progress_user);
+        }
+    }
+    if ((st = sn_gpu_read(g, bseen, 0, seen_words * 4, seen, true, "seen", diag)) != SN_OK)
+        goto done;
+    for (size_t t = 0; t < ntrack; t++)
+        if ((seen[t / 32] >> (t % 32)) & 1u)
+            swapped[track[t]] = 1;
+    res->inputs = total;
+    res->failing_count = failing;
+    res->sorts = failing == 0;
+    size_t nred = 0;
+    for (size_t j = 0; j < m; j++)
+        nred += !swapped[j];
+    if (nred) {
+        res->redundant = sn_malloc(nred * sizeof *res->redundant);
+        if (!res->redundant) {
+            st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
+            goto done;
+        }
+        for (size_t j = 0; j < m; j++)
+            if (!swapped[j])
+                res->redundant[res->redundant_count++] = j;
+    }
+    if (found) {
+        uint64_t x = fail_word;
+        for (uint64_t lane = 0; lane < 32 && fail_word + lane < total; lane++)
+            if (!sorted01(apply(c, m, fail_word + lane), n)) {
+                x = fail_word + lane;
+                break;
+            }
+        uint64_t y = apply(c, m, x);
+        res->counterexample_index = x;
+        res->counterexample = sn_calloc(n, 1);
+        res->output = sn_calloc(n, 1);
+        if (!res->counterexample || !res->output) {
+            st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
+            goto done;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            res->counterexample[i] = (uint8_t)((x >> i) & 1u);
+            res->output[i] = (uint8_t)((y >> i) & 1u);
+        }
+        for (uint32_t i = 0; i + 1 < n; i++)
+            if (res->output[i] > res->output[i + 1]) {
+                res->first_unsorted = i;
+                break;
+            }
+    }
+    res->seconds = now_s() - t0;
+done:
+    if (st != SN_OK) {
+        clFinish(g->queue);
+        sn_check_result_free(res);
+    }
+    if (bmin)
+        clReleaseMemObject(bmin);
+    if (bcount)
+        clReleaseMemObject(bcount);
+    if (bseen)
+        clReleaseMemObject(bseen);
+    if (k)
+        clReleaseKernel(k);
+    if (prog)
+        clReleaseProgram(prog);
+    sn_free(c);
+    sn_free(swapped);
+    sn_free(track);
+    return st;
+}

@@ -1,0 +1,563 @@
+/* fused.c - plans and runs the fused variants: many layers per launch.
+ *
+ * The layers of a bitonic or odd-even merge schedule each touch a set of
+ * global bit positions (a cleaner i ^ 2^b: {b}; a bitonic mirror
+ * i ^ (2^(b+1) - 1): {b}, with the bits below it complemented; an odd-even
+ * carry layer i + 2^lo inside blocks of 2^(hi+1): lo..hi). A pass is a run
+ * of consecutive layers whose bits, together with the low "coalescing"
+ * bits, fit in a tile of t bits; each work-group loads one tile (the
+ * indices agreeing outside those bits), runs the layers in local memory
+ * and registers, and writes it back (kernels/fused.cl says how the tile
+ * stays closed under a mirror). A layer that fits no tile (an odd-even
+ * carry layer spanning more than t bits) runs as one closed-form launch.
+ * Invariant: the passes apply exactly the schedule's layers in order, each
+ * comparator exactly as the reference does, so the final array is
+ * bit-identical; only the intermediate states inside a pass are never
+ * materialised. */
+#include "gpu/gpu_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "gpu/kernels.h"
+
+#define E_BITS 4
+#define H_T 0
+#define H_BMASK 1
+#define H_AMASK 2
+#define H_ABIT 3
+#define H_NRUNS 4
+#define H_RUNS 5
+#define MAX_RUNS 8
+#define H_NFLAT 29
+#define H_FLAT 30
+#define H_NROUNDS 31
+#define H_ROUNDS 32
+#define H_TAB 33
+#define H_FIRST_DIRECT 49
+#define H_LAST_DIRECT 50
+#define H_WORDS 51
+#define DIRECT_BITS 5 /* a warp's 32 work-items on consecutive words */
+
+enum { ZL_CLEAN = 0, ZL_MIRROR = 1, ZL_CARRY = 2 };
+
+typedef struct zl {
+    int kind;
+    unsigned lo, hi; /* bits lo..hi (cleaner, mirror: lo == hi) */
+} zl;
+
+typedef struct group {
+    size_t first, count;
+    uint32_t set; /* bits used (before filling) */
+    int cand;     /* the complementing mirror's bit, or -1 */
+    bool alone;   /* fits no tile */
+} group;
+
+static unsigned popc(uint32_t x)
+{
+    unsigned c = 0;
+    for (; x; x &= x - 1)
+        c++;
+    return c;
+}
+
+static unsigned log2u(uint32_t x)
+{
+    unsigned l = 0;
+    while ((1u << l) < x)
+        l++;
+    return l;
+}
+
+static uint32_t need_of(const zl *l)
+{
+    if (l->kind == ZL_CARRY)
+        return (uint32_t)((2ull << l->hi) - (1ull << l->lo));
+    return 1u << l->lo;
+}
+
+/* Greedy grouping of consecutive layers into sets of at most cap bits
+ * (starting from init), with at most one mirror that complements bits
+ * outside its group. Returns the number of groups written to out. */
+static size_t pack(const zl *ls, size_t nl, uint32_t init, unsigned cap, uint32_t universe,
+                   group *out)
+{
+    size_t ng = 0, start = 0;
+    uint32_t cur = init;
+    int cand = -1;
+    for (size_t i = 0; i < nl; i++) {
+        uint32_t need = need_of(&ls[i]);
+        uint32_t q = cur | need;
+        bool ok = popc(q) <= cap;
+        bool compl = false;
+        if (ls[i].kind == ZL_MIRROR) {
+            uint32_t low = ((1u << ls[i].lo) - 1u) & universe;
+            compl = (low & ~q) != 0;
+            if (compl &&cand >= 0)
+                ok = false;
+        }
+        if (ok) {
+            cur = q;
+            if (compl )
+                cand = (int)ls[i].lo;
+            continue;
+        }
+        if (i > start)
+            out[ng++] = (group){start, i - start, cur, cand, false};
+        start = i;
+        cur = init | need;
+        cand = -1;
+        if (popc(cur) > cap) {
+            out[ng++] = (group){i, 1, need, -1, true};
+            start = i + 1;
+            cur = init;
+            continue;
+        }
+        if (ls[i].kind == ZL_MIRROR && ((((1u << ls[i].lo) - 1u) & universe) & ~cur))
+            cand = (int)ls[i].lo;
+    }
+    if (nl > start)
+        out[ng++] = (group){start, nl - start, cur, cand, false};
+    return ng;
+}
+
+/* Fill set up to cap bits with the lowest unused bits of universe. */
+static uint32_t fill(uint32_t set, unsigned cap, uint32_t universe)
+{
+    for (unsigned b = 0; b < 32 && popc(set) < cap; b++)
+        if (((universe >> b) & 1u) && !((set >> b) & 1u))
+            set |= 1u << b;
+    return set;
+}
+
+/* Fill set up to cap bits with the highest unused bits of universe: the
+ * work-item id then spreads over the low bits (consecutive addresses). */
+static uint32_t fill_high(uint32_t set, unsigned cap, uint32_t universe)
+{
+    for (int b = 31; b >= 0 && popc(set) < cap; b--)
+        if (((universe >> b) & 1u) && !((set >> b) & 1u))
+            set |= 1u << b;
+    return set;
+}
+
+static unsigned rank_in(uint32_t set, unsigned bit)
+{
+    return popc(set & ((1u << bit) - 1u));
+}
+
+/* growable word array */
+typedef struct words {
+    uint32_t *w;
+    size_t len, cap;
+    bool oom;
+} words;
+
+static size_t push(words *v, uint32_t x)
+{
+    if (v->len == v->cap) {
+        size_t nc = v->cap ? v->cap * 2 : 1024;
+        uint32_t *nw = sn_realloc(v->w, nc * sizeof *nw);
+        if (!nw) {
+            v->oom = true;
+            return v->len;
+        }
+        v->w = nw;
+        v->cap = nc;
+    }
+    v->w[v->len] = x;
+    return v->len++;
+}
+
+void sn_fused_plan_free(sn_fused_plan *p)
+{
+    sn_free(p->desc);
+    sn_free(p->steps);
+    memset(p, 0, sizeof *p);
+}
+
+static bool mode_serial(const sn_gpu *g, sn_gpu_variant v)
+{
+    if (v == SN_GPU_VARIANT_FUSED_SERIAL)
+        return true;
+    if (v == SN_GPU_VARIANT_FUSED_LOCAL)
+        return false;
+    return strcmp(g->info.type, "CPU") == 0;
+}
+
+/* Tuning knob for experiments: SN_FUSED_COALESCE=c low bits kept in every
+ * tile (default 5 on GPUs: 32 consecutive words, 4 on CPUs). */
+static unsigned coalesce_bits(bool serial)
+{
+    const char *e = getenv("SN_FUSED_COALESCE");
+    if (e && *e >= '0' && *e <= '9')
+        return (unsigned)atoi(e);
+    return serial ? 4 : 3; /* 3: measured best on an H200 (32-byte sectors) */
+}
+
+sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, bool payload,
+                             sn_key_type kt, sn_fused_plan *p, sn_diag *diag)
+{
+    memset(p, 0, sizeof *p);
+    sn_algo a = sn_schedule_algo(s);
+    if (sn_schedule_network(s) || (a != SN_ALGO_BITONIC && a != SN_ALGO_ODDEVEN_MERGE))
+        return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                           "variant '%s' fuses bitonic and oddeven-merge schedules; '%s' runs "
+                           "with one launch per layer (--variant auto)",
+                           sn_gpu_variant_name(v), sn_schedule_name(s));
+    uint32_t n = sn_schedule_wires(s);
+    size_t L = sn_schedule_layer_count(s);
+    bool serial = mode_serial(g, v);
+    p->serial = serial;
+    unsigned nb = log2u(n);
+    unsigned t;
+    if (serial) {
+        t = 14; /* 64 KiB of keys: a core's L2 */
+        if (t > nb)
+            t = nb;
+    } else {
+        if (nb < E_BITS)
+            nb = E_BITS;
+        unsigned bpe = payload ? 8 : 4;
+        t = 13;
+        const char *e = getenv("SN_FUSED_TILE"); /* tuning knob: largest tile bits */
+        if (e && *e >= '0' && *e <= '9' && atoi(e) >= E_BITS && atoi(e) <= 13)
+            t = (unsigned)atoi(e);
+        while (t > E_BITS &&
+               (((size_t)1 << t) + ((size_t)1 << t) / 32) * bpe + 64 > g->info.local_mem)
+            t--;
+        while (t > E_BITS &&
+               ((size_t)1 << (t - E_BITS)) > g->fused_wg_max[payload ? 1 : 0][(int)kt])
+            t--;
+        if (t > nb)
+            t = nb;
+    }
+    p->tile_bits = t;
+    p->kt = kt;
+    p->payload = payload;
+    p->nbits = nb;
+    if (L == 0)
+        return SN_OK;
+    uint32_t universe = nb >= 32 ? 0xffffffffu : (1u << nb) - 1u;
+    unsigned c = coalesce_bits(serial);
+    if (c > t)
+        c = t;
+    uint32_t init = c ? (1u << c) - 1u : 0;
+
+    zl *ls = sn_calloc(L, sizeof *ls);
+    group *gs = sn_calloc(L, sizeof *gs);
+    group *rs = sn_calloc(L, sizeof *rs);
+    zl *loc = sn_calloc(L, sizeof *loc);
+    p->steps = sn_calloc(L, sizeof *p->steps);
+    words v0 = {0};
+    sn_status st = SN_OK;
+    if (!ls || !gs || !rs || !loc || !p->steps) {
+        st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory planning fused passes");
+        goto done;
+    }
+    for (size_t k = 0; k < L; k++) {
+        sn_layer_form f = sn_schedule_layer_form(s, k);
+        unsigned lq = log2u(f.q), lp = log2u(f.p);
+        if (a == SN_ALGO_BITONIC)
+            ls[k] = (zl){f.q * 2 == f.p ? ZL_MIRROR : ZL_CLEAN, lq, lq};
+        else
+            ls[k] = f.q == f.p ? (zl){ZL_CLEAN, lp, lp} : (zl){ZL_CARRY, lq, lp};
+    }
+    size_t ng = pack(ls, L, init, t, universe, gs);
+    for (size_t gi = 0; gi < ng; gi++) {
+        const group *G = &gs[gi];
+        sn_fused_step *step = &p->steps[p->nsteps++];
+        if (G->alone) {
+            step->layer = (int64_t)G->first;
+            step->off = 0;
+            p->global_layers++;
+            continue;
+        }
+        uint32_t B = fill(G->set, t, universe);
+        size_t off = v0.len;
+        step->layer = -1;
+        step->off = (uint32_t)off;
+        p->tile_passes++;
+        for (int h = 0; h < H_WORDS; h++)
+            push(&v0, 0);
+        if (v0.oom)
+            break;
+        v0.w[off + H_T] = t;
+        v0.w[off + H_BMASK] = B;
+        v0.w[off + H_ABIT] = 32;
+        if (G->cand >= 0) {
+            uint32_t am = ((1u << G->cand) - 1u) & universe & ~B;
+            if (am) {
+                v0.w[off + H_ABIT] = (uint32_t)G->cand;
+                v0.w[off + H_AMASK] = am;
+            }
+        }
+        unsigned nr = 0, jpos = 0;
+        for (unsigned b = 0; b < 32;) {
+            if (!((B >> b) & 1u)) {
+                b++;
+                continue;
+            }
+            unsigned len = 0;
+            while (b + len < 32 && ((B >> (b + len)) & 1u))
+                len++;
+            if (nr == MAX_RUNS) {
+                st = sn_diag_set(diag, SN_EINVAL, 0, 0, "fused plan: tile of too many runs");
+                goto done;
+            }
+            v0.w[off + H_RUNS + 3 * nr] = jpos;
+            v0.w[off + H_RUNS + 3 * nr + 1] = len;
+            v0.w[off + H_RUNS + 3 * nr + 2] = b;
+            nr++;
+            jpos += len;
+            b += len;
+        }
+        v0.w[off + H_NRUNS] = nr;
+        /* global bits of local index i << (t - E_BITS), for the GPU
+         * kernel's loads: its work-item w holds w + i * 2^(t - E_BITS) */
+        for (uint32_t i = 0; i < 16; i++) {
+            uint32_t j = t >= E_BITS ? i << (t - E_BITS) : 0, x = 0;
+            for (unsigned r = 0; r < nr; r++) {
+                uint32_t js = v0.w[off + H_RUNS + 3 * r], len = v0.w[off + H_RUNS + 3 * r + 1];
+                x |= ((j >> js) & ((1u << len) - 1u)) << v0.w[off + H_RUNS + 3 * r + 2];
+            }
+            v0.w[off + H_TAB + i] = x;
+        }
+        /* the layers in local coordinates */
+        for (size_t i = 0; i < G->count; i++) {
+            const zl *x = &ls[G->first + i];
+            loc[i] = (zl){x->kind, rank_in(B, x->lo), rank_in(B, x->hi)};
+        }
+        v0.w[off + H_NFLAT] = (uint32_t)G->count;
+        v0.w[off + H_FLAT] = (uint32_t)(v0.len - off);
+        for (size_t i = 0; i < G->count; i++) {
+            uint32_t w = loc[i].kind == ZL_CARRY ? loc[i].hi + 1 : 0;
+            push(&v0, (uint32_t)loc[i].kind << 24 | loc[i].lo << 8 | w);
+        }
+        /* register rounds (GPU kernel): carry layers alone in local memory */
+        uint32_t lu = (1u << t) - 1u;
+        size_t rounds_at = v0.len, nrounds = 0;
+        bool last_direct = false;
+        for (size_t i = 0; i < G->count;) {
+            if (loc[i].kind == ZL_CARRY) {
+                last_direct = false;
+                push(&v0, 1);
+                push(&v0, (uint32_t)ZL_CARRY << 24 | loc[i].lo << 8 | (loc[i].hi + 1));
+                nrounds++;
+                i++;
+                continue;
+            }
+            size_t j = i;
+            while (j < G->count && loc[j].kind != ZL_CARRY)
+                j++;
+            size_t nrg = pack(loc + i, j - i, 0, E_BITS, lu, rs);
+            for (size_t ri = 0; ri < nrg; ri++) {
+                const group *R = &rs[ri];
+                uint32_t rset = fill_high(R->set, E_BITS, lu);
+                /* a round whose R avoids the low local bits can load from
+                 * (first round) or store to (last) global memory directly,
+                 * coalesced, when those bits are the tile's low global bits */
+                bool direct = (rset & ((1u << DIRECT_BITS) - 1u)) == 0 && t >= DIRECT_BITS + 4 &&
+                              (B & ((1u << DIRECT_BITS) - 1u)) == (1u << DIRECT_BITS) - 1u;
+                if (nrounds == 0)
+                    v0.w[off + H_FIRST_DIRECT] = direct;
+                last_direct = direct;
+                uint32_t cmask = 0, cr = 31; /* 31: no complement (i < 16) */
+                if (R->cand >= 0) {
+                    cmask = ((1u << R->cand) - 1u) & lu & ~rset;
+                    if (cmask)
+                        cr = rank_in(rset, (unsigned)R->cand);
+                }
+                push(&v0, 0);
+                push(&v0, cr);
+                push(&v0, cmask);
+                for (unsigned b = 0; b < 32; b++)
+                    if ((rset >> b) & 1u)
+                        push(&v0, b);
+                /* runs of the local bits outside R: where the work-item
+                 * id's bits go (id bit positions counted from 0) */
+                uint32_t outside = lu & ~rset, wr[15] = {0}, nwr = 0, idb = 0;
+                for (unsigned b = 0; b < 32 && nwr < 5;) {
+                    if (!((outside >> b) & 1u)) {
+                        b++;
+                        continue;
+                    }
+                    unsigned len = 0;
+                    while (b + len < 32 && ((outside >> (b + len)) & 1u))
+                        len++;
+                    wr[3 * nwr] = idb;
+                    wr[3 * nwr + 1] = len;
+                    wr[3 * nwr + 2] = b;
+                    nwr++;
+                    idb += len;
+                    b += len;
+                }
+                if (popc(outside) != idb) {
+                    st = sn_diag_set(diag, SN_EINVAL, 0, 0, "fused plan: round of too many runs");
+                    goto done;
+                }
+                push(&v0, nwr);
+                for (int q = 0; q < 15; q++)
+                    push(&v0, wr[q]);
+                /* global bits of each register's R part */
+                for (uint32_t ii = 0; ii < 16; ii++) {
+                    uint32_t l = 0, x = 0;
+                    for (unsigned k2 = 0, b = 0; b < 32; b++)
+                        if ((rset >> b) & 1u) {
+                            if ((ii >> k2) & 1u)
+                                l |= 1u << b;
+                            k2++;
+                        }
+                    for (unsigned b = 0, jb = 0; b < 32; b++)
+                        if ((B >> b) & 1u) {
+                            if ((l >> jb) & 1u)
+                                x |= 1u << b;
+                            jb++;
+                        }
+                    push(&v0, x);
+                }
+                push(&v0, (uint32_t)R->count);
+                for (size_t li = 0; li < R->count; li++) {
+                    const zl *x = &loc[i + R->first + li];
+                    push(&v0, rank_in(rset, x->lo) | (x->kind == ZL_MIRROR ? 8u : 0u));
+                }
+                nrounds++;
+            }
+            i = j;
+        }
+        if (v0.oom)
+            break;
+        v0.w[off + H_NROUNDS] = (uint32_t)nrounds;
+        v0.w[off + H_LAST_DIRECT] = last_direct;
+        p->direct_first += v0.w[off + H_FIRST_DIRECT] && nrounds;
+        p->direct_last += last_direct;
+        if (nrounds == 0)
+            v0.w[off + H_FIRST_DIRECT] = 0;
+        v0.w[off + H_ROUNDS] = (uint32_t)(rounds_at - off);
+    }
+    if (v0.oom) {
+        st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory planning fused passes");
+        goto done;
+    }
+    p->desc = v0.w;
+    p->desc_words = v0.len;
+    v0.w = NULL;
+done:
+    sn_free(v0.w);
+    sn_free(ls);
+    sn_free(gs);
+    sn_free(rs);
+    sn_free(loc);
+    if (st != SN_OK)
+        sn_fused_plan_free(p);
+    return st;
+}
+
+sn_status sn_fused_build(sn_gpu *g, bool payload, sn_key_type t, sn_diag *diag)
+{
+    int hp = payload ? 1 : 0, kt = (int)t;
+    if (g->fprog[hp][kt])
+        return SN_OK;
+    const char *src = sn_kernel_source_find("fused");
+    if (!src)
+        return sn_diag_set(diag, SN_EDEVICE, 0, 0, "kernels/fused.cl was not embedded");
+    char opts[128];
+    int len = snprintf(opts, sizeof opts, "-DHP=%d -DKT=%d", hp, kt);
+    /* NVIDIA only, tuning knobs: SN_FUSED_MAXRREG=N caps the registers (so
+     * that 512 work-items, a tile of 2^13, fit); with SN_FUSED_DUMP the
+     * build log reports registers and spills */
+    if (strstr(g->info.vendor, "NVIDIA") && len > 0 && (size_t)len < sizeof opts) {
+        const char *rr = getenv("SN_FUSED_MAXRREG");
+        if (rr && atoi(rr) > 0)
+            len += snprintf(opts + len, sizeof opts - (size_t)len, " -cl-nv-maxrregcount=%d",
+                            atoi(rr));
+        if (getenv("SN_FUSED_DUMP") && len > 0 && (size_t)len < sizeof opts)
+            snprintf(opts + len, sizeof opts - (size_t)len, " -cl-nv-verbose");
+    }
+    cl_program prog;
+    sn_status st = sn_gpu_build_source_opts(g, src, opts, false, &prog, diag);
+    if (st != SN_OK)
+        return st;
+    g->fprog[hp][kt] = prog;
+    cl_int err;
+    g->kf_pass[hp][kt] = clCreateKernel(prog, "sn_fused_pass", &err);
+    if (err == CL_SUCCESS)
+        g->kf_serial[hp][kt] = clCreateKernel(prog, "sn_fused_serial", &err);
+    if (err != CL_SUCCESS)
+        return sn_gpu_cl_fail(diag, "clCreateKernel(sn_fused_*)", err);
+    size_t w = 0;
+    err = clGetKernelWorkGroupInfo(g->kf_pass[hp][kt], g->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                   sizeof w, &w, NULL);
+    if (err != CL_SUCCESS)
+        return sn_gpu_cl_fail(diag, "clGetKernelWorkGroupInfo(sn_fused_pass)", err);
+    g->fused_wg_max[hp][kt] = w;
+    /* SN_FUSED_DUMP=FILE: write the device's program binary (PTX on
+     * NVIDIA), to look for register spills; best effort. */
+    const char *dump = getenv("SN_FUSED_DUMP");
+    size_t bsz = 0;
+    if (dump &&
+        clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof bsz, &bsz, NULL) == CL_SUCCESS &&
+        bsz) {
+        unsigned char *bin = sn_malloc(bsz);
+        FILE *f = bin ? fopen(dump, "wb") : NULL;
+        if (f && clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS)
+            fwrite(bin, 1, bsz, f);
+        if (f)
+            fclose(f);
+        sn_free(bin);
+        char logname[512];
+        snprintf(logname, sizeof logname, "%s.log", dump);
+        FILE *lf = fopen(logname, "w");
+        if (lf) {
+            fprintf(lf, "options: %s\nwork-group max: %zu\n%s\n", opts, w, sn_gpu_build_log(g));
+            fclose(lf);
+        }
+    }
+    return SN_OK;
+}
+
+sn_status sn_fused_enqueue(sn_gpu *g, const sn_gpu_bufs *b, const sn_schedule *s,
+                           const sn_fused_plan *p, sn_key_type t, sn_diag *diag)
+{
+    cl_uint kt = (cl_uint)t, hp = b->payload ? 1u : 0u, n = b->n;
+    size_t T = (size_t)1 << p->tile_bits;
+    size_t groups = (size_t)1 << (p->nbits - p->tile_bits);
+    int hpi = b->payload ? 1 : 0;
+    cl_kernel kk = p->serial ? g->kf_serial[hpi][(int)t] : g->kf_pass[hpi][(int)t];
+    size_t wg = p->serial ? 1 : T >> E_BITS;
+    size_t lbytes = p->serial ? T * 4 : (T + T / 32) * 4;
+    for (size_t i = 0; i < p->nsteps; i++) {
+        const sn_fused_step *stp = &p->steps[i];
+        sn_status st;
+        if (stp->layer >= 0) {
+            st = sn_gpu_enqueue_layer(g, b, s, SN_GPU_VARIANT_SHIFT, t, (size_t)stp->layer, diag);
+            if (st != SN_OK)
+                return st;
+            continue;
+        }
+        cl_uint off = stp->off;
+        cl_int err = clSetKernelArg(kk, 0, sizeof(cl_mem), &b->keys);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(kk, 1, sizeof(cl_mem), &b->pay);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(kk, 2, sizeof kt, &kt);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(kk, 3, sizeof hp, &hp);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(kk, 4, sizeof n, &n);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(kk, 5, sizeof(cl_mem), &b->desc);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(kk, 6, sizeof off, &off);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(kk, 7, lbytes, NULL);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(kk, 8, hp ? lbytes : 4, NULL);
+        if (err != CL_SUCCESS)
+            return sn_gpu_cl_fail(diag, "clSetKernelArg(sn_fused)", err);
+        if ((st = sn_gpu_launch(g, kk, groups * wg, wg, "sn_fused", diag)) != SN_OK)
+            return st;
+    }
+    return SN_OK;
+}
