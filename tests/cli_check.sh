@@ -2,22 +2,7 @@
 # cli_check.sh - end-to-end tests of `sortnet check` through the real
 # binary: verdicts and exit codes, the JSON shape of shared/DESIGN.md, the
 # counterexample replayed with `sortnet run`, refusals and bad usage.
-set -u
-S=${SORTNET:?set SORTNET to the sortnet binary}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
-expect() {
-    local want=$1
-    shift
-    "$@" >"$T/out" 2>"$T/err"
-    local got=$?
-    [ "$got" = "$want" ] || fail "'$*' exited $got, expected $want: $(head -c 300 "$T/err")"
-}
-err_has() { grep -qF -- "$1" "$T/err" || fail "stderr lacks '$1': $(head -c 300 "$T/err")"; }
-out_has() { grep -qF -- "$1" "$T/out" || fail "stdout lacks '$1': $(head -c 300 "$T/out")"; }
-json() { python3 -c "import json,sys; d=json.load(open('$T/out')); print($1)"; }
+. "$(dirname "$0")/lib.sh"
 
 expect 0 "$S" check --help
 out_has "usage: sortnet check"
@@ -83,5 +68,4 @@ if [ -n "${SN_SHARED_NETWORKS:-}" ] && [ -d "$SN_SHARED_NETWORKS/bracket" ]; the
     done
 fi
 
-[ "$fails" = 0 ] || { echo "cli_check: $fails failure(s)" >&2; exit 1; }
-echo "cli_check: all passed"
+finish cli_check

@@ -2,24 +2,7 @@
 # cli_core.sh - end-to-end tests of `sortnet gen`, `info` and `run` through
 # the real binary: the command-line contract of shared/DESIGN.md (exit codes,
 # JSON shapes, error messages, atomic output).
-set -u
-S=${SORTNET:?set SORTNET to the sortnet binary}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
-
-# expect CODE CMD... : run, keep stdout/stderr in $T/out, $T/err
-expect() {
-    local want=$1
-    shift
-    "$@" >"$T/out" 2>"$T/err"
-    local got=$?
-    [ "$got" = "$want" ] || fail "'$*' exited $got, expected $want: $(head -c 300 "$T/err")"
-}
-err_has() { grep -qF -- "$1" "$T/err" || fail "stderr lacks '$1': $(head -c 300 "$T/err")"; }
-out_has() { grep -qF -- "$1" "$T/out" || fail "stdout lacks '$1': $(head -c 300 "$T/out")"; }
-json() { python3 -c "import json,sys; d=json.load(open('$T/out')); print($1)"; }
+. "$(dirname "$0")/lib.sh"
 
 # --help everywhere, --version, unknown commands and options
 expect 0 "$S" --help
@@ -112,8 +95,4 @@ expect 2 "$S" run bitonic:4 --reverse --sorted
 expect 0 "$S" run bitonic:1048576 --random 1
 grep -qE "^result: +sorted" "$T/out" || fail "bitonic:1048576 not sorted: $(head -c 300 "$T/out")"
 
-if [ "$fails" -ne 0 ]; then
-    echo "cli_core: $fails failure(s)" >&2
-    exit 1
-fi
-echo "cli_core: all checks passed"
+finish cli_core

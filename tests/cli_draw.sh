@@ -1,100 +1,88 @@
-#!/bin/bash
+#!/usr/bin/env bash
 # cli_draw.sh - `sortnet draw` end to end: every format valid, stdout SVG,
 # values at a step, and failures (unknown extension, unwritable directory,
-# bad options, a PNG too large) exit 2 leaving no file behind.
-set -u
-: "${SORTNET:?set SORTNET to the sortnet binary}"
-if ! "$SORTNET" draw --help >/dev/null 2>&1; then
+# fail options, a PNG too large) exit 2 leaving no file behind.
+. "$(dirname "$0")/lib.sh"
+if ! "$S" draw --help >/dev/null 2>&1; then
     echo "SKIP: sortnet built without cairo (no draw command)"
     exit 77
 fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
-expect() { # expect CODE CMD...
-    local want=$1; shift
-    "$@" >"$T/out" 2>"$T/err"
-    local got=$?
-    [ "$got" = "$want" ] || bad "exit $got (want $want): $* -- $(head -c 300 "$T/err")"
-}
 valid_svg() {
     if command -v xmllint >/dev/null; then
-        xmllint --noout "$1" || bad "$1 is not XML"
+        xmllint --noout "$1" || fail "$1 is not XML"
     else
         python3 -c 'import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])' "$1" ||
-            bad "$1 is not XML"
+            fail "$1 is not XML"
     fi
     if command -v rsvg-convert >/dev/null; then
-        rsvg-convert -o "$1.png" "$1" || bad "rsvg-convert cannot render $1"
+        rsvg-convert -o "$1.png" "$1" || fail "rsvg-convert cannot render $1"
     fi
 }
-is_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] || bad "$1 is not a PNG"; }
+is_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] || fail "$1 is not a PNG"; }
 
-expect 0 "$SORTNET" draw --help
-grep -q "usage: sortnet draw" "$T/out" || bad "--help prints no usage"
+expect 0 "$S" draw --help
+grep -q "usage: sortnet draw" "$T/out" || fail "--help prints no usage"
 
 for net in bitonic:8 oddeven-merge:16 transposition:5 pairwise:12 insertion:6; do
     f=${net/:/_}
-    expect 0 "$SORTNET" draw "$net" -o "$T/$f.svg"
+    expect 0 "$S" draw "$net" -o "$T/$f.svg"
     valid_svg "$T/$f.svg"
-    expect 0 "$SORTNET" draw "$net" -o "$T/$f.png" --random 3 --step 2
+    expect 0 "$S" draw "$net" -o "$T/$f.png" --random 3 --step 2
     is_png "$T/$f.png"
 done
-expect 0 "$SORTNET" draw bitonic:10 -o "$T/b.pdf" --reverse --step 4 --theme dark
-head -c 5 "$T/b.pdf" | grep -q "%PDF-" || bad "b.pdf is not a PDF"
+expect 0 "$S" draw bitonic:10 -o "$T/b.pdf" --reverse --step 4 --theme dark
+head -c 5 "$T/b.pdf" | grep -q "%PDF-" || fail "b.pdf is not a PDF"
 if command -v pdftoppm >/dev/null; then
-    pdftoppm -r 20 -png "$T/b.pdf" "$T/bp" || bad "pdftoppm cannot open b.pdf"
+    pdftoppm -r 20 -png "$T/b.pdf" "$T/bp" || fail "pdftoppm cannot open b.pdf"
 fi
-expect 0 "$SORTNET" draw bitonic:8 -o "$T/b.tex" --input 8,7,6,5,4,3,2,1 --step 1
-grep -q 'begin{tikzpicture}' "$T/b.tex" || bad "b.tex has no tikzpicture"
+expect 0 "$S" draw bitonic:8 -o "$T/b.tex" --input 8,7,6,5,4,3,2,1 --step 1
+grep -q 'begin{tikzpicture}' "$T/b.tex" || fail "b.tex has no tikzpicture"
 if command -v pdflatex >/dev/null; then
     (cd "$T" && pdflatex -interaction=nonstopmode -halt-on-error b.tex >/dev/null) ||
-        bad "b.tex does not compile"
+        fail "b.tex does not compile"
 else
     echo "note: pdflatex not installed: b.tex not compiled"
 fi
 
 # -o - streams SVG
-expect 0 "$SORTNET" draw bitonic:4 -o - --bits 0110
-grep -q "<svg" "$T/out" || bad "-o - wrote no SVG"
+expect 0 "$S" draw bitonic:4 -o - --bits 0110
+grep -q "<svg" "$T/out" || fail "-o - wrote no SVG"
 cp "$T/out" "$T/stdout.svg" && valid_svg "$T/stdout.svg"
 
 # options: scale and width change the size; values appear as text
-expect 0 "$SORTNET" draw bitonic:8 -o "$T/w.png" --width 300
+expect 0 "$S" draw bitonic:8 -o "$T/w.png" --width 300
 w=$(python3 -c 'import struct,sys;d=open(sys.argv[1],"rb").read(24);print(struct.unpack(">I",d[16:20])[0])' "$T/w.png")
-[ "$w" = 300 ] || bad "--width 300 gave a $w pixel wide PNG"
-expect 0 "$SORTNET" draw bitonic:8 -o "$T/s.png" --scale 2
+[ "$w" = 300 ] || fail "--width 300 gave a $w pixel wide PNG"
+expect 0 "$S" draw bitonic:8 -o "$T/s.png" --scale 2
 w2=$(python3 -c 'import struct,sys;d=open(sys.argv[1],"rb").read(24);print(struct.unpack(">I",d[16:20])[0])' "$T/s.png")
-expect 0 "$SORTNET" draw bitonic:8 -o "$T/s1.png"
+expect 0 "$S" draw bitonic:8 -o "$T/s1.png"
 w1=$(python3 -c 'import struct,sys;d=open(sys.argv[1],"rb").read(24);print(struct.unpack(">I",d[16:20])[0])' "$T/s1.png")
-[ $((w2 - 2 * w1)) -le 2 ] && [ $((2 * w1 - w2)) -le 2 ] || bad "--scale 2: $w2 px, not twice $w1"
-expect 0 "$SORTNET" draw bitonic:4 -o "$T/v.tex" --input 40,30,20,10
-for v in 40 30 20 10; do grep -q "{$v}" "$T/v.tex" || bad "value $v missing from v.tex"; done
+[ $((w2 - 2 * w1)) -le 2 ] && [ $((2 * w1 - w2)) -le 2 ] || fail "--scale 2: $w2 px, not twice $w1"
+expect 0 "$S" draw bitonic:4 -o "$T/v.tex" --input 40,30,20,10
+for v in 40 30 20 10; do grep -q "{$v}" "$T/v.tex" || fail "value $v missing from v.tex"; done
 
 # failures: exit 2 and nothing left behind
-expect 2 "$SORTNET" draw bitonic:8 -o "$T/x.bmp"
-expect 2 "$SORTNET" draw bitonic:8 -o "$T/nodir/x.svg"
-expect 2 "$SORTNET" draw bitonic:8 -o "$T/x2.svg" --step 99
-expect 2 "$SORTNET" draw bitonic:8 -o "$T/x3.svg" --theme purple
-expect 2 "$SORTNET" draw bitonic:8 -o "$T/x4.svg" --scale 0
-expect 2 "$SORTNET" draw bitonic:8 -o "$T/x5.svg" --frobnicate
-expect 2 "$SORTNET" draw bitonic:8 -o "$T/x6.svg" --input 1,2,3
-expect 2 "$SORTNET" draw nosuchnet:8 -o "$T/x7.svg"
-expect 2 "$SORTNET" draw bitonic:8
-expect 2 "$SORTNET" draw bitonic:1024 -o "$T/huge.png"
-grep -q "too large" "$T/err" || bad "huge PNG: no 'too large' message"
+expect 2 "$S" draw bitonic:8 -o "$T/x.bmp"
+expect 2 "$S" draw bitonic:8 -o "$T/nodir/x.svg"
+expect 2 "$S" draw bitonic:8 -o "$T/x2.svg" --step 99
+expect 2 "$S" draw bitonic:8 -o "$T/x3.svg" --theme purple
+expect 2 "$S" draw bitonic:8 -o "$T/x4.svg" --scale 0
+expect 2 "$S" draw bitonic:8 -o "$T/x5.svg" --frobnicate
+expect 2 "$S" draw bitonic:8 -o "$T/x6.svg" --input 1,2,3
+expect 2 "$S" draw nosuchnet:8 -o "$T/x7.svg"
+expect 2 "$S" draw bitonic:8
+expect 2 "$S" draw bitonic:1024 -o "$T/huge.png"
+grep -q "too large" "$T/err" || fail "huge PNG: no 'too large' message"
 left=$(ls "$T" | grep -E '^(x|nodir|huge)' || true)
-[ -z "$left" ] || bad "failed runs left files: $left"
+[ -z "$left" ] || fail "failed runs left files: $left"
 
 # a real network from the public lists
 if [ -n "${SN_SHARED_NETWORKS:-}" ] && [ -f "$SN_SHARED_NETWORKS/best/Sort_16_60_10.json" ]; then
-    if "$SORTNET" info "$SN_SHARED_NETWORKS/best/Sort_16_60_10.json" >/dev/null 2>&1; then
-        expect 0 "$SORTNET" draw "$SN_SHARED_NETWORKS/best/Sort_16_60_10.json" -o "$T/best.svg" --step 5
+    if "$S" info "$SN_SHARED_NETWORKS/best/Sort_16_60_10.json" >/dev/null 2>&1; then
+        expect 0 "$S" draw "$SN_SHARED_NETWORKS/best/Sort_16_60_10.json" -o "$T/best.svg" --step 5
         valid_svg "$T/best.svg"
     else
         echo "note: JSON networks not readable in this build"
     fi
 fi
-[ $fail = 0 ] && echo "cli_draw: all checks passed"
-exit $fail
+finish cli_draw

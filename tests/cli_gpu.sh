@@ -4,22 +4,7 @@
 # injected faults named at their layer, user kernels (good, wrong, broken),
 # no OpenCL platform (exit 3), bad usage. Skips (77) only when no OpenCL
 # platform exists at all.
-set -u
-S=${SORTNET:?set SORTNET to the sortnet binary}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
-expect() {
-    local want=$1
-    shift
-    "$@" >"$T/out" 2>"$T/err"
-    local got=$?
-    [ "$got" = "$want" ] || fail "'$*' exited $got, expected $want: $(head -c 400 "$T/err")"
-}
-err_has() { grep -qF -- "$1" "$T/err" || fail "stderr lacks '$1': $(head -c 400 "$T/err")"; }
-out_has() { grep -qF -- "$1" "$T/out" || fail "stdout lacks '$1': $(head -c 400 "$T/out")"; }
-json() { python3 -c "import json,sys; d=json.load(open('$T/out')); print($1)"; }
+. "$(dirname "$0")/lib.sh"
 
 # No platform at all (an empty vendors folder): exit 3 with a clear message,
 # whether or not this machine has a driver.
@@ -203,5 +188,4 @@ else
     echo "note: SN_SHARED_NETWORKS not set: shared networks skipped here" >&2
 fi
 
-[ $fails = 0 ] || { echo "$fails failure(s)" >&2; exit 1; }
-echo "cli_gpu: all passed"
+finish cli_gpu

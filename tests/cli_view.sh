@@ -4,26 +4,11 @@
 # reference trace of `sortnet run --trace --json`, generator and n
 # switching, a failing reload, the checker's counterexample, screenshots
 # and saved files, and the no-display exit code.
-set -u
-S=${SORTNET:?set SORTNET to the sortnet binary}
+. "$(dirname "$0")/lib.sh"
 "$S" view --help >/dev/null 2>&1 || { echo "SKIP: sortnet built without the window" >&2; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: python3 needed to read JSON" >&2; exit 77; }
 SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --script "" >/dev/null 2>&1
 [ $? = 3 ] && { echo "SKIP: SDL has no offscreen video driver here" >&2; exit 77; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
-
-expect() {
-    local want=$1
-    shift
-    "$@" >"$T/out" 2>"$T/err"
-    local got=$?
-    [ "$got" = "$want" ] || fail "'$*' exited $got, expected $want: $(head -c 400 "$T/err")"
-}
-err_has() { grep -qF -- "$1" "$T/err" || fail "stderr lacks '$1': $(head -c 300 "$T/err")"; }
-out_has() { grep -qF -- "$1" "$T/out" || fail "stdout lacks '$1': $(head -c 300 "$T/out")"; }
 # view ARGS...: a headless session whose final state lands in $T/state
 view() { SDL_VIDEODRIVER=offscreen "$S" view --size 640x400 --dump-state "$T/state" "$@"; }
 field() { sed -n "s/^$1: //p" "$T/state"; }
@@ -148,5 +133,4 @@ expect 0 view bitonic:4 --script "right" --record "$T/rec"
 expect 0 view bitonic:8 --script "right" --stats
 out_has "p99"
 
-[ "$fails" = 0 ] || { echo "cli_view: $fails failure(s)" >&2; exit 1; }
-echo "cli_view: all checks passed"
+finish cli_view
