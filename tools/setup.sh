@@ -69,6 +69,14 @@ test)
         (cd "$build-asan" && ASAN_OPTIONS=detect_leaks=1 SN_SANITIZED=1 \
             ctest --output-on-failure -j "$jobs")
     fi
+    # ---- fuzzing (issue 8, tools/fuzz.sh): every libFuzzer target for 20 s
+    # on its corpus with clang + ASan/UBSan; any crash fails. Skip with
+    # SORTNET_SKIP_FUZZ=1. ----
+    if [ "${SORTNET_SKIP_FUZZ:-0}" != 1 ]; then
+        echo "setup: fuzzing every reader for 20 s (tools/fuzz.sh)" >&2
+        FUZZ_BUILD_DIR="$build-fuzz" JOBS="$jobs" "$root/tools/fuzz.sh" 20
+    fi
+    # ---- end of fuzzing ----
     ;;
 *)
     echo "usage: tools/setup.sh [run|test|build]" >&2

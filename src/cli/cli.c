@@ -47,10 +47,13 @@ int cli_load(const char *spec, sn_schedule **out)
         fprintf(stderr, "sortnet: %s\n", d.text);
     else
         fprintf(stderr, "sortnet: %s: %s\n", spec, sn_status_str(st));
-    /* ---- limits hint (issue 8) ---- */
-    if (st == SN_ELIMIT)
-        fprintf(stderr, "sortnet: %s: the limits can be raised with `sortnet --max-wires N "
-                        "--max-comparators N --max-layers N COMMAND ...` (see docs/limits.md)\n",
+    /* ---- limits hint (issue 8): only for the limits the options raise
+     * (not, e.g., the size of a file) ---- */
+    if (st == SN_ELIMIT &&
+        (strstr(d.text, "wires") || strstr(d.text, "comparators") || strstr(d.text, "layers")))
+        fprintf(stderr,
+                "sortnet: %s: the limits can be raised with `sortnet --max-wires N "
+                "--max-comparators N --max-layers N COMMAND ...` (see docs/limits.md)\n",
                 spec);
     /* ---- end of limits hint ---- */
     return cli_status_exit(st);
@@ -133,9 +136,53 @@ static const char *option_of(sn_input_kind k)
     }
 }
 
+/* ---- memory limit (issue 8) ---- */
+uint64_t cli_max_memory;
+
+/* MemAvailable of /proc/meminfo in bytes, else the physical memory, else 0
+ * (unknown: no check). */
+static uint64_t memory_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (f) {
+        char line[256];
+        unsigned long long kb;
+        while (fgets(line, sizeof line, f)) {
+            if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+                fclose(f);
+                return (uint64_t)kb * 1024;
+            }
+        }
+        fclose(f);
+    }
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
+}
+
+int cli_memory_check(const char *what, uint64_t bytes)
+{
+    uint64_t limit = cli_max_memory ? cli_max_memory : memory_available();
+    if (limit == 0 || bytes <= limit)
+        return 0;
+    return cli_error(CLI_USAGE, what,
+                     "needs about %.1f MiB of memory, but %s %.1f MiB (raise it with `sortnet "
+                     "--max-memory BYTES COMMAND ...`, e.g. --max-memory 64G)",
+                     (double)bytes / 1048576.0,
+                     cli_max_memory ? "--max-memory allows" : "the system has only",
+                     (double)limit / 1048576.0);
+}
+/* ---- end of memory limit ---- */
+
 int cli_input_make(const cli_input *in, uint32_t n, uint32_t **keys)
 {
     size_t bytes;
+    /* ---- memory limit (issue 8): the keys, the executor's working copy,
+     * the trace's two arrays of n and payloads: about 16 bytes per wire,
+     * refused before anything of size n is allocated. ---- */
+    int mrc = cli_memory_check("input", (uint64_t)(n ? n : 1) * 16);
+    if (mrc != 0)
+        return mrc;
+    /* ---- end of memory limit ---- */
     if (!sn_mul_size(n ? n : 1, sizeof **keys, &bytes) || !(*keys = sn_malloc(bytes)))
         return cli_error(CLI_USAGE, "input", "cannot allocate %u keys", n);
     sn_diag d;

@@ -88,4 +88,14 @@ bool cli_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
  * option or a missing argument ('?' or ':' from getopt) and return 2. */
 int cli_bad_option(const char *cmd, int c, char **argv);
 
+/* ---- memory limit (issue 8) ----
+ * The host memory a command may plan to use for arrays of n keys: set by
+ * the global option --max-memory BYTES (suffix K, M or G); 0 (the default)
+ * means the memory the system has available now (MemAvailable). */
+extern uint64_t cli_max_memory;
+/* 0 when `bytes` fits; otherwise prints "sortnet: <what>: needs about ..."
+ * (naming --max-memory) and returns 2. */
+int cli_memory_check(const char *what, uint64_t bytes);
+/* ---- end of memory limit ---- */
+
 #endif

@@ -62,11 +62,14 @@ static void usage(FILE *f)
                "1 negative verdict, 2 bad usage or input, 3 missing environment.\n");
     /* ---- global limit options (issue 8): help ---- */
     sn_limits l = sn_limits_get();
-    fprintf(f, "\nGlobal options, before COMMAND (limits on what a network may declare,\n"
-               "checked before anything is allocated; see docs/limits.md):\n"
-               "  --max-wires N        default %lu\n"
-               "  --max-comparators N  default %zu\n"
-               "  --max-layers N       default %zu\n",
+    fprintf(f,
+            "\nGlobal options, before COMMAND (limits on what a network may declare,\n"
+            "checked before anything is allocated; see docs/limits.md):\n"
+            "  --max-wires N        default %lu\n"
+            "  --max-comparators N  default %zu\n"
+            "  --max-layers N       default %zu\n"
+            "  --max-memory BYTES   memory for arrays of n keys (suffix K, M, G);\n"
+            "                       default: what the system has available\n",
             (unsigned long)l.max_wires, l.max_comparators, l.max_layers);
     /* ---- end of global limit options ---- */
 }
@@ -74,8 +77,9 @@ static void usage(FILE *f)
 /* ---- global limit options (issue 8) ----
  * `sortnet --max-wires N --max-comparators N --max-layers N COMMAND ...`
  * (also --name=N) raise or lower the limits of core/network.h before any
- * network is read. Returns how many arguments after argv[0] were consumed,
- * or -1 after printing an error. */
+ * network is read; --max-memory BYTES[K|M|G] sets cli_max_memory.
+ * Returns how many arguments after argv[0] were consumed, or -1 after
+ * printing an error. */
 static int limits_options(int argc, char **argv)
 {
     static const struct {
@@ -83,7 +87,8 @@ static int limits_options(int argc, char **argv)
         uint64_t max;
     } opts[] = {{"--max-wires", UINT32_MAX},
                 {"--max-comparators", SIZE_MAX / 64},
-                {"--max-layers", SIZE_MAX / 64}};
+                {"--max-layers", SIZE_MAX / 64},
+                {"--max-memory", UINT64_MAX >> 10}};
     sn_limits l = sn_limits_get();
     int i = 1;
     while (i < argc && strncmp(argv[i], "--max-", 6) == 0) {
@@ -107,17 +112,33 @@ static int limits_options(int argc, char **argv)
             val = argv[++i];
         }
         uint64_t v;
-        if (!cli_parse_u64(val, 1, opts[k].max, &v)) {
-            cli_error(CLI_USAGE, opts[k].name, "'%s' is not a number in 1..%llu", val,
-                      (unsigned long long)opts[k].max);
+        char num[32];
+        unsigned shift = 0;
+        size_t vlen = strlen(val);
+        if (k == 3 && vlen > 1 && vlen < sizeof num && strchr("KMG", val[vlen - 1])) {
+            shift = val[vlen - 1] == 'K' ? 10 : val[vlen - 1] == 'M' ? 20 : 30;
+            memcpy(num, val, vlen - 1);
+            num[vlen - 1] = '\0';
+        } else {
+            snprintf(num, sizeof num, "%s", vlen < sizeof num ? val : "x");
+        }
+        if (!cli_parse_u64(num, 1, opts[k].max >> shift, &v)) {
+            if (k == 3)
+                cli_error(CLI_USAGE, opts[k].name,
+                          "'%s' is not a size in bytes (e.g. 4096, 512M, 64G)", val);
+            else
+                cli_error(CLI_USAGE, opts[k].name, "'%s' is not a number in 1..%llu", val,
+                          (unsigned long long)opts[k].max);
             return -1;
         }
         if (k == 0)
             l.max_wires = (uint32_t)v;
         else if (k == 1)
             l.max_comparators = (size_t)v;
-        else
+        else if (k == 2)
             l.max_layers = (size_t)v;
+        else
+            cli_max_memory = v << shift;
         i++;
     }
     sn_limits_set(l);

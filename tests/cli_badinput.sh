@@ -1,0 +1,236 @@
+#!/usr/bin/env bash
+# cli_badinput.sh - table-driven end-to-end test of bad inputs through the
+# real binary (issue 8): each case has an expected exit code and a fragment
+# (an extended regex) of the expected message. Every case must finish under
+# `timeout 20`, never crash (no signal, no sanitizer report), and every
+# error must be one `sortnet: ...` line naming what was wrong.
+set -u
+S=${SORTNET:?set SORTNET to the sortnet binary}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+cases=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+
+# check NAME CODE REGEX CMD... : run CMD under timeout 20; the exit code must
+# be CODE and REGEX must match stderr (for CODE != 0) or stdout (CODE 0).
+check() {
+    local name=$1 want=$2 re=$3
+    shift 3
+    cases=$((cases + 1))
+    timeout 20 "$@" >"$T/out" 2>"$T/err" </dev/null
+    local got=$?
+    if [ "$got" = 124 ]; then
+        fail "$name: did not finish in 20 s: $*"
+        return
+    fi
+    if [ "$got" -ge 128 ] || grep -qE 'Sanitizer|runtime error|LeakSanitizer' "$T/err"; then
+        fail "$name: crashed (exit $got): $(head -c 600 "$T/err")"
+        return
+    fi
+    if [ "$got" != "$want" ]; then
+        fail "$name: exit $got, expected $want: $(head -c 300 "$T/err")"
+        return
+    fi
+    local where=$T/err
+    [ "$want" = 0 ] && where=$T/out
+    [ "${SN_VERBOSE:-0}" = 1 ] && echo "$name -> $got: $(head -n 1 "$where" | head -c 200)"
+    if ! grep -qE -- "$re" "$where"; then
+        fail "$name: $( [ "$want" = 0 ] && echo stdout || echo stderr) lacks /$re/: $(head -c 300 "$where")"
+        return
+    fi
+    if [ "$want" != 0 ] && ! head -n 1 "$T/err" | grep -q '^sortnet: '; then
+        fail "$name: the error does not start with 'sortnet: ': $(head -c 300 "$T/err")"
+    fi
+}
+
+# f NAME : path of a test file (content written by the caller)
+f() { echo "$T/$1"; }
+
+have_json=1
+"$S" gen bitonic:4 --format json -o "$T/probe.json" >/dev/null 2>&1 || have_json=0
+
+# ---- network files: empty, blank, garbage ---------------------------------
+: >"$(f empty.txt)"
+check "empty file" 2 "empty\.txt.*(empty|no network|nothing)" "$S" info "$(f empty.txt)"
+printf ' \n\t\n   \r\n\n' >"$(f blank.txt)"
+check "only whitespace" 2 "blank\.txt.*(empty|no network|nothing)" "$S" info "$(f blank.txt)"
+# binary garbage: every byte value, twice, including NUL
+awk 'BEGIN { for (r = 0; r < 2; r++) for (i = 0; i < 256; i++) printf "%c", i }' >"$(f garbage.bin)"
+head -c 3000 /dev/zero >>"$(f garbage.bin)"
+check "binary garbage" 2 "garbage\.bin" "$S" info "$(f garbage.bin)"
+printf '\0\0\0\0' >"$(f nul.txt)"
+check "NUL bytes" 2 "nul\.txt" "$S" info "$(f nul.txt)"
+printf '[(0,1)]\n[(2,3)\0]\n' >"$(f nul-in-line.txt)"
+check "NUL inside a line" 2 "nul-in-line\.txt:2" "$S" info "$(f nul-in-line.txt)"
+
+# ---- JSON -------------------------------------------------------------------
+if [ $have_json = 1 ]; then
+    printf '{"N":4,"nw":[[0,1],[2,' >"$(f trunc.json)"
+    check "truncated JSON" 2 "trunc\.json:1(:[0-9]+)?" "$S" info "$(f trunc.json)"
+    printf '{"N":"four","nw":[[0,1]]}' >"$(f type-n.json)"
+    check "JSON: N is a string" 2 "type-n\.json.*N" "$S" info "$(f type-n.json)"
+    printf '{"N":4,"nw":[["a",1]]}' >"$(f type-wire.json)"
+    check "JSON: a wire is a string" 2 "type-wire\.json" "$S" info "$(f type-wire.json)"
+    printf '{"N":4,"nw":{"a":1}}' >"$(f type-nw.json)"
+    check "JSON: nw is an object" 2 "type-nw\.json.*nw" "$S" info "$(f type-nw.json)"
+    printf '{"N":4,"nw":[[0.5,1]]}' >"$(f type-real.json)"
+    check "JSON: a wire is a real" 2 "type-real\.json" "$S" info "$(f type-real.json)"
+    printf '{"N":4,"nw":[[0,1,2]]}' >"$(f type-triple.json)"
+    check "JSON: a comparator of 3 wires" 2 "type-triple\.json" "$S" info "$(f type-triple.json)"
+    printf '[1,2,3]' >"$(f type-top.json)"
+    check "JSON: top level is an array of numbers" 2 "type-top\.json" "$S" info "$(f type-top.json)"
+    printf '{"N":2147483648,"nw":[[0,1]]}' >"$(f big31.json)"
+    check "JSON: N = 2^31" 2 "big31\.json.*(limit|too (large|many|big)|range|max-wires)" "$S" info "$(f big31.json)"
+    printf '{"N":9223372036854775808,"nw":[[0,1]]}' >"$(f big63.json)"
+    check "JSON: N = 2^63" 2 "big63\.json" "$S" info "$(f big63.json)"
+    printf '{"N":4,"nw":[[0,9223372036854775807]]}' >"$(f bigwire.json)"
+    check "JSON: wire 2^63-1" 2 "bigwire\.json.*(range|limit|wire)" "$S" info "$(f bigwire.json)"
+    printf '{"N":4,"nw":[[-1,2]]}' >"$(f neg.json)"
+    check "JSON: negative wire" 2 "neg\.json.*(-1|negative|range|wire)" "$S" info "$(f neg.json)"
+    printf '{"N":4,"nw":[[2,2]]}' >"$(f same.json)"
+    check "JSON: a == b" 2 "same\.json.*(itself|same|a == b|2,2)" "$S" info "$(f same.json)"
+    printf '{"N":4,"nw":[[0,4]]}' >"$(f beyond.json)"
+    check "JSON: wire beyond n" 2 "beyond\.json.*(range|wire 4)" "$S" info "$(f beyond.json)"
+    printf '{"N":4,"nw":[[[0,1],[1,2]]]}' >"$(f reuse.json)"
+    check "JSON: a layer reusing a wire" 2 "reuse\.json.*(twice|disjoint|reuse|wire 1)" "$S" info "$(f reuse.json)"
+    printf '{"N":-1,"nw":[]}' >"$(f negn.json)"
+    check "JSON: N = -1" 2 "negn\.json" "$S" info "$(f negn.json)"
+    awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; }' >"$(f deep.json)"
+    check "JSON: 100000 nested arrays" 2 "deep\.json" "$S" info "$(f deep.json)"
+    awk 'BEGIN { printf "{\"N\":4,\"nw\":"; for (i = 0; i < 100000; i++) printf "["; }' >"$(f deep2.json)"
+    check "JSON: 100000 nested arrays inside an object" 2 "deep2\.json:1:[0-9]+" "$S" info "$(f deep2.json)"
+fi
+
+# ---- bracket format ---------------------------------------------------------
+printf '[(0,2147483648)]\n' >"$(f big31.txt)"
+check "bracket: wire 2^31" 2 "big31\.txt:1:[0-9]+" "$S" info "$(f big31.txt)"
+printf '[(0,4294967296)]\n' >"$(f big32.txt)"
+check "bracket: wire 2^32" 2 "big32\.txt:1:[0-9]+" "$S" info "$(f big32.txt)"
+printf '[(0,9223372036854775808)]\n' >"$(f big63.txt)"
+check "bracket: wire 2^63" 2 "big63\.txt:1:[0-9]+" "$S" info "$(f big63.txt)"
+printf '[(0,1)]\n[(1,99999999999999999999999999)]\n' >"$(f bigger.txt)"
+check "bracket: wire 10^26" 2 "bigger\.txt:2:[0-9]+" "$S" info "$(f bigger.txt)"
+printf '[(-1,2)]\n' >"$(f neg.txt)"
+check "bracket: negative wire" 2 "neg\.txt:1:[0-9]+" "$S" info "$(f neg.txt)"
+printf '[(0,1)]\n[(3,3)]\n' >"$(f same.txt)"
+check "bracket: a == b" 2 "same\.txt:2(:[0-9]+)?.*(itself|same)" "$S" info "$(f same.txt)"
+printf '[(0,1),(1,2)]\n' >"$(f reuse.txt)"
+check "bracket: a layer reusing a wire" 2 "reuse\.txt:1(:[0-9]+)?.*(twice|disjoint|wire 1)" "$S" info "$(f reuse.txt)"
+printf '[(0,1),(2,3)\n' >"$(f unclosed.txt)"
+check "bracket: unclosed layer" 2 "unclosed\.txt:1:[0-9]+" "$S" info "$(f unclosed.txt)"
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; printf "\n" }' >"$(f deep.txt)"
+check "deeply nested brackets" 2 "deep\.txt:1:[0-9]+" "$S" info "$(f deep.txt)"
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "[("; printf "\n" }' >"$(f deep2.txt)"
+check "deeply nested [( pairs" 2 "deep2\.txt:1:[0-9]+" "$S" info "$(f deep2.txt)"
+# one layer on 1 MB of a single line: (0,1),(2,3),... is a valid network
+awk 'BEGIN { printf "["; s = 1; for (i = 0; s < 1048576; i++) { t = sprintf("%s(%d,%d)", i ? "," : "", 2 * i, 2 * i + 1); printf "%s", t; s += length(t) } printf "]\n" }' >"$(f longline.txt)"
+check "a 1 MB single line (valid)" 0 "comparators" "$S" info "$(f longline.txt)"
+awk 'BEGIN { for (i = 0; i < 1048576; i++) printf "x"; printf "\n" }' >"$(f longjunk.txt)"
+check "a 1 MB single line of junk" 2 "longjunk\.txt:1" "$S" info "$(f longjunk.txt)"
+# 10^6 layers of one comparator: valid (within the default layer limit), and
+# refused with a clear message under a lower --max-layers
+awk 'BEGIN { for (i = 0; i < 1000000; i++) print "[(0,1)]" }' >"$(f million.txt)"
+check "10^6 layers of one comparator" 0 "1000000" "$S" info "$(f million.txt)"
+check "10^6 layers over --max-layers" 2 "(limit|too many|max-layers)" \
+    "$S" --max-layers 1000 info "$(f million.txt)"
+
+# ---- libsortnetwork text ----------------------------------------------------
+printf 'Inputs: -1\n' >"$(f inputs-neg.sn)"
+check "Inputs: -1" 2 "inputs-neg\.sn:1(:[0-9]+)?" "$S" info "$(f inputs-neg.sn)"
+printf 'Inputs: 1000000000\n0 1\n' >"$(f inputs-big.sn)"
+check "Inputs: 1000000000" 2 "inputs-big\.sn.*(limit|too (large|many)|max-wires)" "$S" info "$(f inputs-big.sn)"
+grep -q -- "--max-wires" "$T/err" || fail "Inputs: 1000000000: no hint at --max-wires: $(cat "$T/err")"
+printf 'Inputs: 99999999999999999999999\n' >"$(f inputs-huge.sn)"
+check "Inputs: 10^22" 2 "inputs-huge\.sn:1" "$S" info "$(f inputs-huge.sn)"
+printf 'Inputs: 4\n0 1\n-1 2\n' >"$(f neg.sn)"
+check "sn: negative wire" 2 "neg\.sn:3(:[0-9]+)?" "$S" info "$(f neg.sn)"
+printf 'Inputs: 4\n0 1\n\n2 2\n' >"$(f same.sn)"
+check "sn: a == b" 2 "same\.sn:4(:[0-9]+)?" "$S" info "$(f same.sn)"
+printf 'Inputs: 4\n0 4\n' >"$(f beyond.sn)"
+check "sn: wire beyond n" 2 "beyond\.sn:2(:[0-9]+)?.*(range|wire 4)" "$S" info "$(f beyond.sn)"
+printf 'Inputs: 4\n0 1\n1 2\n' >"$(f reuse.sn)"
+# libsortnetwork allows a stage to reuse a wire; the reader splits it
+# (documented in format_sn.c), so this one is valid with 2 layers
+check "sn: a stage reusing a wire (split)" 0 "2 layers" "$S" info "$(f reuse.sn)"
+printf 'Inputs: 4\n0 2147483648\n' >"$(f big31.sn)"
+check "sn: wire 2^31" 2 "big31\.sn:2(:[0-9]+)?" "$S" info "$(f big31.sn)"
+printf 'Inputs: 4\n0\n' >"$(f half.sn)"
+check "sn: a comparator with one wire" 2 "half\.sn:2(:[0-9]+)?" "$S" info "$(f half.sn)"
+
+# ---- degenerate but valid: no wires at all (the "[]" case once read past a
+# null pointer, tests/fuzz/regressions/bracket) ------------------------------
+printf '[]\n' >"$(f empty-layer.txt)"
+check "bracket: an empty layer only" 0 "0 comparators" "$S" info "$(f empty-layer.txt)"
+check "run on 0 wires" 0 "sorted" "$S" run "$(f empty-layer.txt)" --trace
+printf 'Inputs: 0\n' >"$(f zero.sn)"
+check "Inputs: 0" 0 "0 comparators" "$S" info "$(f zero.sn)"
+if [ $have_json = 1 ]; then
+    printf '{"N":0,"nw":[]}' >"$(f zero.json)"
+    check "JSON: N = 0" 0 '"n":0' "$S" run "$(f zero.json)" --json
+fi
+
+# ---- files that never end or are too large: refused before being read whole
+check "/dev/zero" 2 "/dev/zero: input too large" "$S" info /dev/zero
+truncate -s 300M "$(f sparse.txt)"
+check "a 300 MB file" 2 "sparse\.txt: file too large" "$S" info "$(f sparse.txt)"
+rm -f "$(f sparse.txt)"
+check "a directory" 2 "cannot read" "$S" info "$T"
+
+# ---- limits: lowered and raised with the global options ---------------------
+check "--max-wires below a generator" 2 "(limit|too (large|many)|max-wires)" \
+    "$S" --max-wires 8 info pairwise:16
+printf 'Inputs: 2000000\n0 1\n' >"$(f two-million.sn)"
+check "Inputs: 2000000 over the default limit" 2 "(limit|too (large|many)|max-wires)" \
+    "$S" info "$(f two-million.sn)"
+check "Inputs: 2000000 with --max-wires raised" 0 "2000000" \
+    "$S" --max-wires 3000000 gen "$(f two-million.sn)" --format sn
+check "--max-wires without a value" 2 "max-wires" "$S" --max-wires
+check "--max-wires=abc" 2 "max-wires.*abc" "$S" --max-wires=abc info bitonic:4
+check "--max-wires 0" 2 "max-wires" "$S" --max-wires 0 info bitonic:4
+check "--max-wires 2^32" 2 "max-wires" "$S" --max-wires 4294967296 info bitonic:4
+check "--max-nothing" 2 "max-nothing" "$S" --max-nothing 5 info bitonic:4
+check "--max-comparators=10" 2 "(limit|too (large|many)|max-comparators)" \
+    "$S" --max-comparators=10 info bubble:8
+
+# ---- closed forms: transposition:N keeps N layers in memory, so it must
+# respect the layer limit (and cannot take gigabytes for a large N) ---------
+check "transposition:100000 over --max-layers 1000" 2 "(limit|too (large|many)|max-layers)" \
+    "$S" --max-layers 1000 info transposition:100000
+
+# ---- memory: arrays of n keys are checked against --max-memory (default:
+# the memory available) before they are allocated ---------------------------
+check "run bitonic:2^31 over --max-memory 1G" 2 "input: needs about .*--max-memory" \
+    "$S" --max-memory 1G run bitonic:2147483648
+check "run bitonic:100000 over --max-memory 1M" 2 "needs about 1\.5 MiB.*allows 1\.0 MiB" \
+    "$S" --max-memory 1M run bitonic:100000
+check "run bitonic:100000 within --max-memory 1G" 0 "sorted" \
+    "$S" --max-memory 1G run bitonic:100000 --reverse
+check "--max-memory 12X" 2 "max-memory.*12X" "$S" --max-memory 12X run bitonic:4
+check "--max-memory 0" 2 "max-memory" "$S" --max-memory 0 run bitonic:4
+
+# ---- --input, --bits ----------------------------------------------------------
+check "--input: too few" 2 "--input.*(expected 4|4 values).*3" "$S" run bitonic:4 --input 3,1,2
+check "--input: too many" 2 "--input.*(expected 4|4 values).*5" "$S" run bitonic:4 --input 5,4,3,2,1
+check "--input: non-numeric" 2 "--input.*'?x'?" "$S" run bitonic:4 --input 3,x,2,1
+check "--input: empty" 2 "--input" "$S" run bitonic:4 --input ""
+check "--input: only commas" 2 "--input" "$S" run bitonic:4 --input ,,,
+check "--input: i32 past 2^31" 2 "--input.*2147483648" "$S" run bitonic:4 --input 2147483648,1,2,3
+check "--input: u32 past 2^32" 2 "--input.*4294967296" "$S" run bitonic:4 --type u32 --input 4294967296,1,2,3
+check "--input: past 2^63" 2 "--input" "$S" run bitonic:4 --input 9223372036854775808,1,2,3
+check "--input: negative u32" 2 "--input.*-1" "$S" run bitonic:4 --type u32 --input -1,1,2,3
+# (one argument can hold at most 128 KiB on Linux)
+check "--input: 100 KB number" 2 "--input" "$S" run bitonic:4 --input "$(head -c 100000 /dev/zero | tr '\0' '7')"
+check "--input: 100 KB list" 2 "--input.*(expected 4|4 values)" "$S" run bitonic:4 --input "$(yes 7, | head -n 30000 | tr -d '\n')7"
+check "--bits: too short" 2 "--bits" "$S" run bitonic:4 --bits 011
+check "--bits: not 0/1" 2 "--bits" "$S" run bitonic:4 --bits 0121
+check "--type: unknown" 2 "--type" "$S" run bitonic:4 --type f64 --input 1,2,3,4
+# NaN and infinities are valid f32 keys, sorted by IEEE totalOrder
+check "f32: NaN and infinities sort by totalOrder" 0 "-nan,-inf,-1(\.0*)?,-0(\.0*)?,0(\.0*)?,1(\.0*)?,inf,nan" \
+    "$S" run bitonic:8 --type f32 --input nan,1,-0,inf,-nan,0,-inf,-1
+check "f32: upper-case and signed spellings" 0 "-inf,.*,inf" \
+    "$S" run bitonic:4 --type f32 --input INF,-Infinity,+1,NaN
+check "f32: 1e39 is out of range" 2 "--input" "$S" run bitonic:4 --type f32 --input 1e39,1,2,3
+
+echo "cli_badinput: $cases cases, $fails failed"
+[ $fails = 0 ]

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# fuzz.sh - build the libFuzzer targets with clang and run each one for a
+# while on its seed corpus (issue 8). Any crash, leak, sanitizer report or
+# timeout fails the script; the input that did it is copied to
+# tests/fuzz/regressions/<target>/ so that it becomes a regression test.
+#
+#   tools/fuzz.sh [SECONDS] [TARGET...]    default: 20 s, every target
+#
+# The corpus in the tree is never modified: each run fuzzes a temporary
+# copy, to which the real networks of ../shared/networks (when present) are
+# added for the network readers.
+# Environment: FUZZ_BUILD_DIR (default build-fuzz), JOBS (default 2),
+# FUZZ_KEEP=DIR to keep the grown corpora in DIR.
+set -euo pipefail
+
+seconds=${1:-20}
+[ $# -gt 0 ] && shift
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
+jobs=${JOBS:-2}
+shared=${SN_SHARED_NETWORKS:-$root/../shared/networks}
+
+if ! command -v clang >/dev/null 2>&1; then
+    echo "fuzz: clang is not installed (apt-get install clang); not fuzzing" >&2
+    exit 1
+fi
+
+CC=clang cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSORTNET_FUZZ=ON \
+    -DSORTNET_WERROR=ON -DSORTNET_WITH_SDL=OFF -DSORTNET_WITH_CAIRO=OFF \
+    -DSORTNET_WITH_OPENCL=OFF -DSORTNET_BUILD_BENCH=OFF >/dev/null
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+    for src in "$root"/tests/fuzz/fuzz_*.c; do
+        targets+=("$(basename "$src" .c | sed 's/^fuzz_//')")
+    done
+fi
+built=()
+for t in "${targets[@]}"; do
+    if cmake --build "$build" -j "$jobs" --target "fuzz_$t" >"$build/fuzz_$t.build.log" 2>&1; then
+        built+=("$t")
+    elif grep -q "No rule to make target\|unknown target" "$build/fuzz_$t.build.log"; then
+        echo "fuzz: $t: not built in this configuration (skipped)" >&2
+    else
+        cat "$build/fuzz_$t.build.log" >&2
+        exit 1
+    fi
+done
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failed=0
+for t in "${built[@]}"; do
+    corpus=$work/$t
+    mkdir -p "$corpus" "$work/$t.artifacts"
+    for d in "$root/tests/fuzz/corpus/$t" "$root/tests/fuzz/regressions/$t"; do
+        [ -d "$d" ] && cp "$d"/* "$corpus"/ 2>/dev/null || true
+    done
+    # Real networks for the readers (small ones: the corpus is for variety).
+    case $t in
+    bracket | json | sn | detect)
+        if [ -d "$shared" ]; then
+            find "$shared" -type f -size -64k | while read -r file; do
+                cp "$file" "$corpus/shared-$(echo "$file" | md5sum | cut -c1-12)"
+            done
+        fi
+        ;;
+    esac
+    dict=()
+    [ -f "$root/tests/fuzz/$t.dict" ] && dict=(-dict="$root/tests/fuzz/$t.dict")
+    echo "fuzz: $t for $seconds s ($(ls "$corpus" | wc -l) seeds)" >&2
+    set +e
+    (cd "$work/$t.artifacts" && ASAN_OPTIONS=detect_leaks=1 "$build/tests/fuzz_$t" \
+        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+        -print_final_stats=1 "${dict[@]}" "$corpus") >"$work/$t.log" 2>&1
+    rc=$?
+    set -e
+    grep -E '^#[0-9]+ +DONE|stat::number_of_executed_units' "$work/$t.log" | tail -2 >&2 || true
+    if [ $rc != 0 ]; then
+        failed=1
+        echo "fuzz: $t FAILED (exit $rc):" >&2
+        grep -E 'ERROR|SUMMARY|runtime error|Test unit written|abort' "$work/$t.log" | head -20 >&2
+        mkdir -p "$root/tests/fuzz/regressions/$t"
+        for a in "$work/$t.artifacts"/*; do
+            [ -f "$a" ] || continue
+            cp "$a" "$root/tests/fuzz/regressions/$t/"
+            echo "fuzz: $t: the input is now tests/fuzz/regressions/$t/$(basename "$a")" >&2
+        done
+    fi
+    if [ -n "${FUZZ_KEEP:-}" ]; then
+        mkdir -p "$FUZZ_KEEP/$t"
+        cp "$corpus"/* "$FUZZ_KEEP/$t"/ 2>/dev/null || true
+    fi
+done
+[ $failed = 0 ] && echo "fuzz: ${#built[@]} targets, no crash in $seconds s each" >&2
+exit $failed
