@@ -91,6 +91,14 @@ expect 2 "$S" run bitonic:4 --random abc
 expect 2 "$S" run bitonic:4 --type i64
 expect 2 "$S" run bitonic:4 --input 1,2,3,99999999999
 expect 2 "$S" run bitonic:4 --reverse --sorted
+# limits are applied before allocating: a closed form with too many layers,
+# and a JSON text with more lists than the limits allow (before jansson
+# builds the document)
+expect 2 "$S" info transposition:2000000000
+err_has "over the limit"
+python3 -c "print('{\"N\":4,\"nw\":[' + ','.join(['[0,1]']*30) + ']}')" >"$T/many.json"
+expect 2 "$S" --max-comparators 10 --max-layers 10 info "$T/many.json"
+err_has "more than 22 lists"
 # a large closed-form run needs no comparator list
 expect 0 "$S" run bitonic:1048576 --random 1
 grep -qE "^result: +sorted" "$T/out" || fail "bitonic:1048576 not sorted: $(head -c 300 "$T/out")"

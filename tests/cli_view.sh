@@ -89,6 +89,13 @@ wait
 field message | grep -q "^error: reload failed" || fail "reload error shown: $(field message)"
 field message | grep -q ":2:" || fail "reload error names the line: $(field message)"
 
+# a network too deep to record every step is refused before allocating
+python3 -c "
+print('[(0,4095)]')
+for i in range(16400): print('[(0,1)]')" >"$T/deep.txt"
+expect 2 view "$T/deep.txt"
+err_has "too much to step through"
+
 # B: the counterexample of a network that does not sort, or "this network sorts"
 printf '[(0,1),(2,3)]\n[(0,2),(1,3)]\n' >"$T/bad.txt"
 expect 0 view "$T/bad.txt" --script "b end"

@@ -90,6 +90,14 @@ static sn_status record(const sn_schedule *s, sn_key_type t, const uint32_t *inp
     memset(r, 0, sizeof *r);
     uint32_t n = sn_schedule_wires(s);
     size_t L = sn_schedule_layer_count(s);
+    /* The window keeps every layer's array (keys and payload) to step back:
+     * bound it before allocating, as a 4096-wire file may have millions of
+     * layers. */
+    if ((uint64_t)(L + 1) * n > SN_VIEW_MAX_STATES)
+        return sn_diag_set(d, SN_ELIMIT, 0, 0,
+                           "%s: %u wires x %zu layers is too much to step through in the window "
+                           "(at most %llu values; try `sortnet run --trace` or `sortnet draw`)",
+                           sn_schedule_name(s), n, L, (unsigned long long)SN_VIEW_MAX_STATES);
     uint32_t *ident = sn_calloc(n ? n : 1, sizeof *ident);
     r->cmp_before = sn_calloc(L + 1, sizeof *r->cmp_before);
     r->swap_before = sn_calloc(L + 1, sizeof *r->swap_before);
@@ -642,6 +650,8 @@ void sn_view_follow_wire(sn_view *v, uint32_t wire, size_t step)
 
 void sn_view_zoom(sn_view *v, double f, double fx, double fy)
 {
+    if (!isfinite(f) || !isfinite(fx) || !isfinite(fy) || f <= 0)
+        return; /* a script may say wheel:1,1,nan */
     double z = v->zoom * f;
     if (z < 1)
         z = 1; /* never smaller than the fitted picture */
@@ -659,7 +669,7 @@ void sn_view_zoom(sn_view *v, double f, double fx, double fy)
 
 void sn_view_pan(sn_view *v, double dx, double dy)
 {
-    if (v->zoom <= 1)
+    if (v->zoom <= 1 || !isfinite(dx) || !isfinite(dy))
         return;
     v->pan_x += dx;
     v->pan_y += dy;

@@ -25,6 +25,8 @@
 
 /* Largest n the window accepts (the diagram materializes every comparator). */
 #define SN_VIEW_MAX_N 4096u
+/* At most this many values ((layers + 1) * n) are recorded for stepping. */
+#define SN_VIEW_MAX_STATES ((uint64_t)1 << 26)
 /* Speeds of playback in layers per second, slowest first. */
 #define SN_VIEW_SPEEDS 8
 /* Length of the swap animation at normal speed, in milliseconds. */

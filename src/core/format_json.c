@@ -352,8 +352,29 @@ static sn_status read_root(const ctx *x, const json_t *root, sn_network **out)
     return SN_OK;
 }
 
+/* jansson builds the whole document first, at about 34 bytes per byte of
+ * text, so the limits must be applied to the text itself: every comparator
+ * and every layer opens one '[', so more '[' than the limits allow (plus the
+ * outer list) can be refused before anything is built. */
+static sn_status check_brackets(const char *text, size_t len, sn_diag *diag)
+{
+    sn_limits lim = sn_limits_get();
+    size_t allowed = lim.max_comparators + lim.max_layers + 2, opened = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '[' && ++opened > allowed)
+            return sn_diag_set(diag, SN_ELIMIT, 1, 1,
+                               "more than %zu lists: over the limits of %zu comparators and "
+                               "%zu layers",
+                               allowed, lim.max_comparators, lim.max_layers);
+    }
+    return SN_OK;
+}
+
 sn_status sn_json_parse(const char *text, size_t len, sn_network **out, sn_diag *diag)
 {
+    sn_status pre = check_brackets(text, len, diag);
+    if (pre != SN_OK)
+        return pre;
     json_error_t err;
     json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
     if (!root) {

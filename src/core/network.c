@@ -147,9 +147,11 @@ static sn_status layer_reserve(struct sn_layer *l, size_t more)
     size_t need = l->count + more, bytes;
     if (need <= l->cap)
         return SN_OK;
-    size_t cap = l->cap ? l->cap * 2 : 4;
-    while (cap < need)
-        cap *= 2;
+    size_t cap = l->cap ? l->cap : 2;
+    do {
+        if (!sn_mul_size(cap, 2, &cap))
+            return SN_ELIMIT;
+    } while (cap < need);
     if (!sn_mul_size(cap, sizeof *l->cmps, &bytes))
         return SN_ELIMIT;
     sn_comparator *p = sn_realloc(l->cmps, bytes);
@@ -169,12 +171,16 @@ static sn_status reserve(sn_network *net, size_t more, bool new_layer)
         (new_layer && net->nlayers + 1 > limits.max_layers))
         return SN_ELIMIT;
     if (new_layer && net->nlayers + 1 >= net->cap_layers) {
-        size_t cap = net->cap_layers ? net->cap_layers * 2 : 16;
-        struct sn_layer *l = sn_realloc(net->layers, cap * sizeof *l);
+        size_t cap, lbytes, obytes;
+        if (!sn_mul_size(net->cap_layers ? net->cap_layers : 8, 2, &cap) ||
+            !sn_mul_size(cap, sizeof(struct sn_layer), &lbytes) ||
+            !sn_mul_size(cap + 1, sizeof(size_t), &obytes))
+            return SN_ELIMIT;
+        struct sn_layer *l = sn_realloc(net->layers, lbytes);
         if (!l)
             return SN_ENOMEM;
         net->layers = l;
-        size_t *o = sn_realloc(net->offset, (cap + 1) * sizeof *o);
+        size_t *o = sn_realloc(net->offset, obytes);
         if (!o)
             return SN_ENOMEM;
         net->offset = o;

@@ -217,6 +217,16 @@ void sn_schedule_destroy(sn_schedule *s)
 
 /* Closed forms: append every non-empty layer of the padded network. At most
  * 31*32/2 layers, so fixed-size scratch is enough. */
+/* Layers a closed form will have, before any allocation (transposition:
+ * one per wire, so a huge n must be refused up front). */
+static size_t closed_layer_count_bound(sn_algo algo, uint32_t n)
+{
+    if (algo == SN_ALGO_TRANSPOSITION)
+        return n <= 1 ? 0 : n == 2 ? 1 : n;
+    size_t k = log2u(pow2_ceil(n));
+    return k * (k + 1) / 2;
+}
+
 static sn_status generate_closed(sn_schedule *s)
 {
     uint32_t n = s->n, N = pow2_ceil(n);
@@ -386,12 +396,16 @@ sn_status sn_schedule_generate(sn_algo algo, uint32_t n, sn_schedule **out, sn_d
     sn_schedule *s = schedule_alloc(algo, n);
     if (!s)
         return SN_ENOMEM;
-    sn_status st = sn_algo_is_closed_form(algo) ? generate_closed(s) : generate_explicit(s, diag);
-    /* A closed form's layers cost no memory, but the layer limit still
-     * bounds the work a run will do (transposition has n layers). */
-    if (st == SN_OK && s->layer_count > sn_limits_get().max_layers)
+    /* A closed form's layers cost little memory, but the layer limit still
+     * bounds the work a run will do (transposition has n layers); checked
+     * before generating, so transposition:2000000000 allocates nothing. */
+    size_t bound = sn_algo_is_closed_form(algo) ? closed_layer_count_bound(algo, n) : 0;
+    sn_status st = SN_OK;
+    if (bound > sn_limits_get().max_layers)
         st = sn_diag_set(diag, SN_ELIMIT, 0, 0, "%s:%u: %zu layers, over the limit of %zu layers",
-                         sn_algo_name(algo), n, s->layer_count, sn_limits_get().max_layers);
+                         sn_algo_name(algo), n, bound, sn_limits_get().max_layers);
+    else
+        st = sn_algo_is_closed_form(algo) ? generate_closed(s) : generate_explicit(s, diag);
     if (st == SN_OK) {
         snprintf(name, sizeof name, "%s:%u", sn_algo_name(algo), n);
         st = sn_schedule_set_name(s, name);
