@@ -105,8 +105,14 @@ python3 -c "v=[int(x) for x in '$(field values)'.split(',')]; assert v!=sorted(v
     fail "counterexample output is sorted: $(field values)"
 expect 0 view bitonic:8 --script "b"
 field message | grep -q "this network sorts" || fail "B on bitonic: $(field message)"
-# G: verified on the OpenCL device when there is one (pocl in CI)
-expect 0 view oddeven-merge:12 --script "right g"
+# G: verified on the OpenCL device when there is one (pocl in CI). Under
+# ASan, LeakSanitizer's exit-time scan crashes on the dynamic TLS of the
+# libraries pocl and SDL dlopen ("DTLS ... Tracer caught signal 11", a bug
+# of gcc 12's sanitizer runtime with this glibc), so the leak scan is off for
+# this one command; everything else about it is still checked.
+lsan_off=()
+[ "${SN_SANITIZED:-0}" = 1 ] && lsan_off=(env "ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0")
+expect 0 "${lsan_off[@]}" bash -c 'SDL_VIDEODRIVER=offscreen "$0" view --size 640x400 --dump-state "$1" oddeven-merge:12 --script "right g"' "$S" "$T/state"
 if "$S" gpu list >/dev/null 2>&1; then
     field message | grep -q "^GPU: identical on " || fail "G: $(field message)"
 elif "$S" gpu --help >/dev/null 2>&1; then
