@@ -62,6 +62,15 @@ test)
     # CI: warnings are errors and every optional part must be present.
     configure_and_build "$build" -DSORTNET_WERROR=ON -DSORTNET_REQUIRE_ALL=ON
     (cd "$build" && ctest --output-on-failure -j "$jobs")
+    # Fuzzing (issue 8, tools/fuzz.sh): every libFuzzer target for 20 s on its
+    # corpus with clang + ASan/UBSan; any crash fails. Skip with
+    # SORTNET_SKIP_FUZZ=1.
+    if [ "${SORTNET_SKIP_FUZZ:-0}" != 1 ]; then
+        echo "setup: fuzzing every reader for 20 s (tools/fuzz.sh)" >&2
+        FUZZ_BUILD_DIR="$build-fuzz" JOBS="$jobs" "$root/tools/fuzz.sh" 20
+    fi
+    # Last, so CTest's summary closes the output: the whole suite again
+    # under AddressSanitizer and UBSan.
     if [ "${SORTNET_SKIP_ASAN:-0}" != 1 ]; then
         echo "setup: the whole suite again under AddressSanitizer and UBSan" >&2
         configure_and_build "$build-asan" -DSORTNET_WERROR=ON -DSORTNET_REQUIRE_ALL=ON \
@@ -69,14 +78,6 @@ test)
         (cd "$build-asan" && ASAN_OPTIONS=detect_leaks=1 SN_SANITIZED=1 \
             ctest --output-on-failure -j "$jobs")
     fi
-    # ---- fuzzing (issue 8, tools/fuzz.sh): every libFuzzer target for 20 s
-    # on its corpus with clang + ASan/UBSan; any crash fails. Skip with
-    # SORTNET_SKIP_FUZZ=1. ----
-    if [ "${SORTNET_SKIP_FUZZ:-0}" != 1 ]; then
-        echo "setup: fuzzing every reader for 20 s (tools/fuzz.sh)" >&2
-        FUZZ_BUILD_DIR="$build-fuzz" JOBS="$jobs" "$root/tools/fuzz.sh" 20
-    fi
-    # ---- end of fuzzing ----
     ;;
 *)
     echo "usage: tools/setup.sh [run|test|build]" >&2
