@@ -40,6 +40,14 @@ grep -q 'begin{tikzpicture}' "$T/b.tex" || fail "b.tex has no tikzpicture"
 if command -v pdflatex >/dev/null; then
     (cd "$T" && pdflatex -interaction=nonstopmode -halt-on-error b.tex >/dev/null) ||
         fail "b.tex does not compile"
+    # the page is the picture, as wide as the PDF export of the same drawing
+    if command -v pdfinfo >/dev/null; then
+        expect 0 "$S" draw bitonic:8 -o "$T/bsame.pdf" --input 8,7,6,5,4,3,2,1 --step 1
+        w_tex=$(pdfinfo "$T/b.pdf" | sed -n 's/^Page size: *\([0-9.]*\) x.*/\1/p')
+        w_pdf=$(pdfinfo "$T/bsame.pdf" | sed -n 's/^Page size: *\([0-9.]*\) x.*/\1/p')
+        python3 -c "import sys; sys.exit(abs($w_tex - $w_pdf) > 0.02 * $w_pdf)" ||
+            fail "TikZ page is ${w_tex}pt wide, the picture ${w_pdf}pt"
+    fi
 else
     echo "note: pdflatex not installed: b.tex not compiled"
 fi

@@ -175,11 +175,14 @@ static sn_status export_tex(stream *s, const sn_layout *lo, const sn_theme *th,
                "%% Copy the tikzpicture into a paper that loads tikz and xcolor.\n"
                "\\documentclass{article}\n\\usepackage{tikz}\n\\pagestyle{empty}\n");
     fprintf(f,
+            /* LaTeX copies paperwidth into pdfpagewidth at
+             * begin{document}, so both are set */
+            "\\paperwidth=%.2fpt \\paperheight=%.2fpt\n"
             "\\pdfpagewidth=%.2fpt \\pdfpageheight=%.2fpt\n"
             "\\hoffset=-1in \\voffset=-1in \\oddsidemargin=0pt \\topmargin=0pt\n"
             "\\headheight=0pt \\headsep=0pt \\parindent=0pt\n"
             "\\textwidth=%.2fpt \\textheight=%.2fpt\n",
-            lo->width, lo->height, lo->width, lo->height);
+            lo->width, lo->height, lo->width, lo->height, lo->width, lo->height);
     tex_color(f, "snbg", th->background);
     tex_color(f, "snband", th->band);
     tex_color(f, "snstage", th->stage);
