@@ -68,4 +68,23 @@ if [ -n "${SN_SHARED_NETWORKS:-}" ] && [ -d "$SN_SHARED_NETWORKS/bracket" ]; the
     done
 fi
 
+# Ctrl-C stops a long proof cleanly: exit 130, a message, no verdict
+timeout --preserve-status -s INT 1 "$S" check oddeven-merge:40 --method bruteforce --force \
+    >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc = 130 ] || fail "SIGINT during check: exit $rc, expected 130"
+err_has "interrupted"
+grep -q "sorts:" "$T/out" && fail "a verdict was printed after SIGINT: $(cat "$T/out")"
+
+# the progress bar: on a terminal for long work (with the time left), and
+# never when stderr is not a terminal
+if command -v script >/dev/null; then
+    timeout -s INT 3 script -qc "'$S' check oddeven-merge:34 --method bruteforce --force --threads 1" \
+        /dev/null >"$T/tty" 2>&1
+    tr '\r' '\n' <"$T/tty" | grep -aqE "checking \[.*%.*left" ||
+        fail "no progress bar on a terminal: $(head -c 300 "$T/tty" | cat -v)"
+fi
+expect 0 "$S" check oddeven-merge:24 --method bruteforce --threads 1
+grep -q "checking \[" "$T/err" && fail "progress bar written to a non-terminal"
+
 finish cli_check
