@@ -10,18 +10,25 @@
  *    layer of the pass, and in local coordinates a layer is again a
  *    cleaner (j ^ 2^u), a mirror (j ^ (2^(u+1) - 1)) or an odd-even carry
  *    layer (j + 2^u inside blocks of 2^w).
- *  - rounds: GPU work-items hold E = 16 elements in registers, spelled by
- *    4 local bits R (the rest of j from the work-item id, complemented
- *    below a mirror in the same way); the layers whose bits lie in R run
- *    there without barriers. Carry layers run straight in local memory.
+ *  - rounds: GPU work-items hold E = 2^E_BITS elements in registers
+ *    (E_BITS 4 or 5, a build option), spelled by E_BITS local bits R
+ *    (the rest of j from the work-item id, complemented below a mirror in
+ *    the same way); the layers whose bits lie in R run there without
+ *    barriers. Carry layers run straight in local memory.
+ * Speed: on an H200 a pass is bound by instructions per element (an
+ * L2-resident 2^22 runs at the same rate per element as 2^24 from DRAM),
+ * so the host precomputes what it can (padded local offsets, the tile's
+ * global bits) and the no-mirror cases skip the complement.
  * Exactness: every comparator is the reference's (min on the lower global
  * index, swap only when strictly greater on ordered keys). Wires >= n hold
  * the largest ordered key 0xffffffff: a comparator (a, b) with b >= n never
  * swaps, so those wires never move and are never written back - exactly
  * the schedule's rule of dropping comparators that touch a wire >= n. */
 
+#ifndef E_BITS
 #define E_BITS 4
-#define E 16
+#endif
+#define E (1u << E_BITS)
 #define SENTINEL 0xffffffffu
 
 /* header words of a pass */
@@ -35,16 +42,19 @@
 #define H_FLAT 30
 #define H_NROUNDS 31
 #define H_ROUNDS 32
-#define H_TAB 33 /* 16 words: global bits of local index i << (t - 4) */
-/* register round: kind 0, cr, cmask, 4 R bits, nwr, 5 runs of (shift,
- * len, pos) spreading the work-item id over the bits outside R, nl, codes */
-#define R_NWR 7
-#define R_RUNS 8
-#define R_TABR 23 /* 16 words: global bits of each register's R part */
-#define R_NL 39
-#define R_CODES 40
-#define H_FIRST_DIRECT 49
-#define H_LAST_DIRECT 50
+#define H_TAB 33 /* 32 words: global bits of local index i << (t - E_BITS) */
+/* register round: kind 0, cr, cmask, 5 R bits (unused ones 0), nwr, 6
+ * runs of (shift, len, pos) spreading the work-item id over the bits
+ * outside R, 2 x E words of R parts, nl, codes */
+#define R_NWR 8
+#define R_MAX_RUNS 6
+#define R_RUNS 9
+#define R_TABR 27       /* E words: global bits of each register's R part */
+#define R_TABL (27 + E) /* E words: padded local offset of each register's R part */
+#define R_NL (27 + 2 * E)
+#define R_CODES (28 + 2 * E)
+#define H_FIRST_DIRECT 65
+#define H_LAST_DIRECT 66
 
 #ifndef HP
 #define HP 1
@@ -89,6 +99,17 @@ inline uint global_index(__global const uint *d, uint j, uint base)
     uint ab = d[H_ABIT];
     if (ab < 32 && ((x >> ab) & 1u))
         x ^= d[H_AMASK];
+    return x;
+}
+
+/* global index xw | tb, complemented below the tile's mirror where bit ab
+ * is set; c is a literal at every call, so the no-mirror case costs
+ * nothing (the kernels are bound by instructions per element) */
+inline uint gidx(uint xw, uint tb, uint ab, uint am, bool c)
+{
+    uint x = xw | tb;
+    if (c)
+        x ^= ((x >> ab) & 1u) ? am : 0u;
     return x;
 }
 
@@ -178,11 +199,20 @@ inline void local_layer(__local uint *lk, __local uint *lp, uint hp, uint T, uin
 #define CXM(i, b)                                                                                  \
     if (!((i) & (1u << (b))))                                                                      \
     CX(i, (i) ^ ((2u << (b)) - 1u))
-#define ALL16(M, b)                                                                                \
-    M(0, b) M(1, b) M(2, b) M(3, b) M(4, b) M(5, b) M(6, b) M(7, b) M(8, b) M(9, b) M(10, b)       \
-        M(11, b) M(12, b) M(13, b) M(14, b) M(15, b)
-#define CLEAN(b) ALL16(CXC, b)
-#define MIRROR(b) ALL16(CXM, b)
+#define ALL16(M, b, o)                                                                             \
+    M(o + 0, b)                                                                                    \
+    M(o + 1, b)                                                                                    \
+    M(o + 2, b)                                                                                    \
+    M(o + 3, b)                                                                                    \
+    M(o + 4, b) M(o + 5, b) M(o + 6, b) M(o + 7, b) M(o + 8, b) M(o + 9, b) M(o + 10, b)           \
+        M(o + 11, b) M(o + 12, b) M(o + 13, b) M(o + 14, b) M(o + 15, b)
+#if E_BITS == 5
+#define ALLE(M, b) ALL16(M, b, 0u) ALL16(M, b, 16u)
+#else
+#define ALLE(M, b) ALL16(M, b, 0u)
+#endif
+#define CLEAN(b) ALLE(CXC, b)
+#define MIRROR(b) ALLE(CXM, b)
 
 /* One pass on the GPU: 2^t / E work-items per group, E elements each.
  * Built once per payload flag and key type (-DHP, -DKT), so neither costs
@@ -221,11 +251,18 @@ __kernel void sn_fused_pass(__global uint *keys, __global uint *pay, uint kt, ui
     uint first_direct = d[H_FIRST_DIRECT], last_direct = d[H_LAST_DIRECT];
     if (!first_direct) {
         uint ktmp[E];
+        if (am) {
 #pragma unroll
-        for (uint i = 0; i < E; i++) {
-            uint x = xw | d[H_TAB + i];
-            x ^= ((x >> ab) & 1u) ? am : 0u;
-            ktmp[i] = x < n ? to_ord(KT, keys[x]) : SENTINEL;
+            for (uint i = 0; i < E; i++) {
+                uint x = gidx(xw, d[H_TAB + i], ab, am, true);
+                ktmp[i] = x < n ? to_ord(KT, keys[x]) : SENTINEL;
+            }
+        } else {
+#pragma unroll
+            for (uint i = 0; i < E; i++) {
+                uint x = gidx(xw, d[H_TAB + i], ab, am, false);
+                ktmp[i] = x < n ? to_ord(KT, keys[x]) : SENTINEL;
+            }
         }
 #pragma unroll
         for (uint i = 0; i < E; i++)
@@ -233,8 +270,7 @@ __kernel void sn_fused_pass(__global uint *keys, __global uint *pay, uint kt, ui
 #if HP
 #pragma unroll
         for (uint i = 0; i < E; i++) {
-            uint x = xw | d[H_TAB + i];
-            x ^= ((x >> ab) & 1u) ? am : 0u;
+            uint x = gidx(xw, d[H_TAB + i], ab, am, true);
             lp[lpad(w + i * W)] = x < n ? pay[x] : 0u;
         }
 #endif
@@ -251,11 +287,10 @@ __kernel void sn_fused_pass(__global uint *keys, __global uint *pay, uint kt, ui
             continue;
         }
         uint cr = r[1], cmask = r[2];
-        uint rb0 = 1u << r[3], rb1 = 1u << r[4], rb2 = 1u << r[5], rb3 = 1u << r[6];
         uint wpart = 0;
         uint nwr = r[R_NWR];
 #pragma unroll
-        for (uint k = 0; k < 5; k++)
+        for (uint k = 0; k < R_MAX_RUNS; k++)
             if (k < nwr)
                 wpart |= ((w >> r[R_RUNS + 3 * k]) & ((1u << r[R_RUNS + 3 * k + 1]) - 1u))
                          << r[R_RUNS + 3 * k + 2];
@@ -265,12 +300,18 @@ __kernel void sn_fused_pass(__global uint *keys, __global uint *pay, uint kt, ui
 #if HP
         uint rp[E];
 #endif
+        /* lpad(a | b) = lpad(a) + lpad(b) for disjoint a, b: the R part
+         * comes padded from the host; cmask == 0 when no mirror
+         * complements (then cr = 31 and wc == wpart) */
+        uint pw = lpad(wpart), pc = lpad(wc);
+        if (cmask) {
 #pragma unroll
-        for (uint i = 0; i < E; i++) {
-            uint l = ((i & 1u) ? rb0 : 0u) | ((i & 2u) ? rb1 : 0u) | ((i & 4u) ? rb2 : 0u) |
-                     ((i & 8u) ? rb3 : 0u);
-            l |= ((i >> cr) & 1u) ? wc : wpart; /* cr = 31 when no mirror complements */
-            ofs[i] = lpad(l);
+            for (uint i = 0; i < E; i++)
+                ofs[i] = r[R_TABL + i] + (((i >> cr) & 1u) ? pc : pw);
+        } else {
+#pragma unroll
+            for (uint i = 0; i < E; i++)
+                ofs[i] = r[R_TABL + i] + pw;
         }
         bool gload = ri == 0 && first_direct, gstore = ri + 1 == nr && last_direct;
         uint gw = base, gwc = base; /* global bits of wpart, wpart ^ cmask */
@@ -310,6 +351,10 @@ __kernel void sn_fused_pass(__global uint *keys, __global uint *pay, uint kt, ui
             case 1: CLEAN(1); break;
             case 2: CLEAN(2); break;
             case 3: CLEAN(3); break;
+#if E_BITS == 5
+            case 4: CLEAN(4); break;
+            case 12: MIRROR(4); break;
+#endif
             case 8: MIRROR(0); break;
             case 9: MIRROR(1); break;
             case 10: MIRROR(2); break;
@@ -347,8 +392,7 @@ __kernel void sn_fused_pass(__global uint *keys, __global uint *pay, uint kt, ui
 
 #pragma unroll
     for (uint i = 0; i < E; i++) {
-        uint x = xw | d[H_TAB + i];
-        x ^= ((x >> ab) & 1u) ? am : 0u;
+        uint x = gidx(xw, d[H_TAB + i], ab, am, true);
         uint l = lpad(w + i * W);
         if (x < n) {
             keys[x] = from_ord(KT, lk[l]);

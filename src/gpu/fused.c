@@ -23,7 +23,8 @@
 #include "core/alloc.h"
 #include "gpu/kernels.h"
 
-#define E_BITS 4
+#define E_MAX_BITS 5 /* kernels/fused.cl: E_BITS (4 or 5) per program */
+#define E_MAX 32
 #define H_T 0
 #define H_BMASK 1
 #define H_AMASK 2
@@ -35,10 +36,11 @@
 #define H_FLAT 30
 #define H_NROUNDS 31
 #define H_ROUNDS 32
-#define H_TAB 33
-#define H_FIRST_DIRECT 49
-#define H_LAST_DIRECT 50
-#define H_WORDS 51
+#define H_TAB 33 /* E_MAX words */
+#define H_FIRST_DIRECT 65
+#define H_LAST_DIRECT 66
+#define H_WORDS 67
+#define R_MAX_RUNS 6  /* runs of the local bits outside a round's E_BITS bits */
 #define DIRECT_BITS 5 /* a warp's 32 work-items on consecutive words */
 
 enum { ZL_CLEAN = 0, ZL_MIRROR = 1, ZL_CARRY = 2 };
@@ -196,6 +198,21 @@ static unsigned coalesce_bits(bool serial)
     return serial ? 4 : 3; /* 3: measured best on an H200 (32-byte sectors) */
 }
 
+/* Elements per GPU work-item: 2^5 in registers without payload (a tile
+ * of 2^13 with the 256 work-items NVIDIA allows, five layers per register
+ * round: 19 passes instead of 22 at 2^24, 1.17x on an H200), 2^4 with
+ * payload (twice the registers per element, and 2^13 tiles of keys and
+ * payload exceed 48 KiB of local memory anyway). Tuning knob:
+ * SN_FUSED_EBITS=4|5, read by the build, the plan and the enqueue alike,
+ * so set it before the first run. */
+static unsigned elem_bits(bool payload)
+{
+    const char *e = getenv("SN_FUSED_EBITS");
+    if (e && (e[0] == '4' || e[0] == '5') && e[1] == '\0')
+        return (unsigned)(e[0] - '0');
+    return payload ? 4 : 5;
+}
+
 sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, bool payload,
                              sn_key_type kt, sn_fused_plan *p, sn_diag *diag)
 {
@@ -210,6 +227,7 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
     size_t L = sn_schedule_layer_count(s);
     bool serial = mode_serial(g, v);
     p->serial = serial;
+    unsigned eb = elem_bits(payload);
     unsigned nb = log2u(n);
     unsigned t;
     if (serial) {
@@ -217,18 +235,16 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
         if (t > nb)
             t = nb;
     } else {
-        if (nb < E_BITS)
-            nb = E_BITS;
+        if (nb < eb)
+            nb = eb;
         unsigned bpe = payload ? 8 : 4;
         t = 13;
         const char *e = getenv("SN_FUSED_TILE"); /* tuning knob: largest tile bits */
-        if (e && *e >= '0' && *e <= '9' && atoi(e) >= E_BITS && atoi(e) <= 13)
+        if (e && *e >= '0' && *e <= '9' && atoi(e) >= (int)eb && atoi(e) <= 13)
             t = (unsigned)atoi(e);
-        while (t > E_BITS &&
-               (((size_t)1 << t) + ((size_t)1 << t) / 32) * bpe + 64 > g->info.local_mem)
+        while (t > eb && (((size_t)1 << t) + ((size_t)1 << t) / 32) * bpe + 64 > g->info.local_mem)
             t--;
-        while (t > E_BITS &&
-               ((size_t)1 << (t - E_BITS)) > g->fused_wg_max[payload ? 1 : 0][(int)kt])
+        while (t > eb && ((size_t)1 << (t - eb)) > g->fused_wg_max[payload ? 1 : 0][(int)kt])
             t--;
         if (t > nb)
             t = nb;
@@ -314,10 +330,10 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
             b += len;
         }
         v0.w[off + H_NRUNS] = nr;
-        /* global bits of local index i << (t - E_BITS), for the GPU
-         * kernel's loads: its work-item w holds w + i * 2^(t - E_BITS) */
-        for (uint32_t i = 0; i < 16; i++) {
-            uint32_t j = t >= E_BITS ? i << (t - E_BITS) : 0, x = 0;
+        /* global bits of local index i << (t - eb), for the GPU
+         * kernel's loads: its work-item w holds w + i * 2^(t - eb) */
+        for (uint32_t i = 0; i < (1u << eb); i++) {
+            uint32_t j = t >= eb ? i << (t - eb) : 0, x = 0;
             for (unsigned r = 0; r < nr; r++) {
                 uint32_t js = v0.w[off + H_RUNS + 3 * r], len = v0.w[off + H_RUNS + 3 * r + 1];
                 x |= ((j >> js) & ((1u << len) - 1u)) << v0.w[off + H_RUNS + 3 * r + 2];
@@ -351,19 +367,19 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
             size_t j = i;
             while (j < G->count && loc[j].kind != ZL_CARRY)
                 j++;
-            size_t nrg = pack(loc + i, j - i, 0, E_BITS, lu, rs);
+            size_t nrg = pack(loc + i, j - i, 0, eb, lu, rs);
             for (size_t ri = 0; ri < nrg; ri++) {
                 const group *R = &rs[ri];
-                uint32_t rset = fill_high(R->set, E_BITS, lu);
+                uint32_t rset = fill_high(R->set, eb, lu);
                 /* a round whose R avoids the low local bits can load from
                  * (first round) or store to (last) global memory directly,
                  * coalesced, when those bits are the tile's low global bits */
-                bool direct = (rset & ((1u << DIRECT_BITS) - 1u)) == 0 && t >= DIRECT_BITS + 4 &&
+                bool direct = (rset & ((1u << DIRECT_BITS) - 1u)) == 0 && t >= DIRECT_BITS + eb &&
                               (B & ((1u << DIRECT_BITS) - 1u)) == (1u << DIRECT_BITS) - 1u;
                 if (nrounds == 0)
                     v0.w[off + H_FIRST_DIRECT] = direct;
                 last_direct = direct;
-                uint32_t cmask = 0, cr = 31; /* 31: no complement (i < 16) */
+                uint32_t cmask = 0, cr = 31; /* 31: no complement (i < 32) */
                 if (R->cand >= 0) {
                     cmask = ((1u << R->cand) - 1u) & lu & ~rset;
                     if (cmask)
@@ -372,13 +388,18 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
                 push(&v0, 0);
                 push(&v0, cr);
                 push(&v0, cmask);
+                unsigned nrb = 0;
                 for (unsigned b = 0; b < 32; b++)
-                    if ((rset >> b) & 1u)
+                    if ((rset >> b) & 1u) {
                         push(&v0, b);
+                        nrb++;
+                    }
+                for (; nrb < E_MAX_BITS; nrb++)
+                    push(&v0, 0); /* never a register index bit (i < 2^eb) */
                 /* runs of the local bits outside R: where the work-item
                  * id's bits go (id bit positions counted from 0) */
-                uint32_t outside = lu & ~rset, wr[15] = {0}, nwr = 0, idb = 0;
-                for (unsigned b = 0; b < 32 && nwr < 5;) {
+                uint32_t outside = lu & ~rset, wr[3 * R_MAX_RUNS] = {0}, nwr = 0, idb = 0;
+                for (unsigned b = 0; b < 32 && nwr < R_MAX_RUNS;) {
                     if (!((outside >> b) & 1u)) {
                         b++;
                         continue;
@@ -398,10 +419,10 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
                     goto done;
                 }
                 push(&v0, nwr);
-                for (int q = 0; q < 15; q++)
+                for (int q = 0; q < 3 * R_MAX_RUNS; q++)
                     push(&v0, wr[q]);
                 /* global bits of each register's R part */
-                for (uint32_t ii = 0; ii < 16; ii++) {
+                for (uint32_t ii = 0; ii < (1u << eb); ii++) {
                     uint32_t l = 0, x = 0;
                     for (unsigned k2 = 0, b = 0; b < 32; b++)
                         if ((rset >> b) & 1u) {
@@ -416,6 +437,18 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
                             jb++;
                         }
                     push(&v0, x);
+                }
+                /* padded local offset of each register's R part
+                 * (kernels/fused.cl: lpad(l) = l + l / 32) */
+                for (uint32_t ii = 0; ii < (1u << eb); ii++) {
+                    uint32_t l = 0;
+                    for (unsigned k2 = 0, b = 0; b < 32; b++)
+                        if ((rset >> b) & 1u) {
+                            if ((ii >> k2) & 1u)
+                                l |= 1u << b;
+                            k2++;
+                        }
+                    push(&v0, l + (l >> 5));
                 }
                 push(&v0, (uint32_t)R->count);
                 for (size_t li = 0; li < R->count; li++) {
@@ -459,11 +492,12 @@ sn_status sn_fused_build(sn_gpu *g, bool payload, sn_key_type t, sn_diag *diag)
     int hp = payload ? 1 : 0, kt = (int)t;
     if (g->fprog[hp][kt])
         return SN_OK;
+    unsigned eb = elem_bits(payload);
     const char *src = sn_kernel_source_find("fused");
     if (!src)
         return sn_diag_set(diag, SN_EDEVICE, 0, 0, "kernels/fused.cl was not embedded");
     char opts[128];
-    int len = snprintf(opts, sizeof opts, "-DHP=%d -DKT=%d", hp, kt);
+    int len = snprintf(opts, sizeof opts, "-DHP=%d -DKT=%d -DE_BITS=%u", hp, kt, eb);
     /* NVIDIA only, tuning knobs: SN_FUSED_MAXRREG=N caps the registers (so
      * that 512 work-items, a tile of 2^13, fit); with SN_FUSED_DUMP the
      * build log reports registers and spills */
@@ -525,8 +559,27 @@ sn_status sn_fused_enqueue(sn_gpu *g, const sn_gpu_bufs *b, const sn_schedule *s
     size_t groups = (size_t)1 << (p->nbits - p->tile_bits);
     int hpi = b->payload ? 1 : 0;
     cl_kernel kk = p->serial ? g->kf_serial[hpi][(int)t] : g->kf_pass[hpi][(int)t];
-    size_t wg = p->serial ? 1 : T >> E_BITS;
+    size_t wg = p->serial ? 1 : T >> elem_bits(b->payload);
     size_t lbytes = p->serial ? T * 4 : (T + T / 32) * 4;
+    /* the arguments but the descriptor offset are the same for every pass:
+     * set once */
+    cl_int err = clSetKernelArg(kk, 0, sizeof(cl_mem), &b->keys);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(kk, 1, sizeof(cl_mem), &b->pay);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(kk, 2, sizeof kt, &kt);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(kk, 3, sizeof hp, &hp);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(kk, 4, sizeof n, &n);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(kk, 5, sizeof(cl_mem), &b->desc);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(kk, 7, lbytes, NULL);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(kk, 8, hp ? lbytes : 4, NULL);
+    if (err != CL_SUCCESS)
+        return sn_gpu_cl_fail(diag, "clSetKernelArg(sn_fused)", err);
     for (size_t i = 0; i < p->nsteps; i++) {
         const sn_fused_step *stp = &p->steps[i];
         sn_status st;
@@ -537,23 +590,7 @@ sn_status sn_fused_enqueue(sn_gpu *g, const sn_gpu_bufs *b, const sn_schedule *s
             continue;
         }
         cl_uint off = stp->off;
-        cl_int err = clSetKernelArg(kk, 0, sizeof(cl_mem), &b->keys);
-        if (err == CL_SUCCESS)
-            err = clSetKernelArg(kk, 1, sizeof(cl_mem), &b->pay);
-        if (err == CL_SUCCESS)
-            err = clSetKernelArg(kk, 2, sizeof kt, &kt);
-        if (err == CL_SUCCESS)
-            err = clSetKernelArg(kk, 3, sizeof hp, &hp);
-        if (err == CL_SUCCESS)
-            err = clSetKernelArg(kk, 4, sizeof n, &n);
-        if (err == CL_SUCCESS)
-            err = clSetKernelArg(kk, 5, sizeof(cl_mem), &b->desc);
-        if (err == CL_SUCCESS)
-            err = clSetKernelArg(kk, 6, sizeof off, &off);
-        if (err == CL_SUCCESS)
-            err = clSetKernelArg(kk, 7, lbytes, NULL);
-        if (err == CL_SUCCESS)
-            err = clSetKernelArg(kk, 8, hp ? lbytes : 4, NULL);
+        err = clSetKernelArg(kk, 6, sizeof off, &off);
         if (err != CL_SUCCESS)
             return sn_gpu_cl_fail(diag, "clSetKernelArg(sn_fused)", err);
         if ((st = sn_gpu_launch(g, kk, groups * wg, wg, "sn_fused", diag)) != SN_OK)
