@@ -12,17 +12,6 @@
 #include "render/export.h"
 #include "render/layout.h"
 
-/* fontconfig keeps caches until exit (sanitizer builds). */
-const char *__lsan_default_options(void);
-const char *__lsan_default_options(void)
-{
-    return "print_suppressions=0";
-}
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-    return "leak:libfontconfig\n";
-}
 
 static double now(void)
 {

@@ -18,19 +18,6 @@
 #include "sn_test.h"
 #include "view.h"
 
-/* fontconfig (behind cairo's text) keeps its caches until exit; in
- * sanitizer builds LeakSanitizer would report them. */
-const char *__lsan_default_options(void);
-const char *__lsan_default_options(void)
-{
-    return "print_suppressions=0";
-}
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-    return "leak:libfontconfig\n";
-}
-
 static bool sorted(sn_key_type t, const uint32_t *k, uint32_t n)
 {
     for (uint32_t i = 1; i < n; i++)

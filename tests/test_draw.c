@@ -20,19 +20,6 @@
 #include "render/palette.h"
 #include "sn_test.h"
 
-/* fontconfig keeps its caches until exit; LeakSanitizer (sanitizer
- * builds) would call that a leak. */
-const char *__lsan_default_options(void);
-const char *__lsan_default_options(void)
-{
-    return "print_suppressions=0";
-}
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-    return "leak:libfontconfig\n";
-}
-
 static char tmpdir[] = "/tmp/sn_test_draw_XXXXXX";
 
 static sn_network *tiny(void)

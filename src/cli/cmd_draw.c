@@ -14,19 +14,6 @@
 #include "render/export.h"
 #include "render/layout.h"
 
-/* fontconfig (behind cairo's text) keeps its caches until exit; in
- * sanitizer builds LeakSanitizer would report them and fail the command. */
-const char *__lsan_default_options(void);
-const char *__lsan_default_options(void)
-{
-    return "print_suppressions=0";
-}
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-    return "leak:libfontconfig\n";
-}
-
 static void help(void)
 {
     printf("usage: sortnet draw NET -o FILE [options]\n\n"
