@@ -358,13 +358,11 @@ sn_status sn_view_init(sn_view *v, const char *spec, const sn_view_input *in, sn
                            SN_VIEW_MAX_N);
     }
     if (strcmp(spec, "-") != 0 && !is_generator_name(spec)) {
-        size_t len = strlen(spec) + 1;
-        v->file = sn_malloc(len);
+        v->file = sn_strdup(spec);
         if (!v->file) {
             sn_schedule_destroy(s);
             return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
         }
-        memcpy(v->file, spec, len);
     }
     uint32_t *keys = NULL;
     if (in && (in->kind == SN_INPUT_LIST || in->kind == SN_INPUT_BITS)) {

@@ -230,13 +230,12 @@ int cli_out_open(cli_out *o, const char *path)
         return 0;
     }
     size_t len = strlen(path);
-    o->path = sn_malloc(len + 1);
+    o->path = sn_strdup(path);
     o->tmp = sn_malloc(len + 32);
     if (!o->path || !o->tmp) {
         cli_out_abort(o);
         return cli_error(CLI_USAGE, path, "out of memory");
     }
-    memcpy(o->path, path, len + 1);
     /* The temporary sits beside the target so rename() stays on one file
      * system and is atomic. mkstemp makes it private and unique. */
     snprintf(o->tmp, len + 32, "%s.tmpXXXXXX", path);

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Countdown to an injected failure; 0 = never. Not thread-safe on purpose:
  * only single-threaded tests set it. */
@@ -53,6 +54,17 @@ void *sn_realloc(void *p, size_t size)
 void sn_free(void *p)
 {
     free(p);
+}
+
+char *sn_strdup(const char *s)
+{
+    if (!s)
+        s = "";
+    size_t len = strlen(s);
+    char *copy = sn_malloc(len + 1);
+    if (copy)
+        memcpy(copy, s, len + 1);
+    return copy;
 }
 
 bool sn_mul_size(size_t a, size_t b, size_t *out)

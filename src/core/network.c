@@ -96,11 +96,9 @@ sn_network *sn_network_clone(const sn_network *net)
 
 sn_status sn_network_set_name(sn_network *net, const char *name)
 {
-    size_t len = strlen(name ? name : "");
-    char *copy = sn_malloc(len + 1);
+    char *copy = sn_strdup(name);
     if (!copy)
         return SN_ENOMEM;
-    memcpy(copy, name ? name : "", len + 1);
     sn_free(net->name);
     net->name = copy;
     return SN_OK;

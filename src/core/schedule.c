@@ -477,11 +477,9 @@ const char *sn_schedule_name(const sn_schedule *s)
 
 sn_status sn_schedule_set_name(sn_schedule *s, const char *name)
 {
-    size_t len = strlen(name ? name : "");
-    char *copy = sn_malloc(len + 1);
+    char *copy = sn_strdup(name);
     if (!copy)
         return SN_ENOMEM;
-    memcpy(copy, name ? name : "", len + 1);
     sn_free(s->name);
     s->name = copy;
     return SN_OK;
