@@ -4,13 +4,8 @@
 # (an extended regex) of the expected message. Every case must finish under
 # `timeout 20`, never crash (no signal, no sanitizer report), and every
 # error must be one `sortnet: ...` line naming what was wrong.
-set -u
-S=${SORTNET:?set SORTNET to the sortnet binary}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
+. "$(dirname "$0")/lib.sh"
 cases=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
 # check NAME CODE REGEX CMD... : run CMD under timeout 20; the exit code must
 # be CODE and REGEX must match stderr (for CODE != 0) or stdout (CODE 0).

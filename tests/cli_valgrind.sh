@@ -3,8 +3,7 @@
 # commands (issue 8): zero errors and no leaks. Skips (exit 77) without
 # valgrind, and in sanitizer builds (SN_SANITIZED=1: an ASan binary cannot
 # run under valgrind).
-set -u
-S=${SORTNET:?set SORTNET to the sortnet binary}
+. "$(dirname "$0")/lib.sh"
 if [ "${SN_SANITIZED:-0}" = 1 ]; then
     echo "SKIP: sanitizer build (SN_SANITIZED=1); valgrind cannot run it" >&2
     exit 77
@@ -18,10 +17,6 @@ if nm "$S" 2>/dev/null | grep -q '__asan_init\|__tsan_init\|__msan_init'; then
     exit 77
 fi
 supp=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/valgrind.supp
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
 # vg CODE CMD... : run sortnet under memcheck; expect exit CODE, no errors
 # (valgrind exits 99 on any error, including a definite or indirect leak).
