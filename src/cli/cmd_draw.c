@@ -97,8 +97,7 @@ int cmd_draw(int argc, char **argv)
     static const struct option opts[] = {
         {"output", 1, NULL, 'o'}, {"step", 1, NULL, 'k'},    {"theme", 1, NULL, 't'},
         {"scale", 1, NULL, 's'},  {"width", 1, NULL, 'w'},   {"follow", 1, NULL, 'f'},
-        {"input", 1, NULL, 'I'},  {"random", 1, NULL, 'I'},  {"bits", 1, NULL, 'I'},
-        {"type", 1, NULL, 'I'},   {"reverse", 0, NULL, 'I'}, {"sorted", 0, NULL, 'I'},
+        CLI_INPUT_LONGOPTS,
         {"help", 0, NULL, 'h'},   {NULL, 0, NULL, 0}};
     const char *out_path = NULL;
     sn_theme_id theme = SN_THEME_LIGHT;
@@ -142,7 +141,7 @@ int cmd_draw(int argc, char **argv)
                                  optarg);
             lopt.width = (double)width;
             break;
-        case 'I': {
+        case CLI_OPT_INPUT: {
             int r = cli_input_option(&in, opts[idx].name, optarg);
             if (r != 1)
                 return r ? r : CLI_USAGE;

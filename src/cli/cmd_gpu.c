@@ -245,12 +245,7 @@ static int gpu_verify(int argc, char **argv)
         {"inject-fault", required_argument, NULL, O_FAULT},
         {"kernel", required_argument, NULL, O_KERNEL},
         {"json", no_argument, NULL, O_JSON},
-        {"input", required_argument, NULL, 'i'},
-        {"random", required_argument, NULL, 'i'},
-        {"bits", required_argument, NULL, 'i'},
-        {"type", required_argument, NULL, 'i'},
-        {"reverse", no_argument, NULL, 'i'},
-        {"sorted", no_argument, NULL, 'i'},
+        CLI_INPUT_LONGOPTS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -283,7 +278,7 @@ static int gpu_verify(int argc, char **argv)
             break;
         case O_KERNEL: kernel_file = optarg; break;
         case O_JSON: json = true; break;
-        case 'i': {
+        case CLI_OPT_INPUT: {
             int r = cli_input_option(&in, opts[idx].name, optarg);
             if (r > 1)
                 return r;
