@@ -4,7 +4,6 @@
  * (counterexample re-run through the reference executor), brute force and
  * reduction agreeing, and a direct one-input-at-a-time simulation for the
  * verdict, smallest failing input, failing count and redundant comparators. */
-#include <dirent.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -414,6 +413,36 @@ static sn_network *load(const char *path)
     return net;
 }
 
+/* Prove one shared network; with ctx->break_them it is also broken on
+ * purpose (done for one copy of the best networks, the bracket files). */
+struct shared_ctx {
+    bool break_them;
+    size_t proven;
+};
+
+static void prove_shared(const char *path, const char *name, void *arg)
+{
+    struct shared_ctx *ctx = arg;
+    sn_network *net = load(path);
+    CHECKF(net != NULL, "%s loads", path);
+    if (!net)
+        return;
+    sn_check_result res;
+    if (check(net, SN_CHECK_AUTO, &res) == SN_OK) {
+        CHECKF(res.sorts, "%s sorts", path);
+        sn_check_result_free(&res);
+        ctx->proven++;
+    } else {
+        CHECKF(0, "%s checked", path);
+    }
+    /* the best networks of 17..24 inputs: break them too */
+    if (ctx->break_them && sn_network_wires(net) >= 17 && strstr(name, "_13.") != NULL)
+        test_broken(net, name, false);
+    if (ctx->break_them && sn_network_wires(net) <= 12)
+        test_broken(net, name, true);
+    sn_network_destroy(net);
+}
+
 static void test_shared(void)
 {
     const char *dir = sn_test_shared_networks();
@@ -421,44 +450,14 @@ static void test_shared(void)
         printf("  shared networks: SN_SHARED_NETWORKS not set, skipped\n");
         return;
     }
-    static const char *const sub[] = {"bracket", "sn", "best"};
-    size_t proven = 0;
-    for (size_t k = 0; k < 3; k++) {
-        if (k == 2 && !sn_format_have_json())
-            continue;
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, sub[k]);
-        DIR *d = opendir(path);
-        if (!d)
-            continue;
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
-            if (e->d_name[0] == '.')
-                continue;
-            snprintf(path, sizeof path, "%s/%s/%s", dir, sub[k], e->d_name);
-            sn_network *net = load(path);
-            CHECKF(net != NULL, "%s loads", path);
-            if (!net)
-                continue;
-            sn_check_result res;
-            if (check(net, SN_CHECK_AUTO, &res) == SN_OK) {
-                CHECKF(res.sorts, "%s sorts", path);
-                sn_check_result_free(&res);
-                proven++;
-            } else {
-                CHECKF(0, "%s checked", path);
-            }
-            /* the best networks of 17..24 inputs: break them too */
-            if (k == 0 && sn_network_wires(net) >= 17 && strstr(e->d_name, "_13.") != NULL)
-                test_broken(net, e->d_name, false);
-            if (k == 0 && sn_network_wires(net) <= 12)
-                test_broken(net, e->d_name, true);
-            sn_network_destroy(net);
-        }
-        closedir(d);
-    }
-    printf("  shared networks proven: %zu\n", proven);
-    CHECK(proven >= 30);
+    struct shared_ctx ctx = {true, 0};
+    sn_test_each_shared("bracket", prove_shared, &ctx);
+    ctx.break_them = false;
+    sn_test_each_shared("sn", prove_shared, &ctx);
+    if (sn_format_have_json())
+        sn_test_each_shared("best", prove_shared, &ctx);
+    printf("  shared networks proven: %zu\n", ctx.proven);
+    CHECK(ctx.proven >= 30);
 }
 
 static void test_limits(void)

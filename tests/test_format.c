@@ -2,7 +2,6 @@
  * shared/networks reads with the N, L, D of its name and round-trips through
  * every writer; format detection; a table of bad inputs (status, message,
  * line and column); allocation failures; sn_schedule_load's names. */
-#include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,55 +91,54 @@ static bool expected_from_name(const char *name, unsigned *n, unsigned *l, unsig
     return found == 7;
 }
 
-static int test_shared_dir(const char *root, const char *sub, sn_format f)
+struct shared_ctx {
+    sn_format format; /* what every file of the folder must be detected as */
+    int files;
+};
+
+static void test_shared_file(const char *path, const char *name, void *arg)
 {
-    char dir[4096], path[8192];
-    snprintf(dir, sizeof dir, "%s/%s", root, sub);
-    DIR *dp = opendir(dir);
-    CHECKF(dp != NULL, "cannot open %s", dir);
-    if (!dp)
-        return 0;
-    int files = 0;
-    struct dirent *e;
-    while ((e = readdir(dp)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        unsigned n = 0, l = 0, d = 0;
-        if (!expected_from_name(e->d_name, &n, &l, &d))
-            continue;
-        files++;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        char *text = NULL;
-        size_t len = 0;
-        sn_diag dg;
-        CHECKF(sn_file_read_all(path, 1 << 20, &text, &len, &dg) == SN_OK, "%s", dg.text);
-        if (!text)
-            continue;
-        CHECKF(sn_format_detect(text, len) == f, "%s detected as %s", path,
-               sn_format_name(sn_format_detect(text, len)));
-        sn_network *net = parse_ok(text, len, SN_FORMAT_UNKNOWN, path);
-        if (net) {
-            CHECKF(sn_network_wires(net) == n && sn_network_size(net) == l &&
-                       sn_network_layer_count(net) == d,
-                   "%s: read N=%u L=%zu D=%zu", path, sn_network_wires(net), sn_network_size(net),
-                   sn_network_layer_count(net));
-            check_round_trips(net, path);
-        }
-        /* The same through sn_schedule_load, which names it after the file. */
-        sn_schedule *s = NULL;
-        CHECKF(sn_schedule_load(path, &s, &dg) == SN_OK, "%s", dg.text);
-        if (s) {
-            CHECK(strcmp(sn_schedule_name(s), e->d_name) == 0);
-            CHECK(sn_schedule_wires(s) == n && sn_schedule_size(s) == l &&
-                  sn_schedule_layer_count(s) == d);
-            CHECK(net && sn_network_equal(sn_schedule_network(s), net));
-        }
-        sn_schedule_destroy(s);
-        sn_network_destroy(net);
-        sn_free(text);
+    struct shared_ctx *ctx = arg;
+    sn_format f = ctx->format;
+    unsigned n = 0, l = 0, d = 0;
+    if (!expected_from_name(name, &n, &l, &d))
+        return;
+    ctx->files++;
+    char *text = NULL;
+    size_t len = 0;
+    sn_diag dg;
+    CHECKF(sn_file_read_all(path, 1 << 20, &text, &len, &dg) == SN_OK, "%s", dg.text);
+    if (!text)
+        return;
+    CHECKF(sn_format_detect(text, len) == f, "%s detected as %s", path,
+           sn_format_name(sn_format_detect(text, len)));
+    sn_network *net = parse_ok(text, len, SN_FORMAT_UNKNOWN, path);
+    if (net) {
+        CHECKF(sn_network_wires(net) == n && sn_network_size(net) == l &&
+                   sn_network_layer_count(net) == d,
+               "%s: read N=%u L=%zu D=%zu", path, sn_network_wires(net), sn_network_size(net),
+               sn_network_layer_count(net));
+        check_round_trips(net, path);
     }
-    closedir(dp);
-    return files;
+    /* The same through sn_schedule_load, which names it after the file. */
+    sn_schedule *s = NULL;
+    CHECKF(sn_schedule_load(path, &s, &dg) == SN_OK, "%s", dg.text);
+    if (s) {
+        CHECK(strcmp(sn_schedule_name(s), name) == 0);
+        CHECK(sn_schedule_wires(s) == n && sn_schedule_size(s) == l &&
+              sn_schedule_layer_count(s) == d);
+        CHECK(net && sn_network_equal(sn_schedule_network(s), net));
+    }
+    sn_schedule_destroy(s);
+    sn_network_destroy(net);
+    sn_free(text);
+}
+
+static int test_shared_dir(const char *sub, sn_format f)
+{
+    struct shared_ctx ctx = {f, 0};
+    CHECKF(sn_test_each_shared(sub, test_shared_file, &ctx) >= 0, "cannot open %s", sub);
+    return ctx.files;
 }
 
 static void test_shared(void)
@@ -151,10 +149,10 @@ static void test_shared(void)
                "skipped\n");
         return;
     }
-    int files = test_shared_dir(root, "bracket", SN_FORMAT_BRACKET);
-    files += test_shared_dir(root, "sn", SN_FORMAT_SN);
+    int files = test_shared_dir("bracket", SN_FORMAT_BRACKET);
+    files += test_shared_dir("sn", SN_FORMAT_SN);
     if (sn_format_have_json())
-        files += test_shared_dir(root, "best", SN_FORMAT_JSON);
+        files += test_shared_dir("best", SN_FORMAT_JSON);
     CHECKF(files >= 20, "only %d network files found under %s", files, root);
     printf("shared networks: %d files read and round-tripped\n", files);
 }

@@ -4,7 +4,6 @@
  * faults must be found at exactly their layer; user kernels that do not
  * build or are wrong must be reported. Skips (77) only when no OpenCL
  * platform exists. */
-#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -336,6 +335,29 @@ static void test_user_kernels(void)
     sn_schedule_destroy(s);
 }
 
+static void verify_shared(const char *path, const char *name, void *ctx)
+{
+    int *seen = ctx;
+    (void)name;
+    sn_schedule *s = NULL;
+    sn_diag d;
+    sn_status st = sn_schedule_load(path, &s, &d);
+    if (st == SN_EUNSUPPORTED)
+        return; /* JSON without jansson */
+    CHECKF(st == SN_OK, "%s: %s", path, d.text);
+    if (st != SN_OK)
+        return;
+    (*seen)++;
+    uint32_t n = sn_schedule_wires(s);
+    for (int t = 0; t < 3; t++) {
+        uint32_t *keys = make_input((sn_key_type)t, n, (uint64_t)*seen, t == 2);
+        if (keys)
+            expect_identical(s, (sn_key_type)t, keys, t != 1, NULL, path);
+        sn_free(keys);
+    }
+    sn_schedule_destroy(s);
+}
+
 /* Every network of ../shared/networks: identical. */
 static void test_shared_networks(void)
 {
@@ -344,40 +366,10 @@ static void test_shared_networks(void)
         fprintf(stderr, "note: SN_SHARED_NETWORKS not set: shared networks not tested\n");
         return;
     }
-    static const char *const subdirs[] = {"best", "bracket", "sn"};
     int seen = 0;
-    for (int sd = 0; sd < 3; sd++) {
-        char dir[1024];
-        snprintf(dir, sizeof dir, "%s/%s", root, subdirs[sd]);
-        DIR *dh = opendir(dir);
-        if (!dh)
-            continue;
-        struct dirent *e;
-        while ((e = readdir(dh)) != NULL) {
-            if (e->d_name[0] == '.')
-                continue;
-            char path[2048];
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            sn_schedule *s = NULL;
-            sn_diag d;
-            sn_status st = sn_schedule_load(path, &s, &d);
-            if (st == SN_EUNSUPPORTED)
-                continue; /* JSON without jansson */
-            CHECKF(st == SN_OK, "%s: %s", path, d.text);
-            if (st != SN_OK)
-                continue;
-            seen++;
-            uint32_t n = sn_schedule_wires(s);
-            for (int t = 0; t < 3; t++) {
-                uint32_t *keys = make_input((sn_key_type)t, n, (uint64_t)seen, t == 2);
-                if (keys)
-                    expect_identical(s, (sn_key_type)t, keys, t != 1, NULL, path);
-                sn_free(keys);
-            }
-            sn_schedule_destroy(s);
-        }
-        closedir(dh);
-    }
+    sn_test_each_shared("best", verify_shared, &seen);
+    sn_test_each_shared("bracket", verify_shared, &seen);
+    sn_test_each_shared("sn", verify_shared, &seen);
     CHECKF(seen > 0, "no networks found under %s", root);
 }
 

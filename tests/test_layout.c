@@ -2,7 +2,6 @@
  * and invariants (no overlaps inside a sub-column, everything inside its
  * band, optimal sub-column counts) for every generator and the real
  * networks of shared/networks. */
-#include <dirent.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -260,6 +259,27 @@ static void test_generators(void)
     sn_schedule_destroy(s);
 }
 
+static void lay_out_shared(const char *path, const char *name, void *ctx)
+{
+    int *tested = ctx;
+    if (strstr(name, ".json") && !sn_format_have_json())
+        return;
+    sn_schedule *s = NULL;
+    sn_diag dg;
+    sn_diag_clear(&dg);
+    if (sn_schedule_load(path, &s, &dg) != SN_OK) {
+        CHECKF(0, "cannot load %s: %s", path, dg.text);
+        return;
+    }
+    sn_layout *lo = NULL;
+    CHECKF(sn_layout_create(s, NULL, &lo, NULL) == SN_OK, "%s", path);
+    if (lo)
+        check_invariants(lo, s, name);
+    sn_layout_destroy(lo);
+    sn_schedule_destroy(s);
+    (*tested)++;
+}
+
 static void test_shared(void)
 {
     const char *dir = sn_test_shared_networks();
@@ -267,38 +287,10 @@ static void test_shared(void)
         printf("note: SN_SHARED_NETWORKS not set, real networks not tested\n");
         return;
     }
-    const char *subs[] = {"best", "bracket", "sn"};
     int tested = 0;
-    for (int i = 0; i < 3; i++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, subs[i]);
-        DIR *d = opendir(path);
-        if (!d)
-            continue;
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
-            if (e->d_name[0] == '.')
-                continue;
-            if (strstr(e->d_name, ".json") && !sn_format_have_json())
-                continue;
-            snprintf(path, sizeof path, "%s/%s/%s", dir, subs[i], e->d_name);
-            sn_schedule *s = NULL;
-            sn_diag dg;
-            sn_diag_clear(&dg);
-            if (sn_schedule_load(path, &s, &dg) != SN_OK) {
-                CHECKF(0, "cannot load %s: %s", path, dg.text);
-                continue;
-            }
-            sn_layout *lo = NULL;
-            CHECKF(sn_layout_create(s, NULL, &lo, NULL) == SN_OK, "%s", path);
-            if (lo)
-                check_invariants(lo, s, e->d_name);
-            sn_layout_destroy(lo);
-            sn_schedule_destroy(s);
-            tested++;
-        }
-        closedir(d);
-    }
+    sn_test_each_shared("best", lay_out_shared, &tested);
+    sn_test_each_shared("bracket", lay_out_shared, &tested);
+    sn_test_each_shared("sn", lay_out_shared, &tested);
     printf("laid out %d networks from %s\n", tested, dir);
     CHECK(tested > 0);
 }
