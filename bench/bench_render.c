@@ -12,7 +12,6 @@
 #include "render/export.h"
 #include "render/layout.h"
 
-
 static double now(void)
 {
     struct timespec t;

@@ -525,8 +525,8 @@ static void gpu_verify(sn_view *v)
     }
     char verdict[sizeof v->gpu_verdict];
     bool identical = false;
-    sn_status st = v->gpu_fn(v->gpu_ctx, v->sched, v->type, v->input, verdict, sizeof verdict,
-                             &identical);
+    sn_status st =
+        v->gpu_fn(v->gpu_ctx, v->sched, v->type, v->input, verdict, sizeof verdict, &identical);
     if (st != SN_OK) {
         sn_view_message(v, true, "GPU check failed: %s", verdict);
         return;

@@ -130,14 +130,14 @@ typedef struct sn_view {
 
     bool help;
     bool dark;
-    bool gpu_built;    /* OpenCL part present */
+    bool gpu_built;        /* OpenCL part present */
     sn_view_gpu_fn gpu_fn; /* G runs this (NULL: G explains why it cannot) */
     void *gpu_ctx;
     char gpu_verdict[160]; /* for the network and input of gpu_generation */
     bool gpu_identical;
-    uint64_t gpu_generation; /* data_generation the verdict belongs to; 0: none */
+    uint64_t gpu_generation;  /* data_generation the verdict belongs to; 0: none */
     uint64_t data_generation; /* bumped whenever network or input changes */
-    char message[512]; /* the line under the status line */
+    char message[512];        /* the line under the status line */
     bool message_error;
     unsigned requests; /* SN_REQ_* for the window loop */
 } sn_view;

@@ -96,8 +96,7 @@ int cli_input_option(cli_input *in, const char *name, const char *arg)
 {
     if (strcmp(name, "type") == 0) {
         if (!sn_key_type_parse(arg, &in->type))
-            return cli_error(CLI_USAGE, "--type", "'%s' is not a key type (i32, u32 or f32)",
-                             arg);
+            return cli_error(CLI_USAGE, "--type", "'%s' is not a key type (i32, u32 or f32)", arg);
         return 1;
     }
     sn_input_spec s = {SN_INPUT_RANDOM, 0, NULL};
@@ -107,8 +106,7 @@ int cli_input_option(cli_input *in, const char *name, const char *arg)
     } else if (strcmp(name, "random") == 0) {
         s.kind = SN_INPUT_RANDOM;
         if (!cli_parse_u64(arg, 0, UINT64_MAX, &s.seed))
-            return cli_error(CLI_USAGE, "--random", "'%s' is not a seed (a decimal number)",
-                             arg);
+            return cli_error(CLI_USAGE, "--random", "'%s' is not a seed (a decimal number)", arg);
     } else if (strcmp(name, "reverse") == 0) {
         s.kind = SN_INPUT_REVERSE;
     } else if (strcmp(name, "sorted") == 0) {

@@ -41,7 +41,7 @@ int cli_load(const char *spec, sn_schedule **out);
  *   --type i32|u32|f32. */
 typedef struct cli_input {
     sn_input_spec spec;
-    bool given;       /* any input option seen */
+    bool given; /* any input option seen */
     sn_key_type type;
 } cli_input;
 
@@ -62,10 +62,13 @@ extern const char cli_input_help[];
  * CLI_OPT_INPUT, so a command's switch sends them to cli_input_option with
  * the option's name. */
 #define CLI_OPT_INPUT 0x1000
-#define CLI_INPUT_LONGOPTS                                                                     \
-    {"input", 1, NULL, CLI_OPT_INPUT}, {"random", 1, NULL, CLI_OPT_INPUT},                     \
-        {"reverse", 0, NULL, CLI_OPT_INPUT}, {"sorted", 0, NULL, CLI_OPT_INPUT},               \
-        {"bits", 1, NULL, CLI_OPT_INPUT}, {"type", 1, NULL, CLI_OPT_INPUT}
+#define CLI_INPUT_LONGOPTS                                                                         \
+    {"input", 1, NULL, CLI_OPT_INPUT}, {"random", 1, NULL, CLI_OPT_INPUT},                         \
+        {"reverse", 0, NULL, CLI_OPT_INPUT}, {"sorted", 0, NULL, CLI_OPT_INPUT},                   \
+        {"bits", 1, NULL, CLI_OPT_INPUT},                                                          \
+    {                                                                                              \
+        "type", 1, NULL, CLI_OPT_INPUT                                                             \
+    }
 
 /* Print keys as "a,b,c". */
 void cli_print_keys(FILE *f, sn_key_type t, const uint32_t *keys, uint32_t n);
@@ -77,9 +80,9 @@ typedef struct cli_out {
     char *path;
     char *tmp;
 } cli_out;
-int cli_out_open(cli_out *o, const char *path);   /* 0 or exit code (printed) */
-int cli_out_commit(cli_out *o);                   /* 0 or exit code (printed) */
-void cli_out_abort(cli_out *o);                   /* removes the temporary */
+int cli_out_open(cli_out *o, const char *path); /* 0 or exit code (printed) */
+int cli_out_commit(cli_out *o);                 /* 0 or exit code (printed) */
+void cli_out_abort(cli_out *o);                 /* removes the temporary */
 
 /* Parse an unsigned decimal within [lo, hi]; false if malformed. */
 bool cli_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);

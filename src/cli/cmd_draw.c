@@ -95,10 +95,9 @@ fail:
 int cmd_draw(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"output", 1, NULL, 'o'}, {"step", 1, NULL, 'k'},    {"theme", 1, NULL, 't'},
-        {"scale", 1, NULL, 's'},  {"width", 1, NULL, 'w'},   {"follow", 1, NULL, 'f'},
-        CLI_INPUT_LONGOPTS,
-        {"help", 0, NULL, 'h'},   {NULL, 0, NULL, 0}};
+        {"output", 1, NULL, 'o'}, {"step", 1, NULL, 'k'},  {"theme", 1, NULL, 't'},
+        {"scale", 1, NULL, 's'},  {"width", 1, NULL, 'w'}, {"follow", 1, NULL, 'f'},
+        CLI_INPUT_LONGOPTS,       {"help", 0, NULL, 'h'},  {NULL, 0, NULL, 0}};
     const char *out_path = NULL;
     sn_theme_id theme = SN_THEME_LIGHT;
     sn_layout_opts lopt = {1.0, 0, false, 0, -1};

@@ -37,8 +37,7 @@ static bool is_sorted(sn_key_type t, const uint32_t *k, uint32_t n)
     return true;
 }
 
-static void print_array(const char *label, sn_key_type t, const uint32_t *k, uint32_t n,
-                        bool full)
+static void print_array(const char *label, sn_key_type t, const uint32_t *k, uint32_t n, bool full)
 {
     printf("%s", label);
     if (n <= RUN_PRINT_MAX || full) {
@@ -122,8 +121,8 @@ static int print_json(const sn_trace *tr, bool trace, bool payload)
 }
 #endif
 
-static void print_text(const sn_schedule *s, const cli_input *in, const sn_trace *tr,
-                       bool trace, bool payload, bool full, double seconds)
+static void print_text(const sn_schedule *s, const cli_input *in, const sn_trace *tr, bool trace,
+                       bool payload, bool full, double seconds)
 {
     sn_key_type t = sn_trace_key_type(tr);
     uint32_t n = sn_trace_wires(tr);
@@ -170,12 +169,9 @@ static void print_text(const sn_schedule *s, const cli_input *in, const sn_trace
 
 int cmd_run(int argc, char **argv)
 {
-    static const struct option opts[] = {CLI_INPUT_LONGOPTS,
-                                         {"trace", 0, NULL, 't'},
-                                         {"payload", 0, NULL, 'p'},
-                                         {"full", 0, NULL, 'f'},
-                                         {"json", 0, NULL, 'j'},
-                                         {"help", 0, NULL, 'h'},
+    static const struct option opts[] = {CLI_INPUT_LONGOPTS,        {"trace", 0, NULL, 't'},
+                                         {"payload", 0, NULL, 'p'}, {"full", 0, NULL, 'f'},
+                                         {"json", 0, NULL, 'j'},    {"help", 0, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     cli_input in;
     cli_input_init(&in);
@@ -224,8 +220,8 @@ int cmd_run(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     /* Without --trace only the final array matters: DIGEST mode keeps no
      * per-layer arrays. */
-    sn_status st = sn_trace_record(s, in.type, keys, pay, trace ? SN_TRACE_AUTO : SN_TRACE_DIGEST,
-                                   &tr, &d);
+    sn_status st =
+        sn_trace_record(s, in.type, keys, pay, trace ? SN_TRACE_AUTO : SN_TRACE_DIGEST, &tr, &d);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (st != SN_OK) {
         rc = cli_error(cli_status_exit(st), "run", "%s", d.text[0] ? d.text : sn_status_str(st));

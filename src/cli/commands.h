@@ -6,9 +6,9 @@
 int cmd_gen(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_run(int argc, char **argv);
-int cmd_check(int argc, char **argv);  /* cmd_check.c (SN_HAVE_CHECK) */
-int cmd_draw(int argc, char **argv);   /* cmd_draw.c (SN_HAVE_CAIRO) */
-int cmd_gpu(int argc, char **argv);    /* cmd_gpu.c (SN_HAVE_OPENCL) */
-int cmd_view(int argc, char **argv);   /* cmd_view.c (SN_HAVE_SDL) */
+int cmd_check(int argc, char **argv); /* cmd_check.c (SN_HAVE_CHECK) */
+int cmd_draw(int argc, char **argv);  /* cmd_draw.c (SN_HAVE_CAIRO) */
+int cmd_gpu(int argc, char **argv);   /* cmd_gpu.c (SN_HAVE_OPENCL) */
+int cmd_view(int argc, char **argv);  /* cmd_view.c (SN_HAVE_SDL) */
 
 #endif

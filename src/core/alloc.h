@@ -8,10 +8,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-void *sn_malloc(size_t size);              /* NULL on failure or size 0 */
-void *sn_calloc(size_t count, size_t size);/* NULL on failure or overflow */
-void *sn_realloc(void *p, size_t size);    /* like realloc; p may be NULL */
-void sn_free(void *p);                     /* NULL is a no-op */
+void *sn_malloc(size_t size);               /* NULL on failure or size 0 */
+void *sn_calloc(size_t count, size_t size); /* NULL on failure or overflow */
+void *sn_realloc(void *p, size_t size);     /* like realloc; p may be NULL */
+void sn_free(void *p);                      /* NULL is a no-op */
 /* A copy of s (NULL copies as ""), through the same hook; NULL on failure. */
 char *sn_strdup(const char *s);
 

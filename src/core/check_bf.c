@@ -5,11 +5,10 @@
  * k is input block * 64 * VW + k * 64 + j. So wires 0..5 take the fixed
  * patterns 0xAAAA.., 0xCCCC.., ... in every word, wires 6..BLOCK_BITS-1 are
  * all-ones in the words whose index has that bit, and the higher wires are
- * constant over the block (bits of the block number). A comparator is w[a] & w[b] (min) and w[a] | w[b]
- * (max); an output is sorted iff no lane has 1 on wire i and 0 on wire i+1.
- * A comparator swaps on some input iff a lane has a = 1, b = 0 before it;
- * each thread stops watching a comparator once it has seen it swap. The
- * watched ones are kept as a sorted index list, so the hot loop runs plain
+ * constant over the block (bits of the block number). A comparator is w[a] & w[b] (min) and w[a] |
+ * w[b] (max); an output is sorted iff no lane has 1 on wire i and 0 on wire i+1. A comparator swaps
+ * on some input iff a lane has a = 1, b = 0 before it; each thread stops watching a comparator once
+ * it has seen it swap. The watched ones are kept as a sorted index list, so the hot loop runs plain
  * stretches between them without a test per comparator: a network with a
  * redundant comparator watches it over every input, and a per-comparator
  * branch there cost half the speed.
@@ -24,7 +23,8 @@
 
 #include "core/alloc.h"
 
-#define VW 32        /* words per wire in one block (32 measured fastest: 8 and 64 are 1.3-1.5x slower) */
+#define VW 32 /* words per wire in one block (32 measured fastest: 8 and 64 are 1.3-1.5x slower)   \
+               */
 #define BLOCK_BITS 11 /* log2(64 * VW) */
 /* Alignment 16 (what malloc guarantees), so the wide clone uses unaligned
  * loads on heap data instead of faulting. */

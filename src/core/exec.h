@@ -20,7 +20,7 @@
 
 typedef enum sn_key_type { SN_KEY_I32 = 0, SN_KEY_U32, SN_KEY_F32 } sn_key_type;
 
-const char *sn_key_type_name(sn_key_type t);        /* "i32", "u32", "f32" */
+const char *sn_key_type_name(sn_key_type t); /* "i32", "u32", "f32" */
 bool sn_key_type_parse(const char *s, sn_key_type *out);
 
 /* Bijection from raw key bits to a uint32 whose unsigned order is the key

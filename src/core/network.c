@@ -53,7 +53,7 @@ sn_network *sn_network_create(uint32_t n)
     net->n = n;
     net->offset = sn_calloc(1, sizeof *net->offset);
     if (!net->offset || (n > 0 && (!(net->wire_depth = sn_calloc(n, sizeof(size_t))) ||
-                                  !(net->seen = sn_calloc(n, sizeof(size_t)))))) {
+                                   !(net->seen = sn_calloc(n, sizeof(size_t)))))) {
         sn_network_destroy(net);
         return NULL;
     }
@@ -191,11 +191,11 @@ static sn_status check_comparator(const sn_network *net, sn_comparator c, sn_dia
 {
     if (c.a >= net->n || c.b >= net->n)
         return sn_diag_set(diag, SN_EINVAL, 0, 0,
-                           "comparator (%u,%u): wire %u is out of range for %u inputs", c.a,
-                           c.b, c.a >= net->n ? c.a : c.b, net->n);
+                           "comparator (%u,%u): wire %u is out of range for %u inputs", c.a, c.b,
+                           c.a >= net->n ? c.a : c.b, net->n);
     if (c.a == c.b)
-        return sn_diag_set(diag, SN_EINVAL, 0, 0, "comparator (%u,%u) joins a wire to itself",
-                           c.a, c.b);
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "comparator (%u,%u) joins a wire to itself", c.a,
+                           c.b);
     return SN_OK;
 }
 
@@ -213,8 +213,8 @@ sn_status sn_network_layer_add(sn_network *net, const sn_comparator *cmps, size_
         for (int j = 0; j < 2; j++) {
             if (net->seen[w[j]] == net->stamp)
                 return sn_diag_set(diag, SN_EINVAL, 0, 0,
-                                   "wire %u is used twice in layer %zu (comparator (%u,%u))",
-                                   w[j], net->nlayers + 1, cmps[i].a, cmps[i].b);
+                                   "wire %u is used twice in layer %zu (comparator (%u,%u))", w[j],
+                                   net->nlayers + 1, cmps[i].a, cmps[i].b);
             net->seen[w[j]] = net->stamp;
         }
     }
@@ -249,8 +249,7 @@ sn_status sn_network_add_asap(sn_network *net, uint32_t a, uint32_t b, sn_diag *
     if (st == SN_OK)
         st = layer_reserve(&net->layers[layer], 1);
     if (st != SN_OK)
-        return sn_diag_set(diag, st, 0, 0, "network too large (%zu comparators)",
-                           net->ncmp + 1);
+        return sn_diag_set(diag, st, 0, 0, "network too large (%zu comparators)", net->ncmp + 1);
     struct sn_layer *l = &net->layers[layer];
     l->cmps[l->count++] = c;
     net->ncmp++;
@@ -260,8 +259,7 @@ sn_status sn_network_add_asap(sn_network *net, uint32_t a, uint32_t b, sn_diag *
     return SN_OK;
 }
 
-bool sn_network_comparator(const sn_network *net, size_t index, sn_comparator *out,
-                           size_t *layer)
+bool sn_network_comparator(const sn_network *net, size_t index, sn_comparator *out, size_t *layer)
 {
     if (index >= net->ncmp)
         return false;

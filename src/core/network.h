@@ -23,9 +23,9 @@ typedef struct sn_network sn_network;
 
 /* Limits on what the library accepts (raised with sn_limits_set). */
 typedef struct sn_limits {
-    uint32_t max_wires;        /* default 1<<20 for explicit networks */
-    size_t max_comparators;    /* default 1<<26 */
-    size_t max_layers;         /* default 1<<22 */
+    uint32_t max_wires;     /* default 1<<20 for explicit networks */
+    size_t max_comparators; /* default 1<<26 */
+    size_t max_layers;      /* default 1<<22 */
 } sn_limits;
 sn_limits sn_limits_get(void);
 void sn_limits_set(sn_limits l);
@@ -65,8 +65,7 @@ sn_status sn_network_layer_add(sn_network *net, const sn_comparator *cmps, size_
 sn_status sn_network_add_asap(sn_network *net, uint32_t a, uint32_t b, sn_diag *diag);
 
 /* Comparator by global index (network order), or false if out of range. */
-bool sn_network_comparator(const sn_network *net, size_t index, sn_comparator *out,
-                           size_t *layer);
+bool sn_network_comparator(const sn_network *net, size_t index, sn_comparator *out, size_t *layer);
 
 /* true if both networks have the same n and identical layers. */
 bool sn_network_equal(const sn_network *x, const sn_network *y);

@@ -34,13 +34,13 @@
 #include "core/status.h"
 
 typedef enum sn_algo {
-    SN_ALGO_EXPLICIT = 0,   /* pairs stored per layer */
-    SN_ALGO_BITONIC,        /* closed form */
-    SN_ALGO_ODDEVEN_MERGE,  /* closed form */
-    SN_ALGO_TRANSPOSITION,  /* closed form */
-    SN_ALGO_PAIRWISE,       /* generated explicitly (Parberry) */
-    SN_ALGO_BUBBLE,         /* generated explicitly */
-    SN_ALGO_INSERTION,      /* generated explicitly */
+    SN_ALGO_EXPLICIT = 0,  /* pairs stored per layer */
+    SN_ALGO_BITONIC,       /* closed form */
+    SN_ALGO_ODDEVEN_MERGE, /* closed form */
+    SN_ALGO_TRANSPOSITION, /* closed form */
+    SN_ALGO_PAIRWISE,      /* generated explicitly (Parberry) */
+    SN_ALGO_BUBBLE,        /* generated explicitly */
+    SN_ALGO_INSERTION,     /* generated explicitly */
     SN_ALGO_COUNT
 } sn_algo;
 

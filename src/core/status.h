@@ -11,15 +11,15 @@
 
 typedef enum sn_status {
     SN_OK = 0,
-    SN_ENOMEM,      /* an allocation failed */
-    SN_EINVAL,      /* bad argument or invalid network (wire range, a == b, ...) */
-    SN_EPARSE,      /* malformed input text; diag has line and column */
-    SN_ELIMIT,      /* over a size limit (n, comparators, memory) */
-    SN_EIO,         /* reading or writing a file failed */
-    SN_EUNSUPPORTED,/* feature not built in (e.g. JSON without jansson) */
-    SN_EINTERRUPTED,/* stopped on request (Ctrl-C) */
-    SN_ENODEVICE,   /* missing environment: no OpenCL platform, no display */
-    SN_EDEVICE      /* a device call failed; diag names the call and error */
+    SN_ENOMEM,       /* an allocation failed */
+    SN_EINVAL,       /* bad argument or invalid network (wire range, a == b, ...) */
+    SN_EPARSE,       /* malformed input text; diag has line and column */
+    SN_ELIMIT,       /* over a size limit (n, comparators, memory) */
+    SN_EIO,          /* reading or writing a file failed */
+    SN_EUNSUPPORTED, /* feature not built in (e.g. JSON without jansson) */
+    SN_EINTERRUPTED, /* stopped on request (Ctrl-C) */
+    SN_ENODEVICE,    /* missing environment: no OpenCL platform, no display */
+    SN_EDEVICE       /* a device call failed; diag names the call and error */
 } sn_status;
 
 /* A static English phrase for a status; never NULL. */

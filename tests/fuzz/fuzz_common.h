@@ -52,8 +52,7 @@ static inline void fuzz_check_network(const sn_network *net)
         if (count == 0 || sn_network_layer_offset(net, k) != total)
             abort();
         for (size_t i = 0; i < count; i++) {
-            if (c[i].a >= n || c[i].b >= n || c[i].a == c[i].b || seen[c[i].a] ||
-                seen[c[i].b])
+            if (c[i].a >= n || c[i].b >= n || c[i].a == c[i].b || seen[c[i].a] || seen[c[i].b])
                 abort();
             seen[c[i].a] = seen[c[i].b] = 1;
         }

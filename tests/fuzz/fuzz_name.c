@@ -64,8 +64,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             check_schedule(s);
             sn_schedule_destroy(s);
         } else if (s != NULL || (d.text[0] == '\0' && st != SN_ENOMEM)) {
-            fprintf(stderr, "sn_schedule_load('%s') failed (status %d) without a message\n",
-                    spec, (int)st);
+            fprintf(stderr, "sn_schedule_load('%s') failed (status %d) without a message\n", spec,
+                    (int)st);
             abort();
         }
     }

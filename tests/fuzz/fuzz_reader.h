@@ -39,8 +39,8 @@ static void check_round_trip(const sn_network *net, sn_format f)
     sn_diag d;
     st = sn_network_parse(buf, len, f, &again, &d);
     if (st == SN_OK && sn_network_size(again) != sn_network_size(net)) {
-        fprintf(stderr, "round trip through %s changed the size: %zu -> %zu\n",
-                sn_format_name(f), sn_network_size(net), sn_network_size(again));
+        fprintf(stderr, "round trip through %s changed the size: %zu -> %zu\n", sn_format_name(f),
+                sn_network_size(net), sn_network_size(again));
         abort();
     }
     if (st != SN_OK && st != SN_ENOMEM && st != SN_ELIMIT) {

@@ -52,8 +52,8 @@ static void check_view(const sn_view *v, bool at_end)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const char *const nets[] = {"bitonic:8", "oddeven-merge:5", "transposition:4",
-                                       "pairwise:6", "bubble:3", "insertion:1"};
+    static const char *const nets[] = {"bitonic:8",  "oddeven-merge:5", "transposition:4",
+                                       "pairwise:6", "bubble:3",        "insertion:1"};
     if (size < 1)
         return 0;
     char *script = fuzz_strdup(data + 1, size - 1);
@@ -99,8 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case SN_SCRIPT_CLICK:
         case SN_SCRIPT_DCLICK:
         case SN_SCRIPT_WHEEL:
-        case SN_SCRIPT_DRAG:
-            break; /* window points need the frame layout (cairo): not here */
+        case SN_SCRIPT_DRAG: break; /* window points need the frame layout (cairo): not here */
         default: abort();
         }
     }
