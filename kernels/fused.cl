@@ -63,23 +63,7 @@
 #define KT 1
 #endif
 
-inline uint to_ord(uint kt, uint bits)
-{
-    if (kt == 0)
-        return bits ^ 0x80000000u;
-    if (kt == 2)
-        return (bits & 0x80000000u) ? ~bits : (bits ^ 0x80000000u);
-    return bits;
-}
-
-inline uint from_ord(uint kt, uint o)
-{
-    if (kt == 0)
-        return o ^ 0x80000000u;
-    if (kt == 2)
-        return (o & 0x80000000u) ? (o ^ 0x80000000u) : ~o;
-    return o;
-}
+/* to_ordered / from_ordered come from keys.cl, built in front of this file. */
 
 /* local memory index with one pad word per 32 (fewer bank conflicts) */
 inline uint lpad(uint l)
@@ -255,13 +239,13 @@ __kernel void sn_fused_pass(__global uint *keys, __global uint *pay, uint kt, ui
 #pragma unroll
             for (uint i = 0; i < E; i++) {
                 uint x = gidx(xw, d[H_TAB + i], ab, am, true);
-                ktmp[i] = x < n ? to_ord(KT, keys[x]) : SENTINEL;
+                ktmp[i] = x < n ? to_ordered(KT, keys[x]) : SENTINEL;
             }
         } else {
 #pragma unroll
             for (uint i = 0; i < E; i++) {
                 uint x = gidx(xw, d[H_TAB + i], ab, am, false);
-                ktmp[i] = x < n ? to_ord(KT, keys[x]) : SENTINEL;
+                ktmp[i] = x < n ? to_ordered(KT, keys[x]) : SENTINEL;
             }
         }
 #pragma unroll
@@ -330,7 +314,7 @@ __kernel void sn_fused_pass(__global uint *keys, __global uint *pay, uint kt, ui
             for (uint i = 0; i < E; i++) {
                 uint x = r[R_TABR + i] | (((i >> cr) & 1u) ? gwc : gw);
                 x ^= ((x >> ab) & 1u) ? am : 0u;
-                rk[i] = x < n ? to_ord(KT, keys[x]) : SENTINEL;
+                rk[i] = x < n ? to_ordered(KT, keys[x]) : SENTINEL;
 #if HP
                 rp[i] = x < n ? pay[x] : 0u;
 #endif
@@ -368,7 +352,7 @@ __kernel void sn_fused_pass(__global uint *keys, __global uint *pay, uint kt, ui
                 uint x = r[R_TABR + i] | (((i >> cr) & 1u) ? gwc : gw);
                 x ^= ((x >> ab) & 1u) ? am : 0u;
                 if (x < n) {
-                    keys[x] = from_ord(KT, rk[i]);
+                    keys[x] = from_ordered(KT, rk[i]);
 #if HP
                     pay[x] = rp[i];
 #endif
@@ -395,7 +379,7 @@ __kernel void sn_fused_pass(__global uint *keys, __global uint *pay, uint kt, ui
         uint x = gidx(xw, d[H_TAB + i], ab, am, true);
         uint l = lpad(w + i * W);
         if (x < n) {
-            keys[x] = from_ord(KT, lk[l]);
+            keys[x] = from_ordered(KT, lk[l]);
 #if HP
             pay[x] = lp[l];
 #endif
@@ -427,7 +411,7 @@ __kernel void sn_fused_serial(__global uint *keys, __global uint *pay, uint kt, 
     uint base = deposit_outside((uint)get_group_id(0), d[H_BMASK]);
     for (uint m = 0; m < T; m++) {
         uint x = global_index(d, m, base);
-        lk[m] = x < n ? to_ord(kt, keys[x]) : SENTINEL;
+        lk[m] = x < n ? to_ordered(kt, keys[x]) : SENTINEL;
         if (hp)
             lp[m] = x < n ? pay[x] : 0u;
     }
@@ -479,7 +463,7 @@ __kernel void sn_fused_serial(__global uint *keys, __global uint *pay, uint kt, 
     for (uint m = 0; m < T; m++) {
         uint x = global_index(d, m, base);
         if (x < n) {
-            keys[x] = from_ord(kt, lk[m]);
+            keys[x] = from_ordered(kt, lk[m]);
             if (hp)
                 pay[x] = lp[m];
         }

@@ -14,14 +14,7 @@
  * n (wires), p and q (the layer's closed-form parameters), lim (work-items
  * that do work; the launch is rounded up to whole work-groups). */
 
-inline uint to_ordered(uint kt, uint bits)
-{
-    if (kt == 0)
-        return bits ^ 0x80000000u;
-    if (kt == 2)
-        return (bits & 0x80000000u) ? ~bits : (bits ^ 0x80000000u);
-    return bits;
-}
+/* to_ordered comes from keys.cl, built in front of this file. */
 
 inline void cmpx(__global uint *keys, __global uint *pay, uint kt, uint hp, uint a, uint b)
 {

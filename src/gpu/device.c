@@ -396,7 +396,12 @@ sn_status sn_gpu_build_source_opts(sn_gpu *g, const char *source, const char *op
     cl_int err;
     *prog = NULL;
     set_log(g, "");
-    cl_program pr = clCreateProgramWithSource(g->ctx, 1, &source, NULL, &err);
+    /* Our programs share kernels/keys.cl (the ordered-key mapping), built
+     * in front of them; a student's kernel is built as it is. */
+    const char *keys = user ? NULL : sn_kernel_source_find("keys");
+    const char *parts[2] = {keys, source};
+    cl_program pr = keys ? clCreateProgramWithSource(g->ctx, 2, parts, NULL, &err)
+                         : clCreateProgramWithSource(g->ctx, 1, &source, NULL, &err);
     if (err != CL_SUCCESS)
         return sn_gpu_cl_fail(diag, "clCreateProgramWithSource", err);
     cl_int berr = clBuildProgram(pr, 1, &g->device, opts, NULL, NULL);
