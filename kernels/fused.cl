@@ -198,6 +198,7 @@ inline void local_layer(__local uint *lk, __local uint *lp, uint hp, uint T, uin
 #define CLEAN(b) ALLE(CXC, b)
 #define MIRROR(b) ALLE(CXM, b)
 
+#ifndef SN_CODEGEN /* generated programs (src/gpu/fused_cg.c) need only the helpers above */
 /* One pass on the GPU: 2^t / E work-items per group, E elements each.
  * Built once per payload flag and key type (-DHP, -DKT), so neither costs
  * a branch; the descriptor is read through the constant cache. */
@@ -469,3 +470,4 @@ __kernel void sn_fused_serial(__global uint *keys, __global uint *pay, uint kt, 
         }
     }
 }
+#endif /* SN_CODEGEN */

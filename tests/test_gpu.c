@@ -5,6 +5,7 @@
  * build or are wrong must be reported. Skips (77) only when no OpenCL
  * platform exists. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -442,6 +443,44 @@ static void test_fused(void)
     sn_schedule_destroy(s);
 }
 
+/* The generated straight-line pass kernels (src/gpu/fused_cg.c, the
+ * default on GPUs) forced on this device: the same bit-identical result,
+ * over tiles narrower than a warp, register rounds with complemented
+ * mirrors, loads and stores straight from registers, odd-even carry
+ * layers in local memory, padding, every key type and payload. */
+static void test_fused_codegen(void)
+{
+    static const struct {
+        sn_algo a;
+        uint32_t n;
+        sn_key_type t;
+        int pay;
+    } cs[] = {
+        {SN_ALGO_BITONIC, 5, SN_KEY_U32, 1},          {SN_ALGO_BITONIC, 70, SN_KEY_I32, 0},
+        {SN_ALGO_BITONIC, 1000, SN_KEY_F32, 1},       {SN_ALGO_BITONIC, 65539, SN_KEY_U32, 0},
+        {SN_ALGO_BITONIC, 65536, SN_KEY_F32, 0},      {SN_ALGO_ODDEVEN_MERGE, 33, SN_KEY_F32, 0},
+        {SN_ALGO_ODDEVEN_MERGE, 4099, SN_KEY_I32, 1}, {SN_ALGO_ODDEVEN_MERGE, 70000, SN_KEY_U32, 0},
+    };
+    setenv("SN_FUSED_CODEGEN", "1", 1);
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        sn_schedule *s = NULL;
+        sn_diag d;
+        CHECK(sn_schedule_generate(cs[i].a, cs[i].n, &s, &d) == SN_OK);
+        if (!s)
+            continue;
+        sn_gpu_verify_opts o = {SN_GPU_VARIANT_FUSED_LOCAL, false, false, 0, 0, NULL};
+        uint32_t *keys = make_input(cs[i].t, cs[i].n, 77u + i, i % 2 == 0);
+        char what[96];
+        snprintf(what, sizeof what, "generated %s:%u %s payload %d", sn_algo_name(cs[i].a), cs[i].n,
+                 sn_key_type_name(cs[i].t), cs[i].pay);
+        if (keys)
+            expect_identical(s, cs[i].t, keys, cs[i].pay, &o, what);
+        sn_free(keys);
+        sn_schedule_destroy(s);
+    }
+    unsetenv("SN_FUSED_CODEGEN");
+}
+
 /* sn_gpu_time: every variant's output is the reference's, times >= 0. */
 static void test_timing(void)
 {
@@ -574,6 +613,7 @@ int main(void)
         {"shared networks", test_shared_networks},
         {"generators", test_generators},
         {"fused", test_fused},
+        {"fused, generated kernels", test_fused_codegen},
         {"timing", test_timing},
         {"0-1 check", test_check01},
     };

@@ -15,6 +15,7 @@
  * bit-identical; only the intermediate states inside a pass are never
  * materialised. */
 #include "gpu/gpu_internal.h"
+#include "gpu/fused_desc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,24 +24,6 @@
 #include "core/alloc.h"
 #include "gpu/kernels.h"
 
-#define E_MAX_BITS 5 /* kernels/fused.cl: E_BITS (4 or 5) per program */
-#define E_MAX 32
-#define H_T 0
-#define H_BMASK 1
-#define H_AMASK 2
-#define H_ABIT 3
-#define H_NRUNS 4
-#define H_RUNS 5
-#define MAX_RUNS 8
-#define H_NFLAT 29
-#define H_FLAT 30
-#define H_NROUNDS 31
-#define H_ROUNDS 32
-#define H_TAB 33 /* E_MAX words */
-#define H_FIRST_DIRECT 65
-#define H_LAST_DIRECT 66
-#define H_WORDS 67
-#define R_MAX_RUNS 6  /* runs of the local bits outside a round's E_BITS bits */
 #define DIRECT_BITS 5 /* a warp's 32 work-items on consecutive words */
 
 enum { ZL_CLEAN = 0, ZL_MIRROR = 1, ZL_CARRY = 2 };
@@ -144,6 +127,16 @@ static uint32_t fill_high(uint32_t set, unsigned cap, uint32_t universe)
     return set;
 }
 
+/* Tuning knob SN_FUSED_DIRECT=1: load and store straight from registers
+ * whenever the round's register bits avoid the low local bits, even where
+ * the tile lacks some of the low global bits (a warp then reads as many
+ * sectors as it would through local memory, minus one round trip). */
+static bool direct_any(void)
+{
+    const char *e = getenv("SN_FUSED_DIRECT");
+    return e && e[0] == '1';
+}
+
 static unsigned rank_in(uint32_t set, unsigned bit)
 {
     return popc(set & ((1u << bit) - 1u));
@@ -174,6 +167,7 @@ static size_t push(words *v, uint32_t x)
 
 void sn_fused_plan_free(sn_fused_plan *p)
 {
+    sn_fused_codegen_free(p);
     sn_free(p->desc);
     sn_free(p->steps);
     memset(p, 0, sizeof *p);
@@ -244,7 +238,11 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
             t = (unsigned)atoi(e);
         while (t > eb && (((size_t)1 << t) + ((size_t)1 << t) / 32) * bpe + 64 > g->info.local_mem)
             t--;
-        while (t > eb && ((size_t)1 << (t - eb)) > g->fused_wg_max[payload ? 1 : 0][(int)kt])
+        /* generated kernels state their work-group size, so the compiler
+         * fits their registers to it: only the device's limit applies */
+        size_t wgmax = sn_fused_codegen_wanted(g) ? g->info.max_work_group
+                                                  : g->fused_wg_max[payload ? 1 : 0][(int)kt];
+        while (t > eb && ((size_t)1 << (t - eb)) > wgmax)
             t--;
         if (t > nb)
             t = nb;
@@ -253,6 +251,8 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
     p->kt = kt;
     p->payload = payload;
     p->nbits = nb;
+    p->n = n;
+    p->ebits = eb;
     if (L == 0)
         return SN_OK;
     uint32_t universe = nb >= 32 ? 0xffffffffu : (1u << nb) - 1u;
@@ -374,8 +374,9 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
                 /* a round whose R avoids the low local bits can load from
                  * (first round) or store to (last) global memory directly,
                  * coalesced, when those bits are the tile's low global bits */
-                bool direct = (rset & ((1u << DIRECT_BITS) - 1u)) == 0 && t >= DIRECT_BITS + eb &&
-                              (B & ((1u << DIRECT_BITS) - 1u)) == (1u << DIRECT_BITS) - 1u;
+                bool direct =
+                    (rset & ((1u << DIRECT_BITS) - 1u)) == 0 && t >= DIRECT_BITS + eb &&
+                    (direct_any() || (B & ((1u << DIRECT_BITS) - 1u)) == (1u << DIRECT_BITS) - 1u);
                 if (nrounds == 0)
                     v0.w[off + H_FIRST_DIRECT] = direct;
                 last_direct = direct;
@@ -586,6 +587,17 @@ sn_status sn_fused_enqueue(sn_gpu *g, const sn_gpu_bufs *b, const sn_schedule *s
         if (stp->layer >= 0) {
             st = sn_gpu_enqueue_layer(g, b, s, SN_GPU_VARIANT_SHIFT, t, (size_t)stp->layer, diag);
             if (st != SN_OK)
+                return st;
+            continue;
+        }
+        if (p->cg_k && p->cg_k[i]) {
+            cl_kernel ck = p->cg_k[i];
+            err = clSetKernelArg(ck, 0, sizeof(cl_mem), &b->keys);
+            if (err == CL_SUCCESS)
+                err = clSetKernelArg(ck, 1, sizeof(cl_mem), &b->pay);
+            if (err != CL_SUCCESS)
+                return sn_gpu_cl_fail(diag, "clSetKernelArg(generated fused pass)", err);
+            if ((st = sn_gpu_launch(g, ck, groups * wg, wg, "sn_fused", diag)) != SN_OK)
                 return st;
             continue;
         }

@@ -91,12 +91,22 @@ typedef struct sn_fused_plan {
     sn_fused_step *steps;
     size_t nsteps, tile_passes, global_layers;
     size_t direct_first, direct_last; /* passes loading / storing from registers */
+    uint32_t n;     /* wires */
+    unsigned ebits; /* GPU tiles: 2^ebits elements per work-item */
+    /* generated kernels (fused_cg.c): one per tile pass, or NULL */
+    cl_program cg_prog;
+    cl_kernel *cg_k; /* [nsteps] */
 } sn_fused_plan;
 
 sn_status sn_fused_build(sn_gpu *g, bool payload, sn_key_type t, sn_diag *diag);
 sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, bool payload,
                              sn_key_type kt, sn_fused_plan *p, sn_diag *diag);
 void sn_fused_plan_free(sn_fused_plan *p);
+/* Whether tile passes run as generated straight-line kernels on g (GPUs;
+ * SN_FUSED_CODEGEN=0|1 overrides), and generating them for p. */
+bool sn_fused_codegen_wanted(const sn_gpu *g);
+sn_status sn_fused_codegen(sn_gpu *g, sn_fused_plan *p, sn_diag *diag);
+void sn_fused_codegen_free(sn_fused_plan *p);
 sn_status sn_fused_enqueue(sn_gpu *g, const sn_gpu_bufs *b, const sn_schedule *s,
                            const sn_fused_plan *p, sn_key_type t, sn_diag *diag);
 

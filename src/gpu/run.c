@@ -392,6 +392,8 @@ static sn_status fused_prepare(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v
     sn_status st = sn_fused_build(g, b->payload, t, diag);
     if (st == SN_OK)
         st = sn_fused_plan_make(g, s, v, b->payload, t, plan, diag);
+    if (st == SN_OK && !plan->serial && sn_fused_codegen_wanted(g))
+        st = sn_fused_codegen(g, plan, diag);
     if (st != SN_OK)
         return st;
     size_t bytes = plan->desc_words * 4;
