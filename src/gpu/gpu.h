@@ -110,6 +110,11 @@ typedef struct sn_gpu_timing {
 sn_status sn_gpu_time(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, sn_key_type t,
                       uint32_t *keys, size_t reps, sn_gpu_timing *times, sn_diag *diag);
 
+/* Median time of a device-to-device copy of n keys (one read and one
+ * write of each, like one fused pass), over reps runs after a warm-up:
+ * the memory floor of a pass, for sortnet gpu bench. */
+sn_status sn_gpu_copy_time(sn_gpu *g, uint32_t n, size_t reps, double *ms, sn_diag *diag);
+
 /* ---- running */
 
 /* Run schedule s in place on keys[0..n) (raw bits of type t, n =

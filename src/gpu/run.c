@@ -643,3 +643,49 @@ done:
     sn_free(input);
     return st;
 }
+
+sn_status sn_gpu_copy_time(sn_gpu *g, uint32_t n, size_t reps, double *ms, sn_diag *diag)
+{
+    size_t bytes = (size_t)(n ? n : 1) * 4;
+    cl_mem a = NULL, b = NULL;
+    double *t = sn_calloc(reps ? reps : 1, sizeof *t);
+    sn_status st = t ? SN_OK : sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
+    if (st == SN_OK)
+        st = make_buffer(g, CL_MEM_READ_WRITE, bytes, &a, diag);
+    if (st == SN_OK)
+        st = make_buffer(g, CL_MEM_READ_WRITE, bytes, &b, diag);
+    for (size_t r = 0; r <= reps && st == SN_OK; r++) { /* r == 0: warm-up */
+        cl_event ev;
+        cl_int err = clEnqueueCopyBuffer(g->queue, a, b, 0, 0, bytes, 0, NULL, &ev);
+        if (err != CL_SUCCESS) {
+            st = sn_gpu_cl_fail(diag, "clEnqueueCopyBuffer", err);
+            break;
+        }
+        cl_ulong x = 0, z = 0;
+        err = clWaitForEvents(1, &ev);
+        if (err == CL_SUCCESS)
+            err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof x, &x, NULL);
+        if (err == CL_SUCCESS)
+            err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof z, &z, NULL);
+        clReleaseEvent(ev);
+        if (err != CL_SUCCESS)
+            st = sn_gpu_cl_fail(diag, "clGetEventProfilingInfo", err);
+        else if (r > 0)
+            t[r - 1] = (double)(z - x) / 1e6;
+    }
+    if (st == SN_OK) { /* median */
+        for (size_t i = 1; i < reps; i++)
+            for (size_t j = i; j > 0 && t[j - 1] > t[j]; j--) {
+                double q = t[j];
+                t[j] = t[j - 1];
+                t[j - 1] = q;
+            }
+        *ms = reps ? (reps % 2 ? t[reps / 2] : (t[reps / 2 - 1] + t[reps / 2]) / 2) : 0;
+    }
+    if (a)
+        clReleaseMemObject(a);
+    if (b)
+        clReleaseMemObject(b);
+    sn_free(t);
+    return st;
+}
