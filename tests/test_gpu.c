@@ -447,7 +447,10 @@ static void test_fused(void)
  * default on GPUs) forced on this device: the same bit-identical result,
  * over tiles narrower than a warp, register rounds with complemented
  * mirrors, loads and stores straight from registers, odd-even carry
- * layers in local memory, padding, every key type and payload. */
+ * layers in local memory, padding, every key type and payload; and
+ * bitonic tiles larger than local memory, crossing it in 2 or 4 columns
+ * (big: the tile bits; the elements per work-item of the GPU default, 2^7,
+ * compile slowly here, and pocl fails 1024 work-items of 2^5: 2^5 or 2^6). */
 static void test_fused_codegen(void)
 {
     static const struct {
@@ -455,30 +458,54 @@ static void test_fused_codegen(void)
         uint32_t n;
         sn_key_type t;
         int pay;
+        const char *big, *bigebits;
     } cs[] = {
-        {SN_ALGO_BITONIC, 5, SN_KEY_U32, 1},          {SN_ALGO_BITONIC, 70, SN_KEY_I32, 0},
-        {SN_ALGO_BITONIC, 1000, SN_KEY_F32, 1},       {SN_ALGO_BITONIC, 65539, SN_KEY_U32, 0},
-        {SN_ALGO_BITONIC, 65536, SN_KEY_F32, 0},      {SN_ALGO_ODDEVEN_MERGE, 33, SN_KEY_F32, 0},
-        {SN_ALGO_ODDEVEN_MERGE, 4099, SN_KEY_I32, 1}, {SN_ALGO_ODDEVEN_MERGE, 70000, SN_KEY_U32, 0},
+        {SN_ALGO_BITONIC, 5, SN_KEY_U32, 1, "0", "5"},
+        {SN_ALGO_BITONIC, 70, SN_KEY_I32, 0, "0", "5"},
+        {SN_ALGO_BITONIC, 1000, SN_KEY_F32, 1, "0", "5"},
+        {SN_ALGO_BITONIC, 65539, SN_KEY_U32, 0, "0", "5"},
+        {SN_ALGO_ODDEVEN_MERGE, 33, SN_KEY_F32, 0, "0", "5"},
+        {SN_ALGO_ODDEVEN_MERGE, 4099, SN_KEY_I32, 1, "0", "5"},
+        {SN_ALGO_ODDEVEN_MERGE, 70000, SN_KEY_U32, 0, "15", "7"},
+        {SN_ALGO_BITONIC, 16384, SN_KEY_I32, 0, "14", "5"},
+        {SN_ALGO_BITONIC, 100003, SN_KEY_F32, 0, "15", "6"},
+        {SN_ALGO_BITONIC, 65536, SN_KEY_U32, 0, "15", "7"},
     };
     setenv("SN_FUSED_CODEGEN", "1", 1);
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        setenv("SN_FUSED_BIGTILE", cs[i].big, 1);
+        setenv("SN_FUSED_BIGEBITS", cs[i].bigebits, 1);
         sn_schedule *s = NULL;
         sn_diag d;
         CHECK(sn_schedule_generate(cs[i].a, cs[i].n, &s, &d) == SN_OK);
         if (!s)
             continue;
         sn_gpu_verify_opts o = {SN_GPU_VARIANT_FUSED_LOCAL, false, false, 0, 0, NULL};
-        uint32_t *keys = make_input(cs[i].t, cs[i].n, 77u + i, i % 2 == 0);
-        char what[96];
-        snprintf(what, sizeof what, "generated %s:%u %s payload %d", sn_algo_name(cs[i].a), cs[i].n,
-                 sn_key_type_name(cs[i].t), cs[i].pay);
-        if (keys)
-            expect_identical(s, cs[i].t, keys, cs[i].pay, &o, what);
-        sn_free(keys);
+        char what[128];
+        snprintf(what, sizeof what, "generated %s:%u %s payload %d tile %s", sn_algo_name(cs[i].a),
+                 cs[i].n, sn_key_type_name(cs[i].t), cs[i].pay, cs[i].big);
+        for (int sorted = 0; sorted < 2; sorted++) {
+            uint32_t *keys = make_input(cs[i].t, cs[i].n, 77u + i, i % 2 == 0);
+            /* a sorted input moves nothing: a lost or doubled element
+             * (a race between work-items) shows at once */
+            if (keys && sorted)
+                sn_exec_run(s, cs[i].t, keys, NULL);
+            if (keys)
+                expect_identical(s, cs[i].t, keys, cs[i].pay, &o, what);
+            sn_free(keys);
+        }
+        sn_gpu_fused_info fi;
+        if (strcmp(cs[i].big, "0") != 0 && cs[i].a == SN_ALGO_BITONIC) {
+            CHECK(sn_gpu_fused_describe(g, s, SN_GPU_VARIANT_FUSED_LOCAL, false, cs[i].t, &fi,
+                                        &d) == SN_OK);
+            CHECKF(fi.tile_bits == (unsigned)atoi(cs[i].big), "%s: tiles of 2^%u", what,
+                   fi.tile_bits);
+        }
         sn_schedule_destroy(s);
     }
     unsetenv("SN_FUSED_CODEGEN");
+    unsetenv("SN_FUSED_BIGTILE");
+    unsetenv("SN_FUSED_BIGEBITS");
 }
 
 /* sn_gpu_time: every variant's output is the reference's, times >= 0. */

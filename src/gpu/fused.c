@@ -207,6 +207,27 @@ static unsigned elem_bits(bool payload)
     return payload ? 4 : 5;
 }
 
+/* Generated kernels only (fused_cg.c), bitonic without payload: tiles
+ * larger than local memory, held in registers as 2^p columns that cross
+ * local memory one at a time. Defaults measured on an H200: tiles of
+ * 2^15 (14 passes instead of 19 at 2^24), 2^7 elements per work-item.
+ * Tuning knobs SN_FUSED_BIGTILE=bits (0: off) and SN_FUSED_BIGEBITS. */
+static unsigned big_tile_bits(void)
+{
+    const char *e = getenv("SN_FUSED_BIGTILE");
+    if (e && *e >= '0' && *e <= '9')
+        return (unsigned)atoi(e);
+    return 15;
+}
+
+static unsigned big_elem_bits(void)
+{
+    const char *e = getenv("SN_FUSED_BIGEBITS");
+    if (e && *e >= '4' && *e <= '8' && e[1] == '\0')
+        return (unsigned)(e[0] - '0');
+    return 7;
+}
+
 sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, bool payload,
                              sn_key_type kt, sn_fused_plan *p, sn_diag *diag)
 {
@@ -246,6 +267,17 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
             t--;
         if (t > nb)
             t = nb;
+        /* a bigger tile in columns of 2^t (the local memory's) */
+        unsigned tb = big_tile_bits(), ebb = big_elem_bits();
+        if (tb > nb)
+            tb = nb;
+        if (sn_fused_codegen_wanted(g) && !payload && a == SN_ALGO_BITONIC && tb > t &&
+            tb - t + 3 <= ebb && tb >= ebb + 5 && tb <= 24 &&
+            ((size_t)1 << (tb - ebb)) <= g->info.max_work_group) {
+            p->col_bits = tb - t;
+            t = tb;
+            eb = ebb;
+        }
     }
     p->tile_bits = t;
     p->kt = kt;
@@ -332,7 +364,7 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
         v0.w[off + H_NRUNS] = nr;
         /* global bits of local index i << (t - eb), for the GPU
          * kernel's loads: its work-item w holds w + i * 2^(t - eb) */
-        for (uint32_t i = 0; i < (1u << eb); i++) {
+        for (uint32_t i = 0; i < (1u << eb) && i < E_MAX; i++) {
             uint32_t j = t >= eb ? i << (t - eb) : 0, x = 0;
             for (unsigned r = 0; r < nr; r++) {
                 uint32_t js = v0.w[off + H_RUNS + 3 * r], len = v0.w[off + H_RUNS + 3 * r + 1];
@@ -367,7 +399,9 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
             size_t j = i;
             while (j < G->count && loc[j].kind != ZL_CARRY)
                 j++;
-            size_t nrg = pack(loc + i, j - i, 0, eb, lu, rs);
+            /* columns: the top col_bits local bits stay in registers */
+            uint32_t qmask = p->col_bits ? lu & ~((1u << (t - p->col_bits)) - 1u) : 0;
+            size_t nrg = pack(loc + i, j - i, qmask, eb, lu, rs);
             for (size_t ri = 0; ri < nrg; ri++) {
                 const group *R = &rs[ri];
                 uint32_t rset = fill_high(R->set, eb, lu);
@@ -390,7 +424,7 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
                 push(&v0, cr);
                 push(&v0, cmask);
                 unsigned nrb = 0;
-                for (unsigned b = 0; b < 32; b++)
+                for (unsigned b = 0; b < 32 && nrb < E_MAX_BITS; b++)
                     if ((rset >> b) & 1u) {
                         push(&v0, b);
                         nrb++;
@@ -560,7 +594,20 @@ sn_status sn_fused_enqueue(sn_gpu *g, const sn_gpu_bufs *b, const sn_schedule *s
     size_t groups = (size_t)1 << (p->nbits - p->tile_bits);
     int hpi = b->payload ? 1 : 0;
     cl_kernel kk = p->serial ? g->kf_serial[hpi][(int)t] : g->kf_pass[hpi][(int)t];
-    size_t wg = p->serial ? 1 : T >> elem_bits(b->payload);
+    size_t wg = p->serial ? 1 : T >> p->ebits;
+    if (p->cg_k) {
+        for (size_t i = 0; i < p->nsteps; i++) {
+            sn_status st;
+            if (p->steps[i].layer >= 0)
+                st = sn_gpu_enqueue_layer(g, b, s, SN_GPU_VARIANT_SHIFT, t,
+                                          (size_t)p->steps[i].layer, diag);
+            else
+                st = sn_fused_codegen_launch(g, b, p->cg_k[i], groups * wg, wg, diag);
+            if (st != SN_OK)
+                return st;
+        }
+        return SN_OK;
+    }
     size_t lbytes = p->serial ? T * 4 : (T + T / 32) * 4;
     /* the arguments but the descriptor offset are the same for every pass:
      * set once */
@@ -587,17 +634,6 @@ sn_status sn_fused_enqueue(sn_gpu *g, const sn_gpu_bufs *b, const sn_schedule *s
         if (stp->layer >= 0) {
             st = sn_gpu_enqueue_layer(g, b, s, SN_GPU_VARIANT_SHIFT, t, (size_t)stp->layer, diag);
             if (st != SN_OK)
-                return st;
-            continue;
-        }
-        if (p->cg_k && p->cg_k[i]) {
-            cl_kernel ck = p->cg_k[i];
-            err = clSetKernelArg(ck, 0, sizeof(cl_mem), &b->keys);
-            if (err == CL_SUCCESS)
-                err = clSetKernelArg(ck, 1, sizeof(cl_mem), &b->pay);
-            if (err != CL_SUCCESS)
-                return sn_gpu_cl_fail(diag, "clSetKernelArg(generated fused pass)", err);
-            if ((st = sn_gpu_launch(g, ck, groups * wg, wg, "sn_fused", diag)) != SN_OK)
                 return st;
             continue;
         }

@@ -84,62 +84,195 @@ static void runs_expr(sbuf *b, const char *v, const uint32_t *runs, uint32_t nr,
         out(b, "0u");
 }
 
-/* the address of register i's element in global memory, into x */
-static void emit_gaddr(sbuf *b, const char *xw, uint32_t lit, uint32_t ab, uint32_t am)
+/* One pass being generated. */
+typedef struct pass_cg {
+    sbuf *b;
+    const uint32_t *d;
+    unsigned t, eb, cb; /* tile bits, register bits, column bits */
+    uint32_t E, W, Ec, TL,
+        P; /* registers, work-items, registers and elements per column, columns */
+    bool hp, check, wide;
+    int kt;
+    uint32_t ab, am; /* the tile's mirror complement (am == 0: none) */
+} pass_cg;
+
+/* global bits of local index j */
+static uint32_t tile_global(const uint32_t *d, uint32_t j)
 {
-    out(b, "        x = %s | 0x%xu;\n", xw, lit);
-    if (am)
-        out(b, "        x ^= ((x >> %uu) & 1u) ? 0x%xu : 0u;\n", ab, am);
+    uint32_t x = 0, nr = d[H_NRUNS];
+    for (uint32_t r = 0; r < nr; r++) {
+        uint32_t js = d[H_RUNS + 3 * r], len = d[H_RUNS + 3 * r + 1], gs = d[H_RUNS + 3 * r + 2];
+        x |= ((j >> js) & (uint32_t)((1ull << len) - 1u)) << gs;
+    }
+    return x;
 }
 
-static void emit_load(sbuf *b, int i, bool hp, bool check, int kt)
+/* Per-work-item bases for global indices v | lit (v's and lit's bits
+ * disjoint), with the tile's complement folded in: v_1 where lit holds the
+ * mirror's bit, v_0 where v decides; element lit is then k<v>_s[lit], an
+ * immediate offset from one pointer. */
+static void emit_bases(pass_cg *c, const char *v)
 {
-    if (check) {
-        out(b, "        rk[%d] = x < N ? to_ordered(%d, keys[x]) : SENTINEL;\n", i, kt);
-        if (hp)
-            out(b, "        rp[%d] = x < N ? pay[x] : 0u;\n", i);
+    sbuf *b = c->b;
+    if (c->am)
+        out(b, "    const uint %s_0 = ((%s >> %uu) & 1u) ? %s ^ 0x%xu : %s, %s_1 = %s ^ 0x%xu;\n",
+            v, v, c->ab, v, c->am, v, v, v, c->am);
+    else
+        out(b, "    const uint %s_0 = %s, %s_1 = %s;\n", v, v, v, v);
+    out(b, "    __global uint *k%s_0 = keys + %s_0, *k%s_1 = keys + %s_1;\n", v, v, v, v);
+    out(b, "    (void)k%s_0; (void)k%s_1;\n", v, v);
+    if (c->hp)
+        out(b, "    __global uint *p%s_0 = pay + %s_0, *p%s_1 = pay + %s_1;\n", v, v, v, v);
+}
+
+static int base_of(const pass_cg *c, uint32_t lit)
+{
+    return c->am && ((lit >> c->ab) & 1u) ? 1 : 0;
+}
+
+static void emit_gload(pass_cg *c, const char *v, uint32_t lit, uint32_t i)
+{
+    int s = base_of(c, lit);
+    if (c->check) {
+        out(c->b, "    rk[%u] = %s_%d + %uu < N ? to_ordered(%d, k%s_%d[%u]) : SENTINEL;\n", i, v,
+            s, lit, c->kt, v, s, lit);
+        if (c->hp)
+            out(c->b, "    rp[%u] = %s_%d + %uu < N ? p%s_%d[%u] : 0u;\n", i, v, s, lit, v, s, lit);
     } else {
-        out(b, "        rk[%d] = to_ordered(%d, keys[x]);\n", i, kt);
-        if (hp)
-            out(b, "        rp[%d] = pay[x];\n", i);
+        out(c->b, "    rk[%u] = to_ordered(%d, k%s_%d[%u]);\n", i, c->kt, v, s, lit);
+        if (c->hp)
+            out(c->b, "    rp[%u] = p%s_%d[%u];\n", i, v, s, lit);
     }
 }
 
-static void emit_store(sbuf *b, const char *ks, const char *ps, bool hp, bool check, int kt)
+static void emit_gstore(pass_cg *c, const char *v, uint32_t lit, const char *ks, const char *ps)
 {
-    out(b, "        %s{ keys[x] = from_ordered(%d, %s);", check ? "if (x < N) " : "", kt, ks);
-    if (hp)
-        out(b, " pay[x] = %s;", ps);
-    out(b, " }\n");
+    int s = base_of(c, lit);
+    if (c->check)
+        out(c->b, "    if (%s_%d + %uu < N)", v, s, lit);
+    out(c->b, "    { k%s_%d[%u] = from_ordered(%d, %s);", v, s, lit, c->kt, ks);
+    if (c->hp)
+        out(c->b, " p%s_%d[%u] = %s;", v, s, lit, ps);
+    out(c->b, " }\n");
 }
 
-/* The kernel of one pass: the interpreter's body with d = this pass. */
+/* local offset expression of element w + i * W of a column */
+static void lofs(const pass_cg *c, uint32_t i, char *buf, size_t size)
+{
+    if (c->wide)
+        snprintf(buf, size, "lw + %uu", i * c->W + i * c->W / 32);
+    else
+        snprintf(buf, size, "lpad(w + %uu)", i * c->W);
+}
+
+/* A register round's layout: register i of the round sits at local
+ * (column) offset (cpl[i] ? pc<r> : pw<r>) + lit[i]. */
+typedef struct round_cg {
+    unsigned idx;
+    const uint32_t *r;
+    uint32_t lit[256];
+    bool cpl[256];
+    /* a work-item's offsets differ between columns (the complemented
+     * mirror's bit is a column bit): another work-item may still read the
+     * last column where this one writes the first */
+    bool colvar;
+} round_cg;
+
+static void round_layout(const pass_cg *c, const uint32_t *r, unsigned idx, round_cg *o)
+{
+    o->idx = idx;
+    o->r = r;
+    uint32_t cr = r[R_CR], cmask = r[R_CMASK];
+    for (uint32_t i = 0; i < c->E; i++) {
+        uint32_t pl = r[R_TABL(c->E) + i], l = pl - pl / 33; /* lpad's inverse */
+        uint32_t m = l & (c->TL - 1u);
+        o->lit[i] = m + m / 32;
+        o->cpl[i] = cmask && ((i >> cr) & 1u);
+    }
+    o->colvar = cmask && c->cb && cr >= c->eb - c->cb && cr < c->eb;
+}
+
+static void emit_reg_to_local(pass_cg *c, const round_cg *a, uint32_t q)
+{
+    if (q == 0 && a->colvar)
+        out(c->b, "    barrier(CLK_LOCAL_MEM_FENCE);\n");
+    for (uint32_t i = q * c->Ec; i < (q + 1) * c->Ec; i++) {
+        out(c->b, "    lk[%s%u + %uu] = rk[%u];\n", a->cpl[i] ? "pc" : "pw", a->idx, a->lit[i], i);
+        if (c->hp)
+            out(c->b, "    lp[%s%u + %uu] = rp[%u];\n", a->cpl[i] ? "pc" : "pw", a->idx, a->lit[i],
+                i);
+    }
+}
+
+static void emit_local_to_reg(pass_cg *c, const round_cg *a, uint32_t q)
+{
+    for (uint32_t i = q * c->Ec; i < (q + 1) * c->Ec; i++) {
+        out(c->b, "    rk[%u] = lk[%s%u + %uu];\n", i, a->cpl[i] ? "pc" : "pw", a->idx, a->lit[i]);
+        if (c->hp)
+            out(c->b, "    rp[%u] = lp[%s%u + %uu];\n", i, a->cpl[i] ? "pc" : "pw", a->idx,
+                a->lit[i]);
+    }
+}
+
+#define BARRIER(c) out((c)->b, "    barrier(CLK_LOCAL_MEM_FENCE);\n")
+
+/* column q of the tile from global memory into local memory, in the
+ * load layout (work-item w takes w + i * W) */
+static void emit_load_column(pass_cg *c, uint32_t q)
+{
+    char lo[48];
+    for (uint32_t i = 0; i < c->Ec; i++)
+        emit_gload(c, "xw", tile_global(c->d, i * c->W + q * c->TL), q * c->Ec + i);
+    for (uint32_t i = 0; i < c->Ec; i++) {
+        lofs(c, i, lo, sizeof lo);
+        out(c->b, "    lk[%s] = rk[%u];\n", lo, q * c->Ec + i);
+        if (c->hp)
+            out(c->b, "    lp[%s] = rp[%u];\n", lo, q * c->Ec + i);
+    }
+}
+
+static void emit_store_column(pass_cg *c, uint32_t q)
+{
+    char lo[48], ks[64], ps[64];
+    for (uint32_t i = 0; i < c->Ec; i++) {
+        lofs(c, i, lo, sizeof lo);
+        snprintf(ks, sizeof ks, "lk[%s]", lo);
+        snprintf(ps, sizeof ps, "lp[%s]", lo);
+        emit_gstore(c, "xw", tile_global(c->d, i * c->W + q * c->TL), ks, ps);
+    }
+}
+
+/* The kernel of one pass: the interpreter's semantics with d = this pass.
+ * The data moves between a register round's layout and the next through
+ * local memory one column at a time (2^cb columns; one when the tile fits
+ * local memory, which then also holds it whole for odd-even carry layers,
+ * the "local" state). */
 static void emit_pass(sbuf *b, const sn_fused_plan *p, size_t k, const uint32_t *d)
 {
-    unsigned eb = p->ebits, t = d[H_T];
-    uint32_t E = 1u << eb, W = 1u << (t - eb), T = 1u << t;
-    bool hp = p->payload, check = p->n != (1ull << p->nbits);
-    int kt = (int)p->kt;
-    uint32_t ab = d[H_ABIT], am = d[H_AMASK];
-    if (ab > 31) {
-        ab = 0;
-        am = 0;
+    pass_cg c = {b,     d,          d[H_T],    p->ebits,  p->col_bits, 0,
+                 0,     0,          0,         0,         p->payload,  p->n != (1ull << p->nbits),
+                 false, (int)p->kt, d[H_ABIT], d[H_AMASK]};
+    c.E = 1u << c.eb;
+    c.W = 1u << (c.t - c.eb);
+    c.P = 1u << c.cb;
+    c.Ec = c.E >> c.cb;
+    c.TL = 1u << (c.t - c.cb);
+    c.wide = c.W % 32 == 0;
+    if (c.ab > 31) {
+        c.ab = 0;
+        c.am = 0;
     }
-    uint32_t nruns = d[H_NRUNS];
-    const uint32_t *runs = d + H_RUNS;
-    bool first_direct = d[H_FIRST_DIRECT], last_direct = d[H_LAST_DIRECT];
-    out(b, "\n__kernel __attribute__((reqd_work_group_size(%u, 1, 1)))\n", W);
+    out(b, "\n__kernel __attribute__((reqd_work_group_size(%u, 1, 1)))\n", c.W);
     out(b, "void sn_cg%zu(__global uint *keys, __global uint *pay)\n{\n", k);
-    out(b, "    __local uint lk[%u];\n", T + T / 32);
-    if (hp)
-        out(b, "    __local uint lp[%u];\n", T + T / 32);
+    out(b, "    __local uint lk[%u];\n", c.TL + c.TL / 32);
+    if (c.hp)
+        out(b, "    __local uint lp[%u];\n", c.TL + c.TL / 32);
     out(b, "    const uint w = (uint)get_local_id(0), g = (uint)get_group_id(0);\n");
-    out(b, "    uint rk[%u];\n", E);
-    if (hp)
-        out(b, "    uint rp[%u];\n", E);
-    out(b, "    uint x;\n    (void)pay;\n");
-    /* base: the group id spread over the bits outside the tile (within
-     * the padded size: the group count is 2^(nbits - t)) */
+    out(b, "    uint rk[%u];\n", c.E);
+    if (c.hp)
+        out(b, "    uint rp[%u];\n", c.E);
+    out(b, "    (void)pay;\n");
+    /* base: the group id spread over the bits outside the tile */
     uint32_t universe = p->nbits >= 32 ? 0xffffffffu : (1u << p->nbits) - 1u;
     uint32_t outside = universe & ~d[H_BMASK], gruns[3 * 32], ng = 0, gb = 0;
     for (unsigned bt = 0; bt < 32;) {
@@ -160,110 +293,109 @@ static void emit_pass(sbuf *b, const sn_fused_plan *p, size_t k, const uint32_t 
     out(b, "    const uint base = ");
     runs_expr(b, "g", gruns, ng, 32);
     out(b, ";\n    const uint xw = base | ");
-    runs_expr(b, "w", runs, nruns, t - eb);
-    out(b, ";\n    (void)xw;\n");
-    /* local offset of w + i * W, padded */
-    bool wide = W % 32 == 0;
+    runs_expr(b, "w", d + H_RUNS, d[H_NRUNS], c.t - c.eb);
+    out(b, ";\n");
+    emit_bases(&c, "xw");
     out(b, "    const uint lw = lpad(w);\n    (void)lw;\n");
-#define LOFS(i) (wide ? (i)*W + (i)*W / 32 : 0)
-    if (!first_direct) {
-        out(b, "    {\n");
-        for (uint32_t i = 0; i < E; i++) {
-            emit_gaddr(b, "xw", d[H_TAB + i], ab, am);
-            emit_load(b, (int)i, hp, check, kt);
-        }
-        for (uint32_t i = 0; i < E; i++) {
-            if (wide)
-                out(b, "        lk[lw + %uu] = rk[%u];\n", LOFS(i), i);
-            else
-                out(b, "        lk[lpad(w + %uu)] = rk[%u];\n", i * W, i);
-            if (hp && wide)
-                out(b, "        lp[lw + %uu] = rp[%u];\n", LOFS(i), i);
-            else if (hp)
-                out(b, "        lp[lpad(w + %uu)] = rp[%u];\n", i * W, i);
-        }
-        out(b, "    }\n    barrier(CLK_LOCAL_MEM_FENCE);\n");
-    }
+
+    enum { ST_GLOBAL, ST_LOCAL, ST_REGS } state = ST_GLOBAL;
+    static round_cg ra, rb; /* the previous and the current round */
+    bool first_direct = d[H_FIRST_DIRECT], last_direct = d[H_LAST_DIRECT];
     uint32_t nr = d[H_NROUNDS];
     const uint32_t *r = d + d[H_ROUNDS];
     for (uint32_t ri = 0; ri < nr; ri++) {
-        if (r[0] == 1) {
-            out(b, "    local_layer(lk, %s, %d, %uu, %uu, w, 0x%xu, 1);\n", hp ? "lp" : "lk",
-                hp ? 1 : 0, T, W, r[1]);
-            out(b, "    barrier(CLK_LOCAL_MEM_FENCE);\n");
+        if (r[0] == 1) { /* an odd-even carry layer on the whole tile (one column) */
+            if (state == ST_GLOBAL)
+                emit_load_column(&c, 0);
+            else if (state == ST_REGS)
+                emit_reg_to_local(&c, &ra, 0);
+            if (state != ST_LOCAL)
+                BARRIER(&c);
+            out(b, "    local_layer(lk, %s, %d, %uu, %uu, w, 0x%xu, 1);\n", c.hp ? "lp" : "lk",
+                c.hp ? 1 : 0, 1u << c.t, c.W, r[1]);
+            BARRIER(&c);
+            state = ST_LOCAL;
             r += 2;
             continue;
         }
-        uint32_t cr = r[R_CR], cmask = r[R_CMASK];
+        round_layout(&c, r, ri, &rb);
         bool gload = ri == 0 && first_direct, gstore = ri + 1 == nr && last_direct;
-        out(b, "    {\n        const uint wpart = ");
-        runs_expr(b, "w", r + R_RUNS, r[R_NWR], t - eb);
-        out(b, ";\n        const uint wc = wpart ^ 0x%xu;\n", cmask);
-        out(b, "        const uint pw = lpad(wpart), pc = lpad(wc);\n");
-        out(b, "        (void)pw; (void)pc;\n");
+        out(b, "    /* round %u */\n    const uint wp%u = ", ri, ri);
+        runs_expr(b, "w", r + R_RUNS, r[R_NWR], c.t - c.eb);
+        out(b, ";\n    const uint wc%u = wp%u ^ 0x%xu;\n", ri, ri, r[R_CMASK]);
+        out(b, "    const uint pw%u = lpad(wp%u), pc%u = lpad(wc%u);\n", ri, ri, ri, ri);
+        out(b, "    (void)pw%u; (void)pc%u;\n", ri, ri);
+        char gw[16], gc[16], wpn[16], wcn[16];
+        snprintf(gw, sizeof gw, "gw%u", ri);
+        snprintf(gc, sizeof gc, "gc%u", ri);
+        snprintf(wpn, sizeof wpn, "wp%u", ri);
+        snprintf(wcn, sizeof wcn, "wc%u", ri);
         if (gload || gstore) {
-            out(b, "        const uint gw = base | ");
-            runs_expr(b, "wpart", runs, nruns, 32);
-            out(b, ";\n        const uint gwc = base | ");
-            runs_expr(b, "wc", runs, nruns, 32);
-            out(b, ";\n        (void)gwc;\n");
+            out(b, "    const uint gw%u = base | ", ri);
+            runs_expr(b, wpn, d + H_RUNS, d[H_NRUNS], 32);
+            out(b, ";\n    const uint gc%u = base | ", ri);
+            runs_expr(b, wcn, d + H_RUNS, d[H_NRUNS], 32);
+            out(b, ";\n");
+            emit_bases(&c, gw);
+            emit_bases(&c, gc);
         }
-        for (uint32_t i = 0; i < E; i++) {
-            bool c = cmask && ((i >> cr) & 1u);
+        if (state == ST_GLOBAL) {
             if (gload) {
-                emit_gaddr(b, c ? "gwc" : "gw", r[R_TABR + i], ab, am);
-                emit_load(b, (int)i, hp, check, kt);
+                for (uint32_t i = 0; i < c.E; i++)
+                    emit_gload(&c, rb.cpl[i] ? gc : gw, r[R_TABR + i], i);
             } else {
-                out(b, "        rk[%u] = lk[%s + %uu];\n", i, c ? "pc" : "pw", r[R_TABL(E) + i]);
-                if (hp)
-                    out(b, "        rp[%u] = lp[%s + %uu];\n", i, c ? "pc" : "pw",
-                        r[R_TABL(E) + i]);
+                for (uint32_t q = 0; q < c.P; q++) {
+                    if (q > 0)
+                        BARRIER(&c);
+                    emit_load_column(&c, q);
+                    BARRIER(&c);
+                    emit_local_to_reg(&c, &rb, q);
+                }
+            }
+        } else if (state == ST_LOCAL) {
+            emit_local_to_reg(&c, &rb, 0);
+        } else {
+            for (uint32_t q = 0; q < c.P; q++) {
+                if (q > 0)
+                    BARRIER(&c);
+                emit_reg_to_local(&c, &ra, q);
+                BARRIER(&c);
+                emit_local_to_reg(&c, &rb, q);
             }
         }
-        uint32_t nl = r[R_NL(E)];
+        uint32_t nl = r[R_NL(c.E)];
         for (uint32_t li = 0; li < nl; li++) {
-            uint32_t code = r[R_CODES(E) + li], bt = code & 7u;
+            uint32_t code = r[R_CODES(c.E) + li], bt = code & 7u;
             bool mirror = code & 8u;
-            for (uint32_t i = 0; i < E; i++)
+            for (uint32_t i = 0; i < c.E; i++)
                 if (!((i >> bt) & 1u))
-                    out(b, "        CX(%u, %u)\n", i,
-                        mirror ? i ^ ((2u << bt) - 1u) : i | (1u << bt));
+                    out(b, "    CX(%u, %u)\n", i, mirror ? i ^ ((2u << bt) - 1u) : i | (1u << bt));
         }
-        for (uint32_t i = 0; i < E; i++) {
-            bool c = cmask && ((i >> cr) & 1u);
-            char ks[16], ps[16];
-            snprintf(ks, sizeof ks, "rk[%u]", i);
-            snprintf(ps, sizeof ps, "rp[%u]", i);
-            if (gstore) {
-                emit_gaddr(b, c ? "gwc" : "gw", r[R_TABR + i], ab, am);
-                emit_store(b, ks, ps, hp, check, kt);
-            } else {
-                out(b, "        lk[%s + %uu] = rk[%u];\n", c ? "pc" : "pw", r[R_TABL(E) + i], i);
-                if (hp)
-                    out(b, "        lp[%s + %uu] = rp[%u];\n", c ? "pc" : "pw", r[R_TABL(E) + i],
-                        i);
+        if (gstore) {
+            for (uint32_t i = 0; i < c.E; i++) {
+                char ks[16], ps[16];
+                snprintf(ks, sizeof ks, "rk[%u]", i);
+                snprintf(ps, sizeof ps, "rp[%u]", i);
+                emit_gstore(&c, rb.cpl[i] ? gc : gw, r[R_TABR + i], ks, ps);
             }
+            out(b, "}\n");
+            return;
         }
-        out(b, "    }\n");
-        if (!gstore)
-            out(b, "    barrier(CLK_LOCAL_MEM_FENCE);\n");
-        r += R_CODES(E) + nl;
+        ra = rb;
+        state = ST_REGS;
+        r += R_CODES(c.E) + nl;
     }
-    if (!last_direct) {
-        for (uint32_t i = 0; i < E; i++) {
-            char ks[48], ps[48];
-            if (wide) {
-                snprintf(ks, sizeof ks, "lk[lw + %uu]", LOFS(i));
-                snprintf(ps, sizeof ps, "lp[lw + %uu]", LOFS(i));
-            } else {
-                snprintf(ks, sizeof ks, "lk[lpad(w + %uu)]", i * W);
-                snprintf(ps, sizeof ps, "lp[lpad(w + %uu)]", i * W);
-            }
-            emit_gaddr(b, "xw", d[H_TAB + i], ab, am);
-            emit_store(b, ks, ps, hp, check, kt);
+    if (state == ST_REGS) {
+        for (uint32_t q = 0; q < c.P; q++) {
+            if (q > 0)
+                BARRIER(&c);
+            emit_reg_to_local(&c, &ra, q);
+            BARRIER(&c);
+            emit_store_column(&c, q);
         }
+    } else if (state == ST_LOCAL) {
+        emit_store_column(&c, 0);
     }
-#undef LOFS
     out(b, "}\n");
 }
 
@@ -354,4 +486,15 @@ void sn_fused_codegen_free(sn_fused_plan *p)
     if (p->cg_prog)
         clReleaseProgram(p->cg_prog);
     p->cg_prog = NULL;
+}
+
+sn_status sn_fused_codegen_launch(sn_gpu *g, const sn_gpu_bufs *b, cl_kernel k, size_t items,
+                                  size_t wg, sn_diag *diag)
+{
+    cl_int err = clSetKernelArg(k, 0, sizeof(cl_mem), &b->keys);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 1, sizeof(cl_mem), &b->pay);
+    if (err != CL_SUCCESS)
+        return sn_gpu_cl_fail(diag, "clSetKernelArg(generated fused pass)", err);
+    return sn_gpu_launch(g, k, items, wg, "sn_fused", diag);
 }

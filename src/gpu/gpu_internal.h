@@ -91,8 +91,9 @@ typedef struct sn_fused_plan {
     sn_fused_step *steps;
     size_t nsteps, tile_passes, global_layers;
     size_t direct_first, direct_last; /* passes loading / storing from registers */
-    uint32_t n;     /* wires */
-    unsigned ebits; /* GPU tiles: 2^ebits elements per work-item */
+    uint32_t n;                       /* wires */
+    unsigned ebits;                   /* GPU tiles: 2^ebits elements per work-item */
+    unsigned col_bits; /* generated kernels: tiles of 2^col_bits columns in registers */
     /* generated kernels (fused_cg.c): one per tile pass, or NULL */
     cl_program cg_prog;
     cl_kernel *cg_k; /* [nsteps] */
@@ -107,6 +108,8 @@ void sn_fused_plan_free(sn_fused_plan *p);
 bool sn_fused_codegen_wanted(const sn_gpu *g);
 sn_status sn_fused_codegen(sn_gpu *g, sn_fused_plan *p, sn_diag *diag);
 void sn_fused_codegen_free(sn_fused_plan *p);
+sn_status sn_fused_codegen_launch(sn_gpu *g, const sn_gpu_bufs *b, cl_kernel k, size_t items,
+                                  size_t wg, sn_diag *diag);
 sn_status sn_fused_enqueue(sn_gpu *g, const sn_gpu_bufs *b, const sn_schedule *s,
                            const sn_fused_plan *p, sn_key_type t, sn_diag *diag);
 

@@ -394,8 +394,8 @@ static sn_status fused_prepare(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v
         st = sn_fused_plan_make(g, s, v, b->payload, t, plan, diag);
     if (st == SN_OK && !plan->serial && sn_fused_codegen_wanted(g))
         st = sn_fused_codegen(g, plan, diag);
-    if (st != SN_OK)
-        return st;
+    if (st != SN_OK || plan->cg_k)
+        return st; /* generated kernels hold their descriptors as literals */
     size_t bytes = plan->desc_words * 4;
     cl_ulong cmax = 0;
     if (!plan->serial &&
