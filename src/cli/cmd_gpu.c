@@ -377,13 +377,22 @@ static int gpu_verify(int argc, char **argv)
     printf("compared: %s\n", method_text(rep.method));
     if (sn_gpu_variant_is_fused(v)) {
         sn_gpu_fused_info fi;
-        if (sn_gpu_fused_describe(g, s, v, with_payload, in.type, &fi, &d) == SN_OK)
+        char how[96];
+        if (sn_gpu_fused_describe(g, s, v, with_payload, in.type, &fi, &d) == SN_OK) {
+            if (fi.serial)
+                snprintf(how, sizeof how, "one work-item per tile");
+            else if (fi.columns > 1)
+                snprintf(how, sizeof how, "registers, %u columns through local memory",
+                         (unsigned)fi.columns);
+            else
+                snprintf(how, sizeof how, "local memory + registers");
             printf("fused: %zu layers in %zu launches (global passes): %zu tile passes (tiles of "
-                   "2^%u, %s; %zu load and %zu store straight from registers) + %zu layers that "
-                   "fit no tile\n",
-                   fi.layers, fi.passes, fi.tile_passes, fi.tile_bits,
-                   fi.serial ? "one work-item per tile" : "local memory + registers",
-                   fi.direct_loads, fi.direct_stores, fi.global_layers);
+                   "2^%u, %s%s; %zu load and %zu store straight from registers) + %zu layers "
+                   "that fit no tile\n",
+                   fi.layers, fi.passes, fi.tile_passes, fi.tile_bits, how,
+                   fi.generated ? ", generated kernels" : "", fi.direct_loads, fi.direct_stores,
+                   fi.global_layers);
+        }
     }
     if (vo.inject)
         printf("injected fault: element %u flipped after layer %zu\n", vo.inject_index,

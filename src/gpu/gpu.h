@@ -93,6 +93,8 @@ typedef struct sn_gpu_fused_info {
     bool serial;          /* one work-item per tile (CPU style) */
     size_t direct_loads;  /* passes whose first round loads global memory into registers */
     size_t direct_stores; /* ... whose last round stores from registers */
+    uint32_t columns;     /* >1: tiles held in registers, crossing local memory in columns */
+    bool generated;       /* straight-line kernels generated per pass (GPUs) */
 } sn_gpu_fused_info;
 sn_status sn_gpu_fused_describe(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, bool payload,
                                 sn_key_type t, sn_gpu_fused_info *out, sn_diag *diag);

@@ -429,6 +429,8 @@ sn_status sn_gpu_fused_describe(sn_gpu *g, const sn_schedule *s, sn_gpu_variant 
     out->serial = plan.serial;
     out->direct_loads = plan.serial ? 0 : plan.direct_first;
     out->direct_stores = plan.serial ? 0 : plan.direct_last;
+    out->columns = 1u << plan.col_bits;
+    out->generated = !plan.serial && sn_fused_codegen_wanted(g);
     sn_fused_plan_free(&plan);
     return SN_OK;
 }
