@@ -127,14 +127,16 @@ static uint32_t fill_high(uint32_t set, unsigned cap, uint32_t universe)
     return set;
 }
 
-/* Tuning knob SN_FUSED_DIRECT=1: load and store straight from registers
- * whenever the round's register bits avoid the low local bits, even where
- * the tile lacks some of the low global bits (a warp then reads as many
- * sectors as it would through local memory, minus one round trip). */
+/* Load and store straight from registers whenever a round's register
+ * bits avoid the low local bits, also where the tile lacks some of the low
+ * global bits: a warp then reads as many sectors as it would through local
+ * memory, minus one round trip (H200, same run: 0.914 ms instead of 0.930
+ * at 2^24). Tuning knob SN_FUSED_DIRECT=0: only where the tile holds the
+ * low five global bits. */
 static bool direct_any(void)
 {
     const char *e = getenv("SN_FUSED_DIRECT");
-    return e && e[0] == '1';
+    return !(e && e[0] == '0');
 }
 
 static unsigned rank_in(uint32_t set, unsigned bit)
