@@ -14,6 +14,7 @@
  * counterexample and counts as the CPU checker (src/core/check.h). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "gpu/gpu_internal.h"
+#include "gpu/srcbuf.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -24,47 +25,6 @@
 
 #define MAX_TRACKED 256
 #define CHUNK_MAX_ITEMS ((size_t)1 << 26) /* 2^31 inputs: the count fits 32 bits */
-
-typedef struct srcbuf {
-    char *s;
-    size_t len, cap;
-    bool oom;
-} srcbuf;
-
-static void add(srcbuf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-#include <stdarg.h>
-static void add(srcbuf *b, const char *fmt, ...)
-{
-    if (b->oom)
-        return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0) {
-            b->oom = true;
-            return;
-        }
-        if (b->s && b->len + (size_t)k < b->cap) {
-            b->len += (size_t)k;
-            return;
-        }
-        size_t nc = (b->cap ? b->cap * 2 : 4096) + (size_t)k;
-        char *ns = sn_realloc(b->s, nc);
-        if (!ns) {
-            b->oom = true;
-            return;
-        }
-        b->s = ns;
-        b->cap = nc;
-    }
-}
 
 static double now_s(void)
 {
@@ -99,40 +59,41 @@ static sn_status build_kernel(sn_gpu *g, const sn_comparator *c, size_t m, uint3
 {
     static const char *const pat[5] = {"0xAAAAAAAAu", "0xCCCCCCCCu", "0xF0F0F0F0u", "0xFF00FF00u",
                                        "0xFFFF0000u"};
-    srcbuf b = {0};
-    add(&b, "__kernel void sn_check01(ulong base, ulong total, __global uint *minfail,\n"
-            "                         __global uint *count, __global uint *seen)\n{\n"
-            "    uint gid = (uint)get_global_id(0);\n"
-            "    ulong x0 = base + ((ulong)gid << 5);\n"
-            "    if (x0 >= total) return;\n"
-            "    ulong left = total - x0;\n"
-            "    uint valid = left >= 32 ? 0xFFFFFFFFu : ((1u << (uint)left) - 1u);\n");
+    sn_srcbuf b = {0};
+    sn_srcbuf_add(&b, "__kernel void sn_check01(ulong base, ulong total, __global uint *minfail,\n"
+                      "                         __global uint *count, __global uint *seen)\n{\n"
+                      "    uint gid = (uint)get_global_id(0);\n"
+                      "    ulong x0 = base + ((ulong)gid << 5);\n"
+                      "    if (x0 >= total) return;\n"
+                      "    ulong left = total - x0;\n"
+                      "    uint valid = left >= 32 ? 0xFFFFFFFFu : ((1u << (uint)left) - 1u);\n");
     for (uint32_t i = 0; i < n; i++) {
         if (i < 5)
-            add(&b, "    uint w%u = %s;\n", i, pat[i]);
+            sn_srcbuf_add(&b, "    uint w%u = %s;\n", i, pat[i]);
         else
-            add(&b, "    uint w%u = ((x0 >> %u) & 1UL) ? 0xFFFFFFFFu : 0u;\n", i, i);
+            sn_srcbuf_add(&b, "    uint w%u = ((x0 >> %u) & 1UL) ? 0xFFFFFFFFu : 0u;\n", i, i);
     }
     for (size_t t = 0; t < ntrack; t++)
-        add(&b, "    uint r%zu = 0;\n", t);
+        sn_srcbuf_add(&b, "    uint r%zu = 0;\n", t);
     size_t ti = 0;
     for (size_t j = 0; j < m; j++) {
         if (ti < ntrack && track[ti] == j)
-            add(&b, "    r%zu |= w%u & ~w%u;\n", ti++, c[j].a, c[j].b);
-        add(&b, "    { uint t = w%u & w%u; w%u |= w%u; w%u = t; }\n", c[j].a, c[j].b, c[j].b,
-            c[j].a, c[j].a);
+            sn_srcbuf_add(&b, "    r%zu |= w%u & ~w%u;\n", ti++, c[j].a, c[j].b);
+        sn_srcbuf_add(&b, "    { uint t = w%u & w%u; w%u |= w%u; w%u = t; }\n", c[j].a, c[j].b,
+                      c[j].b, c[j].a, c[j].a);
     }
-    add(&b, "    uint bad = 0u;\n");
+    sn_srcbuf_add(&b, "    uint bad = 0u;\n");
     for (uint32_t i = 0; i + 1 < n; i++)
-        add(&b, "    bad |= w%u & ~w%u;\n", i, i + 1);
-    add(&b, "    bad &= valid;\n"
-            "    if (bad) {\n"
-            "        atomic_min(minfail, gid);\n"
-            "        atomic_add(count, (uint)popcount(bad));\n"
-            "    }\n");
+        sn_srcbuf_add(&b, "    bad |= w%u & ~w%u;\n", i, i + 1);
+    sn_srcbuf_add(&b, "    bad &= valid;\n"
+                      "    if (bad) {\n"
+                      "        atomic_min(minfail, gid);\n"
+                      "        atomic_add(count, (uint)popcount(bad));\n"
+                      "    }\n");
     for (size_t t = 0; t < ntrack; t++)
-        add(&b, "    if (r%zu & valid) atomic_or(&seen[%zu], %uu);\n", t, t / 32, 1u << (t % 32));
-    add(&b, "}\n");
+        sn_srcbuf_add(&b, "    if (r%zu & valid) atomic_or(&seen[%zu], %uu);\n", t, t / 32,
+                      1u << (t % 32));
+    sn_srcbuf_add(&b, "}\n");
     if (b.oom) {
         sn_free(b.s);
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory generating the check kernel");

@@ -139,6 +139,29 @@ static bool direct_any(void)
     return !(e && e[0] == '0');
 }
 
+unsigned sn_fused_bit_runs(uint32_t mask, uint32_t *runs, unsigned max)
+{
+    unsigned nr = 0, pos = 0;
+    for (unsigned b = 0; b < 32;) {
+        if (!((mask >> b) & 1u)) {
+            b++;
+            continue;
+        }
+        unsigned len = 0;
+        while (b + len < 32 && ((mask >> (b + len)) & 1u))
+            len++;
+        if (nr == max)
+            return max + 1;
+        runs[3 * nr] = pos;
+        runs[3 * nr + 1] = len;
+        runs[3 * nr + 2] = b;
+        nr++;
+        pos += len;
+        b += len;
+    }
+    return nr;
+}
+
 static unsigned rank_in(uint32_t set, unsigned bit)
 {
     return popc(set & ((1u << bit) - 1u));
@@ -347,25 +370,10 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
                 v0.w[off + H_AMASK] = am;
             }
         }
-        unsigned nr = 0, jpos = 0;
-        for (unsigned b = 0; b < 32;) {
-            if (!((B >> b) & 1u)) {
-                b++;
-                continue;
-            }
-            unsigned len = 0;
-            while (b + len < 32 && ((B >> (b + len)) & 1u))
-                len++;
-            if (nr == MAX_RUNS) {
-                st = sn_diag_set(diag, SN_EINVAL, 0, 0, "fused plan: tile of too many runs");
-                goto done;
-            }
-            v0.w[off + H_RUNS + 3 * nr] = jpos;
-            v0.w[off + H_RUNS + 3 * nr + 1] = len;
-            v0.w[off + H_RUNS + 3 * nr + 2] = b;
-            nr++;
-            jpos += len;
-            b += len;
+        unsigned nr = sn_fused_bit_runs(B, v0.w + off + H_RUNS, MAX_RUNS);
+        if (nr > MAX_RUNS) {
+            st = sn_diag_set(diag, SN_EINVAL, 0, 0, "fused plan: tile of too many runs");
+            goto done;
         }
         v0.w[off + H_NRUNS] = nr;
         /* global bits of local index i << (t - eb), for the GPU
@@ -439,23 +447,9 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
                     push(&v0, 0); /* never a register index bit (i < 2^eb) */
                 /* runs of the local bits outside R: where the work-item
                  * id's bits go (id bit positions counted from 0) */
-                uint32_t outside = lu & ~rset, wr[3 * R_MAX_RUNS] = {0}, nwr = 0, idb = 0;
-                for (unsigned b = 0; b < 32 && nwr < R_MAX_RUNS;) {
-                    if (!((outside >> b) & 1u)) {
-                        b++;
-                        continue;
-                    }
-                    unsigned len = 0;
-                    while (b + len < 32 && ((outside >> (b + len)) & 1u))
-                        len++;
-                    wr[3 * nwr] = idb;
-                    wr[3 * nwr + 1] = len;
-                    wr[3 * nwr + 2] = b;
-                    nwr++;
-                    idb += len;
-                    b += len;
-                }
-                if (popc(outside) != idb) {
+                uint32_t wr[3 * R_MAX_RUNS] = {0};
+                unsigned nwr = sn_fused_bit_runs(lu & ~rset, wr, R_MAX_RUNS);
+                if (nwr > R_MAX_RUNS) {
                     st = sn_diag_set(diag, SN_EINVAL, 0, 0, "fused plan: round of too many runs");
                     goto done;
                 }

@@ -16,6 +16,7 @@
  * flag); NVIDIA's driver caches the binaries across runs. */
 #include "gpu/gpu_internal.h"
 #include "gpu/fused_desc.h"
+#include "gpu/srcbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,49 +26,9 @@
 #include "core/alloc.h"
 #include "gpu/kernels.h"
 
-typedef struct sbuf {
-    char *s;
-    size_t len, cap;
-    bool oom;
-} sbuf;
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void
-out(sbuf *b, const char *fmt, ...)
-{
-    if (b->oom)
-        return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        size_t room = b->cap - b->len;
-        int k = b->s ? vsnprintf(b->s + b->len, room, fmt, ap) : -1;
-        va_end(ap);
-        if (b->s && k < 0) {
-            b->oom = true;
-            return;
-        }
-        if (b->s && (size_t)k < room) {
-            b->len += (size_t)k;
-            return;
-        }
-        size_t nc = b->cap ? b->cap * 2 : 1 << 16;
-        while (b->s && nc - b->len <= (size_t)k)
-            nc *= 2;
-        char *ns = sn_realloc(b->s, nc);
-        if (!ns) {
-            b->oom = true;
-            return;
-        }
-        b->s = ns;
-        b->cap = nc;
-    }
-}
-
 /* "((v >> js) & m) << gs" for each run, OR'ed (or "0u") */
-static void runs_expr(sbuf *b, const char *v, const uint32_t *runs, uint32_t nr, unsigned vbits)
+static void runs_expr(sn_srcbuf *b, const char *v, const uint32_t *runs, uint32_t nr,
+                      unsigned vbits)
 {
     bool any = false;
     for (uint32_t r = 0; r < nr; r++) {
@@ -76,17 +37,17 @@ static void runs_expr(sbuf *b, const char *v, const uint32_t *runs, uint32_t nr,
             continue;
         if (js + len > vbits)
             len = vbits - js;
-        out(b, "%s((%s >> %uu) & 0x%xu) << %uu)", any ? " | (" : "(", v, js,
-            (unsigned)((1ull << len) - 1u), gs);
+        sn_srcbuf_add(b, "%s((%s >> %uu) & 0x%xu) << %uu)", any ? " | (" : "(", v, js,
+                      (unsigned)((1ull << len) - 1u), gs);
         any = true;
     }
     if (!any)
-        out(b, "0u");
+        sn_srcbuf_add(b, "0u");
 }
 
 /* One pass being generated. */
 typedef struct pass_cg {
-    sbuf *b;
+    sn_srcbuf *b;
     const uint32_t *d;
     unsigned t, eb, cb; /* tile bits, register bits, column bits */
     uint32_t E, W, Ec, TL,
@@ -113,16 +74,18 @@ static uint32_t tile_global(const uint32_t *d, uint32_t j)
  * immediate offset from one pointer. */
 static void emit_bases(pass_cg *c, const char *v)
 {
-    sbuf *b = c->b;
+    sn_srcbuf *b = c->b;
     if (c->am)
-        out(b, "    const uint %s_0 = ((%s >> %uu) & 1u) ? %s ^ 0x%xu : %s, %s_1 = %s ^ 0x%xu;\n",
+        sn_srcbuf_add(
+            b, "    const uint %s_0 = ((%s >> %uu) & 1u) ? %s ^ 0x%xu : %s, %s_1 = %s ^ 0x%xu;\n",
             v, v, c->ab, v, c->am, v, v, v, c->am);
     else
-        out(b, "    const uint %s_0 = %s, %s_1 = %s;\n", v, v, v, v);
-    out(b, "    __global uint *k%s_0 = keys + %s_0, *k%s_1 = keys + %s_1;\n", v, v, v, v);
-    out(b, "    (void)k%s_0; (void)k%s_1;\n", v, v);
+        sn_srcbuf_add(b, "    const uint %s_0 = %s, %s_1 = %s;\n", v, v, v, v);
+    sn_srcbuf_add(b, "    __global uint *k%s_0 = keys + %s_0, *k%s_1 = keys + %s_1;\n", v, v, v, v);
+    sn_srcbuf_add(b, "    (void)k%s_0; (void)k%s_1;\n", v, v);
     if (c->hp)
-        out(b, "    __global uint *p%s_0 = pay + %s_0, *p%s_1 = pay + %s_1;\n", v, v, v, v);
+        sn_srcbuf_add(b, "    __global uint *p%s_0 = pay + %s_0, *p%s_1 = pay + %s_1;\n", v, v, v,
+                      v);
 }
 
 static int base_of(const pass_cg *c, uint32_t lit)
@@ -134,14 +97,16 @@ static void emit_gload(pass_cg *c, const char *v, uint32_t lit, uint32_t i)
 {
     int s = base_of(c, lit);
     if (c->check) {
-        out(c->b, "    rk[%u] = %s_%d + %uu < N ? to_ordered(%d, k%s_%d[%u]) : SENTINEL;\n", i, v,
-            s, lit, c->kt, v, s, lit);
+        sn_srcbuf_add(c->b,
+                      "    rk[%u] = %s_%d + %uu < N ? to_ordered(%d, k%s_%d[%u]) : SENTINEL;\n", i,
+                      v, s, lit, c->kt, v, s, lit);
         if (c->hp)
-            out(c->b, "    rp[%u] = %s_%d + %uu < N ? p%s_%d[%u] : 0u;\n", i, v, s, lit, v, s, lit);
+            sn_srcbuf_add(c->b, "    rp[%u] = %s_%d + %uu < N ? p%s_%d[%u] : 0u;\n", i, v, s, lit,
+                          v, s, lit);
     } else {
-        out(c->b, "    rk[%u] = to_ordered(%d, k%s_%d[%u]);\n", i, c->kt, v, s, lit);
+        sn_srcbuf_add(c->b, "    rk[%u] = to_ordered(%d, k%s_%d[%u]);\n", i, c->kt, v, s, lit);
         if (c->hp)
-            out(c->b, "    rp[%u] = p%s_%d[%u];\n", i, v, s, lit);
+            sn_srcbuf_add(c->b, "    rp[%u] = p%s_%d[%u];\n", i, v, s, lit);
     }
 }
 
@@ -149,11 +114,11 @@ static void emit_gstore(pass_cg *c, const char *v, uint32_t lit, const char *ks,
 {
     int s = base_of(c, lit);
     if (c->check)
-        out(c->b, "    if (%s_%d + %uu < N)", v, s, lit);
-    out(c->b, "    { k%s_%d[%u] = from_ordered(%d, %s);", v, s, lit, c->kt, ks);
+        sn_srcbuf_add(c->b, "    if (%s_%d + %uu < N)", v, s, lit);
+    sn_srcbuf_add(c->b, "    { k%s_%d[%u] = from_ordered(%d, %s);", v, s, lit, c->kt, ks);
     if (c->hp)
-        out(c->b, " p%s_%d[%u] = %s;", v, s, lit, ps);
-    out(c->b, " }\n");
+        sn_srcbuf_add(c->b, " p%s_%d[%u] = %s;", v, s, lit, ps);
+    sn_srcbuf_add(c->b, " }\n");
 }
 
 /* local offset expression of element w + i * W of a column */
@@ -195,26 +160,28 @@ static void round_layout(const pass_cg *c, const uint32_t *r, unsigned idx, roun
 static void emit_reg_to_local(pass_cg *c, const round_cg *a, uint32_t q)
 {
     if (q == 0 && a->colvar)
-        out(c->b, "    barrier(CLK_LOCAL_MEM_FENCE);\n");
+        sn_srcbuf_add(c->b, "    barrier(CLK_LOCAL_MEM_FENCE);\n");
     for (uint32_t i = q * c->Ec; i < (q + 1) * c->Ec; i++) {
-        out(c->b, "    lk[%s%u + %uu] = rk[%u];\n", a->cpl[i] ? "pc" : "pw", a->idx, a->lit[i], i);
+        sn_srcbuf_add(c->b, "    lk[%s%u + %uu] = rk[%u];\n", a->cpl[i] ? "pc" : "pw", a->idx,
+                      a->lit[i], i);
         if (c->hp)
-            out(c->b, "    lp[%s%u + %uu] = rp[%u];\n", a->cpl[i] ? "pc" : "pw", a->idx, a->lit[i],
-                i);
+            sn_srcbuf_add(c->b, "    lp[%s%u + %uu] = rp[%u];\n", a->cpl[i] ? "pc" : "pw", a->idx,
+                          a->lit[i], i);
     }
 }
 
 static void emit_local_to_reg(pass_cg *c, const round_cg *a, uint32_t q)
 {
     for (uint32_t i = q * c->Ec; i < (q + 1) * c->Ec; i++) {
-        out(c->b, "    rk[%u] = lk[%s%u + %uu];\n", i, a->cpl[i] ? "pc" : "pw", a->idx, a->lit[i]);
+        sn_srcbuf_add(c->b, "    rk[%u] = lk[%s%u + %uu];\n", i, a->cpl[i] ? "pc" : "pw", a->idx,
+                      a->lit[i]);
         if (c->hp)
-            out(c->b, "    rp[%u] = lp[%s%u + %uu];\n", i, a->cpl[i] ? "pc" : "pw", a->idx,
-                a->lit[i]);
+            sn_srcbuf_add(c->b, "    rp[%u] = lp[%s%u + %uu];\n", i, a->cpl[i] ? "pc" : "pw",
+                          a->idx, a->lit[i]);
     }
 }
 
-#define BARRIER(c) out((c)->b, "    barrier(CLK_LOCAL_MEM_FENCE);\n")
+#define BARRIER(c) sn_srcbuf_add((c)->b, "    barrier(CLK_LOCAL_MEM_FENCE);\n")
 
 /* column q of the tile from global memory into local memory, in the
  * load layout (work-item w takes w + i * W) */
@@ -225,9 +192,9 @@ static void emit_load_column(pass_cg *c, uint32_t q)
         emit_gload(c, "xw", tile_global(c->d, i * c->W + q * c->TL), q * c->Ec + i);
     for (uint32_t i = 0; i < c->Ec; i++) {
         lofs(c, i, lo, sizeof lo);
-        out(c->b, "    lk[%s] = rk[%u];\n", lo, q * c->Ec + i);
+        sn_srcbuf_add(c->b, "    lk[%s] = rk[%u];\n", lo, q * c->Ec + i);
         if (c->hp)
-            out(c->b, "    lp[%s] = rp[%u];\n", lo, q * c->Ec + i);
+            sn_srcbuf_add(c->b, "    lp[%s] = rp[%u];\n", lo, q * c->Ec + i);
     }
 }
 
@@ -247,7 +214,7 @@ static void emit_store_column(pass_cg *c, uint32_t q)
  * local memory one column at a time (2^cb columns; one when the tile fits
  * local memory, which then also holds it whole for odd-even carry layers,
  * the "local" state). */
-static void emit_pass(sbuf *b, const sn_fused_plan *p, size_t k, const uint32_t *d)
+static void emit_pass(sn_srcbuf *b, const sn_fused_plan *p, size_t k, const uint32_t *d)
 {
     pass_cg c = {b,     d,          d[H_T],    p->ebits,  p->col_bits, 0,
                  0,     0,          0,         0,         p->payload,  p->n != (1ull << p->nbits),
@@ -262,41 +229,27 @@ static void emit_pass(sbuf *b, const sn_fused_plan *p, size_t k, const uint32_t 
         c.ab = 0;
         c.am = 0;
     }
-    out(b, "\n__kernel __attribute__((reqd_work_group_size(%u, 1, 1)))\n", c.W);
-    out(b, "void sn_cg%zu(__global uint *keys, __global uint *pay)\n{\n", k);
-    out(b, "    __local uint lk[%u];\n", c.TL + c.TL / 32);
+    sn_srcbuf_add(b, "\n__kernel __attribute__((reqd_work_group_size(%u, 1, 1)))\n", c.W);
+    sn_srcbuf_add(b, "void sn_cg%zu(__global uint *keys, __global uint *pay)\n{\n", k);
+    sn_srcbuf_add(b, "    __local uint lk[%u];\n", c.TL + c.TL / 32);
     if (c.hp)
-        out(b, "    __local uint lp[%u];\n", c.TL + c.TL / 32);
-    out(b, "    const uint w = (uint)get_local_id(0), g = (uint)get_group_id(0);\n");
-    out(b, "    uint rk[%u];\n", c.E);
+        sn_srcbuf_add(b, "    __local uint lp[%u];\n", c.TL + c.TL / 32);
+    sn_srcbuf_add(b, "    const uint w = (uint)get_local_id(0), g = (uint)get_group_id(0);\n");
+    sn_srcbuf_add(b, "    uint rk[%u];\n", c.E);
     if (c.hp)
-        out(b, "    uint rp[%u];\n", c.E);
-    out(b, "    (void)pay;\n");
+        sn_srcbuf_add(b, "    uint rp[%u];\n", c.E);
+    sn_srcbuf_add(b, "    (void)pay;\n");
     /* base: the group id spread over the bits outside the tile */
     uint32_t universe = p->nbits >= 32 ? 0xffffffffu : (1u << p->nbits) - 1u;
-    uint32_t outside = universe & ~d[H_BMASK], gruns[3 * 32], ng = 0, gb = 0;
-    for (unsigned bt = 0; bt < 32;) {
-        if (!((outside >> bt) & 1u)) {
-            bt++;
-            continue;
-        }
-        unsigned len = 0;
-        while (bt + len < 32 && ((outside >> (bt + len)) & 1u))
-            len++;
-        gruns[3 * ng] = gb;
-        gruns[3 * ng + 1] = len;
-        gruns[3 * ng + 2] = bt;
-        ng++;
-        gb += len;
-        bt += len;
-    }
-    out(b, "    const uint base = ");
+    uint32_t gruns[3 * 32];
+    unsigned ng = sn_fused_bit_runs(universe & ~d[H_BMASK], gruns, 32);
+    sn_srcbuf_add(b, "    const uint base = ");
     runs_expr(b, "g", gruns, ng, 32);
-    out(b, ";\n    const uint xw = base | ");
+    sn_srcbuf_add(b, ";\n    const uint xw = base | ");
     runs_expr(b, "w", d + H_RUNS, d[H_NRUNS], c.t - c.eb);
-    out(b, ";\n");
+    sn_srcbuf_add(b, ";\n");
     emit_bases(&c, "xw");
-    out(b, "    const uint lw = lpad(w);\n    (void)lw;\n");
+    sn_srcbuf_add(b, "    const uint lw = lpad(w);\n    (void)lw;\n");
 
     enum { ST_GLOBAL, ST_LOCAL, ST_REGS } state = ST_GLOBAL;
     static round_cg ra, rb; /* the previous and the current round */
@@ -311,8 +264,8 @@ static void emit_pass(sbuf *b, const sn_fused_plan *p, size_t k, const uint32_t 
                 emit_reg_to_local(&c, &ra, 0);
             if (state != ST_LOCAL)
                 BARRIER(&c);
-            out(b, "    local_layer(lk, %s, %d, %uu, %uu, w, 0x%xu, 1);\n", c.hp ? "lp" : "lk",
-                c.hp ? 1 : 0, 1u << c.t, c.W, r[1]);
+            sn_srcbuf_add(b, "    local_layer(lk, %s, %d, %uu, %uu, w, 0x%xu, 1);\n",
+                          c.hp ? "lp" : "lk", c.hp ? 1 : 0, 1u << c.t, c.W, r[1]);
             BARRIER(&c);
             state = ST_LOCAL;
             r += 2;
@@ -320,22 +273,22 @@ static void emit_pass(sbuf *b, const sn_fused_plan *p, size_t k, const uint32_t 
         }
         round_layout(&c, r, ri, &rb);
         bool gload = ri == 0 && first_direct, gstore = ri + 1 == nr && last_direct;
-        out(b, "    /* round %u */\n    const uint wp%u = ", ri, ri);
+        sn_srcbuf_add(b, "    /* round %u */\n    const uint wp%u = ", ri, ri);
         runs_expr(b, "w", r + R_RUNS, r[R_NWR], c.t - c.eb);
-        out(b, ";\n    const uint wc%u = wp%u ^ 0x%xu;\n", ri, ri, r[R_CMASK]);
-        out(b, "    const uint pw%u = lpad(wp%u), pc%u = lpad(wc%u);\n", ri, ri, ri, ri);
-        out(b, "    (void)pw%u; (void)pc%u;\n", ri, ri);
+        sn_srcbuf_add(b, ";\n    const uint wc%u = wp%u ^ 0x%xu;\n", ri, ri, r[R_CMASK]);
+        sn_srcbuf_add(b, "    const uint pw%u = lpad(wp%u), pc%u = lpad(wc%u);\n", ri, ri, ri, ri);
+        sn_srcbuf_add(b, "    (void)pw%u; (void)pc%u;\n", ri, ri);
         char gw[16], gc[16], wpn[16], wcn[16];
         snprintf(gw, sizeof gw, "gw%u", ri);
         snprintf(gc, sizeof gc, "gc%u", ri);
         snprintf(wpn, sizeof wpn, "wp%u", ri);
         snprintf(wcn, sizeof wcn, "wc%u", ri);
         if (gload || gstore) {
-            out(b, "    const uint gw%u = base | ", ri);
+            sn_srcbuf_add(b, "    const uint gw%u = base | ", ri);
             runs_expr(b, wpn, d + H_RUNS, d[H_NRUNS], 32);
-            out(b, ";\n    const uint gc%u = base | ", ri);
+            sn_srcbuf_add(b, ";\n    const uint gc%u = base | ", ri);
             runs_expr(b, wcn, d + H_RUNS, d[H_NRUNS], 32);
-            out(b, ";\n");
+            sn_srcbuf_add(b, ";\n");
             emit_bases(&c, gw);
             emit_bases(&c, gc);
         }
@@ -369,7 +322,8 @@ static void emit_pass(sbuf *b, const sn_fused_plan *p, size_t k, const uint32_t 
             bool mirror = code & 8u;
             for (uint32_t i = 0; i < c.E; i++)
                 if (!((i >> bt) & 1u))
-                    out(b, "    CX(%u, %u)\n", i, mirror ? i ^ ((2u << bt) - 1u) : i | (1u << bt));
+                    sn_srcbuf_add(b, "    CX(%u, %u)\n", i,
+                                  mirror ? i ^ ((2u << bt) - 1u) : i | (1u << bt));
         }
         if (gstore) {
             for (uint32_t i = 0; i < c.E; i++) {
@@ -378,7 +332,7 @@ static void emit_pass(sbuf *b, const sn_fused_plan *p, size_t k, const uint32_t 
                 snprintf(ps, sizeof ps, "rp[%u]", i);
                 emit_gstore(&c, rb.cpl[i] ? gc : gw, r[R_TABR + i], ks, ps);
             }
-            out(b, "}\n");
+            sn_srcbuf_add(b, "}\n");
             return;
         }
         ra = rb;
@@ -396,7 +350,7 @@ static void emit_pass(sbuf *b, const sn_fused_plan *p, size_t k, const uint32_t 
     } else if (state == ST_LOCAL) {
         emit_store_column(&c, 0);
     }
-    out(b, "}\n");
+    sn_srcbuf_add(b, "}\n");
 }
 
 bool sn_fused_codegen_wanted(const sn_gpu *g)
@@ -414,11 +368,11 @@ sn_status sn_fused_codegen(sn_gpu *g, sn_fused_plan *p, sn_diag *diag)
     const char *lib = sn_kernel_source_find("fused");
     if (!lib)
         return sn_diag_set(diag, SN_EDEVICE, 0, 0, "kernels/fused.cl was not embedded");
-    sbuf b = {0};
-    out(&b, "%s\n/* ---- generated by src/gpu/fused_cg.c: %zu passes, n = %u */\n", lib,
-        p->tile_passes, p->n);
+    sn_srcbuf b = {0};
+    sn_srcbuf_add(&b, "%s\n/* ---- generated by src/gpu/fused_cg.c: %zu passes, n = %u */\n", lib,
+                  p->tile_passes, p->n);
     if (p->n != (1ull << p->nbits))
-        out(&b, "#define N %uu\n", p->n);
+        sn_srcbuf_add(&b, "#define N %uu\n", p->n);
     for (size_t i = 0; i < p->nsteps; i++)
         if (p->steps[i].layer < 0)
             emit_pass(&b, p, i, p->desc + p->steps[i].off);

@@ -103,6 +103,11 @@ sn_status sn_fused_build(sn_gpu *g, bool payload, sn_key_type t, sn_diag *diag);
 sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, bool payload,
                              sn_key_type kt, sn_fused_plan *p, sn_diag *diag);
 void sn_fused_plan_free(sn_fused_plan *p);
+/* The runs of set bits of mask, lowest first, as triples (position
+ * counted over the set bits, length, bit position) into runs[3 * max]:
+ * how a packed index spreads over mask's bits. Returns the count, or
+ * max + 1 when mask has more runs than that. */
+unsigned sn_fused_bit_runs(uint32_t mask, uint32_t *runs, unsigned max);
 /* Whether tile passes run as generated straight-line kernels on g (GPUs;
  * SN_FUSED_CODEGEN=0|1 overrides), and generating them for p. */
 bool sn_fused_codegen_wanted(const sn_gpu *g);
