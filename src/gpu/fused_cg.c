@@ -185,11 +185,17 @@ static void emit_local_to_reg(pass_cg *c, const round_cg *a, uint32_t q)
 
 /* column q of the tile from global memory into local memory, in the
  * load layout (work-item w takes w + i * W) */
+/* column q of the tile from global memory into registers q * Ec.. (the
+ * load layout: work-item w takes w + i * W), then into local memory */
 static void emit_load_column(pass_cg *c, uint32_t q)
 {
-    char lo[48];
     for (uint32_t i = 0; i < c->Ec; i++)
         emit_gload(c, "xw", tile_global(c->d, i * c->W + q * c->TL), q * c->Ec + i);
+}
+
+static void emit_column_to_local(pass_cg *c, uint32_t q)
+{
+    char lo[48];
     for (uint32_t i = 0; i < c->Ec; i++) {
         lofs(c, i, lo, sizeof lo);
         sn_srcbuf_add(c->b, "    lk[%s] = rk[%u];\n", lo, q * c->Ec + i);
@@ -258,9 +264,10 @@ static void emit_pass(sn_srcbuf *b, const sn_fused_plan *p, size_t k, const uint
     const uint32_t *r = d + d[H_ROUNDS];
     for (uint32_t ri = 0; ri < nr; ri++) {
         if (r[0] == 1) { /* an odd-even carry layer on the whole tile (one column) */
-            if (state == ST_GLOBAL)
+            if (state == ST_GLOBAL) {
                 emit_load_column(&c, 0);
-            else if (state == ST_REGS)
+                emit_column_to_local(&c, 0);
+            } else if (state == ST_REGS)
                 emit_reg_to_local(&c, &ra, 0);
             if (state != ST_LOCAL)
                 BARRIER(&c);
@@ -297,10 +304,19 @@ static void emit_pass(sn_srcbuf *b, const sn_fused_plan *p, size_t k, const uint
                 for (uint32_t i = 0; i < c.E; i++)
                     emit_gload(&c, rb.cpl[i] ? gc : gw, r[R_TABR + i], i);
             } else {
+                /* every load in flight at once: column q's loads land in
+                 * the registers that receive column q, which stay
+                 * untouched until column q crosses */
+                const char *e = getenv("SN_FUSED_LOADALL"); /* tuning: 0 = column by column */
+                bool all = !(e && e[0] == '0');
+                for (uint32_t q = 0; all && q < c.P; q++)
+                    emit_load_column(&c, q);
                 for (uint32_t q = 0; q < c.P; q++) {
                     if (q > 0)
                         BARRIER(&c);
-                    emit_load_column(&c, q);
+                    if (!all)
+                        emit_load_column(&c, q);
+                    emit_column_to_local(&c, q);
                     BARRIER(&c);
                     emit_local_to_reg(&c, &rb, q);
                 }
