@@ -10,6 +10,7 @@
 #include "gpu/gpu_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -236,6 +237,20 @@ sn_status sn_gpu_launch(sn_gpu *g, cl_kernel k, size_t items, size_t wg, const c
     cl_event ev = NULL;
     cl_int err =
         clEnqueueNDRangeKernel(g->queue, k, 1, NULL, &global, &wg, 0, NULL, g->record ? &ev : NULL);
+    if (err == CL_SUCCESS && ev && getenv("SN_GPU_PROFILE")) {
+        /* tuning aid: each timed launch's own kernel time, on stderr (it
+         * waits for every launch, so the run's total is not meaningful) */
+        char fn[64] = "?";
+        cl_ulong a = 0, z = 0;
+        clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof fn, fn, NULL);
+        fn[sizeof fn - 1] = '\0';
+        if (clWaitForEvents(1, &ev) == CL_SUCCESS &&
+            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof a, &a, NULL) ==
+                CL_SUCCESS &&
+            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof z, &z, NULL) == CL_SUCCESS)
+            fprintf(stderr, "profile: %s %zu work-items %.4f ms\n", fn, global,
+                    (double)(z - a) / 1e6);
+    }
     if (err == CL_SUCCESS && ev) {
         if (!g->ev_first) {
             g->ev_first = ev;
