@@ -448,9 +448,11 @@ static void test_fused(void)
  * over tiles narrower than a warp, register rounds with complemented
  * mirrors, loads and stores straight from registers, odd-even carry
  * layers in local memory, padding, every key type and payload; and
- * bitonic tiles larger than local memory, crossing it in 2 or 4 columns
- * (big: the tile bits; the elements per work-item of the GPU default, 2^7,
- * compile slowly here, and pocl fails 1024 work-items of 2^5: 2^5 or 2^6). */
+ * bitonic tiles larger than local memory, crossing it in 2 or 4 columns.
+ * Per case: big = the tile bits, bigebits = log2 of the elements per
+ * work-item (the GPU default 2^6; pocl compiles 2^7 slowly and fails 1024
+ * work-items of 2^5), first = a first pass over smaller tiles of its own
+ * (the GPU default from 2^21 keys). */
 static void test_fused_codegen(void)
 {
     static const struct {
@@ -458,23 +460,25 @@ static void test_fused_codegen(void)
         uint32_t n;
         sn_key_type t;
         int pay;
-        const char *big, *bigebits;
+        const char *big, *bigebits, *first;
     } cs[] = {
-        {SN_ALGO_BITONIC, 5, SN_KEY_U32, 1, "0", "5"},
-        {SN_ALGO_BITONIC, 70, SN_KEY_I32, 0, "0", "5"},
-        {SN_ALGO_BITONIC, 1000, SN_KEY_F32, 1, "0", "5"},
-        {SN_ALGO_BITONIC, 65539, SN_KEY_U32, 0, "0", "5"},
-        {SN_ALGO_ODDEVEN_MERGE, 33, SN_KEY_F32, 0, "0", "5"},
-        {SN_ALGO_ODDEVEN_MERGE, 4099, SN_KEY_I32, 1, "0", "5"},
-        {SN_ALGO_ODDEVEN_MERGE, 70000, SN_KEY_U32, 0, "15", "7"},
-        {SN_ALGO_BITONIC, 16384, SN_KEY_I32, 0, "14", "5"},
-        {SN_ALGO_BITONIC, 100003, SN_KEY_F32, 0, "15", "6"},
-        {SN_ALGO_BITONIC, 65536, SN_KEY_U32, 0, "15", "7"},
+        {SN_ALGO_BITONIC, 5, SN_KEY_U32, 1, "0", "5", "0"},
+        {SN_ALGO_BITONIC, 70, SN_KEY_I32, 0, "0", "5", "0"},
+        {SN_ALGO_BITONIC, 1000, SN_KEY_F32, 1, "0", "5", "0"},
+        {SN_ALGO_BITONIC, 65539, SN_KEY_U32, 0, "0", "5", "0"},
+        {SN_ALGO_ODDEVEN_MERGE, 33, SN_KEY_F32, 0, "0", "5", "0"},
+        {SN_ALGO_ODDEVEN_MERGE, 4099, SN_KEY_I32, 1, "0", "5", "0"},
+        {SN_ALGO_ODDEVEN_MERGE, 70000, SN_KEY_U32, 0, "15", "7", "0"},
+        {SN_ALGO_BITONIC, 16384, SN_KEY_I32, 0, "14", "5", "0"},
+        {SN_ALGO_BITONIC, 100003, SN_KEY_F32, 0, "15", "6", "0"},
+        {SN_ALGO_BITONIC, 65536, SN_KEY_U32, 0, "15", "7", "0"},
+        {SN_ALGO_BITONIC, 65539, SN_KEY_I32, 0, "14", "6", "12"},
     };
     setenv("SN_FUSED_CODEGEN", "1", 1);
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
         setenv("SN_FUSED_BIGTILE", cs[i].big, 1);
         setenv("SN_FUSED_BIGEBITS", cs[i].bigebits, 1);
+        setenv("SN_FUSED_FIRSTTILE", cs[i].first, 1);
         sn_schedule *s = NULL;
         sn_diag d;
         CHECK(sn_schedule_generate(cs[i].a, cs[i].n, &s, &d) == SN_OK);
@@ -506,6 +510,7 @@ static void test_fused_codegen(void)
     unsetenv("SN_FUSED_CODEGEN");
     unsetenv("SN_FUSED_BIGTILE");
     unsetenv("SN_FUSED_BIGEBITS");
+    unsetenv("SN_FUSED_FIRSTTILE");
 }
 
 /* sn_gpu_time: every variant's output is the reference's, times >= 0. */

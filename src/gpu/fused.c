@@ -341,17 +341,45 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
         else
             ls[k] = f.q == f.p ? (zl){ZL_CLEAN, lp, lp} : (zl){ZL_CARRY, lq, lp};
     }
-    size_t ng = pack(ls, L, init, t, universe, gs);
+    /* generated big tiles: the first pass, which sorts whole tiles, in a
+     * smaller local-memory tile of its own (SN_FUSED_FIRSTTILE=bits, 0:
+     * off). H200, 2^24: that pass took 0.250 ms over tiles of 2^14 and
+     * 0.129 ms over 2^12 with 2^5 keys per work-item, for one more pass in
+     * all: 0.856 ms instead of 0.919 (2^26: 3.75 instead of 4.07; 2^23
+     * 0.399 instead of 0.412; 2^22 a tie; 2^21 0.146 instead of 0.162). At
+     * 2^20 the extra pass costs more than it saves (0.146 instead of
+     * 0.119-0.130), so the default starts at 2^21. */
+    unsigned first_t = 0, first_eb = 5;
+    if (p->col_bits) {
+        const char *e = getenv("SN_FUSED_FIRSTTILE");
+        first_t = e && *e >= '0' && *e <= '9' ? (unsigned)atoi(e) : nb >= 21 ? 12 : 0;
+        if (first_t >= t - p->col_bits || first_t < first_eb + 5)
+            first_t = 0;
+    }
+    size_t ng = pack(ls, L, init, first_t ? first_t : t, universe, gs);
+    if (first_t && ng > 1) { /* the rest with the big tile */
+        size_t done0 = gs[0].count;
+        ng = 1 + pack(ls + done0, L - done0, init, t, universe, gs + 1);
+        for (size_t gi = 1; gi < ng; gi++)
+            gs[gi].first += done0;
+    }
     for (size_t gi = 0; gi < ng; gi++) {
         const group *G = &gs[gi];
         sn_fused_step *step = &p->steps[p->nsteps++];
+        step->tile_bits = t;
+        step->ebits = eb;
         if (G->alone) {
             step->layer = (int64_t)G->first;
             step->off = 0;
             p->global_layers++;
             continue;
         }
-        uint32_t B = fill(G->set, t, universe);
+        /* the first pass may take a smaller tile of its own (first_t) */
+        bool own = first_t && gi == 0;
+        unsigned gt = own ? first_t : t, geb = own ? first_eb : eb, gcb = own ? 0 : p->col_bits;
+        step->tile_bits = gt;
+        step->ebits = geb;
+        uint32_t B = fill(G->set, gt, universe);
         size_t off = v0.len;
         step->layer = -1;
         step->off = (uint32_t)off;
@@ -360,7 +388,9 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
             push(&v0, 0);
         if (v0.oom)
             break;
-        v0.w[off + H_T] = t;
+        v0.w[off + H_T] = gt;
+        v0.w[off + H_EBITS] = geb;
+        v0.w[off + H_CBITS] = gcb;
         v0.w[off + H_BMASK] = B;
         v0.w[off + H_ABIT] = 32;
         if (G->cand >= 0) {
@@ -378,8 +408,8 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
         v0.w[off + H_NRUNS] = nr;
         /* global bits of local index i << (t - eb), for the GPU
          * kernel's loads: its work-item w holds w + i * 2^(t - eb) */
-        for (uint32_t i = 0; i < (1u << eb) && i < E_MAX; i++) {
-            uint32_t j = t >= eb ? i << (t - eb) : 0, x = 0;
+        for (uint32_t i = 0; i < (1u << geb) && i < E_MAX; i++) {
+            uint32_t j = gt >= geb ? i << (gt - geb) : 0, x = 0;
             for (unsigned r = 0; r < nr; r++) {
                 uint32_t js = v0.w[off + H_RUNS + 3 * r], len = v0.w[off + H_RUNS + 3 * r + 1];
                 x |= ((j >> js) & ((1u << len) - 1u)) << v0.w[off + H_RUNS + 3 * r + 2];
@@ -398,7 +428,7 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
             push(&v0, (uint32_t)loc[i].kind << 24 | loc[i].lo << 8 | w);
         }
         /* register rounds (GPU kernel): carry layers alone in local memory */
-        uint32_t lu = (1u << t) - 1u;
+        uint32_t lu = (1u << gt) - 1u;
         size_t rounds_at = v0.len, nrounds = 0;
         bool last_direct = false;
         for (size_t i = 0; i < G->count;) {
@@ -414,16 +444,16 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
             while (j < G->count && loc[j].kind != ZL_CARRY)
                 j++;
             /* columns: the top col_bits local bits stay in registers */
-            uint32_t qmask = p->col_bits ? lu & ~((1u << (t - p->col_bits)) - 1u) : 0;
-            size_t nrg = pack(loc + i, j - i, qmask, eb, lu, rs);
+            uint32_t qmask = gcb ? lu & ~((1u << (gt - gcb)) - 1u) : 0;
+            size_t nrg = pack(loc + i, j - i, qmask, geb, lu, rs);
             for (size_t ri = 0; ri < nrg; ri++) {
                 const group *R = &rs[ri];
-                uint32_t rset = fill_high(R->set, eb, lu);
+                uint32_t rset = fill_high(R->set, geb, lu);
                 /* a round whose R avoids the low local bits can load from
                  * (first round) or store to (last) global memory directly,
                  * coalesced, when those bits are the tile's low global bits */
                 bool direct =
-                    (rset & ((1u << DIRECT_BITS) - 1u)) == 0 && t >= DIRECT_BITS + eb &&
+                    (rset & ((1u << DIRECT_BITS) - 1u)) == 0 && gt >= DIRECT_BITS + geb &&
                     (direct_any() || (B & ((1u << DIRECT_BITS) - 1u)) == (1u << DIRECT_BITS) - 1u);
                 if (nrounds == 0)
                     v0.w[off + H_FIRST_DIRECT] = direct;
@@ -457,7 +487,7 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
                 for (int q = 0; q < 3 * R_MAX_RUNS; q++)
                     push(&v0, wr[q]);
                 /* global bits of each register's R part */
-                for (uint32_t ii = 0; ii < (1u << eb); ii++) {
+                for (uint32_t ii = 0; ii < (1u << geb); ii++) {
                     uint32_t l = 0, x = 0;
                     for (unsigned k2 = 0, b = 0; b < 32; b++)
                         if ((rset >> b) & 1u) {
@@ -475,7 +505,7 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
                 }
                 /* padded local offset of each register's R part
                  * (kernels/fused.cl: lpad(l) = l + l / 32) */
-                for (uint32_t ii = 0; ii < (1u << eb); ii++) {
+                for (uint32_t ii = 0; ii < (1u << geb); ii++) {
                     uint32_t l = 0;
                     for (unsigned k2 = 0, b = 0; b < 32; b++)
                         if ((rset >> b) & 1u) {
@@ -602,7 +632,9 @@ sn_status sn_fused_enqueue(sn_gpu *g, const sn_gpu_bufs *b, const sn_schedule *s
                 st = sn_gpu_enqueue_layer(g, b, s, SN_GPU_VARIANT_SHIFT, t,
                                           (size_t)p->steps[i].layer, diag);
             else
-                st = sn_fused_codegen_launch(g, b, p->cg_k[i], groups * wg, wg, diag);
+                st = sn_fused_codegen_launch(
+                    g, b, p->cg_k[i], (size_t)1 << (p->nbits - p->steps[i].ebits),
+                    (size_t)1 << (p->steps[i].tile_bits - p->steps[i].ebits), diag);
             if (st != SN_OK)
                 return st;
         }

@@ -222,8 +222,8 @@ static void emit_store_column(pass_cg *c, uint32_t q)
  * the "local" state). */
 static void emit_pass(sn_srcbuf *b, const sn_fused_plan *p, size_t k, const uint32_t *d)
 {
-    pass_cg c = {b,     d,          d[H_T],    p->ebits,  p->col_bits, 0,
-                 0,     0,          0,         0,         p->payload,  p->n != (1ull << p->nbits),
+    pass_cg c = {b,     d,          d[H_T],    d[H_EBITS], d[H_CBITS], 0,
+                 0,     0,          0,         0,          p->payload, p->n != (1ull << p->nbits),
                  false, (int)p->kt, d[H_ABIT], d[H_AMASK]};
     c.E = 1u << c.eb;
     c.W = 1u << (c.t - c.eb);

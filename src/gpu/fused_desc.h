@@ -21,7 +21,9 @@
 #define H_TAB 33 /* E_MAX words */
 #define H_FIRST_DIRECT 65
 #define H_LAST_DIRECT 66
-#define H_WORDS 67
+#define H_EBITS 67 /* generated kernels: 2^EBITS elements per work-item */
+#define H_CBITS 68 /* ... and 2^CBITS columns */
+#define H_WORDS 69
 /* a register round (kind 0): kind, cr, cmask, E_MAX_BITS R bits, nwr,
  * R_MAX_RUNS runs of (shift, len, pos), E words of R parts' global bits,
  * E words of their padded local offsets, the layer count, the codes; a

@@ -77,8 +77,9 @@ typedef struct sn_gpu_bufs {
 
 /* ---- fused passes (fused.c) */
 typedef struct sn_fused_step {
-    int64_t layer; /* >= 0: that layer as one closed-form launch; -1: a tile pass */
-    uint32_t off;  /* tile pass: its descriptor's first word */
+    int64_t layer;             /* >= 0: that layer as one closed-form launch; -1: a tile pass */
+    uint32_t off;              /* tile pass: its descriptor's first word */
+    unsigned tile_bits, ebits; /* tile pass: 2^tile_bits elements, 2^ebits per work-item */
 } sn_fused_step;
 
 typedef struct sn_fused_plan {
