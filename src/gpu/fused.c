@@ -270,6 +270,7 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
     uint32_t n = sn_schedule_wires(s);
     size_t L = sn_schedule_layer_count(s);
     bool serial = mode_serial(g, v);
+    bool cg = !serial && sn_fused_codegen_wanted(g); /* generated kernels */
     p->serial = serial;
     unsigned eb = elem_bits(payload);
     unsigned nb = log2u(n);
@@ -290,8 +291,7 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
             t--;
         /* generated kernels state their work-group size, so the compiler
          * fits their registers to it: only the device's limit applies */
-        size_t wgmax = sn_fused_codegen_wanted(g) ? g->info.max_work_group
-                                                  : g->fused_wg_max[payload ? 1 : 0][(int)kt];
+        size_t wgmax = cg ? g->info.max_work_group : g->fused_wg_max[payload ? 1 : 0][(int)kt];
         while (t > eb && ((size_t)1 << (t - eb)) > wgmax)
             t--;
         if (t > nb)
@@ -300,9 +300,8 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
         unsigned tb = big_tile_bits(), ebb = big_elem_bits();
         if (tb > nb)
             tb = nb;
-        if (sn_fused_codegen_wanted(g) && !payload && a == SN_ALGO_BITONIC && tb > t &&
-            tb - t + 3 <= ebb && tb >= ebb + 5 && tb <= 24 &&
-            ((size_t)1 << (tb - ebb)) <= g->info.max_work_group) {
+        if (cg && !payload && a == SN_ALGO_BITONIC && tb > t && tb - t + 3 <= ebb &&
+            tb >= ebb + 5 && tb <= 24 && ((size_t)1 << (tb - ebb)) <= g->info.max_work_group) {
             p->col_bits = tb - t;
             t = tb;
             eb = ebb;

@@ -258,7 +258,7 @@ static void emit_pass(sn_srcbuf *b, const sn_fused_plan *p, size_t k, const uint
     sn_srcbuf_add(b, "    const uint lw = lpad(w);\n    (void)lw;\n");
 
     enum { ST_GLOBAL, ST_LOCAL, ST_REGS } state = ST_GLOBAL;
-    static round_cg ra, rb; /* the previous and the current round */
+    round_cg ra, rb; /* the previous and the current round */
     bool first_direct = d[H_FIRST_DIRECT], last_direct = d[H_LAST_DIRECT];
     uint32_t nr = d[H_NROUNDS];
     const uint32_t *r = d + d[H_ROUNDS];
