@@ -470,4 +470,139 @@ __kernel void sn_fused_serial(__global uint *keys, __global uint *pay, uint kt, 
         }
     }
 }
+/* Odd-even merge carry layers that fit no tile (src/gpu/fused.c, "window
+ * passes"): the layers q = 2^lq0, 2^(lq0-1), ... (nl of them, each the
+ * comparators (i, i + q) with bit lq of i - q clear, inside blocks of
+ * 2^(lp+1))
+ * keep the low b index bits, so they act on the strided subsequences
+ * "index = y * 2^b + z" as the same layers with q >> b. A work-group takes
+ * 2^c consecutive z and a window of 2^w consecutive y that overlaps its
+ * neighbours by a halo of Q = (first q) >> b on each side: the window
+ * starts at an odd multiple of Q, so the first layer's pairs lie wholly
+ * inside or outside it, and each later layer q' can spoil at most q'
+ * positions at each edge, less than Q in all; the work-group writes back
+ * only the 2^w - 2Q positions in the middle, and the windows' middles tile
+ * the array. The windows overlap, so they read one array (keys, pay) and
+ * write another (okeys, opay): every element is written exactly once.
+ * Positions before the array hold the smallest ordered key and
+ * those past its end the largest, so a comparator reaching them never
+ * swaps - exactly the schedule's rule of dropping them. */
+__kernel void sn_fused_window(__global const uint *keys, __global const uint *pay,
+                              __global uint *okeys, __global uint *opay, uint kt, uint hp, uint n,
+                              uint b, uint c, uint w, uint lp, uint lq0, uint nl, uint halo,
+                              __local uint *lk, __local uint *lpy)
+{
+    (void)kt;
+    (void)hp;
+    uint W = 1u << w, C = 1u << c, cm = C - 1u;
+    uint S = W - 2u * halo; /* the middle, written back */
+    uint zbits = b - c;
+    uint g = (uint)get_group_id(0);
+    uint z0 = (g & ((1u << zbits) - 1u)) << c;
+    int A = (int)((g >> zbits) * S) - (int)halo; /* the window's first y */
+    uint lid = (uint)get_local_id(0), wg = (uint)get_local_size(0);
+    uint tot = W << c;
+    /* one work-item (CPUs): unpadded, and the layers as plain loops */
+    bool pad = wg > 1;
+#define WIX(l) (pad ? lpad(l) : (l))
+    for (uint l = lid; l < tot; l += wg) {
+        int y = A + (int)(l >> c);
+        uint v = 0u, pv = 0u;
+        if (y >= 0) {
+            uint x = ((uint)y << b) | z0 | (l & cm);
+            v = SENTINEL;
+            if ((uint)y < (n >> b) + 1u && x < n) {
+                v = to_ordered(KT, keys[x]);
+#if HP
+                pv = pay[x];
+#endif
+            }
+        }
+        lk[WIX(l)] = v;
+#if HP
+        lpy[WIX(l)] = pv;
+#else
+        (void)pv;
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint lpc = lp - b; /* block of 2^(lpc + 1) in y */
+    for (uint k = 0; k < nl; k++) {
+        uint lq = lq0 - b - k, q = 1u << lq;
+        uint r = lq < lpc ? q : 0u; /* the merge's first layer starts at 0 */
+        /* lefts: y >= r with bit lq of y - r clear, i.e. the window's ly
+         * with bit lq of ly + delta clear */
+        uint delta = (uint)(A - (int)r) & (2u * q - 1u);
+        if (!pad) {
+            /* the lefts come in runs ly = u - delta, u in [u0, u0 + q),
+             * each wholly inside or outside one block: with their 2^c
+             * columns, q * 2^c consecutive words against the next q * 2^c */
+            uint qc = q << c;
+            for (uint u0 = 0; u0 + q < W + delta; u0 += 2u * q) {
+                uint lo = u0 > delta ? u0 - delta : 0u;
+                uint hi = min(u0 + q - delta, W - q);
+                if (u0 + q <= delta || lo >= hi)
+                    continue;
+                int y = A + (int)lo;
+                int ye = A + (int)hi - 1;
+                if (ye < 0 || ((uint)ye >> (lpc + 1)) != (((uint)ye + q) >> (lpc + 1)))
+                    continue;
+                uint l1 = (y < 0 ? (uint)(-A) : lo) << c, l2 = hi << c;
+                for (uint l = l1; l < l2; l++) {
+                    uint x = lk[l], yk = lk[l + qc];
+#if HP
+                    if (x > yk) {
+                        lk[l] = yk;
+                        lk[l + qc] = x;
+                        uint zp = lpy[l];
+                        lpy[l] = lpy[l + qc];
+                        lpy[l + qc] = zp;
+                    }
+#else
+                    lk[l] = min(x, yk);
+                    lk[l + qc] = max(x, yk);
+#endif
+                }
+            }
+        }
+        for (uint m = lid; pad; m += wg) {
+            uint t = m >> c;
+            uint u = ((t >> lq) << (lq + 1)) | (t & (q - 1u));
+            if (u + q >= W + delta)
+                break;
+            if (u < delta)
+                continue;
+            uint ly = u - delta;
+            int y = A + (int)ly;
+            if (y < 0 || ((uint)y >> (lpc + 1)) != (((uint)y + q) >> (lpc + 1)))
+                continue;
+            uint ia = lpad((ly << c) | (m & cm)), ib = lpad(((ly + q) << c) | (m & cm));
+            uint x = lk[ia], yk = lk[ib];
+            if (x > yk) {
+                lk[ia] = yk;
+                lk[ib] = x;
+#if HP
+                uint zp = lpy[ia];
+                lpy[ia] = lpy[ib];
+                lpy[ib] = zp;
+#endif
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (uint l = lid; l < tot; l += wg) {
+        uint ly = l >> c;
+        if (ly < halo || ly >= halo + S)
+            continue;
+        uint y = (uint)(A + (int)ly);
+        uint x = (y << b) | z0 | (l & cm);
+        if (y < (n >> b) + 1u && x < n) {
+            okeys[x] = from_ordered(KT, lk[WIX(l)]);
+#if HP
+            opay[x] = lpy[WIX(l)];
+#endif
+        }
+    }
+}
+#undef WIX
 #endif /* SN_CODEGEN */

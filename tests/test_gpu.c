@@ -415,7 +415,7 @@ static void test_fused(void)
             sn_gpu_fused_info fi;
             for (size_t vi = 0; vi < 3; vi++) {
                 CHECK(sn_gpu_fused_describe(g, s, vs[vi], false, SN_KEY_U32, &fi, &d) == SN_OK);
-                CHECK(fi.passes == fi.tile_passes + fi.global_layers);
+                CHECK(fi.passes == fi.tile_passes + fi.global_layers + fi.window_passes);
                 CHECK(fi.layers == sn_schedule_layer_count(s));
                 if (n == 65539)
                     CHECKF(fi.passes * 4 < fi.layers, "%s:%u %s: %zu launches for %zu layers",
@@ -511,6 +511,73 @@ static void test_fused_codegen(void)
     unsetenv("SN_FUSED_BIGTILE");
     unsetenv("SN_FUSED_BIGEBITS");
     unsetenv("SN_FUSED_FIRSTTILE");
+}
+
+/* Odd-even merge window passes (kernels/fused.cl: sn_fused_window), the
+ * carry layers of merges larger than a tile: windows shrunk to 2^5..2^9
+ * (SN_FUSED_WTILE) and tiles to 2^5 (SN_FUSED_TILE) make many windows,
+ * strided chunks, halos at block and array ends, and odd and even numbers
+ * of passes (an odd count copies the result home) out of small n; both the
+ * work-group kernel (fused-local) and one work-item per window
+ * (fused-serial); random, duplicate-heavy and sorted inputs (a sorted
+ * input moves nothing: an element lost where windows overlap shows). */
+static void test_fused_windows(void)
+{
+    static const struct {
+        uint32_t n;
+        const char *wtile;
+    } cs[] = {{33, "5"}, {100, "6"}, {1000, "5"}, {1000, "7"}, {4099, "6"}, {4099, "9"},
+              {65539, "8"}, {20000, "13"}};
+    static const sn_gpu_variant vs[] = {SN_GPU_VARIANT_FUSED_LOCAL, SN_GPU_VARIANT_FUSED_SERIAL};
+    bool odd = false, even = false;
+    setenv("SN_FUSED_TILE", "5", 1);
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        setenv("SN_FUSED_WTILE", cs[i].wtile, 1);
+        sn_schedule *s = NULL;
+        sn_diag d;
+        CHECK(sn_schedule_generate(SN_ALGO_ODDEVEN_MERGE, cs[i].n, &s, &d) == SN_OK);
+        if (!s)
+            continue;
+        for (size_t vi = 0; vi < 2; vi++) {
+            sn_gpu_fused_info fi;
+            CHECK(sn_gpu_fused_describe(g, s, vs[vi], false, SN_KEY_U32, &fi, &d) == SN_OK);
+            CHECKF(fi.window_passes > 0 && fi.global_layers == 0,
+                   "oddeven-merge:%u %s window 2^%s: %zu window passes, %zu single layers",
+                   cs[i].n, sn_gpu_variant_name(vs[vi]), cs[i].wtile, fi.window_passes,
+                   fi.global_layers);
+            odd |= fi.window_passes % 2 == 1;
+            even |= fi.window_passes % 2 == 0;
+            for (int input = 0; input < 3; input++) {
+                sn_key_type t = (sn_key_type)((i + vi + (size_t)input) % 3);
+                int pay = (int)((i + (size_t)input) % 2);
+                uint32_t *keys = make_input(t, cs[i].n, 901u + i * 7u + vi, input == 1);
+                if (keys && input == 2)
+                    sn_exec_run(s, t, keys, NULL);
+                sn_gpu_verify_opts o = {vs[vi], false, false, 0, 0, NULL};
+                char what[128];
+                snprintf(what, sizeof what, "oddeven-merge:%u %s window 2^%s %s payload %d input %d",
+                         cs[i].n, sn_gpu_variant_name(vs[vi]), cs[i].wtile, sn_key_type_name(t),
+                         pay, input);
+                if (keys)
+                    expect_identical(s, t, keys, pay, &o, what);
+                sn_free(keys);
+            }
+        }
+        sn_schedule_destroy(s);
+    }
+    CHECKF(odd && even, "window pass counts: odd seen %d, even seen %d", odd, even);
+    /* SN_FUSED_WTILE=0: no windows, the carry layers one launch each */
+    setenv("SN_FUSED_WTILE", "0", 1);
+    sn_schedule *s = NULL;
+    sn_diag d;
+    CHECK(sn_schedule_generate(SN_ALGO_ODDEVEN_MERGE, 1000, &s, &d) == SN_OK);
+    sn_gpu_fused_info fi;
+    if (s && sn_gpu_fused_describe(g, s, SN_GPU_VARIANT_FUSED_LOCAL, false, SN_KEY_U32, &fi, &d) ==
+                 SN_OK)
+        CHECK(fi.window_passes == 0 && fi.global_layers > 0);
+    sn_schedule_destroy(s);
+    unsetenv("SN_FUSED_WTILE");
+    unsetenv("SN_FUSED_TILE");
 }
 
 /* sn_gpu_time: every variant's output is the reference's, times >= 0. */
@@ -646,6 +713,7 @@ int main(void)
         {"generators", test_generators},
         {"fused", test_fused},
         {"fused, generated kernels", test_fused_codegen},
+        {"fused, odd-even windows", test_fused_windows},
         {"timing", test_timing},
         {"0-1 check", test_check01},
     };

@@ -387,11 +387,14 @@ static int gpu_verify(int argc, char **argv)
             else
                 snprintf(how, sizeof how, "local memory + registers");
             printf("fused: %zu layers in %zu launches (global passes): %zu tile passes (tiles of "
-                   "2^%u, %s%s; %zu load and %zu store straight from registers) + %zu layers "
-                   "that fit no tile\n",
+                   "2^%u, %s%s; %zu load and %zu store straight from registers)",
                    fi.layers, fi.passes, fi.tile_passes, fi.tile_bits, how,
-                   fi.generated ? ", generated kernels" : "", fi.direct_loads, fi.direct_stores,
-                   fi.global_layers);
+                   fi.generated ? ", generated kernels" : "", fi.direct_loads, fi.direct_stores);
+            if (fi.window_passes)
+                printf(" + %zu window passes (odd-even carry layers on overlapping windows of "
+                       "2^%u)",
+                       fi.window_passes, (unsigned)fi.window_bits);
+            printf(" + %zu layers that fit no tile\n", fi.global_layers);
         }
     }
     if (vo.inject)

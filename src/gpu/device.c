@@ -531,6 +531,8 @@ void sn_gpu_close(sn_gpu *g)
                 clReleaseKernel(g->kf_pass[h][t]);
             if (g->kf_serial[h][t])
                 clReleaseKernel(g->kf_serial[h][t]);
+            if (g->kf_window[h][t])
+                clReleaseKernel(g->kf_window[h][t]);
             if (g->fprog[h][t])
                 clReleaseProgram(g->fprog[h][t]);
         }

@@ -257,6 +257,89 @@ static unsigned big_elem_bits(void)
     return 6;
 }
 
+/* ---- window passes: odd-even carry layers that fit no tile
+ *
+ * A merge of blocks larger than a tile ends in carry layers (i, i + q),
+ * q = 2^a, ..., 1, whose pairs cross every aligned tile boundary. Such a
+ * run keeps the index bits below its smallest q, so it runs on strided
+ * subsequences, and there on overlapping windows (kernels/fused.cl,
+ * sn_fused_window): a window of 2^w positions takes up to w - 2 layers,
+ * its first layer's q (in subsequence positions) at most 2^(w-3), so the
+ * halo it shares with each neighbour costs at most a quarter more reads.
+ * The run is cut from its smallest q upwards: the last chunk (q down to 1)
+ * is contiguous, the others keep 2^c consecutive low indices per
+ * work-group for whole memory sectors. */
+
+/* Window size: SN_FUSED_WTILE=bits (0: no windows; the carry layers then
+ * run one launch each), by default the largest padded tile local memory
+ * holds, at most 2^13 keys (GPUs) or 2^14 (CPUs, one work-item). */
+static unsigned window_bits(const sn_gpu *g, bool serial, bool payload)
+{
+    const char *e = getenv("SN_FUSED_WTILE");
+    unsigned w = serial ? 14 : 13;
+    if (e && *e >= '0' && *e <= '9')
+        w = (unsigned)atoi(e) < 20 ? (unsigned)atoi(e) : 20;
+    unsigned bpe = payload ? 8 : 4;
+    while (w >= 3 && (((size_t)1 << w) + ((size_t)1 << w) / 32) * bpe + 64 > g->info.local_mem)
+        w--;
+    return w >= 3 ? w : 0;
+}
+
+/* Work-items per window: SN_FUSED_WWG (default 256 on GPUs, 1 on CPUs) */
+static size_t window_wg(const sn_gpu *g, bool serial)
+{
+    const char *e = getenv("SN_FUSED_WWG");
+    size_t w = serial ? 1 : 256;
+    if (e && atoi(e) > 0)
+        w = (size_t)atoi(e);
+    if (w > g->info.max_work_group)
+        w = g->info.max_work_group;
+    return w ? w : 1;
+}
+
+/* Plan the carry layers ls[first .. first + count) (q halving, one merge)
+ * as window passes, appended to p->steps. */
+static void plan_windows(sn_fused_plan *p, const zl *ls, size_t first, size_t count, unsigned wt,
+                         unsigned cbits)
+{
+    unsigned top = ls[first].lo, lp = ls[first].hi;
+    unsigned bot = top + 1u - (unsigned)count;
+    struct {
+        unsigned b, c, w, k;
+    } ch[32];
+    unsigned nch = 0;
+    for (unsigned bb = bot; bb <= top && nch < 32;) {
+        unsigned c = bb < cbits ? bb : cbits;
+        if (c + 3 > wt)
+            c = wt - 3;
+        unsigned w = wt - c, k = w - 2;
+        if (k > top - bb + 1)
+            k = top - bb + 1;
+        ch[nch].b = bb;
+        ch[nch].c = c;
+        ch[nch].w = w;
+        ch[nch].k = k;
+        nch++;
+        bb += k;
+    }
+    for (unsigned i = nch; i-- > 0;) { /* largest q first: the schedule's order */
+        sn_fused_step *st = &p->steps[p->nsteps++];
+        unsigned hi = ch[i].b + ch[i].k - 1;
+        st->layer = SN_STEP_WINDOW;
+        st->wb = ch[i].b;
+        st->wc = ch[i].c;
+        st->ww = ch[i].w;
+        st->wlp = lp;
+        st->wlq = hi;
+        st->wnl = ch[i].k;
+        st->whalo = 1u << (ch[i].k - 1); /* the first layer's q in y: a carry layer */
+        uint64_t ny = ((uint64_t)p->n >> ch[i].b) + 1u;
+        uint64_t mid = ((uint64_t)1 << ch[i].w) - 2u * st->whalo;
+        st->wgroups = (size_t)(((ny + mid - 1) / mid) << (ch[i].b - ch[i].c));
+        p->window_passes++;
+    }
+}
+
 sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, bool payload,
                              sn_key_type kt, sn_fused_plan *p, sn_diag *diag)
 {
@@ -275,8 +358,11 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
     unsigned eb = elem_bits(payload);
     unsigned nb = log2u(n);
     unsigned t;
+    const char *te = getenv("SN_FUSED_TILE"); /* tuning knob: largest tile bits */
     if (serial) {
         t = 14; /* 64 KiB of keys: a core's L2 */
+        if (te && *te >= '0' && *te <= '9' && atoi(te) >= 1 && atoi(te) <= 14)
+            t = (unsigned)atoi(te);
         if (t > nb)
             t = nb;
     } else {
@@ -284,9 +370,8 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
             nb = eb;
         unsigned bpe = payload ? 8 : 4;
         t = 13;
-        const char *e = getenv("SN_FUSED_TILE"); /* tuning knob: largest tile bits */
-        if (e && *e >= '0' && *e <= '9' && atoi(e) >= (int)eb && atoi(e) <= 13)
-            t = (unsigned)atoi(e);
+        if (te && *te >= '0' && *te <= '9' && atoi(te) >= (int)eb && atoi(te) <= 13)
+            t = (unsigned)atoi(te);
         while (t > eb && (((size_t)1 << t) + ((size_t)1 << t) / 32) * bpe + 64 > g->info.local_mem)
             t--;
         /* generated kernels state their work-group size, so the compiler
@@ -362,8 +447,23 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
         for (size_t gi = 1; gi < ng; gi++)
             gs[gi].first += done0;
     }
+    /* odd-even carry layers that fit no tile: window passes (below 2^30
+     * keys: the kernel counts positions in int) */
+    unsigned wt = a == SN_ALGO_ODDEVEN_MERGE && n < (1u << 30) ? window_bits(g, serial, payload) : 0;
+    p->win_bits = wt;
+    p->win_wg = window_wg(g, serial);
     for (size_t gi = 0; gi < ng; gi++) {
         const group *G = &gs[gi];
+        if (wt && G->alone && ls[G->first].kind == ZL_CARRY) {
+            size_t gj = gi + 1; /* the run: one merge, q halving */
+            while (gj < ng && gs[gj].alone && ls[gs[gj].first].kind == ZL_CARRY &&
+                   ls[gs[gj].first].hi == ls[G->first].hi &&
+                   ls[gs[gj].first].lo + 1 == ls[gs[gj - 1].first].lo)
+                gj++;
+            plan_windows(p, ls, G->first, gj - gi, wt, c);
+            gi = gj - 1;
+            continue;
+        }
         sn_fused_step *step = &p->steps[p->nsteps++];
         step->tile_bits = t;
         step->ebits = eb;
@@ -380,7 +480,7 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
         step->ebits = geb;
         uint32_t B = fill(G->set, gt, universe);
         size_t off = v0.len;
-        step->layer = -1;
+        step->layer = SN_STEP_TILE;
         step->off = (uint32_t)off;
         p->tile_passes++;
         for (int h = 0; h < H_WORDS; h++)
@@ -582,6 +682,8 @@ sn_status sn_fused_build(sn_gpu *g, bool payload, sn_key_type t, sn_diag *diag)
     g->kf_pass[hp][kt] = clCreateKernel(prog, "sn_fused_pass", &err);
     if (err == CL_SUCCESS)
         g->kf_serial[hp][kt] = clCreateKernel(prog, "sn_fused_serial", &err);
+    if (err == CL_SUCCESS)
+        g->kf_window[hp][kt] = clCreateKernel(prog, "sn_fused_window", &err);
     if (err != CL_SUCCESS)
         return sn_gpu_cl_fail(diag, "clCreateKernel(sn_fused_*)", err);
     size_t w = 0;
@@ -615,6 +717,58 @@ sn_status sn_fused_build(sn_gpu *g, bool payload, sn_key_type t, sn_diag *diag)
     return SN_OK;
 }
 
+/* A window pass from the arrays of *cur to the other pair (b's own or its
+ * tmp_*), then *cur names the written ones. */
+static sn_status window_launch(sn_gpu *g, const sn_gpu_bufs *b, sn_gpu_bufs *cur,
+                               const sn_fused_plan *p, const sn_fused_step *st, sn_key_type t,
+                               sn_diag *diag)
+{
+    cl_kernel k = g->kf_window[b->payload ? 1 : 0][(int)t];
+    bool in_tmp = cur->keys == b->tmp_keys;
+    cl_mem ok = in_tmp ? b->keys : b->tmp_keys, op = in_tmp ? b->pay : b->tmp_pay;
+    cl_uint a[10] = {(cl_uint)t, b->payload ? 1u : 0u, b->n, st->wb,  st->wc,
+                     st->ww,     st->wlp,                st->wlq, st->wnl, st->whalo};
+    size_t lbytes = (((size_t)1 << p->win_bits) + ((size_t)1 << p->win_bits) / 32) * 4;
+    cl_int err = clSetKernelArg(k, 0, sizeof(cl_mem), &cur->keys);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 1, sizeof(cl_mem), &cur->pay);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 2, sizeof(cl_mem), &ok);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 3, sizeof(cl_mem), &op);
+    for (cl_uint i = 0; i < 10 && err == CL_SUCCESS; i++)
+        err = clSetKernelArg(k, 4 + i, sizeof a[i], &a[i]);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 14, lbytes, NULL);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 15, b->payload ? lbytes : 4, NULL);
+    if (err != CL_SUCCESS)
+        return sn_gpu_cl_fail(diag, "clSetKernelArg(sn_fused_window)", err);
+    sn_status s =
+        sn_gpu_launch(g, k, st->wgroups * p->win_wg, p->win_wg, "sn_fused_window", diag);
+    cur->keys = ok;
+    cur->pay = op;
+    return s;
+}
+
+/* After an odd number of window passes the result lies in tmp_*: copy it
+ * home. */
+static sn_status window_home(sn_gpu *g, const sn_gpu_bufs *b, const sn_gpu_bufs *cur,
+                             sn_diag *diag)
+{
+    if (cur->keys == b->keys)
+        return SN_OK;
+    for (int i = 0; i < (b->payload ? 2 : 1); i++) {
+        cl_event ev = NULL;
+        cl_int err = clEnqueueCopyBuffer(g->queue, i ? cur->pay : cur->keys, i ? b->pay : b->keys,
+                                         0, 0, (size_t)b->n * 4, 0, NULL, g->record ? &ev : NULL);
+        if (err != CL_SUCCESS)
+            return sn_gpu_cl_fail(diag, "clEnqueueCopyBuffer(fused window result)", err);
+        sn_gpu_record(g, ev, "copy", b->n); /* timed with the passes */
+    }
+    return SN_OK;
+}
+
 sn_status sn_fused_enqueue(sn_gpu *g, const sn_gpu_bufs *b, const sn_schedule *s,
                            const sn_fused_plan *p, sn_key_type t, sn_diag *diag)
 {
@@ -624,56 +778,51 @@ sn_status sn_fused_enqueue(sn_gpu *g, const sn_gpu_bufs *b, const sn_schedule *s
     int hpi = b->payload ? 1 : 0;
     cl_kernel kk = p->serial ? g->kf_serial[hpi][(int)t] : g->kf_pass[hpi][(int)t];
     size_t wg = p->serial ? 1 : T >> p->ebits;
-    if (p->cg_k) {
-        for (size_t i = 0; i < p->nsteps; i++) {
-            sn_status st;
-            if (p->steps[i].layer >= 0)
-                st = sn_gpu_enqueue_layer(g, b, s, SN_GPU_VARIANT_SHIFT, t,
-                                          (size_t)p->steps[i].layer, diag);
-            else
-                st = sn_fused_codegen_launch(
-                    g, b, p->cg_k[i], (size_t)1 << (p->nbits - p->steps[i].ebits),
-                    (size_t)1 << (p->steps[i].tile_bits - p->steps[i].ebits), diag);
-            if (st != SN_OK)
-                return st;
-        }
-        return SN_OK;
-    }
     size_t lbytes = p->serial ? T * 4 : (T + T / 32) * 4;
-    /* the arguments but the descriptor offset are the same for every pass:
-     * set once */
-    cl_int err = clSetKernelArg(kk, 0, sizeof(cl_mem), &b->keys);
-    if (err == CL_SUCCESS)
-        err = clSetKernelArg(kk, 1, sizeof(cl_mem), &b->pay);
-    if (err == CL_SUCCESS)
+    /* the interpreting kernel's arguments but the arrays and the
+     * descriptor offset are the same for every pass: set once */
+    cl_int err = CL_SUCCESS;
+    if (!p->cg_k) {
         err = clSetKernelArg(kk, 2, sizeof kt, &kt);
-    if (err == CL_SUCCESS)
-        err = clSetKernelArg(kk, 3, sizeof hp, &hp);
-    if (err == CL_SUCCESS)
-        err = clSetKernelArg(kk, 4, sizeof n, &n);
-    if (err == CL_SUCCESS)
-        err = clSetKernelArg(kk, 5, sizeof(cl_mem), &b->desc);
-    if (err == CL_SUCCESS)
-        err = clSetKernelArg(kk, 7, lbytes, NULL);
-    if (err == CL_SUCCESS)
-        err = clSetKernelArg(kk, 8, hp ? lbytes : 4, NULL);
-    if (err != CL_SUCCESS)
-        return sn_gpu_cl_fail(diag, "clSetKernelArg(sn_fused)", err);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(kk, 3, sizeof hp, &hp);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(kk, 4, sizeof n, &n);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(kk, 5, sizeof(cl_mem), &b->desc);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(kk, 7, lbytes, NULL);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(kk, 8, hp ? lbytes : 4, NULL);
+        if (err != CL_SUCCESS)
+            return sn_gpu_cl_fail(diag, "clSetKernelArg(sn_fused)", err);
+    }
+    sn_gpu_bufs cur = *b; /* the arrays that hold the data now */
     for (size_t i = 0; i < p->nsteps; i++) {
         const sn_fused_step *stp = &p->steps[i];
         sn_status st;
-        if (stp->layer >= 0) {
-            st = sn_gpu_enqueue_layer(g, b, s, SN_GPU_VARIANT_SHIFT, t, (size_t)stp->layer, diag);
-            if (st != SN_OK)
-                return st;
-            continue;
+        if (stp->layer >= 0)
+            st = sn_gpu_enqueue_layer(g, &cur, s, SN_GPU_VARIANT_SHIFT, t, (size_t)stp->layer,
+                                      diag);
+        else if (stp->layer == SN_STEP_WINDOW)
+            st = window_launch(g, b, &cur, p, stp, t, diag);
+        else if (p->cg_k)
+            st = sn_fused_codegen_launch(g, &cur, p->cg_k[i],
+                                         (size_t)1 << (p->nbits - stp->ebits),
+                                         (size_t)1 << (stp->tile_bits - stp->ebits), diag);
+        else {
+            cl_uint off = stp->off;
+            err = clSetKernelArg(kk, 0, sizeof(cl_mem), &cur.keys);
+            if (err == CL_SUCCESS)
+                err = clSetKernelArg(kk, 1, sizeof(cl_mem), &cur.pay);
+            if (err == CL_SUCCESS)
+                err = clSetKernelArg(kk, 6, sizeof off, &off);
+            if (err != CL_SUCCESS)
+                return sn_gpu_cl_fail(diag, "clSetKernelArg(sn_fused)", err);
+            st = sn_gpu_launch(g, kk, groups * wg, wg, "sn_fused", diag);
         }
-        cl_uint off = stp->off;
-        err = clSetKernelArg(kk, 6, sizeof off, &off);
-        if (err != CL_SUCCESS)
-            return sn_gpu_cl_fail(diag, "clSetKernelArg(sn_fused)", err);
-        if ((st = sn_gpu_launch(g, kk, groups * wg, wg, "sn_fused", diag)) != SN_OK)
+        if (st != SN_OK)
             return st;
     }
-    return SN_OK;
+    return window_home(g, b, &cur, diag);
 }

@@ -390,7 +390,7 @@ sn_status sn_fused_codegen(sn_gpu *g, sn_fused_plan *p, sn_diag *diag)
     if (p->n != (1ull << p->nbits))
         sn_srcbuf_add(&b, "#define N %uu\n", p->n);
     for (size_t i = 0; i < p->nsteps; i++)
-        if (p->steps[i].layer < 0)
+        if (p->steps[i].layer == SN_STEP_TILE)
             emit_pass(&b, p, i, p->desc + p->steps[i].off);
     if (b.oom) {
         sn_free(b.s);
@@ -433,7 +433,7 @@ sn_status sn_fused_codegen(sn_gpu *g, sn_fused_plan *p, sn_diag *diag)
     if (!p->cg_k)
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for fused kernels");
     for (size_t i = 0; i < p->nsteps; i++) {
-        if (p->steps[i].layer >= 0)
+        if (p->steps[i].layer != SN_STEP_TILE)
             continue;
         char name[32];
         snprintf(name, sizeof name, "sn_cg%zu", i);

@@ -81,14 +81,17 @@ bool sn_gpu_variant_parse(const char *s, sn_gpu_variant *out);
 /* The fused variants run several layers per launch: no per-layer states. */
 bool sn_gpu_variant_is_fused(sn_gpu_variant v);
 
-/* How a fused variant runs schedule s on g: launches (tile passes plus
- * layers that fit no tile, each one launch), the tile size and the kind.
+/* How a fused variant runs schedule s on g: launches (tile passes, window
+ * passes, and layers that fit no tile, each one launch), the tile size and
+ * the kind.
  * SN_EINVAL when s is not bitonic or oddeven-merge. */
 typedef struct sn_gpu_fused_info {
     size_t layers;        /* of the schedule */
     size_t passes;        /* launches in all */
     size_t tile_passes;   /* fused passes over tiles */
     size_t global_layers; /* layers that fit no tile: one launch each */
+    size_t window_passes; /* odd-even carry layers that fit no tile, on overlapping windows */
+    uint32_t window_bits; /* ... of 2^window_bits elements */
     uint32_t tile_bits;   /* tile = 2^tile_bits elements */
     bool serial;          /* one work-item per tile (CPU style) */
     size_t direct_loads;  /* passes whose first round loads global memory into registers */

@@ -39,7 +39,7 @@ struct sn_gpu {
     char *build_log;  /* sn_malloc'd, of the last build */
     /* fused kernels (kernels/fused.cl), built on first use */
     cl_program fprog[2][3]; /* [payload][key type] */
-    cl_kernel kf_pass[2][3], kf_serial[2][3];
+    cl_kernel kf_pass[2][3], kf_serial[2][3], kf_window[2][3];
     size_t fused_wg_max[2][3];
     /* event capture for timing: first and last launch while recording */
     bool record;
@@ -73,13 +73,24 @@ typedef struct sn_gpu_bufs {
     size_t digest_groups;
     bool payload;
     cl_mem desc; /* fused variants: the pass descriptors */
+    /* fused window passes read one array and write the other (their
+     * windows overlap): keys and payload ping-pong with these */
+    cl_mem tmp_keys, tmp_pay;
 } sn_gpu_bufs;
 
 /* ---- fused passes (fused.c) */
+#define SN_STEP_TILE (-1)   /* sn_fused_step.layer: a tile pass */
+#define SN_STEP_WINDOW (-2) /* ... a window pass (odd-even carry layers) */
 typedef struct sn_fused_step {
-    int64_t layer;             /* >= 0: that layer as one closed-form launch; -1: a tile pass */
+    int64_t layer;             /* >= 0: that layer as one closed-form launch, or SN_STEP_* */
     uint32_t off;              /* tile pass: its descriptor's first word */
     unsigned tile_bits, ebits; /* tile pass: 2^tile_bits elements, 2^ebits per work-item */
+    /* window pass (kernels/fused.cl: sn_fused_window): nl carry layers of
+     * the merge in blocks of 2^(lp+1), q from 2^lq0 down, on windows of
+     * 2^w positions y of stride 2^b, 2^c consecutive z, halo positions
+     * shared with each neighbour; groups work-groups */
+    unsigned wb, wc, ww, wlp, wlq, wnl, whalo;
+    size_t wgroups;
 } sn_fused_step;
 
 typedef struct sn_fused_plan {
@@ -90,7 +101,9 @@ typedef struct sn_fused_plan {
     uint32_t *desc;
     size_t desc_words;
     sn_fused_step *steps;
-    size_t nsteps, tile_passes, global_layers;
+    size_t nsteps, tile_passes, global_layers, window_passes;
+    unsigned win_bits; /* window passes: 2^win_bits elements per window */
+    size_t win_wg;     /* ... and work-items per window */
     size_t direct_first, direct_last; /* passes loading / storing from registers */
     uint32_t n;                       /* wires */
     unsigned ebits;                   /* GPU tiles: 2^ebits elements per work-item */
@@ -132,6 +145,9 @@ sn_status sn_gpu_enqueue_layer(sn_gpu *g, const sn_gpu_bufs *b, const sn_schedul
                                sn_gpu_variant v, sn_key_type t, size_t k, sn_diag *diag);
 sn_status sn_gpu_enqueue_digest(sn_gpu *g, const sn_gpu_bufs *b, size_t slot, sn_diag *diag);
 sn_status sn_gpu_enqueue_inject(sn_gpu *g, const sn_gpu_bufs *b, uint32_t index, sn_diag *diag);
+/* A command's event while timing (g->record): kept as the first or last
+ * one timed (SN_GPU_PROFILE=1 prints its own time, naming it what). */
+void sn_gpu_record(sn_gpu *g, cl_event ev, const char *what, size_t items);
 /* Launch `items` work-items rounded up to whole groups of wg. */
 sn_status sn_gpu_launch(sn_gpu *g, cl_kernel k, size_t items, size_t wg, const char *name,
                         sn_diag *diag);

@@ -92,6 +92,10 @@ void sn_gpu_bufs_destroy(sn_gpu_bufs *b)
         clReleaseMemObject(b->pay_states);
     if (b->desc)
         clReleaseMemObject(b->desc);
+    if (b->tmp_keys)
+        clReleaseMemObject(b->tmp_keys);
+    if (b->tmp_pay)
+        clReleaseMemObject(b->tmp_pay);
     sn_free(b->pair_base);
     memset(b, 0, sizeof *b);
 }
@@ -228,6 +232,30 @@ static sn_status set_arg(cl_kernel k, cl_uint i, size_t size, const void *v, con
     return SN_OK;
 }
 
+void sn_gpu_record(sn_gpu *g, cl_event ev, const char *what, size_t items)
+{
+    if (!ev)
+        return;
+    if (getenv("SN_GPU_PROFILE")) {
+        /* tuning aid: each timed command's own time, on stderr (it waits
+         * for every one, so the run's total is not meaningful) */
+        cl_ulong a = 0, z = 0;
+        if (clWaitForEvents(1, &ev) == CL_SUCCESS &&
+            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof a, &a, NULL) ==
+                CL_SUCCESS &&
+            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof z, &z, NULL) == CL_SUCCESS)
+            fprintf(stderr, "profile: %s %zu work-items %.4f ms\n", what, items,
+                    (double)(z - a) / 1e6);
+    }
+    if (!g->ev_first) {
+        g->ev_first = ev;
+    } else {
+        if (g->ev_last)
+            clReleaseEvent(g->ev_last);
+        g->ev_last = ev;
+    }
+}
+
 sn_status sn_gpu_launch(sn_gpu *g, cl_kernel k, size_t items, size_t wg, const char *name,
                         sn_diag *diag)
 {
@@ -237,34 +265,17 @@ sn_status sn_gpu_launch(sn_gpu *g, cl_kernel k, size_t items, size_t wg, const c
     cl_event ev = NULL;
     cl_int err =
         clEnqueueNDRangeKernel(g->queue, k, 1, NULL, &global, &wg, 0, NULL, g->record ? &ev : NULL);
-    if (err == CL_SUCCESS && ev && getenv("SN_GPU_PROFILE")) {
-        /* tuning aid: each timed launch's own kernel time, on stderr (it
-         * waits for every launch, so the run's total is not meaningful) */
-        char fn[64] = "?";
-        cl_ulong a = 0, z = 0;
-        clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof fn, fn, NULL);
-        fn[sizeof fn - 1] = '\0';
-        if (clWaitForEvents(1, &ev) == CL_SUCCESS &&
-            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof a, &a, NULL) ==
-                CL_SUCCESS &&
-            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof z, &z, NULL) == CL_SUCCESS)
-            fprintf(stderr, "profile: %s %zu work-items %.4f ms\n", fn, global,
-                    (double)(z - a) / 1e6);
-    }
-    if (err == CL_SUCCESS && ev) {
-        if (!g->ev_first) {
-            g->ev_first = ev;
-        } else {
-            if (g->ev_last)
-                clReleaseEvent(g->ev_last);
-            g->ev_last = ev;
-        }
-    }
     if (err != CL_SUCCESS) {
         char call[96];
         snprintf(call, sizeof call, "clEnqueueNDRangeKernel(%s)", name);
         return sn_gpu_cl_fail(diag, call, err);
     }
+    char fn[64] = "?";
+    if (ev && getenv("SN_GPU_PROFILE")) {
+        clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof fn, fn, NULL);
+        fn[sizeof fn - 1] = '\0';
+    }
+    sn_gpu_record(g, ev, fn, global);
     return SN_OK;
 }
 
@@ -409,6 +420,11 @@ static sn_status fused_prepare(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v
         st = sn_fused_plan_make(g, s, v, b->payload, t, plan, diag);
     if (st == SN_OK && !plan->serial && sn_fused_codegen_wanted(g))
         st = sn_fused_codegen(g, plan, diag);
+    if (st == SN_OK && plan->window_passes) /* their second array */
+        st = make_buffer(g, CL_MEM_READ_WRITE, (size_t)b->n * 4, &b->tmp_keys, diag);
+    if (st == SN_OK && plan->window_passes)
+        st = make_buffer(g, CL_MEM_READ_WRITE, b->payload ? (size_t)b->n * 4 : 4, &b->tmp_pay,
+                         diag);
     if (st != SN_OK || plan->cg_k)
         return st; /* generated kernels hold their descriptors as literals */
     size_t bytes = plan->desc_words * 4;
@@ -440,6 +456,8 @@ sn_status sn_gpu_fused_describe(sn_gpu *g, const sn_schedule *s, sn_gpu_variant 
     out->passes = plan.nsteps;
     out->tile_passes = plan.tile_passes;
     out->global_layers = plan.global_layers;
+    out->window_passes = plan.window_passes;
+    out->window_bits = plan.window_passes ? plan.win_bits : 0;
     out->tile_bits = plan.tile_bits;
     out->serial = plan.serial;
     out->direct_loads = plan.serial ? 0 : plan.direct_first;
