@@ -386,15 +386,22 @@ static int gpu_verify(int argc, char **argv)
                          (unsigned)fi.columns);
             else
                 snprintf(how, sizeof how, "local memory + registers");
-            printf("fused: %zu layers in %zu launches (global passes): %zu tile passes (tiles of "
-                   "2^%u, %s%s; %zu load and %zu store straight from registers)",
-                   fi.layers, fi.passes, fi.tile_passes, fi.tile_bits, how,
-                   fi.generated ? ", generated kernels" : "", fi.direct_loads, fi.direct_stores);
-            if (fi.window_passes)
-                printf(" + %zu window passes (odd-even carry layers on overlapping windows of "
-                       "2^%u)",
-                       fi.window_passes, (unsigned)fi.window_bits);
-            printf(" + %zu layers that fit no tile\n", fi.global_layers);
+            printf("fused: %zu layers in %zu launches (global passes):", fi.layers, fi.passes);
+            const char *sep = " ";
+            if (fi.tile_passes || !fi.window_passes) {
+                printf(" %zu tile passes (tiles of 2^%u, %s%s; %zu load and %zu store straight "
+                       "from registers)",
+                       fi.tile_passes, fi.tile_bits, how, fi.generated ? ", generated kernels" : "",
+                       fi.direct_loads, fi.direct_stores);
+                sep = " + ";
+            }
+            if (fi.window_passes) {
+                printf("%s%zu window passes (windows of 2^%u keys, overlapping for the carry "
+                       "layers of merges larger than a window)",
+                       sep, fi.window_passes, (unsigned)fi.window_bits);
+                sep = " + ";
+            }
+            printf("%s%zu layers that fit no tile\n", sep, fi.global_layers);
         }
     }
     if (vo.inject)

@@ -440,6 +440,14 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
         if (first_t >= t - p->col_bits || first_t < first_eb + 5)
             first_t = 0;
     }
+    /* odd-even carry layers that fit no tile: window passes (below 2^30
+     * keys: the kernel counts positions in int) */
+    unsigned wt =
+        a == SN_ALGO_ODDEVEN_MERGE && n < (1u << 30) ? window_bits(g, serial, payload) : 0;
+    if (wt > (nb > 3 ? nb : 3)) /* no window larger than the array */
+        wt = nb > 3 ? nb : 3;
+    p->win_bits = wt;
+    p->win_wg = window_wg(g, serial);
     size_t ng = pack(ls, L, init, first_t ? first_t : t, universe, gs);
     if (first_t && ng > 1) { /* the rest with the big tile */
         size_t done0 = gs[0].count;
@@ -447,11 +455,6 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
         for (size_t gi = 1; gi < ng; gi++)
             gs[gi].first += done0;
     }
-    /* odd-even carry layers that fit no tile: window passes (below 2^30
-     * keys: the kernel counts positions in int) */
-    unsigned wt = a == SN_ALGO_ODDEVEN_MERGE && n < (1u << 30) ? window_bits(g, serial, payload) : 0;
-    p->win_bits = wt;
-    p->win_wg = window_wg(g, serial);
     for (size_t gi = 0; gi < ng; gi++) {
         const group *G = &gs[gi];
         if (wt && G->alone && ls[G->first].kind == ZL_CARRY) {
@@ -726,8 +729,9 @@ static sn_status window_launch(sn_gpu *g, const sn_gpu_bufs *b, sn_gpu_bufs *cur
     cl_kernel k = g->kf_window[b->payload ? 1 : 0][(int)t];
     bool in_tmp = cur->keys == b->tmp_keys;
     cl_mem ok = in_tmp ? b->keys : b->tmp_keys, op = in_tmp ? b->pay : b->tmp_pay;
-    cl_uint a[10] = {(cl_uint)t, b->payload ? 1u : 0u, b->n, st->wb,  st->wc,
-                     st->ww,     st->wlp,                st->wlq, st->wnl, st->whalo};
+    cl_uint a[10] = {
+        (cl_uint)t, b->payload ? 1u : 0u, b->n, st->wb, st->wc, st->ww, st->wlp, st->wlq, st->wnl,
+        st->whalo};
     size_t lbytes = (((size_t)1 << p->win_bits) + ((size_t)1 << p->win_bits) / 32) * 4;
     cl_int err = clSetKernelArg(k, 0, sizeof(cl_mem), &cur->keys);
     if (err == CL_SUCCESS)
@@ -744,8 +748,7 @@ static sn_status window_launch(sn_gpu *g, const sn_gpu_bufs *b, sn_gpu_bufs *cur
         err = clSetKernelArg(k, 15, b->payload ? lbytes : 4, NULL);
     if (err != CL_SUCCESS)
         return sn_gpu_cl_fail(diag, "clSetKernelArg(sn_fused_window)", err);
-    sn_status s =
-        sn_gpu_launch(g, k, st->wgroups * p->win_wg, p->win_wg, "sn_fused_window", diag);
+    sn_status s = sn_gpu_launch(g, k, st->wgroups * p->win_wg, p->win_wg, "sn_fused_window", diag);
     cur->keys = ok;
     cur->pay = op;
     return s;
@@ -753,8 +756,7 @@ static sn_status window_launch(sn_gpu *g, const sn_gpu_bufs *b, sn_gpu_bufs *cur
 
 /* After an odd number of window passes the result lies in tmp_*: copy it
  * home. */
-static sn_status window_home(sn_gpu *g, const sn_gpu_bufs *b, const sn_gpu_bufs *cur,
-                             sn_diag *diag)
+static sn_status window_home(sn_gpu *g, const sn_gpu_bufs *b, const sn_gpu_bufs *cur, sn_diag *diag)
 {
     if (cur->keys == b->keys)
         return SN_OK;
@@ -802,13 +804,12 @@ sn_status sn_fused_enqueue(sn_gpu *g, const sn_gpu_bufs *b, const sn_schedule *s
         const sn_fused_step *stp = &p->steps[i];
         sn_status st;
         if (stp->layer >= 0)
-            st = sn_gpu_enqueue_layer(g, &cur, s, SN_GPU_VARIANT_SHIFT, t, (size_t)stp->layer,
-                                      diag);
+            st =
+                sn_gpu_enqueue_layer(g, &cur, s, SN_GPU_VARIANT_SHIFT, t, (size_t)stp->layer, diag);
         else if (stp->layer == SN_STEP_WINDOW)
             st = window_launch(g, b, &cur, p, stp, t, diag);
         else if (p->cg_k)
-            st = sn_fused_codegen_launch(g, &cur, p->cg_k[i],
-                                         (size_t)1 << (p->nbits - stp->ebits),
+            st = sn_fused_codegen_launch(g, &cur, p->cg_k[i], (size_t)1 << (p->nbits - stp->ebits),
                                          (size_t)1 << (stp->tile_bits - stp->ebits), diag);
         else {
             cl_uint off = stp->off;

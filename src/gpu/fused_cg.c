@@ -215,6 +215,92 @@ static void emit_store_column(pass_cg *c, uint32_t q)
     }
 }
 
+/* Odd-even carry layers codes[0..k) (local codes kind 2: (j, j + 2^u)
+ * for j with bit u set, both in one block of 2^wb; u falling by one, the
+ * last s) as one register round with halos, instead of one trip through
+ * local memory each. Work-item w takes the stride-2^s subsequence
+ * res = w mod 2^s, positions v = vb * RE .. + RE (vb = w >> s, RE = E),
+ * plus RH = E / 2 on each side: local index (v << s) | res. The layers
+ * move an element at most 2^k - 1 < RH positions of v in all, so the RE in
+ * the middle come out exact and go back; every pair is known here (a left
+ * has bit u - s of v set, and RH is a multiple of 2^k). Blocks of Bv =
+ * 2^(wb - s) positions: if Bv <= RE they cut the middle at fixed places
+ * (pairs across are left out) and the halos lie in other blocks; if Bv >
+ * RE a halo lies wholly in another block exactly when the middle starts
+ * (ends) one. A halo in another block holds the smallest (largest) key:
+ * a comparator reaching it never swaps, as the schedule drops it. */
+static void emit_carry_round(pass_cg *c, const uint32_t *codes, unsigned k, unsigned idx)
+{
+    sn_srcbuf *b = c->b;
+    uint32_t RE = c->E, RH = c->E / 2, RN = 2 * c->E;
+    unsigned s = (codes[k - 1] >> 8) & 0xffu, wb = codes[0] & 0xffu;
+    uint32_t Bv = 1u << (wb - s);
+    bool small = Bv <= RE;
+    sn_srcbuf_add(b, "    /* carry round %u: %u layers at stride 2^%u, blocks of %u */\n", idx, k,
+                  s, Bv);
+    sn_srcbuf_add(b, "    {\n    const uint vb = w >> %uu, lb = ((vb * %uu) << %uu) | (w & %uu);\n",
+                  s, RE, s, (1u << s) - 1u);
+    if (!small)
+        sn_srcbuf_add(b,
+                      "    const bool lo = ((vb * %uu) & %uu) == 0u, hi = (((vb + 1u) * %uu) & "
+                      "%uu) == 0u;\n",
+                      RE, Bv - 1u, RE, Bv - 1u);
+    for (uint32_t j = 0; j < RN; j++) {
+        bool in = j >= RH && j < RH + RE;
+        int off = ((int)j - (int)RH) * (1 << s);
+        char addr[64];
+        snprintf(addr, sizeof addr, "lpad(lb + (uint)(%d))", off);
+        if (in) {
+            sn_srcbuf_add(b, "    rk[%u] = lk[%s];\n", j, addr);
+            if (c->hp)
+                sn_srcbuf_add(b, "    rp[%u] = lp[%s];\n", j, addr);
+        } else if (small) {
+            sn_srcbuf_add(b, "    rk[%u] = %s;\n", j, j < RH ? "0u" : "SENTINEL");
+            if (c->hp)
+                sn_srcbuf_add(b, "    rp[%u] = 0u;\n", j);
+        } else {
+            sn_srcbuf_add(b, "    rk[%u] = %s ? %s : lk[%s];\n", j, j < RH ? "lo" : "hi",
+                          j < RH ? "0u" : "SENTINEL", addr);
+            if (c->hp)
+                sn_srcbuf_add(b, "    rp[%u] = %s ? 0u : lp[%s];\n", j, j < RH ? "lo" : "hi", addr);
+        }
+    }
+    sn_srcbuf_add(b, "    barrier(CLK_LOCAL_MEM_FENCE);\n");
+    for (unsigned li = 0; li < k; li++) {
+        unsigned i = ((codes[li] >> 8) & 0xffu) - s;
+        uint32_t q = 1u << i;
+        for (uint32_t j = 0; j + q < RN; j++) {
+            if (!((j >> i) & 1u))
+                continue; /* lefts: bit i of v (of j: RH is a multiple of 2q) */
+            /* small blocks: both ends in the middle and in one block
+             * (vb * RE is a multiple of Bv) */
+            if (small && (j < RH || j + q >= RH + RE || (j - RH) / Bv != (j + q - RH) / Bv))
+                continue;
+            sn_srcbuf_add(b, "    CX(%u, %u)\n", j, j + q);
+        }
+    }
+    for (uint32_t j = RH; j < RH + RE; j++) {
+        int off = ((int)j - (int)RH) * (1 << s);
+        sn_srcbuf_add(b, "    lk[lpad(lb + (uint)(%d))] = rk[%u];\n", off, j);
+        if (c->hp)
+            sn_srcbuf_add(b, "    lp[lpad(lb + (uint)(%d))] = rp[%u];\n", off, j);
+    }
+    sn_srcbuf_add(b, "    barrier(CLK_LOCAL_MEM_FENCE);\n    }\n");
+}
+
+/* Tuning knob SN_FUSED_CARRYREG: the most carry layers per register round
+ * (0 or 1: each through local memory alone, as the interpreter does) */
+static unsigned carry_round_max(const pass_cg *c)
+{
+    const char *e = getenv("SN_FUSED_CARRYREG");
+    unsigned m = 0;
+    for (uint32_t h = c->E / 2; h > 1; h >>= 1)
+        m++; /* 2^m - 1 < RH = E / 2 */
+    if (e && *e >= '0' && *e <= '9' && (unsigned)atoi(e) < m)
+        m = (unsigned)atoi(e);
+    return m;
+}
+
 /* The kernel of one pass: the interpreter's semantics with d = this pass.
  * The data moves between a register round's layout and the next through
  * local memory one column at a time (2^cb columns; one when the tile fits
@@ -241,9 +327,10 @@ static void emit_pass(sn_srcbuf *b, const sn_fused_plan *p, size_t k, const uint
     if (c.hp)
         sn_srcbuf_add(b, "    __local uint lp[%u];\n", c.TL + c.TL / 32);
     sn_srcbuf_add(b, "    const uint w = (uint)get_local_id(0), g = (uint)get_group_id(0);\n");
-    sn_srcbuf_add(b, "    uint rk[%u];\n", c.E);
+    /* twice E: carry rounds hold E positions and their halos */
+    sn_srcbuf_add(b, "    uint rk[%u];\n", 2 * c.E);
     if (c.hp)
-        sn_srcbuf_add(b, "    uint rp[%u];\n", c.E);
+        sn_srcbuf_add(b, "    uint rp[%u];\n", 2 * c.E);
     sn_srcbuf_add(b, "    (void)pay;\n");
     /* base: the group id spread over the bits outside the tile */
     uint32_t universe = p->nbits >= 32 ? 0xffffffffu : (1u << p->nbits) - 1u;
@@ -262,8 +349,9 @@ static void emit_pass(sn_srcbuf *b, const sn_fused_plan *p, size_t k, const uint
     bool first_direct = d[H_FIRST_DIRECT], last_direct = d[H_LAST_DIRECT];
     uint32_t nr = d[H_NROUNDS];
     const uint32_t *r = d + d[H_ROUNDS];
+    unsigned cmax = carry_round_max(&c);
     for (uint32_t ri = 0; ri < nr; ri++) {
-        if (r[0] == 1) { /* an odd-even carry layer on the whole tile (one column) */
+        if (r[0] == 1) { /* odd-even carry layers on the whole tile (one column) */
             if (state == ST_GLOBAL) {
                 emit_load_column(&c, 0);
                 emit_column_to_local(&c, 0);
@@ -271,10 +359,27 @@ static void emit_pass(sn_srcbuf *b, const sn_fused_plan *p, size_t k, const uint
                 emit_reg_to_local(&c, &ra, 0);
             if (state != ST_LOCAL)
                 BARRIER(&c);
+            state = ST_LOCAL;
+            /* the run of carry layers of one merge (u falling by one) */
+            uint32_t codes[8];
+            unsigned nk = 0;
+            const uint32_t *rr = r;
+            while (nk < cmax && nk < 8 && ri + nk < nr && rr[0] == 1 &&
+                   (nk == 0 || ((rr[1] & 0xffu) == (codes[0] & 0xffu) &&
+                                ((rr[1] >> 8) & 0xffu) + 1u == ((codes[nk - 1] >> 8) & 0xffu)))) {
+                codes[nk++] = rr[1];
+                rr += 2;
+            }
+            unsigned s0 = nk ? (codes[nk - 1] >> 8) & 0xffu : 0;
+            if (nk >= 2 && c.cb == 0 && s0 + c.eb <= c.t) {
+                emit_carry_round(&c, codes, nk, ri);
+                ri += nk - 1;
+                r = rr;
+                continue;
+            }
             sn_srcbuf_add(b, "    local_layer(lk, %s, %d, %uu, %uu, w, 0x%xu, 1);\n",
                           c.hp ? "lp" : "lk", c.hp ? 1 : 0, 1u << c.t, c.W, r[1]);
             BARRIER(&c);
-            state = ST_LOCAL;
             r += 2;
             continue;
         }
