@@ -257,6 +257,23 @@ static unsigned big_elem_bits(void)
     return 6;
 }
 
+/* Generated kernels: odd-even carry layers whose bits lo..hi are all
+ * register bits of a round run there, with no halo (H200, odd-even merge
+ * of 2^24 keys: 1.586 ms instead of 1.693; the first pass 0.180 ms instead
+ * of 0.272). Tuning knob SN_FUSED_CARRYINREG=0: every carry layer through
+ * local memory (in carry rounds). */
+static bool carry_regs(void)
+{
+    const char *e = getenv("SN_FUSED_CARRYINREG");
+    return !(e && e[0] == '0');
+}
+
+/* whether layer x (local bits) runs in a register round of 2^eb keys */
+static bool in_regs(const zl *x, bool cg, unsigned eb)
+{
+    return x->kind != ZL_CARRY || (cg && carry_regs() && x->hi - x->lo < eb);
+}
+
 /* ---- window passes: odd-even carry layers that fit no tile
  *
  * A merge of blocks larger than a tile ends in carry layers (i, i + q),
@@ -265,10 +282,16 @@ static unsigned big_elem_bits(void)
  * subsequences, and there on overlapping windows (kernels/fused.cl,
  * sn_fused_window): a window of 2^w positions takes up to w - 2 layers,
  * its first layer's q (in subsequence positions) at most 2^(w-3), so the
- * halo it shares with each neighbour costs at most a quarter more reads.
- * The run is cut from its smallest q upwards: the last chunk (q down to 1)
- * is contiguous, the others keep 2^c consecutive low indices per
- * work-group for whole memory sectors. */
+ * halo it shares with each neighbour costs at most a third more reads
+ * (H200: one window of halves for a run of w - 1 layers, twice the reads,
+ * took as long as two passes). The halo is the first layer's q, not the
+ * sum of the layers' q, and windows start at -q modulo 2q: a merge's input
+ * is two sorted halves, and from such a start no value that reaches the
+ * middle comes from further out (tests/test_halo.c checks the rule against
+ * the reference, and that a smaller halo or shifted windows break it). The
+ * run is cut from its smallest q upwards: the last chunk (q down to 1) is
+ * contiguous, the others keep 2^c consecutive low indices per work-group
+ * for whole memory sectors. */
 
 /* Window size: SN_FUSED_WTILE=bits (0: no windows; the carry layers then
  * run one launch each), by default the largest padded tile local memory
@@ -529,12 +552,14 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
             uint32_t w = loc[i].kind == ZL_CARRY ? loc[i].hi + 1 : 0;
             push(&v0, (uint32_t)loc[i].kind << 24 | loc[i].lo << 8 | w);
         }
-        /* register rounds (GPU kernel): carry layers alone in local memory */
+        /* register rounds (GPU kernel): carry layers alone in local memory,
+         * but in generated kernels those that fit the round's register
+         * bits (lo..hi at most geb bits) run in registers like the others */
         uint32_t lu = (1u << gt) - 1u;
         size_t rounds_at = v0.len, nrounds = 0;
         bool last_direct = false;
         for (size_t i = 0; i < G->count;) {
-            if (loc[i].kind == ZL_CARRY) {
+            if (!in_regs(&loc[i], cg, geb)) {
                 last_direct = false;
                 push(&v0, 1);
                 push(&v0, (uint32_t)ZL_CARRY << 24 | loc[i].lo << 8 | (loc[i].hi + 1));
@@ -543,7 +568,7 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
                 continue;
             }
             size_t j = i;
-            while (j < G->count && loc[j].kind != ZL_CARRY)
+            while (j < G->count && in_regs(&loc[j], cg, geb))
                 j++;
             /* columns: the top col_bits local bits stay in registers */
             uint32_t qmask = gcb ? lu & ~((1u << (gt - gcb)) - 1u) : 0;
@@ -620,7 +645,9 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
                 push(&v0, (uint32_t)R->count);
                 for (size_t li = 0; li < R->count; li++) {
                     const zl *x = &loc[i + R->first + li];
-                    push(&v0, rank_in(rset, x->lo) | (x->kind == ZL_MIRROR ? 8u : 0u));
+                    /* carry: register bits lo..hi are consecutive ranks */
+                    push(&v0, rank_in(rset, x->lo) | (x->kind == ZL_MIRROR ? 8u : 0u) |
+                                  (x->kind == ZL_CARRY ? 16u | rank_in(rset, x->hi) << 8 : 0u));
                 }
                 nrounds++;
             }
@@ -723,12 +750,24 @@ sn_status sn_fused_build(sn_gpu *g, bool payload, sn_key_type t, sn_diag *diag)
 /* A window pass from the arrays of *cur to the other pair (b's own or its
  * tmp_*), then *cur names the written ones. */
 static sn_status window_launch(sn_gpu *g, const sn_gpu_bufs *b, sn_gpu_bufs *cur,
-                               const sn_fused_plan *p, const sn_fused_step *st, sn_key_type t,
-                               sn_diag *diag)
+                               const sn_fused_plan *p, size_t si, sn_key_type t, sn_diag *diag)
 {
-    cl_kernel k = g->kf_window[b->payload ? 1 : 0][(int)t];
+    const sn_fused_step *st = &p->steps[si];
     bool in_tmp = cur->keys == b->tmp_keys;
     cl_mem ok = in_tmp ? b->keys : b->tmp_keys, op = in_tmp ? b->pay : b->tmp_pay;
+    if (p->cg_k && p->cg_k[si]) { /* generated (fused_cg.c): the arrays in and out */
+        cl_kernel k = p->cg_k[si];
+        cl_int err = clSetKernelArg(k, 2, sizeof(cl_mem), &ok);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(k, 3, sizeof(cl_mem), &op);
+        if (err != CL_SUCCESS)
+            return sn_gpu_cl_fail(diag, "clSetKernelArg(generated window pass)", err);
+        sn_status s = sn_fused_codegen_launch(g, cur, k, st->wgroups * st->wwg, st->wwg, diag);
+        cur->keys = ok;
+        cur->pay = op;
+        return s;
+    }
+    cl_kernel k = g->kf_window[b->payload ? 1 : 0][(int)t];
     cl_uint a[10] = {
         (cl_uint)t, b->payload ? 1u : 0u, b->n, st->wb, st->wc, st->ww, st->wlp, st->wlq, st->wnl,
         st->whalo};
@@ -807,7 +846,7 @@ sn_status sn_fused_enqueue(sn_gpu *g, const sn_gpu_bufs *b, const sn_schedule *s
             st =
                 sn_gpu_enqueue_layer(g, &cur, s, SN_GPU_VARIANT_SHIFT, t, (size_t)stp->layer, diag);
         else if (stp->layer == SN_STEP_WINDOW)
-            st = window_launch(g, b, &cur, p, stp, t, diag);
+            st = window_launch(g, b, &cur, p, i, t, diag);
         else if (p->cg_k)
             st = sn_fused_codegen_launch(g, &cur, p->cg_k[i], (size_t)1 << (p->nbits - stp->ebits),
                                          (size_t)1 << (stp->tile_bits - stp->ebits), diag);

@@ -220,10 +220,13 @@ static void emit_store_column(pass_cg *c, uint32_t q)
  * last s) as one register round with halos, instead of one trip through
  * local memory each. Work-item w takes the stride-2^s subsequence
  * res = w mod 2^s, positions v = vb * RE .. + RE (vb = w >> s, RE = E),
- * plus RH = E / 2 on each side: local index (v << s) | res. The layers
- * move an element at most 2^k - 1 < RH positions of v in all, so the RE in
- * the middle come out exact and go back; every pair is known here (a left
- * has bit u - s of v set, and RH is a multiple of 2^k). Blocks of Bv =
+ * plus RH = E / 2 on each side: local index (v << s) | res. The first
+ * layer's stride 2^(k-1) is at most RH and the middle starts at a multiple
+ * of 2^k, so the RE in the middle come out exact and go back: the halo
+ * rule of the window passes (fused.c, tests/test_halo.c), which holds for
+ * windows so aligned because a merge's input is two sorted halves. Every
+ * pair is known here (a left has bit u - s of v set, and vb * RE is a
+ * multiple of 2^k). Blocks of Bv =
  * 2^(wb - s) positions: if Bv <= RE they cut the middle at fixed places
  * (pairs across are left out) and the halos lie in other blocks; if Bv >
  * RE a halo lies wholly in another block exactly when the middle starts
@@ -270,8 +273,8 @@ static void emit_carry_round(pass_cg *c, const uint32_t *codes, unsigned k, unsi
         unsigned i = ((codes[li] >> 8) & 0xffu) - s;
         uint32_t q = 1u << i;
         for (uint32_t j = 0; j + q < RN; j++) {
-            if (!((j >> i) & 1u))
-                continue; /* lefts: bit i of v (of j: RH is a multiple of 2q) */
+            if (!(((j - RH) >> i) & 1u))
+                continue; /* lefts: bit i of v, i.e. of j - RH (vb * RE: a multiple of 2q) */
             /* small blocks: both ends in the middle and in one block
              * (vb * RE is a multiple of Bv) */
             if (small && (j < RH || j + q >= RH + RE || (j - RH) / Bv != (j + q - RH) / Bv))
@@ -288,14 +291,17 @@ static void emit_carry_round(pass_cg *c, const uint32_t *codes, unsigned k, unsi
     sn_srcbuf_add(b, "    barrier(CLK_LOCAL_MEM_FENCE);\n    }\n");
 }
 
-/* Tuning knob SN_FUSED_CARRYREG: the most carry layers per register round
- * (0 or 1: each through local memory alone, as the interpreter does) */
+/* The most carry layers per register round: k with 2^(k-1) <= RH (5 for
+ * 2^5 registers; H200, odd-even merge of 2^24 keys: 1.555 ms against 1.580
+ * with 4). Tuning knob SN_FUSED_CARRYREG (0 or 1: each through local
+ * memory alone, as the interpreter does; 4: the bound 2^k - 1 <= RH, which
+ * holds for any input, not only a merge's) */
 static unsigned carry_round_max(const pass_cg *c)
 {
     const char *e = getenv("SN_FUSED_CARRYREG");
-    unsigned m = 0;
+    unsigned m = 1;
     for (uint32_t h = c->E / 2; h > 1; h >>= 1)
-        m++; /* 2^m - 1 < RH = E / 2 */
+        m++; /* 2^(m-1) <= RH = E / 2 */
     if (e && *e >= '0' && *e <= '9' && (unsigned)atoi(e) < m)
         m = (unsigned)atoi(e);
     return m;
@@ -441,6 +447,13 @@ static void emit_pass(sn_srcbuf *b, const sn_fused_plan *p, size_t k, const uint
         for (uint32_t li = 0; li < nl; li++) {
             uint32_t code = r[R_CODES(c.E) + li], bt = code & 7u;
             bool mirror = code & 8u;
+            if (code & 16u) { /* carry (i, i + 2^bt), i with bit bt, in blocks of 2^(ht+1) */
+                uint32_t ht = (code >> 8) & 0xffu;
+                for (uint32_t i = 0; i < c.E; i++)
+                    if (((i >> bt) & 1u) && (i >> (ht + 1)) == ((i + (1u << bt)) >> (ht + 1)))
+                        sn_srcbuf_add(b, "    CX(%u, %u)\n", i, i + (1u << bt));
+                continue;
+            }
             for (uint32_t i = 0; i < c.E; i++)
                 if (!((i >> bt) & 1u))
                     sn_srcbuf_add(b, "    CX(%u, %u)\n", i,
@@ -474,6 +487,248 @@ static void emit_pass(sn_srcbuf *b, const sn_fused_plan *p, size_t k, const uint
     sn_srcbuf_add(b, "}\n");
 }
 
+/* ---- window passes (odd-even carry layers of merges larger than a tile)
+ *
+ * The interpreting kernel (kernels/fused.cl: sn_fused_window) runs each
+ * layer of a window through local memory with a barrier and index
+ * arithmetic per element; on an H200 its passes took 3 to 6 copies of the
+ * array each. Generated, a window pass is: the window from global into
+ * local memory (coalesced), register rounds, the middle back to global.
+ * Window coordinates as in sn_fused_window: y = x >> b, a window holds
+ * positions ly = 0 .. W - 1 (y = A + ly, A = window * S - q0) of 2^c
+ * columns (x's low bits), local index l = (ly << c) | column; its layers
+ * have strides q0 = 2^(nl - 1), ..., 1 in y, and only the middle S = W -
+ * 2 * q0 positions are written back (exact, as for the interpreter).
+ * H200, odd-even merge of 2^24 keys, 14 window passes: 0.044 to 0.067 ms
+ * each instead of 0.11 to 0.23, 1.68 ms in all instead of 3.15.
+ *
+ * A round takes up to `e` consecutive layers, strides s * 2^(e-1) .. s:
+ * each work-item holds a run of E' positions of stride s in one column
+ * (its middle) and RH = E' / 2 more on each side. The layers move a value
+ * at most 2^e - 1 <= RH positions of the run, so the middle comes out
+ * exactly as layer-by-layer would leave it, and goes back. (This bound
+ * holds for any input. The tighter one of the carry rounds, RH >= the
+ * first stride, needs middles that start at multiples of twice that
+ * stride, and the middles of a window's first round start at the stride
+ * itself, modulo twice it.) Outside the window a run reads the smallest
+ * key on the left and the largest on the right: a comparator reaching them
+ * never swaps, which is the interpreter's "pairs across the window's edge
+ * are left out". Which positions are lefts (bit i of y set) is known
+ * here: A = -q0 modulo 2 * q0. Merge blocks (2^B positions) do not align
+ * with windows: a run that spans no block boundary runs its comparators
+ * plainly, one that does tests each pair. */
+
+/* registers per work-item of a generated window: 2^5 keys (2^4 with
+ * payload), so a round holds 2 * E' of them with its halos */
+static uint32_t window_elems(const sn_fused_plan *p, uint32_t W)
+{
+    uint32_t E = p->payload ? 16 : 32;
+    return E < W ? E : W;
+}
+
+/* "lefts": bit i of y = A + ly set, with ly = (run start) + s * j and A /
+ * s = -(q0 / s) modulo 2^(i + 1) (the run start is a multiple of 2^(i+1)
+ * positions of stride s) */
+static bool window_left(uint32_t q0s, unsigned i, int j)
+{
+    int64_t m = (int64_t)1 << (i + 1);
+    int64_t v = ((j - (int64_t)q0s) % m + m) % m;
+    return v >= ((int64_t)1 << i);
+}
+
+static void emit_window(sn_srcbuf *b, const sn_fused_plan *p, size_t k, sn_fused_step *st)
+{
+    bool hp = p->payload;
+    int kt = (int)p->kt;
+    unsigned bb = st->wb, c = st->wc, nl = st->wnl, B = st->wlp - st->wb + 1, zbits = bb - c;
+    uint32_t C = 1u << c, W = 1u << st->ww, TL = W << c, q0 = st->whalo, S = W - 2 * q0;
+    uint32_t E = window_elems(p, W), WG = TL / E, WR = WG >> c; /* positions per load row */
+    unsigned emax = 0;
+    while ((2u << emax) - 1u <= E / 2)
+        emax++; /* 2^emax - 1 <= E / 2 */
+    /* tuning knob SN_FUSED_WROUND: fewer layers per round (shorter runs,
+     * several per work-item) */
+    const char *er = getenv("SN_FUSED_WROUND");
+    if (er && *er >= '1' && *er <= '9' && (unsigned)atoi(er) < emax)
+        emax = (unsigned)atoi(er);
+    st->wwg = WG;
+    sn_srcbuf_add(b,
+                  "\n/* window pass: %u carry layers, y = x >> %u, %u columns, %u positions, "
+                  "middle %u, blocks of 2^%u */\n",
+                  nl, bb, C, W, S, B);
+    sn_srcbuf_add(b, "__kernel __attribute__((reqd_work_group_size(%u, 1, 1)))\n", WG);
+    sn_srcbuf_add(b,
+                  "void sn_cw%zu(__global const uint *keys, __global const uint *pay, __global "
+                  "uint *okeys, __global uint *opay)\n{\n",
+                  k);
+    sn_srcbuf_add(b, "    __local uint lk[%u];\n", TL + TL / 32);
+    if (hp)
+        sn_srcbuf_add(b, "    __local uint lp[%u];\n", TL + TL / 32);
+    sn_srcbuf_add(b, "    uint rk[%u];\n", 2 * E);
+    if (hp)
+        sn_srcbuf_add(b, "    uint rp[%u];\n", 2 * E);
+    sn_srcbuf_add(b, "    (void)pay; (void)opay;\n");
+    sn_srcbuf_add(b, "    const uint w = (uint)get_local_id(0), g = (uint)get_group_id(0);\n");
+    sn_srcbuf_add(b, "    const uint z0 = (g & %uu) << %uu, wc = w & %uu, wr = w >> %uu;\n",
+                  (1u << zbits) - 1u, c, C - 1u, c);
+    sn_srcbuf_add(b, "    const int A = (int)((g >> %uu) * %uu) - %d, y0 = A + (int)wr;\n", zbits,
+                  S, (int)q0);
+    /* element i of the load and store layout: l = w + i * WG, ly = wr + i * WR */
+    char li[64];
+    bool lin = WG % 32 == 0;
+    if (lin)
+        sn_srcbuf_add(b, "    const uint lw = lpad(w);\n");
+    /* every position of the window in the array: no checks */
+    sn_srcbuf_add(
+        b, "    const bool inside = A >= 0 && ((((uint)A + %uu) << %uu) | z0 | %uu) < %uu;\n",
+        W - 1u, bb, C - 1u, p->n);
+    sn_srcbuf_add(b,
+                  "    if (inside) {\n        __global const uint *kx = keys + (((uint)y0 << "
+                  "%uu) | z0 | wc);\n",
+                  bb);
+    if (hp)
+        sn_srcbuf_add(b, "        __global const uint *px = pay + (((uint)y0 << %uu) | z0 | wc);\n",
+                      bb);
+    for (uint32_t i = 0; i < E; i++) {
+        if (lin)
+            snprintf(li, sizeof li, "lw + %uu", i * WG + i * WG / 32);
+        else
+            snprintf(li, sizeof li, "lpad(w + %uu)", i * WG);
+        sn_srcbuf_add(b, "        lk[%s] = to_ordered(%d, kx[%u]);\n", li, kt, (i * WR) << bb);
+        if (hp)
+            sn_srcbuf_add(b, "        lp[%s] = px[%u];\n", li, (i * WR) << bb);
+    }
+    sn_srcbuf_add(b, "    } else {\n");
+    for (uint32_t i = 0; i < E; i++) {
+        if (lin)
+            snprintf(li, sizeof li, "lw + %uu", i * WG + i * WG / 32);
+        else
+            snprintf(li, sizeof li, "lpad(w + %uu)", i * WG);
+        /* before the array: the smallest key; past its end: the largest */
+        sn_srcbuf_add(
+            b,
+            "        { const int y = y0 + %d; const uint x = ((uint)y << %uu) | z0 | wc;\n"
+            "          uint v = 0u, pv = 0u;\n"
+            "          if (y >= 0) { v = SENTINEL; if (x < %uu) { v = to_ordered(%d, "
+            "keys[x]);%s } }\n"
+            "          lk[%s] = v;",
+            (int)(i * WR), bb, p->n, kt, hp ? " pv = pay[x];" : "", li);
+        if (hp)
+            sn_srcbuf_add(b, " lp[%s] = pv;", li);
+        sn_srcbuf_add(b, " (void)pv; }\n");
+    }
+    sn_srcbuf_add(b, "    }\n    barrier(CLK_LOCAL_MEM_FENCE);\n");
+
+    /* rounds, from the largest stride down */
+    for (unsigned top = nl; top > 0;) {
+        unsigned e = top < emax ? top : emax, ab = top - e; /* strides 2^(top-1) .. 2^ab */
+        uint32_t s = 1u << ab, Ep = W >> ab < E ? W >> ab : E, RH = Ep / 2, R = E / Ep;
+        uint32_t sC = s << c, RN = 2 * Ep;
+        sn_srcbuf_add(
+            b, "    /* round: strides %u..%u, runs of %u, halos of %u, %u per work-item */\n",
+            s << (e - 1), s, Ep, RH, R);
+        sn_srcbuf_add(b, "    {\n");
+        for (uint32_t r = 0; r < R; r++) {
+            /* run u = w + WG * r: column, residue modulo s, run index */
+            sn_srcbuf_add(b,
+                          "    const uint u%u = w + %uu;\n"
+                          "    const int L%u = (int)((u%u & %uu) + (u%u >> %uu) * %uu), yb%u = A + "
+                          "(L%u >> %u);\n",
+                          r, WG * r, r, r, sC - 1u, r, c + ab, Ep * sC, r, r, c);
+            for (uint32_t j = 0; j < RN; j++) {
+                int jj = (int)j - (int)RH, reg = (int)(r * RN + j);
+                if (jj >= 0 && jj < (int)Ep) {
+                    sn_srcbuf_add(b, "    rk[%d] = lk[lpad((uint)(L%u + %d))];\n", reg, r,
+                                  jj * (int)sC);
+                    if (hp)
+                        sn_srcbuf_add(b, "    rp[%d] = lp[lpad((uint)(L%u + %d))];\n", reg, r,
+                                      jj * (int)sC);
+                } else {
+                    sn_srcbuf_add(b,
+                                  "    { const uint l_ = (uint)(L%u + %d); rk[%d] = l_ < %uu ? "
+                                  "lk[lpad(l_)] : %s;",
+                                  r, jj * (int)sC, reg, TL, jj < 0 ? "0u" : "SENTINEL");
+                    if (hp)
+                        sn_srcbuf_add(b, " rp[%d] = l_ < %uu ? lp[lpad(l_)] : 0u;", reg, TL);
+                    sn_srcbuf_add(b, " }\n");
+                }
+            }
+        }
+        sn_srcbuf_add(b, "    barrier(CLK_LOCAL_MEM_FENCE);\n");
+        for (uint32_t r = 0; r < R; r++) {
+            /* no block boundary in the run's span: plain comparators */
+            sn_srcbuf_add(b, "    if (((yb%u - %d) >> %u) == ((yb%u + %d) >> %u)) {\n", r,
+                          (int)(s * RH), B, r, (int)(s * (Ep + RH) - 1), B);
+            for (int pass = 0; pass < 2; pass++) {
+                if (pass == 1)
+                    sn_srcbuf_add(b, "    } else {\n");
+                for (unsigned a = top; a-- > ab;) {
+                    unsigned i = a - ab;
+                    int d = 1 << i;
+                    for (int jj = -(int)RH; jj + d < (int)(Ep + RH); jj++) {
+                        if (!window_left(q0 >> ab, i, jj))
+                            continue;
+                        int r1 = (int)(r * RN) + jj + (int)RH;
+                        if (pass == 0)
+                            sn_srcbuf_add(b, "    CX(%d, %d)\n", r1, r1 + d);
+                        else /* both ends in one block of 2^B */
+                            sn_srcbuf_add(
+                                b, "    if (((uint)(yb%u + %d) & %uu) < %uu) CX(%d, %d)\n", r,
+                                jj * (int)s, (uint32_t)((1ull << B) - 1u),
+                                (uint32_t)((1ull << B) - (uint64_t)s * (uint64_t)d), r1, r1 + d);
+                    }
+                }
+            }
+            sn_srcbuf_add(b, "    }\n");
+        }
+        for (uint32_t r = 0; r < R; r++)
+            for (uint32_t jj = 0; jj < Ep; jj++) {
+                uint32_t reg = r * RN + jj + RH;
+                sn_srcbuf_add(b, "    lk[lpad((uint)(L%u + %d))] = rk[%u];\n", r, (int)(jj * sC),
+                              reg);
+                if (hp)
+                    sn_srcbuf_add(b, "    lp[lpad((uint)(L%u + %d))] = rp[%u];\n", r,
+                                  (int)(jj * sC), reg);
+            }
+        sn_srcbuf_add(b, "    barrier(CLK_LOCAL_MEM_FENCE);\n    }\n");
+        top = ab;
+    }
+
+    /* the middle rows back, to the other array */
+    sn_srcbuf_add(b,
+                  "    if (inside) {\n        __global uint *ko = okeys + (((uint)y0 << %uu) | z0 "
+                  "| wc);\n",
+                  bb);
+    if (hp)
+        sn_srcbuf_add(b, "        __global uint *po = opay + (((uint)y0 << %uu) | z0 | wc);\n", bb);
+    for (uint32_t i = 0; i < E; i++) {
+        if (lin)
+            snprintf(li, sizeof li, "lw + %uu", i * WG + i * WG / 32);
+        else
+            snprintf(li, sizeof li, "lpad(w + %uu)", i * WG);
+        sn_srcbuf_add(b, "        if (wr + %uu - %uu < %uu) { ko[%u] = from_ordered(%d, lk[%s]);",
+                      i * WR, q0, S, (i * WR) << bb, kt, li);
+        if (hp)
+            sn_srcbuf_add(b, " po[%u] = lp[%s];", (i * WR) << bb, li);
+        sn_srcbuf_add(b, " }\n");
+    }
+    sn_srcbuf_add(b, "    } else {\n");
+    for (uint32_t i = 0; i < E; i++) {
+        if (lin)
+            snprintf(li, sizeof li, "lw + %uu", i * WG + i * WG / 32);
+        else
+            snprintf(li, sizeof li, "lpad(w + %uu)", i * WG);
+        sn_srcbuf_add(b,
+                      "        if (wr + %uu - %uu < %uu) { const uint x = ((uint)(y0 + %d) << %uu) "
+                      "| z0 | wc; if (x < %uu) { okeys[x] = from_ordered(%d, lk[%s]);",
+                      i * WR, q0, S, (int)(i * WR), bb, p->n, kt, li);
+        if (hp)
+            sn_srcbuf_add(b, " opay[x] = lp[%s];", li);
+        sn_srcbuf_add(b, " } }\n");
+    }
+    sn_srcbuf_add(b, "    }\n}\n");
+}
+
 bool sn_fused_codegen_wanted(const sn_gpu *g)
 {
     const char *e = getenv("SN_FUSED_CODEGEN"); /* 0: interpret; 1: generate (also on CPUs) */
@@ -484,19 +739,24 @@ bool sn_fused_codegen_wanted(const sn_gpu *g)
 
 sn_status sn_fused_codegen(sn_gpu *g, sn_fused_plan *p, sn_diag *diag)
 {
-    if (p->serial || p->tile_passes == 0)
+    if (p->serial || p->tile_passes + p->window_passes == 0)
         return SN_OK;
     const char *lib = sn_kernel_source_find("fused");
     if (!lib)
         return sn_diag_set(diag, SN_EDEVICE, 0, 0, "kernels/fused.cl was not embedded");
     sn_srcbuf b = {0};
-    sn_srcbuf_add(&b, "%s\n/* ---- generated by src/gpu/fused_cg.c: %zu passes, n = %u */\n", lib,
-                  p->tile_passes, p->n);
+    sn_srcbuf_add(
+        &b,
+        "%s\n/* ---- generated by src/gpu/fused_cg.c: %zu tile and %zu window passes, n = %u */\n",
+        lib, p->tile_passes, p->window_passes, p->n);
     if (p->n != (1ull << p->nbits))
         sn_srcbuf_add(&b, "#define N %uu\n", p->n);
-    for (size_t i = 0; i < p->nsteps; i++)
+    for (size_t i = 0; i < p->nsteps; i++) {
         if (p->steps[i].layer == SN_STEP_TILE)
             emit_pass(&b, p, i, p->desc + p->steps[i].off);
+        else if (p->steps[i].layer == SN_STEP_WINDOW)
+            emit_window(&b, p, i, &p->steps[i]);
+    }
     if (b.oom) {
         sn_free(b.s);
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory generating fused kernels");
@@ -538,10 +798,10 @@ sn_status sn_fused_codegen(sn_gpu *g, sn_fused_plan *p, sn_diag *diag)
     if (!p->cg_k)
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for fused kernels");
     for (size_t i = 0; i < p->nsteps; i++) {
-        if (p->steps[i].layer != SN_STEP_TILE)
+        if (p->steps[i].layer != SN_STEP_TILE && p->steps[i].layer != SN_STEP_WINDOW)
             continue;
         char name[32];
-        snprintf(name, sizeof name, "sn_cg%zu", i);
+        snprintf(name, sizeof name, p->steps[i].layer == SN_STEP_TILE ? "sn_cg%zu" : "sn_cw%zu", i);
         cl_int err;
         p->cg_k[i] = clCreateKernel(prog, name, &err);
         if (err != CL_SUCCESS)

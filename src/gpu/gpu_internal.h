@@ -91,6 +91,7 @@ typedef struct sn_fused_step {
      * shared with each neighbour; groups work-groups */
     unsigned wb, wc, ww, wlp, wlq, wnl, whalo;
     size_t wgroups;
+    size_t wwg; /* generated window kernel (fused_cg.c): its work-items per window */
 } sn_fused_step;
 
 typedef struct sn_fused_plan {
@@ -102,13 +103,13 @@ typedef struct sn_fused_plan {
     size_t desc_words;
     sn_fused_step *steps;
     size_t nsteps, tile_passes, global_layers, window_passes;
-    unsigned win_bits; /* window passes: 2^win_bits elements per window */
-    size_t win_wg;     /* ... and work-items per window */
+    unsigned win_bits;                /* window passes: 2^win_bits elements per window */
+    size_t win_wg;                    /* ... and work-items per window */
     size_t direct_first, direct_last; /* passes loading / storing from registers */
     uint32_t n;                       /* wires */
     unsigned ebits;                   /* GPU tiles: 2^ebits elements per work-item */
     unsigned col_bits; /* generated kernels: tiles of 2^col_bits columns in registers */
-    /* generated kernels (fused_cg.c): one per tile pass, or NULL */
+    /* generated kernels (fused_cg.c): one per tile and window pass, or NULL */
     cl_program cg_prog;
     cl_kernel *cg_k; /* [nsteps] */
 } sn_fused_plan;
