@@ -320,10 +320,19 @@ static size_t window_wg(const sn_gpu *g, bool serial)
     return w ? w : 1;
 }
 
+/* GPU windows of strided positions: 2^5 consecutive keys (a 128-byte
+ * line) per position where that leaves room for the chunk's layers, else
+ * the coalescing bits of the tiles. Tuning knob SN_FUSED_WCOLS=c. */
+static unsigned window_wide_cols(void)
+{
+    const char *e = getenv("SN_FUSED_WCOLS");
+    return e && *e >= '0' && *e <= '9' ? (unsigned)atoi(e) : 5;
+}
+
 /* Plan the carry layers ls[first .. first + count) (q halving, one merge)
  * as window passes, appended to p->steps. */
 static void plan_windows(sn_fused_plan *p, const zl *ls, size_t first, size_t count, unsigned wt,
-                         unsigned cbits)
+                         unsigned cbits, unsigned cwide)
 {
     unsigned top = ls[first].lo, lp = ls[first].hi;
     unsigned bot = top + 1u - (unsigned)count;
@@ -335,6 +344,11 @@ static void plan_windows(sn_fused_plan *p, const zl *ls, size_t first, size_t co
         unsigned c = bb < cbits ? bb : cbits;
         if (c + 3 > wt)
             c = wt - 3;
+        /* the rest fits a window of 2^cwide columns: take those (whole
+         * 128-byte lines; H200, ...) */
+        unsigned cw = bb < cwide ? bb : cwide;
+        if (cw > c && cw + 3 <= wt && wt - cw - 2 >= top - bb + 1)
+            c = cw;
         unsigned w = wt - c, k = w - 2;
         if (k > top - bb + 1)
             k = top - bb + 1;
@@ -486,7 +500,7 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
                    ls[gs[gj].first].hi == ls[G->first].hi &&
                    ls[gs[gj].first].lo + 1 == ls[gs[gj - 1].first].lo)
                 gj++;
-            plan_windows(p, ls, G->first, gj - gi, wt, c);
+            plan_windows(p, ls, G->first, gj - gi, wt, c, serial ? c : window_wide_cols());
             gi = gj - 1;
             continue;
         }

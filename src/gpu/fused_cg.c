@@ -232,7 +232,7 @@ static void emit_store_column(pass_cg *c, uint32_t q)
  * RE a halo lies wholly in another block exactly when the middle starts
  * (ends) one. A halo in another block holds the smallest (largest) key:
  * a comparator reaching it never swaps, as the schedule drops it. */
-static void emit_carry_round(pass_cg *c, const uint32_t *codes, unsigned k, unsigned idx)
+static void emit_carry_round(pass_cg *c, const uint32_t *codes, unsigned k, unsigned idx, int gsh)
 {
     sn_srcbuf *b = c->b;
     uint32_t RE = c->E, RH = c->E / 2, RN = 2 * c->E;
@@ -282,6 +282,20 @@ static void emit_carry_round(pass_cg *c, const uint32_t *codes, unsigned k, unsi
             sn_srcbuf_add(b, "    CX(%u, %u)\n", j, j + q);
         }
     }
+    if (gsh >= 0) { /* the pass's last round: the middle straight to global memory */
+        sn_srcbuf_add(b, "    const uint gl = base | ");
+        runs_expr(b, "lb", c->d + H_RUNS, c->d[H_NRUNS], c->t);
+        sn_srcbuf_add(b, ";\n");
+        emit_bases(c, "gl");
+        for (uint32_t j = RH; j < RH + RE; j++) {
+            char ks[16], ps[16];
+            snprintf(ks, sizeof ks, "rk[%u]", j);
+            snprintf(ps, sizeof ps, "rp[%u]", j);
+            emit_gstore(c, "gl", (j - RH) << gsh, ks, ps);
+        }
+        sn_srcbuf_add(b, "    }\n");
+        return;
+    }
     for (uint32_t j = RH; j < RH + RE; j++) {
         int off = ((int)j - (int)RH) * (1 << s);
         sn_srcbuf_add(b, "    lk[lpad(lb + (uint)(%d))] = rk[%u];\n", off, j);
@@ -289,6 +303,27 @@ static void emit_carry_round(pass_cg *c, const uint32_t *codes, unsigned k, unsi
             sn_srcbuf_add(b, "    lp[lpad(lb + (uint)(%d))] = rp[%u];\n", off, j);
     }
     sn_srcbuf_add(b, "    barrier(CLK_LOCAL_MEM_FENCE);\n    }\n");
+}
+
+/* A pass that ends in a carry round of stride 2^s (local) can store it
+ * straight from registers when the work-items' residues (local bits below
+ * s, at least the three lowest) are the low global bits and local bits s
+ * up to the top are one run of global bits: element j of a run then lies
+ * at a literal offset from the work-item's base, and a warp writes whole
+ * 32-byte sectors. Returns that offset's shift, or -1. */
+static int carry_gstore_shift(const pass_cg *c, unsigned s)
+{
+    const uint32_t *d = c->d;
+    const char *e = getenv("SN_FUSED_CARRYSTORE"); /* tuning: 0 = through local memory */
+    if ((e && e[0] == '0') || c->am || s < 3 || d[H_NRUNS] == 0 || d[H_RUNS + 2] != 0 ||
+        d[H_RUNS + 1] < 3)
+        return -1;
+    for (uint32_t r = 0; r < d[H_NRUNS]; r++) {
+        uint32_t js = d[H_RUNS + 3 * r], len = d[H_RUNS + 3 * r + 1], gs = d[H_RUNS + 3 * r + 2];
+        if (js <= s && s < js + len)
+            return js + len == c->t ? (int)(s + gs - js) : -1;
+    }
+    return -1;
 }
 
 /* The most carry layers per register round: k with 2^(k-1) <= RH (5 for
@@ -378,7 +413,12 @@ static void emit_pass(sn_srcbuf *b, const sn_fused_plan *p, size_t k, const uint
             }
             unsigned s0 = nk ? (codes[nk - 1] >> 8) & 0xffu : 0;
             if (nk >= 2 && c.cb == 0 && s0 + c.eb <= c.t) {
-                emit_carry_round(&c, codes, nk, ri);
+                int gsh = ri + nk == nr ? carry_gstore_shift(&c, s0) : -1;
+                emit_carry_round(&c, codes, nk, ri, gsh);
+                if (gsh >= 0) {
+                    sn_srcbuf_add(b, "}\n");
+                    return;
+                }
                 ri += nk - 1;
                 r = rr;
                 continue;
