@@ -111,6 +111,41 @@ else
     grep -q "<svg" "$T/b.svg" || fail "bench --plot wrote no SVG"
 fi
 
+# plot: the bench CSV (and rows appended in its columns) to an SVG, for
+# results from a machine without cairo; bad rows named by file, line and
+# column, exit 2, and no picture written
+expect 0 "$S" gpu plot --help
+out_has "FILE.csv"
+expect 2 "$S" gpu plot
+expect 2 "$S" gpu plot "$T/b.csv"
+err_has "-o FILE.svg"
+expect 2 "$S" gpu plot --frobnicate "$T/b.csv" -o "$T/p.svg"
+expect 2 "$S" gpu plot "$T/missing.csv" -o "$T/p.svg"
+err_has "missing.csv"
+printf 'NVIDIA H200,anchor,torch.sort,16777216,0.84,2.0e10\n' >"$T/anchors.csv"
+"$S" gpu plot "$T/b.csv" "$T/anchors.csv" -o "$T/p.svg" >"$T/out" 2>"$T/err"
+rc=$?
+if [ $rc = 3 ]; then
+    err_has "built without cairo"
+else
+    [ $rc = 0 ] || fail "gpu plot exited $rc: $(cat "$T/err")"
+    grep -q "<svg" "$T/p.svg" || fail "gpu plot wrote no SVG"
+    cp "$T/p.svg" "$T/p.before"
+    for bad in 'x,y:2:4:found 2' 'd,n,v,ten,1,2:2:7:whole number' 'd,n,v,5,-1,2:2:9:>= 0' \
+        'd,,v,5,1,2:2:3:empty network' 'd,n,v,5,1,2,3:2:12:more than 6'; do
+        row=${bad%%:*}
+        rest=${bad#*:}
+        printf 'device,network,variant,n,median_ms,keys_per_s\n%s\n' "$row" >"$T/bad.csv"
+        expect 2 "$S" gpu plot "$T/bad.csv" -o "$T/p.svg"
+        err_has "bad.csv:${rest%:*}: "
+        err_has "${rest##*:}"
+        cmp -s "$T/p.svg" "$T/p.before" || fail "gpu plot changed its output on a bad row ($row)"
+    done
+    printf 'device,network,variant,n,median_ms,keys_per_s\n' >"$T/empty.csv"
+    expect 2 "$S" gpu plot "$T/empty.csv" -o "$T/p.svg"
+    err_has "no rows"
+fi
+
 # the 0-1 checker on the device: the CPU's verdict, counterexample,
 # counts and redundant comparators (JSON without the time)
 printf '[(0,1),(2,3)]\n[(0,2),(1,3)]\n' >"$T/b4.txt"

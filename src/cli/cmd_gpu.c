@@ -28,7 +28,8 @@ static void gpu_help(void)
 {
     printf("usage: sortnet gpu list [--device P:D]\n"
            "       sortnet gpu verify NET [options]\n"
-           "       sortnet gpu bench [NET...] [options]\n\n"
+           "       sortnet gpu bench [NET...] [options]\n"
+           "       sortnet gpu plot FILE.csv... -o FILE.svg\n\n"
            "Run sorting networks on an OpenCL device (a GPU, or pocl on the CPU) and\n"
            "prove the output identical to the CPU reference executor.\n"
            "`sortnet gpu COMMAND --help` describes a command. Exit codes: 0 identical,\n"
@@ -549,6 +550,24 @@ static cairo_status_t plot_write(void *closure, const unsigned char *data, unsig
                                                         : CAIRO_STATUS_WRITE_ERROR;
 }
 
+/* Row i's variant (or network) among the distinct ones, in order of first
+ * appearance. */
+static size_t name_rank(const bench_row *rows, size_t i, bool variant)
+{
+#define NAME(k) (variant ? rows[k].variant : rows[k].network)
+    size_t f = 0, rank = 0;
+    while (strcmp(NAME(f), NAME(i)) != 0)
+        f++;
+    for (size_t k = 0; k < f; k++) {
+        size_t j = 0;
+        while (strcmp(NAME(j), NAME(k)) != 0)
+            j++;
+        rank += j == k;
+    }
+    return rank;
+#undef NAME
+}
+
 /* keys per second against n, log-log, one line per network and variant */
 static void plot_rows(FILE *f, const bench_row *rows, size_t nrows, const char *device)
 {
@@ -609,6 +628,9 @@ static void plot_rows(FILE *f, const bench_row *rows, size_t nrows, const char *
     static const double pal[][3] = {{0.12, 0.47, 0.71}, {1.0, 0.5, 0.05},  {0.17, 0.63, 0.17},
                                     {0.84, 0.15, 0.16}, {0.58, 0.4, 0.74}, {0.55, 0.34, 0.29},
                                     {0.89, 0.47, 0.76}, {0.5, 0.5, 0.5}};
+    /* a colour per variant and a dash per network, each in order of first
+     * appearance, and a dot per point (a series of one point shows too) */
+    static const double dashes[][2] = {{0, 0}, {6, 3}, {2, 3}, {9, 3}};
     size_t series = 0;
     for (size_t i = 0; i < nrows; i++) {
         bool first = true;
@@ -618,15 +640,11 @@ static void plot_rows(FILE *f, const bench_row *rows, size_t nrows, const char *
                 first = false;
         if (!first)
             continue;
-        const double *c = pal[series % 8];
+        size_t vi = name_rank(rows, i, true), ni = name_rank(rows, i, false);
+        const double *c = pal[vi % 8];
         cairo_set_source_rgb(cr, c[0], c[1], c[2]);
         cairo_set_line_width(cr, 2);
-        if (strcmp(rows[i].network, "oddeven-merge") == 0) {
-            double dash[] = {6, 3};
-            cairo_set_dash(cr, dash, 2, 0);
-        } else {
-            cairo_set_dash(cr, NULL, 0, 0);
-        }
+        cairo_set_dash(cr, dashes[ni % 4], ni % 4 ? 2 : 0, 0);
         bool moved = false;
         for (size_t j = i; j < nrows; j++) {
             if (strcmp(rows[j].network, rows[i].network) != 0 ||
@@ -640,6 +658,15 @@ static void plot_rows(FILE *f, const bench_row *rows, size_t nrows, const char *
             moved = true;
         }
         cairo_stroke(cr);
+        for (size_t j = i; j < nrows; j++) {
+            if (strcmp(rows[j].network, rows[i].network) != 0 ||
+                strcmp(rows[j].variant, rows[i].variant) != 0 || rows[j].ms <= 0)
+                continue;
+            cairo_new_sub_path(cr);
+            cairo_arc(cr, PX((double)rows[j].n), PY(rows[j].n / (rows[j].ms / 1e3)), 2.5, 0,
+                      6.283185307179586);
+            cairo_fill(cr);
+        }
         double ly = T + 16 * (double)series;
         cairo_move_to(cr, W - R + 10, ly);
         cairo_line_to(cr, W - R + 40, ly);
@@ -922,6 +949,169 @@ done:
     return rc;
 }
 
+/* ---- plot: bench CSV files to an SVG (GPU machines often lack cairo) */
+
+static void plot_help(void)
+{
+    printf("usage: sortnet gpu plot FILE.csv... -o FILE.svg\n\n"
+           "Draw keys per second against size (log-log, one line per network and\n"
+           "variant, as `gpu bench --plot` does) from CSV files written by\n"
+           "`sortnet gpu bench --csv`: for results measured on a machine built without\n"
+           "cairo, such as a GPU box. Rows with the same columns from elsewhere (e.g.\n"
+           "bench/gpu_anchors.py --csv: torch.sort, cupy.sort) are drawn too.\n\n"
+           "Columns: device,network,variant,n,median_ms,keys_per_s; a header line and\n"
+           "empty lines are skipped. The title names the first row's device.\n\n"
+           "Options:\n"
+           "  -o, --output FILE.svg  the picture (written to a temporary name, renamed)\n"
+           "  -h, --help             this text\n");
+}
+
+#define PLOT_FILE_MAX ((size_t)64 << 20)
+
+/* Split one CSV line (NUL-terminated, modified in place) into 6 fields
+ * and check them; on error prints FILE:LINE:COL and returns 2. */
+static int plot_row(const char *path, size_t line, char *text, bench_row *row, char **device)
+{
+    char *f[6];
+    size_t col[6], nf = 0;
+    for (char *p = text;;) {
+        if (nf == 6) {
+            char where[600];
+            snprintf(where, sizeof where, "%.500s:%zu:%zu", path, line, (size_t)(p - text));
+            return cli_error(CLI_USAGE, where, "more than 6 comma-separated fields");
+        }
+        f[nf] = p;
+        col[nf++] = (size_t)(p - text) + 1;
+        char *c = strchr(p, ',');
+        if (!c)
+            break;
+        *c = '\0';
+        p = c + 1;
+    }
+    char where[600];
+    if (nf != 6) {
+        snprintf(where, sizeof where, "%.500s:%zu:%zu", path, line,
+                 strlen(f[nf - 1]) + col[nf - 1]);
+        return cli_error(CLI_USAGE, where,
+                         "expected 6 comma-separated fields "
+                         "(device,network,variant,n,median_ms,keys_per_s), found %zu",
+                         nf);
+    }
+    for (int i = 0; i < 3; i++)
+        if (!f[i][0]) {
+            snprintf(where, sizeof where, "%.500s:%zu:%zu", path, line, col[i]);
+            return cli_error(CLI_USAGE, where, "empty %s",
+                             i == 0   ? "device"
+                             : i == 1 ? "network"
+                                      : "variant");
+        }
+    uint64_t n;
+    if (!cli_parse_u64(f[3], 1, UINT32_MAX, &n)) {
+        snprintf(where, sizeof where, "%.500s:%zu:%zu", path, line, col[3]);
+        return cli_error(CLI_USAGE, where, "n must be a whole number from 1 to 2^32-1, not '%.40s'",
+                         f[3]);
+    }
+    double v[2];
+    for (int i = 0; i < 2; i++) {
+        char *end;
+        v[i] = strtod(f[4 + i], &end);
+        if (end == f[4 + i] || *end || !(v[i] >= 0) || v[i] > 1e300) {
+            snprintf(where, sizeof where, "%.500s:%zu:%zu", path, line, col[4 + i]);
+            return cli_error(CLI_USAGE, where, "%s must be a number >= 0, not '%.40s'",
+                             i ? "keys_per_s" : "median_ms", f[4 + i]);
+        }
+    }
+    *row = (bench_row){f[1], f[2], (uint32_t)n, v[0], v[0], 0};
+    if (!*device)
+        *device = f[0];
+    return 0;
+}
+
+static int gpu_plot(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *out = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': out = optarg; break;
+        case 'h': plot_help(); return CLI_OK;
+        case ':': return cli_error(CLI_USAGE, "gpu plot", "%s needs an argument", argv[optind - 1]);
+        default: return cli_error(CLI_USAGE, "gpu plot", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return cli_error(CLI_USAGE, "gpu plot", "no CSV file given (see --help)");
+    if (!out)
+        return cli_error(CLI_USAGE, "gpu plot", "no output given: -o FILE.svg");
+#ifndef SN_HAVE_CAIRO
+    return cli_error(CLI_NOENV, "gpu plot", "built without cairo: no plots");
+#else
+    int nfiles = argc - optind, rc = 0;
+    char **bufs = sn_calloc((size_t)nfiles, sizeof *bufs);
+    bench_row *rows = NULL;
+    size_t nrows = 0, cap = 0;
+    char *device = NULL;
+    if (!bufs)
+        return cli_error(CLI_USAGE, "gpu plot", "out of memory");
+    for (int fi = 0; fi < nfiles && rc == 0; fi++) {
+        const char *path = argv[optind + fi];
+        size_t len = 0;
+        sn_diag d;
+        sn_diag_clear(&d);
+        sn_status st = sn_file_read_all(path, PLOT_FILE_MAX, &bufs[fi], &len, &d);
+        if (st != SN_OK) { /* d names the file */
+            fprintf(stderr, "sortnet: %s\n", d.text[0] ? d.text : sn_status_str(st));
+            rc = cli_status_exit(st);
+            break;
+        }
+        char *p = bufs[fi];
+        for (size_t line = 1; p && *p && rc == 0; line++) {
+            char *nl = strchr(p, '\n'), *next = nl ? nl + 1 : NULL;
+            if (nl)
+                *nl = '\0';
+            if (nl && nl > p && nl[-1] == '\r')
+                nl[-1] = '\0';
+            if (*p && strncmp(p, "device,network,", 15) != 0) {
+                if (nrows == cap) {
+                    size_t nc = cap ? 2 * cap : 64;
+                    bench_row *nr = sn_realloc(rows, nc * sizeof *nr);
+                    if (!nr) {
+                        rc = cli_error(CLI_USAGE, path, "out of memory");
+                        break;
+                    }
+                    rows = nr;
+                    cap = nc;
+                }
+                rc = plot_row(path, line, p, &rows[nrows], &device);
+                nrows += rc == 0;
+            }
+            p = next;
+        }
+    }
+    if (rc == 0 && nrows == 0)
+        rc = cli_error(CLI_USAGE, argv[optind], "no rows to plot");
+    if (rc == 0) {
+        cli_out o;
+        if ((rc = cli_out_open(&o, out)) == 0) {
+            plot_rows(o.f, rows, nrows, device);
+            rc = cli_out_commit(&o);
+        }
+    }
+    for (int fi = 0; fi < nfiles; fi++)
+        sn_free(bufs[fi]);
+    sn_free(bufs);
+    sn_free(rows);
+    return rc;
+#endif
+}
+
 int cmd_gpu(int argc, char **argv)
 {
     if (argc < 2) {
@@ -939,5 +1129,7 @@ int cmd_gpu(int argc, char **argv)
         return gpu_verify(argc - 1, argv + 1);
     if (strcmp(sub, "bench") == 0)
         return gpu_bench(argc - 1, argv + 1);
-    return cli_error(CLI_USAGE, "gpu", "unknown command '%s' (list, verify or bench)", sub);
+    if (strcmp(sub, "plot") == 0)
+        return gpu_plot(argc - 1, argv + 1);
+    return cli_error(CLI_USAGE, "gpu", "unknown command '%s' (list, verify, bench or plot)", sub);
 }
