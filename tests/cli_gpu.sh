@@ -102,14 +102,21 @@ out_has "fused"
 [ "$(tail -n +2 "$T/b.csv" | wc -l)" = 20 ] || fail "bench csv rows: $(cat "$T/b.csv")"
 [ "$(tail -n +2 "$T/b.csv" | cut -d, -f3 | sort -u | tr '\n' ' ')" = \
     "closed fused naive qsort reference " ] || fail "bench csv variants: $(cat "$T/b.csv")"
-"$S" gpu bench bitonic --sizes 2^10 --reps 1 --plot "$T/b.svg" >"$T/out" 2>"$T/err"
-rc=$?
-if [ $rc = 3 ]; then
-    err_has "built without cairo"
-else
-    [ $rc = 0 ] || fail "bench --plot exited $rc: $(cat "$T/err")"
-    grep -q "<svg" "$T/b.svg" || fail "bench --plot wrote no SVG"
-fi
+# expect_svg FILE CMD...: CMD writes an SVG to FILE, or says that cairo is
+# not built (exit 3), and then returns 1
+expect_svg() {
+    local file=$1
+    shift
+    "$@" >"$T/out" 2>"$T/err"
+    local rc=$?
+    if [ $rc = 3 ]; then
+        err_has "built without cairo"
+        return 1
+    fi
+    [ $rc = 0 ] || fail "$* exited $rc: $(cat "$T/err")"
+    grep -q "<svg" "$file" || fail "$* wrote no SVG"
+}
+expect_svg "$T/b.svg" "$S" gpu bench bitonic --sizes 2^10 --reps 1 --plot "$T/b.svg"
 
 # plot: the bench CSV (and rows appended in its columns) to an SVG, for
 # results from a machine without cairo; bad rows named by file, line and
@@ -123,13 +130,7 @@ expect 2 "$S" gpu plot --frobnicate "$T/b.csv" -o "$T/p.svg"
 expect 2 "$S" gpu plot "$T/missing.csv" -o "$T/p.svg"
 err_has "missing.csv"
 printf 'NVIDIA H200,anchor,torch.sort,16777216,0.84,2.0e10\n' >"$T/anchors.csv"
-"$S" gpu plot "$T/b.csv" "$T/anchors.csv" -o "$T/p.svg" >"$T/out" 2>"$T/err"
-rc=$?
-if [ $rc = 3 ]; then
-    err_has "built without cairo"
-else
-    [ $rc = 0 ] || fail "gpu plot exited $rc: $(cat "$T/err")"
-    grep -q "<svg" "$T/p.svg" || fail "gpu plot wrote no SVG"
+if expect_svg "$T/p.svg" "$S" gpu plot "$T/b.csv" "$T/anchors.csv" -o "$T/p.svg"; then
     cp "$T/p.svg" "$T/p.before"
     for bad in 'x,y:2:4:found 2' 'd,n,v,ten,1,2:2:7:whole number' 'd,n,v,5,-1,2:2:9:>= 0' \
         'd,,v,5,1,2:2:3:empty network' 'd,n,v,5,1,2,3:2:12:more than 6'; do

@@ -558,6 +558,16 @@ static void emit_pass(sn_srcbuf *b, const sn_fused_plan *p, size_t k, const uint
  * with windows: a run that spans no block boundary runs its comparators
  * plainly, one that does tests each pair. */
 
+/* padded local index of element i (w + i * WG) of a window's load and
+ * store layout; lw = lpad(w), literal offsets when WG is a multiple of 32 */
+static void window_lidx(char *buf, size_t size, uint32_t i, uint32_t WG)
+{
+    if (WG % 32 == 0)
+        snprintf(buf, size, "lw + %uu", i * WG + i * WG / 32);
+    else
+        snprintf(buf, size, "lpad(w + %uu)", i * WG);
+}
+
 /* registers per work-item of a generated window: 2^5 keys (2^4 with
  * payload), so a round holds 2 * E' of them with its halos */
 static uint32_t window_elems(const sn_fused_plan *p, uint32_t W)
@@ -615,8 +625,7 @@ static void emit_window(sn_srcbuf *b, const sn_fused_plan *p, size_t k, sn_fused
                   S, (int)q0);
     /* element i of the load and store layout: l = w + i * WG, ly = wr + i * WR */
     char li[64];
-    bool lin = WG % 32 == 0;
-    if (lin)
+    if (WG % 32 == 0)
         sn_srcbuf_add(b, "    const uint lw = lpad(w);\n");
     /* every position of the window in the array: no checks */
     sn_srcbuf_add(
@@ -630,20 +639,14 @@ static void emit_window(sn_srcbuf *b, const sn_fused_plan *p, size_t k, sn_fused
         sn_srcbuf_add(b, "        __global const uint *px = pay + (((uint)y0 << %uu) | z0 | wc);\n",
                       bb);
     for (uint32_t i = 0; i < E; i++) {
-        if (lin)
-            snprintf(li, sizeof li, "lw + %uu", i * WG + i * WG / 32);
-        else
-            snprintf(li, sizeof li, "lpad(w + %uu)", i * WG);
+        window_lidx(li, sizeof li, i, WG);
         sn_srcbuf_add(b, "        lk[%s] = to_ordered(%d, kx[%u]);\n", li, kt, (i * WR) << bb);
         if (hp)
             sn_srcbuf_add(b, "        lp[%s] = px[%u];\n", li, (i * WR) << bb);
     }
     sn_srcbuf_add(b, "    } else {\n");
     for (uint32_t i = 0; i < E; i++) {
-        if (lin)
-            snprintf(li, sizeof li, "lw + %uu", i * WG + i * WG / 32);
-        else
-            snprintf(li, sizeof li, "lpad(w + %uu)", i * WG);
+        window_lidx(li, sizeof li, i, WG);
         /* before the array: the smallest key; past its end: the largest */
         sn_srcbuf_add(
             b,
@@ -742,10 +745,7 @@ static void emit_window(sn_srcbuf *b, const sn_fused_plan *p, size_t k, sn_fused
     if (hp)
         sn_srcbuf_add(b, "        __global uint *po = opay + (((uint)y0 << %uu) | z0 | wc);\n", bb);
     for (uint32_t i = 0; i < E; i++) {
-        if (lin)
-            snprintf(li, sizeof li, "lw + %uu", i * WG + i * WG / 32);
-        else
-            snprintf(li, sizeof li, "lpad(w + %uu)", i * WG);
+        window_lidx(li, sizeof li, i, WG);
         sn_srcbuf_add(b, "        if (wr + %uu - %uu < %uu) { ko[%u] = from_ordered(%d, lk[%s]);",
                       i * WR, q0, S, (i * WR) << bb, kt, li);
         if (hp)
@@ -754,10 +754,7 @@ static void emit_window(sn_srcbuf *b, const sn_fused_plan *p, size_t k, sn_fused
     }
     sn_srcbuf_add(b, "    } else {\n");
     for (uint32_t i = 0; i < E; i++) {
-        if (lin)
-            snprintf(li, sizeof li, "lw + %uu", i * WG + i * WG / 32);
-        else
-            snprintf(li, sizeof li, "lpad(w + %uu)", i * WG);
+        window_lidx(li, sizeof li, i, WG);
         sn_srcbuf_add(b,
                       "        if (wr + %uu - %uu < %uu) { const uint x = ((uint)(y0 + %d) << %uu) "
                       "| z0 | wc; if (x < %uu) { okeys[x] = from_ordered(%d, lk[%s]);",
