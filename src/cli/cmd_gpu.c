@@ -452,7 +452,8 @@ static void bench_help(void)
            "                  they take long)\n"
            "  --csv FILE      device,network,variant,n,median_ms,keys_per_s (median_ms is\n"
            "                  the kernel time for device variants)\n"
-           "  --plot FILE.svg keys per second against size, log-log (needs cairo)\n"
+           "  --plot FILE.svg keys per second against size, log-log (needs cairo;\n"
+           "                  `sortnet gpu plot` draws it later from the CSV)\n"
            "  -h, --help      this text\n");
 }
 
