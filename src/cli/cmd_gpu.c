@@ -967,6 +967,7 @@ static void plot_help(void)
            "  -h, --help             this text\n");
 }
 
+#ifdef SN_HAVE_CAIRO
 #define PLOT_FILE_MAX ((size_t)64 << 20)
 
 /* Split one CSV line (NUL-terminated, modified in place) into 6 fields
@@ -1027,6 +1028,7 @@ static int plot_row(const char *path, size_t line, char *text, bench_row *row, c
         *device = f[0];
     return 0;
 }
+#endif
 
 static int gpu_plot(int argc, char **argv)
 {
