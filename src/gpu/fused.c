@@ -330,16 +330,18 @@ static unsigned window_wide_cols(void)
     return e && *e >= '0' && *e <= '9' ? (unsigned)atoi(e) : 5;
 }
 
-/* Plan the carry layers ls[first .. first + count) (q halving, one merge)
- * as window passes, appended to p->steps. */
-static void plan_windows(sn_fused_plan *p, const zl *ls, size_t first, size_t count, unsigned wt,
-                         unsigned cbits, unsigned cwide)
+/* A window chunk: carry layers with q = 2^b .. 2^(b + k - 1) (in index
+ * bits; b: the chunk's lowest), on windows of 2^w positions of 2^c
+ * consecutive keys. */
+typedef struct wchunk {
+    unsigned b, c, w, k;
+} wchunk;
+
+/* Cut the carry layers whose lo bits run bot..top into window chunks,
+ * smallest q first; returns how many (at most 32). */
+static unsigned window_chunks(unsigned bot, unsigned top, unsigned wt, unsigned cbits,
+                              unsigned cwide, wchunk *ch)
 {
-    unsigned top = ls[first].lo, lp = ls[first].hi;
-    unsigned bot = top + 1u - (unsigned)count;
-    struct {
-        unsigned b, c, w, k;
-    } ch[32];
     unsigned nch = 0;
     for (unsigned bb = bot; bb <= top && nch < 32;) {
         unsigned c = bb < cbits ? bb : cbits;
@@ -354,13 +356,21 @@ static void plan_windows(sn_fused_plan *p, const zl *ls, size_t first, size_t co
         unsigned w = wt - c, k = w - 2;
         if (k > top - bb + 1)
             k = top - bb + 1;
-        ch[nch].b = bb;
-        ch[nch].c = c;
-        ch[nch].w = w;
-        ch[nch].k = k;
-        nch++;
+        ch[nch++] = (wchunk){bb, c, w, k};
         bb += k;
     }
+    return nch;
+}
+
+/* Plan the carry layers ls[first .. first + count) (q halving, one merge)
+ * as window passes, appended to p->steps. */
+static void plan_windows(sn_fused_plan *p, const zl *ls, size_t first, size_t count, unsigned wt,
+                         unsigned cbits, unsigned cwide)
+{
+    unsigned top = ls[first].lo, lp = ls[first].hi;
+    unsigned bot = top + 1u - (unsigned)count;
+    wchunk ch[32];
+    unsigned nch = window_chunks(bot, top, wt, cbits, cwide, ch);
     for (unsigned i = nch; i-- > 0;) { /* largest q first: the schedule's order */
         sn_fused_step *st = &p->steps[p->nsteps++];
         unsigned hi = ch[i].b + ch[i].k - 1;
@@ -377,6 +387,61 @@ static void plan_windows(sn_fused_plan *p, const zl *ls, size_t first, size_t co
         st->wgroups = (size_t)(((ny + mid - 1) / mid) << (ch[i].b - ch[i].c));
         p->window_passes++;
     }
+}
+
+/* Generated odd-even tile passes are packed with one more low bit than
+ * the windows' c: a merge's tile pass holds bits {0..c} and a run of high
+ * bits, so a warp reads 64 bytes of each 128-byte line instead of 32
+ * (H200, 2^24 keys: 0.044 ms a pass instead of 0.054). That leaves the
+ * pass's last carry layer to the windows; oe_narrow gives it back, with
+ * bit c dropped, wherever the windows would otherwise take one more pass.
+ * Tuning knob SN_FUSED_OEWIDE=0: c low bits in every pass. */
+static bool oe_wide(void)
+{
+    const char *e = getenv("SN_FUSED_OEWIDE");
+    return !(e && e[0] == '0');
+}
+
+/* whether carry layer x comes right after layer y in one merge */
+static bool carry_next(const zl *y, const zl *x)
+{
+    if (x->kind != ZL_CARRY)
+        return false;
+    if (y->kind == ZL_CARRY)
+        return y->hi == x->hi && y->lo == x->lo + 1;
+    return y->kind == ZL_CLEAN && y->lo == x->hi && x->lo + 1 == x->hi;
+}
+
+static size_t oe_narrow(const zl *ls, group *gs, size_t ng, unsigned c, unsigned t, unsigned wt,
+                        unsigned cwide)
+{
+    size_t o = 0;
+    for (size_t gi = 0; gi < ng; gi++) {
+        group G = gs[gi];
+        const zl *y = &ls[G.first + G.count - 1], *x = gi + 1 < ng ? &ls[gs[gi + 1].first] : NULL;
+        if (!G.alone && x && gs[gi + 1].alone && carry_next(y, x)) {
+            size_t R = 1; /* the windows' run of carry layers */
+            while (gi + 1 + R < ng && gs[gi + 1 + R].alone &&
+                   carry_next(&ls[gs[gi + R].first], &ls[gs[gi + 1 + R].first]))
+                R++;
+            uint32_t U = (1u << c) - 1u;
+            for (size_t i = 0; i <= G.count; i++)
+                U |= need_of(&ls[G.first + i]);
+            wchunk ch[32];
+            unsigned top = x->lo, bot = top + 1u - (unsigned)R;
+            unsigned now = window_chunks(bot, top, wt, c, cwide, ch);
+            unsigned then = R > 1 ? window_chunks(bot, top - 1, wt, c, cwide, ch) : 0;
+            if (popc(U) <= t && then < now) {
+                G.count++;
+                G.set = U;
+                gs[o++] = G;
+                gi++; /* its first window layer is now the pass's */
+                continue;
+            }
+        }
+        gs[o++] = G;
+    }
+    return o;
 }
 
 sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, bool payload,
@@ -487,7 +552,11 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
         wt = nb > 3 ? nb : 3;
     p->win_bits = wt;
     p->win_wg = window_wg(g, serial);
-    size_t ng = pack(ls, L, init, first_t ? first_t : t, universe, gs);
+    bool oew = wt && cg && a == SN_ALGO_ODDEVEN_MERGE && c + 1 < t && oe_wide();
+    unsigned cwide = serial ? c : window_wide_cols();
+    size_t ng = pack(ls, L, oew ? (2u << c) - 1u : init, first_t ? first_t : t, universe, gs);
+    if (oew)
+        ng = oe_narrow(ls, gs, ng, c, t, wt, cwide);
     if (first_t && ng > 1) { /* the rest with the big tile */
         size_t done0 = gs[0].count;
         ng = 1 + pack(ls + done0, L - done0, init, t, universe, gs + 1);
@@ -502,7 +571,7 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
                    ls[gs[gj].first].hi == ls[G->first].hi &&
                    ls[gs[gj].first].lo + 1 == ls[gs[gj - 1].first].lo)
                 gj++;
-            plan_windows(p, ls, G->first, gj - gi, wt, c, serial ? c : window_wide_cols());
+            plan_windows(p, ls, G->first, gj - gi, wt, c, cwide);
             gi = gj - 1;
             continue;
         }
