@@ -537,10 +537,12 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
      * 0.399 instead of 0.412; 2^22 a tie; 2^21 0.146 instead of 0.162). At
      * 2^20 the extra pass costs more than it saves (0.146 instead of
      * 0.119-0.130), so the default starts at 2^21. */
-    unsigned first_t = 0, first_eb = 5;
-    if (p->col_bits) {
+    unsigned first_t = 0, first_eb = p->col_bits ? 5 : eb;
+    if (p->col_bits || (cg && a == SN_ALGO_ODDEVEN_MERGE)) { /* odd-even: the knob only */
         const char *e = getenv("SN_FUSED_FIRSTTILE");
-        first_t = e && *e >= '0' && *e <= '9' ? (unsigned)atoi(e) : nb >= 21 ? 12 : 0;
+        first_t = e && *e >= '0' && *e <= '9' ? (unsigned)atoi(e)
+                  : nb >= 21 && p->col_bits   ? 12
+                                              : 0;
         if (first_t >= t - p->col_bits || first_t < first_eb + 5)
             first_t = 0;
     }
@@ -554,14 +556,17 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
     p->win_wg = window_wg(g, serial);
     bool oew = wt && cg && a == SN_ALGO_ODDEVEN_MERGE && c + 1 < t && oe_wide();
     unsigned cwide = serial ? c : window_wide_cols();
-    size_t ng = pack(ls, L, oew ? (2u << c) - 1u : init, first_t ? first_t : t, universe, gs);
-    if (oew)
-        ng = oe_narrow(ls, gs, ng, c, t, wt, cwide);
+    uint32_t tinit = oew ? (2u << c) - 1u : init;
+    size_t ng = pack(ls, L, tinit, first_t ? first_t : t, universe, gs);
     if (first_t && ng > 1) { /* the rest with the big tile */
         size_t done0 = gs[0].count;
-        ng = 1 + pack(ls + done0, L - done0, init, t, universe, gs + 1);
+        ng = 1 + pack(ls + done0, L - done0, tinit, t, universe, gs + 1);
         for (size_t gi = 1; gi < ng; gi++)
             gs[gi].first += done0;
+    }
+    if (oew) {
+        size_t g0 = first_t ? 1 : 0; /* the first pass keeps its own tile */
+        ng = g0 + oe_narrow(ls, gs + g0, ng - g0, c, t, wt, cwide);
     }
     for (size_t gi = 0; gi < ng; gi++) {
         const group *G = &gs[gi];
