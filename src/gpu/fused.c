@@ -392,7 +392,8 @@ static void plan_windows(sn_fused_plan *p, const zl *ls, size_t first, size_t co
 /* Generated odd-even tile passes are packed with one more low bit than
  * the windows' c: a merge's tile pass holds bits {0..c} and a run of high
  * bits, so a warp reads 64 bytes of each 128-byte line instead of 32
- * (H200, 2^24 keys: 0.044 ms a pass instead of 0.054). That leaves the
+ * (H200, 2^24 keys: 0.040 to 0.042 ms a pass instead of 0.053 to 0.056;
+ * 1.42 ms in all instead of 1.49, 2^26 5.94 instead of 6.27). That leaves the
  * pass's last carry layer to the windows; oe_narrow gives it back, with
  * bit c dropped, wherever the windows would otherwise take one more pass.
  * Tuning knob SN_FUSED_OEWIDE=0: c low bits in every pass. */
@@ -538,7 +539,9 @@ sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_varia
      * 2^20 the extra pass costs more than it saves (0.146 instead of
      * 0.119-0.130), so the default starts at 2^21. */
     unsigned first_t = 0, first_eb = p->col_bits ? 5 : eb;
-    if (p->col_bits || (cg && a == SN_ALGO_ODDEVEN_MERGE)) { /* odd-even: the knob only */
+    /* generated odd-even: the knob only (H200, 2^24: first tiles of 2^11
+     * and 2^12 add a pass; 1.433-1.462 ms against 1.432-1.433) */
+    if (p->col_bits || (cg && a == SN_ALGO_ODDEVEN_MERGE)) {
         const char *e = getenv("SN_FUSED_FIRSTTILE");
         first_t = e && *e >= '0' && *e <= '9' ? (unsigned)atoi(e)
                   : nb >= 21 && p->col_bits   ? 12
