@@ -15,6 +15,7 @@
 #include "core/alloc.h"
 #include "core/check.h"
 #include "core/format.h"
+#include "core/library.h"
 
 const sn_algo sn_view_generators[6] = {SN_ALGO_BITONIC,       SN_ALGO_ODDEVEN_MERGE,
                                        SN_ALGO_TRANSPOSITION, SN_ALGO_PAIRWISE,
@@ -33,7 +34,8 @@ static const struct {
     {"r", SN_ACT_RANDOM},    {"v", SN_ACT_REVERSE},       {"0", SN_ACT_BITS},
     {"b", SN_ACT_COUNTER},   {"1", SN_ACT_GEN1},          {"2", SN_ACT_GEN2},
     {"3", SN_ACT_GEN3},      {"4", SN_ACT_GEN4},          {"5", SN_ACT_GEN5},
-    {"6", SN_ACT_GEN6},      {"[", SN_ACT_N_DOWN},        {"]", SN_ACT_N_UP},
+    {"6", SN_ACT_GEN6},      {"7", SN_ACT_BEST},          {"[", SN_ACT_N_DOWN},
+    {"]", SN_ACT_N_UP},
     {"o", SN_ACT_RELOAD},    {"s", SN_ACT_SAVE_SVG},      {"p", SN_ACT_SAVE_PNG},
     {"g", SN_ACT_GPU},       {"h", SN_ACT_HELP},          {"f1", SN_ACT_HELP},
     {"?", SN_ACT_HELP},      {"f11", SN_ACT_FULLSCREEN},  {"t", SN_ACT_THEME},
@@ -295,6 +297,46 @@ static bool generate(sn_view *v, sn_algo algo, uint32_t n)
     return true;
 }
 
+/* A network by its command-line name (sn_schedule_load), e.g. "best:12". */
+static bool load_named(sn_view *v, const char *spec)
+{
+    sn_schedule *s = NULL;
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_status st = sn_schedule_load(spec, &s, &d);
+    if (st != SN_OK) {
+        sn_view_message(v, true, "%s", d.text[0] ? d.text : sn_status_str(st));
+        return false;
+    }
+    if (!set_schedule(v, s))
+        return false;
+    sn_view_message(v, false, "%s", v->name);
+    return true;
+}
+
+/* "best" or "best-depth" when the view shows best:N or best-depth:N (the
+ * shipped library), else NULL. */
+static const char *library_family(const sn_view *v)
+{
+    if (strncmp(v->name, "best:", 5) == 0)
+        return "best";
+    if (strncmp(v->name, "best-depth:", 11) == 0)
+        return "best-depth";
+    return NULL;
+}
+
+/* 7: the best-known network for this n; on best:n, best-depth:n (and back),
+ * so a class sees the size record next to the depth record. */
+static bool best_known(sn_view *v)
+{
+    const char *family = library_family(v);
+    char spec[64];
+    snprintf(spec, sizeof spec, "%s:%u",
+             family && strcmp(family, "best") == 0 ? "best-depth" : "best", v->n);
+    load_named(v, spec);
+    return true;
+}
+
 static bool reload(sn_view *v)
 {
     if (!v->file) {
@@ -330,7 +372,7 @@ static bool is_generator_name(const char *spec)
     memcpy(algo, spec, len);
     algo[len] = '\0';
     sn_algo a;
-    return sn_algo_parse(algo, &a);
+    return sn_algo_parse(algo, &a) || sn_library_is_family(algo);
 }
 
 sn_status sn_view_init(sn_view *v, const char *spec, const sn_view_input *in, sn_diag *diag)
@@ -500,8 +542,17 @@ static bool new_input(sn_view *v, sn_input_kind kind)
 static bool change_n(sn_view *v, bool up)
 {
     sn_algo algo = sn_schedule_algo(v->sched);
+    const char *family = library_family(v);
+    if (family) {
+        /* The library has every n in its range: step by one. */
+        char spec[64];
+        snprintf(spec, sizeof spec, "%s:%u", family, up ? v->n + 1 : v->n - 1);
+        load_named(v, spec);
+        return true;
+    }
     if (algo == SN_ALGO_EXPLICIT) {
-        sn_view_message(v, true, "[ and ] change n of a generated network; press 1-6 first");
+        sn_view_message(v, true, "[ and ] change n of a generated or best-known network; "
+                                 "press 1-7 first");
         return true;
     }
     uint32_t n = up ? v->n * 2 : v->n / 2;
@@ -571,6 +622,7 @@ bool sn_view_action(sn_view *v, sn_action a)
     case SN_ACT_GEN4:
     case SN_ACT_GEN5:
     case SN_ACT_GEN6: generate(v, sn_view_generators[a - SN_ACT_GEN1], v->n); return true;
+    case SN_ACT_BEST: return best_known(v);
     case SN_ACT_N_DOWN: return change_n(v, false);
     case SN_ACT_N_UP: return change_n(v, true);
     case SN_ACT_RELOAD: reload(v); return true;

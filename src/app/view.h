@@ -51,8 +51,9 @@ typedef enum sn_action {
     SN_ACT_GEN4,
     SN_ACT_GEN5,
     SN_ACT_GEN6,
-    SN_ACT_N_DOWN, /* halve n */
-    SN_ACT_N_UP,   /* double n */
+    SN_ACT_BEST,   /* best:n from the library; again: best-depth:n and back */
+    SN_ACT_N_DOWN, /* halve n (a library network: n - 1) */
+    SN_ACT_N_UP,   /* double n (a library network: n + 1) */
     SN_ACT_RELOAD, /* read the network file of the command line again */
     SN_ACT_SAVE_SVG,
     SN_ACT_SAVE_PNG,

@@ -1,13 +1,42 @@
 /* main.c - `sortnet`: dispatch to the subcommands of the command-line
  * contract (shared/DESIGN.md). With no arguments: the default demo,
  * `sortnet view bitonic:16`. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "commands.h"
+#include "core/library.h" // for: sn_library_count (--version)
 #include "core/network.h" // for: sn_limits (global limit options)
+
+/* Which optional parts are built in, for --version. */
+#ifdef SN_HAVE_SDL
+#define SN_BUILT_SDL true
+#else
+#define SN_BUILT_SDL false
+#endif
+#ifdef SN_HAVE_CAIRO
+#define SN_BUILT_CAIRO true
+#else
+#define SN_BUILT_CAIRO false
+#endif
+#ifdef SN_HAVE_OPENCL
+#define SN_BUILT_OPENCL true
+#else
+#define SN_BUILT_OPENCL false
+#endif
+#ifdef SN_HAVE_JANSSON
+#define SN_BUILT_JANSSON true
+#else
+#define SN_BUILT_JANSSON false
+#endif
+#ifdef SN_HAVE_CHECK
+#define SN_BUILT_CHECK true
+#else
+#define SN_BUILT_CHECK false
+#endif
 
 typedef struct command {
     const char *name;
@@ -26,6 +55,7 @@ static const command commands[] = {
     {"gen", cmd_gen, "write a network in a file format", NULL},
     {"info", cmd_info, "size, depth, layer sizes, standard form, sorts?", NULL},
     {"run", cmd_run, "run a network on an input with the reference executor", NULL},
+    {"list", cmd_list, "the shipped library of known networks (best:N, best-depth:N)", NULL},
 #ifdef SN_HAVE_CHECK
     {"check", cmd_check, "prove or refute that a network sorts (0-1 principle)", NULL},
 #else
@@ -56,8 +86,9 @@ static void usage(FILE *f)
         fprintf(f, "  %-6s %s%s\n", commands[i].name, commands[i].summary,
                 commands[i].missing ? " (not built)" : "");
     fprintf(f, "\nNetworks (NET): bitonic:N oddeven-merge:N transposition:N pairwise:N\n"
-               "  bubble:N insertion:N, a file (bracket, JSON or libsortnetwork text,\n"
-               "  detected from content), or - for standard input.\n\n"
+               "  bubble:N insertion:N; from the shipped library (`sortnet list`) best:N,\n"
+               "  best-depth:N (n = 2..64) and lib:NAME; a file (bracket, JSON or\n"
+               "  libsortnetwork text, detected from content), or - for standard input.\n\n"
                "`sortnet COMMAND --help` describes a command. Exit codes: 0 success,\n"
                "1 negative verdict, 2 bad usage or input, 3 missing environment.\n");
     /* ---- global limit options (issue 8): help ---- */
@@ -146,6 +177,23 @@ static int limits_options(int argc, char **argv)
 }
 /* ---- end of global limit options ---- */
 
+/* The version and the optional parts this binary was built with. */
+static void print_version(void)
+{
+    static const struct {
+        const char *what;
+        bool built;
+    } parts[] = {
+        {"SDL2 window", SN_BUILT_SDL},   {"cairo drawing", SN_BUILT_CAIRO},
+        {"OpenCL", SN_BUILT_OPENCL},     {"JSON (jansson)", SN_BUILT_JANSSON},
+        {"0-1 checker", SN_BUILT_CHECK},
+    };
+    printf("sortnet %s\nbuilt with:", SORTNET_VERSION);
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        printf("%s %s %s", i ? "," : "", parts[i].what, parts[i].built ? "yes" : "no");
+    printf("\nnetwork library: %zu networks embedded (`sortnet list`)\n", sn_library_count());
+}
+
 /* The demo without a window: the default network run layer by layer. */
 static int text_demo(const char *why)
 {
@@ -176,8 +224,8 @@ int main(int argc, char **argv)
         usage(stdout);
         return CLI_OK;
     }
-    if (strcmp(name, "--version") == 0) {
-        printf("sortnet %s\n", SORTNET_VERSION);
+    if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
+        print_version();
         return CLI_OK;
     }
     for (size_t i = 0; i < NCOMMANDS; i++) {

@@ -6,6 +6,7 @@
  * file adds the "LINE:COL: " or "FILE:LINE:COL: " prefix, so every error
  * about a file reads the same way. */
 #include "core/format.h"
+#include "core/library.h"
 
 #include <errno.h>
 #include <string.h>
@@ -398,6 +399,55 @@ static void known_generators(char *buf, size_t cap)
     }
 }
 
+/* The number of wires after "NAME:" in spec (>= 1). */
+static sn_status parse_wires(const char *spec, const char *name, const char *num, uint32_t *n,
+                             sn_diag *diag)
+{
+    if (!*num)
+        return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                           "%s: expected the number of wires after ':' (e.g. %s:16)", spec, name);
+    uint64_t v = 0;
+    for (const char *p = num; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                               "%s: '%s' is not a number of wires (e.g. %s:16)", spec, num, name);
+        v = v > UINT32_MAX ? v : v * 10 + (uint64_t)(*p - '0');
+    }
+    if (v == 0)
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "%s: a network needs at least 1 wire", spec);
+    if (v > UINT32_MAX)
+        return sn_diag_set(diag, SN_ELIMIT, 0, 0, "%s: too many wires", spec);
+    *n = (uint32_t)v;
+    return SN_OK;
+}
+
+/* best:N, best-depth:N and lib:NAME: the shipped library (library.h). */
+static sn_status load_library(const char *spec, const char *family, const char *arg,
+                              sn_schedule **out, sn_diag *diag)
+{
+    size_t entry;
+    if (strcmp(family, "lib") == 0) {
+        if ((entry = sn_library_find(arg)) == SN_LIBRARY_NONE)
+            return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                               "%s: no library network named '%s' (`sortnet list` shows them)",
+                               spec, arg);
+    } else {
+        uint32_t n, lo, hi;
+        sn_status st = parse_wires(spec, family, arg, &n, diag);
+        if (st != SN_OK)
+            return st;
+        bool by_depth = strcmp(family, "best-depth") == 0;
+        if ((entry = sn_library_best(n, by_depth)) == SN_LIBRARY_NONE) {
+            sn_library_best_range(&lo, &hi);
+            return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                               "%s: the library has best-known networks for n = %u..%u only "
+                               "(for other n use a generator, e.g. oddeven-merge:%u)",
+                               spec, lo, hi, n);
+        }
+    }
+    return sn_library_schedule(entry, spec, out, diag);
+}
+
 static sn_status load_generator(const char *spec, const char *colon, sn_schedule **out,
                                 sn_diag *diag)
 {
@@ -407,33 +457,24 @@ static sn_status load_generator(const char *spec, const char *colon, sn_schedule
         nlen = sizeof algo_name - 1;
     memcpy(algo_name, spec, nlen);
     algo_name[nlen] = '\0';
+    if (sn_library_is_family(algo_name))
+        return load_library(spec, algo_name, colon + 1, out, diag);
     sn_algo algo;
     if (!sn_algo_parse(algo_name, &algo) || algo == SN_ALGO_EXPLICIT) {
         known_generators(known, sizeof known);
-        return sn_diag_set(diag, SN_EINVAL, 0, 0, "%s: unknown generator '%s' (known: %s)%s", spec,
-                           algo_name, known,
+        return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                           "%s: unknown generator '%s' (known: %s; from the library: best:N, "
+                           "best-depth:N, lib:NAME)%s",
+                           spec, algo_name, known,
                            file_exists(spec) ? "; to read the file of this name, write ./"
                                                "before it"
                                              : "");
     }
-    const char *num = colon + 1;
-    if (!*num)
-        return sn_diag_set(diag, SN_EINVAL, 0, 0,
-                           "%s: expected the number of wires after ':' (e.g. %s:16)", spec,
-                           algo_name);
-    uint64_t n = 0;
-    for (const char *p = num; *p; p++) {
-        if (*p < '0' || *p > '9')
-            return sn_diag_set(diag, SN_EINVAL, 0, 0,
-                               "%s: '%s' is not a number of wires (e.g. %s:16)", spec, num,
-                               algo_name);
-        n = n > UINT32_MAX ? n : n * 10 + (uint64_t)(*p - '0');
-    }
-    if (n == 0)
-        return sn_diag_set(diag, SN_EINVAL, 0, 0, "%s: a network needs at least 1 wire", spec);
-    if (n > UINT32_MAX)
-        return sn_diag_set(diag, SN_ELIMIT, 0, 0, "%s: too many wires", spec);
-    return sn_schedule_generate(algo, (uint32_t)n, out, diag);
+    uint32_t n;
+    sn_status st = parse_wires(spec, algo_name, colon + 1, &n, diag);
+    if (st != SN_OK)
+        return st;
+    return sn_schedule_generate(algo, n, out, diag);
 }
 
 static sn_status load_file(const char *spec, sn_schedule **out, sn_diag *diag)
