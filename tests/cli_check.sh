@@ -61,11 +61,18 @@ expect 2 "$S" check bitonic:48 --method bruteforce
 err_has "inputs"
 err_has "--force"
 
-# the shared networks sort
-if [ -n "${SN_SHARED_NETWORKS:-}" ] && [ -d "$SN_SHARED_NETWORKS/bracket" ]; then
-    for f in "$SN_SHARED_NETWORKS"/bracket/Sort_1[0-9]_*.txt; do
-        expect 0 "$S" check "$f"
+# real networks from files of each format sort (the whole library is
+# proven in cli_library.sh): written by `gen` from the library, read back
+for net in best:10 best-depth:13 best:16 lib:16i-10s-60c-0 best:19; do
+    for fmt in bracket sn; do
+        "$S" gen "$net" --format $fmt -o "$T/net.$fmt" 2>"$T/err" || fail "gen $net: $(cat "$T/err")"
+        expect 0 "$S" check "$T/net.$fmt"
+        out_has "sorts: yes"
     done
+done
+if [ -f "${SN_NETWORKS:-}/best/Sort_16_60_10.json" ] && "$S" info "$SN_NETWORKS/best/Sort_16_60_10.json" >/dev/null 2>&1; then
+    expect 0 "$S" check "$SN_NETWORKS/best/Sort_16_60_10.json"
+    out_has "sorts: yes"
 fi
 
 # Ctrl-C stops a long proof cleanly: exit 130, a message, no verdict

@@ -3,9 +3,11 @@
 #ifndef SN_TEST_H
 #define SN_TEST_H
 
-#include <dirent.h> // for: opendir, readdir (the shared networks folder)
+#include <dirent.h> // for: opendir, readdir (assets/networks)
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "core/library.h"
 
 static int sn_test_failures;
 
@@ -46,21 +48,22 @@ static inline int sn_test_finish(const char *name)
     return 0;
 }
 
-/* Directory of ../shared/networks (env SN_SHARED_NETWORKS), or NULL. */
-static inline const char *sn_test_shared_networks(void)
+/* The repository's assets/networks (env SN_NETWORKS, set by CTest), or
+ * NULL when the test runs outside CTest. */
+static inline const char *sn_test_networks_dir(void)
 {
-    const char *d = getenv("SN_SHARED_NETWORKS");
+    const char *d = getenv("SN_NETWORKS");
     return (d && *d) ? d : NULL;
 }
 
-/* For every file of the shared networks' subfolder `sub` ("best", "bracket"
- * or "sn"), in directory order, call visit(path, name, ctx). Returns the
- * number of files visited, or -1 when the folder cannot be opened (also
- * when SN_SHARED_NETWORKS is not set). */
+/* For every file of assets/networks' subfolder `sub` ("best" or "sn"), in
+ * directory order, call visit(path, name, ctx). Returns the number of
+ * files visited, or -1 when the folder cannot be opened (also when
+ * SN_NETWORKS is not set). */
 typedef void (*sn_test_visit)(const char *path, const char *name, void *ctx);
-static inline int sn_test_each_shared(const char *sub, sn_test_visit visit, void *ctx)
+static inline int sn_test_each_network_file(const char *sub, sn_test_visit visit, void *ctx)
 {
-    const char *root = sn_test_shared_networks();
+    const char *root = sn_test_networks_dir();
     char path[4096];
     if (!root)
         return -1;
@@ -78,6 +81,21 @@ static inline int sn_test_each_shared(const char *sub, sn_test_visit visit, void
         count++;
     }
     closedir(d);
+    return count;
+}
+
+/* For every network of the embedded library (core/library.h), in the
+ * library's order, call visit("lib:STEM", STEM, ctx): the spec loads with
+ * sn_schedule_load like a file path. Returns the number visited. */
+static inline int sn_test_each_library(sn_test_visit visit, void *ctx)
+{
+    char spec[256];
+    sn_library_info e;
+    int count = 0;
+    for (size_t i = 0; sn_library_get(i, &e); i++, count++) {
+        snprintf(spec, sizeof spec, "lib:%s", e.stem);
+        visit(spec, e.stem, ctx);
+    }
     return count;
 }
 

@@ -170,6 +170,41 @@ static void test_generators(void)
     sn_view_cleanup(&v);
 }
 
+/* 7: the best-known network for this n from the library; again: the depth
+ * record; [ / ] step n by one on it, within the library's 2..64. */
+static void test_best_known(void)
+{
+    sn_view v;
+    sn_view_input in = rnd(5);
+    sn_diag d;
+    CHECK(sn_view_init(&v, "bitonic:16", &in, &d) == SN_OK);
+    CHECK(sn_action_parse("7") == SN_ACT_BEST);
+    CHECK(sn_view_action(&v, SN_ACT_BEST));
+    CHECKF(strcmp(v.name, "best:16") == 0 && v.layers == 10 && !v.message_error, "%s", v.name);
+    sn_view_action(&v, SN_ACT_END);
+    CHECK(sorted(SN_KEY_I32, sn_view_values(&v), v.n));
+    sn_view_action(&v, SN_ACT_BEST);
+    CHECKF(strcmp(v.name, "best-depth:16") == 0 && v.layers == 9, "%s", v.name);
+    sn_view_action(&v, SN_ACT_N_UP);
+    CHECKF(strcmp(v.name, "best-depth:17") == 0 && v.n == 17 && v.layers == 10, "%s", v.name);
+    sn_view_action(&v, SN_ACT_BEST);
+    CHECKF(strcmp(v.name, "best:17") == 0, "%s", v.name);
+    sn_view_action(&v, SN_ACT_N_DOWN);
+    sn_view_action(&v, SN_ACT_N_DOWN);
+    CHECKF(strcmp(v.name, "best:15") == 0 && v.n == 15, "%s", v.name);
+    sn_view_cleanup(&v);
+    /* the ends of the library: refused, the network stays */
+    CHECK(sn_view_init(&v, "best:2", &in, &d) == SN_OK);
+    sn_view_action(&v, SN_ACT_N_DOWN);
+    CHECK(v.n == 2 && v.message_error && strstr(v.message, "2..64") != NULL);
+    sn_view_cleanup(&v);
+    CHECK(sn_view_init(&v, "oddeven-merge:100", &in, &d) == SN_OK);
+    sn_view_action(&v, SN_ACT_BEST);
+    CHECK(v.n == 100 && v.message_error && strstr(v.message, "best:100") != NULL);
+    CHECK(strcmp(v.name, "oddeven-merge:100") == 0);
+    sn_view_cleanup(&v);
+}
+
 static char *write_temp(const char *text)
 {
     static char path[64];
@@ -442,6 +477,7 @@ int main(void)
     test_play();
     test_inputs();
     test_generators();
+    test_best_known();
     test_reload_and_counterexample();
     test_follow();
     test_camera();

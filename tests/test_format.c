@@ -1,7 +1,8 @@
 /* test_format.c - the network readers and writers: every real network in
- * shared/networks reads with the N, L, D of its name and round-trips through
- * every writer; format detection; a table of bad inputs (status, message,
- * line and column); allocation failures; sn_schedule_load's names. */
+ * assets/networks reads with the N, L, D of its name, round-trips through
+ * every writer and equals the library the build embedded; format
+ * detection; a table of bad inputs (status, message, line and column);
+ * allocation failures; sn_schedule_load's names (library names too). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +63,7 @@ static void check_round_trips(const sn_network *net, const char *what)
     }
 }
 
-/* ---- shared/networks */
+/* ---- assets/networks: the real files, and the library embedded from them */
 
 /* Sort_N_L_D.ext -> N, L, D; NNi-DDs-CCc-k.sn (any order) -> N, D, L. */
 static bool expected_from_name(const char *name, unsigned *n, unsigned *l, unsigned *d)
@@ -91,14 +92,14 @@ static bool expected_from_name(const char *name, unsigned *n, unsigned *l, unsig
     return found == 7;
 }
 
-struct shared_ctx {
+struct asset_ctx {
     sn_format format; /* what every file of the folder must be detected as */
     int files;
 };
 
-static void test_shared_file(const char *path, const char *name, void *arg)
+static void test_asset_file(const char *path, const char *name, void *arg)
 {
-    struct shared_ctx *ctx = arg;
+    struct asset_ctx *ctx = arg;
     sn_format f = ctx->format;
     unsigned n = 0, l = 0, d = 0;
     if (!expected_from_name(name, &n, &l, &d))
@@ -134,27 +135,63 @@ static void test_shared_file(const char *path, const char *name, void *arg)
     sn_free(text);
 }
 
-static int test_shared_dir(const char *sub, sn_format f)
+static int test_asset_dir(const char *sub, sn_format f)
 {
-    struct shared_ctx ctx = {f, 0};
-    CHECKF(sn_test_each_shared(sub, test_shared_file, &ctx) >= 0, "cannot open %s", sub);
+    struct asset_ctx ctx = {f, 0};
+    CHECKF(sn_test_each_network_file(sub, test_asset_file, &ctx) >= 0, "cannot open %s", sub);
     return ctx.files;
 }
 
-static void test_shared(void)
+/* Each file of assets/networks read by its format's reader is the network
+ * the build embedded under the same name (library.h). */
+static void same_as_library(const char *path, const char *name, void *ctx)
 {
-    const char *root = sn_test_shared_networks();
-    if (!root) {
-        printf("shared/networks not found (SN_SHARED_NETWORKS unset): real-network checks "
-               "skipped\n");
-        return;
+    int *compared = ctx;
+    char stem[256];
+    snprintf(stem, sizeof stem, "%s", name);
+    char *dot = strrchr(stem, '.');
+    if (dot)
+        *dot = '\0';
+    size_t entry = sn_library_find(stem);
+    CHECKF(entry != SN_LIBRARY_NONE, "%s is not in the embedded library", path);
+    sn_schedule *s = NULL;
+    sn_network *lib = NULL;
+    sn_diag d;
+    CHECKF(sn_schedule_load(path, &s, &d) == SN_OK, "%s", d.text);
+    if (entry != SN_LIBRARY_NONE)
+        CHECKF(sn_library_network(entry, NULL, &lib, &d) == SN_OK, "%s", d.text);
+    if (s && lib) {
+        CHECKF(sn_network_equal(sn_schedule_network(s), lib), "%s differs from lib:%s", path,
+               stem);
+        (*compared)++;
     }
-    int files = test_shared_dir("bracket", SN_FORMAT_BRACKET);
-    files += test_shared_dir("sn", SN_FORMAT_SN);
-    if (sn_format_have_json())
-        files += test_shared_dir("best", SN_FORMAT_JSON);
-    CHECKF(files >= 20, "only %d network files found under %s", files, root);
-    printf("shared networks: %d files read and round-tripped\n", files);
+    sn_network_destroy(lib);
+    sn_schedule_destroy(s);
+}
+
+static void test_assets(void)
+{
+    const char *root = sn_test_networks_dir();
+    CHECKF(root != NULL, "SN_NETWORKS (the repository's assets/networks) is not set");
+    if (!root)
+        return;
+    int files = test_asset_dir("sn", SN_FORMAT_SN);
+    int compared = 0;
+    sn_test_each_network_file("sn", same_as_library, &compared);
+    if (sn_format_have_json()) {
+        files += test_asset_dir("best", SN_FORMAT_JSON);
+        sn_test_each_network_file("best", same_as_library, &compared);
+    }
+    /* every library entry has its file (the JSON ones only readable with
+     * jansson) */
+    size_t expect = 0;
+    sn_library_info e;
+    for (size_t i = 0; sn_library_get(i, &e); i++)
+        expect += strncmp(e.path, "sn/", 3) == 0 || sn_format_have_json();
+    CHECKF(files >= 10 && compared == files && (size_t)files == expect,
+           "only %d network files read (%d compared with the library) under %s", files, compared,
+           root);
+    printf("assets/networks: %d files read, round-tripped and found in the library\n", files);
 }
 
 /* ---- generated networks and the JSON layering rule */
@@ -608,7 +645,7 @@ static void test_load(void)
 int main(void)
 {
     test_detect();
-    test_shared();
+    test_assets();
     test_generated();
     test_bad_inputs();
     test_big_inputs();

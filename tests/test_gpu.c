@@ -1,6 +1,6 @@
 /* test_gpu.c - the OpenCL executor against the CPU reference: every
  * generator at many sizes, key types and with/without payload must be
- * bit-identical; every kernel variant too; every shared network; injected
+ * bit-identical; every kernel variant too; every library network; injected
  * faults must be found at exactly their layer; user kernels that do not
  * build or are wrong must be reported. Skips (77) only when no OpenCL
  * platform exists. */
@@ -336,15 +336,13 @@ static void test_user_kernels(void)
     sn_schedule_destroy(s);
 }
 
-static void verify_shared(const char *path, const char *name, void *ctx)
+static void verify_library(const char *path, const char *name, void *ctx)
 {
     int *seen = ctx;
     (void)name;
     sn_schedule *s = NULL;
     sn_diag d;
     sn_status st = sn_schedule_load(path, &s, &d);
-    if (st == SN_EUNSUPPORTED)
-        return; /* JSON without jansson */
     CHECKF(st == SN_OK, "%s: %s", path, d.text);
     if (st != SN_OK)
         return;
@@ -359,19 +357,13 @@ static void verify_shared(const char *path, const char *name, void *ctx)
     sn_schedule_destroy(s);
 }
 
-/* Every network of ../shared/networks: identical. */
-static void test_shared_networks(void)
+/* Every network of the shipped library: identical. */
+static void test_library_networks(void)
 {
-    const char *root = sn_test_shared_networks();
-    if (!root) {
-        fprintf(stderr, "note: SN_SHARED_NETWORKS not set: shared networks not tested\n");
-        return;
-    }
     int seen = 0;
-    sn_test_each_shared("best", verify_shared, &seen);
-    sn_test_each_shared("bracket", verify_shared, &seen);
-    sn_test_each_shared("sn", verify_shared, &seen);
-    CHECKF(seen > 0, "no networks found under %s", root);
+    int visited = sn_test_each_library(verify_library, &seen);
+    CHECKF(seen >= 120 && seen == visited, "%d of the library's %d networks verified", seen,
+           visited);
 }
 
 /* The fused variants (several layers per launch; GPU-style tiles in local
@@ -736,7 +728,7 @@ int main(void)
         {"run", test_run},
         {"variants", test_variants},
         {"large", test_large},
-        {"shared networks", test_shared_networks},
+        {"library networks", test_library_networks},
         {"generators", test_generators},
         {"fused", test_fused},
         {"fused, generated kernels", test_fused_codegen},

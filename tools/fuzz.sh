@@ -7,8 +7,8 @@
 #   tools/fuzz.sh [SECONDS] [TARGET...]    default: 20 s, every target
 #
 # The corpus in the tree is never modified: each run fuzzes a temporary
-# copy, to which the real networks of ../shared/networks (when present) are
-# added for the network readers.
+# copy, to which the real networks of assets/networks are added for the
+# network readers.
 # Environment: FUZZ_BUILD_DIR (default build-fuzz), JOBS (default 2),
 # FUZZ_KEEP=DIR to keep the grown corpora in DIR.
 set -euo pipefail
@@ -18,7 +18,7 @@ seconds=${1:-20}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
 jobs=${JOBS:-2}
-shared=${SN_SHARED_NETWORKS:-$root/../shared/networks}
+networks=$root/assets/networks
 
 if ! command -v clang >/dev/null 2>&1; then
     echo "fuzz: clang is not installed (apt-get install clang); not fuzzing" >&2
@@ -58,9 +58,9 @@ for t in "${built[@]}"; do
     # Real networks for the readers (small ones: the corpus is for variety).
     case $t in
     bracket | json | sn | detect)
-        if [ -d "$shared" ]; then
-            find "$shared" -type f -size -64k | while read -r file; do
-                cp "$file" "$corpus/shared-$(echo "$file" | md5sum | cut -c1-12)"
+        if [ -d "$networks" ]; then
+            find "$networks" -type f \( -name "*.json" -o -name "*.sn" \) -size -64k | while read -r file; do
+                cp "$file" "$corpus/asset-$(echo "$file" | md5sum | cut -c1-12)"
             done
         fi
         ;;
