@@ -20,12 +20,12 @@ build=${BUILD_DIR:-$root/build}
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 # Debian packages: build tools, the optional parts' libraries, what the
-# tests use (Xvfb, rsvg-convert, pdftoppm, valgrind, clang for fuzzing) and
-# a font that every picture uses.
+# tests use (Xvfb, rsvg-convert, pdftoppm, valgrind, clang for fuzzing, groff
+# for the manual page) and a font that every picture uses.
 packages=(build-essential cmake pkg-config clang
           libjansson-dev libcairo2-dev libsdl2-dev fonts-dejavu-core
           ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
-          xvfb xauth librsvg2-bin poppler-utils python3 valgrind)
+          xvfb xauth librsvg2-bin poppler-utils python3 valgrind groff-base)
 
 install_packages() {
     [ "${SORTNET_SKIP_INSTALL:-0}" = 1 ] && return 0
