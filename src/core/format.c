@@ -396,6 +396,26 @@ static void known_generators(char *buf, size_t cap)
             break;
         used += (size_t)w;
     }
+    snprintf(buf + used, cap - used, "%sempty", used ? ", " : "");
+}
+
+/* "empty:N": N wires and no comparators, a start for building a network
+ * by hand (`sortnet view empty:8`). */
+static sn_status load_empty(uint32_t n, sn_schedule **out, sn_diag *diag)
+{
+    sn_network *net = sn_network_create(n);
+    if (!net)
+        return sn_diag_set(diag, n > sn_limits_get().max_wires ? SN_ELIMIT : SN_ENOMEM, 0, 0,
+                           "empty:%u: %s", n,
+                           n > sn_limits_get().max_wires ? "too many wires" : "out of memory");
+    char name[32];
+    snprintf(name, sizeof name, "empty:%u", n);
+    sn_status st = sn_network_set_name(net, name);
+    if (st != SN_OK) {
+        sn_network_destroy(net);
+        return sn_diag_set(diag, st, 0, 0, "empty:%u: out of memory", n);
+    }
+    return sn_schedule_from_network(net, out); /* consumes net */
 }
 
 static sn_status load_generator(const char *spec, const char *colon, sn_schedule **out,
@@ -408,7 +428,8 @@ static sn_status load_generator(const char *spec, const char *colon, sn_schedule
     memcpy(algo_name, spec, nlen);
     algo_name[nlen] = '\0';
     sn_algo algo;
-    if (!sn_algo_parse(algo_name, &algo) || algo == SN_ALGO_EXPLICIT) {
+    bool empty = strcmp(algo_name, "empty") == 0;
+    if (!empty && (!sn_algo_parse(algo_name, &algo) || algo == SN_ALGO_EXPLICIT)) {
         known_generators(known, sizeof known);
         return sn_diag_set(diag, SN_EINVAL, 0, 0, "%s: unknown generator '%s' (known: %s)%s", spec,
                            algo_name, known,
@@ -433,6 +454,8 @@ static sn_status load_generator(const char *spec, const char *colon, sn_schedule
         return sn_diag_set(diag, SN_EINVAL, 0, 0, "%s: a network needs at least 1 wire", spec);
     if (n > UINT32_MAX)
         return sn_diag_set(diag, SN_ELIMIT, 0, 0, "%s: too many wires", spec);
+    if (empty)
+        return load_empty((uint32_t)n, out, diag);
     return sn_schedule_generate(algo, (uint32_t)n, out, diag);
 }
 
