@@ -53,12 +53,13 @@ static uint32_t upper(sn_comparator c)
 }
 
 /* A copy of net's layers with one change: layer `skip_layer` loses
- * comparator `skip_index` (skip_layer == SIZE_MAX: none), then `add` goes
- * into layer `add_layer` of the result (add_layer == SIZE_MAX: nothing
- * added; == layer count: a new last layer). */
+ * comparator `skip_index` (skip_layer == SIZE_MAX: none; a layer left
+ * empty goes away), then `add` (may be NULL) goes into layer `add_layer`
+ * of the result, or with `own_layer` into a new layer inserted there
+ * (add_layer == the result's layer count: a new last layer). */
 static sn_status rebuild(const sn_network *net, size_t skip_layer, size_t skip_index,
-                         const sn_comparator *add, size_t add_layer, sn_network **out,
-                         size_t *where, sn_diag *diag)
+                         const sn_comparator *add, size_t add_layer, bool own_layer,
+                         sn_network **out, size_t *where, sn_diag *diag)
 {
     uint32_t n = sn_network_wires(net);
     size_t L = sn_network_layer_count(net);
@@ -67,13 +68,20 @@ static sn_status rebuild(const sn_network *net, size_t skip_layer, size_t skip_i
     sn_status st = res && buf ? sn_network_set_name(res, sn_network_name(net)) : SN_ENOMEM;
     size_t out_k = 0;
     for (size_t k = 0; st == SN_OK && k <= L; k++) {
+        if (add && own_layer && out_k == add_layer) {
+            st = sn_network_layer_add(res, add, 1, diag);
+            out_k++;
+            add = NULL;
+            if (where)
+                *where = 0;
+        }
         size_t count = 0, m = 0;
         const sn_comparator *c = k < L ? sn_network_layer(net, k, &count) : NULL;
         for (size_t i = 0; i < count; i++)
             if (!(k == skip_layer && i == skip_index))
                 buf[m++] = c[i];
-        if (m == 0 && k < L && add_layer != out_k)
-            continue; /* the layer emptied by the removal goes away */
+        if (m == 0 && !(add && out_k == add_layer))
+            continue; /* emptied by the removal (or past the end): no layer */
         if (add && out_k == add_layer) {
             size_t pos = 0;
             while (pos < m && upper(buf[pos]) < upper(*add))
@@ -81,13 +89,13 @@ static sn_status rebuild(const sn_network *net, size_t skip_layer, size_t skip_i
             memmove(buf + pos + 1, buf + pos, (m - pos) * sizeof *buf);
             buf[pos] = *add;
             m++;
+            add = NULL;
             if (where)
                 *where = pos;
         }
-        if (m > 0) {
+        if (st == SN_OK)
             st = sn_network_layer_add(res, buf, m, diag);
-            out_k++;
-        }
+        out_k++;
     }
     sn_free(buf);
     if (st != SN_OK) {
@@ -117,10 +125,18 @@ sn_status sn_edit_insert(const sn_network *net, uint32_t a, uint32_t b, size_t c
     sn_status st = check_wires(net, a, b, diag);
     if (st != SN_OK)
         return st;
+    size_t L = sn_network_layer_count(net);
+    if (col > L)
+        col = L;
     size_t k = sn_edit_free_layer(net, a, b, col);
+    /* no room from col on: a layer of its own right there, so it acts
+     * where it was put (not after everything that follows) */
+    bool own = k == L;
+    if (own)
+        k = col;
     sn_comparator c = {a, b};
     size_t pos = 0;
-    st = rebuild(net, SIZE_MAX, 0, &c, k, out, &pos, diag);
+    st = rebuild(net, SIZE_MAX, 0, &c, k, own, out, &pos, diag);
     if (st == SN_OK) {
         if (layer)
             *layer = k;
@@ -155,7 +171,7 @@ sn_status sn_edit_delete(const sn_network *net, size_t layer, size_t index, sn_n
     *out = NULL;
     sn_comparator c;
     sn_status st = find(net, layer, index, &c, diag);
-    return st != SN_OK ? st : rebuild(net, layer, index, NULL, SIZE_MAX, out, NULL, diag);
+    return st != SN_OK ? st : rebuild(net, layer, index, NULL, SIZE_MAX, false, out, NULL, diag);
 }
 
 sn_status sn_edit_move(const sn_network *net, size_t layer, size_t index, size_t col,
@@ -167,7 +183,7 @@ sn_status sn_edit_move(const sn_network *net, size_t layer, size_t index, size_t
     if (st != SN_OK)
         return st;
     sn_network *removed = NULL;
-    st = rebuild(net, layer, index, NULL, SIZE_MAX, &removed, NULL, diag);
+    st = rebuild(net, layer, index, NULL, SIZE_MAX, false, &removed, NULL, diag);
     if (st != SN_OK)
         return st;
     /* the column counted before the removal: one less when it was after a

@@ -25,8 +25,10 @@ size_t sn_edit_free_layer(const sn_network *net, uint32_t a, uint32_t b, size_t 
 size_t sn_edit_after_last(const sn_network *net, uint32_t a, uint32_t b);
 
 /* Insert comparator (a, b) into layer sn_edit_free_layer(net, a, b, col),
- * keeping the layer ordered by the upper wire; *layer and *index (may be
- * NULL) say where it went. SN_EINVAL (diag explains, *out NULL) when
+ * keeping the layer ordered by the upper wire; when no layer from col on
+ * has both wires free, into a new layer of its own inserted at col (so a
+ * comparator dropped in the middle acts there; col >= layers appends).
+ * *layer and *index (may be NULL) say where it went. SN_EINVAL (diag explains, *out NULL) when
  * a == b or a wire is out of range. */
 sn_status sn_edit_insert(const sn_network *net, uint32_t a, uint32_t b, size_t col,
                          sn_network **out, size_t *layer, size_t *index, sn_diag *diag);
