@@ -584,8 +584,6 @@ static void draw_status(const sn_view *v, cairo_t *cr, const sn_panes *p)
     snprintf(buf, sizeof buf, "n = %u    layer %zu of %zu    %zu comparisons, %zu swaps    %s",
              v->n, v->step, v->layers, v->cmp_before[v->step], v->swap_before[v->step],
              sn_view_input_text(v, in, sizeof in));
-    cairo_move_to(cr, x, y1);
-    cairo_show_text(cr, buf);
     char gpu_buf[200];
     const char *gpu = v->gpu_built ? "GPU: not checked (G)" : "GPU: not built with OpenCL";
     if (v->gpu_generation && v->gpu_generation == v->data_generation) {
@@ -593,6 +591,12 @@ static void draw_status(const sn_view *v, cairo_t *cr, const sn_panes *p)
         gpu = gpu_buf;
     }
     double gw = text_w(cr, gpu);
+    cairo_save(cr); /* a narrow window cuts the line short of the GPU verdict */
+    cairo_rectangle(cr, 0, p->status.y, p->status.w - gw - 2 * pad, p->status.h);
+    cairo_clip(cr);
+    cairo_move_to(cr, x, y1);
+    cairo_show_text(cr, buf);
+    cairo_restore(cr);
     set_rgb(cr, th->wire);
     cairo_move_to(cr, p->status.w - pad - gw, y1);
     cairo_show_text(cr, gpu);
