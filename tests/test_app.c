@@ -480,6 +480,15 @@ static const char *layers_text(const sn_network *net, char *buf, size_t cap)
     return buf;
 }
 
+/* out (consumed) has exactly the layers want. */
+static void check_layers(sn_network *out, const char *want, const char *what)
+{
+    char buf[256];
+    CHECKF(out && strcmp(layers_text(out, buf, sizeof buf), want) == 0, "%s: %s", what,
+           out ? buf : "no network");
+    sn_network_destroy(out);
+}
+
 static sn_network *parse_net(const char *text)
 {
     sn_network *net = NULL;
@@ -501,22 +510,16 @@ static void test_edit_ops(void)
     CHECK(sn_edit_free_layer(net, 1, 3, 0) == 1);
     CHECK(sn_edit_insert(net, 1, 3, 0, &out, &layer, &index, &d) == SN_OK);
     CHECK(layer == 1 && index == 1);
-    CHECKF(strcmp(layers_text(out, buf, sizeof buf), "[(0,1),(2,3)] [(0,2),(1,3)] [(1,2)]") == 0,
-           "insert: %s", buf);
-    sn_network_destroy(out);
+    check_layers(out, "[(0,1),(2,3)] [(0,2),(1,3)] [(1,2)]", "insert");
     /* from column 2 on: layer 2 uses wire 1, so a layer of its own there */
     CHECK(sn_edit_free_layer(net, 1, 3, 2) == 3);
     CHECK(sn_edit_insert(net, 3, 1, 2, &out, &layer, &index, &d) == SN_OK); /* reversed */
     CHECK(layer == 2 && index == 0);
-    CHECKF(strcmp(layers_text(out, buf, sizeof buf), "[(0,1),(2,3)] [(0,2)] [(3,1)] [(1,2)]") == 0,
-           "reversed, own layer: %s", buf);
-    sn_network_destroy(out);
+    check_layers(out, "[(0,1),(2,3)] [(0,2)] [(3,1)] [(1,2)]", "reversed, own layer");
     /* from the column after the last layer (or beyond): a new last layer */
     CHECK(sn_edit_insert(net, 3, 1, 7, &out, &layer, &index, &d) == SN_OK);
     CHECK(layer == 3);
-    CHECKF(strcmp(layers_text(out, buf, sizeof buf), "[(0,1),(2,3)] [(0,2)] [(1,2)] [(3,1)]") == 0,
-           "reversed at the end: %s", buf);
-    sn_network_destroy(out);
+    check_layers(out, "[(0,1),(2,3)] [(0,2)] [(1,2)] [(3,1)]", "reversed at the end");
     /* kept in order of the upper wire inside a layer */
     CHECK(sn_edit_insert(net, 3, 0, 3, &out, &layer, &index, &d) == SN_OK);
     CHECK(sn_edit_after_last(net, 0, 3) == 2 && sn_edit_after_last(net, 3, 3) == 1);
@@ -524,33 +527,25 @@ static void test_edit_ops(void)
     sn_network *three = parse_net("[(1,2)]\n[(3,4)]\n");
     CHECK(sn_edit_insert(three, 0, 3, 0, &out, &layer, &index, &d) == SN_OK);
     CHECK(layer == 0 && index == 0);
-    CHECKF(strcmp(layers_text(out, buf, sizeof buf), "[(0,3),(1,2)] [(3,4)]") == 0, "order: %s", buf);
-    sn_network_destroy(out);
+    check_layers(out, "[(0,3),(1,2)] [(3,4)]", "order");
     sn_network_destroy(three);
     /* delete: a layer left empty goes away */
     CHECK(sn_edit_delete(net, 1, 0, &out, &d) == SN_OK);
-    CHECKF(strcmp(layers_text(out, buf, sizeof buf), "[(0,1),(2,3)] [(1,2)]") == 0, "delete: %s",
-           buf);
-    sn_network_destroy(out);
+    check_layers(out, "[(0,1),(2,3)] [(1,2)]", "delete");
     CHECK(sn_edit_delete(net, 0, 1, &out, &d) == SN_OK);
-    CHECKF(strcmp(layers_text(out, buf, sizeof buf), "[(0,1)] [(0,2)] [(1,2)]") == 0, "%s", buf);
-    sn_network_destroy(out);
+    check_layers(out, "[(0,1)] [(0,2)] [(1,2)]", "delete from layer 0");
     /* move (2,3) of layer 1 to column 0: its layer empties and goes, and
      * layer 0 has room for it */
     sn_network *chain = parse_net("[(0,1)]\n[(2,3)]\n[(1,2)]\n");
     CHECK(sn_edit_move(chain, 1, 0, 0, &out, &layer, &index, &d) == SN_OK);
     CHECK(layer == 0 && index == 1);
-    CHECKF(strcmp(layers_text(out, buf, sizeof buf), "[(0,1),(2,3)] [(1,2)]") == 0, "move: %s",
-           buf);
-    sn_network_destroy(out);
+    check_layers(out, "[(0,1),(2,3)] [(1,2)]", "move");
     sn_network_destroy(chain);
     /* move (0,2) of layer 1 to the end: the emptied layer goes, the column
      * counted before the move still means "after the last layer" */
     CHECK(sn_edit_move(net, 1, 0, 3, &out, &layer, &index, &d) == SN_OK);
     CHECK(layer == 2);
-    CHECKF(strcmp(layers_text(out, buf, sizeof buf), "[(0,1),(2,3)] [(1,2)] [(0,2)]") == 0,
-           "move to the end: %s", buf);
-    sn_network_destroy(out);
+    check_layers(out, "[(0,1),(2,3)] [(1,2)] [(0,2)]", "move to the end");
     /* refusals: a clear message, no network */
     out = (sn_network *)1;
     CHECK(sn_edit_insert(net, 2, 2, 0, &out, NULL, NULL, &d) == SN_EINVAL && out == NULL);

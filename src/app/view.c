@@ -505,19 +505,29 @@ static bool hist_push(sn_view *v, sn_network *net)
     return true;
 }
 
-/* The shown network as the first version of a new history. */
-static bool edit_begin(sn_view *v)
+/* The shown schedule as a network of its own (closed forms materialized),
+ * or NULL with the message saying why `what` cannot go on. */
+static sn_network *materialize(sn_view *v, const char *what)
 {
-    if (v->hist_count)
-        return true;
     sn_network *net = NULL;
     sn_diag d;
     sn_diag_clear(&d);
     sn_status st = sn_schedule_to_network(v->sched, &net, &d);
     if (st != SN_OK) {
-        set_diag_message(v, st, &d, "edit mode");
-        return false;
+        set_diag_message(v, st, &d, what);
+        return NULL;
     }
+    return net;
+}
+
+/* The shown network as the first version of a new history. */
+static bool edit_begin(sn_view *v)
+{
+    if (v->hist_count)
+        return true;
+    sn_network *net = materialize(v, "edit mode");
+    if (!net)
+        return false;
     if (!hist_push(v, net)) {
         sn_view_message(v, true, "edit mode: out of memory");
         return false;
@@ -824,17 +834,13 @@ bool sn_view_save(sn_view *v, const char *path)
             path = def;
         }
     }
-    sn_network *owned = NULL;
-    const sn_network *net = v->hist_count ? v->hist[v->hist_pos] : NULL;
+    sn_network *owned = v->hist_count ? NULL : materialize(v, "not saved");
+    const sn_network *net = v->hist_count ? v->hist[v->hist_pos] : owned;
+    if (!net)
+        return false;
     sn_diag d;
     sn_diag_clear(&d);
-    sn_status st = SN_OK;
-    if (!net) {
-        st = sn_schedule_to_network(v->sched, &owned, &d);
-        net = owned;
-    }
-    if (st == SN_OK)
-        st = sn_edit_save(net, path, &d);
+    sn_status st = sn_edit_save(net, path, &d);
     sn_network_destroy(owned);
     if (st != SN_OK) {
         sn_view_message(v, true, "not saved: %s", d.text[0] ? d.text : sn_status_str(st));
@@ -985,17 +991,14 @@ static bool counterexample(sn_view *v)
             return true;
         }
     }
-    sn_network *net = NULL;
+    sn_network *net = materialize(v, "checker");
+    if (!net)
+        return false;
     sn_diag d;
     sn_diag_clear(&d);
-    sn_status st = sn_schedule_to_network(v->sched, &net, &d);
-    if (st != SN_OK) {
-        set_diag_message(v, st, &d, "checker");
-        return false;
-    }
     sn_check_result res;
     memset(&res, 0, sizeof res);
-    st = sn_check_run(net, NULL, &res, &d);
+    sn_status st = sn_check_run(net, NULL, &res, &d);
     sn_network_destroy(net);
     if (st != SN_OK) {
         set_diag_message(v, st, &d, "checker");
