@@ -694,6 +694,42 @@ static void test_edit_view(void)
     sn_view_cleanup(&v);
 }
 
+/* Edit mode's hit test finds wires, columns and comparators where the
+ * layout puts them, including the drop room right of the last layer. */
+static void test_edit_hit(void)
+{
+    sn_view v;
+    sn_view_input in = rnd(2);
+    sn_diag d;
+    CHECK(sn_view_init(&v, "empty:4", &in, &d) == SN_OK);
+    CHECK(sn_view_edit_add(&v, 0, 1, -1) && sn_view_edit_add(&v, 2, 3, -1));
+    CHECK(sn_view_edit_add(&v, 1, 2, -1));
+    sn_frame *f = sn_frame_create();
+    const double W = 1280, H = 720;
+    const sn_layout *lo = sn_frame_layout(f, &v, &d);
+    sn_panes p;
+    sn_frame_panes(f, &v, W, H, 1.0, &p);
+    double z = p.fitted.h / lo->height; /* fitted box: the layout plus the drop room */
+    sn_frame_hit h;
+    /* the middle of comparator (2,3) of layer 0 */
+    const sn_layout_cmp *c = &lo->cmp[lo->layer[0].first + 1];
+    CHECK(sn_frame_edit_hit(f, &v, W, H, 1.0, p.fitted.x + c->x * z,
+                            p.fitted.y + (c->y0 + c->y1) / 2 * z, &h));
+    CHECK(h.layer == 0 && h.index == 1 && h.col == 0);
+    /* wire 3 a pitch right of the last wire end: no comparator, column 2 */
+    CHECK(sn_frame_edit_hit(f, &v, W, H, 1.0, p.fitted.x + (lo->wire_x1 + lo->pitch) * z,
+                            p.fitted.y + lo->wire_y[3] * z + 2, &h));
+    CHECK(h.wire_hit && h.wire == 3 && h.layer == -1 && h.col == 2);
+    /* between layers 0 and 1 on wire 0 */
+    CHECK(sn_frame_edit_hit(f, &v, W, H, 1.0, p.fitted.x + lo->step_x[1] * z,
+                            p.fitted.y + lo->wire_y[0] * z, &h));
+    CHECK(h.wire == 0 && h.col == 1 && h.layer == -1);
+    /* the bars pane is not the network */
+    CHECK(!sn_frame_edit_hit(f, &v, W, H, 1.0, p.bars.x + 5, p.bars.y + 5, &h));
+    sn_frame_destroy(f);
+    sn_view_cleanup(&v);
+}
+
 int main(void)
 {
     test_stepping("bitonic:16");
@@ -709,6 +745,7 @@ int main(void)
     test_script();
     test_edit_ops();
     test_edit_view();
+    test_edit_hit();
     test_frame_pixels();
     test_screenshot_matches();
     return sn_test_finish("test_app");

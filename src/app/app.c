@@ -303,6 +303,8 @@ static bool edit_press(app *a, double x, double y)
 {
     if (!a->view.edit || !edit_hit(a, x, y, &a->press))
         return false;
+    if (!a->press.wire_hit && a->press.layer < 0)
+        return false; /* off the wires (margins, labels): a drag pans as ever */
     a->edit_down = true;
     return true;
 }

@@ -979,7 +979,12 @@ static bool play_counterexample(sn_view *v, const char *bits, uint64_t failing)
 static bool counterexample(sn_view *v)
 {
     if (v->edit && v->verdict_net == v->net_id) {
-        verdict_poll(v, true); /* the worker has it, or will in a moment */
+        verdict_poll(v, false);
+        if (v->verdict == SN_VERDICT_CHECKING) { /* never freeze the window */
+            sn_view_message(v, false, "still checking (%.0f%%): B plays the counterexample "
+                                      "once there is one", v->verdict_progress * 100);
+            return true;
+        }
         if (v->verdict == SN_VERDICT_FAILS) {
             char bits[sizeof v->cex];
             memcpy(bits, v->cex, sizeof bits);
