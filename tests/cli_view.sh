@@ -5,13 +5,7 @@
 # switching, a failing reload, the checker's counterexample, screenshots
 # and saved files, and the no-display exit code.
 . "$(dirname "$0")/lib.sh"
-"$S" view --help >/dev/null 2>&1 || { echo "SKIP: sortnet built without the window" >&2; exit 77; }
-command -v python3 >/dev/null || { echo "SKIP: python3 needed to read JSON" >&2; exit 77; }
-SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --script "" >/dev/null 2>&1
-[ $? = 3 ] && { echo "SKIP: SDL has no offscreen video driver here" >&2; exit 77; }
-# view ARGS...: a headless session whose final state lands in $T/state
-view() { SDL_VIDEODRIVER=offscreen "$S" view --size 640x400 --dump-state "$T/state" "$@"; }
-field() { sed -n "s/^$1: //p" "$T/state"; }
+view_session
 
 # usage and errors
 expect 0 "$S" view --help

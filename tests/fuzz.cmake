@@ -42,7 +42,9 @@ foreach(src IN LISTS SN_FUZZ_TARGETS)
     # The window's state machine (src/app/view.c) is pure C over the core:
     # no SDL needed. Skipped when the app part is absent.
     set(extra_sources ${PROJECT_SOURCE_DIR}/src/app/view.c
-                      ${PROJECT_SOURCE_DIR}/src/app/script.c)
+                      ${PROJECT_SOURCE_DIR}/src/app/script.c
+                      ${PROJECT_SOURCE_DIR}/src/app/edit.c
+                      ${PROJECT_SOURCE_DIR}/src/app/verdict.c)
     if(NOT EXISTS ${PROJECT_SOURCE_DIR}/src/app/view.c
        OR NOT EXISTS ${PROJECT_SOURCE_DIR}/src/app/script.c)
       continue()

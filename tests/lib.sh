@@ -27,6 +27,19 @@ out_has() { grep -qF -- "$1" "$T/out" || fail "stdout lacks '$1': $(head -c 400 
 # json EXPR: evaluate a Python expression over d, the JSON object in $T/out
 json() { python3 -c "import json,sys; d=json.load(open('$T/out')); print($1)"; }
 
+# view_session: for the scripted-window tests; skips (77) unless sortnet has
+# the window, python3 is there and SDL runs headless here. Then
+#   view ARGS...   a headless session whose final state lands in $T/state
+#   field NAME     one line of that state
+view_session() {
+    "$S" view --help >/dev/null 2>&1 || { echo "SKIP: sortnet built without the window" >&2; exit 77; }
+    command -v python3 >/dev/null || { echo "SKIP: python3 needed to read JSON" >&2; exit 77; }
+    SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --script "" >/dev/null 2>&1
+    [ $? = 3 ] && { echo "SKIP: SDL has no offscreen video driver here" >&2; exit 77; }
+    view() { SDL_VIDEODRIVER=offscreen "$S" view --size 640x400 --dump-state "$T/state" "$@"; }
+    field() { sed -n "s/^$1: //p" "$T/state"; }
+}
+
 finish() {
     if [ "$fails" -ne 0 ]; then
         echo "$1: $fails failure(s)" >&2

@@ -11,6 +11,8 @@
 
 #include "core/alloc.h"
 #include "core/exec.h"
+#include "core/format.h"
+#include "edit.h"
 #include "frame.h"
 #include "render/draw.h"
 #include "render/palette.h"
@@ -329,6 +331,32 @@ static void test_script(void)
     CHECK(d.column == 7);
     CHECK(sn_script_parse("wait:x", &ev, &n, &d) == SN_EPARSE);
     CHECK(sn_script_parse("click:1", &ev, &n, &d) == SN_EPARSE);
+    /* the edit verbs */
+    CHECK(sn_script_parse("e add:0,1 add:3,2,4 del:1,0 move:2,1,0 select:0,0 save:/tmp/a.json "
+                          "undo ctrl+y ctrl+s delete tab",
+                          &ev, &n, &d) == SN_OK);
+    CHECK(n == 12);
+    if (n == 12) {
+        CHECK(ev[0].act == SN_ACT_EDIT);
+        CHECK(ev[1].kind == SN_SCRIPT_ADD && ev[1].i == 0 && ev[1].j == 1 && ev[1].k == -1);
+        CHECK(ev[2].kind == SN_SCRIPT_ADD && ev[2].i == 3 && ev[2].j == 2 && ev[2].k == 4);
+        CHECK(ev[3].kind == SN_SCRIPT_DEL && ev[3].i == 1 && ev[3].j == 0);
+        CHECK(ev[4].kind == SN_SCRIPT_MOVE && ev[4].i == 2 && ev[4].j == 1 && ev[4].k == 0);
+        CHECK(ev[5].kind == SN_SCRIPT_SELECT);
+        CHECK(ev[6].kind == SN_SCRIPT_SAVE && strcmp(ev[6].path, "/tmp/a.json") == 0);
+        CHECK(ev[7].act == SN_ACT_UNDO && ev[8].act == SN_ACT_REDO);
+        CHECK(ev[9].act == SN_ACT_SAVE_NET && ev[10].act == SN_ACT_DELETE);
+        CHECK(ev[11].act == SN_ACT_SELECT);
+    }
+    sn_free(ev);
+    static const char *const bad[] = {"add:1",     "add:a,b",   "add:1,2,3,4", "del:-1,0",
+                                      "add:1.5,2", "del:0",     "move:1,2",    "select:1",
+                                      "save:",     "add:1,1e10"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[64];
+        snprintf(text, sizeof text, "e right %s", bad[i]);
+        CHECKF(sn_script_parse(text, &ev, &n, &d) == SN_EPARSE && d.column == 9, "%s", bad[i]);
+    }
     for (int a = SN_ACT_NONE + 1; a < SN_ACT_COUNT; a++)
         CHECK((int)sn_action_parse(sn_action_name((sn_action)a)) == a);
 }
@@ -468,6 +496,275 @@ static void test_screenshot_matches(void)
     sn_view_cleanup(&v);
 }
 
+
+/* The bracket text of a network: "[(0,1),(2,3)] [(1,2)]". */
+static const char *layers_text(const sn_network *net, char *buf, size_t cap)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < sn_network_layer_count(net); k++) {
+        size_t count;
+        const sn_comparator *c = sn_network_layer(net, k, &count);
+        used += (size_t)snprintf(buf + used, cap - used, "%s[", k ? " " : "");
+        for (size_t i = 0; i < count && used < cap; i++)
+            used += (size_t)snprintf(buf + used, cap - used, "%s(%u,%u)", i ? "," : "", c[i].a,
+                                     c[i].b);
+        if (used < cap)
+            used += (size_t)snprintf(buf + used, cap - used, "]");
+    }
+    return buf;
+}
+
+/* out (consumed) has exactly the layers want. */
+static void check_layers(sn_network *out, const char *want, const char *what)
+{
+    char buf[256];
+    CHECKF(out && strcmp(layers_text(out, buf, sizeof buf), want) == 0, "%s: %s", what,
+           out ? buf : "no network");
+    sn_network_destroy(out);
+}
+
+static sn_network *parse_net(const char *text)
+{
+    sn_network *net = NULL;
+    sn_diag d;
+    CHECK(sn_network_parse(text, strlen(text), SN_FORMAT_BRACKET, &net, &d) == SN_OK);
+    return net;
+}
+
+/* The pure edit operations: where an insert goes, what delete and move
+ * leave behind, and the refusals that change nothing. */
+static void test_edit_ops(void)
+{
+    char buf[256];
+    sn_diag d;
+    sn_network *net = parse_net("[(0,1),(2,3)]\n[(0,2)]\n[(1,2)]\n");
+    sn_network *out = NULL;
+    size_t layer = 99, index = 99;
+    /* the earliest layer from column 0 with wires 1 and 3 free is layer 1 */
+    CHECK(sn_edit_free_layer(net, 1, 3, 0) == 1);
+    CHECK(sn_edit_insert(net, 1, 3, 0, &out, &layer, &index, &d) == SN_OK);
+    CHECK(layer == 1 && index == 1);
+    check_layers(out, "[(0,1),(2,3)] [(0,2),(1,3)] [(1,2)]", "insert");
+    /* from column 2 on: layer 2 uses wire 1, so a layer of its own there */
+    CHECK(sn_edit_free_layer(net, 1, 3, 2) == 3);
+    CHECK(sn_edit_insert(net, 3, 1, 2, &out, &layer, &index, &d) == SN_OK); /* reversed */
+    CHECK(layer == 2 && index == 0);
+    check_layers(out, "[(0,1),(2,3)] [(0,2)] [(3,1)] [(1,2)]", "reversed, own layer");
+    /* from the column after the last layer (or beyond): a new last layer */
+    CHECK(sn_edit_insert(net, 3, 1, 7, &out, &layer, &index, &d) == SN_OK);
+    CHECK(layer == 3);
+    check_layers(out, "[(0,1),(2,3)] [(0,2)] [(1,2)] [(3,1)]", "reversed at the end");
+    /* kept in order of the upper wire inside a layer */
+    CHECK(sn_edit_insert(net, 3, 0, 3, &out, &layer, &index, &d) == SN_OK);
+    CHECK(sn_edit_after_last(net, 0, 3) == 2 && sn_edit_after_last(net, 3, 3) == 1);
+    sn_network_destroy(out);
+    sn_network *three = parse_net("[(1,2)]\n[(3,4)]\n");
+    CHECK(sn_edit_insert(three, 0, 3, 0, &out, &layer, &index, &d) == SN_OK);
+    CHECK(layer == 0 && index == 0);
+    check_layers(out, "[(0,3),(1,2)] [(3,4)]", "order");
+    sn_network_destroy(three);
+    /* delete: a layer left empty goes away */
+    CHECK(sn_edit_delete(net, 1, 0, &out, &d) == SN_OK);
+    check_layers(out, "[(0,1),(2,3)] [(1,2)]", "delete");
+    CHECK(sn_edit_delete(net, 0, 1, &out, &d) == SN_OK);
+    check_layers(out, "[(0,1)] [(0,2)] [(1,2)]", "delete from layer 0");
+    /* move (2,3) of layer 1 to column 0: its layer empties and goes, and
+     * layer 0 has room for it */
+    sn_network *chain = parse_net("[(0,1)]\n[(2,3)]\n[(1,2)]\n");
+    CHECK(sn_edit_move(chain, 1, 0, 0, &out, &layer, &index, &d) == SN_OK);
+    CHECK(layer == 0 && index == 1);
+    check_layers(out, "[(0,1),(2,3)] [(1,2)]", "move");
+    sn_network_destroy(chain);
+    /* move (0,2) of layer 1 to the end: the emptied layer goes, the column
+     * counted before the move still means "after the last layer" */
+    CHECK(sn_edit_move(net, 1, 0, 3, &out, &layer, &index, &d) == SN_OK);
+    CHECK(layer == 2);
+    check_layers(out, "[(0,1),(2,3)] [(1,2)] [(0,2)]", "move to the end");
+    /* refusals: a clear message, no network */
+    out = (sn_network *)1;
+    CHECK(sn_edit_insert(net, 2, 2, 0, &out, NULL, NULL, &d) == SN_EINVAL && out == NULL);
+    CHECK(strstr(d.text, "two different wires") != NULL);
+    CHECK(sn_edit_insert(net, 0, 4, 0, &out, NULL, NULL, &d) == SN_EINVAL && out == NULL);
+    CHECKF(strstr(d.text, "wire 4 does not exist") != NULL, "%s", d.text);
+    CHECK(sn_edit_delete(net, 3, 0, &out, &d) == SN_EINVAL && out == NULL);
+    CHECKF(strstr(d.text, "no layer 3") != NULL, "%s", d.text);
+    CHECK(sn_edit_delete(net, 1, 1, &out, &d) == SN_EINVAL && out == NULL);
+    CHECKF(strstr(d.text, "layer 1 has no comparator 1") != NULL, "%s", d.text);
+    CHECK(sn_edit_move(net, 0, 5, 1, &out, NULL, NULL, &d) == SN_EINVAL && out == NULL);
+    CHECKF(strcmp(layers_text(net, buf, sizeof buf), "[(0,1),(2,3)] [(0,2)] [(1,2)]") == 0,
+           "the original never changes: %s", buf);
+    CHECK(sn_edit_format_for("a/b.json") == SN_FORMAT_JSON);
+    CHECK(sn_edit_format_for("x.sn") == SN_FORMAT_SN);
+    CHECK(sn_edit_format_for("x.txt") == SN_FORMAT_BRACKET);
+    CHECK(sn_edit_format_for("dir.json/x") == SN_FORMAT_BRACKET);
+    sn_network_destroy(net);
+}
+
+/* Run the counterexample bits through the reference executor: unsorted. */
+static bool cex_fails(const sn_view *v)
+{
+    uint32_t keys[64];
+    for (uint32_t i = 0; i < v->n; i++)
+        keys[i] = (uint32_t)(v->cex[i] - '0');
+    for (size_t k = 0; k < v->layers; k++)
+        sn_exec_layer(v->sched, k, SN_KEY_U32, keys, NULL, NULL);
+    return !sorted(SN_KEY_U32, keys, v->n);
+}
+
+/* The view's edit mode: build, verdict, undo / redo, refusals, saving. */
+static void test_edit_view(void)
+{
+    sn_view v;
+    sn_view_input in = rnd(5);
+    sn_diag d;
+    char buf[256];
+    CHECK(sn_view_init(&v, "empty:4", &in, &d) == SN_OK);
+    CHECK(v.edit && v.layers == 0 && !sn_view_unsaved(&v)); /* empty:N starts editing */
+    sn_view_settle(&v);
+    CHECK(v.verdict == SN_VERDICT_FAILS);
+    static const uint32_t adds[5][2] = {{0, 1}, {2, 3}, {0, 2}, {1, 3}, {1, 2}};
+    for (int i = 0; i < 5; i++)
+        CHECK(sn_view_edit_add(&v, adds[i][0], adds[i][1], -1));
+    CHECK(v.layers == 3 && v.cmp_before[3] == 5 && v.hist_count == 6 && sn_view_unsaved(&v));
+    CHECK(v.sel_layer == 2 && v.sel_index == 0);
+    sn_view_settle(&v);
+    CHECKF(v.verdict == SN_VERDICT_SORTS, "verdict %d", (int)v.verdict);
+    CHECK(strcmp(sn_view_verdict_text(&v, buf, sizeof buf), "sorts") == 0);
+    CHECKF(strcmp(sn_view_size_text(&v, buf, sizeof buf),
+                  "5 comparators, best known 5; 3 layers") == 0,
+           "%s", buf);
+    /* refusals change nothing */
+    uint64_t id = v.net_id;
+    CHECK(!sn_view_edit_add(&v, 1, 1, -1) && v.message_error && strstr(v.message, "different"));
+    CHECK(!sn_view_edit_add(&v, 0, 4, -1) && strstr(v.message, "wire 4 does not exist"));
+    CHECK(!sn_view_edit_delete(&v, 3, 0) && strstr(v.message, "no layer 3"));
+    CHECK(!sn_view_edit_delete(&v, 2, 1) && strstr(v.message, "nothing changed"));
+    CHECK(!sn_view_edit_move(&v, 0, 2, 0));
+    CHECK(!sn_view_edit_select(&v, 1, 7));
+    CHECK(v.net_id == id && v.hist_count == 6 && v.hist_pos == 5);
+    /* delete the last comparator: does NOT sort, and the counterexample
+     * really fails */
+    CHECK(sn_view_edit_delete(&v, 2, 0));
+    sn_view_settle(&v);
+    CHECK(v.verdict == SN_VERDICT_FAILS && strlen(v.cex) == 4 && cex_fails(&v));
+    sn_view_verdict_text(&v, buf, sizeof buf);
+    CHECKF(strstr(buf, "does NOT sort: counterexample ") == buf, "%s", buf);
+    /* B plays the counterexample */
+    CHECK(sn_view_action(&v, SN_ACT_COUNTER) && v.input_kind == SN_INPUT_BITS);
+    CHECK(strcmp(v.bits, v.cex) == 0);
+    /* undo brings the sorting network back, redo the broken one */
+    CHECK(sn_view_action(&v, SN_ACT_UNDO) && v.layers == 3 && v.hist_pos == 5);
+    sn_view_settle(&v);
+    CHECK(v.verdict == SN_VERDICT_SORTS);
+    CHECK(sn_view_action(&v, SN_ACT_REDO) && v.layers == 2);
+    sn_view_action(&v, SN_ACT_REDO); /* nothing to redo */
+    CHECK(strstr(v.message, "nothing to redo") && v.hist_pos == 6);
+    for (int i = 0; i < 10; i++)
+        sn_view_action(&v, SN_ACT_UNDO);
+    CHECK(v.hist_pos == 0 && v.layers == 0 && !sn_view_unsaved(&v));
+    for (int i = 0; i < 5; i++)
+        sn_view_action(&v, SN_ACT_REDO);
+    CHECK(v.hist_pos == 5 && v.layers == 3);
+    /* a new edit drops what could be redone */
+    CHECK(sn_view_edit_add(&v, 3, 0, 0)); /* reversed, into the first free layer from 0 */
+    CHECK(v.hist_count == 7 && v.sel_layer == 2);
+    sn_view_settle(&v);
+    CHECK(v.verdict == SN_VERDICT_FAILS); /* (3,0) puts the minimum on wire 3 */
+    sn_view_action(&v, SN_ACT_UNDO);
+    /* select, Tab and Delete */
+    CHECK(sn_view_edit_select(&v, 1, 1) && v.sel_layer == 1 && v.sel_index == 1);
+    sn_view_action(&v, SN_ACT_SELECT);
+    CHECK(v.sel_layer == 2 && v.sel_index == 0);
+    sn_view_action(&v, SN_ACT_SELECT); /* wraps */
+    CHECK(v.sel_layer == 0 && v.sel_index == 0);
+    CHECK(sn_view_action(&v, SN_ACT_DELETE) && v.layers == 3 && v.cmp_before[3] == 4);
+    CHECK(v.sel_layer == -1);
+    sn_view_action(&v, SN_ACT_DELETE);
+    CHECK(v.message_error && strstr(v.message, "nothing selected"));
+    /* redundant comparators: a second (0,1) never swaps */
+    sn_view_action(&v, SN_ACT_UNDO);
+    CHECK(sn_view_edit_add(&v, 0, 1, 3));
+    sn_view_settle(&v);
+    CHECK(v.verdict == SN_VERDICT_SORTS && v.redundant_count == 1);
+    CHECK(sn_view_is_redundant(&v, 5) && !sn_view_is_redundant(&v, 4));
+    /* quitting asks again while edits are unsaved; saving clears that */
+    sn_view_action(&v, SN_ACT_QUIT);
+    CHECK(!(v.requests & SN_REQ_QUIT) && v.quit_armed);
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/sn_test_edit_%ld.json", (long)getpid());
+    CHECK(sn_view_save(&v, path) && !sn_view_unsaved(&v) && strcmp(v.file, path) == 0);
+    sn_schedule *s = NULL;
+    CHECK(sn_schedule_load(path, &s, &d) == SN_OK && sn_schedule_size(s) == 6);
+    sn_schedule_destroy(s);
+    remove(path);
+    CHECK(!sn_view_save(&v, "/nonexistent-dir/x.txt") && v.message_error);
+    sn_view_action(&v, SN_ACT_QUIT);
+    CHECK(v.requests & SN_REQ_QUIT);
+    v.requests = 0;
+    /* E off: edits are refused, the network stays */
+    sn_view_action(&v, SN_ACT_EDIT);
+    CHECK(!v.edit && !sn_view_edit_add(&v, 0, 1, -1) && strstr(v.message, "press E"));
+    sn_view_cleanup(&v);
+
+    /* any network can be edited: a closed form becomes explicit */
+    CHECK(sn_view_init(&v, "bitonic:8", &in, &d) == SN_OK);
+    CHECK(!v.edit);
+    sn_view_action(&v, SN_ACT_EDIT);
+    CHECK(v.edit && v.hist_count == 1);
+    sn_view_settle(&v);
+    CHECK(v.verdict == SN_VERDICT_SORTS);
+    CHECK(sn_view_edit_delete(&v, 0, 0));
+    sn_view_settle(&v);
+    CHECK(v.verdict == SN_VERDICT_FAILS && cex_fails(&v));
+    /* switching networks with unsaved edits is refused */
+    sn_view_action(&v, SN_ACT_GEN2);
+    CHECK(v.message_error && strstr(v.message, "unsaved edits") && v.layers == 6);
+    sn_view_action(&v, SN_ACT_UNDO);
+    sn_view_action(&v, SN_ACT_GEN2); /* nothing unsaved: allowed, still editing */
+    CHECK(strcmp(v.name, "oddeven-merge:8") == 0 && v.edit && v.hist_count == 1);
+    /* an edit cancels a running check; cleanup joins the worker */
+    CHECK(sn_view_edit_add(&v, 0, 7, -1));
+    CHECK(sn_view_edit_add(&v, 1, 6, -1));
+    sn_view_cleanup(&v);
+}
+
+/* Edit mode's hit test finds wires, columns and comparators where the
+ * layout puts them, including the drop room right of the last layer. */
+static void test_edit_hit(void)
+{
+    sn_view v;
+    sn_view_input in = rnd(2);
+    sn_diag d;
+    CHECK(sn_view_init(&v, "empty:4", &in, &d) == SN_OK);
+    CHECK(sn_view_edit_add(&v, 0, 1, -1) && sn_view_edit_add(&v, 2, 3, -1));
+    CHECK(sn_view_edit_add(&v, 1, 2, -1));
+    sn_frame *f = sn_frame_create();
+    const double W = 1280, H = 720;
+    const sn_layout *lo = sn_frame_layout(f, &v, &d);
+    sn_panes p;
+    sn_frame_panes(f, &v, W, H, 1.0, &p);
+    double z = p.fitted.h / lo->height; /* fitted box: the layout plus the drop room */
+    sn_frame_hit h;
+    /* the middle of comparator (2,3) of layer 0 */
+    const sn_layout_cmp *c = &lo->cmp[lo->layer[0].first + 1];
+    CHECK(sn_frame_edit_hit(f, &v, W, H, 1.0, p.fitted.x + c->x * z,
+                            p.fitted.y + (c->y0 + c->y1) / 2 * z, &h));
+    CHECK(h.layer == 0 && h.index == 1 && h.col == 0);
+    /* wire 3 a pitch right of the last wire end: no comparator, column 2 */
+    CHECK(sn_frame_edit_hit(f, &v, W, H, 1.0, p.fitted.x + (lo->wire_x1 + lo->pitch) * z,
+                            p.fitted.y + lo->wire_y[3] * z + 2, &h));
+    CHECK(h.wire_hit && h.wire == 3 && h.layer == -1 && h.col == 2);
+    /* between layers 0 and 1 on wire 0 */
+    CHECK(sn_frame_edit_hit(f, &v, W, H, 1.0, p.fitted.x + lo->step_x[1] * z,
+                            p.fitted.y + lo->wire_y[0] * z, &h));
+    CHECK(h.wire == 0 && h.col == 1 && h.layer == -1);
+    /* the bars pane is not the network */
+    CHECK(!sn_frame_edit_hit(f, &v, W, H, 1.0, p.bars.x + 5, p.bars.y + 5, &h));
+    sn_frame_destroy(f);
+    sn_view_cleanup(&v);
+}
+
 int main(void)
 {
     test_stepping("bitonic:16");
@@ -482,6 +779,9 @@ int main(void)
     test_follow();
     test_camera();
     test_script();
+    test_edit_ops();
+    test_edit_view();
+    test_edit_hit();
     test_frame_pixels();
     test_screenshot_matches();
     return sn_test_finish("test_app");

@@ -89,6 +89,8 @@ static void test_best(void)
         CHECKF(e.n == n && e.depth == min_depth && e.size == size_of_min_depth && e.best_depth,
                "best-depth:%u is %s", n, e.stem);
     }
+    CHECK(sn_library_best_size(16) == 60 && sn_library_best_size(64) == 521);
+    CHECK(sn_library_best_size(1) == 0 && sn_library_best_size(65) == 0);
     /* a few well-known records */
     sn_library_info e;
     sn_library_get(sn_library_best(16, false), &e);

@@ -21,6 +21,7 @@
 #include <cairo.h>
 
 #include "core/alloc.h"
+#include "core/library.h"
 #include "frame.h"
 #ifdef SN_HAVE_APP_GPU
 #include "gpu_hook.h"
@@ -30,6 +31,8 @@
 #define FRAME_MS (1000.0 / 60.0)
 /* A script's end waits at most this long (virtual ms) for playback to end. */
 #define SETTLE_MAX_MS 600000.0
+/* --dump-state lists the network up to this many comparators. */
+#define DUMP_MAX_CMP 100000u
 
 double sn_app_now(void)
 {
@@ -52,6 +55,9 @@ typedef struct app {
     /* mouse */
     bool down, dragging;
     double down_x, down_y, last_x, last_y;
+    bool edit_down;        /* the press began an edit gesture (edit mode) */
+    sn_frame_hit press;    /* where it began */
+    char title[200];       /* the window title shown */
     /* stats */
     double *times;
     size_t ntimes, cap_times;
@@ -230,7 +236,19 @@ static void do_requests(app *a)
 
 static sn_action key_action(const SDL_Keysym *k)
 {
+    if (k->mod & KMOD_CTRL) {
+        switch (k->sym) {
+        case SDLK_z: return (k->mod & KMOD_SHIFT) ? SN_ACT_REDO : SN_ACT_UNDO;
+        case SDLK_y: return SN_ACT_REDO;
+        case SDLK_s: return SN_ACT_SAVE_NET;
+        default: return SN_ACT_NONE;
+        }
+    }
     switch (k->sym) {
+    case SDLK_e: return SN_ACT_EDIT;
+    case SDLK_DELETE:
+    case SDLK_BACKSPACE: return SN_ACT_DELETE;
+    case SDLK_TAB: return SN_ACT_SELECT;
     case SDLK_RIGHT: return SN_ACT_RIGHT;
     case SDLK_LEFT: return SN_ACT_LEFT;
     case SDLK_SPACE: return SN_ACT_PLAY;
@@ -270,6 +288,65 @@ static sn_action key_action(const SDL_Keysym *k)
     }
 }
 
+/* ---- edit mode's mouse: press on a wire and release on another adds a
+ * comparator (press wire gets the minimum, so an upward drag makes a
+ * reversed one); press on a comparator selects it, dragging it moves it. */
+
+static bool edit_hit(app *a, double x, double y, sn_frame_hit *h)
+{
+    return sn_frame_edit_hit(a->frame, &a->view, a->dw, a->dh, a->scale, x * a->scale,
+                             y * a->scale, h);
+}
+
+/* true when edit mode takes a press at window point (x, y). */
+static bool edit_press(app *a, double x, double y)
+{
+    if (!a->view.edit || !edit_hit(a, x, y, &a->press))
+        return false;
+    if (!a->press.wire_hit && a->press.layer < 0)
+        return false; /* off the wires (margins, labels): a drag pans as ever */
+    a->edit_down = true;
+    return true;
+}
+
+static void edit_motion(app *a, double x, double y)
+{
+    sn_view *v = &a->view;
+    sn_frame_hit h;
+    v->preview.on = false;
+    if (!edit_hit(a, x, y, &h))
+        return;
+    if (a->press.layer >= 0 && v->hist_count) {
+        size_t count = 0;
+        const sn_comparator *c =
+            sn_network_layer(v->hist[v->hist_pos], (size_t)a->press.layer, &count);
+        if ((size_t)a->press.index < count) {
+            v->preview = (sn_view_preview){true, true, c[a->press.index].a,
+                                              c[a->press.index].b, h.x};
+        }
+    } else if (a->press.wire_hit && h.wire != a->press.wire) {
+        v->preview = (sn_view_preview){true, false, a->press.wire, h.wire, a->press.x};
+    }
+}
+
+static void edit_release(app *a, double x, double y, bool dragged)
+{
+    sn_view *v = &a->view;
+    a->edit_down = false;
+    v->preview.on = false;
+    sn_frame_hit h;
+    bool in = edit_hit(a, x, y, &h);
+    const sn_frame_hit *p = &a->press;
+    if (p->layer >= 0) {
+        if (!dragged || !in || !sn_view_edit_move(v, (size_t)p->layer, (size_t)p->index, h.col))
+            sn_view_edit_select(v, p->layer, p->index);
+    } else if (p->wire_hit && in && h.wire_hit && h.wire != p->wire) {
+        sn_view_edit_add(v, p->wire, h.wire, (long)p->col);
+    } else if (!dragged) {
+        sn_view_edit_select(v, -1, -1);
+    }
+}
+
 /* Mouse positions arrive in window points; the frame works in pixels. */
 static void click(app *a, double x, double y)
 {
@@ -302,7 +379,7 @@ static void drag(app *a, double dx, double dy)
 static bool event(app *a, const SDL_Event *e)
 {
     switch (e->type) {
-    case SDL_QUIT: a->view.requests |= SN_REQ_QUIT; return false;
+    case SDL_QUIT: sn_view_action(&a->view, SN_ACT_QUIT); return true; /* asks when unsaved */
     case SDL_KEYDOWN: return sn_view_action(&a->view, key_action(&e->key.keysym)) || true;
     case SDL_WINDOWEVENT: return true;
     case SDL_MOUSEBUTTONDOWN:
@@ -317,12 +394,18 @@ static bool event(app *a, const SDL_Event *e)
         a->dragging = false;
         a->down_x = a->last_x = e->button.x;
         a->down_y = a->last_y = e->button.y;
+        edit_press(a, e->button.x, e->button.y);
         return false;
     case SDL_MOUSEMOTION:
         if (!a->down)
             return false;
         if (!a->dragging && fabs(e->motion.x - a->down_x) + fabs(e->motion.y - a->down_y) > 4)
             a->dragging = true;
+        if (a->edit_down) {
+            if (a->dragging)
+                edit_motion(a, e->motion.x, e->motion.y);
+            return a->dragging;
+        }
         if (a->dragging) {
             drag(a, e->motion.x - a->last_x, e->motion.y - a->last_y);
             a->last_x = e->motion.x;
@@ -334,7 +417,9 @@ static bool event(app *a, const SDL_Event *e)
         if (e->button.button != SDL_BUTTON_LEFT || !a->down)
             return false;
         a->down = false;
-        if (!a->dragging)
+        if (a->edit_down)
+            edit_release(a, e->button.x, e->button.y, a->dragging);
+        else if (!a->dragging)
             click(a, e->button.x, e->button.y);
         return true;
     case SDL_MOUSEWHEEL: {
@@ -350,13 +435,31 @@ static bool event(app *a, const SDL_Event *e)
 /* One script event; returns the virtual time it asks to wait. */
 static double script_event(app *a, const sn_script_event *ev)
 {
+    sn_view *v = &a->view;
     switch (ev->kind) {
-    case SN_SCRIPT_ACTION: sn_view_action(&a->view, ev->act); return 0;
+    case SN_SCRIPT_ACTION: sn_view_action(v, ev->act); return 0;
     case SN_SCRIPT_WAIT: return ev->ms;
-    case SN_SCRIPT_CLICK: click(a, ev->x, ev->y); return 0;
-    case SN_SCRIPT_DCLICK: sn_view_action(&a->view, SN_ACT_FIT); return 0;
+    case SN_SCRIPT_CLICK:
+        if (edit_press(a, ev->x, ev->y))
+            edit_release(a, ev->x, ev->y, false);
+        else
+            click(a, ev->x, ev->y);
+        return 0;
+    case SN_SCRIPT_DCLICK: sn_view_action(v, SN_ACT_FIT); return 0;
     case SN_SCRIPT_WHEEL: wheel(a, ev->x, ev->y, ev->z); return 0;
-    case SN_SCRIPT_DRAG: drag(a, ev->dx, ev->dy); return 0;
+    case SN_SCRIPT_DRAG:
+        if (edit_press(a, ev->x, ev->y))
+            edit_release(a, ev->x + ev->dx, ev->y + ev->dy, fabs(ev->dx) + fabs(ev->dy) > 4);
+        else
+            drag(a, ev->dx, ev->dy);
+        return 0;
+    case SN_SCRIPT_ADD:
+        sn_view_edit_add(v, (uint32_t)ev->i, (uint32_t)ev->j, ev->k);
+        return 0;
+    case SN_SCRIPT_DEL: sn_view_edit_delete(v, (size_t)ev->i, (size_t)ev->j); return 0;
+    case SN_SCRIPT_MOVE: sn_view_edit_move(v, (size_t)ev->i, (size_t)ev->j, (size_t)ev->k); return 0;
+    case SN_SCRIPT_SELECT: sn_view_edit_select(v, ev->i, ev->j); return 0;
+    case SN_SCRIPT_SAVE: sn_view_save(v, ev->path); return 0;
     }
     return 0;
 }
@@ -386,6 +489,57 @@ static void print_stats(app *a)
 #undef PCT
 }
 
+/* Edit mode's part of --dump-state: the verdict and the network itself,
+ * one bracket layer after another on one line. */
+static void dump_edit(FILE *f, const sn_view *v)
+{
+    char buf[256];
+    fprintf(f, "edit: %s\nunsaved: %s\n", v->edit ? "on" : "off",
+            sn_view_unsaved(v) ? "yes" : "no");
+    fprintf(f, "size: %zu\nbest_known: %zu\n", v->cmp_before[v->layers],
+            sn_library_best_size(v->n));
+    sn_view_verdict_text(v, buf, sizeof buf);
+    fprintf(f, "verdict: %s\n", buf[0] ? buf : "-");
+    fprintf(f, "counterexample: %s\n",
+            v->edit && v->verdict == SN_VERDICT_FAILS && v->verdict_net == v->net_id ? v->cex
+                                                                                    : "-");
+    fprintf(f, "redundant: ");
+    size_t shown = 0;
+    for (size_t i = 0; v->edit && v->verdict_net == v->net_id && i < v->redundant_count; i++)
+        fprintf(f, "%s%zu", shown++ ? "," : "", v->redundant[i]);
+    fprintf(f, "%s\nselected: ", shown ? "" : "-");
+    if (v->sel_layer >= 0)
+        fprintf(f, "%ld,%ld\n", v->sel_layer, v->sel_index);
+    else
+        fprintf(f, "-\n");
+    fprintf(f, "net:");
+    if (v->cmp_before[v->layers] > DUMP_MAX_CMP) {
+        fprintf(f, " (%zu comparators: too many to list)\n", v->cmp_before[v->layers]);
+        return;
+    }
+    sn_comparator *c = NULL;
+    size_t cap = 0;
+    for (size_t k = 0; k < v->layers; k++) {
+        size_t count = sn_schedule_layer_size(v->sched, k);
+        if (count > cap) {
+            sn_free(c);
+            c = sn_calloc(count, sizeof *c);
+            cap = c ? count : 0;
+            if (!c) {
+                fprintf(f, " (out of memory)");
+                break;
+            }
+        }
+        sn_schedule_layer_pairs(v->sched, k, c, count);
+        fprintf(f, " [");
+        for (size_t i = 0; i < count; i++)
+            fprintf(f, "%s(%u,%u)", i ? "," : "", c[i].a, c[i].b);
+        fprintf(f, "]");
+    }
+    sn_free(c);
+    fprintf(f, "\n");
+}
+
 static bool dump_state(app *a, const char *path)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
@@ -405,6 +559,7 @@ static bool dump_state(app *a, const char *path)
     fprintf(f, "\nfollow: %ld\nzoom: %g\nplaying: %d\nhelp: %d\ntheme: %s\n", v->follow, v->zoom,
             v->playing, v->help, v->dark ? "dark" : "light");
     fprintf(f, "message: %s%s\n", v->message_error ? "error: " : "", v->message);
+    dump_edit(f, v);
     bool ok = !ferror(f);
     if (f != stdout)
         ok = fclose(f) == 0 && ok;
@@ -414,6 +569,18 @@ static bool dump_state(app *a, const char *path)
 }
 
 /* ---- the loop */
+
+/* "sortnet - NAME", with a "*" while there are unsaved edits. */
+static void update_title(app *a)
+{
+    char title[sizeof a->title];
+    snprintf(title, sizeof title, "sortnet - %s%s", a->view.name,
+             sn_view_unsaved(&a->view) ? "*" : "");
+    if (strcmp(title, a->title) != 0) {
+        memcpy(a->title, title, sizeof title);
+        SDL_SetWindowTitle(a->win, title);
+    }
+}
 
 static bool display_available(void)
 {
@@ -504,6 +671,9 @@ static int loop(app *a)
             } else if (next < nscript) {
                 /* one script event per frame, so a recording shows each */
                 wait_ms = script_event(a, &script[next++]);
+                /* the verdict of an edit is part of the step's frame, so the
+                 * same script always gives the same pictures */
+                sn_view_settle(&a->view);
                 dirty = true;
             }
         }
@@ -513,6 +683,7 @@ static int loop(app *a)
             dirty = true;
         }
         if (dirty) {
+            update_title(a);
             draw(a);
             dirty = false;
         }
@@ -565,6 +736,12 @@ int sn_app_run(const sn_app_options *o)
         rc = loop(&a);
     if (rc == 0 && o->dump_state && !dump_state(&a, o->dump_state))
         rc = fail(2, "--dump-state %s: cannot write", o->dump_state);
+    /* a script that edits must say what becomes of the edits */
+    if (rc == 0 && (o->script || o->screenshot) && sn_view_unsaved(&a.view) && !o->discard)
+        rc = fail(2,
+                  "%s: the script leaves unsaved edits; end it with save:FILE (or Ctrl+S: "
+                  "ctrl+s), or pass --discard to drop them",
+                  a.view.name);
     if (o->stats && a.ntimes)
         print_stats(&a);
     if (a.tex)

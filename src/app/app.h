@@ -16,6 +16,7 @@ typedef struct sn_app_options {
     const char *record_dir; /* --record DIR, or NULL */
     const char *dump_state; /* --dump-state FILE ("-" = stdout), or NULL */
     bool stats;             /* --stats: frame-time percentiles on exit */
+    bool discard;           /* --discard: a script may end with unsaved edits */
     bool dark;              /* --theme dark */
     int width, height;      /* --size (window points); 0 = default */
     double start_seconds;   /* monotonic time when the process started */

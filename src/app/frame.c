@@ -26,7 +26,7 @@ struct sn_frame {
     struct {
         uint64_t net, path_gen;
         double zoom, pan_x, pan_y, x, y, w, h;
-        bool dark;
+        bool dark, edit;
         long follow;
     } key;
     uint32_t *ranks; /* scratch [n] */
@@ -69,6 +69,13 @@ const sn_layout *sn_frame_layout(sn_frame *f, const sn_view *v, sn_diag *diag)
     return f->layout;
 }
 
+/* Edit mode draws the wires on past the last layer: room to drop a new
+ * comparator (a column after the last one), even on an empty network. */
+static double edit_room(const sn_view *v, const sn_layout *lo)
+{
+    return v->edit ? 4 * lo->pitch : 0;
+}
+
 static const sn_theme *theme_of(const sn_view *v)
 {
     return sn_theme_get(v->dark ? SN_THEME_DARK : SN_THEME_LIGHT);
@@ -76,11 +83,11 @@ static const sn_theme *theme_of(const sn_view *v)
 
 void sn_frame_panes(const sn_frame *f, const sn_view *v, double w, double h, double s, sn_panes *p)
 {
-    (void)v;
     double font = fmin(fmax(h / 42, 13 * s), 34 * s);
     double pad = round(font * 0.6);
     p->font = font;
-    double status_h = round(font * 3.2);
+    /* edit mode adds a line: what the network is worth (size, verdict) */
+    double status_h = round(font * (v->edit ? 4.55 : 3.2));
     p->status = (sn_box){0, h - status_h, w, status_h};
     double body = h - status_h - 2 * pad;
     double net_h = round(body * 0.60);
@@ -89,8 +96,9 @@ void sn_frame_panes(const sn_frame *f, const sn_view *v, double w, double h, dou
     p->fitted = p->net;
     const sn_layout *lo = f->layout_net == v->net_id ? f->layout : NULL;
     if (lo && lo->width > 0 && lo->height > 0) {
-        double fit = fmin(p->net.w / lo->width, p->net.h / lo->height);
-        double fw = lo->width * fit, fh = lo->height * fit;
+        double lw = lo->width + edit_room(v, lo);
+        double fit = fmin(p->net.w / lw, p->net.h / lo->height);
+        double fw = lw * fit, fh = lo->height * fit;
         p->fitted =
             (sn_box){p->net.x + (p->net.w - fw) / 2, p->net.y + (p->net.h - fh) / 2, fw, fh};
     }
@@ -100,7 +108,7 @@ void sn_frame_panes(const sn_frame *f, const sn_view *v, double w, double h, dou
 static double net_transform(const sn_layout *lo, const sn_view *v, const sn_panes *p, double *ox,
                             double *oy)
 {
-    double z = p->fitted.w / lo->width * v->zoom;
+    double z = p->fitted.w / (lo->width + edit_room(v, lo)) * v->zoom;
     *ox = p->fitted.x + v->pan_x * p->fitted.w;
     *oy = p->fitted.y + v->pan_y * p->fitted.h;
     return z;
@@ -154,7 +162,7 @@ static sn_status draw_net_cache(sn_frame *f, const sn_view *v, const sn_layout *
     bool same = f->cache && f->key.net == v->net_id && f->key.zoom == v->zoom &&
                 f->key.pan_x == v->pan_x && f->key.pan_y == v->pan_y && f->key.x == p->net.x &&
                 f->key.y == p->net.y && f->key.w == p->net.w && f->key.h == p->net.h &&
-                f->key.dark == v->dark && f->key.follow == v->follow &&
+                f->key.dark == v->dark && f->key.edit == v->edit && f->key.follow == v->follow &&
                 (v->follow < 0 || f->key.path_gen == v->generation);
     if (same)
         return SN_OK;
@@ -191,6 +199,7 @@ static sn_status draw_net_cache(sn_frame *f, const sn_view *v, const sn_layout *
     f->key.w = p->net.w;
     f->key.h = p->net.h;
     f->key.dark = v->dark;
+    f->key.edit = v->edit;
     f->key.follow = v->follow;
     f->key.path_gen = v->generation;
     return rs;
@@ -219,6 +228,107 @@ static void draw_swap_glow(cairo_t *cr, const sn_view *v, const sn_layout *lo, d
     cairo_set_line_width(cr, fmax(lo->cmp_w * 3.5, 5 / z));
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
     cairo_stroke(cr);
+}
+
+/* Mix of colours a and b: t = 0 gives a. */
+static sn_rgb mix(sn_rgb a, sn_rgb b, double t)
+{
+    return (sn_rgb){a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
+}
+
+/* A comparator drawn anew in colour c over whatever is there: its column
+ * is cleared to the layer's background and the wires through it redrawn,
+ * so a faded comparator really looks faded. */
+static void redraw_cmp(cairo_t *cr, const sn_layout *lo, const sn_theme *th,
+                       const sn_layout_cmp *c, sn_rgb col)
+{
+    double r = lo->dot_r * 1.3;
+    sn_rgb bg = c->layer % 2 == 1 ? th->band : th->background;
+    set_rgb(cr, bg);
+    cairo_rectangle(cr, c->x - r, c->y0 - r, 2 * r, c->y1 - c->y0 + 2 * r);
+    cairo_fill(cr);
+    uint32_t w0, w1;
+    sn_layout_wires_in(lo, c->y0, c->y1, &w0, &w1);
+    cairo_new_path(cr);
+    for (uint32_t i = w0; i < w1; i++) {
+        if (lo->wire_y[i] < c->y0 - r || lo->wire_y[i] > c->y1 + r)
+            continue;
+        cairo_move_to(cr, c->x - r, lo->wire_y[i]);
+        cairo_line_to(cr, c->x + r, lo->wire_y[i]);
+    }
+    set_rgb(cr, th->wire);
+    cairo_set_line_width(cr, lo->wire_w);
+    cairo_stroke(cr);
+    set_rgb(cr, col);
+    cairo_set_line_width(cr, lo->cmp_w);
+    cairo_move_to(cr, c->x, c->y0);
+    cairo_line_to(cr, c->x, c->y1);
+    cairo_stroke(cr);
+    double ya = lo->wire_y[c->a], yb = lo->wire_y[c->b];
+    cairo_arc(cr, c->x, ya, lo->dot_r, 0, 2 * PI);
+    cairo_fill(cr);
+    if (c->a < c->b) {
+        cairo_arc(cr, c->x, yb, lo->dot_r, 0, 2 * PI);
+    } else { /* reversed: the arrow head at b, as the renderer draws it */
+        double ah = 2.6 * lo->dot_r, aw = 1.25 * lo->dot_r, dir = yb < ya ? -1.0 : 1.0;
+        cairo_move_to(cr, c->x, yb);
+        cairo_line_to(cr, c->x - aw, yb - dir * ah);
+        cairo_line_to(cr, c->x + aw, yb - dir * ah);
+        cairo_close_path(cr);
+    }
+    cairo_fill(cr);
+}
+
+/* Edit mode on top of the network: redundant comparators faded, the
+ * selected one haloed, and the comparator being dragged. */
+static void draw_edit(cairo_t *cr, const sn_view *v, const sn_layout *lo, double z)
+{
+    if (!v->edit)
+        return;
+    const sn_theme *th = theme_of(v);
+    double room = edit_room(v, lo);
+    cairo_new_path(cr);
+    for (uint32_t i = 0; i < lo->n; i++) {
+        cairo_move_to(cr, lo->wire_x1, lo->wire_y[i]);
+        cairo_line_to(cr, lo->wire_x1 + room - lo->pitch / 2, lo->wire_y[i]);
+    }
+    set_rgb(cr, mix(th->wire, th->background, 0.55));
+    cairo_set_line_width(cr, lo->wire_w);
+    double dash[2] = {3 * lo->scale, 3 * lo->scale};
+    cairo_set_dash(cr, dash, 2, 0);
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+    if (v->redundant_count && v->verdict_net == v->net_id)
+        for (size_t i = 0; i < lo->cmp_count; i++)
+            if (sn_view_is_redundant(v, i))
+                redraw_cmp(cr, lo, th, &lo->cmp[i], mix(th->comparator, th->background, 0.7));
+    if (v->sel_layer >= 0 && (size_t)v->sel_layer < lo->layer_count &&
+        (size_t)v->sel_index < lo->layer[v->sel_layer].count) {
+        const sn_layout_cmp *c = &lo->cmp[lo->layer[v->sel_layer].first + (size_t)v->sel_index];
+        set_rgba(cr, th->highlight, 0.45);
+        cairo_set_line_width(cr, fmax(lo->dot_r * 3.4, 8 / z));
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+        cairo_move_to(cr, c->x, c->y0);
+        cairo_line_to(cr, c->x, c->y1);
+        cairo_stroke(cr);
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+    }
+    if (v->preview.on && v->preview.a < lo->n && v->preview.b < lo->n) {
+        double ya = lo->wire_y[v->preview.a], yb = lo->wire_y[v->preview.b], x = v->preview.x;
+        set_rgb(cr, th->highlight);
+        cairo_set_line_width(cr, lo->cmp_w * 1.4);
+        double pdash[2] = {4 * lo->scale, 3 * lo->scale};
+        cairo_set_dash(cr, pdash, 2, 0);
+        cairo_move_to(cr, x, ya);
+        cairo_line_to(cr, x, yb);
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+        cairo_arc(cr, x, ya, lo->dot_r * 1.2, 0, 2 * PI);
+        cairo_fill(cr);
+        if (v->preview.a != v->preview.b)
+            cairo_arc(cr, x, yb, lo->dot_r * 1.2, 0, 2 * PI);
+        cairo_fill(cr);
+    }
 }
 
 static sn_status draw_net(sn_frame *f, const sn_view *v, cairo_t *cr, const sn_panes *p)
@@ -258,6 +368,7 @@ static sn_status draw_net(sn_frame *f, const sn_view *v, cairo_t *cr, const sn_p
         rs = sn_draw(cr, lo, theme_of(v), &st, &strip);
     }
     draw_swap_glow(cr, v, lo, z);
+    draw_edit(cr, v, lo, z);
     cairo_restore(cr);
     return rs;
 }
@@ -400,6 +511,51 @@ static sn_status draw_bars(sn_frame *f, const sn_view *v, cairo_t *cr, const sn_
 
 /* ---- status line and help */
 
+static sn_rgb error_red(const sn_view *v)
+{
+    return v->dark ? (sn_rgb){1.0, 0.45, 0.4} : (sn_rgb){0.75, 0.1, 0.05};
+}
+
+/* Edit mode's line: an EDIT tag, size and depth against the best known,
+ * and the live verdict (green: sorts, red: does not). */
+static void draw_edit_status(const sn_view *v, cairo_t *cr, const sn_panes *p, double pad,
+                             double y)
+{
+    const sn_theme *th = theme_of(v);
+    char size[160], verdict[200];
+    font(cr, p->font * 0.85, true);
+    const char *tag = "EDIT";
+    double tw = text_w(cr, tag), th_ = p->font * 1.1;
+    set_rgb(cr, th->highlight);
+    cairo_rectangle(cr, pad, y - p->font * 0.92, tw + p->font * 0.7, th_);
+    cairo_fill(cr);
+    set_rgb(cr, sn_palette_text_on(th->highlight));
+    cairo_move_to(cr, pad + p->font * 0.35, y);
+    cairo_show_text(cr, tag);
+    double x = pad + tw + p->font * 1.4;
+    font(cr, p->font, false);
+    set_rgb(cr, th->text);
+    sn_view_size_text(v, size, sizeof size);
+    cairo_move_to(cr, x, y);
+    cairo_show_text(cr, size);
+    x += text_w(cr, size) + p->font * 1.5;
+    sn_view_verdict_text(v, verdict, sizeof verdict);
+    sn_rgb green = v->dark ? (sn_rgb){0.45, 0.85, 0.5} : (sn_rgb){0.1, 0.5, 0.15};
+    font(cr, p->font, true);
+    if (v->verdict == SN_VERDICT_SORTS)
+        set_rgb(cr, green);
+    else if (v->verdict == SN_VERDICT_FAILS)
+        set_rgb(cr, error_red(v));
+    else
+        set_rgb(cr, th->wire);
+    cairo_save(cr);
+    cairo_rectangle(cr, x, p->status.y, p->status.w - x - pad, p->status.h);
+    cairo_clip(cr);
+    cairo_move_to(cr, x, y);
+    cairo_show_text(cr, verdict);
+    cairo_restore(cr);
+}
+
 static void draw_status(const sn_view *v, cairo_t *cr, const sn_panes *p)
 {
     const sn_theme *th = theme_of(v);
@@ -408,18 +564,26 @@ static void draw_status(const sn_view *v, cairo_t *cr, const sn_panes *p)
     cairo_fill(cr);
     double pad = p->font * 0.6;
     double y1 = p->status.y + p->font * 1.3, y2 = p->status.y + p->font * 2.65;
+    if (v->edit) {
+        draw_edit_status(v, cr, p, pad, y2);
+        y2 += p->font * 1.35;
+    }
     char buf[512], in[96];
     font(cr, p->font, true);
     set_rgb(cr, th->comparator);
     cairo_move_to(cr, pad, y1);
     cairo_show_text(cr, v->name);
-    double x = pad + text_w(cr, v->name) + p->font;
+    double x = pad + text_w(cr, v->name);
+    if (sn_view_unsaved(v)) { /* as the title bar: unsaved edits */
+        cairo_move_to(cr, x, y1);
+        cairo_show_text(cr, "*");
+        x += text_w(cr, "*");
+    }
+    x += p->font;
     font(cr, p->font, false);
     snprintf(buf, sizeof buf, "n = %u    layer %zu of %zu    %zu comparisons, %zu swaps    %s",
              v->n, v->step, v->layers, v->cmp_before[v->step], v->swap_before[v->step],
              sn_view_input_text(v, in, sizeof in));
-    cairo_move_to(cr, x, y1);
-    cairo_show_text(cr, buf);
     char gpu_buf[200];
     const char *gpu = v->gpu_built ? "GPU: not checked (G)" : "GPU: not built with OpenCL";
     if (v->gpu_generation && v->gpu_generation == v->data_generation) {
@@ -427,19 +591,24 @@ static void draw_status(const sn_view *v, cairo_t *cr, const sn_panes *p)
         gpu = gpu_buf;
     }
     double gw = text_w(cr, gpu);
+    cairo_save(cr); /* a narrow window cuts the line short of the GPU verdict */
+    cairo_rectangle(cr, 0, p->status.y, p->status.w - gw - 2 * pad, p->status.h);
+    cairo_clip(cr);
+    cairo_move_to(cr, x, y1);
+    cairo_show_text(cr, buf);
+    cairo_restore(cr);
     set_rgb(cr, th->wire);
     cairo_move_to(cr, p->status.w - pad - gw, y1);
     cairo_show_text(cr, gpu);
 
     font(cr, p->font * 0.9, false);
-    snprintf(buf, sizeof buf, "%s%s   %g layers/s    H: help", v->playing ? "playing" : "paused",
-             v->dark ? "" : "", sn_view_speed(v));
+    snprintf(buf, sizeof buf, "%s   %g layers/s    %sH: help", v->playing ? "playing" : "paused",
+             sn_view_speed(v), v->edit ? "E: end editing   " : "");
     double hw = text_w(cr, buf);
     cairo_move_to(cr, p->status.w - pad - hw, y2);
     cairo_show_text(cr, buf);
     if (v->message_error) {
-        sn_rgb red = v->dark ? (sn_rgb){1.0, 0.45, 0.4} : (sn_rgb){0.75, 0.1, 0.05};
-        set_rgb(cr, red);
+        set_rgb(cr, error_red(v));
     } else {
         set_rgb(cr, th->text);
     }
@@ -471,6 +640,11 @@ static const char *const help_lines[][2] = {
     {"F11", "full screen"},
     {"Click", "follow a value (Esc stops)"},
     {"Wheel / drag", "zoom / pan; double-click fits"},
+    {"E", "edit mode: build the network by hand"},
+    {"  drag", "wire to wire adds a comparator (upward:"},
+    {"", "reversed); drag one to move it"},
+    {"  click, Tab", "select a comparator; Delete removes it"},
+    {"  Ctrl+Z / Y", "undo / redo      Ctrl+S: save the network"},
     {"H, F1, ?", "this help      Q: quit"},
 };
 
@@ -574,6 +748,42 @@ bool sn_frame_pick(sn_frame *f, const sn_view *v, double w, double h, double s, 
         k++;
     *wire = best;
     *step = k;
+    return true;
+}
+
+bool sn_frame_edit_hit(sn_frame *f, const sn_view *v, double w, double h, double s, double x,
+                       double y, sn_frame_hit *hit)
+{
+    sn_diag d;
+    const sn_layout *lo = sn_frame_layout(f, v, &d);
+    sn_panes p;
+    sn_frame_panes(f, v, w, h, s, &p);
+    memset(hit, 0, sizeof *hit);
+    hit->layer = hit->index = -1;
+    if (!lo || v->n == 0 || x < p.net.x || x >= p.net.x + p.net.w || y < p.net.y ||
+        y >= p.net.y + p.net.h)
+        return false;
+    double ox, oy;
+    double z = net_transform(lo, v, &p, &ox, &oy);
+    double lx = (x - ox) / z, ly = (y - oy) / z;
+    hit->x = lx;
+    uint32_t best = 0;
+    for (uint32_t i = 1; i < lo->n; i++)
+        if (fabs(lo->wire_y[i] - ly) < fabs(lo->wire_y[best] - ly))
+            best = i;
+    hit->wire = best;
+    hit->wire_hit = fabs(lo->wire_y[best] - ly) <= lo->pitch / 2;
+    size_t k = 0;
+    while (k < lo->layer_count && lo->layer[k].x1 <= lx)
+        k++;
+    hit->col = k;
+    /* a comparator within a few pixels, never farther than half a sub-column */
+    double tol = fmin(fmax(6 / z, lo->cmp_w * 2), SN_LAYOUT_SUBCOL * lo->scale / 2);
+    long i = sn_layout_hit(lo, lx, ly, tol);
+    if (i >= 0) {
+        hit->layer = (long)lo->cmp[i].layer;
+        hit->index = i - (long)lo->layer[lo->cmp[i].layer].first;
+    }
     return true;
 }
 

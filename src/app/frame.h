@@ -48,6 +48,20 @@ sn_status sn_frame_draw(sn_frame *f, const sn_view *v, cairo_t *cr, double w, do
 bool sn_frame_pick(sn_frame *f, const sn_view *v, double w, double h, double s, double x, double y,
                    uint32_t *wire, size_t *step);
 
+/* What lies under device pixel (x, y) of the network pane, for edit mode. */
+typedef struct sn_frame_hit {
+    bool wire_hit;   /* a wire within half a pitch */
+    uint32_t wire;   /* the nearest wire */
+    size_t col;      /* column: layers whose band ends left of x */
+    double x;        /* layout x */
+    long layer;      /* comparator under the point: its layer, or -1 */
+    long index;      /* and its index in the layer */
+} sn_frame_hit;
+
+/* false when (x, y) is outside the network pane. */
+bool sn_frame_edit_hit(sn_frame *f, const sn_view *v, double w, double h, double s, double x,
+                       double y, sn_frame_hit *hit);
+
 /* Write the diagram at the current step as SVG to `path` (the whole
  * network, values and path, at layout size). */
 sn_status sn_frame_save_svg(sn_frame *f, const sn_view *v, const char *path, sn_diag *diag);

@@ -26,6 +26,54 @@ static int numbers(const char *s, double *v, int max)
     return -1;
 }
 
+/* The edit verbs: whole numbers from 0 (wires, layers, indices, columns). */
+static bool whole(const double *v, int got)
+{
+    for (int i = 0; i < got; i++)
+        if (!(v[i] >= 0 && v[i] <= 4294967295.0 && v[i] == (double)(long long)v[i]))
+            return false;
+    return true;
+}
+
+static sn_status parse_edit(const char *verb, size_t len, const char *args, sn_script_event *ev)
+{
+    if (len == 4 && strncmp(verb, "save", 4) == 0) {
+        size_t plen = strlen(args);
+        if (plen == 0 || plen > SN_SCRIPT_PATH_MAX)
+            return SN_EPARSE;
+        ev->kind = SN_SCRIPT_SAVE;
+        memcpy(ev->path, args, plen + 1);
+        return SN_OK;
+    }
+    double v[4];
+    int got = numbers(args, v, 4);
+    if (got < 0 || !whole(v, got))
+        return SN_EPARSE;
+    ev->i = (long)v[0];
+    ev->j = got > 1 ? (long)v[1] : 0;
+    ev->k = got > 2 ? (long)v[2] : -1;
+    if (len == 3 && strncmp(verb, "add", 3) == 0 && (got == 2 || got == 3))
+        ev->kind = SN_SCRIPT_ADD;
+    else if (len == 3 && strncmp(verb, "del", 3) == 0 && got == 2)
+        ev->kind = SN_SCRIPT_DEL;
+    else if (len == 4 && strncmp(verb, "move", 4) == 0 && got == 3)
+        ev->kind = SN_SCRIPT_MOVE;
+    else if (len == 6 && strncmp(verb, "select", 6) == 0 && got == 2)
+        ev->kind = SN_SCRIPT_SELECT;
+    else
+        return SN_EPARSE;
+    return SN_OK;
+}
+
+static bool is_edit_verb(const char *tok, size_t len)
+{
+    static const char *const verbs[] = {"add", "del", "move", "select", "save"};
+    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+        if (strlen(verbs[i]) == len && strncmp(tok, verbs[i], len) == 0)
+            return true;
+    return false;
+}
+
 static sn_status parse_token(const char *tok, sn_script_event *ev)
 {
     memset(ev, 0, sizeof *ev);
@@ -36,6 +84,8 @@ static sn_status parse_token(const char *tok, sn_script_event *ev)
         return ev->act == SN_ACT_NONE ? SN_EPARSE : SN_OK;
     }
     size_t len = (size_t)(colon - tok);
+    if (is_edit_verb(tok, len))
+        return parse_edit(tok, len, colon + 1, ev);
     double v[4];
     int got = numbers(colon + 1, v, 4);
     if (len == 4 && strncmp(tok, "wait", 4) == 0 && got == 1 && v[0] >= 0 && v[0] <= 3.6e6) {
@@ -83,7 +133,7 @@ sn_status sn_script_parse(const char *text, sn_script_event **out, size_t *count
                 args = true;
             p++;
         }
-        char tok[128];
+        char tok[SN_SCRIPT_PATH_MAX + 8];
         size_t len = (size_t)(p - start);
         sn_script_event ev;
         bool ok = len < sizeof tok;
@@ -96,7 +146,9 @@ sn_status sn_script_parse(const char *text, sn_script_event **out, size_t *count
             sn_free(evs);
             return sn_diag_set(diag, SN_EPARSE, 1, (unsigned long)(start - text) + 1,
                                "script column %lu: '%.*s' is not a key name, wait:MS, "
-                               "click:X,Y, dclick:X,Y, wheel:X,Y,N or drag:X,Y,DX,DY",
+                               "click:X,Y, dclick:X,Y, wheel:X,Y,N, drag:X,Y,DX,DY, "
+                               "add:I,J[,COL], del:LAYER,INDEX, move:LAYER,INDEX,COL, "
+                               "select:LAYER,INDEX or save:FILE (numbers from 0)",
                                (unsigned long)(start - text) + 1, (int)(len > 40 ? 40 : len),
                                start);
         }

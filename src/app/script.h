@@ -15,20 +15,32 @@ typedef enum sn_script_kind {
     SN_SCRIPT_CLICK,  /* click at window point (x, y) */
     SN_SCRIPT_DCLICK, /* double click at (x, y): fit */
     SN_SCRIPT_WHEEL,  /* wheel by z notches at (x, y) */
-    SN_SCRIPT_DRAG    /* drag from (x, y) by (dx, dy) */
+    SN_SCRIPT_DRAG,   /* drag from (x, y) by (dx, dy) */
+    SN_SCRIPT_ADD,    /* edit: add comparator (i, j) from column k (k < 0: as early as possible) */
+    SN_SCRIPT_DEL,    /* edit: delete comparator j of layer i */
+    SN_SCRIPT_MOVE,   /* edit: move comparator j of layer i to column k */
+    SN_SCRIPT_SELECT, /* edit: select comparator j of layer i */
+    SN_SCRIPT_SAVE    /* save the network to path */
 } sn_script_kind;
+
+/* Longest file name of save:FILE. */
+#define SN_SCRIPT_PATH_MAX 400
 
 typedef struct sn_script_event {
     sn_script_kind kind;
     sn_action act;
     double ms;
     double x, y, dx, dy, z;
+    long i, j, k;                      /* edit verbs: wires or layer, index, column */
+    char path[SN_SCRIPT_PATH_MAX + 1]; /* save */
 } sn_script_event;
 
 /* Parse a script: tokens separated by blanks or commas outside a token's
  * arguments. Keys: the names of sn_action_parse (right left space home end
  * plus minus r v 0 b 1-6 [ ] o s p g h t f11 q escape fit); wait:MS;
- * click:X,Y; dclick:X,Y; wheel:X,Y,N; drag:X,Y,DX,DY (window points).
+ * click:X,Y; dclick:X,Y; wheel:X,Y,N; drag:X,Y,DX,DY (window points);
+ * edit verbs add:I,J[,COL] del:LAYER,INDEX move:LAYER,INDEX,COL
+ * select:LAYER,INDEX (numbers from 0) and save:FILE.
  * *out is sn_malloc'd (sn_free it). SN_EPARSE with the column of the bad
  * token in diag. */
 sn_status sn_script_parse(const char *text, sn_script_event **out, size_t *count, sn_diag *diag);

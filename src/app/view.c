@@ -12,10 +12,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <sys/stat.h> // for: stat (a free default file name)
+
 #include "core/alloc.h"
 #include "core/check.h"
 #include "core/format.h"
 #include "core/library.h"
+#include "edit.h"
+#include "verdict.h"
 
 const sn_algo sn_view_generators[6] = {SN_ALGO_BITONIC,       SN_ALGO_ODDEVEN_MERGE,
                                        SN_ALGO_TRANSPOSITION, SN_ALGO_PAIRWISE,
@@ -40,6 +44,9 @@ static const struct {
     {"g", SN_ACT_GPU},       {"h", SN_ACT_HELP},          {"f1", SN_ACT_HELP},
     {"?", SN_ACT_HELP},      {"f11", SN_ACT_FULLSCREEN},  {"t", SN_ACT_THEME},
     {"fit", SN_ACT_FIT},     {"escape", SN_ACT_UNFOLLOW}, {"q", SN_ACT_QUIT},
+    {"e", SN_ACT_EDIT},      {"undo", SN_ACT_UNDO},       {"ctrl+z", SN_ACT_UNDO},
+    {"redo", SN_ACT_REDO},   {"ctrl+y", SN_ACT_REDO},     {"delete", SN_ACT_DELETE},
+    {"tab", SN_ACT_SELECT},  {"ctrl+s", SN_ACT_SAVE_NET},
 };
 
 sn_action sn_action_parse(const char *name)
@@ -233,9 +240,15 @@ static sn_status input_for(sn_view *v, uint32_t n, sn_input_kind *kind, uint32_t
 
 /* ---- networks */
 
+static void edit_reset(sn_view *v);
+static bool edit_begin(sn_view *v);
+static void verdict_start(sn_view *v);
+
 /* Install schedule s (consumed): new input of the same kind, fresh trace.
- * On failure the old network stays and the message says why. */
-static bool set_schedule(sn_view *v, sn_schedule *s)
+ * An edited version (edited) keeps the camera and stays at the end when
+ * the view was there; another network starts a new edit history. On
+ * failure the old network stays and the message says why. */
+static bool set_schedule(sn_view *v, sn_schedule *s, bool edited)
 {
     sn_diag d;
     sn_diag_clear(&d);
@@ -261,6 +274,8 @@ static bool set_schedule(sn_view *v, sn_schedule *s)
         sn_schedule_destroy(s);
         return false;
     }
+    bool at_end = v->step == v->layers;
+    size_t old_step = v->step;
     sn_schedule_destroy(v->sched);
     v->sched = s;
     v->net_id++;
@@ -272,11 +287,31 @@ static bool set_schedule(sn_view *v, sn_schedule *s)
     v->input_kind = kind;
     install_trace(v, &r);
     reset_playback(v);
-    v->zoom = 1;
-    v->pan_x = v->pan_y = 0;
+    if (edited) {
+        v->step = at_end || old_step > v->layers ? v->layers : old_step;
+    } else {
+        v->zoom = 1;
+        v->pan_x = v->pan_y = 0;
+    }
     if (v->follow >= 0 && (uint32_t)v->follow >= n)
         v->follow = -1;
     compute_path(v);
+    if (!edited) {
+        edit_reset(v);
+        if (v->edit)
+            edit_begin(v);
+    }
+    return true;
+}
+
+/* A new network would drop unsaved edits: refuse and say so. */
+static bool guard_unsaved(sn_view *v)
+{
+    if (!sn_view_unsaved(v))
+        return false;
+    sn_view_message(v, true,
+                    "unsaved edits: save them (Ctrl+S) or undo them (Ctrl+Z) before "
+                    "switching the network");
     return true;
 }
 
@@ -285,13 +320,15 @@ static bool generate(sn_view *v, sn_algo algo, uint32_t n)
     sn_schedule *s = NULL;
     sn_diag d;
     sn_diag_clear(&d);
+    if (guard_unsaved(v))
+        return false;
     sn_status st = sn_schedule_generate(algo, n, &s, &d);
     if (st != SN_OK) {
         sn_view_message(v, true, "%s:%u: %s", sn_algo_name(algo), n,
                         d.text[0] ? d.text : sn_status_str(st));
         return false;
     }
-    if (!set_schedule(v, s))
+    if (!set_schedule(v, s, false))
         return false;
     sn_view_message(v, false, "%s", v->name);
     return true;
@@ -303,12 +340,14 @@ static bool load_named(sn_view *v, const char *spec)
     sn_schedule *s = NULL;
     sn_diag d;
     sn_diag_clear(&d);
+    if (guard_unsaved(v))
+        return false;
     sn_status st = sn_schedule_load(spec, &s, &d);
     if (st != SN_OK) {
         sn_view_message(v, true, "%s", d.text[0] ? d.text : sn_status_str(st));
         return false;
     }
-    if (!set_schedule(v, s))
+    if (!set_schedule(v, s, false))
         return false;
     sn_view_message(v, false, "%s", v->name);
     return true;
@@ -345,6 +384,8 @@ static bool reload(sn_view *v)
                         "this view was started with a generator name");
         return false;
     }
+    if (guard_unsaved(v))
+        return false;
     sn_schedule *s = NULL;
     sn_diag d;
     sn_diag_clear(&d);
@@ -354,31 +395,29 @@ static bool reload(sn_view *v)
                         d.text[0] ? d.text : sn_status_str(st));
         return false;
     }
-    if (!set_schedule(v, s))
+    if (!set_schedule(v, s, false))
         return false;
     sn_view_message(v, false, "reloaded %s", v->file);
     return true;
 }
 
+/* "bitonic:16", "empty:4": a name, not a file (sn_schedule_load reads a
+ * NAME: spec as a file only when it contains '/'). */
 static bool is_generator_name(const char *spec)
 {
-    const char *colon = strchr(spec, ':');
-    if (!colon || colon == spec)
-        return false;
-    char algo[64];
-    size_t len = (size_t)(colon - spec);
-    if (len >= sizeof algo)
-        return false;
-    memcpy(algo, spec, len);
-    algo[len] = '\0';
-    sn_algo a;
-    return sn_algo_parse(algo, &a) || sn_library_is_family(algo);
+    const char *p = spec;
+    while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+           *p == '-' || *p == '_')
+        p++;
+    return p > spec && *p == ':' && !strchr(spec, '/');
 }
 
 sn_status sn_view_init(sn_view *v, const char *spec, const sn_view_input *in, sn_diag *diag)
 {
     memset(v, 0, sizeof *v);
     v->follow = -1;
+    v->sel_layer = v->sel_index = -1;
+    v->saved_pos = SIZE_MAX;
     v->zoom = 1;
     v->speed = DEFAULT_SPEED;
     v->type = in ? in->type : SN_KEY_I32;
@@ -432,11 +471,17 @@ sn_status sn_view_init(sn_view *v, const char *spec, const sn_view_input *in, sn
     v->input = keys;
     install_trace(v, &r);
     sn_view_message(v, false, "Right: next layer   Space: play   H: help");
+    /* nothing to step through yet: start building it */
+    if (v->layers == 0 && n >= 2)
+        sn_view_action(v, SN_ACT_EDIT);
     return SN_OK;
 }
 
 void sn_view_cleanup(sn_view *v)
 {
+    edit_reset(v);
+    sn_free(v->hist);
+    sn_verdict_destroy(v->worker);
     sn_schedule_destroy(v->sched);
     sn_trace_destroy(v->trace);
     sn_free(v->cmp_before);
@@ -446,6 +491,487 @@ void sn_view_cleanup(sn_view *v)
     sn_free(v->file);
     memset(v, 0, sizeof *v);
     v->follow = -1;
+    v->sel_layer = v->sel_index = -1;
+    v->saved_pos = SIZE_MAX;
+}
+
+/* ---- edit mode */
+
+static void verdict_clear(sn_view *v)
+{
+    sn_free(v->redundant);
+    v->redundant = NULL;
+    v->redundant_count = 0;
+    v->cex[0] = '\0';
+    v->failing = 0;
+    v->verdict_why[0] = '\0';
+    v->verdict_progress = 0;
+}
+
+/* Forget the edit history (the shown network stays). */
+static void edit_reset(sn_view *v)
+{
+    sn_verdict_cancel(v->worker);
+    for (size_t i = 0; i < v->hist_count; i++)
+        sn_network_destroy(v->hist[i]);
+    v->hist_count = v->hist_pos = 0;
+    v->saved_pos = SIZE_MAX;
+    v->sel_layer = v->sel_index = -1;
+    v->quit_armed = false;
+    v->verdict = SN_VERDICT_NONE;
+    verdict_clear(v);
+}
+
+/* Push net (consumed) as the newest version, dropping the redo part. */
+static bool hist_push(sn_view *v, sn_network *net)
+{
+    if (v->hist_count == v->hist_cap) {
+        size_t cap = v->hist_cap ? v->hist_cap * 2 : 16, bytes;
+        sn_network **g = NULL;
+        if (sn_mul_size(cap, sizeof *g, &bytes))
+            g = sn_realloc(v->hist, bytes);
+        if (!g) {
+            sn_network_destroy(net);
+            return false;
+        }
+        v->hist = g;
+        v->hist_cap = cap;
+    }
+    size_t at = v->hist_count ? v->hist_pos + 1 : 0;
+    for (size_t i = at; i < v->hist_count; i++)
+        sn_network_destroy(v->hist[i]);
+    if (v->saved_pos != SIZE_MAX && v->saved_pos >= at)
+        v->saved_pos = SIZE_MAX; /* the saved version was undone and is gone */
+    v->hist[at] = net;
+    v->hist_count = at + 1;
+    v->hist_pos = at;
+    return true;
+}
+
+/* The shown schedule as a network of its own (closed forms materialized),
+ * or NULL with the message saying why `what` cannot go on. */
+static sn_network *materialize(sn_view *v, const char *what)
+{
+    sn_network *net = NULL;
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_status st = sn_schedule_to_network(v->sched, &net, &d);
+    if (st != SN_OK) {
+        set_diag_message(v, st, &d, what);
+        return NULL;
+    }
+    return net;
+}
+
+/* The shown network as the first version of a new history. */
+static bool edit_begin(sn_view *v)
+{
+    if (v->hist_count)
+        return true;
+    sn_network *net = materialize(v, "edit mode");
+    if (!net)
+        return false;
+    if (!hist_push(v, net)) {
+        sn_view_message(v, true, "edit mode: out of memory");
+        return false;
+    }
+    v->saved_pos = 0;
+    verdict_start(v);
+    return true;
+}
+
+/* Check the shown version on the worker thread (cancelling the last one). */
+static void verdict_start(sn_view *v)
+{
+    verdict_clear(v);
+    v->verdict_net = v->net_id;
+    v->verdict = SN_VERDICT_CHECKING;
+    if (!v->worker)
+        v->worker = sn_verdict_create();
+    sn_network *copy = v->hist_count ? sn_network_clone(v->hist[v->hist_pos]) : NULL;
+    if (!v->worker || !copy || sn_verdict_start(v->worker, copy, v->net_id) != SN_OK) {
+        if (v->worker && !copy)
+            sn_network_destroy(copy);
+        v->verdict = SN_VERDICT_UNKNOWN;
+        snprintf(v->verdict_why, sizeof v->verdict_why, "could not start the checker");
+    }
+}
+
+/* Take the worker's result if it is there (or wait for it). */
+static bool verdict_poll(sn_view *v, bool wait)
+{
+    if (v->verdict != SN_VERDICT_CHECKING)
+        return false;
+    sn_verdict_result r;
+    if (!sn_verdict_take(v->worker, wait, &r)) {
+        double p = sn_verdict_progress(v->worker);
+        bool changed = p != v->verdict_progress;
+        v->verdict_progress = p;
+        return changed;
+    }
+    if (r.id != v->verdict_net) { /* cannot happen: a new job cancels the old */
+        sn_check_result_free(&r.check);
+        return false;
+    }
+    if (r.status != SN_OK) {
+        v->verdict = SN_VERDICT_UNKNOWN;
+        snprintf(v->verdict_why, sizeof v->verdict_why, "%s", r.why);
+        return true;
+    }
+    v->verdict = r.check.sorts ? SN_VERDICT_SORTS : SN_VERDICT_FAILS;
+    if (!r.check.sorts) {
+        uint32_t n = v->n < sizeof v->cex ? v->n : (uint32_t)sizeof v->cex - 1;
+        for (uint32_t i = 0; i < n; i++)
+            v->cex[i] = (char)('0' + (r.check.counterexample[i] ? 1 : 0));
+        v->cex[n] = '\0';
+        v->failing = r.check.failing_count;
+    }
+    v->redundant = r.check.redundant; /* taken over */
+    v->redundant_count = r.check.redundant_count;
+    r.check.redundant = NULL;
+    sn_check_result_free(&r.check);
+    return true;
+}
+
+void sn_view_settle(sn_view *v)
+{
+    verdict_poll(v, true);
+}
+
+/* Show version hist_pos: a new explicit schedule on the same input. */
+static bool show_version(sn_view *v)
+{
+    sn_network *copy = sn_network_clone(v->hist[v->hist_pos]);
+    sn_schedule *s = NULL;
+    char name[sizeof v->name];
+    snprintf(name, sizeof name, "%s", v->name);
+    if (!copy || sn_network_set_name(copy, name) != SN_OK ||
+        sn_schedule_from_network(copy, &s) != SN_OK) {
+        if (!s)
+            sn_network_destroy(copy);
+        sn_view_message(v, true, "edit: out of memory");
+        return false;
+    }
+    if (!set_schedule(v, s, true))
+        return false;
+    v->quit_armed = false;
+    verdict_start(v);
+    return true;
+}
+
+static bool editing(sn_view *v, const char *what)
+{
+    if (v->edit && v->hist_count)
+        return true;
+    sn_view_message(v, true, "%s: edit mode is off (press E first)", what);
+    return false;
+}
+
+/* Make result (consumed) the newest version and show it. */
+static bool apply(sn_view *v, sn_network *result)
+{
+    if (sn_network_equal(result, v->hist[v->hist_pos])) {
+        sn_network_destroy(result);
+        return false; /* nothing changed: no version to undo */
+    }
+    size_t pos = v->hist_pos;
+    if (!hist_push(v, result)) {
+        sn_view_message(v, true, "edit: out of memory");
+        return false;
+    }
+    if (!show_version(v)) {
+        v->hist_pos = pos; /* the view still shows the old one */
+        return false;
+    }
+    return true;
+}
+
+static bool edit_failed(sn_view *v, const char *what, sn_status st, const sn_diag *d)
+{
+    sn_view_message(v, true, "%s: %s; nothing changed", what,
+                    d->text[0] ? d->text : sn_status_str(st));
+    return false;
+}
+
+static void select_cmp(sn_view *v, size_t layer, size_t index)
+{
+    v->sel_layer = (long)layer;
+    v->sel_index = (long)index;
+}
+
+bool sn_view_edit_add(sn_view *v, uint32_t a, uint32_t b, long col)
+{
+    char what[64];
+    snprintf(what, sizeof what, "add %u,%u", a, b);
+    if (!editing(v, what))
+        return false;
+    const sn_network *cur = v->hist[v->hist_pos];
+    sn_network *res = NULL;
+    size_t layer = 0, index = 0;
+    sn_diag d;
+    sn_diag_clear(&d);
+    size_t c = 0;
+    if (col >= 0)
+        c = (size_t)col;
+    else if (a < v->n && b < v->n)
+        c = sn_edit_after_last(cur, a, b);
+    sn_status st = sn_edit_insert(cur, a, b, c, &res, &layer, &index, &d);
+    if (st != SN_OK)
+        return edit_failed(v, what, st, &d);
+    if (!apply(v, res))
+        return false;
+    select_cmp(v, layer, index);
+    sn_view_message(v, false, "added (%u,%u)%s in layer %zu", a, b, a > b ? " (reversed)" : "",
+                    layer);
+    return true;
+}
+
+bool sn_view_edit_delete(sn_view *v, size_t layer, size_t index)
+{
+    char what[64];
+    snprintf(what, sizeof what, "delete %zu,%zu", layer, index);
+    if (!editing(v, what))
+        return false;
+    sn_network *res = NULL;
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_comparator c = {0, 0};
+    size_t count = 0;
+    if (layer < sn_network_layer_count(v->hist[v->hist_pos])) {
+        const sn_comparator *cs = sn_network_layer(v->hist[v->hist_pos], layer, &count);
+        if (index < count)
+            c = cs[index];
+    }
+    sn_status st = sn_edit_delete(v->hist[v->hist_pos], layer, index, &res, &d);
+    if (st != SN_OK)
+        return edit_failed(v, what, st, &d);
+    if (!apply(v, res))
+        return false;
+    v->sel_layer = v->sel_index = -1;
+    sn_view_message(v, false, "deleted (%u,%u) of layer %zu", c.a, c.b, layer);
+    return true;
+}
+
+bool sn_view_edit_move(sn_view *v, size_t layer, size_t index, size_t col)
+{
+    char what[64];
+    snprintf(what, sizeof what, "move %zu,%zu", layer, index);
+    if (!editing(v, what))
+        return false;
+    sn_network *res = NULL;
+    size_t nl = 0, ni = 0;
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_status st = sn_edit_move(v->hist[v->hist_pos], layer, index, col, &res, &nl, &ni, &d);
+    if (st != SN_OK)
+        return edit_failed(v, what, st, &d);
+    if (!apply(v, res)) {
+        select_cmp(v, layer, index);
+        return false;
+    }
+    select_cmp(v, nl, ni);
+    sn_view_message(v, false, "moved to layer %zu", nl);
+    return true;
+}
+
+bool sn_view_edit_select(sn_view *v, long layer, long index)
+{
+    if (layer < 0) {
+        bool had = v->sel_layer >= 0;
+        v->sel_layer = v->sel_index = -1;
+        return had;
+    }
+    if (!editing(v, "select"))
+        return false;
+    size_t count = 0;
+    if ((size_t)layer < v->layers)
+        sn_network_layer(v->hist[v->hist_pos], (size_t)layer, &count);
+    if (index < 0 || (size_t)index >= count) {
+        sn_view_message(v, true, "select: there is no comparator %ld in layer %ld", index, layer);
+        return false;
+    }
+    select_cmp(v, (size_t)layer, (size_t)index);
+    const sn_comparator *c = sn_network_layer(v->hist[v->hist_pos], (size_t)layer, &count);
+    sn_view_message(v, false, "selected (%u,%u) of layer %ld: Delete removes it, a drag moves it",
+                    c[index].a, c[index].b, layer);
+    return true;
+}
+
+/* Tab: the next comparator in layer order (wrapping). */
+static bool select_next(sn_view *v)
+{
+    if (!editing(v, "select"))
+        return false;
+    if (v->layers == 0) {
+        sn_view_message(v, true, "select: there are no comparators yet");
+        return false;
+    }
+    size_t layer = 0, index = 0, count = 0;
+    if (v->sel_layer >= 0) {
+        layer = (size_t)v->sel_layer;
+        index = (size_t)v->sel_index + 1;
+        sn_network_layer(v->hist[v->hist_pos], layer, &count);
+        if (index >= count) {
+            index = 0;
+            layer = (layer + 1) % v->layers;
+        }
+    }
+    return sn_view_edit_select(v, (long)layer, (long)index);
+}
+
+static bool undo_redo(sn_view *v, bool redo)
+{
+    if (!editing(v, redo ? "redo" : "undo"))
+        return false;
+    if (redo ? v->hist_pos + 1 >= v->hist_count : v->hist_pos == 0) {
+        sn_view_message(v, false, "nothing to %s", redo ? "redo" : "undo");
+        return false;
+    }
+    size_t pos = v->hist_pos;
+    v->hist_pos = redo ? pos + 1 : pos - 1;
+    if (!show_version(v)) {
+        v->hist_pos = pos;
+        return false;
+    }
+    v->sel_layer = v->sel_index = -1;
+    sn_view_message(v, false, "%s (version %zu of %zu)", redo ? "redone" : "undone",
+                    v->hist_pos + 1, v->hist_count);
+    return true;
+}
+
+bool sn_view_unsaved(const sn_view *v)
+{
+    return v->hist_count > 0 && v->hist_pos != v->saved_pos;
+}
+
+/* "sortnet-empty-4.txt", or the first free "-2", "-3" ... */
+static void default_file(const sn_view *v, char *out, size_t cap)
+{
+    char base[sizeof v->name];
+    size_t j = 0;
+    for (const char *p = v->name; *p && j + 1 < sizeof base; p++) {
+        char c = *p;
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                  c == '-' || c == '_';
+        base[j++] = ok ? c : '-';
+    }
+    base[j] = '\0';
+    for (int i = 1; i < 1000; i++) {
+        if (i == 1)
+            snprintf(out, cap, "sortnet-%s.txt", base);
+        else
+            snprintf(out, cap, "sortnet-%s-%d.txt", base, i);
+        struct stat sb;
+        if (stat(out, &sb) != 0)
+            return;
+    }
+}
+
+bool sn_view_save(sn_view *v, const char *path)
+{
+    char def[300];
+    if (!path) {
+        path = v->file;
+        if (!path) {
+            default_file(v, def, sizeof def);
+            path = def;
+        }
+    }
+    sn_network *owned = v->hist_count ? NULL : materialize(v, "not saved");
+    const sn_network *net = v->hist_count ? v->hist[v->hist_pos] : owned;
+    if (!net)
+        return false;
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_status st = sn_edit_save(net, path, &d);
+    sn_network_destroy(owned);
+    if (st != SN_OK) {
+        sn_view_message(v, true, "not saved: %s", d.text[0] ? d.text : sn_status_str(st));
+        return false;
+    }
+    if (!v->file || strcmp(v->file, path) != 0) {
+        char *copy = sn_strdup(path);
+        if (copy) {
+            sn_free(v->file);
+            v->file = copy;
+        }
+    }
+    const char *base = strrchr(path, '/');
+    snprintf(v->name, sizeof v->name, "%.127s", base ? base + 1 : path);
+    sn_schedule_set_name(v->sched, v->name);
+    if (v->hist_count)
+        v->saved_pos = v->hist_pos;
+    v->quit_armed = false;
+    sn_view_message(v, false, "saved %s (%s)", path, sn_format_name(sn_edit_format_for(path)));
+    return true;
+}
+
+static bool toggle_edit(sn_view *v)
+{
+    if (v->edit) {
+        v->edit = false;
+        v->preview.on = false;
+        sn_view_message(v, false, "edit mode off%s",
+                        sn_view_unsaved(v) ? " (the edits are not saved: Ctrl+S)" : "");
+        return true;
+    }
+    v->edit = true;
+    if (!edit_begin(v)) {
+        v->edit = false;
+        return true;
+    }
+    if (v->verdict == SN_VERDICT_NONE)
+        verdict_start(v);
+    sn_view_message(v, false,
+                    "edit mode: drag from wire to wire to add a comparator, click one to select; "
+                    "E ends");
+    return true;
+}
+
+const char *sn_view_verdict_text(const sn_view *v, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (!v->edit || v->verdict_net != v->net_id)
+        return buf;
+    switch (v->verdict) {
+    case SN_VERDICT_NONE: break;
+    case SN_VERDICT_CHECKING:
+        snprintf(buf, cap, "checking\xE2\x80\xA6 %.0f%%", v->verdict_progress * 100);
+        break;
+    case SN_VERDICT_SORTS: snprintf(buf, cap, "sorts"); break;
+    case SN_VERDICT_FAILS:
+        snprintf(buf, cap, "does NOT sort: counterexample %s (B plays it)", v->cex);
+        break;
+    case SN_VERDICT_UNKNOWN: snprintf(buf, cap, "not checked: %s", v->verdict_why); break;
+    }
+    return buf;
+}
+
+const char *sn_view_size_text(const sn_view *v, char *buf, size_t cap)
+{
+    size_t size = v->cmp_before[v->layers], best = sn_library_best_size(v->n);
+    if (best > 0)
+        snprintf(buf, cap, "%zu comparator%s, best known %zu; %zu layer%s", size,
+                 size == 1 ? "" : "s", best, v->layers, v->layers == 1 ? "" : "s");
+    else
+        snprintf(buf, cap, "%zu comparator%s; %zu layer%s", size, size == 1 ? "" : "s",
+                 v->layers, v->layers == 1 ? "" : "s");
+    return buf;
+}
+
+bool sn_view_is_redundant(const sn_view *v, size_t index)
+{
+    if (!v->edit || v->verdict_net != v->net_id)
+        return false;
+    size_t lo = 0, hi = v->redundant_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v->redundant[mid] < index)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < v->redundant_count && v->redundant[lo] == index;
 }
 
 /* ---- stepping */
@@ -473,19 +999,54 @@ static bool step_to(sn_view *v, size_t k, bool animate)
     return true;
 }
 
-static bool counterexample(sn_view *v)
+/* The counterexample as the input: stepping shows where it goes wrong. */
+static bool play_counterexample(sn_view *v, const char *bits, uint64_t failing)
 {
-    sn_network *net = NULL;
     sn_diag d;
     sn_diag_clear(&d);
-    sn_status st = sn_schedule_to_network(v->sched, &net, &d);
-    if (st != SN_OK) {
-        set_diag_message(v, st, &d, "checker");
+    uint32_t *keys = NULL;
+    if (make_input(v, v->n, SN_INPUT_BITS, 0, bits, &keys, &d) != SN_OK) {
+        set_diag_message(v, SN_EINVAL, &d, "input");
         return false;
     }
+    memcpy(v->bits, bits, v->n + 1);
+    if (!set_input(v, keys, SN_INPUT_BITS))
+        return false;
+    sn_view_message(v, true,
+                    "does NOT sort: counterexample %s (one of %llu failing 0-1 inputs); "
+                    "End shows the unsorted output",
+                    bits, (unsigned long long)failing);
+    return true;
+}
+
+static bool counterexample(sn_view *v)
+{
+    if (v->edit && v->verdict_net == v->net_id) {
+        verdict_poll(v, false);
+        if (v->verdict == SN_VERDICT_CHECKING) { /* never freeze the window */
+            sn_view_message(v, false, "still checking (%.0f%%): B plays the counterexample "
+                                      "once there is one", v->verdict_progress * 100);
+            return true;
+        }
+        if (v->verdict == SN_VERDICT_FAILS) {
+            char bits[sizeof v->cex];
+            memcpy(bits, v->cex, sizeof bits);
+            play_counterexample(v, bits, v->failing);
+            return true;
+        }
+        if (v->verdict == SN_VERDICT_SORTS) {
+            sn_view_message(v, false, "this network sorts: the 0-1 checker proved it");
+            return true;
+        }
+    }
+    sn_network *net = materialize(v, "checker");
+    if (!net)
+        return false;
+    sn_diag d;
+    sn_diag_clear(&d);
     sn_check_result res;
     memset(&res, 0, sizeof res);
-    st = sn_check_run(net, NULL, &res, &d);
+    sn_status st = sn_check_run(net, NULL, &res, &d);
     sn_network_destroy(net);
     if (st != SN_OK) {
         set_diag_message(v, st, &d, "checker");
@@ -500,17 +1061,7 @@ static bool counterexample(sn_view *v)
         for (uint32_t i = 0; i < v->n; i++)
             bits[i] = (char)('0' + (res.counterexample[i] ? 1 : 0));
         bits[v->n] = '\0';
-        uint32_t *keys = NULL;
-        st = make_input(v, v->n, SN_INPUT_BITS, 0, bits, &keys, &d);
-        if (st == SN_OK) {
-            memcpy(v->bits, bits, v->n + 1);
-            changed = set_input(v, keys, SN_INPUT_BITS);
-        }
-        if (changed)
-            sn_view_message(v, true,
-                            "does NOT sort: counterexample %s (one of %llu failing 0-1 inputs); "
-                            "End shows the unsorted output",
-                            bits, (unsigned long long)res.failing_count);
+        changed = play_counterexample(v, bits, res.failing_count);
     }
     sn_check_result_free(&res);
     return changed || true;
@@ -590,6 +1141,8 @@ static void gpu_verify(sn_view *v)
 
 bool sn_view_action(sn_view *v, sn_action a)
 {
+    if (a != SN_ACT_QUIT)
+        v->quit_armed = false;
     switch (a) {
     case SN_ACT_NONE: return false;
     case SN_ACT_RIGHT: v->playing = false; return step_to(v, v->step + 1, true);
@@ -629,7 +1182,29 @@ bool sn_view_action(sn_view *v, sn_action a)
     case SN_ACT_SAVE_SVG: v->requests |= SN_REQ_SAVE_SVG; return false;
     case SN_ACT_SAVE_PNG: v->requests |= SN_REQ_SAVE_PNG; return false;
     case SN_ACT_FULLSCREEN: v->requests |= SN_REQ_FULLSCREEN; return true;
-    case SN_ACT_QUIT: v->requests |= SN_REQ_QUIT; return false;
+    case SN_ACT_QUIT:
+        if (sn_view_unsaved(v) && !v->quit_armed) {
+            v->quit_armed = true;
+            sn_view_message(v, true,
+                            "unsaved edits: Q again quits without saving them, Ctrl+S saves");
+            return true;
+        }
+        v->requests |= SN_REQ_QUIT;
+        return false;
+    case SN_ACT_EDIT: return toggle_edit(v);
+    case SN_ACT_UNDO: return undo_redo(v, false) || true;
+    case SN_ACT_REDO: return undo_redo(v, true) || true;
+    case SN_ACT_DELETE:
+        if (!editing(v, "delete"))
+            return true;
+        if (v->sel_layer < 0) {
+            sn_view_message(v, true, "delete: nothing selected (click a comparator, or Tab)");
+            return true;
+        }
+        sn_view_edit_delete(v, (size_t)v->sel_layer, (size_t)v->sel_index);
+        return true;
+    case SN_ACT_SELECT: select_next(v); return true;
+    case SN_ACT_SAVE_NET: sn_view_save(v, NULL); return true;
     case SN_ACT_GPU: gpu_verify(v); return true;
     case SN_ACT_HELP: v->help = !v->help; return true;
     case SN_ACT_THEME: v->dark = !v->dark; return true;
@@ -654,7 +1229,7 @@ bool sn_view_action(sn_view *v, sn_action a)
 
 bool sn_view_tick(sn_view *v, double dt_ms)
 {
-    bool changed = false;
+    bool changed = verdict_poll(v, false);
     if (v->anim_ms > 0) {
         v->anim_ms = v->anim_ms > dt_ms ? v->anim_ms - dt_ms : 0;
         changed = true;
@@ -677,7 +1252,7 @@ bool sn_view_tick(sn_view *v, double dt_ms)
 
 bool sn_view_busy(const sn_view *v)
 {
-    return v->playing || v->anim_ms > 0;
+    return v->playing || v->anim_ms > 0 || v->verdict == SN_VERDICT_CHECKING;
 }
 
 void sn_view_follow_wire(sn_view *v, uint32_t wire, size_t step)

@@ -64,6 +64,12 @@ typedef enum sn_action {
     SN_ACT_FIT,      /* reset zoom and pan */
     SN_ACT_UNFOLLOW, /* stop following an element */
     SN_ACT_QUIT,
+    SN_ACT_EDIT,     /* edit mode on / off */
+    SN_ACT_UNDO,     /* edit mode: undo the last edit */
+    SN_ACT_REDO,     /* edit mode: redo it */
+    SN_ACT_DELETE,   /* edit mode: delete the selected comparator */
+    SN_ACT_SELECT,   /* edit mode: select the next comparator (Tab) */
+    SN_ACT_SAVE_NET, /* save the network (Ctrl+S) */
     SN_ACT_COUNT
 } sn_action;
 
@@ -90,6 +96,25 @@ extern const sn_algo sn_view_generators[6];
 typedef sn_status (*sn_view_gpu_fn)(void *ctx, const sn_schedule *s, sn_key_type t,
                                     const uint32_t *input, char *verdict, size_t cap,
                                     bool *identical);
+
+/* The live verdict of edit mode (the 0-1 checker on a worker thread). */
+typedef enum sn_view_verdict {
+    SN_VERDICT_NONE = 0, /* not in edit mode */
+    SN_VERDICT_CHECKING,
+    SN_VERDICT_SORTS,
+    SN_VERDICT_FAILS,  /* counterexample in cex */
+    SN_VERDICT_UNKNOWN /* the checker could not decide (why in verdict_why) */
+} sn_view_verdict;
+
+struct sn_network;
+struct sn_verdict;
+
+/* The comparator a mouse drag would add or move, drawn while it lasts. */
+typedef struct sn_view_preview {
+    bool on, move; /* a drag in progress: adding (a to b) or moving */
+    uint32_t a, b; /* wires */
+    double x;      /* layout x of the drop point */
+} sn_view_preview;
 
 typedef struct sn_view {
     /* the network */
@@ -138,6 +163,26 @@ typedef struct sn_view {
     bool gpu_identical;
     uint64_t gpu_generation;  /* data_generation the verdict belongs to; 0: none */
     uint64_t data_generation; /* bumped whenever network or input changes */
+
+    /* edit mode: every version of the network, for unlimited undo / redo;
+     * the shown network is hist[hist_pos] (empty history: not editing yet) */
+    bool edit;
+    struct sn_network **hist; /* owned, each owned */
+    size_t hist_count, hist_cap, hist_pos;
+    size_t saved_pos;          /* version that is on disk (or loaded); SIZE_MAX: none */
+    long sel_layer, sel_index; /* selected comparator, or -1 */
+    bool quit_armed;           /* Q pressed once with unsaved edits */
+    sn_view_preview preview;   /* set by the window while the mouse drags */
+    struct sn_verdict *worker;  /* owned; made on first use */
+    sn_view_verdict verdict;    /* for verdict_net */
+    uint64_t verdict_net;       /* net_id the verdict belongs to */
+    double verdict_progress;    /* while CHECKING */
+    char cex[65];               /* FAILS: the smallest failing 0-1 input */
+    uint64_t failing;           /* FAILS: failing 0-1 inputs */
+    size_t *redundant;          /* comparator indices that never swap (owned) */
+    size_t redundant_count;
+    char verdict_why[256];      /* UNKNOWN: why */
+
     char message[512];        /* the line under the status line */
     bool message_error;
     unsigned requests; /* SN_REQ_* for the window loop */
@@ -183,6 +228,39 @@ void sn_view_message(sn_view *v, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* ---- edit mode. Every edit makes a new version (the old one is kept for
+ * undo), re-records the trace on the same input and starts the verdict;
+ * a failed edit changes nothing and says why in the message line. Outside
+ * edit mode they refuse ("press E first"). */
+
+/* Add comparator (a, b) (a receives the minimum; a > b is reversed) into
+ * the earliest layer >= col where both wires are free; col < 0: right
+ * after the last layer that uses wire a or b. Selects it. */
+bool sn_view_edit_add(sn_view *v, uint32_t a, uint32_t b, long col);
+/* Delete comparator `index` (from 0) of layer `layer` (from 0). */
+bool sn_view_edit_delete(sn_view *v, size_t layer, size_t index);
+/* Move it to column col (before layer col of the current network). */
+bool sn_view_edit_move(sn_view *v, size_t layer, size_t index, size_t col);
+/* Select a comparator (layer < 0: none). */
+bool sn_view_edit_select(sn_view *v, long layer, long index);
+/* Save the network to path (format from the extension: .json, .sn, else
+ * bracket), atomically; path NULL: to the file it came from or was last
+ * saved to, else to a new sortnet-NAME.txt in the current directory. The
+ * saved file becomes the view's file. */
+bool sn_view_save(sn_view *v, const char *path);
+/* true when the shown network has edits that are not saved. */
+bool sn_view_unsaved(const sn_view *v);
+/* Block until the verdict of the current network is known (scripted runs
+ * do this after every step, so the same script gives the same frames). */
+void sn_view_settle(sn_view *v);
+/* "sorts", "does NOT sort: counterexample 0110 (B plays it)",
+ * "checking… 40%", "not checked: why"; "" outside edit mode. */
+const char *sn_view_verdict_text(const sn_view *v, char *buf, size_t cap);
+/* "5 comparators, best known 5; 3 layers" (no "best known" past the table). */
+const char *sn_view_size_text(const sn_view *v, char *buf, size_t cap);
+/* Is comparator `index` (in layer order) redundant by the current verdict? */
+bool sn_view_is_redundant(const sn_view *v, size_t index);
 
 /* Current state: keys after `step` layers ([n], borrowed). */
 const uint32_t *sn_view_values(const sn_view *v);

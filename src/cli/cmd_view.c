@@ -18,22 +18,36 @@ static void help(void)
 {
     printf("usage: sortnet view [NET] [INPUT] [--script KEYS] [--screenshot FILE]\n"
            "                    [--record DIR] [--stats] [--size WxH] [--theme light|dark]\n"
-           "                    [--dump-state FILE]\n\n"
+           "                    [--dump-state FILE] [--discard]\n\n"
            "Open the step-through window on NET (default bitonic:16): the network on top,\n"
            "the array as bars below, the current layer highlighted in both. Press H in\n"
            "the window for the keys (arrows step, Space plays, R/V/0 new inputs, 1-6\n"
-           "generators, [ ] change n, P screenshot, S SVG, F11 full screen).\n\n%s\n"
+           "generators, [ ] change n, P screenshot, S SVG, F11 full screen).\n\n"
+           "Edit mode (E; `sortnet view empty:N` starts in it): drag from one wire to\n"
+           "another to add a comparator (the press wire gets the minimum, so an upward\n"
+           "drag adds a reversed one), click a comparator to select it, Delete removes\n"
+           "it, a drag moves it; Ctrl+Z / Ctrl+Y undo and redo, Ctrl+S saves. The status\n"
+           "line says whether the network sorts (the 0-1 checker runs in the background)\n"
+           "and compares its size with the best known.\n\n%s\n"
            "  --script KEYS      replay keys, then exit, e.g. \"right right space wait:500 p\";\n"
            "                     names: right left space home end plus minus r v 0 b 1-6\n"
            "                     [ ] o s p g h t f11 q escape fit, wait:MS, click:X,Y,\n"
            "                     dclick:X,Y, wheel:X,Y,N, drag:X,Y,DX,DY (window points);\n"
-           "                     scripted runs use virtual time (60 frames per second)\n"
+           "                     edit mode: e undo redo delete tab ctrl+s, add:I,J[,COL]\n"
+           "                     (into the earliest free layer from COL; without COL\n"
+           "                     after the last use of I or J), del:LAYER,INDEX,\n"
+           "                     move:LAYER,INDEX,COL, select:LAYER,INDEX (all from 0),\n"
+           "                     save:FILE (.json, .sn, else bracket); scripted runs use\n"
+           "                     virtual time (60 frames per second) and wait for each\n"
+           "                     edit's verdict\n"
            "  --screenshot FILE  save the final frame as PNG once animations settle, exit\n"
            "  --record DIR       save every frame as DIR/frame-NNNNNN.png\n"
            "  --stats            print frame-time percentiles on exit\n"
            "  --size WxH         window size in points (default 1280x800)\n"
            "  --theme T          light (default) or dark\n"
-           "  --dump-state FILE  write the final state (step, values, message) as text\n"
+           "  --dump-state FILE  write the final state (step, values, message, the network\n"
+           "                     as bracket layers, edit mode's verdict) as text\n"
+           "  --discard          let a script end with unsaved edits (else it fails)\n"
            "  -h, --help         this text\n\n"
            "Without a display (DISPLAY/WAYLAND_DISPLAY unset) it exits with 3; set\n"
            "SDL_VIDEODRIVER=offscreen to run headless, or use `sortnet draw`.\n"
@@ -59,7 +73,16 @@ static bool parse_size(const char *s, int *w, int *h)
 int cmd_view(int argc, char **argv)
 {
     double start = sn_app_now();
-    enum { OPT_SCRIPT = 1, OPT_SHOT, OPT_RECORD, OPT_STATS, OPT_SIZE, OPT_DUMP, OPT_THEME };
+    enum {
+        OPT_SCRIPT = 1,
+        OPT_SHOT,
+        OPT_RECORD,
+        OPT_STATS,
+        OPT_SIZE,
+        OPT_DUMP,
+        OPT_THEME,
+        OPT_DISCARD
+    };
     static const struct option longopts[] = {
         CLI_INPUT_LONGOPTS,
         {"script", 1, NULL, OPT_SCRIPT},
@@ -69,6 +92,7 @@ int cmd_view(int argc, char **argv)
         {"size", 1, NULL, OPT_SIZE},
         {"dump-state", 1, NULL, OPT_DUMP},
         {"theme", 1, NULL, OPT_THEME},
+        {"discard", 0, NULL, OPT_DISCARD},
         {"help", 0, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -92,6 +116,7 @@ int cmd_view(int argc, char **argv)
         case OPT_RECORD: o.record_dir = optarg; break;
         case OPT_STATS: o.stats = true; break;
         case OPT_DUMP: o.dump_state = optarg; break;
+        case OPT_DISCARD: o.discard = true; break;
         case OPT_SIZE:
             if (!parse_size(optarg, &o.width, &o.height))
                 return cli_error(CLI_USAGE, "--size",

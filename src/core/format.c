@@ -397,6 +397,26 @@ static void known_generators(char *buf, size_t cap)
             break;
         used += (size_t)w;
     }
+    snprintf(buf + used, cap - used, "%sempty", used ? ", " : "");
+}
+
+/* "empty:N": N wires and no comparators, a start for building a network
+ * by hand (`sortnet view empty:8`). */
+static sn_status load_empty(uint32_t n, sn_schedule **out, sn_diag *diag)
+{
+    sn_network *net = sn_network_create(n);
+    if (!net)
+        return sn_diag_set(diag, n > sn_limits_get().max_wires ? SN_ELIMIT : SN_ENOMEM, 0, 0,
+                           "empty:%u: %s", n,
+                           n > sn_limits_get().max_wires ? "too many wires" : "out of memory");
+    char name[32];
+    snprintf(name, sizeof name, "empty:%u", n);
+    sn_status st = sn_network_set_name(net, name);
+    if (st != SN_OK) {
+        sn_network_destroy(net);
+        return sn_diag_set(diag, st, 0, 0, "empty:%u: out of memory", n);
+    }
+    return sn_schedule_from_network(net, out); /* consumes net */
 }
 
 /* The number of wires after "NAME:" in spec (>= 1). */
@@ -460,7 +480,8 @@ static sn_status load_generator(const char *spec, const char *colon, sn_schedule
     if (sn_library_is_family(algo_name))
         return load_library(spec, algo_name, colon + 1, out, diag);
     sn_algo algo;
-    if (!sn_algo_parse(algo_name, &algo) || algo == SN_ALGO_EXPLICIT) {
+    bool empty = strcmp(algo_name, "empty") == 0;
+    if (!empty && (!sn_algo_parse(algo_name, &algo) || algo == SN_ALGO_EXPLICIT)) {
         known_generators(known, sizeof known);
         return sn_diag_set(diag, SN_EINVAL, 0, 0,
                            "%s: unknown generator '%s' (known: %s; from the library: best:N, "
@@ -474,6 +495,8 @@ static sn_status load_generator(const char *spec, const char *colon, sn_schedule
     sn_status st = parse_wires(spec, algo_name, colon + 1, &n, diag);
     if (st != SN_OK)
         return st;
+    if (empty)
+        return load_empty(n, out, diag);
     return sn_schedule_generate(algo, n, out, diag);
 }
 

@@ -58,6 +58,12 @@ size_t sn_library_best(uint32_t n, bool by_depth)
     return best;
 }
 
+size_t sn_library_best_size(uint32_t n)
+{
+    size_t i = sn_library_best(n, false);
+    return i == SN_LIBRARY_NONE ? 0 : sn_library_files[i].listed_size;
+}
+
 void sn_library_best_range(uint32_t *lo, uint32_t *hi)
 {
     uint32_t l = UINT32_MAX, h = 0;

@@ -47,6 +47,9 @@ bool sn_library_get(size_t i, sn_library_info *out);
 /* The entry of best:n (by_depth false) or best-depth:n (true), or
  * SN_LIBRARY_NONE when the library has no sorting network for n. */
 size_t sn_library_best(uint32_t n, bool by_depth);
+/* Comparators of best:n (the smallest known sorting network on n wires),
+ * or 0 when the library has none for n. */
+size_t sn_library_best_size(uint32_t n);
 /* The entry whose stem is `stem`, or SN_LIBRARY_NONE. */
 size_t sn_library_find(const char *stem);
 /* Smallest and largest n that best:n covers. */
