@@ -23,6 +23,7 @@ expect 0 "$S" gpu --help
 out_has "usage: sortnet gpu"
 expect 0 "$S" gpu verify --help
 out_has "--inject-fault"
+out_has "--timeout SECONDS"
 expect 0 "$S" gpu list --help
 expect 2 "$S" gpu
 expect 2 "$S" gpu frobnicate
@@ -246,6 +247,14 @@ none_left oob
 expect 1 timeout 60 "$S" gpu verify pairwise:16 --kernel "$T/oob2.cl"
 out_has ") during layer 2"
 none_left oob2
+# a device call that fails while a layer runs is the kernel's verdict too
+# (GPUs report an out-of-bounds access so); here: a work-group size that
+# cannot divide the launch
+sed 's/__kernel void/__kernel __attribute__((reqd_work_group_size(7, 1, 1))) void/' \
+    "$T/good.cl" >"$T/wg.cl"
+expect 1 timeout 60 "$S" gpu verify bitonic:16 --kernel "$T/wg.cl"
+out_has "your kernel failed on the device during layer 0: clEnqueueNDRangeKernel(sn_layer) failed"
+none_left wg
 expect 1 timeout 60 "$S" gpu verify bitonic:16 --kernel "$T/oob.cl" --json
 [ "$(json 'd["identical"], d["first_mismatch"], d["fault"]["kind"], d["fault"]["layer"]')" = \
     "False None crash 0" ] || fail "gpu verify --json of a crash: $(cat "$T/out")"

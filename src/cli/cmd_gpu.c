@@ -272,9 +272,9 @@ static const char *signal_hint(int sig)
     }
 }
 
-/* The verdict for a device process that gave none (a crash or a time-out),
- * as one line into buf. */
-static void fault_text(const sn_gpu_outcome *o, char *buf, size_t cap)
+/* The verdict for a device process that gave none (a crash, a time-out, a
+ * failed device call: its details in d), as one line into buf. */
+static void fault_text(const sn_gpu_outcome *o, const sn_diag *d, char *buf, size_t cap)
 {
     char where[96];
     if (o->in_layer)
@@ -287,6 +287,14 @@ static void fault_text(const sn_gpu_outcome *o, char *buf, size_t cap)
     else if (o->fault == SN_GPU_FAULT_TIMEOUT)
         snprintf(buf, cap, "opening the device and building your kernel did not finish within %g s",
                  o->limit_s);
+    else if (o->fault == SN_GPU_FAULT_ERROR)
+        snprintf(buf, cap, "your kernel failed on the device during layer %zu%s: %s", o->layer,
+                 /* how GPUs report an illegal address */
+                 strstr(d->text, "CL_OUT_OF_RESOURCES") ||
+                         strstr(d->text, "CL_INVALID_COMMAND_QUEUE")
+                     ? " (most often an out-of-bounds access)"
+                     : "",
+                 d->text);
     else if (o->signal)
         snprintf(buf, cap, "your kernel crashed the device process (signal %d: %s) %s", o->signal,
                  signal_hint(o->signal), where);
@@ -436,9 +444,9 @@ static int gpu_verify(int argc, char **argv)
     }
     rc = rep.identical ? CLI_OK : CLI_NEGATIVE;
     bool fault = iso_out.fault != SN_GPU_FAULT_NONE;
-    char fault_line[256] = "";
+    char fault_line[sizeof d.text + 256] = "";
     if (fault)
-        fault_text(&iso_out, fault_line, sizeof fault_line);
+        fault_text(&iso_out, &d, fault_line, sizeof fault_line);
     char exp[64], act[64];
     if (!rep.identical && !fault) {
         if (rep.in_payload) {
@@ -468,8 +476,10 @@ static int gpu_verify(int argc, char **argv)
         if (!fault) {
             printf("null");
         } else {
-            printf("{\"kind\":\"%s\",\"layer\":",
-                   iso_out.fault == SN_GPU_FAULT_TIMEOUT ? "timeout" : "crash");
+            printf("{\"kind\":\"%s\",\"layer\":", iso_out.fault == SN_GPU_FAULT_TIMEOUT ? "timeout"
+                                                  : iso_out.fault == SN_GPU_FAULT_ERROR
+                                                      ? "device error"
+                                                      : "crash");
             if (iso_out.in_layer)
                 printf("%zu", iso_out.layer);
             else
@@ -478,7 +488,7 @@ static int gpu_verify(int argc, char **argv)
                 printf(",\"seconds\":%g", iso_out.limit_s);
             else if (iso_out.signal)
                 printf(",\"signal\":%d", iso_out.signal);
-            else
+            else if (iso_out.fault == SN_GPU_FAULT_CRASH)
                 printf(",\"exit_status\":%d", iso_out.exit_status);
             printf(",\"message\":");
             json_string(fault_line);

@@ -189,7 +189,10 @@ sn_status sn_gpu_verify(sn_gpu *g, const sn_schedule *s, sn_key_type t, const ui
 typedef enum sn_gpu_fault {
     SN_GPU_FAULT_NONE = 0, /* the device process answered every layer asked */
     SN_GPU_FAULT_CRASH,    /* it died: a signal, or an exit without a verdict */
-    SN_GPU_FAULT_TIMEOUT   /* it ran past a time limit and was killed */
+    SN_GPU_FAULT_TIMEOUT,  /* it ran past a time limit and was killed */
+    SN_GPU_FAULT_ERROR     /* a device call failed while a layer ran (a GPU's answer to
+                            * an out-of-bounds access, often CL_OUT_OF_RESOURCES);
+                            * diag names the call and the error */
 } sn_gpu_fault;
 
 typedef struct sn_gpu_isolation {

@@ -13,7 +13,8 @@
  * before it. On a deadline, a mismatch or the end, the child's group is sent
  * SIGKILL and reaped (bounded: a driver may hold a dying process for a
  * while); end of file before "end" or "error" is a crash, the layer known
- * from the last "begin". */
+ * from the last "begin"; so is a failed device call between "begin" and
+ * "done" (how a GPU reports an out-of-bounds access). */
 #include "gpu/gpu_internal.h"
 
 #include <errno.h>
@@ -187,6 +188,8 @@ static bool reap(pid_t pid, int *status)
         pid_t r = waitpid(pid, status, WNOHANG);
         if (r == pid)
             return true;
+        if (r < 0 && errno == ECHILD)
+            return true; /* reaped already (SIGCHLD ignored): no status to read */
         if (r < 0 && errno != EINTR)
             return false;
         if (now_s() > until)
@@ -306,8 +309,8 @@ sn_status sn_gpu_verify_isolated(const sn_gpu_isolation *iso, const sn_schedule 
     setpgid(pid, pid); /* also here: no race with the child's own call */
     int fd = fds[0];
 
-    bool ready = false, over = false;
-    size_t next = 0; /* the layer the child works on (or will) */
+    bool ready = false, over = false, begun = false; /* begun: layer `next` runs */
+    size_t next = 0;                                 /* the layer the child works on (or will) */
     double limit = iso->setup_timeout_s;
     double deadline = limit > 0 ? now_s() + limit : 0;
     while (!over) {
@@ -341,13 +344,24 @@ sn_status sn_gpu_verify_isolated(const sn_gpu_isolation *iso, const sn_schedule 
             out->device[h.len] = '\0';
             ready = true;
             break;
-        case MSG_DONE: over = sn_lockstep_ref_step(&ref, next++, dev, dev + n, rep); break;
+        case MSG_BEGIN: begun = true; break;
+        case MSG_DONE:
+            begun = false;
+            over = sn_lockstep_ref_step(&ref, next++, dev, dev + n, rep);
+            break;
         case MSG_END: over = true; break;
         case MSG_ERROR:
             st = take_error(fd, &h, iso, deadline, out, diag);
+            if (st == SN_EDEVICE && begun) {
+                /* the kernel's own doing: a verdict, with diag's details */
+                out->fault = SN_GPU_FAULT_ERROR;
+                out->in_layer = true;
+                out->layer = next;
+                st = SN_OK;
+            }
             over = true;
             break;
-        default: break; /* MSG_BEGIN: only the clock */
+        default: break;
         }
         if (ready) {
             /* each layer's clock starts with the message before it */
