@@ -85,7 +85,8 @@ static void verify_help(void)
            "                      naming FILE.cl (exit 2)\n"
            "  --timeout SECONDS   with --kernel: a layer that takes longer is stopped\n"
            "                      and reported (exit 1); default 10, 0 = no limit\n"
-           "  --json              {\"identical\",\"device\",\"layers\",\"first_mismatch\"}\n"
+           "  --json              {\"identical\",\"device\",\"layers\",\"first_mismatch\",\n"
+           "                      \"fault\"} (fault: why a --kernel run gave no verdict)\n"
            "  -h, --help          this text\n",
            cli_input_help);
 }
