@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # cli_gpu.sh - end-to-end tests of `sortnet gpu` through the real binary:
 # list, verify verdicts and exit codes, the JSON shape of shared/DESIGN.md,
-# injected faults named at their layer, user kernels (good, wrong, broken),
+# injected faults named at their layer, user kernels (good, wrong, broken,
+# crashing, endless, doing nothing: each its own verdict, in bounded time),
 # no OpenCL platform (exit 3), bad usage. Skips (77) only when no OpenCL
 # platform exists at all.
 . "$(dirname "$0")/lib.sh"
@@ -22,6 +23,7 @@ expect 0 "$S" gpu --help
 out_has "usage: sortnet gpu"
 expect 0 "$S" gpu verify --help
 out_has "--inject-fault"
+out_has "--timeout SECONDS"
 expect 0 "$S" gpu list --help
 expect 2 "$S" gpu
 expect 2 "$S" gpu frobnicate
@@ -213,7 +215,84 @@ out_has "differs: first at layer 0 (counting from 0), payload of wire 0: expecte
 expect 2 "$S" gpu verify bitonic:8 --kernel "$T/broken.cl"
 err_has "clBuildProgram"
 err_has "no_such_variable"
+# the log names the student's file and line, not the runtime's temporary copy
+err_has "$T/broken.cl:1:"
+grep -q tempfile "$T/err" && fail "the build log names a temporary file: $(cat "$T/err")"
 expect 2 "$S" gpu verify bitonic:8 --kernel "$T/no-such-file.cl"
+
+# user kernels run in a process of their own: a crash or an endless loop
+# is a verdict (exit 1) naming the layer, in bounded time, and nothing of
+# the device process is left running. Each run is bounded by timeout(1) so
+# that a regression fails instead of hanging the suite.
+user_kernel() { # NAME BODY: a kernel file $T/NAME.cl with the documented signature
+    printf '%s\n' '__kernel void sn_layer(__global uint *keys, __global uint *payload,' \
+        '    __global const uint2 *pairs, uint count, uint n, uint algo, uint p, uint q)' \
+        "{ uint t = get_global_id(0); $2 }" >"$T/$1.cl"
+}
+none_left() { # NAME: no process runs $T/NAME.cl any more
+    pgrep -f "$T/$1.cl" >/dev/null && fail "a process of $1.cl is still running: $(pgrep -fa "$T/$1.cl")"
+}
+user_kernel oob 'keys[t + 100000000u] = 0;'
+user_kernel endless 'while (keys[0] != 12345678u) payload[t] = payload[t] + 1u;'
+user_kernel nothing ''
+# pairwise is an explicit network: p is the layer's index
+user_kernel oob2 'if (p == 2u) keys[t + 100000000u] = 0; else if (t < count && keys[pairs[t].x] > keys[pairs[t].y]) { uint x = keys[pairs[t].x]; keys[pairs[t].x] = keys[pairs[t].y]; keys[pairs[t].y] = x; }'
+expect 1 timeout 60 "$S" gpu verify bitonic:16 --kernel "$T/oob.cl"
+out_has "your kernel crashed the device process ("
+out_has ") during layer 0"
+# (under AddressSanitizer the child's crash is ASan's report and exit status)
+grep -q AddressSanitizer "$T/err" ||
+    out_has "(signal 11: most often an out-of-bounds write) during layer 0"
+none_left oob
+expect 1 timeout 60 "$S" gpu verify pairwise:16 --kernel "$T/oob2.cl"
+out_has ") during layer 2"
+none_left oob2
+# a device call that fails while a layer runs is the kernel's verdict too
+# (GPUs report an out-of-bounds access so); here: a work-group size that
+# cannot divide the launch
+sed 's/__kernel void/__kernel __attribute__((reqd_work_group_size(7, 1, 1))) void/' \
+    "$T/good.cl" >"$T/wg.cl"
+expect 1 timeout 60 "$S" gpu verify bitonic:16 --kernel "$T/wg.cl"
+out_has "your kernel failed on the device during layer 0: clEnqueueNDRangeKernel(sn_layer) failed"
+none_left wg
+expect 1 timeout 60 "$S" gpu verify bitonic:16 --kernel "$T/oob.cl" --json
+[ "$(json 'd["identical"], d["first_mismatch"], d["fault"]["kind"], d["fault"]["layer"]')" = \
+    "False None crash 0" ] || fail "gpu verify --json of a crash: $(cat "$T/out")"
+t0=$(date +%s)
+expect 1 timeout 60 "$S" gpu verify bitonic:16 --kernel "$T/endless.cl" --timeout 2
+out_has "your kernel did not finish layer 0 within 2 s (an endless loop?)"
+[ $(($(date +%s) - t0)) -lt 30 ] || fail "the endless kernel took $(($(date +%s) - t0)) s to stop"
+none_left endless
+# the device is usable right after a killed run
+expect 0 timeout 60 "$S" gpu verify bitonic:16 --kernel "$T/good.cl" --payload
+out_has "identical"
+expect 1 timeout 60 "$S" gpu verify bitonic:16 --kernel "$T/endless.cl" --timeout 0.5 --json
+[ "$(json 'd["fault"]["kind"], d["fault"]["layer"], d["fault"]["seconds"]')" = \
+    "timeout 0 0.5" ] || fail "gpu verify --json of a time-out: $(cat "$T/out")"
+none_left endless
+expect 1 timeout 60 "$S" gpu verify bitonic:16 --kernel "$T/nothing.cl" --input 16,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1
+out_has "differs: first at layer 0 (counting from 0), wire 0: expected 15, actual 16"
+expect 1 "$S" gpu verify bitonic:16 --kernel "$T/good.cl" --inject-fault 3:5
+out_has "first at layer 3 (counting from 0), wire 5"
+expect 2 "$S" gpu verify bitonic:16 --kernel "$T/good.cl" --device 99:0
+err_has "no OpenCL device 99:0"
+for bad in -1 abc nan inf 1e9 ''; do
+    expect 2 "$S" gpu verify bitonic:16 --kernel "$T/good.cl" --timeout "$bad"
+    err_has "--timeout"
+done
+expect 2 "$S" gpu verify bitonic:16 --timeout 5
+err_has "only with --kernel"
+expect 3 env OCL_ICD_VENDORS="$T/novendors" "$S" gpu verify bitonic:8 --kernel "$T/good.cl"
+err_has "no OpenCL platform"
+
+# every network of ../shared/networks
+if [ -n "${SN_SHARED_NETWORKS:-}" ] && [ -d "$SN_SHARED_NETWORKS" ]; then
+    for f in "$SN_SHARED_NETWORKS"/bracket/*.txt "$SN_SHARED_NETWORKS"/sn/*; do
+        expect 0 "$S" gpu verify "$f" --random 4 --payload
+    done
+else
+    echo "note: SN_SHARED_NETWORKS not set: shared networks skipped here" >&2
+fi
 
 # the shipped library's networks up to 24 inputs, by name (test_gpu
 # verifies all of them in-process)

@@ -334,6 +334,17 @@ static void test_user_kernels(void)
     sn_free(keys);
     sn_free(ref);
     sn_schedule_destroy(s);
+    /* Build logs name the user's file: pocl's temporary copy and NVIDIA's
+     * "<kernel>" become it where a line number follows; other names stay. */
+    char *r = sn_gpu_log_rename("error: /root/.cache/pocl/kcache/tempfile_2o28Nl.cl:1:147: bad\n"
+                                "<kernel>:5:3: error: x\n"
+                                "note: tempfile_x.cl and /a/b.cl:3:1 stay (tempfile_y.cl:2)\n",
+                                "mine.cl");
+    CHECKF(r && strcmp(r, "error: mine.cl:1:147: bad\n"
+                          "mine.cl:5:3: error: x\n"
+                          "note: tempfile_x.cl and /a/b.cl:3:1 stay (mine.cl:2)\n") == 0,
+           "renamed log: %s", r ? r : "(null)");
+    sn_free(r);
 }
 
 static void verify_library(const char *path, const char *name, void *ctx)

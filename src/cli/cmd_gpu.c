@@ -4,6 +4,8 @@
  * where they part (exit 1). No OpenCL platform: exit 3. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <getopt.h>
+#include <math.h> // for: isfinite (--timeout)
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +13,6 @@
 #ifdef SN_HAVE_CAIRO
 #include <cairo-svg.h>
 #include <cairo.h>
-#include <math.h>
 #endif
 
 #include "cli.h"
@@ -23,6 +24,12 @@
 
 /* Largest kernel file accepted by --kernel. */
 #define KERNEL_FILE_MAX ((size_t)1 << 20)
+/* --kernel: each layer's time limit unless --timeout says otherwise, the
+ * largest one accepted, and the limit on opening the device and building
+ * the kernel (a compiler can hang too; a cold pocl cache takes seconds). */
+#define KERNEL_TIMEOUT_DEFAULT_S 10.0
+#define KERNEL_TIMEOUT_MAX_S 86400.0
+#define KERNEL_SETUP_LIMIT_S 120.0
 
 static void gpu_help(void)
 {
@@ -49,7 +56,7 @@ static void verify_help(void)
 {
     printf("usage: sortnet gpu verify NET [--device P:D] [INPUT] [--payload] [--per-layer]\n"
            "                          [--variant V] [--inject-fault LAYER:INDEX]\n"
-           "                          [--kernel FILE.cl] [--json]\n\n"
+           "                          [--kernel FILE.cl [--timeout SECONDS]] [--json]\n\n"
            "Run NET on an OpenCL device and compare with the CPU reference executor,\n"
            "bit for bit: every layer's full array when (layers + 1) * n <= 2^24 (the\n"
            "device snapshots each layer, one wait at the end), otherwise a 64-bit\n"
@@ -72,8 +79,14 @@ static void verify_help(void)
            "  --inject-fault L:I  flip a bit of element I after layer L on the device:\n"
            "                      the report must name layer L\n"
            "  --kernel FILE.cl    run your own layer kernel instead of ours, checked\n"
-           "                      layer by layer (see docs/student-kernel.md)\n"
-           "  --json              {\"identical\",\"device\",\"layers\",\"first_mismatch\"}\n"
+           "                      layer by layer (see docs/student-kernel.md), in a\n"
+           "                      process of its own: a crash is reported with its\n"
+           "                      layer (exit 1), a build error with the build log\n"
+           "                      naming FILE.cl (exit 2)\n"
+           "  --timeout SECONDS   with --kernel: a layer that takes longer is stopped\n"
+           "                      and reported (exit 1); default 10, 0 = no limit\n"
+           "  --json              {\"identical\",\"device\",\"layers\",\"first_mismatch\",\n"
+           "                      \"fault\"} (fault: why a --kernel run gave no verdict)\n"
            "  -h, --help          this text\n",
            cli_input_help);
 }
@@ -235,9 +248,76 @@ static const char *method_text(sn_gpu_method m)
     return "";
 }
 
+/* --timeout SECONDS: a number in [0, KERNEL_TIMEOUT_MAX_S] (0: no limit). */
+static bool parse_timeout(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !isfinite(v) || v < 0 || v > KERNEL_TIMEOUT_MAX_S)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* What a signal that ended the device process most often means. */
+static const char *signal_hint(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "most often an out-of-bounds write";
+    case SIGBUS: return "most often an out-of-bounds or misaligned access";
+    case SIGFPE: return "most often an integer division by zero";
+    case SIGILL: return "an illegal instruction";
+    case SIGABRT: return "the OpenCL runtime aborted";
+    case SIGKILL: return "killed from outside, or out of memory";
+    default: return "see `kill -l`";
+    }
+}
+
+/* The verdict for a device process that gave none (a crash, a time-out, a
+ * failed device call: its details in d), as one line into buf. */
+static void fault_text(const sn_gpu_outcome *o, const sn_diag *d, char *buf, size_t cap)
+{
+    char where[96];
+    if (o->in_layer)
+        snprintf(where, sizeof where, "during layer %zu", o->layer);
+    else
+        snprintf(where, sizeof where, "before layer 0 (opening the device, building your kernel)");
+    if (o->fault == SN_GPU_FAULT_TIMEOUT && o->in_layer)
+        snprintf(buf, cap, "your kernel did not finish layer %zu within %g s (an endless loop?)",
+                 o->layer, o->limit_s);
+    else if (o->fault == SN_GPU_FAULT_TIMEOUT)
+        snprintf(buf, cap, "opening the device and building your kernel did not finish within %g s",
+                 o->limit_s);
+    else if (o->fault == SN_GPU_FAULT_ERROR)
+        snprintf(buf, cap, "your kernel failed on the device during layer %zu%s: %s", o->layer,
+                 /* how GPUs report an illegal address */
+                 strstr(d->text, "CL_OUT_OF_RESOURCES") ||
+                         strstr(d->text, "CL_INVALID_COMMAND_QUEUE")
+                     ? " (most often an out-of-bounds access)"
+                     : "",
+                 d->text);
+    else if (o->signal)
+        snprintf(buf, cap, "your kernel crashed the device process (signal %d: %s) %s", o->signal,
+                 signal_hint(o->signal), where);
+    else
+        snprintf(buf, cap,
+                 "your kernel crashed the device process (it exited with status %d and no "
+                 "verdict: a sanitizer or the OpenCL runtime stopped it) %s",
+                 o->exit_status, where);
+}
+
 static int gpu_verify(int argc, char **argv)
 {
-    enum { O_DEVICE = 256, O_PAYLOAD, O_PER_LAYER, O_VARIANT, O_FAULT, O_KERNEL, O_JSON };
+    enum {
+        O_DEVICE = 256,
+        O_PAYLOAD,
+        O_PER_LAYER,
+        O_VARIANT,
+        O_FAULT,
+        O_KERNEL,
+        O_TIMEOUT,
+        O_JSON
+    };
     static const struct option opts[] = {
         {"device", required_argument, NULL, O_DEVICE},
         {"payload", no_argument, NULL, O_PAYLOAD},
@@ -245,12 +325,14 @@ static int gpu_verify(int argc, char **argv)
         {"variant", required_argument, NULL, O_VARIANT},
         {"inject-fault", required_argument, NULL, O_FAULT},
         {"kernel", required_argument, NULL, O_KERNEL},
+        {"timeout", required_argument, NULL, O_TIMEOUT},
         {"json", no_argument, NULL, O_JSON},
         CLI_INPUT_LONGOPTS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *spec = NULL, *kernel_file = NULL;
+    const char *spec = NULL, *kernel_file = NULL, *timeout_arg = NULL;
+    double timeout = KERNEL_TIMEOUT_DEFAULT_S;
     bool json = false, with_payload = false;
     sn_gpu_verify_opts vo;
     memset(&vo, 0, sizeof vo);
@@ -278,6 +360,13 @@ static int gpu_verify(int argc, char **argv)
             vo.inject = true;
             break;
         case O_KERNEL: kernel_file = optarg; break;
+        case O_TIMEOUT:
+            if (!parse_timeout(optarg, &timeout))
+                return cli_error(CLI_USAGE, "--timeout",
+                                 "'%s' is not a number of seconds from 0 (no limit) to %.0f",
+                                 optarg, KERNEL_TIMEOUT_MAX_S);
+            timeout_arg = optarg;
+            break;
         case O_JSON: json = true; break;
         case CLI_OPT_INPUT: {
             int r = cli_input_option(&in, opts[idx].name, optarg);
@@ -300,12 +389,17 @@ static int gpu_verify(int argc, char **argv)
         if (!sn_gpu_device_parse(spec, &p, &dv))
             return cli_error(CLI_USAGE, "--device", "'%s' is not a device: expected P:D", spec);
     }
+    if (timeout_arg && !kernel_file)
+        return cli_error(CLI_USAGE, "--timeout",
+                         "only with --kernel (sortnet's own kernels run without a time limit)");
 
     int rc = CLI_OK;
     sn_schedule *s = NULL;
     uint32_t *keys = NULL;
     char *source = NULL;
     sn_gpu *g = NULL;
+    sn_gpu_outcome iso_out;
+    memset(&iso_out, 0, sizeof iso_out);
     sn_diag d;
     sn_diag_clear(&d);
     if ((rc = cli_load(argv[optind], &s)) != 0)
@@ -322,21 +416,40 @@ static int gpu_verify(int argc, char **argv)
         }
         vo.user_source = source;
     }
-    sn_status st = sn_gpu_open(spec, &g, &d);
-    if (st != SN_OK) {
-        rc = report_error("gpu verify", st, &d, NULL);
-        goto done;
-    }
     sn_gpu_report rep;
-    st = sn_gpu_verify(g, s, in.type, keys, with_payload, &vo, &rep, &d);
-    if (st != SN_OK) {
-        rc = report_error(st == SN_EPARSE && kernel_file ? kernel_file : "gpu verify", st, &d,
-                          sn_gpu_build_log(g));
-        goto done;
+    sn_status st;
+    const char *device;
+    if (kernel_file) {
+        /* A student's kernel runs in a process of its own: this one must not
+         * open OpenCL at all (a runtime does not survive fork). */
+        sn_gpu_isolation iso = {spec, timeout, KERNEL_SETUP_LIMIT_S, kernel_file};
+        st = sn_gpu_verify_isolated(&iso, s, in.type, keys, with_payload, &vo, &rep, &iso_out, &d);
+        if (st != SN_OK) {
+            rc = report_error(st == SN_EPARSE ? kernel_file : "gpu verify", st, &d,
+                              iso_out.build_log);
+            goto done;
+        }
+        device = iso_out.device[0] ? iso_out.device : "(unknown: the device process ended first)";
+    } else {
+        st = sn_gpu_open(spec, &g, &d);
+        if (st != SN_OK) {
+            rc = report_error("gpu verify", st, &d, NULL);
+            goto done;
+        }
+        st = sn_gpu_verify(g, s, in.type, keys, with_payload, &vo, &rep, &d);
+        if (st != SN_OK) {
+            rc = report_error("gpu verify", st, &d, sn_gpu_build_log(g));
+            goto done;
+        }
+        device = sn_gpu_device_name(g);
     }
     rc = rep.identical ? CLI_OK : CLI_NEGATIVE;
+    bool fault = iso_out.fault != SN_GPU_FAULT_NONE;
+    char fault_line[sizeof d.text + 256] = "";
+    if (fault)
+        fault_text(&iso_out, &d, fault_line, sizeof fault_line);
     char exp[64], act[64];
-    if (!rep.identical) {
+    if (!rep.identical && !fault) {
         if (rep.in_payload) {
             snprintf(exp, sizeof exp, "%u", rep.expected);
             snprintf(act, sizeof act, "%u", rep.actual);
@@ -347,9 +460,9 @@ static int gpu_verify(int argc, char **argv)
     }
     if (json) {
         printf("{\"identical\":%s,\"device\":", rep.identical ? "true" : "false");
-        json_string(sn_gpu_device_name(g));
+        json_string(device);
         printf(",\"layers\":%zu,\"first_mismatch\":", rep.layers);
-        if (rep.identical) {
+        if (rep.identical || fault) {
             printf("null");
         } else {
             printf("{\"layer\":%zu,\"index\":%u,\"expected\":", rep.layer, rep.index);
@@ -358,6 +471,28 @@ static int gpu_verify(int argc, char **argv)
             json_key(in.type, rep.actual, rep.in_payload);
             if (rep.in_payload)
                 printf(",\"payload\":true");
+            printf("}");
+        }
+        printf(",\"fault\":");
+        if (!fault) {
+            printf("null");
+        } else {
+            printf("{\"kind\":\"%s\",\"layer\":", iso_out.fault == SN_GPU_FAULT_TIMEOUT ? "timeout"
+                                                  : iso_out.fault == SN_GPU_FAULT_ERROR
+                                                      ? "device error"
+                                                      : "crash");
+            if (iso_out.in_layer)
+                printf("%zu", iso_out.layer);
+            else
+                printf("null");
+            if (iso_out.fault == SN_GPU_FAULT_TIMEOUT)
+                printf(",\"seconds\":%g", iso_out.limit_s);
+            else if (iso_out.signal)
+                printf(",\"signal\":%d", iso_out.signal);
+            else if (iso_out.fault == SN_GPU_FAULT_CRASH)
+                printf(",\"exit_status\":%d", iso_out.exit_status);
+            printf(",\"message\":");
+            json_string(fault_line);
             printf("}");
         }
         printf("}\n");
@@ -373,10 +508,9 @@ static int gpu_verify(int argc, char **argv)
         v = (sn_algo_is_closed_form(a) && !sn_schedule_network(s)) ? SN_GPU_VARIANT_SHIFT
                                                                    : SN_GPU_VARIANT_PAIRS;
     }
-    printf("device: %s; kernel: %s\n", sn_gpu_device_name(g),
-           kernel_file ? kernel_file : sn_gpu_variant_name(v));
+    printf("device: %s; kernel: %s\n", device, kernel_file ? kernel_file : sn_gpu_variant_name(v));
     printf("compared: %s\n", method_text(rep.method));
-    if (sn_gpu_variant_is_fused(v)) {
+    if (g && sn_gpu_variant_is_fused(v)) {
         sn_gpu_fused_info fi;
         char how[96];
         if (sn_gpu_fused_describe(g, s, v, with_payload, in.type, &fi, &d) == SN_OK) {
@@ -408,13 +542,19 @@ static int gpu_verify(int argc, char **argv)
     if (vo.inject)
         printf("injected fault: element %u flipped after layer %zu\n", vo.inject_index,
                vo.inject_layer);
-    if (rep.identical)
+    if (fault) {
+        printf("%s\n", fault_line);
+        if (iso_out.fault == SN_GPU_FAULT_TIMEOUT && iso_out.in_layer)
+            printf("the device process was stopped; --timeout SECONDS gives each layer more time "
+                   "(0: no limit)\n");
+    } else if (rep.identical)
         printf("identical\n");
     else
         printf("differs: first at layer %zu (counting from 0), %s %u: expected %s, actual %s\n",
                rep.layer, rep.in_payload ? "payload of wire" : "wire", rep.index, exp, act);
 done:
     sn_gpu_close(g);
+    sn_gpu_outcome_clear(&iso_out);
     sn_free(source);
     sn_free(keys);
     sn_schedule_destroy(s);

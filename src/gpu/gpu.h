@@ -176,6 +176,69 @@ sn_status sn_gpu_verify(sn_gpu *g, const sn_schedule *s, sn_key_type t, const ui
                         bool with_payload, const sn_gpu_verify_opts *opts, sn_gpu_report *rep,
                         sn_diag *diag);
 
+/* ---- a user's kernel in a process of its own
+ *
+ * A student's kernel may write far out of bounds or never finish, and an
+ * OpenCL runtime cannot be recovered from either in-process. So the kernel
+ * runs in a child process (fork) that opens its own device and streams its
+ * progress and every layer's arrays back through a pipe; this process keeps
+ * the reference, compares, and owns the verdict and the clock. The caller
+ * must not have touched OpenCL in this process before (a runtime does not
+ * survive fork), and should call it with no other threads running. */
+
+typedef enum sn_gpu_fault {
+    SN_GPU_FAULT_NONE = 0, /* the device process answered every layer asked */
+    SN_GPU_FAULT_CRASH,    /* it died: a signal, or an exit without a verdict */
+    SN_GPU_FAULT_TIMEOUT,  /* it ran past a time limit and was killed */
+    SN_GPU_FAULT_ERROR     /* a device call failed while a layer ran (a GPU's answer to
+                            * an out-of-bounds access, often CL_OUT_OF_RESOURCES);
+                            * diag names the call and the error */
+} sn_gpu_fault;
+
+typedef struct sn_gpu_isolation {
+    const char *device;      /* "P:D", or NULL for sn_gpu_open's default; borrowed */
+    double layer_timeout_s;  /* each layer, from its launch to its arrays back; 0: none */
+    double setup_timeout_s;  /* opening the device and building the kernel; 0: none */
+    const char *source_name; /* the user's file, named in the build log in place of the
+                              * runtime's temporary copy; borrowed; NULL: log as it is */
+} sn_gpu_isolation;
+
+typedef struct sn_gpu_outcome {
+    sn_gpu_fault fault;
+    /* The fault came while layer `layer` ran (from the child's progress);
+     * false: before layer 0, while the device was opened and the kernel
+     * built. */
+    bool in_layer;
+    size_t layer;
+    int signal;      /* CRASH: the signal that ended the process; 0: it exited */
+    int exit_status; /* CRASH with signal 0: its exit status (e.g. a sanitizer's) */
+    double limit_s;  /* TIMEOUT: the limit it ran past */
+    char device[300];
+    /* "NAME (PLATFORM)" as sn_gpu_device_name gives it; "" if the process
+     * ended before saying */
+    char *build_log; /* the failed build's log (source_name in place of the
+                      * temporary file) or NULL; owned, sn_gpu_outcome_clear frees it */
+} sn_gpu_outcome;
+
+/* sn_gpu_verify for opts->user_source (required: SN_EINVAL without),
+ * isolated as above. SN_OK: *rep holds the verdict, and when
+ * out->fault != SN_GPU_FAULT_NONE, rep->identical is false and no
+ * mismatch is named (the child was killed and reaped: nothing of it is left
+ * running). Other statuses are errors, those of the child included
+ * (SN_ENODEVICE, a build failure's SN_EPARSE with the log in diag and
+ * out->build_log). *out is filled in any case; clear it. */
+sn_status sn_gpu_verify_isolated(const sn_gpu_isolation *iso, const sn_schedule *s, sn_key_type t,
+                                 const uint32_t *input, bool with_payload,
+                                 const sn_gpu_verify_opts *opts, sn_gpu_report *rep,
+                                 sn_gpu_outcome *out, sn_diag *diag);
+void sn_gpu_outcome_clear(sn_gpu_outcome *o); /* frees build_log; NULL is a no-op */
+
+/* A copy of an OpenCL build log (sn_free it; NULL when out of memory) in
+ * which the runtime's name for the compiled source (pocl's
+ * ".../kcache/tempfile_XXXXXX.cl", NVIDIA's "<kernel>"), where it is
+ * followed by ":LINE", is replaced by name: "FILE.cl:5:15: error: ...". */
+char *sn_gpu_log_rename(const char *log, const char *name);
+
 /* ---- the 0-1 principle checker on the device */
 
 /* Brute force over all 2^n 0-1 inputs of net on g (bit-sliced, a kernel

@@ -175,4 +175,50 @@ sn_status sn_gpu_batch(sn_gpu *g, const sn_schedule *s, const sn_gpu_batch_opts 
                        uint32_t *payload, uint64_t *digests, uint32_t *states, uint32_t *pay_states,
                        sn_diag *diag);
 
+/* ---- lockstep verification (verify.c) */
+
+/* The reference executor one layer at a time, compared with the device's
+ * state after each layer. */
+typedef struct sn_lockstep_ref {
+    const sn_schedule *s;
+    sn_key_type t;
+    uint32_t n;
+    uint32_t *keys, *pay; /* pay: NULL without payload */
+} sn_lockstep_ref;
+
+/* Start from input (a copy) and, with_payload, the identity payload. */
+sn_status sn_lockstep_ref_init(sn_lockstep_ref *r, const sn_schedule *s, sn_key_type t,
+                               const uint32_t *input, bool with_payload, sn_diag *diag);
+/* Run layer k on the reference and compare with the device's keys (raw
+ * bits) and payload (ignored without payload): true, with *rep filled,
+ * on a mismatch. */
+bool sn_lockstep_ref_step(sn_lockstep_ref *r, size_t k, const uint32_t *dev,
+                          const uint32_t *dev_pay, sn_gpu_report *rep);
+void sn_lockstep_ref_free(sn_lockstep_ref *r);
+
+/* SN_EINVAL (diag says why) when o injects a fault outside s. */
+sn_status sn_gpu_verify_check_inject(const sn_schedule *s, const sn_gpu_verify_opts *o,
+                                     sn_diag *diag);
+
+/* What sn_gpu_user_run tells its caller as it goes; any hook may be NULL
+ * except done. A hook's error status ends the run with that status. */
+typedef struct sn_user_hooks {
+    void *ctx;
+    /* the kernel is built and the input uploaded; layer 0 comes next */
+    sn_status (*ready)(void *ctx, const sn_gpu *g, sn_diag *diag);
+    /* layer k is about to be launched */
+    sn_status (*begin)(void *ctx, size_t k, sn_diag *diag);
+    /* layer k's result read back: keys (raw bits of the key type, borrowed
+     * until the hook returns) and payload; *stop = true ends the run */
+    sn_status (*done)(void *ctx, size_t k, const uint32_t *keys, const uint32_t *pay, bool *stop,
+                      sn_diag *diag);
+} sn_user_hooks;
+
+/* Build o->user_source on g and run it layer by layer from input (the
+ * payload always starts as the identity), reading the arrays back after
+ * each layer (with o's injected fault, if any). A build failure: SN_EPARSE
+ * with the log in diag and g's build log. */
+sn_status sn_gpu_user_run(sn_gpu *g, const sn_schedule *s, sn_key_type t, const uint32_t *input,
+                          const sn_gpu_verify_opts *o, const sn_user_hooks *h, sn_diag *diag);
+
 #endif

@@ -117,6 +117,38 @@ static uint32_t *identity(uint32_t n)
     return d;
 }
 
+/* ---- lockstep: the reference one layer behind the device */
+
+sn_status sn_lockstep_ref_init(sn_lockstep_ref *r, const sn_schedule *s, sn_key_type t,
+                               const uint32_t *input, bool with_payload, sn_diag *diag)
+{
+    memset(r, 0, sizeof *r);
+    r->s = s;
+    r->t = t;
+    r->n = sn_schedule_wires(s);
+    r->keys = dup_words(input, r->n);
+    r->pay = with_payload ? identity(r->n) : NULL;
+    if (!r->keys || (with_payload && !r->pay)) {
+        sn_lockstep_ref_free(r);
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %u keys", r->n);
+    }
+    return SN_OK;
+}
+
+bool sn_lockstep_ref_step(sn_lockstep_ref *r, size_t k, const uint32_t *dev,
+                          const uint32_t *dev_pay, sn_gpu_report *rep)
+{
+    sn_exec_layer(r->s, k, r->t, r->keys, r->pay, NULL);
+    return mismatch(rep, k, r->keys, dev, r->pay, r->pay ? dev_pay : NULL, r->n);
+}
+
+void sn_lockstep_ref_free(sn_lockstep_ref *r)
+{
+    sn_free(r->keys);
+    sn_free(r->pay);
+    r->keys = r->pay = NULL;
+}
+
 /* ---- lockstep with our kernels */
 
 static sn_status verify_lockstep(sn_gpu *g, const sn_schedule *s, sn_key_type t,
@@ -131,16 +163,20 @@ static sn_status verify_lockstep(sn_gpu *g, const sn_schedule *s, sn_key_type t,
     sn_status st = sn_gpu_bufs_create(g, s, v, with_payload, 0, false, &b, diag);
     if (st != SN_OK)
         return st;
-    uint32_t *ref = dup_words(input, n), *dev = sn_malloc(bytes + 4);
-    uint32_t *ref_pay = with_payload ? identity(n) : NULL;
+    sn_lockstep_ref ref;
+    if ((st = sn_lockstep_ref_init(&ref, s, t, input, with_payload, diag)) != SN_OK) {
+        sn_gpu_bufs_destroy(&b);
+        return st;
+    }
+    uint32_t *dev = sn_malloc(bytes + 4);
     uint32_t *dev_pay = with_payload ? sn_malloc(bytes + 4) : NULL;
-    if (!ref || !dev || (with_payload && (!ref_pay || !dev_pay))) {
+    if (!dev || (with_payload && !dev_pay)) {
         st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %u keys", n);
         goto done;
     }
-    if ((st = sn_gpu_write(g, b.keys, bytes, ref, "keys", diag)) != SN_OK)
+    if ((st = sn_gpu_write(g, b.keys, bytes, ref.keys, "keys", diag)) != SN_OK)
         goto done;
-    if (with_payload && (st = sn_gpu_write(g, b.pay, bytes, ref_pay, "payload", diag)) != SN_OK)
+    if (with_payload && (st = sn_gpu_write(g, b.pay, bytes, ref.pay, "payload", diag)) != SN_OK)
         goto done;
     for (size_t k = 0; k < L; k++) {
         if ((st = sn_gpu_enqueue_layer(g, &b, s, v, t, k, diag)) != SN_OK)
@@ -153,27 +189,24 @@ static sn_status verify_lockstep(sn_gpu *g, const sn_schedule *s, sn_key_type t,
         if (with_payload &&
             (st = sn_gpu_read(g, b.pay, 0, bytes, dev_pay, true, "payload", diag)) != SN_OK)
             goto done;
-        sn_exec_layer(s, k, t, ref, ref_pay, NULL);
-        if (mismatch(rep, k, ref, dev, ref_pay, dev_pay, n))
+        if (sn_lockstep_ref_step(&ref, k, dev, dev_pay, rep))
             break;
     }
 done:
-    sn_free(ref);
+    sn_lockstep_ref_free(&ref);
     sn_free(dev);
-    sn_free(ref_pay);
     sn_free(dev_pay);
     sn_gpu_bufs_destroy(&b);
     return st;
 }
 
-/* ---- a user's layer kernel, in lockstep (keys as ordered keys) */
+/* ---- a user's layer kernel, layer by layer (keys as ordered keys) */
 
 #define USER_KERNEL "sn_layer"
 #define USER_ARGS 8
 
-static sn_status verify_user(sn_gpu *g, const sn_schedule *s, sn_key_type t, const uint32_t *input,
-                             bool with_payload, const sn_gpu_verify_opts *o, sn_gpu_report *rep,
-                             sn_diag *diag)
+sn_status sn_gpu_user_run(sn_gpu *g, const sn_schedule *s, sn_key_type t, const uint32_t *input,
+                          const sn_gpu_verify_opts *o, const sn_user_hooks *h, sn_diag *diag)
 {
     uint32_t n = sn_schedule_wires(s);
     size_t L = sn_schedule_layer_count(s);
@@ -182,12 +215,11 @@ static sn_status verify_user(sn_gpu *g, const sn_schedule *s, sn_key_type t, con
     cl_program prog = NULL;
     cl_kernel kk = NULL;
     cl_mem keys = NULL, pay = NULL, pairs = NULL;
-    uint32_t *ref = dup_words(input, n), *dev = sn_malloc(bytes + 4);
-    uint32_t *ref_pay = identity(n), *dev_pay = sn_malloc(bytes + 4);
+    uint32_t *dev = sn_malloc(bytes + 4), *dev_pay = identity(n);
     sn_comparator *host_pairs = sn_calloc(cap, sizeof *host_pairs);
     sn_status st = SN_OK;
     cl_int err;
-    if (!ref || !dev || !ref_pay || !dev_pay || !host_pairs) {
+    if (!dev || !dev_pay || !host_pairs) {
         st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %u keys", n);
         goto done;
     }
@@ -235,9 +267,11 @@ static sn_status verify_user(sn_gpu *g, const sn_schedule *s, sn_key_type t, con
     /* The kernel sees ordered keys: plain unsigned comparison is the key
      * order of every type. */
     for (uint32_t i = 0; i < n; i++)
-        dev[i] = sn_key_to_ordered(t, ref[i]);
+        dev[i] = sn_key_to_ordered(t, input[i]);
     if ((st = sn_gpu_write(g, keys, bytes, dev, "keys", diag)) != SN_OK ||
-        (st = sn_gpu_write(g, pay, bytes, ref_pay, "payload", diag)) != SN_OK)
+        (st = sn_gpu_write(g, pay, bytes, dev_pay, "payload", diag)) != SN_OK)
+        goto done;
+    if (h->ready && (st = h->ready(h->ctx, g, diag)) != SN_OK)
         goto done;
     sn_gpu_bufs inj; /* only .keys is used by the inject kernel */
     memset(&inj, 0, sizeof inj);
@@ -246,6 +280,8 @@ static sn_status verify_user(sn_gpu *g, const sn_schedule *s, sn_key_type t, con
         size_t count = sn_schedule_layer_pairs(s, k, host_pairs, cap);
         sn_layer_form f = sn_schedule_layer_form(s, k);
         cl_uint cnt = (cl_uint)count, nn = n, algo = (cl_uint)f.algo, p = f.p, q = f.q;
+        if (h->begin && (st = h->begin(h->ctx, k, diag)) != SN_OK)
+            goto done;
         if ((st = sn_gpu_write(g, pairs, count * sizeof *host_pairs, host_pairs, "pairs", diag)) !=
             SN_OK)
             goto done;
@@ -283,10 +319,9 @@ static sn_status verify_user(sn_gpu *g, const sn_schedule *s, sn_key_type t, con
             goto done;
         for (uint32_t i = 0; i < n; i++)
             dev[i] = sn_key_from_ordered(t, dev[i]);
-        sn_exec_layer(s, k, t, ref, ref_pay, NULL);
-        if (mismatch(rep, k, ref, dev, with_payload ? ref_pay : NULL, with_payload ? dev_pay : NULL,
-                     n))
-            break;
+        bool stop = false;
+        if ((st = h->done(h->ctx, k, dev, dev_pay, &stop, diag)) != SN_OK || stop)
+            goto done;
     }
 done:
     if (st != SN_OK)
@@ -301,11 +336,38 @@ done:
         clReleaseMemObject(pay);
     if (pairs)
         clReleaseMemObject(pairs);
-    sn_free(ref);
     sn_free(dev);
-    sn_free(ref_pay);
     sn_free(dev_pay);
     sn_free(host_pairs);
+    return st;
+}
+
+/* In-process: compare each layer as it comes back. */
+typedef struct user_check {
+    sn_lockstep_ref ref;
+    sn_gpu_report *rep;
+} user_check;
+
+static sn_status user_layer_done(void *ctx, size_t k, const uint32_t *keys, const uint32_t *pay,
+                                 bool *stop, sn_diag *diag)
+{
+    (void)diag;
+    user_check *c = ctx;
+    *stop = sn_lockstep_ref_step(&c->ref, k, keys, pay, c->rep);
+    return SN_OK;
+}
+
+static sn_status verify_user(sn_gpu *g, const sn_schedule *s, sn_key_type t, const uint32_t *input,
+                             bool with_payload, const sn_gpu_verify_opts *o, sn_gpu_report *rep,
+                             sn_diag *diag)
+{
+    user_check c = {.rep = rep};
+    sn_status st = sn_lockstep_ref_init(&c.ref, s, t, input, with_payload, diag);
+    if (st != SN_OK)
+        return st;
+    sn_user_hooks h = {.ctx = &c, .done = user_layer_done};
+    st = sn_gpu_user_run(g, s, t, input, o, &h, diag);
+    sn_lockstep_ref_free(&c.ref);
     return st;
 }
 
@@ -377,6 +439,20 @@ done:
     return st;
 }
 
+sn_status sn_gpu_verify_check_inject(const sn_schedule *s, const sn_gpu_verify_opts *o,
+                                     sn_diag *diag)
+{
+    uint32_t n = sn_schedule_wires(s);
+    size_t L = sn_schedule_layer_count(s);
+    if (o->inject && (o->inject_layer >= L || o->inject_index >= n))
+        return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                           "cannot inject a fault at layer %zu, index %u: %s has %zu layers "
+                           "(0..%zu) and %u wires",
+                           o->inject_layer, o->inject_index, sn_schedule_name(s), L, L ? L - 1 : 0,
+                           n);
+    return SN_OK;
+}
+
 sn_status sn_gpu_verify(sn_gpu *g, const sn_schedule *s, sn_key_type t, const uint32_t *input,
                         bool with_payload, const sn_gpu_verify_opts *opts, sn_gpu_report *rep,
                         sn_diag *diag)
@@ -389,19 +465,16 @@ sn_status sn_gpu_verify(sn_gpu *g, const sn_schedule *s, sn_key_type t, const ui
     memset(rep, 0, sizeof *rep);
     rep->identical = true;
     rep->layers = L;
-    if (o->inject && (o->inject_layer >= L || o->inject_index >= n))
-        return sn_diag_set(diag, SN_EINVAL, 0, 0,
-                           "cannot inject a fault at layer %zu, index %u: %s has %zu layers "
-                           "(0..%zu) and %u wires",
-                           o->inject_layer, o->inject_index, sn_schedule_name(s), L, L ? L - 1 : 0,
-                           n);
+    sn_status st = sn_gpu_verify_check_inject(s, o, diag);
+    if (st != SN_OK)
+        return st;
     if (o->user_source) {
         rep->method = SN_GPU_CHECK_LOCKSTEP;
         return verify_user(g, s, t, input, with_payload, o, rep, diag);
     }
     sn_gpu_batch_opts bo;
     memset(&bo, 0, sizeof bo);
-    sn_status st = sn_gpu_resolve_variant(s, o->variant, &bo.variant, diag);
+    st = sn_gpu_resolve_variant(s, o->variant, &bo.variant, diag);
     if (st != SN_OK)
         return st;
     if (sn_gpu_variant_is_fused(bo.variant)) {
