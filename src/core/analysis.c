@@ -77,31 +77,46 @@ sn_status sn_network_to_standard(const sn_network *net, sn_network **out)
  * As in check_bf.c, input x puts bit i of x on wire i, and a block of
  * 64 * ZW inputs is one vector of ZW words per wire: wires 0..ZB-1 take
  * fixed lane patterns, the higher wires are constant over a block (bits of
- * the block number). After each layer a thread adds the lanes that are
- * sorted (no 1 directly above a 0) to its counts and ORs every wire (can
- * hold a 1) and its complement (can hold a 0) into per-layer
- * accumulators; the threads' results are summed and ORed at the end. */
+ * the block number, whose ones every lane of the block shares). After each
+ * layer a thread adds the lanes that are sorted (no 1 directly above a 0)
+ * to its counts, and per wire lowers one_from / raises zero_upto when a
+ * lane with fewer / more ones holds a 1 / 0 there: lanes are grouped by
+ * their own count of ones (popmask), and a block whose shared ones cannot
+ * improve a wire's bound skips it with one comparison, which is nearly
+ * every block once the bounds are found. Threads take equal ranges of
+ * blocks; their counts are summed and their bounds combined at the end. */
 
-#define ZW 8 /* words per wire in a block */
-#define ZB 9 /* log2(64 * ZW) */
+#define ZW 32 /* words per wire in a block (8 and 16 measured slower) */
+#define ZB 11 /* log2(64 * ZW) */
 typedef uint64_t zvec __attribute__((vector_size(ZW * sizeof(uint64_t)), aligned(16)));
 
 typedef struct zo_shared {
-    uint32_t n;
+    uint32_t n, nlow; /* nlow = min(n, ZB): wires that vary inside a block */
     size_t layers;
     const sn_comparator *cmp; /* all comparators in layer order */
     const size_t *off;        /* [layers + 1]: layer k is cmp[off[k] .. off[k + 1]) */
     zvec low[ZB];             /* lane patterns of wires 0..ZB-1 */
+    zvec popmask[ZB + 1];     /* valid lanes with j ones among the low wires */
+    zvec atmost[ZB + 2];      /* valid lanes with at most j - 1 ones (atmost[0] empty) */
+    zvec atleast[ZB + 2];     /* valid lanes with at least j ones (atleast[ZB + 1] empty) */
     zvec valid;               /* lanes that are real inputs (all unless n < ZB) */
     uint64_t nblocks;
 } zo_shared;
 
 typedef struct zo_thread {
     const zo_shared *sh;
-    uint64_t b0, b1;   /* blocks [b0, b1) */
-    uint64_t *sorted;  /* [layers + 1] */
-    zvec *can0, *can1; /* [(layers + 1) * n] */
+    uint64_t b0, b1;               /* blocks [b0, b1) */
+    uint64_t *sorted;              /* [layers + 1] */
+    int16_t *one_from, *zero_upto; /* [(layers + 1) * n] */
 } zo_thread;
+
+static bool zvec_any(const zvec *v)
+{
+    uint64_t r = 0;
+    for (int k = 0; k < ZW; k++)
+        r |= (*v)[k];
+    return r != 0;
+}
 
 static uint64_t zvec_popcount(const zvec *v)
 {
@@ -111,8 +126,45 @@ static uint64_t zvec_popcount(const zvec *v)
     return c;
 }
 
-/* After k layers: count the sorted lanes, note what each wire holds. */
-static void zo_observe(zo_thread *t, const zvec *w, size_t k)
+/* Wire i after k layers of a block whose high wires hold hb ones: lower
+ * one_from / raise zero_upto. One vector test rules out a block that
+ * cannot improve a bound (nearly every block once the bounds are found);
+ * only an improvement scans the lanes' counts of ones. */
+static inline void zo_bounds(const zo_shared *sh, int16_t *f1, int16_t *u0, const zvec *wi, int hb)
+{
+    const int nlow = (int)sh->nlow;
+    int below = *f1 - hb; /* lanes with fewer than `below` low ones improve one_from */
+    if (below > 0) {
+        zvec m = *wi & sh->atmost[below > ZB + 1 ? ZB + 1 : below];
+        if (zvec_any(&m)) {
+            for (int j = 0; j <= nlow && hb + j < *f1; j++) {
+                zvec mj = *wi & sh->popmask[j];
+                if (zvec_any(&mj)) {
+                    *f1 = (int16_t)(hb + j);
+                    break;
+                }
+            }
+        }
+    }
+    int above = *u0 - hb + 1; /* lanes with at least `above` low ones improve zero_upto */
+    if (above <= nlow) {
+        zvec m = ~*wi & sh->atleast[above < 0 ? 0 : above];
+        if (zvec_any(&m)) {
+            for (int j = nlow; j >= 0 && hb + j > *u0; j--) {
+                zvec mj = ~*wi & sh->popmask[j];
+                if (zvec_any(&mj)) {
+                    *u0 = (int16_t)(hb + j);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/* After k layers: count the sorted lanes and bound the wires that layer k
+ * touched (all of them for k = 0); an untouched wire holds what it held
+ * before, so its bounds are copied when the threads' results are joined. */
+static inline void zo_observe(zo_thread *t, const zvec *w, size_t k, int hb)
 {
     const zo_shared *sh = t->sh;
     uint32_t n = sh->n;
@@ -121,14 +173,27 @@ static void zo_observe(zo_thread *t, const zvec *w, size_t k)
         bad |= w[i] & ~w[i + 1];
     zvec ok = ~bad & sh->valid;
     t->sorted[k] += zvec_popcount(&ok);
-    zvec *c0 = t->can0 + k * n, *c1 = t->can1 + k * n;
-    for (uint32_t i = 0; i < n; i++) {
-        c0[i] |= ~w[i] & sh->valid;
-        c1[i] |= w[i] & sh->valid;
+    int16_t *f1 = t->one_from + k * n, *u0 = t->zero_upto + k * n;
+    if (k == 0) {
+        for (uint32_t i = 0; i < n; i++)
+            zo_bounds(sh, &f1[i], &u0[i], &w[i], hb);
+        return;
+    }
+    for (size_t j = sh->off[k - 1]; j < sh->off[k]; j++) {
+        uint32_t a = sh->cmp[j].a, b = sh->cmp[j].b;
+        zo_bounds(sh, &f1[a], &u0[a], &w[a], hb);
+        zo_bounds(sh, &f1[b], &u0[b], &w[b], hb);
     }
 }
 
-static void *zo_worker(void *arg)
+/* The hot loop; compiled for AVX2 and baseline on x86-64 and chosen at
+ * load time, as check_bf.c's. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) &&                             \
+    !defined(__SANITIZE_ADDRESS__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static void *
+zo_worker(void *arg)
 {
     zo_thread *t = arg;
     const zo_shared *sh = t->sh;
@@ -136,16 +201,17 @@ static void *zo_worker(void *arg)
     const zvec zero = {0};
     zvec w[SN_ZERO_ONE_MAX_WIRES];
     for (uint64_t blk = t->b0; blk < t->b1; blk++) {
+        int hb = __builtin_popcountll(blk);
         for (uint32_t i = 0; i < n; i++)
             w[i] = i < ZB ? sh->low[i] : ((blk >> (i - ZB)) & 1u) ? ~zero : zero;
-        zo_observe(t, w, 0);
+        zo_observe(t, w, 0, hb);
         for (size_t k = 0; k < sh->layers; k++) {
             for (size_t j = sh->off[k]; j < sh->off[k + 1]; j++) {
                 zvec x = w[sh->cmp[j].a], y = w[sh->cmp[j].b];
                 w[sh->cmp[j].a] = x & y;
                 w[sh->cmp[j].b] = x | y;
             }
-            zo_observe(t, w, k + 1);
+            zo_observe(t, w, k + 1, hb);
         }
     }
     return NULL;
@@ -156,16 +222,51 @@ void sn_zero_one_free(sn_zero_one *z)
     if (!z)
         return;
     sn_free(z->sorted);
-    sn_free(z->state);
+    sn_free(z->one_from);
+    sn_free(z->zero_upto);
     z->sorted = NULL;
-    z->state = NULL;
+    z->one_from = z->zero_upto = NULL;
+}
+
+unsigned sn_zero_one_state(const sn_zero_one *z, size_t k, uint32_t h, uint32_t i)
+{
+    if (k > z->layers || i >= z->n || h > z->n)
+        return 0;
+    size_t c = k * z->n + i;
+    return ((int)h <= z->zero_upto[c] ? SN_WIRE_CAN0 : 0u) |
+           ((int)h >= z->one_from[c] ? SN_WIRE_CAN1 : 0u);
+}
+
+char sn_zero_one_char(unsigned state)
+{
+    switch (state) {
+    case SN_WIRE_CAN0: return '0';
+    case SN_WIRE_CAN1: return '1';
+    case SN_WIRE_CAN0 | SN_WIRE_CAN1: return '*';
+    default: return '-';
+    }
+}
+
+static sn_status zo_thread_init(zo_thread *t, const zo_shared *sh, size_t cells)
+{
+    t->sh = sh;
+    t->sorted = sn_calloc(sh->layers + 1, sizeof *t->sorted);
+    t->one_from = sn_calloc(cells ? cells : 1, sizeof *t->one_from);
+    t->zero_upto = sn_calloc(cells ? cells : 1, sizeof *t->zero_upto);
+    if (!t->sorted || !t->one_from || !t->zero_upto)
+        return SN_ENOMEM;
+    for (size_t c = 0; c < cells; c++) {
+        t->one_from[c] = (int16_t)(sh->n + 1);
+        t->zero_upto[c] = -1;
+    }
+    return SN_OK;
 }
 
 static void zo_thread_free(zo_thread *t)
 {
     sn_free(t->sorted);
-    sn_free(t->can0);
-    sn_free(t->can1);
+    sn_free(t->one_from);
+    sn_free(t->zero_upto);
 }
 
 /* The schedule's comparators flattened: cmp[off[k] .. off[k + 1]). */
@@ -180,6 +281,27 @@ static sn_status zo_flatten(const sn_schedule *s, sn_comparator **cmp, size_t **
         (*off)[k + 1] =
             (*off)[k] + sn_schedule_layer_pairs(s, k, *cmp + (*off)[k], total - (*off)[k]);
     return SN_OK;
+}
+
+static void zo_patterns(zo_shared *sh)
+{
+    uint32_t n = sh->n;
+    for (int k = 0; k < ZW; k++) {
+        for (int j = 0; j < 64; j++) {
+            uint64_t x = (uint64_t)(k * 64 + j), bit = (uint64_t)1 << j;
+            for (int i = 0; i < ZB; i++)
+                sh->low[i][k] |= ((x >> i) & 1u) << j;
+            if (n >= ZB || x < ((uint64_t)1 << n)) {
+                int ones = __builtin_popcountll(x);
+                sh->valid[k] |= bit;
+                sh->popmask[ones][k] |= bit;
+                for (int c = ones + 1; c <= ZB + 1; c++)
+                    sh->atmost[c][k] |= bit;
+                for (int c = 0; c <= ones; c++)
+                    sh->atleast[c][k] |= bit;
+            }
+        }
+    }
 }
 
 sn_status sn_zero_one_profile(const sn_schedule *s, uint32_t max_wires, unsigned threads,
@@ -208,62 +330,72 @@ sn_status sn_zero_one_profile(const sn_schedule *s, uint32_t max_wires, unsigned
     if (st != SN_OK)
         goto done;
     sh->n = n;
+    sh->nlow = n < ZB ? n : ZB;
     sh->layers = L;
     sh->cmp = cmp;
     sh->off = off;
     sh->nblocks = n > ZB ? (uint64_t)1 << (n - ZB) : 1;
-    for (int i = 0; i < ZB; i++)
-        for (int k = 0; k < ZW; k++)
-            for (int j = 0; j < 64; j++)
-                sh->low[i][k] |= (((uint64_t)(k * 64 + j) >> i) & 1u) << j;
-    for (int k = 0; k < ZW; k++)
-        for (int j = 0; j < 64; j++)
-            if (n >= ZB || (uint64_t)(k * 64 + j) < ((uint64_t)1 << n))
-                sh->valid[k] |= (uint64_t)1 << j;
-
+    zo_patterns(sh);
     nt = threads ? threads : check_online_cpus();
     if (nt > 256)
         nt = 256;
     if (nt > sh->nblocks)
         nt = (unsigned)sh->nblocks;
-    for (unsigned i = 0; i < nt; i++) {
-        th[i].sh = sh;
+    for (unsigned i = 0; i < nt && st == SN_OK; i++) {
+        st = zo_thread_init(&th[i], sh, cells);
         th[i].b0 = sh->nblocks * i / nt;
         th[i].b1 = sh->nblocks * (i + 1) / nt;
-        th[i].sorted = sn_calloc(L + 1, sizeof *th[i].sorted);
-        th[i].can0 = sn_calloc(cells ? cells : 1, sizeof *th[i].can0);
-        th[i].can1 = sn_calloc(cells ? cells : 1, sizeof *th[i].can1);
-        if (!th[i].sorted || !th[i].can0 || !th[i].can1)
-            st = SN_ENOMEM;
     }
     z->sorted = sn_calloc(L + 1, sizeof *z->sorted);
-    z->state = sn_calloc(cells ? cells : 1, 1);
-    if (!z->sorted || !z->state)
+    z->one_from = sn_calloc(cells ? cells : 1, sizeof *z->one_from);
+    z->zero_upto = sn_calloc(cells ? cells : 1, sizeof *z->zero_upto);
+    if (!z->sorted || !z->one_from || !z->zero_upto)
         st = SN_ENOMEM;
-    if (st == SN_OK) {
-        unsigned started = 1;
-        for (unsigned i = 1; i < nt; i++, started++)
-            if (pthread_create(&tid[i], NULL, zo_worker, &th[i]) != 0)
-                break;
-        /* a thread that could not start: its blocks run here */
-        for (unsigned i = started; i < nt; i++)
-            zo_worker(&th[i]);
-        zo_worker(&th[0]);
-        for (unsigned i = 1; i < started; i++)
-            pthread_join(tid[i], NULL);
-        z->n = n;
-        z->layers = L;
-        z->inputs = (uint64_t)1 << n;
-        for (unsigned i = 0; i < nt; i++) {
-            for (size_t k = 0; k <= L; k++)
-                z->sorted[k] += th[i].sorted[k];
-            for (size_t c = 0; c < cells; c++) {
-                zvec any0 = th[i].can0[c], any1 = th[i].can1[c];
-                z->state[c] |= (uint8_t)((zvec_popcount(&any0) ? SN_WIRE_CAN0 : 0) |
-                                         (zvec_popcount(&any1) ? SN_WIRE_CAN1 : 0));
+    if (st != SN_OK)
+        goto done;
+    unsigned started = 1;
+    for (unsigned i = 1; i < nt; i++, started++)
+        if (pthread_create(&tid[i], NULL, zo_worker, &th[i]) != 0)
+            break;
+    for (unsigned i = started; i < nt; i++) /* threads that could not start */
+        zo_worker(&th[i]);
+    zo_worker(&th[0]);
+    for (unsigned i = 1; i < started; i++)
+        pthread_join(tid[i], NULL);
+    z->n = n;
+    z->layers = L;
+    z->inputs = (uint64_t)1 << n;
+    for (size_t c = 0; c < cells; c++) {
+        z->one_from[c] = th[0].one_from[c];
+        z->zero_upto[c] = th[0].zero_upto[c];
+    }
+    for (unsigned i = 0; i < nt; i++) {
+        for (size_t k = 0; k <= L; k++)
+            z->sorted[k] += th[i].sorted[k];
+        for (size_t c = 0; c < cells; c++) {
+            if (th[i].one_from[c] < z->one_from[c])
+                z->one_from[c] = th[i].one_from[c];
+            if (th[i].zero_upto[c] > z->zero_upto[c])
+                z->zero_upto[c] = th[i].zero_upto[c];
+        }
+    }
+    uint8_t *touched = sn_calloc(n ? n : 1, 1);
+    if (!touched) {
+        st = SN_ENOMEM;
+        goto done;
+    }
+    for (size_t k = 1; k <= L; k++) {
+        memset(touched, 0, n);
+        for (size_t j = off[k - 1]; j < off[k]; j++)
+            touched[cmp[j].a] = touched[cmp[j].b] = 1;
+        for (uint32_t i = 0; i < n; i++) {
+            if (!touched[i]) {
+                z->one_from[k * n + i] = z->one_from[(k - 1) * n + i];
+                z->zero_upto[k * n + i] = z->zero_upto[(k - 1) * n + i];
             }
         }
     }
+    sn_free(touched);
 done:
     for (unsigned i = 0; i < nt; i++)
         zo_thread_free(&th[i]);
