@@ -179,7 +179,7 @@ static void test_tiny(void)
     sn_layout_destroy(lo);
 
     /* values: every gap holds a value box between the bands */
-    sn_layout_opts o = {1.0, 0, true, 2, -1};
+    sn_layout_opts o = {1.0, 0, true, 2, -1, false, false};
     CHECK(sn_layout_create_network(net, &o, &lo, NULL) == SN_OK);
     if (lo) {
         double vw = 2 * 0.64 * 12 + 2 * 5;
@@ -194,7 +194,7 @@ static void test_tiny(void)
         sn_layout_destroy(lo);
     }
     /* --width: rescaled exactly */
-    sn_layout_opts ow = {1.0, 500, false, 0, -1};
+    sn_layout_opts ow = {1.0, 500, false, 0, -1, false, false};
     CHECK(sn_layout_create_network(net, &ow, &lo, NULL) == SN_OK);
     if (lo) {
         CHECK(near(lo->width, 500) && fabs(lo->scale - 500 / 142.68) < 1e-9);
@@ -233,7 +233,7 @@ static void test_generators(void)
             char what[64];
             snprintf(what, sizeof what, "%s:%u", sn_algo_name(algos[a]), n);
             for (int v = 0; v < 2; v++) {
-                sn_layout_opts o = {v ? 1.7 : 1.0, 0, v == 1, 0, -1};
+                sn_layout_opts o = {v ? 1.7 : 1.0, 0, v == 1, 0, -1, false, false};
                 sn_layout *lo = NULL;
                 CHECKF(sn_layout_create(s, &o, &lo, NULL) == SN_OK, "%s", what);
                 if (lo)
