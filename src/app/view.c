@@ -38,6 +38,7 @@ static const struct {
     {"g", SN_ACT_GPU},       {"h", SN_ACT_HELP},          {"f1", SN_ACT_HELP},
     {"?", SN_ACT_HELP},      {"f11", SN_ACT_FULLSCREEN},  {"t", SN_ACT_THEME},
     {"fit", SN_ACT_FIT},     {"escape", SN_ACT_UNFOLLOW}, {"q", SN_ACT_QUIT},
+    {"w", SN_ACT_STRUCTURE}, {"z", SN_ACT_ZERO_ONE},
 };
 
 sn_action sn_action_parse(const char *name)
@@ -581,6 +582,19 @@ bool sn_view_action(sn_view *v, sn_action a)
     case SN_ACT_GPU: gpu_verify(v); return true;
     case SN_ACT_HELP: v->help = !v->help; return true;
     case SN_ACT_THEME: v->dark = !v->dark; return true;
+    case SN_ACT_STRUCTURE:
+        v->structure = !v->structure;
+        sn_view_message(v, false, "%s",
+                        v->structure ? "why it sorts: the blocks of its construction (W hides them)"
+                                     : "structure blocks off");
+        return true;
+    case SN_ACT_ZERO_ONE:
+        v->zero_one = !v->zero_one;
+        sn_view_message(v, false, "%s",
+                        v->zero_one ? "the 0-1 principle: sorted 0-1 inputs per layer, and what "
+                                      "each wire can hold (Z hides it)"
+                                    : "0-1 chart off");
+        return true;
     case SN_ACT_FIT:
         v->zoom = 1;
         v->pan_x = v->pan_y = 0;

@@ -63,6 +63,8 @@ typedef enum sn_action {
     SN_ACT_FIT,      /* reset zoom and pan */
     SN_ACT_UNFOLLOW, /* stop following an element */
     SN_ACT_QUIT,
+    SN_ACT_STRUCTURE, /* labelled structure blocks on / off (W: why it sorts) */
+    SN_ACT_ZERO_ONE,  /* the 0-1 chart and wire states on / off (Z) */
     SN_ACT_COUNT
 } sn_action;
 
@@ -130,6 +132,8 @@ typedef struct sn_view {
 
     bool help;
     bool dark;
+    bool structure;        /* draw the structure blocks */
+    bool zero_one;         /* draw the 0-1 chart and wire states */
     bool gpu_built;        /* OpenCL part present */
     sn_view_gpu_fn gpu_fn; /* G runs this (NULL: G explains why it cannot) */
     void *gpu_ctx;

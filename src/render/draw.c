@@ -539,16 +539,21 @@ static void draw_zero_one(cairo_t *cr, const sn_layout *lo, const sn_theme *th,
             bool cur = st->chart_step && k == st->step;
             set_rgb(cr, cur ? th->highlight : f >= 1.0 ? th->comparator : th->noswap);
             cairo_fill(cr);
+            if (cur) { /* the current step's share, above its bar */
+                snprintf(buf, sizeof buf, f < 0.1 ? "%.1f%%" : "%.0f%%", 100 * f);
+                cairo_move_to(cr, lo->step_x[k] - advance(cr, buf) / 2, c->y1 - bh - 3 * lo->scale);
+                cairo_show_text(cr, buf);
+            }
         }
         snprintf(buf, sizeof buf, "all %llu inputs", (unsigned long long)z->inputs);
         set_rgb(cr, th->text);
         cairo_move_to(cr, c->x0, c->y0 - 3 * lo->scale);
         cairo_show_text(cr, buf);
-        size_t k = st->chart_step && st->step <= z->layers ? st->step : z->layers;
+        /* (the final count: the window redraws only a strip per step) */
         uint64_t last = z->sorted[z->layers];
         snprintf(buf, sizeof buf, "sorted 0-1 inputs: %llu of %llu after %zu layer%s (%s)",
-                 (unsigned long long)z->sorted[k], (unsigned long long)z->inputs, k,
-                 k == 1 ? "" : "s", last == z->inputs ? "it sorts" : "it does NOT sort");
+                 (unsigned long long)last, (unsigned long long)z->inputs, z->layers,
+                 z->layers == 1 ? "" : "s", last == z->inputs ? "it sorts" : "it does NOT sort");
         cairo_move_to(cr, c->x0, c->caption_y);
         cairo_show_text(cr, buf);
         /* the markers' legend, drawn with the markers themselves */
