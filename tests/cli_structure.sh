@@ -71,4 +71,72 @@ expect 0 "$S" info bitonic-classic:8 --json
 expect 2 "$S" info bitonic-classical:8
 err_has "bitonic-classic"
 
+# ---- draw --structure / --zero-one
+if "$S" draw --help >/dev/null 2>&1; then
+    expect 0 "$S" draw --help
+    out_has "--structure"
+    out_has "--zero-one"
+    pngsize() { python3 -c 'import struct,sys;d=open(sys.argv[1],"rb").read(24);print(*struct.unpack(">II",d[16:24]))' "$1"; }
+    for ext in svg png pdf tex; do
+        expect 0 "$S" draw bitonic:16 --structure -o "$T/s.$ext"
+        expect 0 "$S" draw bitonic-classic:8 --structure --zero-one --ones 3 -o "$T/z.$ext"
+    done
+    # the labels are in the SVG as glyphs: compare with the TikZ text
+    grep -q '{merge 16}' "$T/s.tex" || fail "s.tex lacks the merge 16 label"
+    grep -q '{sort 8}' "$T/s.tex" || fail "s.tex lacks a sort 8 label"
+    grep -q 'sort 4 \$\\uparrow\$' "$T/z.tex" || fail "z.tex lacks 'sort 4 up' in math arrows"
+    grep -q 'sorted 0-1 inputs: 256 of 256 after 6 layers (it sorts)' "$T/z.tex" ||
+        fail "z.tex lacks the chart caption"
+    grep -q 'inputs with 3 ones' "$T/z.tex" || fail "--ones 3 not used"
+    xmllint --noout "$T/s.svg" 2>/dev/null || python3 -c 'import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])' "$T/s.svg" ||
+        fail "s.svg is not XML"
+    head -c 5 "$T/s.pdf" | grep -q "%PDF-" || fail "s.pdf is not a PDF"
+    # the structure needs room: wider than the plain picture; the chart is taller
+    expect 0 "$S" draw bitonic:16 -o "$T/plain.png"
+    read -r pw ph < <(pngsize "$T/plain.png")
+    read -r sw sh < <(pngsize "$T/s.png")
+    [ "$sw" -gt "$pw" ] && [ "$sh" = "$ph" ] || fail "structure: ${sw}x$sh vs plain ${pw}x$ph"
+    expect 0 "$S" draw bitonic:16 --zero-one -o "$T/zo.png"
+    read -r zw zh < <(pngsize "$T/zo.png")
+    [ "$zh" -gt "$ph" ] || fail "--zero-one added no chart: ${zw}x$zh vs ${pw}x$ph"
+    # values, a step and both parts together
+    expect 0 "$S" draw oddeven-merge:12 --structure --zero-one --random 2 --step 3 --theme dark -o "$T/all.png"
+    # a network without structure still draws, with a note
+    expect 0 "$S" draw bubble:6 --structure -o "$T/bubble.svg"
+    err_has "no recursive structure"
+    # failures: exit 2, a clear message, no file left
+    expect 2 "$S" draw bitonic:25 --zero-one -o "$T/x1.svg"
+    err_has "sortnet: --zero-one: bitonic:25 has 25 wires"
+    expect 2 "$S" draw bitonic:8 --ones 3 -o "$T/x2.svg"
+    err_has "--ones: goes with --zero-one"
+    expect 2 "$S" draw bitonic:8 --zero-one --ones 9 -o "$T/x3.svg"
+    err_has "9 is more ones than bitonic:8 has wires"
+    expect 2 "$S" draw bitonic:8 --zero-one --ones x -o "$T/x4.svg"
+    expect 2 "$S" draw bitonic:8 --structure=2 -o "$T/x5.svg"
+    for x in x1 x2 x3 x4 x5; do [ ! -e "$T/$x.svg" ] || fail "$x.svg left behind"; done
+fi
+
+# ---- the window: W and Z
+if "$S" view --help >/dev/null 2>&1 &&
+    SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --script "" >/dev/null 2>&1; then
+    expect 0 "$S" view --help
+    out_has " t w z "
+    for size in 1280x720 1920x1080; do
+        for theme in light dark; do
+            expect 0 env SDL_VIDEODRIVER=offscreen "$S" view bitonic:16 --size "$size" --theme "$theme" \
+                --script "w z right right right" --screenshot "$T/v-$size-$theme.png"
+            [ "$(pngsize "$T/v-$size-$theme.png")" = "${size/x/ }" ] || fail "screenshot $size: $(pngsize "$T/v-$size-$theme.png")"
+        done
+    done
+    # with and without: different pictures
+    expect 0 env SDL_VIDEODRIVER=offscreen "$S" view bitonic:8 --script "" --screenshot "$T/v0.png"
+    expect 0 env SDL_VIDEODRIVER=offscreen "$S" view bitonic:8 --script "w" --screenshot "$T/v1.png"
+    cmp -s "$T/v0.png" "$T/v1.png" && fail "W changed nothing on screen"
+    expect 0 env SDL_VIDEODRIVER=offscreen "$S" view bitonic:8 --bits 01100101 --script "z end" \
+        --dump-state "$T/state"
+    grep -q "0-1 principle" "$T/state" || fail "Z left no message: $(cat "$T/state")"
+    # 24 wires: over the window's limit of 20, a note instead of a chart
+    expect 0 env SDL_VIDEODRIVER=offscreen "$S" view bitonic:24 --script "z" --screenshot "$T/v24.png"
+fi
+
 finish cli_structure
