@@ -9,7 +9,9 @@
  * Any n, not only powers of two: closed forms are defined for
  * N = next power of two >= n, and every comparator touching a wire >= n is
  * dropped (a virtual +infinity there never moves, because every generated
- * comparator is in standard form a < b). Layers left empty by the dropping
+ * comparator is in standard form a < b; bitonic-classic, the one generator
+ * with reversed comparators, makes every block that touches a dropped wire
+ * ascend, see classic_descends in schedule.c). Layers left empty by the dropping
  * are skipped, so a schedule's layer list never contains an empty layer.
  *
  * Closed-form layer parameters (N = padded size, i = wire):
