@@ -26,14 +26,10 @@ typedef struct ctx {
     uint8_t *mark; /* scratch per block of a group: 1 inside, 2 descending */
 } ctx;
 
-static uint32_t log2_of(uint32_t x)
+/* log2 of a power of two (every size here is one) */
+static uint32_t log2_of(uint32_t pow2)
 {
-    uint32_t k = 0;
-    while (x > 1) {
-        x >>= 1;
-        k++;
-    }
-    return k;
+    return pow2 ? (uint32_t)__builtin_ctz(pow2) : 0;
 }
 
 static sn_status push(ctx *c, const sn_block *b)
