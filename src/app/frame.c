@@ -20,10 +20,6 @@
 
 #define PI 3.14159265358979323846
 
-/* The window's 0-1 chart counts all 2^n inputs per layer when the network
- * changes: up to 20 wires that stays interactive (a few milliseconds). */
-#define FRAME_ZERO_ONE_MAX 20u
-
 struct sn_frame {
     sn_layout *layout;
     uint64_t layout_net;   /* net_id the layout was made for (0: none) */
@@ -86,7 +82,7 @@ const sn_layout *sn_frame_layout(sn_frame *f, const sn_view *v, sn_diag *diag)
 }
 
 /* The 0-1 profile of v's network, computed once per network; NULL (and a
- * note for the chart) when it has more than FRAME_ZERO_ONE_MAX wires. */
+ * note for the chart) when it has more than SN_VIEW_ZERO_ONE_MAX_N wires. */
 static const sn_zero_one *frame_zero_one(sn_frame *f, const sn_view *v)
 {
     if (f->zo_net != v->net_id) {
@@ -95,12 +91,12 @@ static const sn_zero_one *frame_zero_one(sn_frame *f, const sn_view *v)
         f->zo_note[0] = '\0';
         sn_diag d;
         sn_diag_clear(&d);
-        if (v->n > FRAME_ZERO_ONE_MAX)
+        if (v->n > SN_VIEW_ZERO_ONE_MAX_N)
             snprintf(f->zo_note, sizeof f->zo_note,
                      "0-1 chart: the window counts the 2^n inputs for n <= %u; `sortnet info "
                      "--layers` does n <= %d",
-                     FRAME_ZERO_ONE_MAX, SN_ZERO_ONE_MAX_WIRES);
-        else if (sn_zero_one_profile(v->sched, FRAME_ZERO_ONE_MAX, 0, &f->zo, &d) != SN_OK)
+                     SN_VIEW_ZERO_ONE_MAX_N, SN_ZERO_ONE_MAX_WIRES);
+        else if (sn_zero_one_profile(v->sched, SN_VIEW_ZERO_ONE_MAX_N, 0, &f->zo, &d) != SN_OK)
             snprintf(f->zo_note, sizeof f->zo_note, "0-1 chart: %.140s", d.text);
     }
     return f->zo.sorted ? &f->zo : NULL;

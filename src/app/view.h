@@ -27,6 +27,9 @@
 #define SN_VIEW_MAX_N 4096u
 /* At most this many values ((layers + 1) * n) are recorded for stepping. */
 #define SN_VIEW_MAX_STATES ((uint64_t)1 << 26)
+/* The 0-1 chart (Z) counts all 2^n inputs per layer up to this n: a few
+ * milliseconds when the network changes. */
+#define SN_VIEW_ZERO_ONE_MAX_N 20u
 /* Speeds of playback in layers per second, slowest first. */
 #define SN_VIEW_SPEEDS 8
 /* Length of the swap animation at normal speed, in milliseconds. */

@@ -1,8 +1,9 @@
 /* draw.c - the diagram on a borrowed cairo_t, from a finished layout.
  *
- * Paint order (back to front): background, layer bands, stage outlines,
- * step marker, followed-element path, wires, comparators by colour class
- * (segments, then dots and arrow heads), wire labels, value boxes. Each
+ * Paint order (back to front): background, layer bands, stage outlines or
+ * structure blocks, step marker, followed-element path, wires, comparators
+ * by colour class (segments, then dots and arrow heads), wire labels, the
+ * 0-1 chart and wire markers, structure block labels, value boxes. Each
  * class is a few batched paths (BATCH elements each) and one style: a
  * 28 160-comparator network is ~170 paths in SVG, not tens of thousands
  * of styled elements. */
@@ -683,9 +684,9 @@ sn_status sn_draw(cairo_t *cr, const sn_layout *lo, const sn_theme *th, const sn
     draw_class(cr, lo, st, &g, k0, k1, CLS_SWAP, th->swap);
     draw_class(cr, lo, st, &g, k0, k1, CLS_HIGHLIGHT, th->highlight);
     draw_labels(cr, lo, th, &g, w0, w1);
-    draw_block_labels(cr, lo, th, &g);
     if (lo->zero_one && st)
         draw_zero_one(cr, lo, th, st, &g, w0, w1);
+    draw_block_labels(cr, lo, th, &g);
     sn_status rs = SN_OK;
     if (st && st->values && lo->n > 0)
         rs = draw_values(cr, lo, th, st, &g, w0, w1);

@@ -138,6 +138,7 @@ static void place_blocks(sn_layout *lo, const sn_layout_opts *o, const sn_block 
 {
     /* an export's value boxes stand in one column: keep labels out of it */
     double vx0 = 1, vx1 = 0;
+    bool window = o->show_values && o->value_step < 0;
     if (o->show_values && o->value_step >= 0 && (size_t)o->value_step <= lo->layer_count) {
         vx0 = lo->step_x[o->value_step] - lo->value_w / 2 - 2 * s;
         vx1 = lo->step_x[o->value_step] + lo->value_w / 2 + 2 * s;
@@ -174,8 +175,9 @@ static void place_blocks(sn_layout *lo, const sn_layout_opts *o, const sn_block 
             if (lx < lo->wire_x0 || lx + b->lw > lo->wire_x1 || (lx < vx1 && vx0 < lx + b->lw))
                 continue;
             /* nudged towards its own block, so a label on a line two
-             * blocks share says whose it is */
-            double nudge = fmax(0, lo->pitch / 2 - b->lh / 2 - 1.5 * s);
+             * blocks share says whose it is - except in the window, whose
+             * value boxes at every step would then hide half of it */
+            double nudge = window ? 0 : fmax(0, lo->pitch / 2 - b->lh / 2 - 1.5 * s);
             b->lx = lx;
             b->ly = edges[e] + (e == 0 ? nudge : -nudge);
             if (b->ly - b->lh / 2 < 0 || b->ly + b->lh / 2 > lo->height)
