@@ -469,9 +469,12 @@ static void test_structure_and_zero_one_keys(void)
     sn_frame_panes(f, &v, 1280, 720, 1.0, &without);
     CHECK(with.net.h > without.net.h);
     CHECK(sn_frame_layout(f, &v, &d)->block_count == 0);
-    /* a network too large for the window's 0-1 chart still draws (a note) */
+    /* over the window's 0-1 limit: no chart, the message line says why */
     CHECK(sn_view_action(&v, SN_ACT_ZERO_ONE));
     CHECK(sn_view_action(&v, SN_ACT_N_UP) && sn_view_action(&v, SN_ACT_N_UP) && v.n == 32);
+    CHECK(!sn_frame_layout(f, &v, &d)->zero_one);
+    sn_view_action(&v, SN_ACT_ZERO_ONE);
+    CHECK(sn_view_action(&v, SN_ACT_ZERO_ONE) && strstr(v.message, "n <= 20") != NULL);
     cairo_t *cr = cairo_create(s);
     CHECK(sn_frame_draw(f, &v, cr, 1280, 720, 1.0) == SN_OK);
     cairo_destroy(cr);

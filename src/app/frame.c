@@ -71,7 +71,9 @@ const sn_layout *sn_frame_layout(sn_frame *f, const sn_view *v, sn_diag *diag)
     o.show_values = true;
     o.value_step = -1; /* room at every step: stepping never moves the picture */
     o.structure = v->structure;
-    o.zero_one = v->zero_one;
+    /* no room for a chart the window does not count (the message line of
+     * Z says why) */
+    o.zero_one = v->zero_one && v->n <= SN_VIEW_ZERO_ONE_MAX_N;
     if (sn_layout_create(v->sched, &o, &f->layout, diag) != SN_OK) {
         f->layout = NULL;
         return NULL;
@@ -82,7 +84,7 @@ const sn_layout *sn_frame_layout(sn_frame *f, const sn_view *v, sn_diag *diag)
 }
 
 /* The 0-1 profile of v's network, computed once per network; NULL (and a
- * note for the chart) when it has more than SN_VIEW_ZERO_ONE_MAX_N wires. */
+ * note for the chart) when it cannot be made. */
 static const sn_zero_one *frame_zero_one(sn_frame *f, const sn_view *v)
 {
     if (f->zo_net != v->net_id) {
@@ -91,12 +93,7 @@ static const sn_zero_one *frame_zero_one(sn_frame *f, const sn_view *v)
         f->zo_note[0] = '\0';
         sn_diag d;
         sn_diag_clear(&d);
-        if (v->n > SN_VIEW_ZERO_ONE_MAX_N)
-            snprintf(f->zo_note, sizeof f->zo_note,
-                     "0-1 chart: the window counts the 2^n inputs for n <= %u; `sortnet info "
-                     "--layers` does n <= %d",
-                     SN_VIEW_ZERO_ONE_MAX_N, SN_ZERO_ONE_MAX_WIRES);
-        else if (sn_zero_one_profile(v->sched, SN_VIEW_ZERO_ONE_MAX_N, 0, &f->zo, &d) != SN_OK)
+        if (sn_zero_one_profile(v->sched, SN_VIEW_ZERO_ONE_MAX_N, 0, &f->zo, &d) != SN_OK)
             snprintf(f->zo_note, sizeof f->zo_note, "0-1 chart: %.140s", d.text);
     }
     return f->zo.sorted ? &f->zo : NULL;
@@ -116,7 +113,7 @@ static uint32_t frame_ones(const sn_view *v)
 
 static void frame_zero_one_state(sn_frame *f, const sn_view *v, sn_draw_state *st)
 {
-    if (!v->zero_one)
+    if (!v->zero_one || !f->layout || !f->layout->zero_one)
         return;
     st->zo = frame_zero_one(f, v);
     st->zo_ones = frame_ones(v);
