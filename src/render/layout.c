@@ -159,7 +159,7 @@ static void place_blocks(sn_layout *lo, const sn_layout_opts *o, const sn_block 
         b->depth = k->depth;
         memcpy(b->label, k->label, sizeof b->label);
         b->lh = lo->label_font * 1.3;
-        b->lw = (text_ems(b->label) + 0.6) * lo->label_font;
+        b->lw = (1.1 * text_ems(b->label) + 0.5) * lo->label_font; /* bold: ~10% wider */
         b->labelled = false;
         /* candidates: along the top edge from the left, then along the
          * bottom edge; then centred on the block but wider than it */
