@@ -765,6 +765,56 @@ static void test_edit_hit(void)
     sn_view_cleanup(&v);
 }
 
+/* W and Z: toggles, the layout follows them, the frame draws them. */
+static void test_structure_and_zero_one_keys(void)
+{
+    CHECK(sn_action_parse("w") == SN_ACT_STRUCTURE && sn_action_parse("z") == SN_ACT_ZERO_ONE);
+    CHECK(strcmp(sn_action_name(SN_ACT_STRUCTURE), "w") == 0);
+    sn_view v;
+    sn_view_input in = rnd(2);
+    sn_diag d;
+    CHECK(sn_view_init(&v, "bitonic:8", &in, &d) == SN_OK);
+    sn_frame *f = sn_frame_create();
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1280, 720);
+    CHECK(!v.structure && !v.zero_one);
+    CHECK(sn_frame_layout(f, &v, &d)->block_count == 0);
+    CHECK(sn_view_action(&v, SN_ACT_STRUCTURE) && v.structure);
+    CHECK(strstr(v.message, "why it sorts") != NULL);
+    const sn_layout *lo = sn_frame_layout(f, &v, &d);
+    CHECK(lo->block_count == 7 && !lo->zero_one);
+    CHECK(sn_view_action(&v, SN_ACT_ZERO_ONE) && v.zero_one);
+    lo = sn_frame_layout(f, &v, &d);
+    CHECK(lo->block_count == 7 && lo->zero_one);
+    for (size_t k = 0; k <= v.layers; k++) {
+        cairo_t *cr = cairo_create(s);
+        CHECK(sn_frame_draw(f, &v, cr, 1280, 720, 1.0) == SN_OK);
+        cairo_destroy(cr);
+        sn_view_action(&v, SN_ACT_RIGHT);
+        v.anim_ms = 0;
+    }
+    /* the panes give the network more room while either is shown */
+    sn_panes with, without;
+    sn_frame_panes(f, &v, 1280, 720, 1.0, &with);
+    sn_view_action(&v, SN_ACT_STRUCTURE);
+    sn_view_action(&v, SN_ACT_ZERO_ONE);
+    CHECK(!v.structure && !v.zero_one);
+    sn_frame_panes(f, &v, 1280, 720, 1.0, &without);
+    CHECK(with.net.h > without.net.h);
+    CHECK(sn_frame_layout(f, &v, &d)->block_count == 0);
+    /* over the window's 0-1 limit: no chart, the message line says why */
+    CHECK(sn_view_action(&v, SN_ACT_ZERO_ONE));
+    CHECK(sn_view_action(&v, SN_ACT_N_UP) && sn_view_action(&v, SN_ACT_N_UP) && v.n == 32);
+    CHECK(!sn_frame_layout(f, &v, &d)->zero_one);
+    sn_view_action(&v, SN_ACT_ZERO_ONE);
+    CHECK(sn_view_action(&v, SN_ACT_ZERO_ONE) && strstr(v.message, "n <= 20") != NULL);
+    cairo_t *cr = cairo_create(s);
+    CHECK(sn_frame_draw(f, &v, cr, 1280, 720, 1.0) == SN_OK);
+    cairo_destroy(cr);
+    cairo_surface_destroy(s);
+    sn_frame_destroy(f);
+    sn_view_cleanup(&v);
+}
+
 int main(void)
 {
     test_stepping("bitonic:16");
@@ -782,6 +832,7 @@ int main(void)
     test_edit_ops();
     test_edit_view();
     test_edit_hit();
+    test_structure_and_zero_one_keys();
     test_frame_pixels();
     test_screenshot_matches();
     return sn_test_finish("test_app");

@@ -95,7 +95,7 @@ static bool read_png(const char *path, px *p)
 static void test_png_pixels(void)
 {
     sn_network *net = tiny();
-    sn_layout_opts o = {2.0, 0, false, 0, -1};
+    sn_layout_opts o = {2.0, 0, false, 0, -1, false, false};
     sn_layout *lo = NULL;
     CHECK(sn_layout_create_network(net, &o, &lo, NULL) == SN_OK);
     const sn_theme *th = sn_theme_get(SN_THEME_LIGHT);
@@ -163,7 +163,7 @@ static void test_values(void)
     if (!s)
         return;
     uint32_t keys[8] = {5, 2, 7, 0, 3, 6, 1, 4};
-    sn_layout_opts o = {2.0, 0, true, 1, 1};
+    sn_layout_opts o = {2.0, 0, true, 1, 1, false, false};
     sn_layout *lo = NULL;
     CHECK(sn_layout_create(s, &o, &lo, NULL) == SN_OK);
     const sn_theme *th = sn_theme_get(SN_THEME_LIGHT);
@@ -301,7 +301,7 @@ static void test_exports(void)
     sn_draw_state_init(&st);
     st.step = 3;
     st.values = keys;
-    sn_layout_opts o = {1.0, 0, true, 2, 3};
+    sn_layout_opts o = {1.0, 0, true, 2, 3, false, false};
     sn_layout *lo = NULL;
     CHECK(sn_layout_create(s, &o, &lo, NULL) == SN_OK);
     const sn_theme *th = sn_theme_get(SN_THEME_LIGHT);
@@ -411,10 +411,87 @@ static void test_palette(void)
     }
 }
 
+/* Structure outlines, the 0-1 chart's bars and the wire markers, read back
+ * from PNGs where the layout puts them. */
+static void test_structure_and_zero_one(void)
+{
+    const sn_theme *th = sn_theme_get(SN_THEME_LIGHT);
+    char path[256];
+    for (int broken = 0; broken < 2; broken++) {
+        sn_schedule *s = NULL;
+        if (!broken) {
+            CHECK(sn_schedule_generate(SN_ALGO_BITONIC, 8, &s, NULL) == SN_OK);
+        } else { /* bitonic:8 without its last layer */
+            sn_schedule *full = NULL;
+            sn_network *cut = sn_network_create(8);
+            sn_comparator buf[8];
+            CHECK(sn_schedule_generate(SN_ALGO_BITONIC, 8, &full, NULL) == SN_OK);
+            for (size_t k = 0; k + 1 < sn_schedule_layer_count(full); k++)
+                CHECK(sn_network_layer_add(cut, buf, sn_schedule_layer_pairs(full, k, buf, 8),
+                                           NULL) == SN_OK);
+            sn_schedule_destroy(full);
+            CHECK(sn_schedule_from_network(cut, &s) == SN_OK);
+        }
+        sn_zero_one z;
+        CHECK(sn_zero_one_profile(s, 24, 1, &z, NULL) == SN_OK);
+        sn_layout_opts o = {2.0, 0, false, 0, -1, !broken, true};
+        sn_layout *lo = NULL;
+        CHECK(sn_layout_create(s, &o, &lo, NULL) == SN_OK);
+        sn_draw_state st;
+        sn_draw_state_init(&st);
+        st.zo = &z;
+        st.zo_ones = 4;
+        snprintf(path, sizeof path, "%s/zo%d.png", tmpdir, broken);
+        CHECK(export_file(path, SN_EXPORT_PNG, lo, th, &st) == SN_OK);
+        px p;
+        CHECK(read_png(path, &p));
+        const sn_layout_chart *c = &lo->chart;
+        size_t L = lo->layer_count;
+        /* the last bar reaches the top (all 2^8 sorted) only when it sorts */
+        sn_rgb top = pixel(&p, lo->step_x[L], c->y0 + 3);
+        CHECKF(broken ? !same(top, th->comparator, 0.05) : same(top, th->comparator, 0.05),
+               "last bar, broken = %d", broken);
+        /* the first bar: 9 of 256 sorted, a thin bar at the baseline */
+        CHECK(same(pixel(&p, lo->step_x[0], (c->y0 + c->y1) / 2), th->background, 0.02));
+        CHECK(!same(pixel(&p, lo->step_x[0], c->y1 - 1), th->background, 0.05));
+        /* markers after the last layer for the inputs with 4 ones: wires
+         * 0-3 only 0 (hollow), 4-7 only 1 (solid) when it sorts */
+        for (uint32_t i = 0; !broken && i < 8; i++) {
+            sn_rgb mid = pixel(&p, lo->step_x[L], lo->wire_y[i]);
+            CHECKF(i < 4 ? same(mid, th->background, 0.05) : same(mid, th->text, 0.05),
+                   "marker of wire %u", i);
+        }
+        /* at the input every wire can hold either: half filled */
+        double q = lo->mark / 4;
+        CHECK(same(pixel(&p, lo->step_x[0] - q, lo->wire_y[2] + q), th->text, 0.05));
+        CHECK(same(pixel(&p, lo->step_x[0] + q, lo->wire_y[2] - q), th->background, 0.05));
+        if (!broken) {
+            /* a depth-0 outline in the step colour, on the left edge */
+            const sn_layout_block *b = &lo->block[0];
+            CHECK(b->depth == 0);
+            sn_rgb edge = pixel(&p, b->x0, (b->y0 + b->y1) / 2 + lo->pitch / 4);
+            CHECKF(same(edge, th->step, 0.25), "outline %g %g %g", edge.r, edge.g, edge.b);
+            CHECK(b->labelled);
+        }
+        cairo_surface_destroy(p.s);
+        /* every format takes it */
+        static const sn_export_format fmts[] = {SN_EXPORT_SVG, SN_EXPORT_PDF, SN_EXPORT_TEX};
+        for (int f = 0; f < 3; f++) {
+            snprintf(path, sizeof path, "%s/zo%d.%s", tmpdir, broken,
+                     sn_export_format_name(fmts[f]));
+            CHECK(export_file(path, fmts[f], lo, th, &st) == SN_OK);
+        }
+        sn_layout_destroy(lo);
+        sn_zero_one_free(&z);
+        sn_schedule_destroy(s);
+    }
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir))
         SKIP("cannot make a temporary directory");
+    test_structure_and_zero_one();
     test_palette();
     test_png_pixels();
     test_values();

@@ -1,7 +1,8 @@
 /* test_layout.c - diagram geometry: exact positions for a tiny network,
  * and invariants (no overlaps inside a sub-column, everything inside its
  * band, optimal sub-column counts) for every generator and the real
- * networks of the shipped library (assets/networks). */
+ * networks of the shipped library (assets/networks); structure block
+ * outlines and label places, and the 0-1 chart's room. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -179,7 +180,7 @@ static void test_tiny(void)
     sn_layout_destroy(lo);
 
     /* values: every gap holds a value box between the bands */
-    sn_layout_opts o = {1.0, 0, true, 2, -1};
+    sn_layout_opts o = {1.0, 0, true, 2, -1, false, false};
     CHECK(sn_layout_create_network(net, &o, &lo, NULL) == SN_OK);
     if (lo) {
         double vw = 2 * 0.64 * 12 + 2 * 5;
@@ -194,7 +195,7 @@ static void test_tiny(void)
         sn_layout_destroy(lo);
     }
     /* --width: rescaled exactly */
-    sn_layout_opts ow = {1.0, 500, false, 0, -1};
+    sn_layout_opts ow = {1.0, 500, false, 0, -1, false, false};
     CHECK(sn_layout_create_network(net, &ow, &lo, NULL) == SN_OK);
     if (lo) {
         CHECK(near(lo->width, 500) && fabs(lo->scale - 500 / 142.68) < 1e-9);
@@ -233,7 +234,7 @@ static void test_generators(void)
             char what[64];
             snprintf(what, sizeof what, "%s:%u", sn_algo_name(algos[a]), n);
             for (int v = 0; v < 2; v++) {
-                sn_layout_opts o = {v ? 1.7 : 1.0, 0, v == 1, 0, -1};
+                sn_layout_opts o = {v ? 1.7 : 1.0, 0, v == 1, 0, -1, false, false};
                 sn_layout *lo = NULL;
                 CHECKF(sn_layout_create(s, &o, &lo, NULL) == SN_OK, "%s", what);
                 if (lo)
@@ -288,8 +289,127 @@ static void test_library(void)
     CHECK(tested >= 120 && tested == visited);
 }
 
+/* Block outlines exactly where the layout's rules put them, and every
+ * placed label on a line between wires, inside the picture, clear of the
+ * other labels and of every comparator crossing that line. */
+static void check_blocks(const char *spec, size_t min_labelled)
+{
+    sn_schedule *s = NULL;
+    CHECK(sn_schedule_load(spec, &s, NULL) == SN_OK);
+    sn_layout_opts o = {1.0, 0, false, 0, -1, true, false};
+    sn_layout *lo = NULL, *plain = NULL;
+    sn_block *b = NULL;
+    size_t count = 0, labelled = 0;
+    CHECK(sn_layout_create(s, &o, &lo, NULL) == SN_OK);
+    CHECK(sn_structure_blocks(s, &b, &count, NULL) == SN_OK);
+    CHECKF(lo->block_count == count, "%s: %zu blocks laid out, %zu listed", spec, lo->block_count,
+           count);
+    double top = lo->wire_y[0] - lo->pitch / 2;
+    for (size_t g = 0; g < lo->block_count && g < count; g++) {
+        const sn_layout_block *x = &lo->block[g];
+        double ins = 1.5 + 2.0 * b[g].depth;
+        double x0 = lo->layer[b[g].first_layer].x0, x1 = lo->layer[b[g].last_layer].x1;
+        double y0 = top + b[g].first_wire * lo->pitch, y1 = top + (b[g].last_wire + 1) * lo->pitch;
+        CHECKF(near(x->x0, x0 + fmin(ins, 0.3 * (x1 - x0))) &&
+                   near(x->x1, x1 - fmin(ins, 0.3 * (x1 - x0))) &&
+                   near(x->y0, y0 + fmin(ins, 0.3 * (y1 - y0))) &&
+                   near(x->y1, y1 - fmin(ins, 0.3 * (y1 - y0))),
+               "%s block %zu outline", spec, g);
+        CHECK(strcmp(x->label, b[g].label) == 0 && x->depth == b[g].depth);
+        if (!x->labelled)
+            continue;
+        labelled++;
+        /* between two wires: the box stays off every wire line */
+        for (uint32_t i = 0; i < lo->n; i++)
+            CHECKF(fabs(lo->wire_y[i] - x->ly) >= x->lh / 2, "%s label %zu on wire %u", spec, g, i);
+        CHECK(x->lx >= lo->wire_x0 && x->lx + x->lw <= lo->wire_x1);
+        CHECK(x->ly - x->lh / 2 >= 0 && x->ly + x->lh / 2 <= lo->height);
+        for (size_t h = 0; h < g; h++) {
+            const sn_layout_block *o2 = &lo->block[h];
+            if (o2->labelled)
+                CHECKF(x->lx >= o2->lx + o2->lw || o2->lx >= x->lx + x->lw ||
+                           fabs(x->ly - o2->ly) >= (x->lh + o2->lh) / 2,
+                       "%s labels %zu and %zu overlap", spec, h, g);
+        }
+        for (size_t i = 0; i < lo->cmp_count; i++) {
+            const sn_layout_cmp *c = &lo->cmp[i];
+            bool spans = c->y0 < x->ly && x->ly < c->y1;
+            CHECKF(!spans || c->x + lo->dot_r < x->lx || c->x - lo->dot_r > x->lx + x->lw,
+                   "%s label %zu crosses comparator %zu", spec, g, i);
+        }
+    }
+    CHECKF(labelled >= min_labelled, "%s: %zu labels placed, expected at least %zu", spec, labelled,
+           min_labelled);
+    /* without structure the same network has no blocks and its stage
+     * outlines; with it, the stages stand further apart */
+    o.structure = false;
+    CHECK(sn_layout_create(s, &o, &plain, NULL) == SN_OK);
+    CHECK(plain->block_count == 0 && plain->width <= lo->width);
+    sn_layout_destroy(plain);
+    sn_free(b);
+    sn_layout_destroy(lo);
+    sn_schedule_destroy(s);
+}
+
+static void test_structure(void)
+{
+    check_blocks("bitonic:8", 5);
+    check_blocks("bitonic-classic:16", 12);
+    check_blocks("bitonic:16", 12);
+    check_blocks("oddeven-merge:12", 4);
+    check_blocks("pairwise:16", 3);
+    check_blocks("transposition:6", 3);
+    check_blocks("bubble:6", 0);
+    /* bitonic:8: every depth-0 block is labelled */
+    sn_schedule *s = NULL;
+    CHECK(sn_schedule_load("bitonic:8", &s, NULL) == SN_OK);
+    sn_layout_opts o = {1.0, 0, false, 0, -1, true, false};
+    sn_layout *lo = NULL;
+    CHECK(sn_layout_create(s, &o, &lo, NULL) == SN_OK);
+    for (size_t g = 0; g < lo->block_count; g++)
+        CHECKF(lo->block[g].depth > 0 || lo->block[g].labelled, "bitonic:8 %s unlabelled",
+               lo->block[g].label);
+    sn_layout_destroy(lo);
+    /* the window's 4096 wires: the block count is capped, outer depths
+     * first, whole depths only */
+    sn_schedule_destroy(s);
+    CHECK(sn_schedule_generate(SN_ALGO_BITONIC, 1024, &s, NULL) == SN_OK);
+    CHECK(sn_layout_create(s, &o, &lo, NULL) == SN_OK);
+    CHECK(lo->block_count > 0 && lo->block_count <= SN_LAYOUT_BLOCK_MAX);
+    CHECK(lo->block[lo->block_count - 1].depth >= lo->block[0].depth);
+    sn_layout_destroy(lo);
+    sn_schedule_destroy(s);
+}
+
+/* The 0-1 chart: below the wires, as wide as they are, a bar per step. */
+static void test_zero_one_room(void)
+{
+    sn_schedule *s = NULL;
+    CHECK(sn_schedule_generate(SN_ALGO_ODDEVEN_MERGE, 8, &s, NULL) == SN_OK);
+    sn_layout_opts o = {1.0, 0, false, 0, -1, false, true};
+    sn_layout *lo = NULL, *plain = NULL;
+    CHECK(sn_layout_create(s, &o, &lo, NULL) == SN_OK);
+    o.zero_one = false;
+    CHECK(sn_layout_create(s, &o, &plain, NULL) == SN_OK);
+    const sn_layout_chart *c = &lo->chart;
+    CHECK(lo->zero_one && !plain->zero_one);
+    CHECK(c->y0 > lo->wire_y[lo->n - 1] + lo->pitch / 2 && c->y1 - c->y0 == SN_LAYOUT_CHART_H);
+    CHECK(c->caption_y > c->y1 && lo->height > c->caption_y + lo->font_size);
+    CHECK(c->x0 == lo->wire_x0 && c->x1 == lo->wire_x1);
+    CHECK(lo->height > plain->height && lo->wire_x1 == plain->wire_x1);
+    CHECK(c->bar_w >= 2 && c->bar_w <= 14 && lo->mark == SN_LAYOUT_MARK);
+    /* bars do not touch: the narrowest gap between steps holds one */
+    for (size_t k = 0; k < lo->layer_count; k++)
+        CHECK(lo->step_x[k + 1] - lo->step_x[k] >= c->bar_w);
+    sn_layout_destroy(lo);
+    sn_layout_destroy(plain);
+    sn_schedule_destroy(s);
+}
+
 int main(void)
 {
+    test_structure();
+    test_zero_one_room();
     test_tiny();
     test_generators();
     test_library();

@@ -282,6 +282,8 @@ static sn_action key_action(const SDL_Keysym *k)
     case SDLK_QUESTION: return SN_ACT_HELP;
     case SDLK_F11: return SN_ACT_FULLSCREEN;
     case SDLK_t: return SN_ACT_THEME;
+    case SDLK_w: return SN_ACT_STRUCTURE;
+    case SDLK_z: return SN_ACT_ZERO_ONE;
     case SDLK_q: return SN_ACT_QUIT;
     case SDLK_ESCAPE: return SN_ACT_UNFOLLOW;
     default: return SN_ACT_NONE;

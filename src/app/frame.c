@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/analysis.h"
 #include "render/draw.h"
 #include "render/palette.h"
 
@@ -21,13 +22,18 @@
 
 struct sn_frame {
     sn_layout *layout;
-    uint64_t layout_net; /* net_id the layout was made for (0: none) */
+    uint64_t layout_net;   /* net_id the layout was made for (0: none) */
+    unsigned layout_parts; /* structure / zero_one the layout was made with */
+    sn_zero_one zo;        /* profile of zo_net (zo.sorted NULL: none) */
+    uint64_t zo_net;
+    char zo_note[160];
     cairo_surface_t *cache;
     struct {
         uint64_t net, path_gen;
         double zoom, pan_x, pan_y, x, y, w, h;
         bool dark, edit;
         long follow;
+        uint32_t ones;
     } key;
     uint32_t *ranks; /* scratch [n] */
     uint32_t ranks_cap;
@@ -46,26 +52,34 @@ void sn_frame_destroy(sn_frame *f)
     if (f->cache)
         cairo_surface_destroy(f->cache);
     sn_free(f->ranks);
+    sn_zero_one_free(&f->zo);
     sn_free(f);
 }
 
 const sn_layout *sn_frame_layout(sn_frame *f, const sn_view *v, sn_diag *diag)
 {
-    if (f->layout && f->layout_net == v->net_id)
+    unsigned parts = (v->structure ? 1u : 0u) | (v->zero_one ? 2u : 0u);
+    if (f->layout && f->layout_net == v->net_id && f->layout_parts == parts)
         return f->layout;
     sn_layout_destroy(f->layout);
     f->layout = NULL;
     f->layout_net = 0;
+    f->key.net = 0; /* the cached picture belongs to the old layout */
     sn_layout_opts o;
     memset(&o, 0, sizeof o);
     o.scale = 1.0;
     o.show_values = true;
     o.value_step = -1; /* room at every step: stepping never moves the picture */
+    o.structure = v->structure;
+    /* no room for a chart the window does not count (the message line of
+     * Z says why) */
+    o.zero_one = v->zero_one && v->n <= SN_VIEW_ZERO_ONE_MAX_N;
     if (sn_layout_create(v->sched, &o, &f->layout, diag) != SN_OK) {
         f->layout = NULL;
         return NULL;
     }
     f->layout_net = v->net_id;
+    f->layout_parts = parts;
     return f->layout;
 }
 
@@ -74,6 +88,43 @@ const sn_layout *sn_frame_layout(sn_frame *f, const sn_view *v, sn_diag *diag)
 static double edit_room(const sn_view *v, const sn_layout *lo)
 {
     return v->edit ? 4 * lo->pitch : 0;
+}
+
+/* The 0-1 profile of v's network, computed once per network; NULL (and a
+ * note for the chart) when it cannot be made. */
+static const sn_zero_one *frame_zero_one(sn_frame *f, const sn_view *v)
+{
+    if (f->zo_net != v->net_id) {
+        sn_zero_one_free(&f->zo);
+        f->zo_net = v->net_id;
+        f->zo_note[0] = '\0';
+        sn_diag d;
+        sn_diag_clear(&d);
+        if (sn_zero_one_profile(v->sched, SN_VIEW_ZERO_ONE_MAX_N, 0, &f->zo, &d) != SN_OK)
+            snprintf(f->zo_note, sizeof f->zo_note, "0-1 chart: %.140s", d.text);
+    }
+    return f->zo.sorted ? &f->zo : NULL;
+}
+
+/* Ones of the current input when it is a 0-1 input, else n / 2: the
+ * markers show the inputs with as many ones as the one on screen. */
+static uint32_t frame_ones(const sn_view *v)
+{
+    if (v->input_kind != SN_INPUT_BITS)
+        return v->n / 2;
+    uint32_t h = 0;
+    for (uint32_t i = 0; i < v->n && v->bits[i]; i++)
+        h += v->bits[i] == '1';
+    return h;
+}
+
+static void frame_zero_one_state(sn_frame *f, const sn_view *v, sn_draw_state *st)
+{
+    if (!v->zero_one || !f->layout || !f->layout->zero_one)
+        return;
+    st->zo = frame_zero_one(f, v);
+    st->zo_ones = frame_ones(v);
+    st->zo_note = f->zo_note;
 }
 
 static const sn_theme *theme_of(const sn_view *v)
@@ -90,7 +141,8 @@ void sn_frame_panes(const sn_frame *f, const sn_view *v, double w, double h, dou
     double status_h = round(font * (v->edit ? 4.55 : 3.2));
     p->status = (sn_box){0, h - status_h, w, status_h};
     double body = h - status_h - 2 * pad;
-    double net_h = round(body * 0.60);
+    /* the chart and the labels need the room more than the bars do */
+    double net_h = round(body * (v->zero_one || v->structure ? 0.74 : 0.60));
     p->net = (sn_box){pad, pad, w - 2 * pad, net_h};
     p->bars = (sn_box){pad, pad + net_h + pad, w - 2 * pad, body - net_h - pad};
     p->fitted = p->net;
@@ -163,6 +215,7 @@ static sn_status draw_net_cache(sn_frame *f, const sn_view *v, const sn_layout *
                 f->key.pan_x == v->pan_x && f->key.pan_y == v->pan_y && f->key.x == p->net.x &&
                 f->key.y == p->net.y && f->key.w == p->net.w && f->key.h == p->net.h &&
                 f->key.dark == v->dark && f->key.edit == v->edit && f->key.follow == v->follow &&
+                (!v->zero_one || f->key.ones == frame_ones(v)) &&
                 (v->follow < 0 || f->key.path_gen == v->generation);
     if (same)
         return SN_OK;
@@ -187,6 +240,7 @@ static sn_status draw_net_cache(sn_frame *f, const sn_view *v, const sn_layout *
     sn_draw_state_init(&st);
     st.step = lo->layer_count; /* no layer highlighted, no values */
     st.path = v->path;
+    frame_zero_one_state(f, v, &st);
     sn_rect vis = {(p->net.x - ox) / z, (p->net.y - oy) / z, p->net.w / z, p->net.h / z};
     sn_status rs = sn_draw(cr, lo, th, &st, &vis);
     cairo_destroy(cr);
@@ -202,6 +256,7 @@ static sn_status draw_net_cache(sn_frame *f, const sn_view *v, const sn_layout *
     f->key.edit = v->edit;
     f->key.follow = v->follow;
     f->key.path_gen = v->generation;
+    f->key.ones = frame_ones(v);
     return rs;
 }
 
@@ -364,6 +419,8 @@ static sn_status draw_net(sn_frame *f, const sn_view *v, cairo_t *cr, const sn_p
         st.type = v->type;
         st.swaps = sn_view_swaps(v, k);
         st.path = v->path;
+        frame_zero_one_state(f, v, &st);
+        st.chart_step = true;
         sn_rect strip = {x0, vy0, x1 - x0, vy1 - vy0};
         rs = sn_draw(cr, lo, theme_of(v), &st, &strip);
     }
@@ -636,6 +693,8 @@ static const char *const help_lines[][2] = {
     {"O", "reload the network file"},
     {"S / P", "save SVG / PNG screenshot"},
     {"G", "check on the GPU (OpenCL)"},
+    {"W", "why it sorts: the structure blocks"},
+    {"Z", "0-1 principle: sorted 0-1 inputs, wire states"},
     {"T", "light / dark theme"},
     {"F11", "full screen"},
     {"Click", "follow a value (Esc stops)"},
@@ -805,6 +864,8 @@ sn_status sn_frame_save_svg(sn_frame *f, const sn_view *v, const char *path, sn_
     st.type = v->type;
     st.swaps = sn_view_swaps(v, v->step);
     st.path = v->path;
+    frame_zero_one_state(f, v, &st);
+    st.chart_step = true;
     sn_status rs = sn_draw(cr, lo, theme_of(v), &st, NULL);
     cairo_destroy(cr);
     cairo_surface_finish(s);

@@ -47,6 +47,7 @@ static const struct {
     {"e", SN_ACT_EDIT},      {"undo", SN_ACT_UNDO},       {"ctrl+z", SN_ACT_UNDO},
     {"redo", SN_ACT_REDO},   {"ctrl+y", SN_ACT_REDO},     {"delete", SN_ACT_DELETE},
     {"tab", SN_ACT_SELECT},  {"ctrl+s", SN_ACT_SAVE_NET},
+    {"w", SN_ACT_STRUCTURE}, {"z", SN_ACT_ZERO_ONE},
 };
 
 sn_action sn_action_parse(const char *name)
@@ -1139,6 +1140,39 @@ static void gpu_verify(sn_view *v)
     sn_view_message(v, !identical, "GPU: %s", verdict);
 }
 
+/* W: the structure blocks; says so when the network has none to show. */
+static void toggle_structure(sn_view *v)
+{
+    v->structure = !v->structure;
+    sn_algo a = sn_schedule_algo(v->sched);
+    if (!v->structure)
+        sn_view_message(v, false, "structure blocks off");
+    else if (a == SN_ALGO_EXPLICIT || a == SN_ALGO_BUBBLE || a == SN_ALGO_INSERTION)
+        sn_view_message(v, false,
+                        "%s has no recursive structure to outline: try 1-4 (bitonic, odd-even "
+                        "merge, transposition, pairwise)",
+                        v->name);
+    else
+        sn_view_message(v, false, "why it sorts: the blocks of its construction (W hides them)");
+}
+
+/* Z: the 0-1 chart and wire states (counted for n <= SN_VIEW_ZERO_ONE_MAX_N). */
+static void toggle_zero_one(sn_view *v)
+{
+    v->zero_one = !v->zero_one;
+    if (!v->zero_one)
+        sn_view_message(v, false, "0-1 chart off");
+    else if (v->n > SN_VIEW_ZERO_ONE_MAX_N)
+        sn_view_message(v, false,
+                        "the 0-1 chart counts all 2^n inputs for n <= %u in the window "
+                        "(`sortnet info --layers` for up to 24); [ halves n",
+                        SN_VIEW_ZERO_ONE_MAX_N);
+    else
+        sn_view_message(v, false,
+                        "0-1 principle: the bars count the sorted 0-1 inputs per layer, the marks "
+                        "show what each wire can hold (Z hides it)");
+}
+
 bool sn_view_action(sn_view *v, sn_action a)
 {
     if (a != SN_ACT_QUIT)
@@ -1208,6 +1242,8 @@ bool sn_view_action(sn_view *v, sn_action a)
     case SN_ACT_GPU: gpu_verify(v); return true;
     case SN_ACT_HELP: v->help = !v->help; return true;
     case SN_ACT_THEME: v->dark = !v->dark; return true;
+    case SN_ACT_STRUCTURE: toggle_structure(v); return true;
+    case SN_ACT_ZERO_ONE: toggle_zero_one(v); return true;
     case SN_ACT_FIT:
         v->zoom = 1;
         v->pan_x = v->pan_y = 0;

@@ -27,6 +27,9 @@
 #define SN_VIEW_MAX_N 4096u
 /* At most this many values ((layers + 1) * n) are recorded for stepping. */
 #define SN_VIEW_MAX_STATES ((uint64_t)1 << 26)
+/* The 0-1 chart (Z) counts all 2^n inputs per layer up to this n: a few
+ * milliseconds when the network changes. */
+#define SN_VIEW_ZERO_ONE_MAX_N 20u
 /* Speeds of playback in layers per second, slowest first. */
 #define SN_VIEW_SPEEDS 8
 /* Length of the swap animation at normal speed, in milliseconds. */
@@ -70,6 +73,8 @@ typedef enum sn_action {
     SN_ACT_DELETE,   /* edit mode: delete the selected comparator */
     SN_ACT_SELECT,   /* edit mode: select the next comparator (Tab) */
     SN_ACT_SAVE_NET, /* save the network (Ctrl+S) */
+    SN_ACT_STRUCTURE, /* labelled structure blocks on / off (W: why it sorts) */
+    SN_ACT_ZERO_ONE,  /* the 0-1 chart and wire states on / off (Z) */
     SN_ACT_COUNT
 } sn_action;
 
@@ -156,6 +161,8 @@ typedef struct sn_view {
 
     bool help;
     bool dark;
+    bool structure;        /* draw the structure blocks */
+    bool zero_one;         /* draw the 0-1 chart and wire states */
     bool gpu_built;        /* OpenCL part present */
     sn_view_gpu_fn gpu_fn; /* G runs this (NULL: G explains why it cannot) */
     void *gpu_ctx;

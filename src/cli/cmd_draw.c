@@ -1,6 +1,7 @@
 /* cmd_draw.c - `sortnet draw NET -o FILE`: a diagram as SVG, PNG, PDF or
  * TikZ (format from the extension; "-" streams SVG to stdout), optionally
- * with the values on every wire after step K. */
+ * with the values on every wire after step K, the labelled structure
+ * blocks (--structure) and the 0-1 chart and wire states (--zero-one). */
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "core/alloc.h"
+#include "core/analysis.h"
 #include "core/exec.h"
 #include "core/input.h"
 #include "render/export.h"
@@ -25,12 +27,21 @@ static void help(void)
            "                     the comparators of the next layer: swapping ones solid,\n"
            "                     the others dashed\n"
            "  --follow W         also trace the element that starts on wire W\n"
+           "  --structure        outline and label the blocks of a generated network's\n"
+           "                     construction (sort 8, merge 16, half-cleaner, merge 4+4,\n"
+           "                     round 3; arrows give bitonic-classic's directions)\n"
+           "  --zero-one         the 0-1 principle (n <= %d): under the wires, a bar per\n"
+           "                     step for the 0-1 inputs sorted so far; on the wires, what\n"
+           "                     each can hold (only 0, only 1, either) for the inputs\n"
+           "                     with H ones\n"
+           "  --ones H           that H (default n/2)\n"
            "  --theme T          light (default) or dark\n"
            "  --scale S          size factor (default 1: 24 units between wires)\n"
            "  --width PX         scale the picture to this width\n"
            "  -h, --help         this text\n\n"
            "Without an input option or --step only the network is drawn; with one of\n"
-           "them the values are shown (at step 0 unless --step is given).\n\n");
+           "them the values are shown (at step 0 unless --step is given).\n\n",
+           SN_ZERO_ONE_MAX_WIRES);
     fputs(cli_input_help, stdout);
 }
 
@@ -95,17 +106,19 @@ fail:
 int cmd_draw(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"output", 1, NULL, 'o'}, {"step", 1, NULL, 'k'},  {"theme", 1, NULL, 't'},
-        {"scale", 1, NULL, 's'},  {"width", 1, NULL, 'w'}, {"follow", 1, NULL, 'f'},
-        CLI_INPUT_LONGOPTS,       {"help", 0, NULL, 'h'},  {NULL, 0, NULL, 0}};
+        {"output", 1, NULL, 'o'},    {"step", 1, NULL, 'k'},     {"theme", 1, NULL, 't'},
+        {"scale", 1, NULL, 's'},     {"width", 1, NULL, 'w'},    {"follow", 1, NULL, 'f'},
+        {"structure", 0, NULL, 'S'}, {"zero-one", 0, NULL, 'Z'}, {"ones", 1, NULL, 'O'},
+        CLI_INPUT_LONGOPTS,          {"help", 0, NULL, 'h'},     {NULL, 0, NULL, 0}};
     const char *out_path = NULL;
     sn_theme_id theme = SN_THEME_LIGHT;
-    sn_layout_opts lopt = {1.0, 0, false, 0, -1};
+    sn_layout_opts lopt = {1.0, 0, false, 0, -1, false, false};
     cli_input in;
     cli_input_init(&in);
     bool have_step = false;
     uint64_t step = 0, follow = 0, width = 0;
-    bool have_follow = false;
+    bool have_follow = false, have_ones = false;
+    uint64_t ones = 0;
     int c, idx = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:h", opts, &idx)) != -1) {
@@ -146,6 +159,14 @@ int cmd_draw(int argc, char **argv)
                 return r ? r : CLI_USAGE;
             break;
         }
+        case 'S': lopt.structure = true; break;
+        case 'Z': lopt.zero_one = true; break;
+        case 'O':
+            if (!cli_parse_u64(optarg, 0, SN_ZERO_ONE_MAX_WIRES, &ones))
+                return cli_error(CLI_USAGE, "--ones", "'%s' is not a number of ones (0..%d)",
+                                 optarg, SN_ZERO_ONE_MAX_WIRES);
+            have_ones = true;
+            break;
         case 'h': help(); return CLI_OK;
         default: return cli_bad_option("draw", c, argv);
         }
@@ -156,6 +177,8 @@ int cmd_draw(int argc, char **argv)
         return cli_error(CLI_USAGE, "draw",
                          "no output file: give -o FILE (or -o - for SVG on "
                          "standard output)");
+    if (have_ones && !lopt.zero_one)
+        return cli_error(CLI_USAGE, "--ones", "goes with --zero-one");
     sn_export_format fmt = sn_export_format_from_path(out_path);
     if (fmt == SN_EXPORT_UNKNOWN)
         return cli_error(CLI_USAGE, out_path,
@@ -167,6 +190,8 @@ int cmd_draw(int argc, char **argv)
         return rc;
     uint32_t *keys = NULL, *path = NULL;
     sn_layout *lo = NULL;
+    sn_zero_one zo;
+    memset(&zo, 0, sizeof zo);
     sn_diag d;
     sn_diag_clear(&d);
     uint32_t n = sn_schedule_wires(s);
@@ -189,6 +214,27 @@ int cmd_draw(int argc, char **argv)
     }
     sn_draw_state st;
     sn_draw_state_init(&st);
+    if (lopt.zero_one) {
+        if (n > SN_ZERO_ONE_MAX_WIRES) {
+            rc = cli_error(CLI_USAGE, "--zero-one",
+                           "%s has %u wires; the 0-1 inputs are drawn for at most %d wires",
+                           sn_schedule_name(s), (unsigned)n, SN_ZERO_ONE_MAX_WIRES);
+            goto done;
+        }
+        if (have_ones && ones > n) {
+            rc = cli_error(CLI_USAGE, "--ones", "%llu is more ones than %s has wires (%u)",
+                           (unsigned long long)ones, sn_schedule_name(s), (unsigned)n);
+            goto done;
+        }
+        sn_status zs = sn_zero_one_profile(s, SN_ZERO_ONE_MAX_WIRES, 0, &zo, &d);
+        if (zs != SN_OK) {
+            rc = cli_error(cli_status_exit(zs), "--zero-one", "%s",
+                           d.text[0] ? d.text : sn_status_str(zs));
+            goto done;
+        }
+        st.zo = &zo;
+        st.zo_ones = have_ones ? (uint32_t)ones : n / 2;
+    }
     if (in.given || have_step || have_follow) {
         unsigned chars = 1;
         rc = simulate(s, &in, (size_t)step, have_follow ? (long)follow : -1, &keys, &path, &chars);
@@ -203,6 +249,12 @@ int cmd_draw(int argc, char **argv)
         lopt.value_step = (long)step;
     }
     sn_status r = sn_layout_create(s, &lopt, &lo, &d);
+    if (r == SN_OK && lopt.structure && lo->block_count == 0)
+        fprintf(stderr,
+                "sortnet: --structure: %s has no recursive structure to label (only "
+                "generated bitonic, bitonic-classic, oddeven-merge, pairwise and "
+                "transposition networks have)\n",
+                sn_schedule_name(s));
     if (r != SN_OK) {
         rc = cli_error(cli_status_exit(r), sn_schedule_name(s), "%s",
                        d.text[0] ? d.text : sn_status_str(r));
@@ -227,6 +279,7 @@ int cmd_draw(int argc, char **argv)
     }
     rc = cli_out_commit(&out);
 done:
+    sn_zero_one_free(&zo);
     sn_layout_destroy(lo);
     sn_free(keys);
     sn_free(path);

@@ -1,5 +1,6 @@
-/* cmd_info.c - `sortnet info NET [--json]`: size, depth, layer sizes,
- * standard form, redundant comparators and the "sorts" verdict. */
+/* cmd_info.c - `sortnet info NET [--layers] [--json]`: size, depth, layer
+ * sizes, standard form, redundant comparators and the "sorts" verdict; with
+ * --layers the 0-1 principle layer by layer (sorted inputs, wire states). */
 #include <getopt.h>
 #include <string.h>
 
@@ -19,13 +20,19 @@
 
 static void help(void)
 {
-    printf("usage: sortnet info NET [--json]\n\n"
+    printf("usage: sortnet info NET [--layers] [--json]\n\n"
            "Describe NET: inputs, size (comparators), depth (layers), the size of each\n"
            "layer, whether every comparator is in standard form (min on the lower wire),\n"
            "and, for n <= %d, whether it sorts and which comparators never swap.\n\n"
-           "  --json       one JSON object on stdout\n"
+           "  --layers     the 0-1 principle layer by layer (n <= %d): after each layer,\n"
+           "               how many of the 2^n 0-1 inputs are sorted, and the shmoo: for\n"
+           "               the inputs with h ones, can wire i still hold a 0, a 1 or both\n"
+           "  --json       one JSON object on stdout; with --layers it adds \"inputs\" (2^n)\n"
+           "               and \"layers\": [{\"layer\":K, \"sorted\":COUNT, \"one_from\":[..],\n"
+           "               \"zero_upto\":[..], \"shmoo\":[\"01*..\", ...]}, ...], K = 0 being\n"
+           "               the inputs (see README)\n"
            "  -h, --help   this text\n",
-           INFO_CHECK_MAX_WIRES);
+           INFO_CHECK_MAX_WIRES, SN_ZERO_ONE_MAX_WIRES);
 }
 
 typedef struct info {
@@ -37,6 +44,8 @@ typedef struct info {
     bool have_redundant;
     size_t *redundant;
     size_t nredundant;
+    bool have_layers;
+    sn_zero_one zo; /* with --layers */
 } info;
 
 static int gather(const sn_schedule *s, info *in)
@@ -73,6 +82,36 @@ static int gather(const sn_schedule *s, info *in)
     return 0;
 }
 
+static void print_layers_text(const sn_zero_one *z)
+{
+    uint32_t n = z->n;
+    printf("\n0-1 inputs sorted after each layer (of %llu):\n", (unsigned long long)z->inputs);
+    printf("layer     sorted        %%\n");
+    for (size_t k = 0; k <= z->layers; k++)
+        printf("%5zu %10llu %7.3f%%\n", k, (unsigned long long)z->sorted[k],
+               100.0 * (double)z->sorted[k] / (double)z->inputs);
+    printf("\nshmoo after each layer: row h = the inputs with h ones, column i = wire i;\n"
+           "0: the wire holds only 0s, 1: only 1s, *: either\n");
+    size_t per = 96 / (n + 3);
+    per = per ? per : 1;
+    for (size_t k0 = 0; k0 <= z->layers; k0 += per) {
+        size_t k1 = k0 + per <= z->layers + 1 ? k0 + per : z->layers + 1;
+        printf("\n   h");
+        for (size_t k = k0; k < k1; k++)
+            printf("   %-*zu", (int)n, k);
+        putchar('\n');
+        for (uint32_t h = 0; h <= n; h++) {
+            printf("%4u", h);
+            for (size_t k = k0; k < k1; k++) {
+                printf("   ");
+                for (uint32_t i = 0; i < n; i++)
+                    putchar(sn_zero_one_char(sn_zero_one_state(z, k, h, i)));
+            }
+            putchar('\n');
+        }
+    }
+}
+
 static void print_text(const sn_schedule *s, const info *in)
 {
     printf("network:   %s\n", sn_schedule_name(s));
@@ -100,6 +139,8 @@ static void print_text(const sn_schedule *s, const info *in)
             printf("%s%zu", i ? " " : "", in->redundant[i]);
         printf("%s\n", in->nredundant ? " (comparator indices, never swap)" : "");
     }
+    if (in->have_layers)
+        print_layers_text(&in->zo);
 }
 
 #ifdef SN_HAVE_JANSSON
@@ -120,6 +161,33 @@ static int print_json(const info *in)
     json_object_set_new(o, "layer_sizes", layers);
     json_object_set_new(o, "redundant", red ? red : json_null());
     json_object_set_new(o, "sorts", in->sorts < 0 ? json_null() : json_boolean(in->sorts));
+    if (in->have_layers) {
+        const sn_zero_one *z = &in->zo;
+        json_t *arr = json_array();
+        char row[SN_ZERO_ONE_MAX_WIRES + 1];
+        for (size_t k = 0; k <= z->layers; k++) {
+            json_t *e = json_object(), *f1 = json_array(), *u0 = json_array(), *sh = json_array();
+            for (uint32_t i = 0; i < z->n; i++) {
+                int16_t a = z->one_from[k * z->n + i], b = z->zero_upto[k * z->n + i];
+                json_array_append_new(f1, a > (int16_t)z->n ? json_null() : json_integer(a));
+                json_array_append_new(u0, b < 0 ? json_null() : json_integer(b));
+            }
+            for (uint32_t h = 0; h <= z->n; h++) {
+                for (uint32_t i = 0; i < z->n; i++)
+                    row[i] = sn_zero_one_char(sn_zero_one_state(z, k, h, i));
+                row[z->n] = '\0';
+                json_array_append_new(sh, json_string(row));
+            }
+            json_object_set_new(e, "layer", json_integer((json_int_t)k));
+            json_object_set_new(e, "sorted", json_integer((json_int_t)z->sorted[k]));
+            json_object_set_new(e, "one_from", f1);
+            json_object_set_new(e, "zero_upto", u0);
+            json_object_set_new(e, "shmoo", sh);
+            json_array_append_new(arr, e);
+        }
+        json_object_set_new(o, "inputs", json_integer((json_int_t)z->inputs));
+        json_object_set_new(o, "layers", arr);
+    }
     int rc = json_dumpf(o, stdout, JSON_COMPACT) == 0 ? 0 : CLI_USAGE;
     putchar('\n');
     json_decref(o);
@@ -129,14 +197,17 @@ static int print_json(const info *in)
 
 int cmd_info(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"json", 0, NULL, 'j'}, {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0}};
-    bool json = false;
+    static const struct option opts[] = {{"json", 0, NULL, 'j'},
+                                         {"layers", 0, NULL, 'l'},
+                                         {"help", 0, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    bool json = false, layers = false;
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case 'j': json = true; break;
+        case 'l': layers = true; break;
         case 'h': help(); return CLI_OK;
         default: return cli_bad_option("info", c, argv);
         }
@@ -152,7 +223,27 @@ int cmd_info(int argc, char **argv)
     if (rc)
         return rc;
     info in;
+    if (layers) {
+        uint32_t n = sn_schedule_wires(s);
+        if (n > SN_ZERO_ONE_MAX_WIRES) {
+            rc = cli_error(CLI_USAGE, "--layers",
+                           "%s has %u wires; the 0-1 inputs are counted layer by layer for at "
+                           "most %d wires (2^%d inputs); `sortnet check` proves larger networks",
+                           sn_schedule_name(s), n, SN_ZERO_ONE_MAX_WIRES, SN_ZERO_ONE_MAX_WIRES);
+            sn_schedule_destroy(s);
+            return rc;
+        }
+    }
     rc = gather(s, &in);
+    if (!rc && layers) {
+        sn_diag d;
+        sn_diag_clear(&d);
+        sn_status st = sn_zero_one_profile(s, SN_ZERO_ONE_MAX_WIRES, 0, &in.zo, &d);
+        if (st != SN_OK)
+            rc = cli_error(cli_status_exit(st), "--layers", "%s",
+                           d.text[0] ? d.text : sn_status_str(st));
+        in.have_layers = st == SN_OK;
+    }
     if (!rc) {
 #ifdef SN_HAVE_JANSSON
         if (json)
@@ -163,6 +254,7 @@ int cmd_info(int argc, char **argv)
     }
     sn_free(in.layer_sizes);
     sn_free(in.redundant);
+    sn_zero_one_free(&in.zo);
     sn_schedule_destroy(s);
     return rc;
 }

@@ -76,7 +76,7 @@ void check_progress(check_ctx *c, double fraction)
     c->progress(fraction, eta, c->progress_user);
 }
 
-static unsigned online_cpus(void)
+unsigned check_online_cpus(void)
 {
     long k = sysconf(_SC_NPROCESSORS_ONLN);
     if (k < 1)
@@ -123,7 +123,7 @@ static sn_status ctx_init(check_ctx *c, const sn_network *net, const sn_check_op
         j += count;
     }
     c->layer_off[c->nlayers] = j;
-    c->threads = opt->threads ? opt->threads : online_cpus();
+    c->threads = opt->threads ? opt->threads : check_online_cpus();
     c->force = opt->force;
     c->progress = opt->progress;
     c->progress_user = opt->progress_user;

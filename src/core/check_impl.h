@@ -29,6 +29,10 @@ typedef struct check_ctx {
     double last_progress; /* time of the last progress call */
 } check_ctx;
 
+/* Online CPUs, in 1..256 (the default thread count of the bit-sliced
+ * passes over all 0-1 inputs: the checker's and the layer profile's). */
+unsigned check_online_cpus(void);
+
 /* What a method found. swapped[j] != 0 when comparator j swapped on some
  * input (the caller allocates ncmp bytes, zeroed). */
 typedef struct check_outcome {

@@ -18,15 +18,18 @@ struct sn_schedule {
     sn_algo algo; /* SN_ALGO_EXPLICIT or a generator (closed or explicit) */
     uint32_t n;
     size_t layer_count;
-    sn_layer_form *forms; /* closed forms only: one per layer */
-    uint32_t *stages;     /* per layer; NULL = every layer is stage 0 */
-    sn_network *net;      /* explicit only (owned) */
-    size_t size;          /* total comparators (explicit; computed once) */
+    sn_layer_form *forms;  /* closed forms only: one per layer */
+    uint32_t *stages;      /* per layer; NULL = every layer is stage 0 */
+    sn_layer_form *shapes; /* generated explicit ones: per layer (see
+                              sn_schedule_layer_shape); else NULL */
+    sn_network *net;       /* explicit only (owned) */
+    size_t size;           /* total comparators (explicit; computed once) */
     char *name;
 };
 
 static const char *const algo_names[SN_ALGO_COUNT] = {
-    "explicit", "bitonic", "oddeven-merge", "transposition", "pairwise", "bubble", "insertion",
+    "explicit", "bitonic", "oddeven-merge", "transposition",
+    "pairwise", "bubble",  "insertion",     "bitonic-classic",
 };
 
 const char *sn_algo_name(sn_algo algo)
@@ -54,6 +57,7 @@ bool sn_algo_parse(const char *name, sn_algo *out)
         {"bubble-sort", SN_ALGO_BUBBLE},
         {"insertion-sort", SN_ALGO_INSERTION},
         {"parberry", SN_ALGO_PAIRWISE},
+        {"classic-bitonic", SN_ALGO_BITONIC_CLASSIC},
     };
     if (!name)
         return false;
@@ -210,6 +214,7 @@ void sn_schedule_destroy(sn_schedule *s)
         return;
     sn_free(s->forms);
     sn_free(s->stages);
+    sn_free(s->shapes);
     sn_network_destroy(s->net);
     sn_free(s->name);
     sn_free(s);
@@ -269,33 +274,53 @@ static sn_status generate_closed(sn_schedule *s)
     return SN_OK;
 }
 
+/* Per-layer stages and shapes of a generated explicit network: at most
+ * K(K+1)/2 + 1 layers for N = 2^K (bitonic's count, pairwise's too). */
+typedef struct layer_tags {
+    sn_schedule *s;
+    size_t cap;
+} layer_tags;
+
+static sn_status tags_init(layer_tags *t, sn_schedule *s, uint32_t N)
+{
+    uint32_t K = log2u(N);
+    t->s = s;
+    t->cap = 1 + (size_t)K * (K + 1) / 2;
+    s->stages = sn_calloc(t->cap, sizeof *s->stages);
+    s->shapes = sn_calloc(t->cap, sizeof *s->shapes);
+    return s->stages && s->shapes ? SN_OK : SN_ENOMEM;
+}
+
+/* Append layer buf[0..cnt) (nothing when empty: every comparator was
+ * dropped) with its stage and shape. */
+static sn_status tags_layer(layer_tags *t, sn_network *net, const sn_comparator *buf, size_t cnt,
+                            uint32_t stage, uint32_t p, uint32_t q, sn_diag *diag)
+{
+    if (cnt == 0)
+        return SN_OK;
+    size_t before = sn_network_layer_count(net);
+    sn_status st = sn_network_layer_add(net, buf, cnt, diag);
+    if (st == SN_OK && before < t->cap) {
+        t->s->stages[before] = stage;
+        t->s->shapes[before] = (sn_layer_form){t->s->algo, p, q};
+    }
+    return st;
+}
+
 /* Parberry's pairwise network on N = 2^K wires, comparators touching wires
  * >= n dropped; each (a, d) pass is one layer. stage: phase 1 layer a gives
  * stage log2 a, each round of phase 2 one further stage. */
-static sn_status generate_pairwise(sn_network *net, uint32_t **stages_out, sn_diag *diag)
+static sn_status generate_pairwise(sn_network *net, sn_schedule *s, sn_diag *diag)
 {
     uint32_t n = sn_network_wires(net), N = pow2_ceil(n);
-    uint32_t K = log2u(N);
-    size_t cap = 1 + (size_t)K * (K + 1) / 2;
-    uint32_t *stages = sn_calloc(cap, sizeof *stages);
+    layer_tags tags;
     sn_comparator *buf = sn_calloc(n / 2 + 1, sizeof *buf);
-    sn_status st = SN_OK;
+    sn_status st = tags_init(&tags, s, N);
     uint32_t stage = 0;
-    if (!stages || !buf) {
+    if (!buf)
         st = SN_ENOMEM;
+    if (st != SN_OK)
         goto done;
-    }
-#define FLUSH()                                                                                    \
-    do {                                                                                           \
-        if (cnt > 0) {                                                                             \
-            size_t before_ = sn_network_layer_count(net);                                          \
-            st = sn_network_layer_add(net, buf, cnt, diag);                                        \
-            if (st != SN_OK)                                                                       \
-                goto done;                                                                         \
-            if (before_ < cap)                                                                     \
-                stages[before_] = stage;                                                           \
-        }                                                                                          \
-    } while (0)
     uint32_t a = 1;
     for (; a < N; a <<= 1) {
         size_t cnt = 0;
@@ -303,7 +328,8 @@ static sn_status generate_pairwise(sn_network *net, uint32_t **stages_out, sn_di
         for (uint32_t i = 0; i + a < n; i++)
             if ((i & a) == 0)
                 buf[cnt++] = (sn_comparator){i, i + a};
-        FLUSH();
+        if ((st = tags_layer(&tags, net, buf, cnt, stage, a, 0, diag)) != SN_OK)
+            goto done;
         stage++;
     }
     a >>= 2;
@@ -321,18 +347,57 @@ static sn_status generate_pairwise(sn_network *net, uint32_t **stages_out, sn_di
                     b += a;
                 }
             }
-            FLUSH();
+            if ((st = tags_layer(&tags, net, buf, cnt, stage, a, d, diag)) != SN_OK)
+                goto done;
         }
         stage++;
     }
-#undef FLUSH
 done:
     sn_free(buf);
-    if (st != SN_OK) {
-        sn_free(stages);
-        stages = NULL;
+    return st;
+}
+
+/* Direction of block b (of k wires) in stage k of the classic bitonic sort
+ * on N = 2^K wires for n wires: true = descending. The textbook rule is
+ * "descending iff b is odd" (the last merge, k = N, ascends). Dropping
+ * wires >= n is sound only where the comparators touching them ascend (the
+ * dropped wire keeps its +infinity), so the block that straddles wire n
+ * must ascend: when it is odd, it and its even sibling swap directions.
+ * Each pair of sibling blocks still runs in opposite directions, so their
+ * union is bitonic and the next merge sorts it. */
+static bool classic_descends(uint32_t n, uint32_t N, uint32_t k, uint32_t b)
+{
+    if (k >= N)
+        return false;
+    uint32_t straddle = n / k;
+    bool flip = n % k != 0 && (straddle & 1u) && (b >> 1) == (straddle >> 1);
+    return ((b & 1u) != 0) != flip;
+}
+
+/* Batcher's bitonic sort as in the textbooks: stage k merges blocks of k
+ * wires, ascending or descending (classic_descends); a descending
+ * comparator is the reversed pair (i ^ j, i). */
+static sn_status generate_classic(sn_network *net, sn_schedule *s, sn_diag *diag)
+{
+    uint32_t n = sn_network_wires(net), N = pow2_ceil(n);
+    layer_tags tags;
+    sn_comparator *buf = sn_calloc(n / 2 + 1, sizeof *buf);
+    sn_status st = tags_init(&tags, s, N);
+    if (!buf)
+        st = SN_ENOMEM;
+    for (uint32_t k = 2; st == SN_OK && k != 0 && k <= N; k <<= 1) {
+        for (uint32_t j = k / 2; st == SN_OK && j >= 1; j >>= 1) {
+            size_t cnt = 0;
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t l = i ^ j;
+                if (l > i && l < n)
+                    buf[cnt++] = classic_descends(n, N, k, i / k) ? (sn_comparator){l, i}
+                                                                  : (sn_comparator){i, l};
+            }
+            st = tags_layer(&tags, net, buf, cnt, log2u(k) - 1, k, j, diag);
+        }
     }
-    *stages_out = stages;
+    sn_free(buf);
     return st;
 }
 
@@ -341,7 +406,7 @@ static sn_status generate_explicit(sn_schedule *s, sn_diag *diag)
     uint32_t n = s->n;
     sn_limits lim = sn_limits_get();
     uint64_t size;
-    if (s->algo == SN_ALGO_PAIRWISE) {
+    if (s->algo == SN_ALGO_PAIRWISE || s->algo == SN_ALGO_BITONIC_CLASSIC) {
         uint64_t N = pow2_ceil(n), K = log2u((uint32_t)N);
         size = (N / 4) * K * (K + 1); /* upper bound before dropping */
     } else {
@@ -358,7 +423,8 @@ static sn_status generate_explicit(sn_schedule *s, sn_diag *diag)
         return SN_ENOMEM;
     sn_status st = SN_OK;
     switch (s->algo) {
-    case SN_ALGO_PAIRWISE: st = generate_pairwise(net, &s->stages, diag); break;
+    case SN_ALGO_PAIRWISE: st = generate_pairwise(net, s, diag); break;
+    case SN_ALGO_BITONIC_CLASSIC: st = generate_classic(net, s, diag); break;
     case SN_ALGO_BUBBLE:
         for (uint32_t i = n; i-- > 1 && st == SN_OK;)
             for (uint32_t j = 0; j < i && st == SN_OK; j++)
@@ -577,6 +643,13 @@ sn_status sn_schedule_to_network(const sn_schedule *s, sn_network **out, sn_diag
     }
     *out = net;
     return SN_OK;
+}
+
+sn_layer_form sn_schedule_layer_shape(const sn_schedule *s, size_t k)
+{
+    if (k < s->layer_count && s->shapes)
+        return s->shapes[k];
+    return sn_schedule_layer_form(s, k);
 }
 
 uint32_t sn_schedule_layer_stage(const sn_schedule *s, size_t k)

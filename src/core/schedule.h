@@ -9,7 +9,9 @@
  * Any n, not only powers of two: closed forms are defined for
  * N = next power of two >= n, and every comparator touching a wire >= n is
  * dropped (a virtual +infinity there never moves, because every generated
- * comparator is in standard form a < b). Layers left empty by the dropping
+ * comparator is in standard form a < b; bitonic-classic, the one generator
+ * with reversed comparators, makes every block that touches a dropped wire
+ * ascend, see classic_descends in schedule.c). Layers left empty by the dropping
  * are skipped, so a schedule's layer list never contains an empty layer.
  *
  * Closed-form layer parameters (N = padded size, i = wire):
@@ -34,18 +36,20 @@
 #include "core/status.h"
 
 typedef enum sn_algo {
-    SN_ALGO_EXPLICIT = 0,  /* pairs stored per layer */
-    SN_ALGO_BITONIC,       /* closed form */
-    SN_ALGO_ODDEVEN_MERGE, /* closed form */
-    SN_ALGO_TRANSPOSITION, /* closed form */
-    SN_ALGO_PAIRWISE,      /* generated explicitly (Parberry) */
-    SN_ALGO_BUBBLE,        /* generated explicitly */
-    SN_ALGO_INSERTION,     /* generated explicitly */
+    SN_ALGO_EXPLICIT = 0,    /* pairs stored per layer */
+    SN_ALGO_BITONIC,         /* closed form */
+    SN_ALGO_ODDEVEN_MERGE,   /* closed form */
+    SN_ALGO_TRANSPOSITION,   /* closed form */
+    SN_ALGO_PAIRWISE,        /* generated explicitly (Parberry) */
+    SN_ALGO_BUBBLE,          /* generated explicitly */
+    SN_ALGO_INSERTION,       /* generated explicitly */
+    SN_ALGO_BITONIC_CLASSIC, /* generated explicitly: the textbook form with
+                                descending blocks (reversed comparators) */
     SN_ALGO_COUNT
 } sn_algo;
 
 /* "bitonic", "oddeven-merge", "transposition", "pairwise", "bubble",
- * "insertion", "explicit". */
+ * "insertion", "bitonic-classic", "explicit". */
 const char *sn_algo_name(sn_algo algo);
 /* Parse a generator name (also accepts a few aliases, e.g. "oem",
  * "oddeven", "odd-even-merge", "oets"); false if unknown. */
@@ -107,6 +111,14 @@ size_t sn_schedule_layer_pairs(const sn_schedule *s, size_t k, sn_comparator *ou
 /* Materialize the whole schedule as a network (a fresh copy for explicit
  * ones). SN_ELIMIT when over the network limits. */
 sn_status sn_schedule_to_network(const sn_schedule *s, sn_network **out, sn_diag *diag);
+
+/* What layer k of a generated network is, in its generator's own terms
+ * (for sn_structure_blocks): the closed form's sn_layer_form for closed
+ * forms; for pairwise (a, 0) in its first phase and (a, d) in the second
+ * (pairs b - d*a, b); for bitonic-classic (block, distance) as bitonic.
+ * {SN_ALGO_EXPLICIT, k, 0} for bubble, insertion and networks read from
+ * files. */
+sn_layer_form sn_schedule_layer_shape(const sn_schedule *s, size_t k);
 
 /* Stage of layer k for drawing outlines: the layers of one stage belong
  * together (one bitonic/odd-even merge, one transposition round = 0). */

@@ -1,8 +1,9 @@
 /* draw.c - the diagram on a borrowed cairo_t, from a finished layout.
  *
- * Paint order (back to front): background, layer bands, stage outlines,
- * step marker, followed-element path, wires, comparators by colour class
- * (segments, then dots and arrow heads), wire labels, value boxes. Each
+ * Paint order (back to front): background, layer bands, stage outlines or
+ * structure blocks, step marker, followed-element path, wires, comparators
+ * by colour class (segments, then dots and arrow heads), wire labels, the
+ * 0-1 chart and wire markers, structure block labels, value boxes. Each
  * class is a few batched paths (BATCH elements each) and one style: a
  * 28 160-comparator network is ~170 paths in SVG, not tens of thousands
  * of styled elements. */
@@ -47,6 +48,10 @@ void sn_draw_state_init(sn_draw_state *st)
     st->swaps = NULL;
     st->path = NULL;
     st->highlight_cmp = -1;
+    st->zo = NULL;
+    st->zo_ones = 0;
+    st->chart_step = false;
+    st->zo_note = NULL;
 }
 
 static void set_rgb(cairo_t *cr, sn_rgb c)
@@ -137,7 +142,7 @@ static void rounded_rect(cairo_t *cr, double x0, double y0, double x1, double y1
 
 static void draw_stages(cairo_t *cr, const sn_layout *lo, const sn_theme *th, const view *v)
 {
-    if (lo->stage_count == 0)
+    if (lo->stage_count == 0 || lo->block_count > 0)
         return;
     cairo_new_path(cr);
     for (size_t g = 0; g < lo->stage_count; g++) {
@@ -149,6 +154,26 @@ static void draw_stages(cairo_t *cr, const sn_layout *lo, const sn_theme *th, co
     set_rgb(cr, th->stage);
     cairo_set_line_width(cr, 1.0 * lo->scale);
     cairo_stroke(cr);
+}
+
+/* Structure block outlines: the outer levels bolder, each depth in one
+ * path. */
+static void draw_blocks(cairo_t *cr, const sn_layout *lo, const sn_theme *th, const view *v)
+{
+    size_t g = 0;
+    while (g < lo->block_count) {
+        uint32_t depth = lo->block[g].depth;
+        cairo_new_path(cr);
+        for (; g < lo->block_count && lo->block[g].depth == depth; g++) {
+            const sn_layout_block *b = &lo->block[g];
+            if (b->x1 < v->x0 || b->x0 > v->x1 || b->y1 < v->y0 || b->y0 > v->y1)
+                continue;
+            rounded_rect(cr, b->x0, b->y0, b->x1, b->y1, 3 * lo->scale);
+        }
+        set_rgb(cr, depth == 0 ? th->step : th->stage);
+        cairo_set_line_width(cr, (depth == 0 ? 1.6 : depth == 1 ? 1.2 : 0.9) * lo->scale);
+        cairo_stroke(cr);
+    }
 }
 
 static void draw_path(cairo_t *cr, const sn_layout *lo, const sn_theme *th, const uint32_t *path)
@@ -421,6 +446,142 @@ static void draw_labels(cairo_t *cr, const sn_layout *lo, const sn_theme *th, co
     run_show(cr, &run, th->text);
 }
 
+/* Block labels: a pill in the background colour on the outline's edge,
+ * the text in the outline's colour. */
+static void draw_block_labels(cairo_t *cr, const sn_layout *lo, const sn_theme *th, const view *v)
+{
+    if (lo->block_count == 0 || !legible(cr, lo->label_font))
+        return;
+    cairo_select_font_face(cr, SN_DRAW_FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+    cairo_set_font_size(cr, lo->label_font);
+    double base = baseline_offset(cr);
+    for (size_t g = 0; g < lo->block_count; g++) {
+        const sn_layout_block *b = &lo->block[g];
+        if (!b->labelled || b->lx > v->x1 || b->lx + b->lw < v->x0)
+            continue;
+        rounded_rect(cr, b->lx, b->ly - b->lh / 2, b->lx + b->lw, b->ly + b->lh / 2,
+                     b->lh / 2 - 0.01);
+        set_rgb(cr, th->background);
+        cairo_fill_preserve(cr);
+        set_rgb(cr, b->depth == 0 ? th->step : th->stage);
+        cairo_set_line_width(cr, 0.8 * lo->scale);
+        cairo_stroke(cr);
+        set_rgb(cr, th->text);
+        cairo_move_to(cr, b->lx + (b->lw - advance(cr, b->label)) / 2, b->ly + base);
+        cairo_show_text(cr, b->label);
+    }
+}
+
+/* One wire state marker of side m centred at (x, y): hollow for "only 0",
+ * solid for "only 1", half filled for "either". */
+static void zo_marker(cairo_t *cr, const sn_theme *th, double x, double y, double m, unsigned st,
+                      double lw)
+{
+    double h = m / 2;
+    cairo_rectangle(cr, x - h, y - h, m, m);
+    set_rgb(cr, st == SN_WIRE_CAN1 ? th->text : th->background);
+    cairo_fill_preserve(cr);
+    set_rgb(cr, th->text);
+    cairo_set_line_width(cr, lw);
+    cairo_stroke(cr);
+    if (st == (SN_WIRE_CAN0 | SN_WIRE_CAN1)) {
+        cairo_move_to(cr, x - h, y - h);
+        cairo_line_to(cr, x + h, y + h);
+        cairo_line_to(cr, x - h, y + h);
+        cairo_close_path(cr);
+        cairo_fill(cr);
+    }
+}
+
+/* The 0-1 chart under the wires and the wire state markers. */
+static void draw_zero_one(cairo_t *cr, const sn_layout *lo, const sn_theme *th,
+                          const sn_draw_state *st, const view *v, uint32_t w0, uint32_t w1)
+{
+    const sn_layout_chart *c = &lo->chart;
+    const sn_zero_one *z = st->zo;
+    bool fits = z && z->n == lo->n && z->layers == lo->layer_count;
+    char buf[256];
+    if (fits) {
+        /* markers: on every wire at every step */
+        uint32_t h = st->zo_ones <= z->n ? st->zo_ones : z->n / 2;
+        double m = lo->mark;
+        for (size_t k = 0; k <= z->layers; k++) {
+            double x = lo->step_x[k];
+            if ((st->values && k == st->step && lo->value_w > 0) || x + m < v->x0 || x - m > v->x1)
+                continue;
+            for (uint32_t i = w0; i < w1; i++)
+                zo_marker(cr, th, x, lo->wire_y[i], m, sn_zero_one_state(z, k, h, i),
+                          0.8 * lo->scale);
+        }
+    }
+    if (c->y0 > v->y1 || c->caption_y + lo->font_size < v->y0)
+        return;
+    /* frame: the baseline and the 2^n line */
+    cairo_new_path(cr);
+    cairo_move_to(cr, c->x0, c->y1);
+    cairo_line_to(cr, c->x1, c->y1);
+    set_rgb(cr, th->wire);
+    cairo_set_line_width(cr, 1.0 * lo->scale);
+    cairo_stroke(cr);
+    cairo_move_to(cr, c->x0, c->y0);
+    cairo_line_to(cr, c->x1, c->y0);
+    set_dash(cr, 3 * lo->scale, 3 * lo->scale);
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+    select_font(cr, lo, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, lo->label_font > 0 ? lo->label_font : lo->font_size * 0.8);
+    double base = baseline_offset(cr);
+    if (fits) {
+        double bw = c->bar_w, H = c->y1 - c->y0;
+        for (size_t k = 0; k <= z->layers; k++) {
+            double f = (double)z->sorted[k] / (double)z->inputs;
+            double bh = fmax(H * f, 0.75 * lo->scale);
+            cairo_rectangle(cr, lo->step_x[k] - bw / 2, c->y1 - bh, bw, bh);
+            bool cur = st->chart_step && k == st->step;
+            set_rgb(cr, cur ? th->highlight : f >= 1.0 ? th->comparator : th->noswap);
+            cairo_fill(cr);
+            if (cur) { /* the current step's share, above its bar */
+                snprintf(buf, sizeof buf, f < 0.1 ? "%.1f%%" : "%.0f%%", 100 * f);
+                cairo_move_to(cr, lo->step_x[k] - advance(cr, buf) / 2, c->y1 - bh - 3 * lo->scale);
+                cairo_show_text(cr, buf);
+            }
+        }
+        snprintf(buf, sizeof buf, "all %llu inputs", (unsigned long long)z->inputs);
+        set_rgb(cr, th->text);
+        cairo_move_to(cr, c->x0, c->y0 - 3 * lo->scale);
+        cairo_show_text(cr, buf);
+        /* (the final count: the window redraws only a strip per step) */
+        uint64_t last = z->sorted[z->layers];
+        snprintf(buf, sizeof buf, "sorted 0-1 inputs: %llu of %llu after %zu layer%s (%s)",
+                 (unsigned long long)last, (unsigned long long)z->inputs, z->layers,
+                 z->layers == 1 ? "" : "s", last == z->inputs ? "it sorts" : "it does NOT sort");
+        cairo_move_to(cr, c->x0, c->caption_y);
+        cairo_show_text(cr, buf);
+        /* the markers' legend, drawn with the markers themselves */
+        snprintf(buf, sizeof buf, "wires, for the inputs with %u ones:",
+                 st->zo_ones <= z->n ? st->zo_ones : z->n / 2);
+        double y = c->caption_y + 1.3 * lo->font_size, x = c->x0;
+        static const char *const what[3] = {"only 0", "only 1", "either"};
+        static const unsigned sts[3] = {SN_WIRE_CAN0, SN_WIRE_CAN1, SN_WIRE_CAN0 | SN_WIRE_CAN1};
+        set_rgb(cr, th->text);
+        cairo_move_to(cr, x, y);
+        cairo_show_text(cr, buf);
+        x += advance(cr, buf) + lo->mark;
+        for (int i = 0; i < 3; i++) {
+            zo_marker(cr, th, x + lo->mark / 2, y - base, lo->mark, sts[i], 0.8 * lo->scale);
+            x += lo->mark * 1.6;
+            set_rgb(cr, th->text);
+            cairo_move_to(cr, x, y);
+            cairo_show_text(cr, what[i]);
+            x += advance(cr, what[i]) + lo->mark * 1.5;
+        }
+        return;
+    }
+    set_rgb(cr, th->text);
+    cairo_move_to(cr, c->x0, c->caption_y);
+    cairo_show_text(cr, st->zo_note ? st->zo_note : "0-1 chart: no profile for this network");
+}
+
 static sn_status draw_values(cairo_t *cr, const sn_layout *lo, const sn_theme *th,
                              const sn_draw_state *st, const view *v, uint32_t w0, uint32_t w1)
 {
@@ -513,6 +674,7 @@ sn_status sn_draw(cairo_t *cr, const sn_layout *lo, const sn_theme *th, const sn
 
     draw_bands(cr, lo, th, &v, k0, k1);
     draw_stages(cr, lo, th, &g);
+    draw_blocks(cr, lo, th, &g);
     if (st && st->path)
         draw_path(cr, lo, th, st->path);
     draw_wires(cr, lo, th, &v, w0, w1);
@@ -522,6 +684,9 @@ sn_status sn_draw(cairo_t *cr, const sn_layout *lo, const sn_theme *th, const sn
     draw_class(cr, lo, st, &g, k0, k1, CLS_SWAP, th->swap);
     draw_class(cr, lo, st, &g, k0, k1, CLS_HIGHLIGHT, th->highlight);
     draw_labels(cr, lo, th, &g, w0, w1);
+    if (lo->zero_one && st)
+        draw_zero_one(cr, lo, th, st, &g, w0, w1);
+    draw_block_labels(cr, lo, th, &g);
     sn_status rs = SN_OK;
     if (st && st->values && lo->n > 0)
         rs = draw_values(cr, lo, th, st, &g, w0, w1);

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/analysis.h"
 #include "core/exec.h"
 #include "core/status.h"
 #include "render/layout.h"
@@ -32,6 +33,16 @@ typedef struct sn_draw_state {
     const uint32_t *path; /* [layers + 1] wire of a followed element at each
                              step (borrowed), or NULL */
     long highlight_cmp;   /* comparator index to highlight, or -1 */
+    /* The 0-1 profile (borrowed, or NULL), drawn when the layout has room
+     * for it (zero_one): the chart of sorted inputs per step (the bar at
+     * `step` highlighted when chart_step), and on every wire at every step
+     * a marker for what it can hold over the inputs with zo_ones ones (not
+     * at `step` when values are shown there). zo_note (borrowed, or NULL)
+     * is shown in the chart instead when there is no profile. */
+    const sn_zero_one *zo;
+    uint32_t zo_ones;
+    bool chart_step;
+    const char *zo_note;
 } sn_draw_state;
 
 /* No values, no path, no highlight. */
@@ -41,7 +52,8 @@ typedef struct sn_rect {
     double x, y, w, h; /* layout units */
 } sn_rect;
 
-/* Draw the diagram (state may be NULL: just the network). visible == NULL
+/* Draw the diagram (state may be NULL: just the network), with the
+ * layout's structure blocks when it has them (instead of stage outlines). visible == NULL
  * draws everything; otherwise only what meets that rectangle, whose
  * background is filled. The caller's cairo state (transform, clip) is
  * respected and restored. SN_ENOMEM if ranking the values failed (the

@@ -166,6 +166,97 @@ static void tex_path(FILE *f, const sn_layout *lo, const uint32_t *path)
     fprintf(f, " -- (%.2f,%.2f);\n", lo->wire_x1, lo->wire_y[path[lo->layer_count]]);
 }
 
+/* A block label for LaTeX: the arrows (UTF-8) become math arrows. */
+static void tex_label(FILE *f, const char *label)
+{
+    for (const char *p = label; *p; p++) {
+        if (strncmp(p, "\xe2\x86\x91", 3) == 0) {
+            fputs("$\\uparrow$", f);
+            p += 2;
+        } else if (strncmp(p, "\xe2\x86\x93", 3) == 0) {
+            fputs("$\\downarrow$", f);
+            p += 2;
+        } else {
+            fputc(*p, f);
+        }
+    }
+}
+
+/* Structure blocks: outlines (depth 0 bolder) and their labels. */
+static void tex_blocks(FILE *f, const sn_layout *lo)
+{
+    double sc = lo->scale;
+    for (size_t g = 0; g < lo->block_count; g++) {
+        const sn_layout_block *b = &lo->block[g];
+        fprintf(f,
+                "\\draw[%s,line width=%.2fpt,rounded corners=%.2fpt] (%.2f,%.2f) rectangle "
+                "(%.2f,%.2f);\n",
+                b->depth == 0 ? "snstep" : "snstage", (b->depth == 0 ? 1.6 : 1.0) * sc, 3 * sc,
+                b->x0, b->y0, b->x1, b->y1);
+    }
+    for (size_t g = 0; g < lo->block_count; g++) {
+        const sn_layout_block *b = &lo->block[g];
+        if (!b->labelled)
+            continue;
+        fprintf(f,
+                "\\node[draw=%s,fill=snbg,text=sntext,rounded corners=%.2fpt,line width=%.2fpt,"
+                "inner sep=0pt,minimum width=%.2fpt,minimum height=%.2fpt,"
+                "font=\\sffamily\\bfseries\\fontsize{%.1f}{%.1f}\\selectfont] at (%.2f,%.2f) {",
+                b->depth == 0 ? "snstep" : "snstage", b->lh / 2, 0.8 * sc, b->lw, b->lh,
+                lo->label_font, lo->label_font * 1.2, b->lx + b->lw / 2, b->ly);
+        tex_label(f, b->label);
+        fputs("};\n", f);
+    }
+}
+
+/* The 0-1 chart and the wire state markers, as draw.c's draw_zero_one. */
+static void tex_zero_one(FILE *f, const sn_layout *lo, const sn_draw_state *st)
+{
+    const sn_zero_one *z = st->zo;
+    const sn_layout_chart *c = &lo->chart;
+    double sc = lo->scale, m = lo->mark;
+    if (!z || z->n != lo->n || z->layers != lo->layer_count)
+        return;
+    uint32_t h = st->zo_ones <= z->n ? st->zo_ones : z->n / 2;
+    for (size_t k = 0; k <= z->layers; k++) {
+        if (st->values && k == st->step && lo->value_w > 0)
+            continue;
+        for (uint32_t i = 0; i < z->n; i++) {
+            unsigned s = sn_zero_one_state(z, k, h, i);
+            double x = lo->step_x[k], y = lo->wire_y[i];
+            fprintf(f,
+                    "\\filldraw[draw=sntext,fill=%s,line width=%.2fpt] (%.2f,%.2f) rectangle "
+                    "(%.2f,%.2f);\n",
+                    s == SN_WIRE_CAN1 ? "sntext" : "snbg", 0.8 * sc, x - m / 2, y - m / 2,
+                    x + m / 2, y + m / 2);
+            if (s == (SN_WIRE_CAN0 | SN_WIRE_CAN1))
+                fprintf(f, "\\fill[sntext] (%.2f,%.2f) -- (%.2f,%.2f) -- (%.2f,%.2f) -- cycle;\n",
+                        x - m / 2, y - m / 2, x + m / 2, y + m / 2, x - m / 2, y + m / 2);
+        }
+    }
+    fprintf(f, "\\draw[snwire,line width=%.2fpt] (%.2f,%.2f) -- (%.2f,%.2f);\n", sc, c->x0, c->y1,
+            c->x1, c->y1);
+    fprintf(f,
+            "\\draw[snwire,line width=%.2fpt,dash pattern=on %.2fpt off %.2fpt] (%.2f,%.2f) -- "
+            "(%.2f,%.2f);\n",
+            sc, 3 * sc, 3 * sc, c->x0, c->y0, c->x1, c->y0);
+    for (size_t k = 0; k <= z->layers; k++) {
+        double fr = (double)z->sorted[k] / (double)z->inputs;
+        double bh = fmax((c->y1 - c->y0) * fr, 0.75 * sc);
+        fprintf(f, "\\fill[%s] (%.2f,%.2f) rectangle (%.2f,%.2f);\n",
+                fr >= 1.0 ? "sncmpc" : "snnoswapc", lo->step_x[k] - c->bar_w / 2, c->y1 - bh,
+                lo->step_x[k] + c->bar_w / 2, c->y1);
+    }
+    fprintf(
+        f,
+        "\\node[anchor=base west,inner sep=0pt,text=sntext,font=\\sffamily\\fontsize{%.1f}{%.1f}"
+        "\\selectfont] at (%.2f,%.2f) {sorted 0-1 inputs: %llu of %llu after %zu layers (%s); "
+        "marks for the inputs with %u ones: white only 0, black only 1, half either};\n",
+        lo->label_font, lo->label_font * 1.2, c->x0, c->caption_y,
+        (unsigned long long)z->sorted[z->layers], (unsigned long long)z->inputs, z->layers,
+        z->sorted[z->layers] == z->inputs ? "it sorts" : "it does NOT sort", h);
+}
+
 static sn_status export_tex(stream *s, const sn_layout *lo, const sn_theme *th,
                             const sn_draw_state *st, sn_diag *diag)
 {
@@ -211,11 +302,12 @@ static sn_status export_tex(stream *s, const sn_layout *lo, const sn_theme *th,
             fprintf(f, "\\fill[snband] (%.2f,%.2f) rectangle (%.2f,%.2f);\n", lo->layer[k].x0, y0,
                     lo->layer[k].x1, y1);
     }
-    for (size_t g = 0; g < lo->stage_count; g++)
+    for (size_t g = 0; lo->block_count == 0 && g < lo->stage_count; g++)
         fprintf(f,
                 "\\draw[snstage,line width=%.2fpt,rounded corners=%.2fpt] (%.2f,%.2f) "
                 "rectangle (%.2f,%.2f);\n",
                 sc, 4 * sc, lo->stage[g].x0, lo->stage[g].y0, lo->stage[g].x1, lo->stage[g].y1);
+    tex_blocks(f, lo);
     if (st && st->path)
         tex_path(f, lo, st->path);
     for (uint32_t i = 0; i < lo->n; i++)
@@ -242,6 +334,8 @@ static sn_status export_tex(stream *s, const sn_layout *lo, const sn_theme *th,
     for (uint32_t i = 0; i < lo->n; i++)
         fprintf(f, "\\node[snlabel] at (%.2f,%.2f) {%u};\n", lo->label_x, lo->wire_y[i],
                 (unsigned)i);
+    if (st && lo->zero_one)
+        tex_zero_one(f, lo, st);
     sn_status rs = SN_OK;
     if (st && st->values && lo->n > 0 && st->step <= lo->layer_count && lo->value_w > 0) {
         uint32_t *ranks = sn_calloc(lo->n, sizeof *ranks);

@@ -41,6 +41,7 @@ void sn_layout_destroy(sn_layout *lo)
 {
     if (!lo)
         return;
+    sn_free(lo->block);
     sn_free(lo->wire_y);
     sn_free(lo->step_x);
     sn_free(lo->layer);
@@ -72,8 +73,124 @@ static uint32_t assign_subcols(sn_layout_cmp *c, const sn_comparator *order, siz
     return used ? used : 1;
 }
 
+/* Advance of text in DejaVu Sans, in ems, from its metrics (lowercase,
+ * digits, space, '+', '-'; other characters as a wide letter): layout has
+ * no cairo, and a label only needs a box that surely holds it. */
+static double text_ems(const char *t)
+{
+    static const double lower[26] = {0.613, 0.635, 0.550, 0.635, 0.615, 0.352, 0.635, 0.634, 0.278,
+                                     0.278, 0.579, 0.278, 0.974, 0.634, 0.612, 0.635, 0.635, 0.411,
+                                     0.521, 0.392, 0.634, 0.592, 0.818, 0.592, 0.592, 0.525};
+    double w = 0;
+    for (const unsigned char *c = (const unsigned char *)t; *c; c++) {
+        if (*c >= 'a' && *c <= 'z')
+            w += lower[*c - 'a'];
+        else if (*c >= '0' && *c <= '9')
+            w += 0.636;
+        else if (*c == ' ')
+            w += 0.318;
+        else if (*c == '-')
+            w += 0.361;
+        else if ((*c & 0xC0) == 0x80)
+            continue; /* UTF-8 continuation byte: counted with its lead */
+        else
+            w += 0.838; /* '+', the arrows, capitals */
+    }
+    return w;
+}
+
+/* Does a comparator cross the line between wires we - 1 and we anywhere
+ * in [x0, x1]? */
+static bool crossed(const sn_layout *lo, uint32_t we, double x0, double x1)
+{
+    if (we == 0 || we >= lo->n)
+        return false;
+    size_t k0, k1;
+    sn_layout_layers_in(lo, x0, x1, &k0, &k1);
+    for (size_t k = k0; k < k1; k++) {
+        const sn_layout_layer *L = &lo->layer[k];
+        for (size_t i = L->first; i < L->first + L->count; i++) {
+            const sn_layout_cmp *c = &lo->cmp[i];
+            uint32_t a = c->a < c->b ? c->a : c->b, b = c->a < c->b ? c->b : c->a;
+            if (a < we && we <= b && c->x >= x0 && c->x <= x1)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Is the label box of b clear of every label placed before it? */
+static bool clear_of_labels(const sn_layout *lo, size_t count, const sn_layout_block *b, double gap)
+{
+    for (size_t j = 0; j < count; j++) {
+        const sn_layout_block *o = &lo->block[j];
+        if (!o->labelled)
+            continue;
+        if (b->lx < o->lx + o->lw + gap && o->lx < b->lx + b->lw + gap &&
+            fabs(b->ly - o->ly) < (b->lh + o->lh) / 2 + gap / 2)
+            return false;
+    }
+    return true;
+}
+
+/* Outline and label place of every block (see sn_layout_block). */
+static void place_blocks(sn_layout *lo, const sn_layout_opts *o, const sn_block *src, double s)
+{
+    /* an export's value boxes stand in one column: keep labels out of it */
+    double vx0 = 1, vx1 = 0;
+    bool window = o->show_values && o->value_step < 0;
+    if (o->show_values && o->value_step >= 0 && (size_t)o->value_step <= lo->layer_count) {
+        vx0 = lo->step_x[o->value_step] - lo->value_w / 2 - 2 * s;
+        vx1 = lo->step_x[o->value_step] + lo->value_w / 2 + 2 * s;
+    }
+    double top = lo->wire_y[0] - lo->pitch / 2;
+    lo->label_font = lo->font_size * SN_LAYOUT_BLOCK_FONT;
+    for (size_t g = 0; g < lo->block_count; g++) {
+        sn_layout_block *b = &lo->block[g];
+        const sn_block *k = &src[g];
+        double x0 = lo->layer[k->first_layer].x0, x1 = lo->layer[k->last_layer].x1;
+        double y0 = top + k->first_wire * lo->pitch, y1 = top + (k->last_wire + 1) * lo->pitch;
+        double ins = (1.5 + 2.0 * k->depth) * s;
+        double ix = fmin(ins, 0.3 * (x1 - x0)), iy = fmin(ins, 0.3 * (y1 - y0));
+        b->x0 = x0 + ix;
+        b->x1 = x1 - ix;
+        b->y0 = y0 + iy;
+        b->y1 = y1 - iy;
+        b->depth = k->depth;
+        memcpy(b->label, k->label, sizeof b->label);
+        b->lh = lo->label_font * 1.3;
+        b->lw = (1.1 * text_ems(b->label) + 0.5) * lo->label_font; /* bold: ~10% wider */
+        b->labelled = false;
+        /* candidates: along the top edge from the left, then along the
+         * bottom edge; then centred on the block but wider than it */
+        double pad = 2 * s, room = b->x1 - b->x0 - 2 * pad - b->lw;
+        int slides = room > 0 ? 1 + (int)fmin(8, floor(room / (b->lw / 3))) : 0;
+        double edges[2] = {y0, y1};
+        uint32_t we[2] = {k->first_wire, k->last_wire + 1};
+        for (int c = 0; c < 2 * slides + 2 && !b->labelled; c++) {
+            int e = c < 2 * slides ? c / slides : c - 2 * slides;
+            double lx = (b->x0 + b->x1 - b->lw) / 2;
+            if (c < 2 * slides && slides > 1)
+                lx = b->x0 + pad + room * (c % slides) / (slides - 1);
+            if (lx < lo->wire_x0 || lx + b->lw > lo->wire_x1 || (lx < vx1 && vx0 < lx + b->lw))
+                continue;
+            /* nudged towards its own block, so a label on a line two
+             * blocks share says whose it is - except in the window, whose
+             * value boxes at every step would then hide half of it */
+            double nudge = window ? 0 : fmax(0, lo->pitch / 2 - b->lh / 2 - 1.5 * s);
+            b->lx = lx;
+            b->ly = edges[e] + (e == 0 ? nudge : -nudge);
+            if (b->ly - b->lh / 2 < 0 || b->ly + b->lh / 2 > lo->height)
+                continue;
+            if (crossed(lo, we[e], lx - lo->dot_r - s, lx + b->lw + lo->dot_r + s))
+                continue;
+            b->labelled = clear_of_labels(lo, g, b, 2 * s);
+        }
+    }
+}
+
 /* Positions for a given scale; sub-columns and stages already known. */
-static void place(sn_layout *lo, const sn_layout_opts *o, double s)
+static void place(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks, double s)
 {
     uint32_t n = lo->n;
     double font = SN_LAYOUT_FONT * s;
@@ -102,7 +219,7 @@ static void place(sn_layout *lo, const sn_layout_opts *o, double s)
         bool values_here = o->show_values && (o->value_step < 0 || (size_t)o->value_step == k);
         double gap = (k == 0 || k == L) ? SN_LAYOUT_LEAD * s : 0;
         if (lo->stage_count && k > 0 && k < L && lo->layer[k].stage != lo->layer[k - 1].stage)
-            gap += SN_LAYOUT_STAGE_GAP * s;
+            gap += (lo->block_count ? 2.5 : 1.0) * SN_LAYOUT_STAGE_GAP * s;
         if (values_here && vgap > gap)
             gap = vgap;
         lo->step_x[k] = x + gap / 2;
@@ -135,12 +252,30 @@ static void place(sn_layout *lo, const sn_layout_opts *o, double s)
         st->y0 = top - lo->pitch / 2 + 2 * s;
         st->y1 = top + (n ? n - 1 : 0) * lo->pitch + lo->pitch / 2 - 2 * s;
     }
+    lo->mark = SN_LAYOUT_MARK * s;
+    if (lo->zero_one) {
+        sn_layout_chart *c = &lo->chart;
+        double minstep = lo->wire_x1 - lo->wire_x0;
+        for (size_t k = 0; k < L; k++)
+            minstep = fmin(minstep, lo->step_x[k + 1] - lo->step_x[k]);
+        c->bar_w = fmin(fmax(0.6 * minstep, 2 * s), 14 * s);
+        c->x0 = lo->wire_x0;
+        c->x1 = lo->wire_x1;
+        c->y0 = lo->height - SN_LAYOUT_MARGIN * s + 14 * s;
+        c->y1 = c->y0 + SN_LAYOUT_CHART_H * s;
+        c->caption_y = c->y1 + 1.4 * font;
+        /* two caption lines, as wide as they need */
+        lo->height = c->caption_y + 1.8 * font + SN_LAYOUT_MARGIN * s;
+        lo->width = fmax(lo->width, lo->wire_x0 + 36 * SN_LAYOUT_BLOCK_FONT * font);
+    }
+    if (lo->block_count)
+        place_blocks(lo, o, blocks, s);
 }
 
 static sn_status build(const sn_schedule *s, const sn_network *net, const sn_layout_opts *opts,
                        sn_layout **out, sn_diag *diag)
 {
-    sn_layout_opts o = {1.0, 0, false, 0, -1};
+    sn_layout_opts o = {1.0, 0, false, 0, -1, false, false};
     if (opts)
         o = *opts;
     if (!(o.scale > 0) || !isfinite(o.scale))
@@ -223,14 +358,37 @@ static sn_status build(const sn_schedule *s, const sn_network *net, const sn_lay
             g++;
         }
     }
-    place(lo, &o, o.scale);
+    lo->zero_one = o.zero_one;
+    sn_block *blocks = NULL;
+    if (o.structure && s) {
+        size_t count = 0;
+        if (sn_structure_blocks(s, &blocks, &count, NULL) != SN_OK)
+            goto nomem;
+        /* whole depths, outermost first, while they fit the cap */
+        size_t keep = 0;
+        while (keep < count && keep < SN_LAYOUT_BLOCK_MAX) {
+            size_t e = keep;
+            while (e < count && blocks[e].depth == blocks[keep].depth)
+                e++;
+            if (e > SN_LAYOUT_BLOCK_MAX && keep > 0)
+                break;
+            keep = e < SN_LAYOUT_BLOCK_MAX ? e : SN_LAYOUT_BLOCK_MAX;
+        }
+        lo->block = sn_calloc(keep ? keep : 1, sizeof *lo->block);
+        if (!lo->block)
+            goto nomem;
+        lo->block_count = keep;
+    }
+    place(lo, &o, blocks, o.scale);
     if (o.width > 0 && isfinite(o.width) && lo->width > 0) {
-        place(lo, &o, o.scale * o.width / lo->width);
+        place(lo, &o, blocks, o.scale * o.width / lo->width);
         lo->width = o.width;
     }
+    sn_free(blocks);
     *out = lo;
     return SN_OK;
 nomem:
+    sn_free(blocks);
     sn_layout_destroy(lo);
     return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for the layout");
 }

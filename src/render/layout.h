@@ -31,23 +31,28 @@
 #include "core/network.h"
 #include "core/schedule.h"
 #include "core/status.h"
+#include "core/structure.h"
 
 /* Sizes at scale 1 (layout units). They are documented so tests can
  * derive exact positions independently. */
-#define SN_LAYOUT_MARGIN 12.0   /* outer margin on every side */
-#define SN_LAYOUT_PITCH 24.0    /* distance between wires */
-#define SN_LAYOUT_SUBCOL 11.0   /* distance between sub-columns */
-#define SN_LAYOUT_PAD 9.0       /* band edge to first/last sub-column */
-#define SN_LAYOUT_FONT 12.0     /* text size */
-#define SN_LAYOUT_DIGIT 0.64    /* digit advance / font size (DejaVu Sans) */
-#define SN_LAYOUT_LABEL_GAP 8.0 /* wire label to wire start */
-#define SN_LAYOUT_LEAD 10.0     /* wire start to first band (no values) */
-#define SN_LAYOUT_STAGE_GAP 6.0 /* extra room between outlined stages */
-#define SN_LAYOUT_VALUE_PAD 5.0 /* value box: horizontal text padding */
-#define SN_LAYOUT_VALUE_GAP 4.0 /* value box to band edge */
-#define SN_LAYOUT_DOT 3.4       /* dot radius */
-#define SN_LAYOUT_CMP_W 1.8     /* comparator line width */
-#define SN_LAYOUT_WIRE_W 1.0    /* wire line width */
+#define SN_LAYOUT_MARGIN 12.0    /* outer margin on every side */
+#define SN_LAYOUT_PITCH 24.0     /* distance between wires */
+#define SN_LAYOUT_SUBCOL 11.0    /* distance between sub-columns */
+#define SN_LAYOUT_PAD 9.0        /* band edge to first/last sub-column */
+#define SN_LAYOUT_FONT 12.0      /* text size */
+#define SN_LAYOUT_DIGIT 0.64     /* digit advance / font size (DejaVu Sans) */
+#define SN_LAYOUT_LABEL_GAP 8.0  /* wire label to wire start */
+#define SN_LAYOUT_LEAD 10.0      /* wire start to first band (no values) */
+#define SN_LAYOUT_STAGE_GAP 6.0  /* extra room between outlined stages */
+#define SN_LAYOUT_VALUE_PAD 5.0  /* value box: horizontal text padding */
+#define SN_LAYOUT_VALUE_GAP 4.0  /* value box to band edge */
+#define SN_LAYOUT_DOT 3.4        /* dot radius */
+#define SN_LAYOUT_CMP_W 1.8      /* comparator line width */
+#define SN_LAYOUT_WIRE_W 1.0     /* wire line width */
+#define SN_LAYOUT_BLOCK_FONT 0.8 /* block label size / font size */
+#define SN_LAYOUT_BLOCK_MAX 600  /* structure blocks kept (outer depths first) */
+#define SN_LAYOUT_CHART_H 84.0   /* 0-1 chart: height of the bars' area */
+#define SN_LAYOUT_MARK 6.0       /* 0-1 wire state marker: side */
 
 typedef struct sn_layout_opts {
     double scale;         /* size factor; <= 0 means 1 */
@@ -57,6 +62,9 @@ typedef struct sn_layout_opts {
     long value_step;      /* with show_values: room for value boxes only at
                              this step (an export); -1: at every step (the
                              window, so stepping never moves the picture) */
+    bool structure;       /* outline and label sn_structure_blocks (schedules
+                             only) instead of the plain stage outlines */
+    bool zero_one;        /* room for the 0-1 chart under the wires */
 } sn_layout_opts;
 
 typedef struct sn_layout_cmp {
@@ -80,6 +88,27 @@ typedef struct sn_layout_stage {
     size_t first_layer, layer_count;
 } sn_layout_stage;
 
+/* A structure block: its outline, and its label when one found room.
+ * Labels sit on the outline's top or bottom edge, centred on the line
+ * between two wires (so no wire crosses them), where no comparator crosses
+ * that line, inside the picture and clear of every other label; a block
+ * whose label finds no such place keeps its outline only. */
+typedef struct sn_layout_block {
+    double x0, y0, x1, y1; /* outline, inset by depth so nested ones show */
+    uint32_t depth;
+    bool labelled;
+    double lx, ly, lw, lh; /* label box: left, centre line, width, height */
+    char label[SN_BLOCK_LABEL];
+} sn_layout_block;
+
+/* Rectangle of the 0-1 chart (zero_one): bars at step_x[k] rise from y1
+ * (none sorted) to y0 (all 2^n sorted); the caption goes below y1. */
+typedef struct sn_layout_chart {
+    double x0, y0, x1, y1;
+    double caption_y; /* baseline of the caption line */
+    double bar_w;     /* width of one bar */
+} sn_layout_chart;
+
 typedef struct sn_layout {
     uint32_t n; /* wires */
     size_t layer_count, cmp_count, stage_count;
@@ -94,6 +123,12 @@ typedef struct sn_layout {
     sn_layout_layer *layer;  /* [layer_count] */
     sn_layout_cmp *cmp;      /* [cmp_count], layer by layer */
     sn_layout_stage *stage;  /* [stage_count]; 0 when outlines say nothing */
+    sn_layout_block *block;  /* [block_count] (structure), outer depths first */
+    size_t block_count;
+    double label_font; /* block label text size */
+    bool zero_one;     /* chart and wire markers have room */
+    sn_layout_chart chart;
+    double mark; /* side of a 0-1 wire state marker */
 } sn_layout;
 
 /* Lay out schedule s (its comparators are materialized, so mind the
