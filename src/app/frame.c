@@ -638,8 +638,9 @@ static void draw_status(const sn_view *v, cairo_t *cr, const sn_panes *p)
     }
     x += p->font;
     font(cr, p->font, false);
-    snprintf(buf, sizeof buf, "n = %u    layer %zu of %zu    %zu comparisons, %zu swaps    %s",
-             v->n, v->step, v->layers, v->cmp_before[v->step], v->swap_before[v->step],
+    size_t cmps = v->cmp_before[v->step], swaps = v->swap_before[v->step];
+    snprintf(buf, sizeof buf, "n = %u    layer %zu of %zu    %zu comparison%s, %zu swap%s    %s",
+             v->n, v->step, v->layers, cmps, cmps == 1 ? "" : "s", swaps, swaps == 1 ? "" : "s",
              sn_view_input_text(v, in, sizeof in));
     char gpu_buf[200];
     const char *gpu = v->gpu_built ? "GPU: not checked (G)" : "GPU: not built with OpenCL";
@@ -693,6 +694,7 @@ static const char *const help_lines[][2] = {
     {"O", "reload the network file"},
     {"S / P", "save SVG / PNG screenshot"},
     {"G", "check on the GPU (OpenCL)"},
+    {NULL, NULL}, /* the second column starts here when the window is wide */
     {"W", "why it sorts: the structure blocks"},
     {"Z", "0-1 principle: sorted 0-1 inputs, wire states"},
     {"T", "light / dark theme"},
@@ -707,20 +709,66 @@ static const char *const help_lines[][2] = {
     {"H, F1, ?", "this help      Q: quit"},
 };
 
+#define HELP_LINES (sizeof help_lines / sizeof help_lines[0])
+
+/* Widths of the key and description columns of help_lines[from, to). */
+static void help_widths(cairo_t *cr, double fs, size_t from, size_t to, double *kw, double *dw)
+{
+    *kw = *dw = 0;
+    for (size_t i = from; i < to; i++) {
+        if (!help_lines[i][0])
+            continue;
+        font(cr, fs, true);
+        *kw = fmax(*kw, text_w(cr, help_lines[i][0]));
+        font(cr, fs, false);
+        *dw = fmax(*dw, text_w(cr, help_lines[i][1]));
+    }
+}
+
+/* help_lines[from, to) as rows from (x, y), keys then descriptions. */
+static void help_rows(const sn_theme *th, cairo_t *cr, double fs, double lh, size_t from,
+                      size_t to, double x, double y, double kw)
+{
+    double row = 0;
+    for (size_t i = from; i < to; i++) {
+        if (!help_lines[i][0])
+            continue;
+        double yy = y + lh * row++;
+        font(cr, fs, true);
+        set_rgb(cr, th->swap);
+        cairo_move_to(cr, x, yy);
+        cairo_show_text(cr, help_lines[i][0]);
+        font(cr, fs, false);
+        set_rgb(cr, th->comparator);
+        cairo_move_to(cr, x + kw + fs, yy);
+        cairo_show_text(cr, help_lines[i][1]);
+    }
+}
+
+/* The keys in a box over the frame: two columns where the window is wide
+ * enough for them at a readable size, else one. */
 static void draw_help(const sn_view *v, cairo_t *cr, double w, double h, const sn_panes *p)
 {
     const sn_theme *th = theme_of(v);
-    size_t lines = sizeof help_lines / sizeof help_lines[0];
-    double fs = fmin(p->font * 1.05, (h * 0.8) / ((double)lines + 3) / 1.45);
+    size_t split = 0;
+    while (split < HELP_LINES && help_lines[split][0])
+        split++;
+    size_t rows1 = split, rows2 = HELP_LINES - split - 1;
+    size_t tall = rows1 > rows2 ? rows1 : rows2;
+    double fs = fmin(p->font * 1.05, (h * 0.8) / ((double)tall + 3) / 1.45);
+    double kw1, dw1, kw2, dw2;
+    help_widths(cr, fs, 0, split, &kw1, &dw1);
+    help_widths(cr, fs, split + 1, HELP_LINES, &kw2, &dw2);
+    double cw1 = kw1 + dw1 + fs, cw2 = kw2 + dw2 + fs;
+    bool two = cw1 + cw2 + 6 * fs <= w * 0.96;
+    if (!two) {
+        tall = rows1 + rows2;
+        fs = fmin(p->font * 1.05, (h * 0.8) / ((double)tall + 3) / 1.45);
+        help_widths(cr, fs, 0, HELP_LINES, &kw1, &dw1);
+        cw1 = kw1 + dw1 + fs;
+    }
     double lh = fs * 1.45;
-    font(cr, fs, true);
-    double kw = 0, dw = 0;
-    for (size_t i = 0; i < lines; i++)
-        kw = fmax(kw, text_w(cr, help_lines[i][0]));
-    font(cr, fs, false);
-    for (size_t i = 0; i < lines; i++)
-        dw = fmax(dw, text_w(cr, help_lines[i][1]));
-    double bw = kw + dw + 4 * fs, bh = lh * ((double)lines + 2);
+    double bw = two ? cw1 + cw2 + 6 * fs : cw1 + 3 * fs, bh = lh * ((double)tall + 2);
     double bx = (w - bw) / 2, by = (h - bh) / 2;
     set_rgba(cr, th->background, 0.6);
     cairo_paint(cr);
@@ -734,17 +782,10 @@ static void draw_help(const sn_view *v, cairo_t *cr, double w, double h, const s
     set_rgb(cr, th->comparator);
     cairo_move_to(cr, bx + 1.5 * fs, by + lh * 1.1);
     cairo_show_text(cr, "Keys");
-    for (size_t i = 0; i < lines; i++) {
-        double y = by + lh * ((double)i + 2.1);
-        font(cr, fs, true);
-        set_rgb(cr, th->swap);
-        cairo_move_to(cr, bx + 1.5 * fs, y);
-        cairo_show_text(cr, help_lines[i][0]);
-        font(cr, fs, false);
-        set_rgb(cr, th->comparator);
-        cairo_move_to(cr, bx + 2.5 * fs + kw, y);
-        cairo_show_text(cr, help_lines[i][1]);
-    }
+    double y = by + lh * 2.1;
+    help_rows(th, cr, fs, lh, 0, two ? split : HELP_LINES, bx + 1.5 * fs, y, kw1);
+    if (two)
+        help_rows(th, cr, fs, lh, split + 1, HELP_LINES, bx + 4.5 * fs + cw1, y, kw2);
 }
 
 sn_status sn_frame_draw(sn_frame *f, const sn_view *v, cairo_t *cr, double w, double h, double s)
