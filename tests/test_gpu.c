@@ -716,8 +716,16 @@ static void test_check01(void)
     }
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    int part = -1; /* --part K: only the sections of part K (see below) */
+    if (argc == 3 && strcmp(argv[1], "--part") == 0 && argv[2][0] >= '0' && argv[2][0] <= '3' &&
+        !argv[2][1]) {
+        part = argv[2][0] - '0';
+    } else if (argc != 1) {
+        fprintf(stderr, "usage: test_gpu [--part 0|1|2|3]\n");
+        return 2;
+    }
     sn_diag d;
     sn_diag_clear(&d);
     sn_status st = sn_gpu_open(NULL, &g, &d);
@@ -730,28 +738,33 @@ int main(void)
     CHECK(sn_gpu_open("9:9", &(sn_gpu *){NULL}, &d) == SN_EINVAL);
     CHECK(sn_gpu_open("x", &(sn_gpu *){NULL}, &d) == SN_EINVAL);
     /* Section times are printed for whoever tunes CI time; nothing checks them. */
+    /* The sections fall into four parts, each also a CTest test of its own
+     * (`test_gpu --part K`, tests/gpu.cmake), so that `ctest -j` spreads
+     * pocl's kernel builds, most of a run with a cold kernel cache, over
+     * the cores. Without --part every section runs. */
     static const struct {
         const char *name;
         void (*fn)(void);
+        int part;
     } parts[] = {
-        {"user kernels", test_user_kernels},
-        {"faults", test_faults},
-        {"run", test_run},
-        {"variants", test_variants},
-        {"large", test_large},
-        {"library networks", test_library_networks},
-        {"generators", test_generators},
-        {"fused", test_fused},
-        {"fused, generated kernels", test_fused_codegen},
-        {"fused, odd-even windows", test_fused_windows},
-        {"timing", test_timing},
-        {"0-1 check", test_check01},
+        {"user kernels", test_user_kernels, 0},
+        {"faults", test_faults, 0},
+        {"run", test_run, 0},
+        {"variants", test_variants, 0},
+        {"large", test_large, 0},
+        {"library networks", test_library_networks, 0},
+        {"generators", test_generators, 0},
+        {"fused", test_fused, 1},
+        {"fused, generated kernels", test_fused_codegen, 2},
+        {"fused, odd-even windows", test_fused_windows, 3},
+        {"timing", test_timing, 0},
+        {"0-1 check", test_check01, 0},
     };
     /* SN_TEST_ONLY=text: only the sections whose name holds text (for
-     * quick runs while changing one part; CI runs them all) */
+     * quick runs while changing one part) */
     const char *only = getenv("SN_TEST_ONLY");
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-        if (only && !strstr(parts[i].name, only))
+        if ((only && !strstr(parts[i].name, only)) || (part >= 0 && parts[i].part != part))
             continue;
         time_t t0 = time(NULL);
         parts[i].fn();

@@ -9,7 +9,8 @@
 # The corpus in the tree is never modified: each run fuzzes a temporary
 # copy, to which the real networks of assets/networks are added for the
 # network readers.
-# Environment: FUZZ_BUILD_DIR (default build-fuzz), JOBS (default 2),
+# Environment: FUZZ_BUILD_DIR (default build-fuzz), JOBS (default 2: targets
+# fuzzed at once, and build jobs),
 # FUZZ_KEEP=DIR to keep the grown corpora in DIR.
 set -euo pipefail
 
@@ -48,9 +49,12 @@ done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failed=0
-for t in "${built[@]}"; do
-    corpus=$work/$t
+
+# fuzz_one TARGET: fuzz one target on a copy of its corpus; prints what it
+# found and writes its exit status to $work/TARGET.rc.
+fuzz_one() {
+    local t=$1 rc
+    local corpus=$work/$t
     mkdir -p "$corpus" "$work/$t.artifacts"
     for d in "$root/tests/fuzz/corpus/$t" "$root/tests/fuzz/regressions/$t"; do
         [ -d "$d" ] && cp "$d"/* "$corpus"/ 2>/dev/null || true
@@ -65,31 +69,46 @@ for t in "${built[@]}"; do
         fi
         ;;
     esac
-    dict=()
+    local dict=()
     [ -f "$root/tests/fuzz/$t.dict" ] && dict=(-dict="$root/tests/fuzz/$t.dict")
-    echo "fuzz: $t for $seconds s ($(ls "$corpus" | wc -l) seeds)" >&2
+    echo "fuzz: $t for $seconds s ($(ls "$corpus" | wc -l) seeds)"
     set +e
     (cd "$work/$t.artifacts" && ASAN_OPTIONS=detect_leaks=1 "$build/tests/fuzz_$t" \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
         -print_final_stats=1 "${dict[@]}" "$corpus") >"$work/$t.log" 2>&1
     rc=$?
     set -e
-    grep -E '^#[0-9]+ +DONE|stat::number_of_executed_units' "$work/$t.log" | tail -2 >&2 || true
+    echo $rc >"$work/$t.rc"
+    grep -E '^#[0-9]+ +DONE|stat::number_of_executed_units' "$work/$t.log" | tail -2 || true
     if [ $rc != 0 ]; then
-        failed=1
-        echo "fuzz: $t FAILED (exit $rc):" >&2
-        grep -E 'ERROR|SUMMARY|runtime error|Test unit written|abort' "$work/$t.log" | head -20 >&2
+        echo "fuzz: $t FAILED (exit $rc):"
+        grep -E 'ERROR|SUMMARY|runtime error|Test unit written|abort' "$work/$t.log" | head -20
         mkdir -p "$root/tests/fuzz/regressions/$t"
         for a in "$work/$t.artifacts"/*; do
             [ -f "$a" ] || continue
             cp "$a" "$root/tests/fuzz/regressions/$t/"
-            echo "fuzz: $t: the input is now tests/fuzz/regressions/$t/$(basename "$a")" >&2
+            echo "fuzz: $t: the input is now tests/fuzz/regressions/$t/$(basename "$a")"
         done
     fi
     if [ -n "${FUZZ_KEEP:-}" ]; then
         mkdir -p "$FUZZ_KEEP/$t"
         cp "$corpus"/* "$FUZZ_KEEP/$t"/ 2>/dev/null || true
     fi
+}
+
+# $jobs targets at a time (each is one process on one core), so the whole
+# run takes about targets / jobs * SECONDS.
+for t in "${built[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+        wait -n || true
+    done
+    fuzz_one "$t" >"$work/$t.summary" 2>&1 &
+done
+wait
+failed=0
+for t in "${built[@]}"; do
+    cat "$work/$t.summary" >&2
+    [ "$(cat "$work/$t.rc" 2>/dev/null || echo 1)" = 0 ] || failed=1
 done
 [ $failed = 0 ] && echo "fuzz: ${#built[@]} targets, no crash in $seconds s each" >&2
 exit $failed
