@@ -66,14 +66,24 @@ else
     grep -q "jansson" "$T/err" || fail "list --json without jansson: $(cat "$T/err")"
 fi
 
-# every listed network is proven to sort by `sortnet check`
+# every listed network is proven to sort by `sortnet check`. Under the
+# sanitizers (SN_SANITIZED=1, a Debug build about ten times slower) the
+# proofs up to 24 inputs and three larger ones exercise the same code; the
+# normal pass proves them all.
+if [ "${SN_SANITIZED:-0}" = 1 ]; then
+    names="$(for n in $(seq 2 24); do "$S" list --n $n | awk '/^lib:/ {print $1}'; done) best:32 best:48 best-depth:64"
+    min=40
+else
+    names=$("$S" list | awk '/^lib:/ {print $1}')
+    min=120
+fi
 count=0
-for name in $("$S" list | awk '/^lib:/ {print $1}'); do
+for name in $names; do
     "$S" check "$name" >"$T/out" 2>"$T/err" || fail "check $name: $(head -c 300 "$T/err")"
     grep -q "sorts: yes" "$T/out" || fail "check $name: $(head -c 300 "$T/out")"
     count=$((count + 1))
 done
-[ $count -ge 120 ] || fail "only $count networks checked"
+[ $count -ge $min ] || fail "only $count networks checked"
 echo "cli_library: $count library networks proven by sortnet check"
 
 # the names work in every command that takes NET

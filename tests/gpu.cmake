@@ -5,13 +5,16 @@
 # test_gpu's sections run as four tests (test_gpu --part K): with a cold
 # pocl kernel cache nearly all of its time is pocl building the generated
 # kernels of parts 1-3, and as separate tests `ctest -j` builds them on all
-# cores. COST makes ctest start them first, so the short tests fill in.
+# cores. Parts 1-3 wait for part 0, which builds the kernels every part
+# uses (so they are built once, into pocl's cache); COST makes ctest start
+# the long parts as early as it can, so the short tests fill in.
 if(TARGET sn_gpu)
   sn_test(test_gpu LIBS sn_gpu TIMEOUT 900 ARGS --part 0)
+  set_tests_properties(test_gpu PROPERTIES COST 2000)
   get_test_property(test_gpu ENVIRONMENT sn_gpu_test_env)
   foreach(part 1 2 3)
     add_test(NAME test_gpu_part${part} COMMAND test_gpu --part ${part})
     set_tests_properties(test_gpu_part${part} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900
-      COST 1000 ENVIRONMENT "${sn_gpu_test_env}")
+      COST 1000 DEPENDS test_gpu ENVIRONMENT "${sn_gpu_test_env}")
   endforeach()
 endif()
