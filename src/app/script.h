@@ -37,7 +37,7 @@ typedef struct sn_script_event {
 
 /* Parse a script: tokens separated by blanks or commas outside a token's
  * arguments. Keys: the names of sn_action_parse (right left space home end
- * plus minus r v 0 b 1-6 [ ] o s p g h t f11 q escape fit); wait:MS;
+ * plus minus r v 0 b 1-7 [ ] o s p g h t w z e f11 q escape fit); wait:MS;
  * click:X,Y; dclick:X,Y; wheel:X,Y,N; drag:X,Y,DX,DY (window points);
  * edit verbs add:I,J[,COL] del:LAYER,INDEX move:LAYER,INDEX,COL
  * select:LAYER,INDEX (numbers from 0) and save:FILE.
