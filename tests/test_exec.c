@@ -248,6 +248,83 @@ static void check_big_bitonic(void)
     sn_schedule_destroy(s);
 }
 
+/* Threads never change a bit: sn_exec_run_threads with 2, 3 and 7 threads
+ * (forced, below the automatic threshold) against one thread, keys and
+ * payload, for closed forms with global layers (n > the 2^15 block) and an
+ * explicit network; then the automatic path of sn_exec_layer at 2^20 + 3. */
+static void check_threads_one(sn_schedule *s, sn_key_type t, bool with_pay)
+{
+    uint32_t n = sn_schedule_wires(s);
+    uint32_t *in = sn_calloc(n, 4), *a = sn_calloc(n, 4), *b = sn_calloc(n, 4);
+    uint32_t *pa = sn_calloc(n, 4), *pb = sn_calloc(n, 4);
+    make_input(in, n, IN_RANDOM, t);
+    for (uint32_t i = 0; i < n; i += 7)
+        in[i] = in[i / 2]; /* duplicates: payload order matters */
+    memcpy(a, in, (size_t)n * 4);
+    for (uint32_t i = 0; i < n; i++)
+        pa[i] = i;
+    sn_exec_run_threads(s, t, a, with_pay ? pa : NULL, 1);
+    unsigned counts[] = {2, 3, 7};
+    for (size_t c = 0; c < 3; c++) {
+        memcpy(b, in, (size_t)n * 4);
+        for (uint32_t i = 0; i < n; i++)
+            pb[i] = i;
+        sn_exec_run_threads(s, t, b, with_pay ? pb : NULL, counts[c]);
+        CHECKF(memcmp(a, b, (size_t)n * 4) == 0 && memcmp(pa, pb, (size_t)n * 4) == 0,
+               "%s, %u threads, %s", sn_schedule_name(s), counts[c], sn_key_type_name(t));
+    }
+    sn_free(in);
+    sn_free(a);
+    sn_free(b);
+    sn_free(pa);
+    sn_free(pb);
+}
+
+static void check_threads(void)
+{
+    const sn_algo closed[] = {SN_ALGO_BITONIC, SN_ALGO_ODDEVEN_MERGE};
+    const uint32_t ns[] = {2, 33, 4099, (1u << 16) + 3, 1u << 17};
+    for (size_t a = 0; a < 2; a++)
+        for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+            sn_schedule *s = NULL;
+            CHECK(sn_schedule_generate(closed[a], ns[i], &s, NULL) == SN_OK);
+            check_threads_one(s, (sn_key_type)(i % 3), false);
+            check_threads_one(s, SN_KEY_F32, true);
+            sn_schedule_destroy(s);
+        }
+    sn_schedule *s = NULL;
+    CHECK(sn_schedule_generate(SN_ALGO_TRANSPOSITION, 301, &s, NULL) == SN_OK);
+    check_threads_one(s, SN_KEY_U32, true);
+    sn_schedule_destroy(s);
+    s = NULL;
+    CHECK(sn_schedule_generate(SN_ALGO_PAIRWISE, 1000, &s, NULL) == SN_OK);
+    if (s) {
+        sn_network *net = NULL;
+        sn_schedule *e = NULL;
+        CHECK(sn_schedule_to_network(s, &net, NULL) == SN_OK);
+        CHECK(sn_schedule_from_network(net, &e) == SN_OK);
+        check_threads_one(e, SN_KEY_I32, true);
+        sn_schedule_destroy(e);
+    }
+    sn_schedule_destroy(s);
+    if (getenv("SN_SANITIZED"))
+        return; /* 2^20 keys x 210 layers: minutes under the sanitizers */
+    uint32_t n = (1u << 20) + 3;
+    s = NULL;
+    CHECK(sn_schedule_generate(SN_ALGO_BITONIC, n, &s, NULL) == SN_OK);
+    uint32_t *a = sn_calloc(n, 4), *b = sn_calloc(n, 4);
+    for (uint32_t i = 0; i < n; i++)
+        a[i] = b[i] = rnd();
+    sn_exec_run_threads(s, SN_KEY_U32, a, NULL, 1);
+    for (size_t k = 0; k < sn_schedule_layer_count(s); k++)
+        sn_exec_layer(s, k, SN_KEY_U32, b, NULL, NULL);
+    CHECKF(memcmp(a, b, (size_t)n * 4) == 0, "layers at %u wires, %u threads", n,
+           sn_exec_threads_auto(n));
+    sn_free(a);
+    sn_free(b);
+    sn_schedule_destroy(s);
+}
+
 int main(void)
 {
     sn_key_type t;
@@ -298,5 +375,6 @@ int main(void)
             }
     check_trace(SN_ALGO_BITONIC, 1000, SN_KEY_F32, true);
     check_big_bitonic();
+    check_threads();
     return sn_test_finish("test_exec");
 }

@@ -17,7 +17,9 @@
  * swaps only when the min wire's key is strictly greater. */
 #include "core/exec.h"
 
+#include <pthread.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/alloc.h"
 
@@ -148,7 +150,13 @@ typedef struct ctx {
     size_t nflag;   /* comparators seen so far (index into flags) */
     size_t swaps;
     int mode;
+    /* Only comparators whose min wire is in [mlo, mhi) run: how threads
+     * split one layer (a layer's comparators are disjoint, so any split
+     * gives the same bits). [0, UINT32_MAX) when single-threaded. */
+    uint32_t mlo, mhi;
 } ctx;
+
+#define CTX(a, pay, flags, mode) {(int32_t *)(a), (pay), (flags), 0, 0, (mode), 0, UINT32_MAX}
 
 static inline void ce_scalar(ctx *c, uint32_t i, uint32_t j)
 {
@@ -173,13 +181,18 @@ static inline void ce_scalar(ctx *c, uint32_t i, uint32_t j)
  * lo and hi are wire indices. */
 static void run(ctx *c, uint32_t lo, uint32_t hi, uint32_t len, int dir)
 {
+    /* the j whose min wire lo + j lies in [mlo, mhi) */
+    uint32_t j = c->mlo > lo ? c->mlo - lo : 0;
+    if ((uint64_t)lo + len > c->mhi)
+        len = c->mhi > lo ? c->mhi - lo : 0;
+    if (j >= len)
+        return;
     if (c->mode == MODE_SCALAR) {
-        for (uint32_t j = 0; j < len; j++)
+        for (; j < len; j++)
             ce_scalar(c, lo + j, dir > 0 ? hi + j : hi - j);
         return;
     }
     int32_t *restrict L = c->a + lo;
-    uint32_t j = 0;
     vec cnt = {0};
     if (dir > 0) {
         int32_t *restrict H = c->a + hi;
@@ -239,14 +252,14 @@ static void apply_window(ctx *c, sn_layer_form f, uint32_t s, uint32_t e)
     switch (f.algo) {
     case SN_ALGO_BITONIC:
         if (q == p / 2) {
-            for (uint64_t base = s; base < e; base += p) {
+            for (uint64_t base = s; base < e && base < c->mhi; base += p) {
                 uint64_t hi0 = base + p - 1, j0 = hi0 >= e ? hi0 - e + 1 : 0;
                 if (j0 >= p / 2)
                     break;
                 run(c, (uint32_t)(base + j0), (uint32_t)(hi0 - j0), (uint32_t)(p / 2 - j0), -1);
             }
         } else {
-            for (uint64_t base = s; base + q < e; base += 2 * q) {
+            for (uint64_t base = s; base + q < e && base < c->mhi; base += 2 * q) {
                 uint64_t len = e - (base + q) < q ? e - (base + q) : q;
                 run(c, (uint32_t)base, (uint32_t)(base + q), (uint32_t)len, 1);
             }
@@ -254,7 +267,7 @@ static void apply_window(ctx *c, sn_layer_form f, uint32_t s, uint32_t e)
         break;
     case SN_ALGO_ODDEVEN_MERGE:
         if (q == p) {
-            for (uint64_t base = s; base + q < e; base += 2 * q) {
+            for (uint64_t base = s; base + q < e && base < c->mhi; base += 2 * q) {
                 uint64_t len = e - (base + q) < q ? e - (base + q) : q;
                 run(c, (uint32_t)base, (uint32_t)(base + q), (uint32_t)len, 1);
             }
@@ -262,7 +275,7 @@ static void apply_window(ctx *c, sn_layer_form f, uint32_t s, uint32_t e)
         }
         for (uint64_t base = s; base < e; base += 2 * p) {
             for (uint64_t lo = base + q; lo + q < base + 2 * p; lo += 2 * q) {
-                if (lo + q >= e)
+                if (lo + q >= e || lo >= c->mhi)
                     return;
                 uint64_t len = e - (lo + q) < q ? e - (lo + q) : q;
                 run(c, (uint32_t)lo, (uint32_t)(lo + q), (uint32_t)len, 1);
@@ -270,6 +283,11 @@ static void apply_window(ctx *c, sn_layer_form f, uint32_t s, uint32_t e)
         }
         break;
     case SN_ALGO_TRANSPOSITION: {
+        /* pairs (i, i + 1), i of the layer's parity, min wire in [mlo, mhi) */
+        if (c->mlo > s)
+            s = c->mlo;
+        if ((uint64_t)c->mhi + 1 < e)
+            e = c->mhi + 1;
         uint64_t i = s + ((f.p - s) & 1u);
         if (c->mode == MODE_FAST) {
             /* VW/2 adjacent pairs per vector, starting on the parity */
@@ -381,10 +399,182 @@ static void run_closed(ctx *c, const sn_schedule *s)
     }
 }
 
-void sn_exec_run(const sn_schedule *s, sn_key_type t, uint32_t *keys, uint32_t *payload)
+/* ---- threads --------------------------------------------------------
+ *
+ * For large n the layers [k0, k1) run on several threads that walk the
+ * same sequence of phases, with a barrier after each: a group of
+ * consecutive local layers (whole BLOCK windows dealt out to the threads),
+ * or one global layer (its comparators dealt out by min wire, in chunks).
+ * A layer's comparators touch disjoint wires, so who runs which comparator
+ * cannot change a bit of the result: the output is the single-threaded
+ * one. Swap flags need the comparators in order, so they stay on one
+ * thread. */
+
+typedef struct par {
+    const sn_schedule *s;
+    sn_key_type type;
+    uint32_t *keys, *pay;
+    uint32_t n;
+    size_t k0, k1;
+    int mode;
+    bool convert; /* raw bits in and out (else already internal) */
+    unsigned nt;  /* threads, the caller included */
+    pthread_barrier_t bar;
+    pthread_mutex_t gate;
+    pthread_cond_t go;
+    bool ready;
+    size_t swaps[SN_EXEC_THREADS_MAX];
+} par;
+
+typedef struct par_arg {
+    par *p;
+    unsigned t;
+} par_arg;
+
+/* Comparators of explicit layer k with index in [i0, i1). */
+static void explicit_part(ctx *c, const sn_network *net, size_t k, size_t i0, size_t i1)
+{
+    size_t count = 0;
+    const sn_comparator *cmp = sn_network_layer(net, k, &count);
+    for (size_t i = i0; i < i1 && i < count; i++)
+        ce_scalar(c, cmp[i].a, cmp[i].b);
+}
+
+/* Thread t's share of global closed-form layer f: min-wire chunks t,
+ * t + nt, ...; enough chunks that uneven layers (a bitonic mirror step has
+ * all its min wires in the lower half of each window) still spread. */
+static void global_part(ctx *c, sn_layer_form f, uint32_t n, unsigned t, unsigned nt)
+{
+    uint64_t w = layer_window(f);
+    uint64_t chunk = ((uint64_t)n + 8 * nt - 1) / (8 * nt);
+    if (chunk < 4096)
+        chunk = 4096;
+    for (uint64_t lo = t * chunk; lo < n; lo += nt * chunk) {
+        c->mlo = (uint32_t)lo;
+        c->mhi = (uint32_t)(lo + chunk < n ? lo + chunk : n);
+        apply_window(c, f, (uint32_t)(w ? lo - lo % w : lo), n);
+    }
+    c->mlo = 0;
+    c->mhi = UINT32_MAX;
+}
+
+/* Closed-form layers [k, j): the phase that starts at k; returns its end. */
+static size_t closed_phase(ctx *c, const par *p, size_t k, unsigned t)
+{
+    uint64_t w = layer_window(sn_schedule_layer_form(p->s, k));
+    if (w == 0 || w > BLOCK) {
+        global_part(c, sn_schedule_layer_form(p->s, k), p->n, t, p->nt);
+        return k + 1;
+    }
+    size_t j = k;
+    while (j < p->k1) {
+        uint64_t wj = layer_window(sn_schedule_layer_form(p->s, j));
+        if (wj == 0 || wj > BLOCK)
+            break;
+        j++;
+    }
+    for (uint64_t b = (uint64_t)t * BLOCK; b < p->n; b += (uint64_t)p->nt * BLOCK)
+        run_local(c, p->s, k, j, (uint32_t)b, (uint32_t)(b + BLOCK < p->n ? b + BLOCK : p->n));
+    return j;
+}
+
+static void par_work(par *p, unsigned t)
+{
+    ctx c = CTX(p->keys, p->pay, NULL, p->mode);
+    uint32_t lo = (uint32_t)((uint64_t)p->n * t / p->nt);
+    uint32_t hi = (uint32_t)((uint64_t)p->n * (t + 1) / p->nt);
+    const sn_network *net = sn_schedule_network(p->s);
+    if (p->convert)
+        to_internal(p->type, p->keys + lo, hi - lo);
+    pthread_barrier_wait(&p->bar);
+    for (size_t k = p->k0; k < p->k1;) {
+        if (net) {
+            size_t m = sn_schedule_layer_size(p->s, k);
+            explicit_part(&c, net, k, m * t / p->nt, m * (t + 1) / p->nt);
+            k++;
+        } else {
+            k = closed_phase(&c, p, k, t);
+        }
+        pthread_barrier_wait(&p->bar);
+    }
+    if (p->convert)
+        from_internal(p->type, p->keys + lo, hi - lo);
+    p->swaps[t] = c.swaps;
+}
+
+static void *par_thread(void *arg)
+{
+    par_arg *a = arg;
+    par *p = a->p;
+    pthread_mutex_lock(&p->gate);
+    while (!p->ready)
+        pthread_cond_wait(&p->go, &p->gate);
+    pthread_mutex_unlock(&p->gate);
+    par_work(p, a->t);
+    return NULL;
+}
+
+unsigned sn_exec_threads_auto(uint32_t n)
+{
+    if (n < SN_EXEC_PARALLEL_MIN)
+        return 1;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus < 1)
+        return 1;
+    return cpus > SN_EXEC_THREADS_MAX ? SN_EXEC_THREADS_MAX : (unsigned)cpus;
+}
+
+/* Layers [k0, k1) on nt threads (the caller is one of them); keys are raw
+ * bits when convert, else internal. Falls back to fewer threads (one at
+ * least: the caller) when threads cannot be started. Returns the swaps. */
+static size_t run_parallel(par *p, unsigned nt)
+{
+    pthread_t tid[SN_EXEC_THREADS_MAX];
+    par_arg args[SN_EXEC_THREADS_MAX];
+    unsigned started = 0;
+    p->ready = false;
+    pthread_mutex_init(&p->gate, NULL);
+    pthread_cond_init(&p->go, NULL);
+    pthread_mutex_lock(&p->gate);
+    for (unsigned t = 1; t < nt; t++) {
+        args[t] = (par_arg){p, t};
+        if (pthread_create(&tid[t], NULL, par_thread, &args[t]) != 0)
+            break;
+        started++;
+    }
+    p->nt = started + 1;
+    memset(p->swaps, 0, sizeof p->swaps);
+    pthread_barrier_init(&p->bar, NULL, p->nt);
+    p->ready = true;
+    pthread_cond_broadcast(&p->go);
+    pthread_mutex_unlock(&p->gate);
+    par_work(p, 0);
+    size_t swaps = p->swaps[0];
+    for (unsigned t = 1; t <= started; t++) {
+        pthread_join(tid[t], NULL);
+        swaps += p->swaps[t];
+    }
+    pthread_barrier_destroy(&p->bar);
+    pthread_cond_destroy(&p->go);
+    pthread_mutex_destroy(&p->gate);
+    return swaps;
+}
+
+void sn_exec_run_threads(const sn_schedule *s, sn_key_type t, uint32_t *keys, uint32_t *payload,
+                         unsigned threads)
 {
     uint32_t n = sn_schedule_wires(s);
-    ctx c = {(int32_t *)keys, payload, NULL, 0, 0, payload ? MODE_SCALAR : MODE_FAST};
+    unsigned nt = threads ? threads : sn_exec_threads_auto(n);
+    if (nt > SN_EXEC_THREADS_MAX)
+        nt = SN_EXEC_THREADS_MAX;
+    if (nt > 1 && n > 1) {
+        par p = {.s = s, .type = t, .keys = keys, .pay = payload, .n = n, .k0 = 0,
+                 .k1 = sn_schedule_layer_count(s), .mode = payload ? MODE_SCALAR : MODE_FAST,
+                 .convert = true};
+        run_parallel(&p, nt);
+        return;
+    }
+    ctx c = CTX(keys, payload, NULL, payload ? MODE_SCALAR : MODE_FAST);
     to_internal(t, keys, n);
     if (sn_schedule_network(s)) {
         for (size_t k = 0; k < sn_schedule_layer_count(s); k++)
@@ -395,14 +585,18 @@ void sn_exec_run(const sn_schedule *s, sn_key_type t, uint32_t *keys, uint32_t *
     from_internal(t, keys, n);
 }
 
+void sn_exec_run(const sn_schedule *s, sn_key_type t, uint32_t *keys, uint32_t *payload)
+{
+    sn_exec_run_threads(s, t, keys, payload, 0);
+}
+
 /* One layer on keys already in internal form. */
 static size_t exec_layer_internal(const sn_schedule *s, size_t k, uint32_t *keys, uint32_t *payload,
                                   uint8_t *swapped)
 {
     if (k >= sn_schedule_layer_count(s))
         return 0;
-    ctx c = {
-        (int32_t *)keys, payload, swapped, 0, 0, (payload || swapped) ? MODE_SCALAR : MODE_COUNT};
+    ctx c = CTX(keys, payload, swapped, (payload || swapped) ? MODE_SCALAR : MODE_COUNT);
     apply_layer(&c, s, k);
     return c.swaps;
 }
@@ -411,6 +605,12 @@ size_t sn_exec_layer(const sn_schedule *s, size_t k, sn_key_type t, uint32_t *ke
                      uint32_t *payload, uint8_t *swapped)
 {
     uint32_t n = sn_schedule_wires(s);
+    unsigned nt = sn_exec_threads_auto(n);
+    if (nt > 1 && !swapped && k < sn_schedule_layer_count(s)) {
+        par p = {.s = s, .type = t, .keys = keys, .pay = payload, .n = n, .k0 = k, .k1 = k + 1,
+                 .mode = payload ? MODE_SCALAR : MODE_COUNT, .convert = true};
+        return run_parallel(&p, nt);
+    }
     to_internal(t, keys, n);
     size_t swaps = exec_layer_internal(s, k, keys, payload, swapped);
     from_internal(t, keys, n);

@@ -47,6 +47,21 @@ static inline uint32_t sn_key_from_ordered(sn_key_type t, uint32_t ord)
  * Never fails for a valid schedule. */
 void sn_exec_run(const sn_schedule *s, sn_key_type t, uint32_t *keys, uint32_t *payload);
 
+/* The same on `threads` threads (0: sn_exec_threads_auto(n)). Each layer's
+ * comparators are split among the threads; the result is bit for bit the
+ * single-threaded one. sn_exec_run and sn_exec_layer (without swap flags)
+ * use the automatic count. */
+void sn_exec_run_threads(const sn_schedule *s, sn_key_type t, uint32_t *keys, uint32_t *payload,
+                         unsigned threads);
+
+#define SN_EXEC_THREADS_MAX 64
+/* Below this many wires one thread: a layer is then too little work for
+ * threads to pay. */
+#define SN_EXEC_PARALLEL_MIN ((uint32_t)1 << 20)
+/* 1 below SN_EXEC_PARALLEL_MIN wires, else the online CPUs (at most
+ * SN_EXEC_THREADS_MAX). */
+unsigned sn_exec_threads_auto(uint32_t n);
+
 /* Run a single layer k (used by steppers and per-layer verification). If
  * swapped != NULL it receives one flag per comparator of the layer, in the
  * order of sn_schedule_layer_pairs. Returns the number of swaps. */
