@@ -500,7 +500,7 @@ static int gpu_verify(int argc, char **argv)
     }
     char desc[96];
     printf("%s: %u wires, %zu layers, %s keys, input %s%s\n", sn_schedule_name(s), n, rep.layers,
-           sn_key_type_name(in.type), cli_input_describe(&in, desc, sizeof desc),
+           sn_key_type_name(in.type), sn_input_describe(&in.spec, desc, sizeof desc),
            with_payload ? ", with payload" : "");
     sn_gpu_variant v = vo.variant;
     if (!kernel_file && v == SN_GPU_VARIANT_AUTO) {

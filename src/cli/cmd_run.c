@@ -132,7 +132,7 @@ static void print_text(const sn_schedule *s, const cli_input *in, const sn_trace
     int width = snprintf(NULL, 0, "%zu", L);
     int lw = (int)sizeof "layer : " - 1 + width;
     printf("%-*s%s (%u inputs, %zu layers)\n", lw, "network:", sn_schedule_name(s), n, L);
-    printf("%-*s%s, %s keys\n", lw, "input:", cli_input_describe(in, desc, sizeof desc),
+    printf("%-*s%s, %s keys\n", lw, "input:", sn_input_describe(&in->spec, desc, sizeof desc),
            sn_key_type_name(t));
     snprintf(label, sizeof label, "%-*s", lw, "step 0:");
     print_array(label, t, sn_trace_state(tr, 0), n, full);

@@ -405,10 +405,10 @@ static void known_generators(char *buf, size_t cap)
 static sn_status load_empty(uint32_t n, sn_schedule **out, sn_diag *diag)
 {
     sn_network *net = sn_network_create(n);
+    if (!net && n > sn_limits_get().max_wires)
+        return sn_diag_limit(diag, SN_LIMIT_WIRES, 0, 0, "empty:%u: too many wires", n);
     if (!net)
-        return sn_diag_set(diag, n > sn_limits_get().max_wires ? SN_ELIMIT : SN_ENOMEM, 0, 0,
-                           "empty:%u: %s", n,
-                           n > sn_limits_get().max_wires ? "too many wires" : "out of memory");
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "empty:%u: out of memory", n);
     char name[32];
     snprintf(name, sizeof name, "empty:%u", n);
     sn_status st = sn_network_set_name(net, name);

@@ -226,7 +226,7 @@ static bool head_ok(const msg_head *h, bool ready, size_t next, size_t L, size_t
     case MSG_END: return ready && next == L && h->len == 0;
     case MSG_ERROR:
         return h->len > 0 && h->len <= ERROR_MAX && h->status != SN_OK &&
-               h->status <= (uint32_t)SN_EDEVICE;
+               h->status <= (uint32_t)SN_STATUS_LAST;
     default: return false;
     }
 }
