@@ -192,6 +192,23 @@ int cli_input_make(const cli_input *in, uint32_t n, uint32_t **keys)
     return 0;
 }
 
+#ifdef SN_HAVE_JANSSON
+json_t *cli_json_key(sn_key_type t, uint32_t bits)
+{
+    if (t == SN_KEY_I32)
+        return json_integer((int32_t)bits);
+    if (t == SN_KEY_U32)
+        return json_integer(bits);
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    if (f == f && f - f == 0.0f)
+        return json_real(f);
+    char buf[32];
+    sn_key_format(t, bits, buf, sizeof buf);
+    return json_string(buf);
+}
+#endif
+
 void cli_print_keys(FILE *f, sn_key_type t, const uint32_t *keys, uint32_t n)
 {
     char buf[64];

@@ -71,6 +71,13 @@ extern const char cli_input_help[];
         "type", 1, NULL, CLI_OPT_INPUT                                                             \
     }
 
+#ifdef SN_HAVE_JANSSON
+#include <jansson.h>
+/* A raw key as a JSON value: a number, or (JSON has no NaN or infinity)
+ * a string for f32 NaNs and infinities ("nan", "-inf"). New reference. */
+json_t *cli_json_key(sn_key_type t, uint32_t bits);
+#endif
+
 /* Print keys as "a,b,c". */
 void cli_print_keys(FILE *f, sn_key_type t, const uint32_t *keys, uint32_t n);
 

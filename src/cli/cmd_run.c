@@ -60,26 +60,11 @@ static void print_payload(const char *label, const uint32_t *p, uint32_t n, bool
 }
 
 #ifdef SN_HAVE_JANSSON
-static json_t *json_key(sn_key_type t, uint32_t bits)
-{
-    if (t == SN_KEY_I32)
-        return json_integer((int32_t)bits);
-    if (t == SN_KEY_U32)
-        return json_integer(bits);
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    if (f == f && f - f == 0.0f)
-        return json_real(f);
-    char buf[32]; /* JSON has no NaN or infinity: write them as strings */
-    sn_key_format(t, bits, buf, sizeof buf);
-    return json_string(buf);
-}
-
 static json_t *json_keys(sn_key_type t, const uint32_t *k, uint32_t n)
 {
     json_t *a = json_array();
     for (uint32_t i = 0; i < n; i++)
-        json_array_append_new(a, json_key(t, k[i]));
+        json_array_append_new(a, cli_json_key(t, k[i]));
     return a;
 }
 
