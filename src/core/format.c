@@ -166,7 +166,7 @@ sn_format sn_format_detect(const char *text, size_t len)
 /* ---- parse and write dispatch */
 
 /* Rewrite a reader's bare message as "[FILE:]LINE:COL: message". */
-static sn_status prefix_diag(sn_diag *d, sn_status st, const char *file)
+static sn_status prefix_text(sn_diag *d, sn_status st, const char *file)
 {
     char bare[sizeof d->text];
     memcpy(bare, d->text, sizeof bare);
@@ -180,6 +180,15 @@ static sn_status prefix_diag(sn_diag *d, sn_status st, const char *file)
     if (file)
         return sn_diag_set(d, st, 0, 0, "%s: %s", file, bare);
     return sn_diag_set(d, st, 0, 0, "%s", bare);
+}
+
+/* prefix_text, keeping the limit the reader recorded */
+static sn_status prefix_diag(sn_diag *d, sn_status st, const char *file)
+{
+    sn_limit limit = d->limit;
+    prefix_text(d, st, file);
+    d->limit = limit;
+    return st;
 }
 
 /* Parse into a local diag with bare messages (prefixing is the caller's). */

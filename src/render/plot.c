@@ -18,8 +18,8 @@
 #include "render/draw.h" // for: SN_DRAW_FONT
 
 /* The picture's size and margins (points). */
-#define PLOT_W 900.0
-#define PLOT_H 600.0
+#define PLOT_W ((double)SN_PLOT_WIDTH)
+#define PLOT_H ((double)SN_PLOT_HEIGHT)
 #define PLOT_L 90.0
 #define PLOT_R 230.0 /* the legend */
 #define PLOT_T 50.0
@@ -173,13 +173,12 @@ static cairo_status_t write_stream(void *closure, const unsigned char *data, uns
                                                         : CAIRO_STATUS_WRITE_ERROR;
 }
 
-sn_status sn_plot_write_svg(FILE *out, const sn_plot_row *rows, size_t count, const char *device,
-                            sn_diag *diag)
+void sn_plot_draw(cairo_t *cr, const sn_plot_row *rows, size_t count, const char *device)
 {
-    cairo_surface_t *surf = cairo_svg_surface_create_for_stream(write_stream, out, PLOT_W, PLOT_H);
-    cairo_t *cr = cairo_create(surf);
+    cairo_save(cr);
     cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_paint(cr);
+    cairo_rectangle(cr, 0, 0, PLOT_W, PLOT_H);
+    cairo_fill(cr);
     cairo_select_font_face(cr, SN_DRAW_FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, 12);
     axes a = plot_axes(rows, count);
@@ -192,6 +191,15 @@ sn_status sn_plot_write_svg(FILE *out, const sn_plot_row *rows, size_t count, co
         if (first)
             draw_series(cr, &a, rows, count, i, series++);
     }
+    cairo_restore(cr);
+}
+
+sn_status sn_plot_write_svg(FILE *out, const sn_plot_row *rows, size_t count, const char *device,
+                            sn_diag *diag)
+{
+    cairo_surface_t *surf = cairo_svg_surface_create_for_stream(write_stream, out, PLOT_W, PLOT_H);
+    cairo_t *cr = cairo_create(surf);
+    sn_plot_draw(cr, rows, count, device);
     cairo_status_t cs = cairo_status(cr);
     cairo_destroy(cr);
     cairo_surface_finish(surf);

@@ -5,6 +5,7 @@
 #ifndef SN_PLOT_H
 #define SN_PLOT_H
 
+#include <cairo.h> /* for: cairo_t */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,9 +20,18 @@ typedef struct sn_plot_row {
     double ms;           /* median time; <= 0: not drawn */
 } sn_plot_row;
 
-/* Draw rows[0..count) as an SVG into out (borrowed, not closed), titled
- * with device (borrowed, may be NULL): a colour per variant and a dash
- * per network, each in order of first appearance, a dot per point.
+/* The picture's size in points (SVG) or pixels (an image surface). */
+#define SN_PLOT_WIDTH 900
+#define SN_PLOT_HEIGHT 600
+
+/* Draw rows[0..count) on cr (borrowed; SN_PLOT_WIDTH x SN_PLOT_HEIGHT from
+ * the origin), titled with device (borrowed, may be NULL): a colour per
+ * variant and a dash per network, each in order of first appearance, a
+ * dot per point, axes in whole decades around the points. The caller's
+ * cairo state is saved and restored. */
+void sn_plot_draw(cairo_t *cr, const sn_plot_row *rows, size_t count, const char *device);
+
+/* The same as an SVG into out (borrowed, not closed).
  * SN_EIO (diag says so) when writing failed or cairo reported an error. */
 sn_status sn_plot_write_svg(FILE *out, const sn_plot_row *rows, size_t count, const char *device,
                             sn_diag *diag);
