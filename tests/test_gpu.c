@@ -535,10 +535,9 @@ static void test_fused_windows(void)
         uint32_t n;
         unsigned wtile, wround;
         bool cg;
-    } cs[] = {{33, 5, 9, true},     {100, 6, 9, false},   {1000, 5, 9, false},
-              {1000, 7, 2, true},   {4099, 6, 9, false},  {4099, 9, 3, true},
-              {65539, 8, 9, false}, {20000, 13, 9, true}, {9999, 3, 9, true},
-              {70000, 10, 9, false}};
+    } cs[] = {{33, 5, 9, true},    {100, 6, 9, false},   {1000, 5, 9, false},  {1000, 7, 2, true},
+              {4099, 6, 9, false}, {4099, 9, 3, true},   {65539, 8, 9, false}, {20000, 13, 9, true},
+              {9999, 3, 9, true},  {70000, 10, 9, false}};
     static const sn_gpu_variant vs[] = {SN_GPU_VARIANT_FUSED_LOCAL, SN_GPU_VARIANT_FUSED_SERIAL,
                                         SN_GPU_VARIANT_FUSED_LOCAL};
     bool odd = false, even = false;

@@ -44,7 +44,10 @@ static void names(char *buf, size_t cap)
     buf[0] = '\0';
     for (size_t i = 0; i < NSUB && at < cap; i++)
         at += (size_t)snprintf(buf + at, cap - at, "%s%s",
-                               i == 0 ? "" : i + 1 == NSUB ? " or " : ", ", subcommands[i].name);
+                               i == 0          ? ""
+                               : i + 1 == NSUB ? " or "
+                                               : ", ",
+                               subcommands[i].name);
 }
 
 int cmd_gpu(int argc, char **argv)

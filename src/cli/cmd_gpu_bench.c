@@ -144,11 +144,15 @@ static int take(void *ctx, int key, const char *name, const char *arg)
 static int parse_args(int argc, char **argv, bench_args *a, sn_algo *nets, size_t *nnets)
 {
     static const struct option opts[] = {
-        {"sizes", required_argument, NULL, O_SIZES}, {"device", required_argument, NULL, O_DEVICE},
-        {"type", required_argument, NULL, O_TYPE},   {"reps", required_argument, NULL, O_REPS},
+        {"sizes", required_argument, NULL, O_SIZES},
+        {"device", required_argument, NULL, O_DEVICE},
+        {"type", required_argument, NULL, O_TYPE},
+        {"reps", required_argument, NULL, O_REPS},
         {"cpu-max", required_argument, NULL, O_CPU_MAX},
-        {"csv", required_argument, NULL, O_CSV},     {"plot", required_argument, NULL, O_PLOT},
-        {"profile", no_argument, NULL, O_PROFILE},   {"help", no_argument, NULL, 'h'},
+        {"csv", required_argument, NULL, O_CSV},
+        {"plot", required_argument, NULL, O_PLOT},
+        {"profile", no_argument, NULL, O_PROFILE},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     memset(a, 0, sizeof *a);
@@ -282,8 +286,8 @@ static int device_row(bench *b, const sn_schedule *s, const char *net, size_t vi
         sn_gpu_fused_describe(b->g, s, SN_GPU_VARIANT_FUSED, false, a->type, &fi, &b->d) == SN_OK)
         launches = fi.passes;
     bench_row *row = &b->rows[b->nrows++];
-    *row = (bench_row){net,          variants[vi].name,     n, median(b->ta, reps),
-                       median(b->tb, reps), launches};
+    *row =
+        (bench_row){net, variants[vi].name, n, median(b->ta, reps), median(b->tb, reps), launches};
     if (vi == 0)
         *naive_ms = row->ms;
     printf("%-14s %10u %-10s %8zu %12.4f %12.4f %14.4g %8.2fx", net, n, row->variant, launches,

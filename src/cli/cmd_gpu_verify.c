@@ -73,8 +73,17 @@ typedef struct verify_args {
     cli_input in;
 } verify_args;
 
-enum { O_DEVICE = 256, O_PAYLOAD, O_PER_LAYER, O_VARIANT, O_FAULT, O_KERNEL, O_TIMEOUT, O_JSON,
-       O_SAVE };
+enum {
+    O_DEVICE = 256,
+    O_PAYLOAD,
+    O_PER_LAYER,
+    O_VARIANT,
+    O_FAULT,
+    O_KERNEL,
+    O_TIMEOUT,
+    O_JSON,
+    O_SAVE
+};
 
 static bool parse_fault(const char *s, size_t *layer, uint32_t *index)
 {
@@ -262,9 +271,10 @@ static json_t *json_fault(const verdict *v)
 {
     const sn_gpu_outcome *o = &v->iso;
     json_t *f = json_object();
-    json_object_set_new(f, "kind", json_string(o->fault == SN_GPU_FAULT_TIMEOUT ? "timeout"
-                                               : o->fault == SN_GPU_FAULT_ERROR ? "device error"
-                                                                                : "crash"));
+    json_object_set_new(f, "kind",
+                        json_string(o->fault == SN_GPU_FAULT_TIMEOUT ? "timeout"
+                                    : o->fault == SN_GPU_FAULT_ERROR ? "device error"
+                                                                     : "crash"));
     json_object_set_new(f, "layer", o->in_layer ? json_integer((json_int_t)o->layer) : json_null());
     if (o->fault == SN_GPU_FAULT_TIMEOUT)
         json_object_set_new(f, "seconds", json_real(o->limit_s));
@@ -341,7 +351,8 @@ static void print_text(const verify_args *a, const verdict *v, sn_gpu *g, const 
     char desc[96];
     printf("%s: %u wires, %zu layers, %s keys, input %s%s\n", sn_schedule_name(s),
            sn_schedule_wires(s), r->layers, sn_key_type_name(a->in.type),
-           sn_input_describe(&a->in.spec, desc, sizeof desc), a->with_payload ? ", with payload" : "");
+           sn_input_describe(&a->in.spec, desc, sizeof desc),
+           a->with_payload ? ", with payload" : "");
     sn_gpu_variant var = a->vo.variant;
     if (!a->kernel_file && sn_gpu_resolve_variant(s, a->vo.variant, &var, NULL) != SN_OK)
         var = a->vo.variant;
@@ -382,8 +393,7 @@ static int save_source(sn_gpu *g, const sn_schedule *s, const verify_args *a)
     char *src = NULL;
     sn_diag d;
     sn_diag_clear(&d);
-    sn_status st =
-        sn_gpu_fused_source(g, s, a->vo.variant, a->with_payload, a->in.type, &src, &d);
+    sn_status st = sn_gpu_fused_source(g, s, a->vo.variant, a->with_payload, a->in.type, &src, &d);
     if (st != SN_OK)
         return gpu_report("--save-source", st, &d, NULL);
     if (!src)

@@ -435,9 +435,9 @@ sn_status sn_gpu_build_source_opts(sn_gpu *g, const char *source, const char *op
     if (berr != CL_SUCCESS) {
         clReleaseProgram(pr);
         const char *log = g->build_log ? g->build_log : "";
-        return sn_diag_set(diag, SN_EBUILD, 0, 0,
-                           "clBuildProgram failed: %s (%d)%s%s", sn_gpu_cl_error_name(berr),
-                           (int)berr, *log ? "; build log:\n" : " (no build log)", log);
+        return sn_diag_set(diag, SN_EBUILD, 0, 0, "clBuildProgram failed: %s (%d)%s%s",
+                           sn_gpu_cl_error_name(berr), (int)berr,
+                           *log ? "; build log:\n" : " (no build log)", log);
     }
     *prog = pr;
     return SN_OK;

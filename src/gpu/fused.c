@@ -723,14 +723,14 @@ static sn_status tile_rounds(tile_w *w, const zl *loc, size_t count, bool creg, 
 
 /* One tile pass over group G (gi: its index), appended to p->steps and
  * the descriptor words v. loc and rs: scratch of the schedule's size. */
-static sn_status plan_tile_pass(sn_fused_plan *p, const plan_ctx *x, const zl *ls,
-                                const group *G, size_t gi, words *v, zl *loc, group *rs,
-                                sn_diag *diag)
+static sn_status plan_tile_pass(sn_fused_plan *p, const plan_ctx *x, const zl *ls, const group *G,
+                                size_t gi, words *v, zl *loc, group *rs, sn_diag *diag)
 {
     sn_fused_step *step = &p->steps[p->nsteps++];
     bool own = x->first_t && gi == 0; /* the first pass's own tile */
-    tile_w w = {v, v->len, own ? x->first_t : x->t, own ? x->first_eb : x->eb,
-                own ? 0 : p->col_bits, 0, 0, 0, false};
+    tile_w w = {
+        v, v->len, own ? x->first_t : x->t, own ? x->first_eb : x->eb, own ? 0 : p->col_bits, 0, 0,
+        0, false};
     step->tile_bits = w.gt;
     step->ebits = w.geb;
     w.B = fill(G->set, w.gt, x->universe);

@@ -651,11 +651,11 @@ typedef struct win_cg {
     sn_srcbuf *b;
     bool hp;
     int kt;
-    uint32_t n;                     /* the array's keys */
-    unsigned bb, c, nl, B;          /* y = x >> bb, 2^c columns, layers, blocks of 2^B */
-    uint32_t C, W, TL, q0, S;       /* columns, positions, keys, halo, middle */
-    uint32_t E, WG, WR;             /* registers, work-items, positions per load row */
-    unsigned emax;                  /* layers per round */
+    uint32_t n;               /* the array's keys */
+    unsigned bb, c, nl, B;    /* y = x >> bb, 2^c columns, layers, blocks of 2^B */
+    uint32_t C, W, TL, q0, S; /* columns, positions, keys, halo, middle */
+    uint32_t E, WG, WR;       /* registers, work-items, positions per load row */
+    unsigned emax;            /* layers per round */
 } win_cg;
 
 static void window_setup(win_cg *x, const sn_fused_plan *p, const sn_fused_step *st,
@@ -781,8 +781,8 @@ static void window_run_load(const win_cg *x, uint32_t r, uint32_t Ep, uint32_t R
 
 /* Run r's comparators, layers top-1 .. ab (strides s * 2^i): plain where
  * the run spans no merge block boundary, else each pair tested. */
-static void window_run_layers(const win_cg *x, uint32_t r, unsigned top, unsigned ab,
-                              uint32_t Ep, uint32_t RH)
+static void window_run_layers(const win_cg *x, uint32_t r, unsigned top, unsigned ab, uint32_t Ep,
+                              uint32_t RH)
 {
     sn_srcbuf *b = x->b;
     uint32_t s = 1u << ab, RN = 2 * Ep;
@@ -836,8 +836,7 @@ static void window_round(const win_cg *x, unsigned top, unsigned ab)
     for (uint32_t r = 0; r < R; r++)
         for (uint32_t jj = 0; jj < Ep; jj++) {
             uint32_t reg = r * RN + jj + RH;
-            sn_srcbuf_add(b, "    lk[lpad((uint)(L%u + %d))] = rk[%u];\n", r, (int)(jj * sC),
-                          reg);
+            sn_srcbuf_add(b, "    lk[lpad((uint)(L%u + %d))] = rk[%u];\n", r, (int)(jj * sC), reg);
             if (x->hp)
                 sn_srcbuf_add(b, "    lp[lpad((uint)(L%u + %d))] = rp[%u];\n", r, (int)(jj * sC),
                               reg);

@@ -123,15 +123,15 @@ sn_status sn_gpu_fused_describe(sn_gpu *g, const sn_schedule *s, sn_gpu_variant 
  * replaces it (the tests shrink tiles and windows with it so that small
  * inputs take every path). The planner only ever shrinks a value to what
  * the device holds. */
-#define SN_TUNE_TILE_BITS_GPU 13     /* local-memory tiles of 2^13 keys (GPUs) */
-#define SN_TUNE_TILE_BITS_CPU 14     /* one work-item's tile on CPUs: 64 KiB, a core's L2 */
-#define SN_TUNE_TILE_BITS_MAX 20     /* the largest tile a knob may ask for */
-#define SN_TUNE_REG_TILE_BITS 14     /* bitonic register tiles of 2^14 keys */
-#define SN_TUNE_REG_ELEM_BITS 6      /* ... 2^6 keys per work-item */
-#define SN_TUNE_FIRST_TILE_BITS 12   /* ... the first pass over tiles of 2^12 */
-#define SN_TUNE_FIRST_TILE_FROM 21   /* ... from 2^21 keys */
-#define SN_TUNE_WINDOW_BITS_GPU 13   /* odd-even windows of 2^13 keys (GPUs) */
-#define SN_TUNE_WINDOW_BITS_CPU 14   /* ... on CPUs */
+#define SN_TUNE_TILE_BITS_GPU 13   /* local-memory tiles of 2^13 keys (GPUs) */
+#define SN_TUNE_TILE_BITS_CPU 14   /* one work-item's tile on CPUs: 64 KiB, a core's L2 */
+#define SN_TUNE_TILE_BITS_MAX 20   /* the largest tile a knob may ask for */
+#define SN_TUNE_REG_TILE_BITS 14   /* bitonic register tiles of 2^14 keys */
+#define SN_TUNE_REG_ELEM_BITS 6    /* ... 2^6 keys per work-item */
+#define SN_TUNE_FIRST_TILE_BITS 12 /* ... the first pass over tiles of 2^12 */
+#define SN_TUNE_FIRST_TILE_FROM 21 /* ... from 2^21 keys */
+#define SN_TUNE_WINDOW_BITS_GPU 13 /* odd-even windows of 2^13 keys (GPUs) */
+#define SN_TUNE_WINDOW_BITS_CPU 14 /* ... on CPUs */
 
 typedef enum sn_gpu_codegen {
     SN_GPU_CODEGEN_AUTO = 0,  /* generate on GPUs, interpret on CPUs */

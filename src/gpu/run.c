@@ -427,8 +427,8 @@ static sn_status fused_prepare(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v
     if (st == SN_OK && plan->window_passes) /* their second array */
         st = make_buffer(g, CL_MEM_READ_WRITE, (size_t)b->n * 4, &b->tmp_keys, diag);
     if (st == SN_OK && plan->window_passes)
-        st = make_buffer(g, CL_MEM_READ_WRITE, b->payload ? (size_t)b->n * 4 : 4, &b->tmp_pay,
-                         diag);
+        st =
+            make_buffer(g, CL_MEM_READ_WRITE, b->payload ? (size_t)b->n * 4 : 4, &b->tmp_pay, diag);
     if (st != SN_OK || plan->cg_k)
         return st; /* generated kernels hold their descriptors as literals */
     size_t bytes = plan->desc_words * 4;

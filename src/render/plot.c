@@ -124,8 +124,8 @@ static size_t name_rank(const sn_plot_row *rows, size_t i, bool variant)
 
 /* The series of row i (rows i.. of its network and variant): its line,
  * a dot per point, and its legend entry number `series`. */
-static void draw_series(cairo_t *cr, const axes *a, const sn_plot_row *rows, size_t count,
-                        size_t i, size_t series)
+static void draw_series(cairo_t *cr, const axes *a, const sn_plot_row *rows, size_t count, size_t i,
+                        size_t series)
 {
     static const double pal[][3] = {{0.12, 0.47, 0.71}, {1.0, 0.5, 0.05},  {0.17, 0.63, 0.17},
                                     {0.84, 0.15, 0.16}, {0.58, 0.4, 0.74}, {0.55, 0.34, 0.29},
@@ -152,7 +152,8 @@ static void draw_series(cairo_t *cr, const axes *a, const sn_plot_row *rows, siz
         if (!same_series(&rows[j], &rows[i]) || rows[j].ms <= 0)
             continue;
         cairo_new_sub_path(cr);
-        cairo_arc(cr, px(a, (double)rows[j].n), py(a, keys_per_s(&rows[j])), 2.5, 0, 6.283185307179586);
+        cairo_arc(cr, px(a, (double)rows[j].n), py(a, keys_per_s(&rows[j])), 2.5, 0,
+                  6.283185307179586);
         cairo_fill(cr);
     }
     double ly = PLOT_T + 16 * (double)series;
