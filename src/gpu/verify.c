@@ -205,6 +205,69 @@ done:
 #define USER_KERNEL "sn_layer"
 #define USER_ARGS 8
 
+/* Build the user's source and find its kernel with the documented
+ * arguments: SN_EBUILD (the build log in diag) or SN_EPARSE when not. */
+static sn_status user_kernel(sn_gpu *g, const char *source, cl_program *prog, cl_kernel *kk,
+                             sn_diag *diag)
+{
+    sn_status st = sn_gpu_build_source(g, source, true, prog, diag);
+    if (st != SN_OK)
+        return st;
+    cl_int err;
+    *kk = clCreateKernel(*prog, USER_KERNEL, &err);
+    if (err != CL_SUCCESS)
+        return sn_diag_set(diag, SN_EPARSE, 0, 0,
+                           "clCreateKernel(" USER_KERNEL "): %s (%d): the file must define "
+                           "__kernel void " USER_KERNEL "(...) (see docs/student-kernel.md)",
+                           sn_gpu_cl_error_name(err), (int)err);
+    cl_uint nargs = 0;
+    err = clGetKernelInfo(*kk, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
+    if (err != CL_SUCCESS)
+        return sn_gpu_cl_fail(diag, "clGetKernelInfo(CL_KERNEL_NUM_ARGS)", err);
+    if (nargs != USER_ARGS)
+        return sn_diag_set(diag, SN_EPARSE, 0, 0,
+                           USER_KERNEL " takes %u arguments, expected %d: (keys, payload, pairs, "
+                                       "count, n, algo, p, q) (see docs/student-kernel.md)",
+                           (unsigned)nargs, USER_ARGS);
+    return SN_OK;
+}
+
+/* The user's kernel on one layer of `count` pairs (already uploaded). */
+static sn_status user_launch(sn_gpu *g, cl_kernel kk, cl_mem *bufs, size_t count, uint32_t n,
+                             sn_layer_form f, sn_diag *diag)
+{
+    cl_uint cnt = (cl_uint)count, nn = n, algo = (cl_uint)f.algo, p = f.p, q = f.q;
+    const struct {
+        size_t size;
+        const void *v;
+    } args[USER_ARGS] = {
+        {sizeof(cl_mem), &bufs[0]},
+        {sizeof(cl_mem), &bufs[1]},
+        {sizeof(cl_mem), &bufs[2]},
+        {sizeof cnt, &cnt},
+        {sizeof nn, &nn},
+        {sizeof algo, &algo},
+        {sizeof p, &p},
+        {sizeof q, &q},
+    };
+    for (cl_uint a = 0; a < USER_ARGS; a++) {
+        cl_int err = clSetKernelArg(kk, a, args[a].size, args[a].v);
+        if (err != CL_SUCCESS) {
+            char call[80];
+            snprintf(call, sizeof call, "clSetKernelArg(" USER_KERNEL ", %u)", (unsigned)a);
+            return sn_gpu_cl_fail(diag, call, err);
+        }
+    }
+    if (!count)
+        return SN_OK;
+    /* Exactly one work-item per comparator, local size left to the
+     * driver, as documented for students. */
+    cl_int err = clEnqueueNDRangeKernel(g->queue, kk, 1, NULL, &count, NULL, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return sn_gpu_cl_fail(diag, "clEnqueueNDRangeKernel(" USER_KERNEL ")", err);
+    return SN_OK;
+}
+
 sn_status sn_gpu_user_run(sn_gpu *g, const sn_schedule *s, sn_key_type t, const uint32_t *input,
                           const sn_gpu_verify_opts *o, const sn_user_hooks *h, sn_diag *diag)
 {
@@ -223,29 +286,8 @@ sn_status sn_gpu_user_run(sn_gpu *g, const sn_schedule *s, sn_key_type t, const 
         st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %u keys", n);
         goto done;
     }
-    if ((st = sn_gpu_build_source(g, o->user_source, true, &prog, diag)) != SN_OK)
+    if ((st = user_kernel(g, o->user_source, &prog, &kk, diag)) != SN_OK)
         goto done;
-    kk = clCreateKernel(prog, USER_KERNEL, &err);
-    if (err != CL_SUCCESS) {
-        st = sn_diag_set(diag, SN_EPARSE, 0, 0,
-                         "clCreateKernel(" USER_KERNEL "): %s (%d): the file must define "
-                         "__kernel void " USER_KERNEL "(...) (see docs/student-kernel.md)",
-                         sn_gpu_cl_error_name(err), (int)err);
-        goto done;
-    }
-    cl_uint nargs = 0;
-    err = clGetKernelInfo(kk, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
-    if (err != CL_SUCCESS) {
-        st = sn_gpu_cl_fail(diag, "clGetKernelInfo(CL_KERNEL_NUM_ARGS)", err);
-        goto done;
-    }
-    if (nargs != USER_ARGS) {
-        st = sn_diag_set(diag, SN_EPARSE, 0, 0,
-                         USER_KERNEL " takes %u arguments, expected %d: (keys, payload, pairs, "
-                                     "count, n, algo, p, q) (see docs/student-kernel.md)",
-                         (unsigned)nargs, USER_ARGS);
-        goto done;
-    }
     uint64_t need = (uint64_t)bytes * 2 + cap * sizeof(sn_comparator);
     if (need > g->info.global_mem || bytes > g->info.max_alloc) {
         st = sn_diag_set(diag, SN_ELIMIT, 0, 0,
@@ -276,41 +318,15 @@ sn_status sn_gpu_user_run(sn_gpu *g, const sn_schedule *s, sn_key_type t, const 
     sn_gpu_bufs inj; /* only .keys is used by the inject kernel */
     memset(&inj, 0, sizeof inj);
     inj.keys = keys;
+    cl_mem bufs[3] = {keys, pay, pairs};
     for (size_t k = 0; k < L; k++) {
         size_t count = sn_schedule_layer_pairs(s, k, host_pairs, cap);
-        sn_layer_form f = sn_schedule_layer_form(s, k);
-        cl_uint cnt = (cl_uint)count, nn = n, algo = (cl_uint)f.algo, p = f.p, q = f.q;
         if (h->begin && (st = h->begin(h->ctx, k, diag)) != SN_OK)
             goto done;
         if ((st = sn_gpu_write(g, pairs, count * sizeof *host_pairs, host_pairs, "pairs", diag)) !=
-            SN_OK)
+                SN_OK ||
+            (st = user_launch(g, kk, bufs, count, n, sn_schedule_layer_form(s, k), diag)) != SN_OK)
             goto done;
-        const struct {
-            size_t size;
-            const void *v;
-        } args[USER_ARGS] = {
-            {sizeof(cl_mem), &keys}, {sizeof(cl_mem), &pay}, {sizeof(cl_mem), &pairs},
-            {sizeof cnt, &cnt},      {sizeof nn, &nn},       {sizeof algo, &algo},
-            {sizeof p, &p},          {sizeof q, &q},
-        };
-        for (cl_uint a = 0; a < USER_ARGS; a++) {
-            err = clSetKernelArg(kk, a, args[a].size, args[a].v);
-            if (err != CL_SUCCESS) {
-                char call[80];
-                snprintf(call, sizeof call, "clSetKernelArg(" USER_KERNEL ", %u)", (unsigned)a);
-                st = sn_gpu_cl_fail(diag, call, err);
-                goto done;
-            }
-        }
-        if (count) {
-            /* Exactly one work-item per comparator, local size left to the
-             * driver, as documented for students. */
-            err = clEnqueueNDRangeKernel(g->queue, kk, 1, NULL, &count, NULL, 0, NULL, NULL);
-            if (err != CL_SUCCESS) {
-                st = sn_gpu_cl_fail(diag, "clEnqueueNDRangeKernel(" USER_KERNEL ")", err);
-                goto done;
-            }
-        }
         if (o->inject && k == o->inject_layer &&
             (st = sn_gpu_enqueue_inject(g, &inj, o->inject_index, diag)) != SN_OK)
             goto done;
