@@ -25,6 +25,16 @@
 #define PLOT_T 50.0
 #define PLOT_B 60.0
 
+/* LeakSanitizer's view of fontconfig's caches, as draw.c gives it to the
+ * programs that draw diagrams; weak here, so a program that plots without
+ * drawing a diagram (test_plot) has it too and one that does both links
+ * draw.c's. Never called in ordinary builds. */
+__attribute__((weak)) const char *__lsan_default_suppressions(void);
+__attribute__((weak)) const char *__lsan_default_suppressions(void)
+{
+    return "leak:libfontconfig\n";
+}
+
 /* the axes' ranges in decades */
 typedef struct axes {
     double lx0, lx1, ly0, ly1;
