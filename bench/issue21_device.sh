@@ -19,12 +19,15 @@
 #   mkdir -p .dev/base-src && git archive 2b62bf1 | tar -x -C .dev/base-src
 #   (device run with carry [".dev"]): bench/issue21_device.sh .dev/base-src
 # Without BASE_SRC and with .git present, the script exports 2b62bf1 itself.
-# Results also go to $OUT (or /tmp/issue21-out): tables, summary, diffs.
+# $OUT (or /tmp/issue21-out) gets six files: sources.txt (the kernel
+# comparison), bench-{base,new}-{1,2}.txt and summary.txt; the generated
+# sources themselves stay in /tmp/issue21-work.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BASE_COMMIT=2b62bf1
 out=${OUT:-/tmp/issue21-out}
-mkdir -p "$out"
+work=/tmp/issue21-work
+mkdir -p "$out" "$work"
 base_src=${1:-}
 if [ -z "$base_src" ]; then
     if [ -d .git ] || git rev-parse --git-dir >/dev/null 2>&1; then
@@ -59,8 +62,7 @@ BASE=/tmp/i21-base/src/cli/sortnet
 NEW=/tmp/i21-new/src/cli/sortnet
 "$NEW" gpu list
 
-echo "== generated fused kernels, base against new"
-same=0 differ=0
+echo "== generated fused kernels, base against new" | tee "$out/sources.txt"
 # (I21_CASES and I21_SIZES shrink the run for a dry run on a small machine)
 cases=${I21_CASES:-"bitonic:1048576,u32 bitonic:16777216,u32 bitonic:100003,f32 oddeven-merge:1048576,u32 oddeven-merge:16777216,u32 oddeven-merge:70000,i32,--payload"}
 for c in $cases; do
@@ -68,20 +70,19 @@ for c in $cases; do
     set -- "${parts[@]}"
     net=$1 type=$2 pay=${3:-}
     tag=$(echo "$net-$type$pay" | tr -c 'A-Za-z0-9\n' '_')
-    SN_FUSED_CGDUMP="$out/base-$tag.cl" "$BASE" gpu verify "$net" --variant fused-local \
-        --type "$type" --random 1 $pay >"$out/base-$tag.txt" 2>&1 || true
+    w=$work
+    SN_FUSED_CGDUMP="$w/base-$tag.cl" "$BASE" gpu verify "$net" --variant fused-local \
+        --type "$type" --random 1 $pay >"$w/base-$tag.txt" 2>&1 || true
     "$NEW" gpu verify "$net" --variant fused-local --type "$type" --random 1 $pay \
-        --save-source "$out/new-$tag.cl" >"$out/new-$tag.txt" 2>&1 || true
-    if cmp -s "$out/base-$tag.cl" "$out/new-$tag.cl"; then
-        same=$((same + 1))
-        echo "$net $type $pay: identical source ($(wc -c <"$out/new-$tag.cl") bytes); $(tail -1 "$out/new-$tag.txt")"
+        --save-source "$w/new-$tag.cl" >"$w/new-$tag.txt" 2>&1 || true
+    if cmp -s "$w/base-$tag.cl" "$w/new-$tag.cl"; then
+        echo "$net $type $pay: identical source ($(wc -c <"$w/new-$tag.cl") bytes); $(tail -1 "$w/new-$tag.txt")"
     else
-        differ=$((differ + 1))
-        echo "$net $type $pay: SOURCE DIFFERS; base: $(tail -1 "$out/base-$tag.txt"); new: $(tail -1 "$out/new-$tag.txt")"
-        diff "$out/base-$tag.cl" "$out/new-$tag.cl" | head -20 || true
+        echo "$net $type $pay: SOURCE DIFFERS; base: $(tail -1 "$w/base-$tag.txt"); new: $(tail -1 "$w/new-$tag.txt")"
+        diff "$w/base-$tag.cl" "$w/new-$tag.cl" | head -20 || true
     fi
-done
-echo "sources: $same identical, $differ differ"
+done 2>&1 | tee -a "$out/sources.txt"
+grep -c "identical source" "$out/sources.txt" | sed 's/^/sources identical: /' | tee -a "$out/sources.txt"
 
 echo "== gpu bench, interleaved: base, new, base, new"
 args=(gpu bench bitonic oddeven-merge --sizes "${I21_SIZES:-2^20,2^24}" --type u32 --reps 7 --cpu-max 2^20)
