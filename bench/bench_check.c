@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_cli.h"
 #include "core/alloc.h"
 #include "core/check.h"
 #include "core/schedule.h"
@@ -78,7 +79,15 @@ static int run(const char *name, const sn_network *net, sn_check_method m, unsig
 
 int main(int argc, char **argv)
 {
-    unsigned threads = argc > 1 ? (unsigned)atoi(argv[1]) : 0;
+    unsigned long nthreads = 0;
+    bench_cli(argc, argv,
+              "usage: bench_check [THREADS]\n\n"
+              "Speed of the 0-1 checker: brute-force inputs per second and core on\n"
+              "24-input networks with one thread and with THREADS (default 0: one per\n"
+              "core, up to 1024), a 32-input network, and the reduction on 64-input\n"
+              "networks (time and the largest pattern set). Prints a table.\n",
+              "THREADS", 0, 1024, &nthreads);
+    unsigned threads = (unsigned)nthreads;
     printf("%-26s %7s %8s %10s %14s %12s\n", "network", "method", "threads", "seconds",
            "inputs/s/core", "largest set");
     /* brute force on 100-200 comparator networks, 1 thread and all */

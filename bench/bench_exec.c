@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_cli.h"
 #include "core/exec.h"
 
 static double now(void)
@@ -24,7 +25,14 @@ static int cmp_i32(const void *x, const void *y)
 
 int main(int argc, char **argv)
 {
-    int reps = argc > 1 ? atoi(argv[1]) : 3;
+    unsigned long reps = 3;
+    bench_cli(argc, argv,
+              "usage: bench_exec [REPS]\n\n"
+              "The reference executor on bitonic and odd-even merge schedules of 2^20 and\n"
+              "2^24 random int32 keys against glibc qsort on the same keys, in one run:\n"
+              "the best of REPS runs each (default 3, 1..1000), in seconds, and the ratio\n"
+              "executor / qsort (< 1: faster).\n",
+              "REPS", 1, 1000, &reps);
     uint32_t sizes[] = {1u << 20, 1u << 24};
     sn_algo algos[] = {SN_ALGO_BITONIC, SN_ALGO_ODDEVEN_MERGE};
     printf("%-16s %10s %12s %12s %8s\n", "schedule", "n", "exec_s", "qsort_s", "ratio");
@@ -40,7 +48,7 @@ int main(int argc, char **argv)
         }
         /* best of reps, qsort measured in the same run */
         double tq = 1e30;
-        for (int r = 0; r < reps; r++) {
+        for (unsigned long r = 0; r < reps; r++) {
             memcpy(k, src, (size_t)n * 4);
             double t0 = now();
             qsort(k, n, 4, cmp_i32);
@@ -52,7 +60,7 @@ int main(int argc, char **argv)
             if (sn_schedule_generate(algos[ai], n, &s, NULL) != SN_OK)
                 return 1;
             double te = 1e30;
-            for (int r = 0; r < reps; r++) {
+            for (unsigned long r = 0; r < reps; r++) {
                 memcpy(k, src, (size_t)n * 4);
                 double t0 = now();
                 sn_exec_run(s, SN_KEY_I32, k, NULL);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_cli.h"
 #include "core/schedule.h"
 #include "render/draw.h"
 #include "render/export.h"
@@ -61,8 +62,15 @@ static double time_export(sn_export_format f, const sn_layout *lo, const sn_them
     return best;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    bench_cli(argc, argv,
+              "usage: bench_render\n\n"
+              "bitonic:1024 (28 160 comparators) to SVG and PNG, and a window-sized\n"
+              "partial redraw: CPU seconds of this process and ratios against the\n"
+              "layout computation measured in the same run (target: each export under\n"
+              "1 s). Takes no arguments.\n",
+              NULL, 0, 0, NULL);
     sn_schedule *s = NULL;
     if (sn_schedule_generate(SN_ALGO_BITONIC, 1024, &s, NULL) != SN_OK) {
         fprintf(stderr, "bench_render: cannot generate bitonic:1024\n");

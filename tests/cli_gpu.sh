@@ -94,6 +94,30 @@ expect 2 "$S" gpu verify bitonic:64 --variant fused --per-layer
 expect 2 "$S" gpu verify bitonic:64 --variant fused --inject-fault 1:1
 expect 2 "$S" gpu verify transposition:64 --variant fused
 err_has "fuses bitonic and oddeven-merge"
+expect 2 "$S" gpu list --device
+err_has "needs a value"
+expect 2 "$S" gpu plot -x
+err_has "unknown option"
+
+# the tuning knobs of the environment (docs/gpu-speed.md): a malformed one
+# is named; --save-source writes the generated kernels (forced on a CPU
+# device with SN_FUSED_CODEGEN=1), or says nothing is generated
+expect 2 env SN_FUSED_TILE=big "$S" gpu verify bitonic:64
+err_has "SN_FUSED_TILE='big'"
+expect 2 "$S" gpu verify bitonic:64 --save-source "$T/k.cl"
+err_has "only with a fused variant"
+if grep -q "(CPU" "$T/out" 2>/dev/null || "$S" gpu list | grep -q '^\*.*(CPU'; then
+    expect 2 env SN_FUSED_CODEGEN=0 "$S" gpu verify bitonic:64 --variant fused-local \
+        --save-source "$T/k.cl"
+    err_has "nothing is generated"
+fi
+expect 0 env SN_FUSED_CODEGEN=1 "$S" gpu verify oddeven-merge:100 --variant fused-local \
+    --random 2 --save-source "$T/k.cl"
+grep -q "__kernel __attribute__((reqd_work_group_size" "$T/k.cl" ||
+    fail "--save-source wrote no generated kernel: $(head -c 300 "$T/k.cl")"
+# --profile: each timed launch's own time on stderr
+expect 0 "$S" gpu bench bitonic --sizes 2^8 --reps 1 --cpu-max 1 --profile
+err_has "profile: "
 
 # bench: a small run; the CSV has the documented columns and one row per
 # variant and size; --plot draws an SVG, or says cairo is missing (exit 3)

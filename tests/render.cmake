@@ -2,4 +2,5 @@
 if(TARGET sn_render)
   sn_test(test_layout LIBS sn_render)
   sn_test(test_draw LIBS sn_render)
+  sn_test(test_plot LIBS sn_render)
 endif()

@@ -161,8 +161,7 @@ static void same_as_library(const char *path, const char *name, void *ctx)
     if (entry != SN_LIBRARY_NONE)
         CHECKF(sn_library_network(entry, NULL, &lib, &d) == SN_OK, "%s", d.text);
     if (s && lib) {
-        CHECKF(sn_network_equal(sn_schedule_network(s), lib), "%s differs from lib:%s", path,
-               stem);
+        CHECKF(sn_network_equal(sn_schedule_network(s), lib), "%s differs from lib:%s", path, stem);
         (*compared)++;
     }
     sn_network_destroy(lib);
@@ -642,8 +641,48 @@ static void test_load(void)
     remove(dir);
 }
 
+/* An SN_ELIMIT names the configurable limit it hit in sn_diag.limit (the
+ * CLI's hint to raise it reads that, not the message); other limits (a
+ * file's size) and other errors leave SN_LIMIT_NONE. */
+static void test_limit_field(void)
+{
+    static const struct {
+        const char *text;
+        sn_limit limit;
+    } cs[] = {
+        {"[(0,2147483648)]", SN_LIMIT_WIRES},
+        {"Inputs: 1000000000\n\n0 1\n", SN_LIMIT_WIRES},
+        {"{\"N\": 1000000000, \"nw\": []}", SN_LIMIT_WIRES},
+        {"[(0,1)]\n[(1,2)]\n[(0,1)]\n", SN_LIMIT_LAYERS},
+        {"[(0,1),(2,3),(4,5)]", SN_LIMIT_COMPARATORS},
+        {"[(0,x)]", SN_LIMIT_NONE},
+    };
+    sn_limits saved = sn_limits_get(), low = saved;
+    low.max_layers = 2;
+    low.max_comparators = 2;
+    sn_limits_set(low);
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        sn_network *net = NULL;
+        sn_diag d;
+        sn_diag_clear(&d);
+        sn_status st =
+            sn_network_parse(cs[i].text, strlen(cs[i].text), SN_FORMAT_UNKNOWN, &net, &d);
+        CHECKF(st != SN_OK && d.limit == cs[i].limit, "case %zu: status %d, limit %d: %s", i,
+               (int)st, (int)d.limit, d.text);
+        sn_network_destroy(net);
+    }
+    sn_limits_set(saved);
+    sn_schedule *s = NULL;
+    sn_diag d;
+    CHECK(sn_schedule_load("transposition:2000000000", &s, &d) == SN_ELIMIT &&
+          d.limit == SN_LIMIT_LAYERS);
+    sn_diag_set(&d, SN_EIO, 0, 0, "later"); /* a new message forgets the limit */
+    CHECK(d.limit == SN_LIMIT_NONE);
+}
+
 int main(void)
 {
+    test_limit_field();
     test_detect();
     test_assets();
     test_generated();

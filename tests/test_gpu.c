@@ -322,11 +322,11 @@ static void test_user_kernels(void)
         CHECK(sn_gpu_verify(g, s, SN_KEY_I32, keys, false, &inj, &rep, &d) == SN_OK);
         CHECK(!rep.identical && rep.layer == 4 && rep.index == 9);
     }
-    /* A kernel that does not build: SN_EPARSE and the compiler's log. */
+    /* A kernel that does not build: SN_EBUILD and the compiler's log. */
     sn_gpu_verify_opts br = {SN_GPU_VARIANT_AUTO, false, false, 0, 0, broken_kernel};
     sn_diag_clear(&d);
     if (keys) {
-        CHECK(sn_gpu_verify(g, s, SN_KEY_I32, keys, false, &br, &rep, &d) == SN_EPARSE);
+        CHECK(sn_gpu_verify(g, s, SN_KEY_I32, keys, false, &br, &rep, &d) == SN_EBUILD);
         CHECKF(strstr(d.text, "clBuildProgram") != NULL, "%s", d.text);
         CHECKF(strstr(sn_gpu_build_log(g), "undefined_name") != NULL, "log: %s",
                sn_gpu_build_log(g));
@@ -452,10 +452,10 @@ static void test_fused(void)
  * mirrors, loads and stores straight from registers, odd-even carry
  * layers in local memory, padding, every key type and payload; and
  * bitonic tiles larger than local memory, crossing it in 2 or 4 columns.
- * Per case: big = the tile bits, bigebits = log2 of the elements per
- * work-item (the GPU default 2^6; pocl compiles 2^7 slowly and fails 1024
- * work-items of 2^5), first = a first pass over smaller tiles of its own
- * (the GPU default from 2^21 keys). */
+ * Per case: big = the register tile bits, bigebits = log2 of the elements
+ * per work-item (the GPU default 2^6; pocl compiles 2^7 slowly and fails
+ * 1024 work-items of 2^5), first = a first pass over smaller tiles of its
+ * own (the GPU default from 2^21 keys; here from any size). */
 static void test_fused_codegen(void)
 {
     static const struct {
@@ -463,25 +463,28 @@ static void test_fused_codegen(void)
         uint32_t n;
         sn_key_type t;
         int pay;
-        const char *big, *bigebits, *first;
+        unsigned big, bigebits, first;
     } cs[] = {
-        {SN_ALGO_BITONIC, 5, SN_KEY_U32, 1, "0", "5", "0"},
-        {SN_ALGO_BITONIC, 70, SN_KEY_I32, 0, "0", "5", "0"},
-        {SN_ALGO_BITONIC, 1000, SN_KEY_F32, 1, "0", "5", "0"},
-        {SN_ALGO_BITONIC, 65539, SN_KEY_U32, 0, "0", "5", "0"},
-        {SN_ALGO_ODDEVEN_MERGE, 33, SN_KEY_F32, 0, "0", "5", "0"},
-        {SN_ALGO_ODDEVEN_MERGE, 4099, SN_KEY_I32, 1, "0", "5", "0"},
-        {SN_ALGO_ODDEVEN_MERGE, 70000, SN_KEY_U32, 0, "15", "7", "0"},
-        {SN_ALGO_BITONIC, 16384, SN_KEY_I32, 0, "14", "5", "0"},
-        {SN_ALGO_BITONIC, 100003, SN_KEY_F32, 0, "15", "6", "0"},
-        {SN_ALGO_BITONIC, 65536, SN_KEY_U32, 0, "15", "7", "0"},
-        {SN_ALGO_BITONIC, 65539, SN_KEY_I32, 0, "14", "6", "12"},
+        {SN_ALGO_BITONIC, 5, SN_KEY_U32, 1, 0, 5, 0},
+        {SN_ALGO_BITONIC, 70, SN_KEY_I32, 0, 0, 5, 0},
+        {SN_ALGO_BITONIC, 1000, SN_KEY_F32, 1, 0, 5, 0},
+        {SN_ALGO_BITONIC, 65539, SN_KEY_U32, 0, 0, 5, 0},
+        {SN_ALGO_ODDEVEN_MERGE, 33, SN_KEY_F32, 0, 0, 5, 0},
+        {SN_ALGO_ODDEVEN_MERGE, 4099, SN_KEY_I32, 1, 0, 5, 0},
+        {SN_ALGO_ODDEVEN_MERGE, 70000, SN_KEY_U32, 0, 15, 7, 0},
+        {SN_ALGO_BITONIC, 16384, SN_KEY_I32, 0, 14, 5, 0},
+        {SN_ALGO_BITONIC, 100003, SN_KEY_F32, 0, 15, 6, 0},
+        {SN_ALGO_BITONIC, 65536, SN_KEY_U32, 0, 15, 7, 0},
+        {SN_ALGO_BITONIC, 65539, SN_KEY_I32, 0, 14, 6, 12},
     };
-    setenv("SN_FUSED_CODEGEN", "1", 1);
+    sn_gpu_tuning saved = *sn_gpu_tuning_get(g), tu = saved;
+    tu.codegen = SN_GPU_CODEGEN_GENERATE;
+    tu.first_tile_from = 0;
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
-        setenv("SN_FUSED_BIGTILE", cs[i].big, 1);
-        setenv("SN_FUSED_BIGEBITS", cs[i].bigebits, 1);
-        setenv("SN_FUSED_FIRSTTILE", cs[i].first, 1);
+        tu.reg_tile_bits = cs[i].big;
+        tu.reg_elem_bits = cs[i].bigebits;
+        tu.first_tile_bits = cs[i].first;
+        sn_gpu_set_tuning(g, &tu);
         sn_schedule *s = NULL;
         sn_diag d;
         CHECK(sn_schedule_generate(cs[i].a, cs[i].n, &s, &d) == SN_OK);
@@ -489,7 +492,7 @@ static void test_fused_codegen(void)
             continue;
         sn_gpu_verify_opts o = {SN_GPU_VARIANT_FUSED_LOCAL, false, false, 0, 0, NULL};
         char what[128];
-        snprintf(what, sizeof what, "generated %s:%u %s payload %d tile %s", sn_algo_name(cs[i].a),
+        snprintf(what, sizeof what, "generated %s:%u %s payload %d tile %u", sn_algo_name(cs[i].a),
                  cs[i].n, sn_key_type_name(cs[i].t), cs[i].pay, cs[i].big);
         for (int sorted = 0; sorted < 2; sorted++) {
             uint32_t *keys = make_input(cs[i].t, cs[i].n, 77u + i, i % 2 == 0);
@@ -502,31 +505,27 @@ static void test_fused_codegen(void)
             sn_free(keys);
         }
         sn_gpu_fused_info fi;
-        if (strcmp(cs[i].big, "0") != 0 && cs[i].a == SN_ALGO_BITONIC) {
+        if (cs[i].big && cs[i].a == SN_ALGO_BITONIC) {
             CHECK(sn_gpu_fused_describe(g, s, SN_GPU_VARIANT_FUSED_LOCAL, false, cs[i].t, &fi,
                                         &d) == SN_OK);
-            CHECKF(fi.tile_bits == (unsigned)atoi(cs[i].big), "%s: tiles of 2^%u", what,
-                   fi.tile_bits);
+            CHECKF(fi.tile_bits == cs[i].big, "%s: tiles of 2^%u", what, fi.tile_bits);
         }
         sn_schedule_destroy(s);
     }
-    unsetenv("SN_FUSED_CODEGEN");
-    unsetenv("SN_FUSED_BIGTILE");
-    unsetenv("SN_FUSED_BIGEBITS");
-    unsetenv("SN_FUSED_FIRSTTILE");
+    sn_gpu_set_tuning(g, &saved);
 }
 
 /* Odd-even merge window passes (kernels/fused.cl: sn_fused_window, and
  * generated by src/gpu/fused_cg.c), the carry layers of merges larger
- * than a tile: windows shrunk to 2^5..2^9 (SN_FUSED_WTILE) and tiles to
- * 2^5 (SN_FUSED_TILE) make many windows, strided chunks, halos at block
- * and array ends, wide windows (halves of halo), and odd and even numbers
- * of passes (an odd count copies the result home) out of small n; the
- * work-group kernel (fused-local), one work-item per window (fused-serial)
- * and the generated kernels (fused-local with SN_FUSED_CODEGEN=1; a round
- * limit, SN_FUSED_WROUND, gives several runs per work-item); random,
- * duplicate-heavy and sorted inputs (a sorted input moves nothing: an
- * element lost where windows overlap shows). */
+ * than a tile: windows shrunk to 2^3..2^13 and tiles to 2^5 (the tuning
+ * record) make many windows, strided chunks, halos at block and array
+ * ends, wide windows (halves of halo), and odd and even numbers of passes
+ * (an odd count copies the result home) out of small n; the work-group
+ * kernel (fused-local), one work-item per window (fused-serial) and the
+ * generated kernels (fused-local, generating; a round limit gives several
+ * runs per work-item); random, duplicate-heavy and sorted inputs (a
+ * sorted input moves nothing: an element lost where windows overlap
+ * shows). */
 static void test_fused_windows(void)
 {
     /* cg: also generated, with one key type and payload setting per case
@@ -534,43 +533,42 @@ static void test_fused_windows(void)
      * is cold) */
     static const struct {
         uint32_t n;
-        const char *wtile, *wround;
+        unsigned wtile, wround;
         bool cg;
-    } cs[] = {{33, "5", "9", true},     {100, "6", "9", false},   {1000, "5", "9", false},
-              {1000, "7", "2", true},   {4099, "6", "9", false},  {4099, "9", "3", true},
-              {65539, "8", "9", false}, {20000, "13", "9", true}, {9999, "3", "9", true},
-              {70000, "10", "9", false}};
+    } cs[] = {{33, 5, 9, true},    {100, 6, 9, false},   {1000, 5, 9, false},  {1000, 7, 2, true},
+              {4099, 6, 9, false}, {4099, 9, 3, true},   {65539, 8, 9, false}, {20000, 13, 9, true},
+              {9999, 3, 9, true},  {70000, 10, 9, false}};
     static const sn_gpu_variant vs[] = {SN_GPU_VARIANT_FUSED_LOCAL, SN_GPU_VARIANT_FUSED_SERIAL,
                                         SN_GPU_VARIANT_FUSED_LOCAL};
     bool odd = false, even = false;
-    setenv("SN_FUSED_TILE", "5", 1);
+    sn_gpu_tuning saved = *sn_gpu_tuning_get(g), tu = saved;
+    tu.tile_bits = 5;
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
-        setenv("SN_FUSED_WTILE", cs[i].wtile, 1);
-        setenv("SN_FUSED_WROUND", cs[i].wround, 1);
+        tu.window_bits = cs[i].wtile;
+        tu.window_round = cs[i].wround;
         sn_schedule *s = NULL;
         sn_diag d;
         CHECK(sn_schedule_generate(SN_ALGO_ODDEVEN_MERGE, cs[i].n, &s, &d) == SN_OK);
         if (!s)
             continue;
+        sn_gpu_fused_info narrow; /* the interpreted plan: tiles with the windows' low bits */
+        memset(&narrow, 0, sizeof narrow);
         for (size_t vi = 0; vi < (cs[i].cg ? 3u : 2u); vi++) {
-            if (vi == 2)
-                setenv("SN_FUSED_CODEGEN", "1", 1);
+            tu.codegen = vi == 2 ? SN_GPU_CODEGEN_GENERATE : saved.codegen;
+            sn_gpu_set_tuning(g, &tu);
             sn_gpu_fused_info fi;
             CHECK(sn_gpu_fused_describe(g, s, vs[vi], false, SN_KEY_U32, &fi, &d) == SN_OK);
             CHECK(fi.generated == (vi == 2));
-            if (vi == 2) { /* the wider odd-even tiles cost no pass (fused.c: oe_narrow) */
-                sn_gpu_fused_info fn;
-                setenv("SN_FUSED_OEWIDE", "0", 1);
-                CHECK(sn_gpu_fused_describe(g, s, vs[vi], false, SN_KEY_U32, &fn, &d) == SN_OK);
-                unsetenv("SN_FUSED_OEWIDE");
-                CHECKF(fn.passes == fi.passes && fn.window_passes == fi.window_passes,
-                       "oddeven-merge:%u window 2^%s: %zu passes (%zu windows) with wide tiles, "
+            if (vi == 0)
+                narrow = fi;
+            if (vi == 2) /* the wider odd-even tiles cost no pass (fused.c: oe_narrow) */
+                CHECKF(narrow.passes == fi.passes && narrow.window_passes == fi.window_passes,
+                       "oddeven-merge:%u window 2^%u: %zu passes (%zu windows) with wide tiles, "
                        "%zu (%zu) without",
-                       cs[i].n, cs[i].wtile, fi.passes, fi.window_passes, fn.passes,
-                       fn.window_passes);
-            }
+                       cs[i].n, cs[i].wtile, fi.passes, fi.window_passes, narrow.passes,
+                       narrow.window_passes);
             CHECKF(fi.window_passes > 0 && fi.global_layers == 0,
-                   "oddeven-merge:%u %s window 2^%s: %zu window passes, %zu single layers", cs[i].n,
+                   "oddeven-merge:%u %s window 2^%u: %zu window passes, %zu single layers", cs[i].n,
                    sn_gpu_variant_name(vs[vi]), cs[i].wtile, fi.window_passes, fi.global_layers);
             odd |= fi.window_passes % 2 == 1;
             even |= fi.window_passes % 2 == 0;
@@ -583,21 +581,22 @@ static void test_fused_windows(void)
                 sn_gpu_verify_opts o = {vs[vi], false, false, 0, 0, NULL};
                 char what[128];
                 snprintf(what, sizeof what,
-                         "oddeven-merge:%u %s window 2^%s %s payload %d input %d", cs[i].n,
+                         "oddeven-merge:%u %s window 2^%u %s payload %d input %d", cs[i].n,
                          vi == 2 ? "generated" : sn_gpu_variant_name(vs[vi]), cs[i].wtile,
                          sn_key_type_name(t), pay, input);
                 if (keys)
                     expect_identical(s, t, keys, pay, &o, what);
                 sn_free(keys);
             }
-            unsetenv("SN_FUSED_CODEGEN");
         }
         sn_schedule_destroy(s);
     }
-    unsetenv("SN_FUSED_WROUND");
     CHECKF(odd && even, "window pass counts: odd seen %d, even seen %d", odd, even);
-    /* SN_FUSED_WTILE=0: no windows, the carry layers one launch each */
-    setenv("SN_FUSED_WTILE", "0", 1);
+    /* no windows: the carry layers one launch each */
+    tu.codegen = saved.codegen;
+    tu.window_round = 0;
+    tu.windows = false;
+    sn_gpu_set_tuning(g, &tu);
     sn_schedule *s = NULL;
     sn_diag d;
     CHECK(sn_schedule_generate(SN_ALGO_ODDEVEN_MERGE, 1000, &s, &d) == SN_OK);
@@ -606,8 +605,7 @@ static void test_fused_windows(void)
                  SN_OK)
         CHECK(fi.window_passes == 0 && fi.global_layers > 0);
     sn_schedule_destroy(s);
-    unsetenv("SN_FUSED_WTILE");
-    unsetenv("SN_FUSED_TILE");
+    sn_gpu_set_tuning(g, &saved);
 }
 
 /* sn_gpu_time: every variant's output is the reference's, times >= 0. */

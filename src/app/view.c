@@ -1365,21 +1365,8 @@ double sn_view_speed(const sn_view *v)
 
 const char *sn_view_input_text(const sn_view *v, char *buf, size_t cap)
 {
-    switch (v->input_kind) {
-    case SN_INPUT_RANDOM:
-        snprintf(buf, cap, "random (seed %llu)", (unsigned long long)v->seed);
-        break;
-    case SN_INPUT_LIST: snprintf(buf, cap, "given"); break;
-    case SN_INPUT_REVERSE: snprintf(buf, cap, "reversed"); break;
-    case SN_INPUT_SORTED: snprintf(buf, cap, "sorted"); break;
-    case SN_INPUT_BITS:
-        if (v->n <= 24)
-            snprintf(buf, cap, "0-1 (%s)", v->bits);
-        else
-            snprintf(buf, cap, "0-1 (%.20s...)", v->bits);
-        break;
-    }
-    return buf;
+    sn_input_spec spec = {v->input_kind, v->seed, v->bits};
+    return sn_input_describe(&spec, buf, cap);
 }
 
 const char *sn_view_status_text(const sn_view *v, char *buf, size_t cap)

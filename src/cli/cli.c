@@ -31,6 +31,9 @@ int cli_status_exit(sn_status st)
     case SN_OK: return CLI_OK;
     case SN_ENODEVICE: return CLI_NOENV;
     case SN_EUNSUPPORTED: return CLI_NOENV;
+    case SN_EDEVICE: return CLI_DEVICE;
+    case SN_EBUILD: return CLI_DEVICE;
+    case SN_ENOMEM: return CLI_DEVICE;
     case SN_EINTERRUPTED: return 130;
     default: return CLI_USAGE;
     }
@@ -47,15 +50,12 @@ int cli_load(const char *spec, sn_schedule **out)
         fprintf(stderr, "sortnet: %s\n", d.text);
     else
         fprintf(stderr, "sortnet: %s: %s\n", spec, sn_status_str(st));
-    /* ---- limits hint (issue 8): only for the limits the options raise
-     * (not, e.g., the size of a file) ---- */
-    if (st == SN_ELIMIT &&
-        (strstr(d.text, "wires") || strstr(d.text, "comparators") || strstr(d.text, "layers")))
+    /* only for the limits the global options raise (not, e.g., a file's size) */
+    if (st == SN_ELIMIT && d.limit != SN_LIMIT_NONE)
         fprintf(stderr,
                 "sortnet: %s: the limits can be raised with `sortnet --max-wires N "
                 "--max-comparators N --max-layers N COMMAND ...` (see docs/limits.md)\n",
                 spec);
-    /* ---- end of limits hint ---- */
     return cli_status_exit(st);
 }
 
@@ -72,7 +72,7 @@ void cli_input_init(cli_input *in)
 {
     memset(in, 0, sizeof *in);
     in->spec.kind = SN_INPUT_RANDOM;
-    /* A fresh seed per run; cli_input_describe shows it so a run can be
+    /* A fresh seed per run; sn_input_describe shows it so a run can be
      * repeated with --random SEED. */
     in->spec.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
     in->spec.seed %= 1000000;
@@ -134,7 +134,6 @@ static const char *option_of(sn_input_kind k)
     }
 }
 
-/* ---- memory limit (issue 8) ---- */
 uint64_t cli_max_memory;
 
 /* MemAvailable of /proc/meminfo in bytes, else the physical memory, else 0
@@ -169,18 +168,16 @@ int cli_memory_check(const char *what, uint64_t bytes)
                      cli_max_memory ? "--max-memory allows" : "the system has only",
                      (double)limit / 1048576.0);
 }
-/* ---- end of memory limit ---- */
 
 int cli_input_make(const cli_input *in, uint32_t n, uint32_t **keys)
 {
     size_t bytes;
-    /* ---- memory limit (issue 8): the keys, the executor's working copy,
-     * the trace's two arrays of n and payloads: about 16 bytes per wire,
-     * refused before anything of size n is allocated. ---- */
+    /* The memory limit: the keys, the executor's working copy, the
+     * trace's two arrays of n and payloads: about 16 bytes per wire,
+     * refused before anything of size n is allocated. */
     int mrc = cli_memory_check("input", (uint64_t)(n ? n : 1) * 16);
     if (mrc != 0)
         return mrc;
-    /* ---- end of memory limit ---- */
     if (!sn_mul_size(n ? n : 1, sizeof **keys, &bytes) || !(*keys = sn_malloc(bytes)))
         return cli_error(CLI_USAGE, "input", "cannot allocate %u keys", n);
     sn_diag d;
@@ -195,19 +192,22 @@ int cli_input_make(const cli_input *in, uint32_t n, uint32_t **keys)
     return 0;
 }
 
-const char *cli_input_describe(const cli_input *in, char *buf, size_t cap)
+#ifdef SN_HAVE_JANSSON
+json_t *cli_json_key(sn_key_type t, uint32_t bits)
 {
-    switch (in->spec.kind) {
-    case SN_INPUT_RANDOM:
-        snprintf(buf, cap, "random (seed %llu)", (unsigned long long)in->spec.seed);
-        break;
-    case SN_INPUT_LIST: snprintf(buf, cap, "given"); break;
-    case SN_INPUT_REVERSE: snprintf(buf, cap, "reversed"); break;
-    case SN_INPUT_SORTED: snprintf(buf, cap, "sorted"); break;
-    case SN_INPUT_BITS: snprintf(buf, cap, "0-1 (%s)", in->spec.text); break;
-    }
-    return buf;
+    if (t == SN_KEY_I32)
+        return json_integer((int32_t)bits);
+    if (t == SN_KEY_U32)
+        return json_integer(bits);
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    if (f == f && f - f == 0.0f)
+        return json_real(f);
+    char buf[32];
+    sn_key_format(t, bits, buf, sizeof buf);
+    return json_string(buf);
 }
+#endif
 
 void cli_print_keys(FILE *f, sn_key_type t, const uint32_t *keys, uint32_t n)
 {

@@ -18,7 +18,9 @@ enum {
     CLI_OK = 0,
     CLI_NEGATIVE = 1, /* does not sort / outputs differ */
     CLI_USAGE = 2,    /* bad usage or bad input */
-    CLI_NOENV = 3     /* no OpenCL platform, no display */
+    CLI_NOENV = 3,    /* no OpenCL platform, no display */
+    CLI_DEVICE = 4    /* the machine failed: a device error, a kernel of sortnet's own
+                       * that did not build, out of memory */
 };
 
 /* Print "sortnet: <what>: <why>\n" to stderr; returns code. */
@@ -29,7 +31,8 @@ int cli_error(int code, const char *what, const char *fmt, ...)
     ;
 
 /* Map a library status to an exit code (EPARSE/EINVAL/ELIMIT/EIO -> 2,
- * ENODEVICE -> 3, ...). */
+ * ENODEVICE/EUNSUPPORTED -> 3, EDEVICE/EBUILD/ENOMEM -> 4). A caller that
+ * built a user's kernel maps that kernel's SN_EBUILD to 2 itself. */
 int cli_status_exit(sn_status st);
 
 /* Load NET (name, file or "-"); on failure prints the diagnostic and
@@ -53,8 +56,6 @@ int cli_input_option(cli_input *in, const char *name, const char *arg);
 /* Make the keys for n wires (sn_malloc'd into *keys); prints and returns 2
  * on bad input. */
 int cli_input_make(const cli_input *in, uint32_t n, uint32_t **keys);
-/* A short description: "random (seed 42)", "reversed", "given", "bits". */
-const char *cli_input_describe(const cli_input *in, char *buf, size_t cap);
 /* The help lines describing the input options (for --help texts). */
 extern const char cli_input_help[];
 
@@ -69,6 +70,13 @@ extern const char cli_input_help[];
     {                                                                                              \
         "type", 1, NULL, CLI_OPT_INPUT                                                             \
     }
+
+#ifdef SN_HAVE_JANSSON
+#include <jansson.h>
+/* A raw key as a JSON value: a number, or (JSON has no NaN or infinity)
+ * a string for f32 NaNs and infinities ("nan", "-inf"). New reference. */
+json_t *cli_json_key(sn_key_type t, uint32_t bits);
+#endif
 
 /* Print keys as "a,b,c". */
 void cli_print_keys(FILE *f, sn_key_type t, const uint32_t *keys, uint32_t n);
@@ -91,14 +99,12 @@ bool cli_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
  * option or a missing argument ('?' or ':' from getopt) and return 2. */
 int cli_bad_option(const char *cmd, int c, char **argv);
 
-/* ---- memory limit (issue 8) ----
- * The host memory a command may plan to use for arrays of n keys: set by
+/* The host memory a command may plan to use for arrays of n keys: set by
  * the global option --max-memory BYTES (suffix K, M or G); 0 (the default)
  * means the memory the system has available now (MemAvailable). */
 extern uint64_t cli_max_memory;
 /* 0 when `bytes` fits; otherwise prints "sortnet: <what>: needs about ..."
  * (naming --max-memory) and returns 2. */
 int cli_memory_check(const char *what, uint64_t bytes);
-/* ---- end of memory limit ---- */
 
 #endif

@@ -15,7 +15,7 @@
 #include <jansson.h>
 #endif
 
-/* The checker runs inside info only up to this many wires (issue 3). */
+/* The checker runs inside info only up to this many wires. */
 #define INFO_CHECK_MAX_WIRES 32
 
 static void help(void)

@@ -60,26 +60,11 @@ static void print_payload(const char *label, const uint32_t *p, uint32_t n, bool
 }
 
 #ifdef SN_HAVE_JANSSON
-static json_t *json_key(sn_key_type t, uint32_t bits)
-{
-    if (t == SN_KEY_I32)
-        return json_integer((int32_t)bits);
-    if (t == SN_KEY_U32)
-        return json_integer(bits);
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    if (f == f && f - f == 0.0f)
-        return json_real(f);
-    char buf[32]; /* JSON has no NaN or infinity: write them as strings */
-    sn_key_format(t, bits, buf, sizeof buf);
-    return json_string(buf);
-}
-
 static json_t *json_keys(sn_key_type t, const uint32_t *k, uint32_t n)
 {
     json_t *a = json_array();
     for (uint32_t i = 0; i < n; i++)
-        json_array_append_new(a, json_key(t, k[i]));
+        json_array_append_new(a, cli_json_key(t, k[i]));
     return a;
 }
 
@@ -132,7 +117,7 @@ static void print_text(const sn_schedule *s, const cli_input *in, const sn_trace
     int width = snprintf(NULL, 0, "%zu", L);
     int lw = (int)sizeof "layer : " - 1 + width;
     printf("%-*s%s (%u inputs, %zu layers)\n", lw, "network:", sn_schedule_name(s), n, L);
-    printf("%-*s%s, %s keys\n", lw, "input:", cli_input_describe(in, desc, sizeof desc),
+    printf("%-*s%s, %s keys\n", lw, "input:", sn_input_describe(&in->spec, desc, sizeof desc),
            sn_key_type_name(t));
     snprintf(label, sizeof label, "%-*s", lw, "step 0:");
     print_array(label, t, sn_trace_state(tr, 0), n, full);

@@ -90,8 +90,9 @@ static void usage(FILE *f)
                "  best-depth:N (n = 2..64) and lib:NAME; a file (bracket, JSON or\n"
                "  libsortnetwork text, detected from content), or - for standard input.\n\n"
                "`sortnet COMMAND --help` describes a command. Exit codes: 0 success,\n"
-               "1 negative verdict, 2 bad usage or input, 3 missing environment.\n");
-    /* ---- global limit options (issue 8): help ---- */
+               "1 negative verdict, 2 bad usage or input, 3 missing environment, 4 the\n"
+               "device failed or memory ran out.\n");
+    /* the global limit options */
     sn_limits l = sn_limits_get();
     fprintf(f,
             "\nGlobal options, before COMMAND (limits on what a network may declare,\n"
@@ -102,10 +103,9 @@ static void usage(FILE *f)
             "  --max-memory BYTES   memory for arrays of n keys (suffix K, M, G);\n"
             "                       default: what the system has available\n",
             (unsigned long)l.max_wires, l.max_comparators, l.max_layers);
-    /* ---- end of global limit options ---- */
 }
 
-/* ---- global limit options (issue 8) ----
+/* Global limit options:
  * `sortnet --max-wires N --max-comparators N --max-layers N COMMAND ...`
  * (also --name=N) raise or lower the limits of core/network.h before any
  * network is read; --max-memory BYTES[K|M|G] sets cli_max_memory.
@@ -175,7 +175,6 @@ static int limits_options(int argc, char **argv)
     sn_limits_set(l);
     return i - 1;
 }
-/* ---- end of global limit options ---- */
 
 /* The version and the optional parts this binary was built with. */
 static void print_version(void)
@@ -204,13 +203,12 @@ static int text_demo(const char *why)
 
 int main(int argc, char **argv)
 {
-    /* ---- global limit options (issue 8) ---- */
+    /* the global limit options, before COMMAND */
     int consumed = limits_options(argc, argv);
     if (consumed < 0)
         return CLI_USAGE;
     argc -= consumed;
     argv += consumed;
-    /* ---- end of global limit options ---- */
     if (argc < 2) {
 #ifdef SN_HAVE_SDL
         char *demo[] = {"view", "bitonic:16", NULL};

@@ -166,7 +166,7 @@ sn_format sn_format_detect(const char *text, size_t len)
 /* ---- parse and write dispatch */
 
 /* Rewrite a reader's bare message as "[FILE:]LINE:COL: message". */
-static sn_status prefix_diag(sn_diag *d, sn_status st, const char *file)
+static sn_status prefix_text(sn_diag *d, sn_status st, const char *file)
 {
     char bare[sizeof d->text];
     memcpy(bare, d->text, sizeof bare);
@@ -180,6 +180,15 @@ static sn_status prefix_diag(sn_diag *d, sn_status st, const char *file)
     if (file)
         return sn_diag_set(d, st, 0, 0, "%s: %s", file, bare);
     return sn_diag_set(d, st, 0, 0, "%s", bare);
+}
+
+/* prefix_text, keeping the limit the reader recorded */
+static sn_status prefix_diag(sn_diag *d, sn_status st, const char *file)
+{
+    sn_limit limit = d->limit;
+    prefix_text(d, st, file);
+    d->limit = limit;
+    return st;
 }
 
 /* Parse into a local diag with bare messages (prefixing is the caller's). */
@@ -405,10 +414,10 @@ static void known_generators(char *buf, size_t cap)
 static sn_status load_empty(uint32_t n, sn_schedule **out, sn_diag *diag)
 {
     sn_network *net = sn_network_create(n);
+    if (!net && n > sn_limits_get().max_wires)
+        return sn_diag_limit(diag, SN_LIMIT_WIRES, 0, 0, "empty:%u: too many wires", n);
     if (!net)
-        return sn_diag_set(diag, n > sn_limits_get().max_wires ? SN_ELIMIT : SN_ENOMEM, 0, 0,
-                           "empty:%u: %s", n,
-                           n > sn_limits_get().max_wires ? "too many wires" : "out of memory");
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "empty:%u: out of memory", n);
     char name[32];
     snprintf(name, sizeof name, "empty:%u", n);
     sn_status st = sn_network_set_name(net, name);

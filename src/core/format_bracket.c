@@ -51,8 +51,8 @@ static sn_status read_wire(reader *r, sn_number *w, sn_diag *diag)
     if (st != SN_OK)
         return st;
     if (w->value >= r->lim.max_wires)
-        return sn_diag_set(diag, SN_ELIMIT, w->line, w->col,
-                           "wire %.*s is over the limit of %u wires", w->ndigits, w->digits,
+        return sn_diag_limit(diag, SN_LIMIT_WIRES, w->line, w->col,
+                             "wire %.*s is over the limit of %u wires", w->ndigits, w->digits,
                            r->lim.max_wires);
     return SN_OK;
 }
@@ -88,7 +88,8 @@ static sn_status read_comparator(reader *r, size_t layer, sn_diag *diag)
                            "comparator (%.*s,%.*s) joins a wire to itself", a.ndigits, a.digits,
                            b.ndigits, b.digits);
     if (r->ncmp >= r->lim.max_comparators)
-        return sn_diag_set(diag, SN_ELIMIT, line, col, "more than %zu comparators (the limit)",
+        return sn_diag_limit(diag, SN_LIMIT_COMPARATORS, line, col,
+                             "more than %zu comparators (the limit)",
                            r->lim.max_comparators);
     uint32_t w[2] = {(uint32_t)a.value, (uint32_t)b.value};
     uint32_t top = w[0] > w[1] ? w[0] : w[1];
@@ -122,7 +123,7 @@ static sn_status read_layer(reader *r, sn_diag *diag)
     char buf[32];
     unsigned long line = r->c.line, col = r->c.col;
     if (r->nlayers >= r->lim.max_layers)
-        return sn_diag_set(diag, SN_ELIMIT, line, col, "more than %zu layers (the limit)",
+        return sn_diag_limit(diag, SN_LIMIT_LAYERS, line, col, "more than %zu layers (the limit)",
                            r->lim.max_layers);
     sn_cursor_next(&r->c);
     sn_cursor_skip_blanks(&r->c);

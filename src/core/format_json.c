@@ -163,6 +163,14 @@ fail(const ctx *x, sn_status st, where w, const char *fmt, ...)
     return sn_diag_set(x->diag, st, found ? c.line : 1, found ? c.col : 1, "%s%s", path, msg);
 }
 
+/* st, with the configurable limit it hit recorded in the diagnostic */
+static sn_status hit(const ctx *x, sn_limit limit, sn_status st)
+{
+    if (st == SN_ELIMIT && x->diag)
+        x->diag->limit = limit;
+    return st;
+}
+
 static const char *type_name(const json_t *v)
 {
     switch (json_typeof(v)) {
@@ -322,7 +330,8 @@ static sn_status read_root(const ctx *x, const json_t *root, sn_network **out)
     uint64_t n;
     where wn = {"N", NO_INDEX, NO_INDEX}, wnw = {"nw", NO_INDEX, NO_INDEX};
     /* Checked before anything of size n is allocated. */
-    sn_status st = get_count(x, jn, wn, "N", lim.max_wires, SN_ELIMIT, over, &n);
+    sn_status st =
+        hit(x, SN_LIMIT_WIRES, get_count(x, jn, wn, "N", lim.max_wires, SN_ELIMIT, over, &n));
     if (st != SN_OK)
         return st;
     if (!json_is_array(nw))
@@ -331,11 +340,13 @@ static sn_status read_root(const ctx *x, const json_t *root, sn_network **out)
     bool layered = first && json_is_array(first) &&
                    (json_array_size(first) == 0 || json_is_array(json_array_get(first, 0)));
     if (!layered && json_array_size(nw) > lim.max_comparators)
-        return fail(x, SN_ELIMIT, wnw, "%zu comparators is over the limit of %zu",
-                    json_array_size(nw), lim.max_comparators);
+        return hit(x, SN_LIMIT_COMPARATORS,
+                   fail(x, SN_ELIMIT, wnw, "%zu comparators is over the limit of %zu",
+                        json_array_size(nw), lim.max_comparators));
     if (layered && json_array_size(nw) > lim.max_layers)
-        return fail(x, SN_ELIMIT, wnw, "%zu layers is over the limit of %zu", json_array_size(nw),
-                    lim.max_layers);
+        return hit(x, SN_LIMIT_LAYERS,
+                   fail(x, SN_ELIMIT, wnw, "%zu layers is over the limit of %zu",
+                        json_array_size(nw), lim.max_layers));
     sn_network *net = sn_network_create((uint32_t)n);
     if (!net)
         return SN_ENOMEM;
@@ -362,10 +373,10 @@ static sn_status check_brackets(const char *text, size_t len, sn_diag *diag)
     size_t allowed = lim.max_comparators + lim.max_layers + 2, opened = 0;
     for (size_t i = 0; i < len; i++) {
         if (text[i] == '[' && ++opened > allowed)
-            return sn_diag_set(diag, SN_ELIMIT, 1, 1,
-                               "more than %zu lists: over the limits of %zu comparators and "
-                               "%zu layers",
-                               allowed, lim.max_comparators, lim.max_layers);
+            return sn_diag_limit(diag, SN_LIMIT_COMPARATORS, 1, 1,
+                                 "more than %zu lists: over the limits of %zu comparators and "
+                                 "%zu layers",
+                                 allowed, lim.max_comparators, lim.max_layers);
     }
     return SN_OK;
 }

@@ -90,8 +90,8 @@ static sn_status read_header(reader *r, sn_diag *diag)
                            sn_cursor_describe(&r->c, buf, sizeof buf));
     /* Checked before anything of size n is allocated. */
     if (n.value > r->lim.max_wires)
-        return sn_diag_set(diag, SN_ELIMIT, n.line, n.col,
-                           "Inputs: %.*s is over the limit of %u wires", n.ndigits, n.digits,
+        return sn_diag_limit(diag, SN_LIMIT_WIRES, n.line, n.col,
+                             "Inputs: %.*s is over the limit of %u wires", n.ndigits, n.digits,
                            r->lim.max_wires);
     r->have_inputs = true;
     uint32_t wires = (uint32_t)n.value;
@@ -145,7 +145,8 @@ static sn_status read_comparator(reader *r, sn_diag *diag)
                            "comparator (%.*s,%.*s) joins a wire to itself", a.ndigits, a.digits,
                            b.ndigits, b.digits);
     if (sn_network_size(r->net) + r->count >= r->lim.max_comparators)
-        return sn_diag_set(diag, SN_ELIMIT, line, col, "more than %zu comparators (the limit)",
+        return sn_diag_limit(diag, SN_LIMIT_COMPARATORS, line, col,
+                             "more than %zu comparators (the limit)",
                            r->lim.max_comparators);
     uint32_t wa = (uint32_t)a.value, wb = (uint32_t)b.value;
     if (r->seen[wa] == r->stamp || r->seen[wb] == r->stamp) {
@@ -154,7 +155,7 @@ static sn_status read_comparator(reader *r, sn_diag *diag)
             return st;
     }
     if (r->count == 0 && sn_network_layer_count(r->net) >= r->lim.max_layers)
-        return sn_diag_set(diag, SN_ELIMIT, line, col, "more than %zu layers (the limit)",
+        return sn_diag_limit(diag, SN_LIMIT_LAYERS, line, col, "more than %zu layers (the limit)",
                            r->lim.max_layers);
     r->body = true;
     r->seen[wa] = r->seen[wb] = r->stamp;

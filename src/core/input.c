@@ -10,6 +10,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *sn_input_describe(const sn_input_spec *spec, char *buf, size_t cap)
+{
+    const char *bits = spec->text ? spec->text : "";
+    switch (spec->kind) {
+    case SN_INPUT_RANDOM:
+        snprintf(buf, cap, "random (seed %llu)", (unsigned long long)spec->seed);
+        break;
+    case SN_INPUT_LIST: snprintf(buf, cap, "given"); break;
+    case SN_INPUT_REVERSE: snprintf(buf, cap, "reversed"); break;
+    case SN_INPUT_SORTED: snprintf(buf, cap, "sorted"); break;
+    case SN_INPUT_BITS:
+        if (strlen(bits) <= 24)
+            snprintf(buf, cap, "0-1 (%s)", bits);
+        else
+            snprintf(buf, cap, "0-1 (%.20s...)", bits);
+        break;
+    }
+    return buf;
+}
+
 uint64_t sn_rand_next(uint64_t *state)
 {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ull);

@@ -30,6 +30,12 @@ typedef struct sn_input_spec {
 sn_status sn_input_make(const sn_input_spec *spec, sn_key_type t, uint32_t n, uint32_t *keys,
                         sn_diag *diag);
 
+/* A short description of an input for people: "random (seed 42)",
+ * "given", "reversed", "sorted", "0-1 (0110)" (0-1 strings longer than 24
+ * characters end in "..."). Writes at most cap bytes into buf, returns
+ * buf. */
+const char *sn_input_describe(const sn_input_spec *spec, char *buf, size_t cap);
+
 /* Deterministic 64-bit generator (splitmix64) for reproducible inputs. */
 uint64_t sn_rand_next(uint64_t *state);
 

@@ -413,11 +413,12 @@ static sn_status generate_explicit(sn_schedule *s, sn_diag *diag)
         size = (uint64_t)n * (n - 1) / 2;
     }
     if (n > lim.max_wires || size > lim.max_comparators)
-        return sn_diag_set(diag, SN_ELIMIT, 0, 0,
-                           "%s:%u: too large to generate explicitly (%u wires, about %llu "
-                           "comparators; limits %u wires, %zu comparators)",
-                           sn_algo_name(s->algo), n, n, (unsigned long long)size, lim.max_wires,
-                           lim.max_comparators);
+        return sn_diag_limit(diag, n > lim.max_wires ? SN_LIMIT_WIRES : SN_LIMIT_COMPARATORS, 0,
+                             0,
+                             "%s:%u: too large to generate explicitly (%u wires, about %llu "
+                             "comparators; limits %u wires, %zu comparators)",
+                             sn_algo_name(s->algo), n, n, (unsigned long long)size,
+                             lim.max_wires, lim.max_comparators);
     sn_network *net = sn_network_create(n);
     if (!net)
         return SN_ENOMEM;
@@ -468,8 +469,9 @@ sn_status sn_schedule_generate(sn_algo algo, uint32_t n, sn_schedule **out, sn_d
     size_t bound = sn_algo_is_closed_form(algo) ? closed_layer_count_bound(algo, n) : 0;
     sn_status st = SN_OK;
     if (bound > sn_limits_get().max_layers)
-        st = sn_diag_set(diag, SN_ELIMIT, 0, 0, "%s:%u: %zu layers, over the limit of %zu layers",
-                         sn_algo_name(algo), n, bound, sn_limits_get().max_layers);
+        st = sn_diag_limit(diag, SN_LIMIT_LAYERS, 0, 0,
+                           "%s:%u: %zu layers, over the limit of %zu layers", sn_algo_name(algo),
+                           n, bound, sn_limits_get().max_layers);
     else
         st = sn_algo_is_closed_form(algo) ? generate_closed(s) : generate_explicit(s, diag);
     if (st == SN_OK) {
@@ -616,10 +618,14 @@ sn_status sn_schedule_to_network(const sn_schedule *s, sn_network **out, sn_diag
     sn_limits lim = sn_limits_get();
     size_t size = sn_schedule_size(s), maxl = 0;
     if (s->n > lim.max_wires || size > lim.max_comparators || s->layer_count > lim.max_layers)
-        return sn_diag_set(diag, SN_ELIMIT, 0, 0,
-                           "%s: too large to list (%u wires, %zu comparators; limits %u wires, "
-                           "%zu comparators)",
-                           sn_schedule_name(s), s->n, size, lim.max_wires, lim.max_comparators);
+        return sn_diag_limit(diag,
+                             s->n > lim.max_wires          ? SN_LIMIT_WIRES
+                             : size > lim.max_comparators ? SN_LIMIT_COMPARATORS
+                                                          : SN_LIMIT_LAYERS,
+                             0, 0,
+                             "%s: too large to list (%u wires, %zu comparators; limits %u wires, "
+                             "%zu comparators)",
+                             sn_schedule_name(s), s->n, size, lim.max_wires, lim.max_comparators);
     for (size_t k = 0; k < s->layer_count; k++) {
         size_t ls = sn_schedule_layer_size(s, k);
         if (ls > maxl)

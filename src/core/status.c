@@ -17,6 +17,7 @@ const char *sn_status_str(sn_status st)
     case SN_EINTERRUPTED: return "interrupted";
     case SN_ENODEVICE: return "no device";
     case SN_EDEVICE: return "device error";
+    case SN_EBUILD: return "OpenCL program build failed";
     }
     return "unknown status";
 }
@@ -27,6 +28,7 @@ void sn_diag_clear(sn_diag *d)
         return;
     d->line = 0;
     d->column = 0;
+    d->limit = SN_LIMIT_NONE;
     d->text[0] = '\0';
 }
 
@@ -37,9 +39,25 @@ sn_status sn_diag_set(sn_diag *d, sn_status st, unsigned long line, unsigned lon
         return st;
     d->line = line;
     d->column = column;
+    d->limit = SN_LIMIT_NONE;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(d->text, sizeof d->text, fmt, ap);
     va_end(ap);
     return st;
+}
+
+sn_status sn_diag_limit(sn_diag *d, sn_limit limit, unsigned long line, unsigned long column,
+                        const char *fmt, ...)
+{
+    if (!d)
+        return SN_ELIMIT;
+    d->line = line;
+    d->column = column;
+    d->limit = limit;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->text, sizeof d->text, fmt, ap);
+    va_end(ap);
+    return SN_ELIMIT;
 }

@@ -19,8 +19,22 @@ typedef enum sn_status {
     SN_EUNSUPPORTED, /* feature not built in (e.g. JSON without jansson) */
     SN_EINTERRUPTED, /* stopped on request (Ctrl-C) */
     SN_ENODEVICE,    /* missing environment: no OpenCL platform, no display */
-    SN_EDEVICE       /* a device call failed; diag names the call and error */
+    SN_EDEVICE,      /* a device call failed; diag names the call and error */
+    SN_EBUILD        /* an OpenCL program did not build; diag holds the build log */
 } sn_status;
+
+/* The last status, for code that checks a status read from elsewhere. */
+#define SN_STATUS_LAST SN_EBUILD
+
+/* Which of the configurable limits (sn_limits: --max-wires,
+ * --max-comparators, --max-layers) an SN_ELIMIT hit, so that a caller can
+ * say how to raise it without reading the message. */
+typedef enum sn_limit {
+    SN_LIMIT_NONE = 0, /* no configurable limit (a file's size, device memory, ...) */
+    SN_LIMIT_WIRES,
+    SN_LIMIT_COMPARATORS,
+    SN_LIMIT_LAYERS
+} sn_limit;
 
 /* A static English phrase for a status; never NULL. */
 const char *sn_status_str(sn_status st);
@@ -30,6 +44,7 @@ const char *sn_status_str(sn_status st);
 typedef struct sn_diag {
     unsigned long line;
     unsigned long column;
+    sn_limit limit; /* set by sn_diag_limit; SN_LIMIT_NONE otherwise */
     char text[1024];
 } sn_diag;
 
@@ -40,6 +55,15 @@ void sn_diag_clear(sn_diag *d);
  * write `return sn_diag_set(d, SN_EINVAL, 0, 0, "...")`. */
 sn_status sn_diag_set(sn_diag *d, sn_status st, unsigned long line, unsigned long column,
                       const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/* sn_diag_set(d, SN_ELIMIT, ...) that also records which configurable
+ * limit was hit in d->limit. Returns SN_ELIMIT. */
+sn_status sn_diag_limit(sn_diag *d, sn_limit limit, unsigned long line, unsigned long column,
+                        const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
 #endif

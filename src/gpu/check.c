@@ -109,14 +109,180 @@ static sn_status build_kernel(sn_gpu *g, const sn_comparator *c, size_t m, uint3
     return SN_OK;
 }
 
-sn_status sn_gpu_check(sn_gpu *g, const sn_network *net, const sn_check_options *opt,
-                       sn_check_result *res, sn_diag *diag)
+/* Which comparators swap on random 0-1 inputs (host, bit-sliced, 64 at
+ * once); only the others need tracking on the device. */
+static void random_swaps(const sn_comparator *c, size_t m, uint32_t n, uint8_t *swapped)
 {
-    memset(res, 0, sizeof *res);
-    uint32_t n = sn_network_wires(net);
-    size_t m = sn_network_size(net);
-    res->n = n;
-    res->method = SN_CHECK_BRUTEFORCE;
+    uint64_t seed = 0x0123456789abcdefull;
+    uint64_t w[64];
+    for (int rep = 0; rep < 64; rep++) {
+        for (uint32_t i = 0; i < n; i++)
+            w[i] = sn_rand_next(&seed);
+        for (size_t j = 0; j < m; j++) {
+            uint64_t x = w[c[j].a], y = w[c[j].b];
+            if (x & ~y)
+                swapped[j] = 1;
+            w[c[j].a] = x & y;
+            w[c[j].b] = x | y;
+        }
+    }
+}
+
+/* One device run: the kernel, its buffers and what the chunks found. */
+typedef struct check_run {
+    sn_gpu *g;
+    cl_program prog;
+    cl_kernel k;
+    cl_mem bmin, bcount, bseen;
+    size_t seen_words;
+    uint32_t seen[MAX_TRACKED / 32 + 1];
+    cl_ulong total; /* inputs, 2^n */
+    bool found;
+    uint64_t fail_word, failing;
+} check_run;
+
+static sn_status run_buffers(check_run *r, size_t ntrack, sn_diag *diag)
+{
+    cl_int err;
+    r->bmin = clCreateBuffer(r->g->ctx, CL_MEM_READ_WRITE, 4, NULL, &err);
+    if (err == CL_SUCCESS)
+        r->bcount = clCreateBuffer(r->g->ctx, CL_MEM_READ_WRITE, 4, NULL, &err);
+    r->seen_words = ntrack / 32 + 1;
+    memset(r->seen, 0, sizeof r->seen);
+    if (err == CL_SUCCESS)
+        r->bseen = clCreateBuffer(r->g->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                  r->seen_words * 4, r->seen, &err);
+    if (err != CL_SUCCESS)
+        return sn_gpu_cl_fail(diag, "clCreateBuffer", err);
+    return SN_OK;
+}
+
+/* One launch over `items` words of inputs from base; *dt: its seconds. */
+static sn_status run_chunk(check_run *r, cl_ulong base, size_t items, double *dt, sn_diag *diag)
+{
+    cl_uint init_min = 0xffffffffu, zero = 0;
+    sn_status st;
+    if ((st = sn_gpu_write(r->g, r->bmin, 4, &init_min, "minfail", diag)) != SN_OK ||
+        (st = sn_gpu_write(r->g, r->bcount, 4, &zero, "count", diag)) != SN_OK)
+        return st;
+    cl_int err = clSetKernelArg(r->k, 0, sizeof base, &base);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(r->k, 1, sizeof r->total, &r->total);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(r->k, 2, sizeof(cl_mem), &r->bmin);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(r->k, 3, sizeof(cl_mem), &r->bcount);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(r->k, 4, sizeof(cl_mem), &r->bseen);
+    if (err != CL_SUCCESS)
+        return sn_gpu_cl_fail(diag, "clSetKernelArg(sn_check01)", err);
+    double l0 = now_s();
+    if ((st = sn_gpu_launch(r->g, r->k, items, r->g->wg, "sn_check01", diag)) != SN_OK)
+        return st;
+    cl_uint got_min = 0, got_count = 0;
+    if ((st = sn_gpu_read(r->g, r->bmin, 0, 4, &got_min, true, "minfail", diag)) != SN_OK ||
+        (st = sn_gpu_read(r->g, r->bcount, 0, 4, &got_count, true, "count", diag)) != SN_OK)
+        return st;
+    *dt = now_s() - l0;
+    r->failing += got_count;
+    if (!r->found && got_count) {
+        r->found = true;
+        r->fail_word = base + (uint64_t)got_min * 32;
+    }
+    return SN_OK;
+}
+
+/* Every input in chunks sized to stay well under a second a launch. */
+static sn_status run_all(check_run *r, const sn_check_options *opt, double t0, sn_diag *diag)
+{
+    size_t items_all = (size_t)((r->total + 31) / 32);
+    size_t items = (size_t)1 << 16; /* grows while launches are short */
+    for (cl_ulong base = 0; base < r->total;) {
+        if (opt && opt->cancel && *opt->cancel)
+            return SN_EINTERRUPTED;
+        size_t left = (size_t)((r->total - base + 31) / 32);
+        size_t now = items < left ? items : left;
+        double dt = 0;
+        sn_status st = run_chunk(r, base, now, &dt, diag);
+        if (st != SN_OK)
+            return st;
+        base += (cl_ulong)now * 32;
+        /* aim at about a quarter of a second per launch, never over one */
+        if (dt < 0.12 && items < CHUNK_MAX_ITEMS && items < items_all)
+            items *= 2;
+        else if (dt > 0.6 && items > 1024)
+            items /= 2;
+        if (opt && opt->progress) {
+            double frac = (double)base / (double)r->total;
+            double el = now_s() - t0;
+            opt->progress(frac, frac > 0 ? el / frac - el : -1.0, opt->progress_user);
+        }
+    }
+    return sn_gpu_read(r->g, r->bseen, 0, r->seen_words * 4, r->seen, true, "seen", diag);
+}
+
+/* The comparators that never swapped (exact: tracked on the device). */
+static sn_status redundant(sn_check_result *res, const uint8_t *swapped, size_t m, sn_diag *diag)
+{
+    size_t nred = 0;
+    for (size_t j = 0; j < m; j++)
+        nred += !swapped[j];
+    if (!nred)
+        return SN_OK;
+    res->redundant = sn_malloc(nred * sizeof *res->redundant);
+    if (!res->redundant)
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
+    for (size_t j = 0; j < m; j++)
+        if (!swapped[j])
+            res->redundant[res->redundant_count++] = j;
+    return SN_OK;
+}
+
+/* The smallest failing input: the first unsorted lane of the smallest
+ * failing word, replayed on the host. */
+static sn_status counterexample(sn_check_result *res, const check_run *r, const sn_comparator *c,
+                                size_t m, uint32_t n, sn_diag *diag)
+{
+    uint64_t x = r->fail_word;
+    for (uint64_t lane = 0; lane < 32 && r->fail_word + lane < r->total; lane++)
+        if (!sorted01(apply(c, m, r->fail_word + lane), n)) {
+            x = r->fail_word + lane;
+            break;
+        }
+    uint64_t y = apply(c, m, x);
+    res->counterexample_index = x;
+    res->counterexample = sn_calloc(n, 1);
+    res->output = sn_calloc(n, 1);
+    if (!res->counterexample || !res->output)
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
+    for (uint32_t i = 0; i < n; i++) {
+        res->counterexample[i] = (uint8_t)((x >> i) & 1u);
+        res->output[i] = (uint8_t)((y >> i) & 1u);
+    }
+    for (uint32_t i = 0; i + 1 < n; i++)
+        if (res->output[i] > res->output[i + 1]) {
+            res->first_unsorted = i;
+            break;
+        }
+    return SN_OK;
+}
+
+static void run_release(check_run *r)
+{
+    if (r->bmin)
+        clReleaseMemObject(r->bmin);
+    if (r->bcount)
+        clReleaseMemObject(r->bcount);
+    if (r->bseen)
+        clReleaseMemObject(r->bseen);
+    if (r->k)
+        clReleaseKernel(r->k);
+    if (r->prog)
+        clReleaseProgram(r->prog);
+}
+
+static sn_status check_size(uint32_t n, const sn_check_options *opt, sn_diag *diag)
+{
     if (n > 63)
         return sn_diag_set(diag, SN_ELIMIT, 0, 0,
                            "%u wires: the device brute force handles at most 63 (2^n inputs)", n);
@@ -125,37 +291,35 @@ sn_status sn_gpu_check(sn_gpu *g, const sn_network *net, const sn_check_options 
                            "2^%u inputs: hours or more even on a large GPU (2^40 inputs of a "
                            "265-comparator network take seconds there)",
                            n);
+    return SN_OK;
+}
+
+sn_status sn_gpu_check(sn_gpu *g, const sn_network *net, const sn_check_options *opt,
+                       sn_check_result *res, sn_diag *diag)
+{
+    memset(res, 0, sizeof *res);
+    uint32_t n = sn_network_wires(net);
+    size_t m = sn_network_size(net);
+    res->n = n;
+    res->method = SN_CHECK_BRUTEFORCE;
+    sn_status st = check_size(n, opt, diag);
+    if (st != SN_OK)
+        return st;
     double t0 = now_s();
     sn_comparator *c = sn_malloc((m ? m : 1) * sizeof *c);
     uint8_t *swapped = sn_calloc(m ? m : 1, 1);
     size_t *track = sn_malloc((m ? m : 1) * sizeof *track);
-    cl_program prog = NULL;
-    cl_kernel k = NULL;
-    cl_mem bmin = NULL, bcount = NULL, bseen = NULL;
-    sn_status st = SN_OK;
+    check_run r;
+    memset(&r, 0, sizeof r);
+    r.g = g;
+    r.total = (cl_ulong)1 << n;
     if (!c || !swapped || !track) {
         st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %zu comparators", m);
         goto done;
     }
     for (size_t j = 0; j < m; j++)
         sn_network_comparator(net, j, &c[j], NULL);
-    /* Which comparators swap on random 0-1 inputs (host, bit-sliced, 64 at
-     * once); only the others need tracking on the device. */
-    {
-        uint64_t seed = 0x0123456789abcdefull;
-        uint64_t w[64];
-        for (int rep = 0; rep < 64; rep++) {
-            for (uint32_t i = 0; i < n; i++)
-                w[i] = sn_rand_next(&seed);
-            for (size_t j = 0; j < m; j++) {
-                uint64_t x = w[c[j].a], y = w[c[j].b];
-                if (x & ~y)
-                    swapped[j] = 1;
-                w[c[j].a] = x & y;
-                w[c[j].b] = x | y;
-            }
-        }
-    }
+    random_swaps(c, m, n, swapped);
     size_t ntrack = 0;
     for (size_t j = 0; j < m; j++)
         if (!swapped[j])
@@ -167,139 +331,26 @@ sn_status sn_gpu_check(sn_gpu *g, const sn_network *net, const sn_check_options 
                          ntrack, MAX_TRACKED);
         goto done;
     }
-    if ((st = build_kernel(g, c, m, n, track, ntrack, &prog, &k, diag)) != SN_OK)
-        goto done;
-    cl_int err;
-    bmin = clCreateBuffer(g->ctx, CL_MEM_READ_WRITE, 4, NULL, &err);
-    if (err == CL_SUCCESS)
-        bcount = clCreateBuffer(g->ctx, CL_MEM_READ_WRITE, 4, NULL, &err);
-    size_t seen_words = ntrack / 32 + 1;
-    uint32_t seen[MAX_TRACKED / 32 + 1];
-    memset(seen, 0, sizeof seen);
-    if (err == CL_SUCCESS)
-        bseen = clCreateBuffer(g->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, seen_words * 4,
-                               seen, &err);
-    if (err != CL_SUCCESS) {
-        st = sn_gpu_cl_fail(diag, "clCreateBuffer", err);
-        goto done;
-    }
-    cl_ulong total = (cl_ulong)1 << n;
-    size_t items_all = (size_t)((total + 31) / 32);
-    size_t items = (size_t)1 << 16; /* grows while launches are short */
-    size_t wg = g->wg;
-    bool found = false;
-    uint64_t fail_word = 0, failing = 0;
-    for (cl_ulong base = 0; base < total;) {
-        if (opt && opt->cancel && *opt->cancel) {
-            st = SN_EINTERRUPTED;
-            goto done;
-        }
-        size_t left = (size_t)((total - base + 31) / 32);
-        size_t now = items < left ? items : left;
-        cl_uint init_min = 0xffffffffu, zero = 0;
-        if ((st = sn_gpu_write(g, bmin, 4, &init_min, "minfail", diag)) != SN_OK ||
-            (st = sn_gpu_write(g, bcount, 4, &zero, "count", diag)) != SN_OK)
-            goto done;
-        err = clSetKernelArg(k, 0, sizeof base, &base);
-        if (err == CL_SUCCESS)
-            err = clSetKernelArg(k, 1, sizeof total, &total);
-        if (err == CL_SUCCESS)
-            err = clSetKernelArg(k, 2, sizeof(cl_mem), &bmin);
-        if (err == CL_SUCCESS)
-            err = clSetKernelArg(k, 3, sizeof(cl_mem), &bcount);
-        if (err == CL_SUCCESS)
-            err = clSetKernelArg(k, 4, sizeof(cl_mem), &bseen);
-        if (err != CL_SUCCESS) {
-            st = sn_gpu_cl_fail(diag, "clSetKernelArg(sn_check01)", err);
-            goto done;
-        }
-        double l0 = now_s();
-        if ((st = sn_gpu_launch(g, k, now, wg, "sn_check01", diag)) != SN_OK)
-            goto done;
-        cl_uint got_min = 0, got_count = 0;
-        if ((st = sn_gpu_read(g, bmin, 0, 4, &got_min, true, "minfail", diag)) != SN_OK ||
-            (st = sn_gpu_read(g, bcount, 0, 4, &got_count, true, "count", diag)) != SN_OK)
-            goto done;
-        double dt = now_s() - l0;
-        failing += got_count;
-        if (!found && got_count) {
-            found = true;
-            fail_word = base + (uint64_t)got_min * 32;
-        }
-        base += (cl_ulong)now * 32;
-        /* aim at about a quarter of a second per launch, never over one */
-        if (dt < 0.12 && items < CHUNK_MAX_ITEMS && items < items_all)
-            items *= 2;
-        else if (dt > 0.6 && items > 1024)
-            items /= 2;
-        if (opt && opt->progress) {
-            double frac = (double)base / (double)total;
-            double el = now_s() - t0;
-            opt->progress(frac, frac > 0 ? el / frac - el : -1.0, opt->progress_user);
-        }
-    }
-    if ((st = sn_gpu_read(g, bseen, 0, seen_words * 4, seen, true, "seen", diag)) != SN_OK)
+    if ((st = build_kernel(g, c, m, n, track, ntrack, &r.prog, &r.k, diag)) != SN_OK ||
+        (st = run_buffers(&r, ntrack, diag)) != SN_OK || (st = run_all(&r, opt, t0, diag)) != SN_OK)
         goto done;
     for (size_t t = 0; t < ntrack; t++)
-        if ((seen[t / 32] >> (t % 32)) & 1u)
+        if ((r.seen[t / 32] >> (t % 32)) & 1u)
             swapped[track[t]] = 1;
-    res->inputs = total;
-    res->failing_count = failing;
-    res->sorts = failing == 0;
-    size_t nred = 0;
-    for (size_t j = 0; j < m; j++)
-        nred += !swapped[j];
-    if (nred) {
-        res->redundant = sn_malloc(nred * sizeof *res->redundant);
-        if (!res->redundant) {
-            st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
-            goto done;
-        }
-        for (size_t j = 0; j < m; j++)
-            if (!swapped[j])
-                res->redundant[res->redundant_count++] = j;
-    }
-    if (found) {
-        uint64_t x = fail_word;
-        for (uint64_t lane = 0; lane < 32 && fail_word + lane < total; lane++)
-            if (!sorted01(apply(c, m, fail_word + lane), n)) {
-                x = fail_word + lane;
-                break;
-            }
-        uint64_t y = apply(c, m, x);
-        res->counterexample_index = x;
-        res->counterexample = sn_calloc(n, 1);
-        res->output = sn_calloc(n, 1);
-        if (!res->counterexample || !res->output) {
-            st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
-            goto done;
-        }
-        for (uint32_t i = 0; i < n; i++) {
-            res->counterexample[i] = (uint8_t)((x >> i) & 1u);
-            res->output[i] = (uint8_t)((y >> i) & 1u);
-        }
-        for (uint32_t i = 0; i + 1 < n; i++)
-            if (res->output[i] > res->output[i + 1]) {
-                res->first_unsorted = i;
-                break;
-            }
-    }
+    res->inputs = r.total;
+    res->failing_count = r.failing;
+    res->sorts = r.failing == 0;
+    if ((st = redundant(res, swapped, m, diag)) != SN_OK)
+        goto done;
+    if (r.found && (st = counterexample(res, &r, c, m, n, diag)) != SN_OK)
+        goto done;
     res->seconds = now_s() - t0;
 done:
     if (st != SN_OK) {
         clFinish(g->queue);
         sn_check_result_free(res);
     }
-    if (bmin)
-        clReleaseMemObject(bmin);
-    if (bcount)
-        clReleaseMemObject(bcount);
-    if (bseen)
-        clReleaseMemObject(bseen);
-    if (k)
-        clReleaseKernel(k);
-    if (prog)
-        clReleaseProgram(prog);
+    run_release(&r);
     sn_free(c);
     sn_free(swapped);
     sn_free(track);

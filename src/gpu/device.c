@@ -336,6 +336,22 @@ typedef struct pick_ctx {
     sn_gpu_device_info info;
 } pick_ctx;
 
+/* The default device is the first of the highest rank: GPUs, then CPU
+ * devices, then any. */
+static int default_rank(const sn_gpu_device_info *info)
+{
+    return strcmp(info->type, "GPU") == 0 ? 2 : strcmp(info->type, "CPU") == 0 ? 1 : 0;
+}
+
+size_t sn_gpu_device_default(const sn_gpu_device_info *devs, size_t count)
+{
+    size_t best = count;
+    for (size_t i = 0; i < count; i++)
+        if (best == count || default_rank(&devs[i]) > default_rank(&devs[best]))
+            best = i;
+    return best;
+}
+
 static bool pick_cb(void *ctx, cl_platform_id p, cl_device_id d, const sn_gpu_device_info *info)
 {
     pick_ctx *c = ctx;
@@ -345,7 +361,7 @@ static bool pick_cb(void *ctx, cl_platform_id p, cl_device_id d, const sn_gpu_de
             return true;
         rank = 3;
     } else {
-        rank = strcmp(info->type, "GPU") == 0 ? 2 : strcmp(info->type, "CPU") == 0 ? 1 : 0;
+        rank = default_rank(info);
     }
     if (!c->found || rank > c->rank) {
         c->found = true;
@@ -419,9 +435,9 @@ sn_status sn_gpu_build_source_opts(sn_gpu *g, const char *source, const char *op
     if (berr != CL_SUCCESS) {
         clReleaseProgram(pr);
         const char *log = g->build_log ? g->build_log : "";
-        return sn_diag_set(diag, user ? SN_EPARSE : SN_EDEVICE, 0, 0,
-                           "clBuildProgram failed: %s (%d)%s%s", sn_gpu_cl_error_name(berr),
-                           (int)berr, *log ? "; build log:\n" : " (no build log)", log);
+        return sn_diag_set(diag, SN_EBUILD, 0, 0, "clBuildProgram failed: %s (%d)%s%s",
+                           sn_gpu_cl_error_name(berr), (int)berr,
+                           *log ? "; build log:\n" : " (no build log)", log);
     }
     *prog = pr;
     return SN_OK;
@@ -437,6 +453,11 @@ static size_t pow2_floor(size_t x)
 
 sn_status sn_gpu_open(const char *spec, sn_gpu **out, sn_diag *diag)
 {
+    sn_gpu_tuning tune;
+    sn_gpu_tuning_default(&tune);
+    sn_status st = sn_gpu_tuning_from_env(&tune, diag);
+    if (st != SN_OK)
+        return st;
     pick_ctx c;
     memset(&c, 0, sizeof c);
     if (spec) {
@@ -445,7 +466,7 @@ sn_status sn_gpu_open(const char *spec, sn_gpu **out, sn_diag *diag)
                                "'%s' is not a device: expected P:D, e.g. 0:0", spec);
         c.want_index = true;
     }
-    sn_status st = for_each_device(pick_cb, &c, diag);
+    st = for_each_device(pick_cb, &c, diag);
     if (st != SN_OK)
         return st;
     if (!c.found) {
@@ -459,6 +480,7 @@ sn_status sn_gpu_open(const char *spec, sn_gpu **out, sn_diag *diag)
     if (!g)
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory opening the device");
     g->info = c.info;
+    g->tune = tune;
     g->platform = c.platform;
     g->device = c.device;
     snprintf(g->display, sizeof g->display, "%s (%s)", g->info.name, g->info.platform_name);

@@ -3,13 +3,23 @@
  * The layers of a bitonic or odd-even merge schedule each touch a set of
  * global bit positions (a cleaner i ^ 2^b: {b}; a bitonic mirror
  * i ^ (2^(b+1) - 1): {b}, with the bits below it complemented; an odd-even
- * carry layer i + 2^lo inside blocks of 2^(hi+1): lo..hi). A pass is a run
- * of consecutive layers whose bits, together with the low "coalescing"
- * bits, fit in a tile of t bits; each work-group loads one tile (the
- * indices agreeing outside those bits), runs the layers in local memory
- * and registers, and writes it back (kernels/fused.cl says how the tile
- * stays closed under a mirror). A layer that fits no tile (an odd-even
- * carry layer spanning more than t bits) runs as one closed-form launch.
+ * carry layer i + 2^lo inside blocks of 2^(hi+1): lo..hi). A tile pass is
+ * a run of consecutive layers whose bits, together with the low
+ * "coalescing" bits, fit in a tile of t bits; each work-group loads one
+ * tile (the indices agreeing outside those bits), runs the layers in
+ * local memory and registers, and writes it back (kernels/fused.cl says
+ * how the tile stays closed under a mirror). The odd-even carry layers
+ * that span more than a tile run as window passes over overlapping
+ * windows (below); only where no window fits (too little local memory,
+ * 2^30 keys and more) does such a layer run as one closed-form launch.
+ *
+ * The plan is made in named steps (sn_fused_plan_make): plan_setup fixes
+ * the tile, window and coalescing sizes from the device and the tuning
+ * record; plan_layers turns layers into bit sets; plan_groups packs them
+ * into passes; plan_passes writes each pass: window runs, single layers,
+ * and tile passes (header, layers, register rounds) into the descriptor
+ * words that the interpreting kernel reads and fused_cg.c compiles.
+ *
  * Invariant: the passes apply exactly the schedule's layers in order, each
  * comparator exactly as the reference does, so the final array is
  * bit-identical; only the intermediate states inside a pass are never
@@ -127,18 +137,6 @@ static uint32_t fill_high(uint32_t set, unsigned cap, uint32_t universe)
     return set;
 }
 
-/* Load and store straight from registers whenever a round's register
- * bits avoid the low local bits, also where the tile lacks some of the low
- * global bits: a warp then reads as many sectors as it would through local
- * memory, minus one round trip (H200, same run: 0.914 ms instead of 0.930
- * at 2^24). Tuning knob SN_FUSED_DIRECT=0: only where the tile holds the
- * low five global bits. */
-static bool direct_any(void)
-{
-    const char *e = getenv("SN_FUSED_DIRECT");
-    return !(e && e[0] == '0');
-}
-
 unsigned sn_fused_bit_runs(uint32_t mask, uint32_t *runs, unsigned max)
 {
     unsigned nr = 0, pos = 0;
@@ -207,75 +205,31 @@ static bool mode_serial(const sn_gpu *g, sn_gpu_variant v)
     return strcmp(g->info.type, "CPU") == 0;
 }
 
-/* Tuning knob for experiments: SN_FUSED_COALESCE=c low bits kept in every
- * tile (default 5 on GPUs: 32 consecutive words, 4 on CPUs). */
-static unsigned coalesce_bits(bool serial)
-{
-    const char *e = getenv("SN_FUSED_COALESCE");
-    if (e && *e >= '0' && *e <= '9')
-        return (unsigned)atoi(e);
-    return serial ? 4 : 3; /* 3: measured best on an H200 (32-byte sectors) */
-}
+/* Low index bits kept in every tile: 3 on GPUs (a warp reads whole
+ * 32-byte sectors; measured best on an H200), 4 on CPUs. */
+#define COALESCE_BITS_GPU 3
+#define COALESCE_BITS_CPU 4
 
-/* Elements per GPU work-item: 2^5 in registers without payload (a tile
- * of 2^13 with the 256 work-items NVIDIA allows, five layers per register
- * round: 19 passes instead of 22 at 2^24, 1.17x on an H200), 2^4 with
- * payload (twice the registers per element, and 2^13 tiles of keys and
- * payload exceed 48 KiB of local memory anyway). Tuning knob:
- * SN_FUSED_EBITS=4|5, read by the build, the plan and the enqueue alike,
- * so set it before the first run. */
+/* Elements per GPU work-item in local-memory tiles: 2^5 in registers
+ * without payload (a tile of 2^13 with the 256 work-items NVIDIA allows,
+ * five layers per register round: 19 passes instead of 22 at 2^24, 1.17x
+ * on an H200), 2^4 with payload (twice the registers per element, and
+ * 2^13 tiles of keys and payload exceed 48 KiB of local memory anyway).
+ * The interpreting kernel is built with the same value (E_BITS). */
 static unsigned elem_bits(bool payload)
 {
-    const char *e = getenv("SN_FUSED_EBITS");
-    if (e && (e[0] == '4' || e[0] == '5') && e[1] == '\0')
-        return (unsigned)(e[0] - '0');
     return payload ? 4 : 5;
 }
 
-/* Generated kernels only (fused_cg.c), bitonic without payload: tiles
- * larger than local memory, held in registers as 2^p columns that cross
- * local memory one at a time. Measured on an H200 (u32, kernel time):
- * tiles of 2^14 with 2^6 elements per work-item (256 work-items, 80
- * registers, two work-groups per SM) take 16 passes at 2^24 and 9 at 2^20
- * instead of 19 and 11: 0.92 ms instead of 0.95, 0.112 ms instead of
- * 0.131. Tiles of 2^15 take 14 and 8 passes but leave one work-group per
- * SM, whose loads, exchanges and stores do not overlap: 1.2-1.3 ms.
- * Tuning knobs SN_FUSED_BIGTILE=bits (0: off) and SN_FUSED_BIGEBITS. */
-static unsigned big_tile_bits(void)
-{
-    const char *e = getenv("SN_FUSED_BIGTILE");
-    if (e && *e >= '0' && *e <= '9')
-        return (unsigned)atoi(e);
-    return 14;
-}
-
-static unsigned big_elem_bits(void)
-{
-    const char *e = getenv("SN_FUSED_BIGEBITS");
-    if (e && *e >= '4' && *e <= '8' && e[1] == '\0')
-        return (unsigned)(e[0] - '0');
-    return 6;
-}
-
-/* Generated kernels: odd-even carry layers whose bits lo..hi are all
- * register bits of a round run there, with no halo (H200, odd-even merge
- * of 2^24 keys: 1.586 ms instead of 1.693; the first pass 0.180 ms instead
- * of 0.272). Tuning knob SN_FUSED_CARRYINREG=0: every carry layer through
- * local memory (in carry rounds). */
-static bool carry_regs(void)
-{
-    const char *e = getenv("SN_FUSED_CARRYINREG");
-    return !(e && e[0] == '0');
-}
-
 /* whether layer x (local bits) runs in a register round of 2^eb keys;
- * creg: carry layers may (generated kernels, carry_regs()) */
+ * creg: carry layers whose bits lo..hi fit the round may (generated
+ * kernels: H200, odd-even merge of 2^24 keys, 1.586 ms instead of 1.693) */
 static bool in_regs(const zl *x, bool creg, unsigned eb)
 {
     return x->kind != ZL_CARRY || (creg && x->hi - x->lo < eb);
 }
 
-/* ---- window passes: odd-even carry layers that fit no tile
+/* Window passes: odd-even carry layers that fit no tile
  *
  * A merge of blocks larger than a tile ends in carry layers (i, i + q),
  * q = 2^a, ..., 1, whose pairs cross every aligned tile boundary. Such a
@@ -294,40 +248,35 @@ static bool in_regs(const zl *x, bool creg, unsigned eb)
  * contiguous, the others keep 2^c consecutive low indices per work-group
  * for whole memory sectors. */
 
-/* Window size: SN_FUSED_WTILE=bits (0: no windows; the carry layers then
- * run one launch each), by default the largest padded tile local memory
- * holds, at most 2^13 keys (GPUs) or 2^14 (CPUs, one work-item). */
-static unsigned window_bits(const sn_gpu *g, bool serial, bool payload)
+/* Work-items per interpreted window on GPUs (one on CPUs). */
+#define WINDOW_WG_GPU 256
+/* GPU windows of strided positions: 2^5 consecutive keys (a 128-byte
+ * line) per position where that leaves room for the chunk's layers, else
+ * the coalescing bits of the tiles. */
+#define WINDOW_WIDE_COLS 5
+
+/* Window size: the largest padded window local memory holds, at most
+ * the tuning's (by default 2^13 keys on GPUs, 2^14 on CPUs, one
+ * work-item); 0: no windows (the carry layers then run one launch each). */
+static unsigned window_bits(const sn_gpu *g, const sn_gpu_tuning *tu, bool serial, bool payload)
 {
-    const char *e = getenv("SN_FUSED_WTILE");
-    unsigned w = serial ? 14 : 13;
-    if (e && *e >= '0' && *e <= '9')
-        w = (unsigned)atoi(e) < 20 ? (unsigned)atoi(e) : 20;
+    if (!tu->windows)
+        return 0;
+    unsigned w = serial ? SN_TUNE_WINDOW_BITS_CPU : SN_TUNE_WINDOW_BITS_GPU;
+    if (tu->window_bits)
+        w = tu->window_bits < SN_TUNE_TILE_BITS_MAX ? tu->window_bits : SN_TUNE_TILE_BITS_MAX;
     unsigned bpe = payload ? 8 : 4;
     while (w >= 3 && (((size_t)1 << w) + ((size_t)1 << w) / 32) * bpe + 64 > g->info.local_mem)
         w--;
     return w >= 3 ? w : 0;
 }
 
-/* Work-items per window: SN_FUSED_WWG (default 256 on GPUs, 1 on CPUs) */
 static size_t window_wg(const sn_gpu *g, bool serial)
 {
-    const char *e = getenv("SN_FUSED_WWG");
-    size_t w = serial ? 1 : 256;
-    if (e && atoi(e) > 0)
-        w = (size_t)atoi(e);
+    size_t w = serial ? 1 : WINDOW_WG_GPU;
     if (w > g->info.max_work_group)
         w = g->info.max_work_group;
     return w ? w : 1;
-}
-
-/* GPU windows of strided positions: 2^5 consecutive keys (a 128-byte
- * line) per position where that leaves room for the chunk's layers, else
- * the coalescing bits of the tiles. Tuning knob SN_FUSED_WCOLS=c. */
-static unsigned window_wide_cols(void)
-{
-    const char *e = getenv("SN_FUSED_WCOLS");
-    return e && *e >= '0' && *e <= '9' ? (unsigned)atoi(e) : 5;
 }
 
 /* A window chunk: carry layers with q = 2^b .. 2^(b + k - 1) (in index
@@ -395,13 +344,7 @@ static void plan_windows(sn_fused_plan *p, const zl *ls, size_t first, size_t co
  * (H200, 2^24 keys: 0.040 to 0.042 ms a pass instead of 0.053 to 0.056;
  * 1.42 ms in all instead of 1.49, 2^26 5.94 instead of 6.27). That leaves the
  * pass's last carry layer to the windows; oe_narrow gives it back, with
- * bit c dropped, wherever the windows would otherwise take one more pass.
- * Tuning knob SN_FUSED_OEWIDE=0: c low bits in every pass. */
-static bool oe_wide(void)
-{
-    const char *e = getenv("SN_FUSED_OEWIDE");
-    return !(e && e[0] == '0');
-}
+ * bit c dropped, wherever the windows would otherwise take one more pass. */
 
 /* whether carry layer x comes right after layer y in one merge */
 static bool carry_next(const zl *y, const zl *x)
@@ -445,326 +388,454 @@ static size_t oe_narrow(const zl *ls, group *gs, size_t ng, unsigned c, unsigned
     return o;
 }
 
-sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, bool payload,
-                             sn_key_type kt, sn_fused_plan *p, sn_diag *diag)
+/* What a plan's passes share: the schedule's sizes and the device's
+ * choices, fixed before the layers are grouped. */
+typedef struct plan_ctx {
+    sn_algo a;
+    size_t L;
+    bool cg;           /* generated kernels */
+    unsigned t, eb;    /* tile bits, register bits per work-item */
+    unsigned c;        /* coalescing low bits in every tile */
+    unsigned first_t;  /* the first pass's own tile bits (0: none) */
+    unsigned first_eb; /* ... and its register bits */
+    unsigned wt;       /* window bits (0: no windows) */
+    unsigned cwide;    /* columns of a strided window */
+    bool oew;          /* odd-even tile passes one low bit wider (oe_narrow) */
+    uint32_t universe; /* the index bits of the padded array */
+} plan_ctx;
+
+/* The fused variants take bitonic and odd-even merge schedules only. */
+static sn_status plan_check(const sn_schedule *s, sn_gpu_variant v, sn_diag *diag)
 {
-    memset(p, 0, sizeof *p);
     sn_algo a = sn_schedule_algo(s);
     if (sn_schedule_network(s) || (a != SN_ALGO_BITONIC && a != SN_ALGO_ODDEVEN_MERGE))
         return sn_diag_set(diag, SN_EINVAL, 0, 0,
                            "variant '%s' fuses bitonic and oddeven-merge schedules; '%s' runs "
                            "with one launch per layer (--variant auto)",
                            sn_gpu_variant_name(v), sn_schedule_name(s));
-    uint32_t n = sn_schedule_wires(s);
-    size_t L = sn_schedule_layer_count(s);
-    bool serial = mode_serial(g, v);
-    bool cg = !serial && sn_fused_codegen_wanted(g); /* generated kernels */
-    p->serial = serial;
-    unsigned eb = elem_bits(payload);
-    unsigned nb = log2u(n);
-    unsigned t;
-    const char *te = getenv("SN_FUSED_TILE"); /* tuning knob: largest tile bits */
-    if (serial) {
-        t = 14; /* 64 KiB of keys: a core's L2 */
-        if (te && *te >= '0' && *te <= '9' && atoi(te) >= 1 && atoi(te) <= 14)
-            t = (unsigned)atoi(te);
-        if (t > nb)
-            t = nb;
-    } else {
-        if (nb < eb)
-            nb = eb;
-        unsigned bpe = payload ? 8 : 4;
-        t = 13;
-        if (te && *te >= '0' && *te <= '9' && atoi(te) >= (int)eb && atoi(te) <= 13)
-            t = (unsigned)atoi(te);
-        while (t > eb && (((size_t)1 << t) + ((size_t)1 << t) / 32) * bpe + 64 > g->info.local_mem)
-            t--;
-        /* generated kernels state their work-group size, so the compiler
-         * fits their registers to it: only the device's limit applies */
-        size_t wgmax = cg ? g->info.max_work_group : g->fused_wg_max[payload ? 1 : 0][(int)kt];
-        while (t > eb && ((size_t)1 << (t - eb)) > wgmax)
-            t--;
-        if (t > nb)
-            t = nb;
-        /* a bigger tile in columns of 2^t (the local memory's) */
-        unsigned tb = big_tile_bits(), ebb = big_elem_bits();
-        if (tb > nb)
-            tb = nb;
-        if (cg && !payload && a == SN_ALGO_BITONIC && tb > t && tb - t + 3 <= ebb &&
-            tb >= ebb + 5 && tb <= 24 && ((size_t)1 << (tb - ebb)) <= g->info.max_work_group) {
-            p->col_bits = tb - t;
-            t = tb;
-            eb = ebb;
-        }
+    return SN_OK;
+}
+
+/* whether a padded tile of 2^t keys (bytes per element bpe) exceeds
+ * local memory */
+static bool tile_too_big(const sn_gpu *g, unsigned t, unsigned bpe)
+{
+    return (((size_t)1 << t) + ((size_t)1 << t) / 32) * bpe + 64 > g->info.local_mem;
+}
+
+/* The tile of a CPU pass: one work-item's, at most 64 KiB of keys. */
+static unsigned serial_tile_bits(const sn_gpu_tuning *tu, unsigned nb)
+{
+    unsigned t = SN_TUNE_TILE_BITS_CPU;
+    if (tu->tile_bits && tu->tile_bits < t)
+        t = tu->tile_bits;
+    return t > nb ? nb : t;
+}
+
+/* The tile of a GPU pass: the largest that local memory and the
+ * work-group size allow; then, for generated bitonic passes without
+ * payload, a bigger tile held in registers as 2^col_bits columns of
+ * that one. Measured on an H200 (u32, kernel time): register tiles of
+ * 2^14 with 2^6 elements per work-item (256 work-items, 80 registers, two
+ * work-groups per SM) take 16 passes at 2^24 and 9 at 2^20 instead of 19
+ * and 11: 0.92 ms instead of 0.95, 0.112 ms instead of 0.131. Tiles of
+ * 2^15 take 14 and 8 passes but leave one work-group per SM, whose
+ * loads, exchanges and stores do not overlap: 1.2-1.3 ms. */
+static void gpu_tile_bits(const sn_gpu *g, const sn_gpu_tuning *tu, plan_ctx *x, sn_key_type kt,
+                          bool payload, sn_fused_plan *p)
+{
+    unsigned eb = elem_bits(payload), nb = p->nbits < eb ? eb : p->nbits;
+    unsigned t = SN_TUNE_TILE_BITS_GPU;
+    if (tu->tile_bits && tu->tile_bits < t)
+        t = tu->tile_bits < eb ? eb : tu->tile_bits;
+    while (t > eb && tile_too_big(g, t, payload ? 8 : 4))
+        t--;
+    /* generated kernels state their work-group size, so the compiler
+     * fits their registers to it: only the device's limit applies */
+    size_t wgmax = x->cg ? g->info.max_work_group : g->fused_wg_max[payload ? 1 : 0][(int)kt];
+    while (t > eb && ((size_t)1 << (t - eb)) > wgmax)
+        t--;
+    if (t > nb)
+        t = nb;
+    unsigned tb = tu->reg_tile_bits, ebb = tu->reg_elem_bits;
+    if (tb > nb)
+        tb = nb;
+    if (x->cg && !payload && x->a == SN_ALGO_BITONIC && tb > t && tb - t + 3 <= ebb &&
+        tb >= ebb + 5 && tb <= 24 && ((size_t)1 << (tb - ebb)) <= g->info.max_work_group) {
+        p->col_bits = tb - t;
+        t = tb;
+        eb = ebb;
     }
-    p->tile_bits = t;
+    p->nbits = nb;
+    x->t = t;
+    x->eb = eb;
+}
+
+/* Register tiles: the first pass, which sorts whole tiles, over a smaller
+ * local-memory tile of its own. H200, 2^24: that pass took 0.250 ms over
+ * tiles of 2^14 and 0.129 ms over 2^12 with 2^5 keys per work-item, for
+ * one more pass in all: 0.856 ms instead of 0.919 (2^26: 3.75 instead of
+ * 4.07; 2^23 0.399 instead of 0.412; 2^22 a tie; 2^21 0.146 instead of
+ * 0.162). At 2^20 the extra pass costs more than it saves (0.146 instead
+ * of 0.119-0.130), hence first_tile_from. */
+static void first_tile(const sn_gpu_tuning *tu, const sn_fused_plan *p, plan_ctx *x)
+{
+    x->first_eb = p->col_bits ? 5 : x->eb;
+    x->first_t = 0;
+    if (!p->col_bits || p->nbits < tu->first_tile_from)
+        return;
+    unsigned f = tu->first_tile_bits;
+    if (f && f < x->t - p->col_bits && f >= x->first_eb + 5)
+        x->first_t = f;
+}
+
+/* Everything fixed before the layers are grouped: tiles, windows, the
+ * low bits every tile keeps. */
+static void plan_setup(const sn_gpu *g, const sn_gpu_tuning *tu, const sn_schedule *s,
+                       sn_gpu_variant v, bool payload, sn_key_type kt, plan_ctx *x,
+                       sn_fused_plan *p)
+{
+    memset(x, 0, sizeof *x);
+    x->a = sn_schedule_algo(s);
+    x->L = sn_schedule_layer_count(s);
+    p->n = sn_schedule_wires(s);
+    p->nbits = log2u(p->n);
+    p->serial = mode_serial(g, v);
+    x->cg = !p->serial && sn_gpu_generates(g);
+    x->eb = elem_bits(payload);
+    if (p->serial)
+        x->t = serial_tile_bits(tu, p->nbits);
+    else
+        gpu_tile_bits(g, tu, x, kt, payload, p);
+    p->tile_bits = x->t;
     p->kt = kt;
     p->payload = payload;
-    p->nbits = nb;
-    p->n = n;
-    p->ebits = eb;
-    if (L == 0)
-        return SN_OK;
-    uint32_t universe = nb >= 32 ? 0xffffffffu : (1u << nb) - 1u;
-    unsigned c = coalesce_bits(serial);
-    if (c > t)
-        c = t;
-    uint32_t init = c ? (1u << c) - 1u : 0;
+    p->ebits = x->eb;
+    unsigned nb = p->nbits;
+    x->universe = nb >= 32 ? 0xffffffffu : (1u << nb) - 1u;
+    x->c = p->serial ? COALESCE_BITS_CPU : COALESCE_BITS_GPU;
+    if (x->c > x->t)
+        x->c = x->t;
+    first_tile(tu, p, x);
+    /* below 2^30 keys: the window kernel counts positions in int */
+    bool oem = x->a == SN_ALGO_ODDEVEN_MERGE;
+    x->wt = oem && p->n < (1u << 30) ? window_bits(g, tu, p->serial, payload) : 0;
+    if (x->wt > (nb > 3 ? nb : 3)) /* no window larger than the array */
+        x->wt = nb > 3 ? nb : 3;
+    p->win_bits = x->wt;
+    p->win_wg = window_wg(g, p->serial);
+    x->oew = x->wt && x->cg && oem && x->c + 1 < x->t;
+    x->cwide = p->serial ? x->c : WINDOW_WIDE_COLS;
+}
 
-    zl *ls = sn_calloc(L, sizeof *ls);
-    group *gs = sn_calloc(L, sizeof *gs);
-    group *rs = sn_calloc(L, sizeof *rs);
-    zl *loc = sn_calloc(L, sizeof *loc);
-    p->steps = sn_calloc(L, sizeof *p->steps);
-    words v0 = {0};
-    sn_status st = SN_OK;
-    if (!ls || !gs || !rs || !loc || !p->steps) {
-        st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory planning fused passes");
-        goto done;
-    }
-    for (size_t k = 0; k < L; k++) {
+/* The schedule's layers as index-bit sets (zl). */
+static void plan_layers(const sn_schedule *s, const plan_ctx *x, zl *ls)
+{
+    for (size_t k = 0; k < x->L; k++) {
         sn_layer_form f = sn_schedule_layer_form(s, k);
         unsigned lq = log2u(f.q), lp = log2u(f.p);
-        if (a == SN_ALGO_BITONIC)
+        if (x->a == SN_ALGO_BITONIC)
             ls[k] = (zl){f.q * 2 == f.p ? ZL_MIRROR : ZL_CLEAN, lq, lq};
         else
             ls[k] = f.q == f.p ? (zl){ZL_CLEAN, lp, lp} : (zl){ZL_CARRY, lq, lp};
     }
-    /* generated big tiles: the first pass, which sorts whole tiles, in a
-     * smaller local-memory tile of its own (SN_FUSED_FIRSTTILE=bits, 0:
-     * off). H200, 2^24: that pass took 0.250 ms over tiles of 2^14 and
-     * 0.129 ms over 2^12 with 2^5 keys per work-item, for one more pass in
-     * all: 0.856 ms instead of 0.919 (2^26: 3.75 instead of 4.07; 2^23
-     * 0.399 instead of 0.412; 2^22 a tie; 2^21 0.146 instead of 0.162). At
-     * 2^20 the extra pass costs more than it saves (0.146 instead of
-     * 0.119-0.130), so the default starts at 2^21. */
-    unsigned first_t = 0, first_eb = p->col_bits ? 5 : eb;
-    /* generated odd-even: the knob only (H200, 2^24: first tiles of 2^11
-     * and 2^12 add a pass; 1.433-1.462 ms against 1.432-1.433) */
-    if (p->col_bits || (cg && a == SN_ALGO_ODDEVEN_MERGE)) {
-        const char *e = getenv("SN_FUSED_FIRSTTILE");
-        first_t = e && *e >= '0' && *e <= '9' ? (unsigned)atoi(e)
-                  : nb >= 21 && p->col_bits   ? 12
-                                              : 0;
-        if (first_t >= t - p->col_bits || first_t < first_eb + 5)
-            first_t = 0;
-    }
-    /* odd-even carry layers that fit no tile: window passes (below 2^30
-     * keys: the kernel counts positions in int) */
-    unsigned wt =
-        a == SN_ALGO_ODDEVEN_MERGE && n < (1u << 30) ? window_bits(g, serial, payload) : 0;
-    if (wt > (nb > 3 ? nb : 3)) /* no window larger than the array */
-        wt = nb > 3 ? nb : 3;
-    p->win_bits = wt;
-    p->win_wg = window_wg(g, serial);
-    bool oew = wt && cg && a == SN_ALGO_ODDEVEN_MERGE && c + 1 < t && oe_wide();
-    unsigned cwide = serial ? c : window_wide_cols();
-    uint32_t tinit = oew ? (2u << c) - 1u : init;
-    size_t ng = pack(ls, L, tinit, first_t ? first_t : t, universe, gs);
-    if (first_t && ng > 1) { /* the rest with the big tile */
+}
+
+/* Group the layers into passes (gs), the first with its own tile when
+ * there is one; returns the count. */
+static size_t plan_groups(const zl *ls, const plan_ctx *x, group *gs)
+{
+    uint32_t init = x->c ? (1u << x->c) - 1u : 0;
+    uint32_t tinit = x->oew ? (2u << x->c) - 1u : init;
+    size_t ng = pack(ls, x->L, tinit, x->first_t ? x->first_t : x->t, x->universe, gs);
+    if (x->first_t && ng > 1) { /* the rest with the big tile */
         size_t done0 = gs[0].count;
-        ng = 1 + pack(ls + done0, L - done0, tinit, t, universe, gs + 1);
+        ng = 1 + pack(ls + done0, x->L - done0, tinit, x->t, x->universe, gs + 1);
         for (size_t gi = 1; gi < ng; gi++)
             gs[gi].first += done0;
     }
-    if (oew) {
-        size_t g0 = first_t ? 1 : 0; /* the first pass keeps its own tile */
-        ng = g0 + oe_narrow(ls, gs + g0, ng - g0, c, t, wt, cwide);
+    if (x->oew) {
+        size_t g0 = x->first_t ? 1 : 0; /* the first pass keeps its own tile */
+        ng = g0 + oe_narrow(ls, gs + g0, ng - g0, x->c, x->t, x->wt, x->cwide);
     }
+    return ng;
+}
+
+/* A tile pass being written into the descriptor words. */
+typedef struct tile_w {
+    words *v;
+    size_t off;       /* the pass's first word */
+    unsigned gt, geb; /* its tile bits and register bits per work-item */
+    unsigned gcb;     /* its column bits */
+    uint32_t B;       /* the tile's global bits */
+    uint32_t lu;      /* the tile's local bits */
+    size_t nrounds;
+    bool last_direct;
+} tile_w;
+
+/* The header: tile bits, the complementing mirror, the bit runs, and
+ * the global bits of each work-item's elements for the loads. */
+static sn_status tile_header(tile_w *w, const group *G, const plan_ctx *x, sn_diag *diag)
+{
+    words *v = w->v;
+    size_t off = w->off;
+    v->w[off + H_T] = w->gt;
+    v->w[off + H_EBITS] = w->geb;
+    v->w[off + H_CBITS] = w->gcb;
+    v->w[off + H_BMASK] = w->B;
+    v->w[off + H_ABIT] = 32;
+    if (G->cand >= 0) {
+        uint32_t am = ((1u << G->cand) - 1u) & x->universe & ~w->B;
+        if (am) {
+            v->w[off + H_ABIT] = (uint32_t)G->cand;
+            v->w[off + H_AMASK] = am;
+        }
+    }
+    unsigned nr = sn_fused_bit_runs(w->B, v->w + off + H_RUNS, MAX_RUNS);
+    if (nr > MAX_RUNS)
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "fused plan: tile of too many runs");
+    v->w[off + H_NRUNS] = nr;
+    /* global bits of local index i << (t - eb), for the GPU kernel's
+     * loads: its work-item w holds w + i * 2^(t - eb) */
+    for (uint32_t i = 0; i < (1u << w->geb) && i < E_MAX; i++) {
+        uint32_t j = w->gt >= w->geb ? i << (w->gt - w->geb) : 0, xg = 0;
+        for (unsigned r = 0; r < nr; r++) {
+            uint32_t js = v->w[off + H_RUNS + 3 * r], len = v->w[off + H_RUNS + 3 * r + 1];
+            xg |= ((j >> js) & ((1u << len) - 1u)) << v->w[off + H_RUNS + 3 * r + 2];
+        }
+        v->w[off + H_TAB + i] = xg;
+    }
+    return SN_OK;
+}
+
+/* local bits of register index ii of a round over rset */
+static uint32_t round_local(uint32_t rset, uint32_t ii)
+{
+    uint32_t l = 0;
+    for (unsigned k2 = 0, b = 0; b < 32; b++)
+        if ((rset >> b) & 1u) {
+            if ((ii >> k2) & 1u)
+                l |= 1u << b;
+            k2++;
+        }
+    return l;
+}
+
+/* One register round (kind 0) over the layers loc[R->first ..] of the
+ * run at loc. */
+static sn_status tile_round(tile_w *w, const group *R, const zl *loc, sn_diag *diag)
+{
+    words *v = w->v;
+    uint32_t rset = fill_high(R->set, w->geb, w->lu);
+    /* a round whose R avoids the low local bits loads from (first round)
+     * or stores to (last) global memory directly, coalesced. Also where
+     * the tile lacks some of the low global bits: a warp then reads as
+     * many sectors as through local memory, minus one round trip (H200,
+     * same run: 0.914 ms instead of 0.930 at 2^24). */
+    bool direct = (rset & ((1u << DIRECT_BITS) - 1u)) == 0 && w->gt >= DIRECT_BITS + w->geb;
+    if (w->nrounds == 0)
+        v->w[w->off + H_FIRST_DIRECT] = direct;
+    w->last_direct = direct;
+    uint32_t cmask = 0, cr = 31; /* 31: no complement (i < 32) */
+    if (R->cand >= 0) {
+        cmask = ((1u << R->cand) - 1u) & w->lu & ~rset;
+        if (cmask)
+            cr = rank_in(rset, (unsigned)R->cand);
+    }
+    push(v, 0);
+    push(v, cr);
+    push(v, cmask);
+    unsigned nrb = 0;
+    for (unsigned b = 0; b < 32 && nrb < E_MAX_BITS; b++)
+        if ((rset >> b) & 1u) {
+            push(v, b);
+            nrb++;
+        }
+    for (; nrb < E_MAX_BITS; nrb++)
+        push(v, 0); /* never a register index bit (i < 2^eb) */
+    /* runs of the local bits outside R: where the work-item id's bits go
+     * (id bit positions counted from 0) */
+    uint32_t wr[3 * R_MAX_RUNS] = {0};
+    unsigned nwr = sn_fused_bit_runs(w->lu & ~rset, wr, R_MAX_RUNS);
+    if (nwr > R_MAX_RUNS)
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "fused plan: round of too many runs");
+    push(v, nwr);
+    for (int q = 0; q < 3 * R_MAX_RUNS; q++)
+        push(v, wr[q]);
+    /* global bits of each register's R part */
+    for (uint32_t ii = 0; ii < (1u << w->geb); ii++) {
+        uint32_t l = round_local(rset, ii), xg = 0;
+        for (unsigned b = 0, jb = 0; b < 32; b++)
+            if ((w->B >> b) & 1u) {
+                if ((l >> jb) & 1u)
+                    xg |= 1u << b;
+                jb++;
+            }
+        push(v, xg);
+    }
+    /* padded local offset of each register's R part (kernels/fused.cl:
+     * lpad(l) = l + l / 32) */
+    for (uint32_t ii = 0; ii < (1u << w->geb); ii++) {
+        uint32_t l = round_local(rset, ii);
+        push(v, l + (l >> 5));
+    }
+    push(v, (uint32_t)R->count);
+    for (size_t li = 0; li < R->count; li++) {
+        const zl *xl = &loc[R->first + li];
+        /* carry: register bits lo..hi are consecutive ranks */
+        push(v, rank_in(rset, xl->lo) | (xl->kind == ZL_MIRROR ? 8u : 0u) |
+                    (xl->kind == ZL_CARRY ? 16u | rank_in(rset, xl->hi) << 8 : 0u));
+    }
+    w->nrounds++;
+    return SN_OK;
+}
+
+/* The rounds of a tile pass over its layers loc[0 .. count): register
+ * rounds, and (interpreted, or too wide for a round) carry layers alone
+ * through local memory (kind 1). */
+static sn_status tile_rounds(tile_w *w, const zl *loc, size_t count, bool creg, group *rs,
+                             sn_diag *diag)
+{
+    for (size_t i = 0; i < count;) {
+        if (!in_regs(&loc[i], creg, w->geb)) {
+            w->last_direct = false;
+            push(w->v, 1);
+            push(w->v, (uint32_t)ZL_CARRY << 24 | loc[i].lo << 8 | (loc[i].hi + 1));
+            w->nrounds++;
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < count && in_regs(&loc[j], creg, w->geb))
+            j++;
+        /* columns: the top col_bits local bits stay in registers */
+        uint32_t qmask = w->gcb ? w->lu & ~((1u << (w->gt - w->gcb)) - 1u) : 0;
+        size_t nrg = pack(loc + i, j - i, qmask, w->geb, w->lu, rs);
+        for (size_t ri = 0; ri < nrg; ri++) {
+            sn_status st = tile_round(w, &rs[ri], loc + i, diag);
+            if (st != SN_OK)
+                return st;
+        }
+        i = j;
+    }
+    return SN_OK;
+}
+
+/* One tile pass over group G (gi: its index), appended to p->steps and
+ * the descriptor words v. loc and rs: scratch of the schedule's size. */
+static sn_status plan_tile_pass(sn_fused_plan *p, const plan_ctx *x, const zl *ls, const group *G,
+                                size_t gi, words *v, zl *loc, group *rs, sn_diag *diag)
+{
+    sn_fused_step *step = &p->steps[p->nsteps++];
+    bool own = x->first_t && gi == 0; /* the first pass's own tile */
+    tile_w w = {
+        v, v->len, own ? x->first_t : x->t, own ? x->first_eb : x->eb, own ? 0 : p->col_bits, 0, 0,
+        0, false};
+    step->tile_bits = w.gt;
+    step->ebits = w.geb;
+    w.B = fill(G->set, w.gt, x->universe);
+    w.lu = (1u << w.gt) - 1u;
+    step->layer = SN_STEP_TILE;
+    step->off = (uint32_t)w.off;
+    p->tile_passes++;
+    for (int h = 0; h < H_WORDS; h++)
+        push(v, 0);
+    if (v->oom)
+        return SN_ENOMEM;
+    sn_status st = tile_header(&w, G, x, diag);
+    if (st != SN_OK)
+        return st;
+    /* the layers in local coordinates */
+    for (size_t i = 0; i < G->count; i++) {
+        const zl *xl = &ls[G->first + i];
+        loc[i] = (zl){xl->kind, rank_in(w.B, xl->lo), rank_in(w.B, xl->hi)};
+    }
+    v->w[w.off + H_NFLAT] = (uint32_t)G->count;
+    v->w[w.off + H_FLAT] = (uint32_t)(v->len - w.off);
+    for (size_t i = 0; i < G->count; i++) {
+        uint32_t cw = loc[i].kind == ZL_CARRY ? loc[i].hi + 1 : 0;
+        push(v, (uint32_t)loc[i].kind << 24 | loc[i].lo << 8 | cw);
+    }
+    size_t rounds_at = v->len;
+    if ((st = tile_rounds(&w, loc, G->count, x->cg, rs, diag)) != SN_OK)
+        return st;
+    if (v->oom)
+        return SN_ENOMEM;
+    v->w[w.off + H_NROUNDS] = (uint32_t)w.nrounds;
+    v->w[w.off + H_LAST_DIRECT] = w.last_direct;
+    p->direct_first += v->w[w.off + H_FIRST_DIRECT] && w.nrounds;
+    p->direct_last += w.last_direct;
+    if (w.nrounds == 0)
+        v->w[w.off + H_FIRST_DIRECT] = 0;
+    v->w[w.off + H_ROUNDS] = (uint32_t)(rounds_at - w.off);
+    return SN_OK;
+}
+
+/* The passes of the groups gs[0 .. ng): window runs, single layers that
+ * fit no tile, tile passes. */
+static sn_status plan_passes(sn_fused_plan *p, const plan_ctx *x, const zl *ls, const group *gs,
+                             size_t ng, words *v, zl *loc, group *rs, sn_diag *diag)
+{
     for (size_t gi = 0; gi < ng; gi++) {
         const group *G = &gs[gi];
-        if (wt && G->alone && ls[G->first].kind == ZL_CARRY) {
+        if (x->wt && G->alone && ls[G->first].kind == ZL_CARRY) {
             size_t gj = gi + 1; /* the run: one merge, q halving */
             while (gj < ng && gs[gj].alone && ls[gs[gj].first].kind == ZL_CARRY &&
                    ls[gs[gj].first].hi == ls[G->first].hi &&
                    ls[gs[gj].first].lo + 1 == ls[gs[gj - 1].first].lo)
                 gj++;
-            plan_windows(p, ls, G->first, gj - gi, wt, c, cwide);
+            plan_windows(p, ls, G->first, gj - gi, x->wt, x->c, x->cwide);
             gi = gj - 1;
             continue;
         }
-        sn_fused_step *step = &p->steps[p->nsteps++];
-        step->tile_bits = t;
-        step->ebits = eb;
         if (G->alone) {
+            sn_fused_step *step = &p->steps[p->nsteps++];
+            step->tile_bits = x->t;
+            step->ebits = x->eb;
             step->layer = (int64_t)G->first;
             step->off = 0;
             p->global_layers++;
             continue;
         }
-        /* the first pass may take a smaller tile of its own (first_t) */
-        bool own = first_t && gi == 0;
-        unsigned gt = own ? first_t : t, geb = own ? first_eb : eb, gcb = own ? 0 : p->col_bits;
-        step->tile_bits = gt;
-        step->ebits = geb;
-        uint32_t B = fill(G->set, gt, universe);
-        size_t off = v0.len;
-        step->layer = SN_STEP_TILE;
-        step->off = (uint32_t)off;
-        p->tile_passes++;
-        for (int h = 0; h < H_WORDS; h++)
-            push(&v0, 0);
-        if (v0.oom)
-            break;
-        v0.w[off + H_T] = gt;
-        v0.w[off + H_EBITS] = geb;
-        v0.w[off + H_CBITS] = gcb;
-        v0.w[off + H_BMASK] = B;
-        v0.w[off + H_ABIT] = 32;
-        if (G->cand >= 0) {
-            uint32_t am = ((1u << G->cand) - 1u) & universe & ~B;
-            if (am) {
-                v0.w[off + H_ABIT] = (uint32_t)G->cand;
-                v0.w[off + H_AMASK] = am;
-            }
-        }
-        unsigned nr = sn_fused_bit_runs(B, v0.w + off + H_RUNS, MAX_RUNS);
-        if (nr > MAX_RUNS) {
-            st = sn_diag_set(diag, SN_EINVAL, 0, 0, "fused plan: tile of too many runs");
-            goto done;
-        }
-        v0.w[off + H_NRUNS] = nr;
-        /* global bits of local index i << (t - eb), for the GPU
-         * kernel's loads: its work-item w holds w + i * 2^(t - eb) */
-        for (uint32_t i = 0; i < (1u << geb) && i < E_MAX; i++) {
-            uint32_t j = gt >= geb ? i << (gt - geb) : 0, x = 0;
-            for (unsigned r = 0; r < nr; r++) {
-                uint32_t js = v0.w[off + H_RUNS + 3 * r], len = v0.w[off + H_RUNS + 3 * r + 1];
-                x |= ((j >> js) & ((1u << len) - 1u)) << v0.w[off + H_RUNS + 3 * r + 2];
-            }
-            v0.w[off + H_TAB + i] = x;
-        }
-        /* the layers in local coordinates */
-        for (size_t i = 0; i < G->count; i++) {
-            const zl *x = &ls[G->first + i];
-            loc[i] = (zl){x->kind, rank_in(B, x->lo), rank_in(B, x->hi)};
-        }
-        v0.w[off + H_NFLAT] = (uint32_t)G->count;
-        v0.w[off + H_FLAT] = (uint32_t)(v0.len - off);
-        for (size_t i = 0; i < G->count; i++) {
-            uint32_t w = loc[i].kind == ZL_CARRY ? loc[i].hi + 1 : 0;
-            push(&v0, (uint32_t)loc[i].kind << 24 | loc[i].lo << 8 | w);
-        }
-        /* register rounds (GPU kernel): carry layers alone in local memory,
-         * but in generated kernels those that fit the round's register
-         * bits (lo..hi at most geb bits) run in registers like the others */
-        uint32_t lu = (1u << gt) - 1u;
-        bool creg = cg && carry_regs();
-        size_t rounds_at = v0.len, nrounds = 0;
-        bool last_direct = false;
-        for (size_t i = 0; i < G->count;) {
-            if (!in_regs(&loc[i], creg, geb)) {
-                last_direct = false;
-                push(&v0, 1);
-                push(&v0, (uint32_t)ZL_CARRY << 24 | loc[i].lo << 8 | (loc[i].hi + 1));
-                nrounds++;
-                i++;
-                continue;
-            }
-            size_t j = i;
-            while (j < G->count && in_regs(&loc[j], creg, geb))
-                j++;
-            /* columns: the top col_bits local bits stay in registers */
-            uint32_t qmask = gcb ? lu & ~((1u << (gt - gcb)) - 1u) : 0;
-            size_t nrg = pack(loc + i, j - i, qmask, geb, lu, rs);
-            for (size_t ri = 0; ri < nrg; ri++) {
-                const group *R = &rs[ri];
-                uint32_t rset = fill_high(R->set, geb, lu);
-                /* a round whose R avoids the low local bits can load from
-                 * (first round) or store to (last) global memory directly,
-                 * coalesced, when those bits are the tile's low global bits */
-                bool direct =
-                    (rset & ((1u << DIRECT_BITS) - 1u)) == 0 && gt >= DIRECT_BITS + geb &&
-                    (direct_any() || (B & ((1u << DIRECT_BITS) - 1u)) == (1u << DIRECT_BITS) - 1u);
-                if (nrounds == 0)
-                    v0.w[off + H_FIRST_DIRECT] = direct;
-                last_direct = direct;
-                uint32_t cmask = 0, cr = 31; /* 31: no complement (i < 32) */
-                if (R->cand >= 0) {
-                    cmask = ((1u << R->cand) - 1u) & lu & ~rset;
-                    if (cmask)
-                        cr = rank_in(rset, (unsigned)R->cand);
-                }
-                push(&v0, 0);
-                push(&v0, cr);
-                push(&v0, cmask);
-                unsigned nrb = 0;
-                for (unsigned b = 0; b < 32 && nrb < E_MAX_BITS; b++)
-                    if ((rset >> b) & 1u) {
-                        push(&v0, b);
-                        nrb++;
-                    }
-                for (; nrb < E_MAX_BITS; nrb++)
-                    push(&v0, 0); /* never a register index bit (i < 2^eb) */
-                /* runs of the local bits outside R: where the work-item
-                 * id's bits go (id bit positions counted from 0) */
-                uint32_t wr[3 * R_MAX_RUNS] = {0};
-                unsigned nwr = sn_fused_bit_runs(lu & ~rset, wr, R_MAX_RUNS);
-                if (nwr > R_MAX_RUNS) {
-                    st = sn_diag_set(diag, SN_EINVAL, 0, 0, "fused plan: round of too many runs");
-                    goto done;
-                }
-                push(&v0, nwr);
-                for (int q = 0; q < 3 * R_MAX_RUNS; q++)
-                    push(&v0, wr[q]);
-                /* global bits of each register's R part */
-                for (uint32_t ii = 0; ii < (1u << geb); ii++) {
-                    uint32_t l = 0, x = 0;
-                    for (unsigned k2 = 0, b = 0; b < 32; b++)
-                        if ((rset >> b) & 1u) {
-                            if ((ii >> k2) & 1u)
-                                l |= 1u << b;
-                            k2++;
-                        }
-                    for (unsigned b = 0, jb = 0; b < 32; b++)
-                        if ((B >> b) & 1u) {
-                            if ((l >> jb) & 1u)
-                                x |= 1u << b;
-                            jb++;
-                        }
-                    push(&v0, x);
-                }
-                /* padded local offset of each register's R part
-                 * (kernels/fused.cl: lpad(l) = l + l / 32) */
-                for (uint32_t ii = 0; ii < (1u << geb); ii++) {
-                    uint32_t l = 0;
-                    for (unsigned k2 = 0, b = 0; b < 32; b++)
-                        if ((rset >> b) & 1u) {
-                            if ((ii >> k2) & 1u)
-                                l |= 1u << b;
-                            k2++;
-                        }
-                    push(&v0, l + (l >> 5));
-                }
-                push(&v0, (uint32_t)R->count);
-                for (size_t li = 0; li < R->count; li++) {
-                    const zl *x = &loc[i + R->first + li];
-                    /* carry: register bits lo..hi are consecutive ranks */
-                    push(&v0, rank_in(rset, x->lo) | (x->kind == ZL_MIRROR ? 8u : 0u) |
-                                  (x->kind == ZL_CARRY ? 16u | rank_in(rset, x->hi) << 8 : 0u));
-                }
-                nrounds++;
-            }
-            i = j;
-        }
-        if (v0.oom)
-            break;
-        v0.w[off + H_NROUNDS] = (uint32_t)nrounds;
-        v0.w[off + H_LAST_DIRECT] = last_direct;
-        p->direct_first += v0.w[off + H_FIRST_DIRECT] && nrounds;
-        p->direct_last += last_direct;
-        if (nrounds == 0)
-            v0.w[off + H_FIRST_DIRECT] = 0;
-        v0.w[off + H_ROUNDS] = (uint32_t)(rounds_at - off);
+        sn_status st = plan_tile_pass(p, x, ls, G, gi, v, loc, rs, diag);
+        if (st != SN_OK)
+            return st;
     }
-    if (v0.oom) {
-        st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory planning fused passes");
-        goto done;
+    return SN_OK;
+}
+
+sn_status sn_fused_plan_make(const sn_gpu *g, const sn_gpu_tuning *tu, const sn_schedule *s,
+                             sn_gpu_variant v, bool payload, sn_key_type kt, sn_fused_plan *p,
+                             sn_diag *diag)
+{
+    memset(p, 0, sizeof *p);
+    sn_status st = plan_check(s, v, diag);
+    if (st != SN_OK)
+        return st;
+    plan_ctx x;
+    plan_setup(g, tu, s, v, payload, kt, &x, p);
+    if (x.L == 0)
+        return SN_OK;
+    zl *ls = sn_calloc(x.L, sizeof *ls), *loc = sn_calloc(x.L, sizeof *loc);
+    group *gs = sn_calloc(x.L, sizeof *gs), *rs = sn_calloc(x.L, sizeof *rs);
+    p->steps = sn_calloc(x.L, sizeof *p->steps);
+    words v0 = {0};
+    if (!ls || !gs || !rs || !loc || !p->steps) {
+        st = SN_ENOMEM;
+    } else {
+        plan_layers(s, &x, ls);
+        size_t ng = plan_groups(ls, &x, gs);
+        st = plan_passes(p, &x, ls, gs, ng, &v0, loc, rs, diag);
     }
-    p->desc = v0.w;
-    p->desc_words = v0.len;
-    v0.w = NULL;
-done:
+    if (st == SN_OK && v0.oom)
+        st = SN_ENOMEM;
+    if (st == SN_ENOMEM)
+        sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory planning fused passes");
+    if (st == SN_OK) {
+        p->desc = v0.w;
+        p->desc_words = v0.len;
+        v0.w = NULL;
+    }
     sn_free(v0.w);
     sn_free(ls);
     sn_free(gs);
@@ -785,18 +856,7 @@ sn_status sn_fused_build(sn_gpu *g, bool payload, sn_key_type t, sn_diag *diag)
     if (!src)
         return sn_diag_set(diag, SN_EDEVICE, 0, 0, "kernels/fused.cl was not embedded");
     char opts[128];
-    int len = snprintf(opts, sizeof opts, "-DHP=%d -DKT=%d -DE_BITS=%u", hp, kt, eb);
-    /* NVIDIA only, tuning knobs: SN_FUSED_MAXRREG=N caps the registers (so
-     * that 512 work-items, a tile of 2^13, fit); with SN_FUSED_DUMP the
-     * build log reports registers and spills */
-    if (strstr(g->info.vendor, "NVIDIA") && len > 0 && (size_t)len < sizeof opts) {
-        const char *rr = getenv("SN_FUSED_MAXRREG");
-        if (rr && atoi(rr) > 0)
-            len += snprintf(opts + len, sizeof opts - (size_t)len, " -cl-nv-maxrregcount=%d",
-                            atoi(rr));
-        if (getenv("SN_FUSED_DUMP") && len > 0 && (size_t)len < sizeof opts)
-            snprintf(opts + len, sizeof opts - (size_t)len, " -cl-nv-verbose");
-    }
+    snprintf(opts, sizeof opts, "-DHP=%d -DKT=%d -DE_BITS=%u", hp, kt, eb);
     cl_program prog;
     sn_status st = sn_gpu_build_source_opts(g, src, opts, false, &prog, diag);
     if (st != SN_OK)
@@ -816,28 +876,6 @@ sn_status sn_fused_build(sn_gpu *g, bool payload, sn_key_type t, sn_diag *diag)
     if (err != CL_SUCCESS)
         return sn_gpu_cl_fail(diag, "clGetKernelWorkGroupInfo(sn_fused_pass)", err);
     g->fused_wg_max[hp][kt] = w;
-    /* SN_FUSED_DUMP=FILE: write the device's program binary (PTX on
-     * NVIDIA), to look for register spills; best effort. */
-    const char *dump = getenv("SN_FUSED_DUMP");
-    size_t bsz = 0;
-    if (dump &&
-        clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof bsz, &bsz, NULL) == CL_SUCCESS &&
-        bsz) {
-        unsigned char *bin = sn_malloc(bsz);
-        FILE *f = bin ? fopen(dump, "wb") : NULL;
-        if (f && clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS)
-            fwrite(bin, 1, bsz, f);
-        if (f)
-            fclose(f);
-        sn_free(bin);
-        char logname[512];
-        snprintf(logname, sizeof logname, "%s.log", dump);
-        FILE *lf = fopen(logname, "w");
-        if (lf) {
-            fprintf(lf, "options: %s\nwork-group max: %zu\n%s\n", opts, w, sn_gpu_build_log(g));
-            fclose(lf);
-        }
-    }
     return SN_OK;
 }
 

@@ -314,9 +314,7 @@ static void emit_carry_round(pass_cg *c, const uint32_t *codes, unsigned k, unsi
 static int carry_gstore_shift(const pass_cg *c, unsigned s)
 {
     const uint32_t *d = c->d;
-    const char *e = getenv("SN_FUSED_CARRYSTORE"); /* tuning: 0 = through local memory */
-    if ((e && e[0] == '0') || c->am || s < 3 || d[H_NRUNS] == 0 || d[H_RUNS + 2] != 0 ||
-        d[H_RUNS + 1] < 3)
+    if (c->am || s < 3 || d[H_NRUNS] == 0 || d[H_RUNS + 2] != 0 || d[H_RUNS + 1] < 3)
         return -1;
     for (uint32_t r = 0; r < d[H_NRUNS]; r++) {
         uint32_t js = d[H_RUNS + 3 * r], len = d[H_RUNS + 3 * r + 1], gs = d[H_RUNS + 3 * r + 2];
@@ -328,18 +326,217 @@ static int carry_gstore_shift(const pass_cg *c, unsigned s)
 
 /* The most carry layers per register round: k with 2^(k-1) <= RH (5 for
  * 2^5 registers; H200, odd-even merge of 2^24 keys: 1.555 ms against 1.580
- * with 4). Tuning knob SN_FUSED_CARRYREG (0 or 1: each through local
- * memory alone, as the interpreter does; 4: the bound 2^k - 1 <= RH, which
- * holds for any input, not only a merge's) */
+ * with 4, the bound 2^k - 1 <= RH that holds for any input, not only a
+ * merge's). */
 static unsigned carry_round_max(const pass_cg *c)
 {
-    const char *e = getenv("SN_FUSED_CARRYREG");
     unsigned m = 1;
     for (uint32_t h = c->E / 2; h > 1; h >>= 1)
         m++; /* 2^(m-1) <= RH = E / 2 */
-    if (e && *e >= '0' && *e <= '9' && (unsigned)atoi(e) < m)
-        m = (unsigned)atoi(e);
     return m;
+}
+
+/* Where a pass's data is between rounds. */
+typedef enum { ST_GLOBAL, ST_LOCAL, ST_REGS } pass_state;
+
+/* The walk over a pass's rounds. */
+typedef struct pass_walk {
+    pass_state state;
+    round_cg ra, rb; /* the previous and the current register round */
+    uint32_t ri, nr; /* the round, of nr */
+    const uint32_t *r;
+    bool first_direct, last_direct;
+    unsigned cmax; /* carry layers per carry round */
+} pass_walk;
+
+/* The kernel's head: arrays, registers, and the work-item's base index
+ * (the group id spread over the bits outside the tile). */
+static void emit_pass_head(pass_cg *c, const sn_fused_plan *p, size_t k)
+{
+    sn_srcbuf *b = c->b;
+    const uint32_t *d = c->d;
+    sn_srcbuf_add(b, "\n__kernel __attribute__((reqd_work_group_size(%u, 1, 1)))\n", c->W);
+    sn_srcbuf_add(b, "void sn_cg%zu(__global uint *keys, __global uint *pay)\n{\n", k);
+    sn_srcbuf_add(b, "    __local uint lk[%u];\n", c->TL + c->TL / 32);
+    if (c->hp)
+        sn_srcbuf_add(b, "    __local uint lp[%u];\n", c->TL + c->TL / 32);
+    sn_srcbuf_add(b, "    const uint w = (uint)get_local_id(0), g = (uint)get_group_id(0);\n");
+    /* twice E: carry rounds hold E positions and their halos */
+    sn_srcbuf_add(b, "    uint rk[%u];\n", 2 * c->E);
+    if (c->hp)
+        sn_srcbuf_add(b, "    uint rp[%u];\n", 2 * c->E);
+    sn_srcbuf_add(b, "    (void)pay;\n");
+    uint32_t universe = p->nbits >= 32 ? 0xffffffffu : (1u << p->nbits) - 1u;
+    uint32_t gruns[3 * 32];
+    unsigned ng = sn_fused_bit_runs(universe & ~d[H_BMASK], gruns, 32);
+    sn_srcbuf_add(b, "    const uint base = ");
+    runs_expr(b, "g", gruns, ng, 32);
+    sn_srcbuf_add(b, ";\n    const uint xw = base | ");
+    runs_expr(b, "w", d + H_RUNS, d[H_NRUNS], c->t - c->eb);
+    sn_srcbuf_add(b, ";\n");
+    emit_bases(c, "xw");
+    sn_srcbuf_add(b, "    const uint lw = lpad(w);\n    (void)lw;\n");
+}
+
+/* Odd-even carry layers on the whole tile (one column), from round
+ * w->ri on: a carry round of several, or one layer through local memory.
+ * Returns true when the pass ended (its last round stored from
+ * registers). */
+static bool emit_carry_layers(pass_cg *c, pass_walk *w)
+{
+    sn_srcbuf *b = c->b;
+    if (w->state == ST_GLOBAL) {
+        emit_load_column(c, 0);
+        emit_column_to_local(c, 0);
+    } else if (w->state == ST_REGS)
+        emit_reg_to_local(c, &w->ra, 0);
+    if (w->state != ST_LOCAL)
+        BARRIER(c);
+    w->state = ST_LOCAL;
+    /* the run of carry layers of one merge (u falling by one) */
+    uint32_t codes[8];
+    unsigned nk = 0;
+    const uint32_t *rr = w->r;
+    while (nk < w->cmax && nk < 8 && w->ri + nk < w->nr && rr[0] == 1 &&
+           (nk == 0 || ((rr[1] & 0xffu) == (codes[0] & 0xffu) &&
+                        ((rr[1] >> 8) & 0xffu) + 1u == ((codes[nk - 1] >> 8) & 0xffu)))) {
+        codes[nk++] = rr[1];
+        rr += 2;
+    }
+    unsigned s0 = nk ? (codes[nk - 1] >> 8) & 0xffu : 0;
+    if (nk >= 2 && c->cb == 0 && s0 + c->eb <= c->t) {
+        int gsh = w->ri + nk == w->nr ? carry_gstore_shift(c, s0) : -1;
+        emit_carry_round(c, codes, nk, w->ri, gsh);
+        if (gsh >= 0) {
+            sn_srcbuf_add(b, "}\n");
+            return true;
+        }
+        w->ri += nk;
+        w->r = rr;
+        return false;
+    }
+    sn_srcbuf_add(b, "    local_layer(lk, %s, %d, %uu, %uu, w, 0x%xu, 1);\n", c->hp ? "lp" : "lk",
+                  c->hp ? 1 : 0, 1u << c->t, c->W, w->r[1]);
+    BARRIER(c);
+    w->r += 2;
+    w->ri++;
+    return false;
+}
+
+/* A register round's indices: its work-item part, complemented, padded,
+ * and (loading or storing straight from registers) global. */
+static void emit_round_indices(pass_cg *c, const uint32_t *r, uint32_t ri, bool global)
+{
+    sn_srcbuf *b = c->b;
+    const uint32_t *d = c->d;
+    sn_srcbuf_add(b, "    /* round %u */\n    const uint wp%u = ", ri, ri);
+    runs_expr(b, "w", r + R_RUNS, r[R_NWR], c->t - c->eb);
+    sn_srcbuf_add(b, ";\n    const uint wc%u = wp%u ^ 0x%xu;\n", ri, ri, r[R_CMASK]);
+    sn_srcbuf_add(b, "    const uint pw%u = lpad(wp%u), pc%u = lpad(wc%u);\n", ri, ri, ri, ri);
+    sn_srcbuf_add(b, "    (void)pw%u; (void)pc%u;\n", ri, ri);
+    if (!global)
+        return;
+    char gw[16], gc[16], wpn[16], wcn[16];
+    snprintf(gw, sizeof gw, "gw%u", ri);
+    snprintf(gc, sizeof gc, "gc%u", ri);
+    snprintf(wpn, sizeof wpn, "wp%u", ri);
+    snprintf(wcn, sizeof wcn, "wc%u", ri);
+    sn_srcbuf_add(b, "    const uint gw%u = base | ", ri);
+    runs_expr(b, wpn, d + H_RUNS, d[H_NRUNS], 32);
+    sn_srcbuf_add(b, ";\n    const uint gc%u = base | ", ri);
+    runs_expr(b, wcn, d + H_RUNS, d[H_NRUNS], 32);
+    sn_srcbuf_add(b, ";\n");
+    emit_bases(c, gw);
+    emit_bases(c, gc);
+}
+
+/* The data into the round's registers: from global memory (straight, or
+ * every column's loads in flight at once, then through local memory
+ * column by column), from local memory, or from the previous round's
+ * registers through local memory. */
+static void emit_round_fill(pass_cg *c, const pass_walk *w, bool gload, const char *gw,
+                            const char *gc)
+{
+    const uint32_t *r = w->r;
+    if (w->state == ST_GLOBAL && gload) {
+        for (uint32_t i = 0; i < c->E; i++)
+            emit_gload(c, w->rb.cpl[i] ? gc : gw, r[R_TABR + i], i);
+    } else if (w->state == ST_GLOBAL) {
+        /* column q's loads land in the registers that receive column q,
+         * which stay untouched until column q crosses (H200, 2^24: 0.909
+         * ms against 0.922 loading each column just before it crosses) */
+        for (uint32_t q = 0; q < c->P; q++)
+            emit_load_column(c, q);
+        for (uint32_t q = 0; q < c->P; q++) {
+            if (q > 0)
+                BARRIER(c);
+            emit_column_to_local(c, q);
+            BARRIER(c);
+            emit_local_to_reg(c, &w->rb, q);
+        }
+    } else if (w->state == ST_LOCAL) {
+        emit_local_to_reg(c, &w->rb, 0);
+    } else {
+        for (uint32_t q = 0; q < c->P; q++) {
+            if (q > 0)
+                BARRIER(c);
+            emit_reg_to_local(c, &w->ra, q);
+            BARRIER(c);
+            emit_local_to_reg(c, &w->rb, q);
+        }
+    }
+}
+
+/* The round's layers on registers with literal indices. */
+static void emit_round_layers(pass_cg *c, const uint32_t *r)
+{
+    uint32_t nl = r[R_NL(c->E)];
+    for (uint32_t li = 0; li < nl; li++) {
+        uint32_t code = r[R_CODES(c->E) + li], bt = code & 7u;
+        bool mirror = code & 8u;
+        if (code & 16u) { /* carry (i, i + 2^bt), i with bit bt, in blocks of 2^(ht+1) */
+            uint32_t ht = (code >> 8) & 0xffu;
+            for (uint32_t i = 0; i < c->E; i++)
+                if (((i >> bt) & 1u) && (i >> (ht + 1)) == ((i + (1u << bt)) >> (ht + 1)))
+                    sn_srcbuf_add(c->b, "    CX(%u, %u)\n", i, i + (1u << bt));
+            continue;
+        }
+        for (uint32_t i = 0; i < c->E; i++)
+            if (!((i >> bt) & 1u))
+                sn_srcbuf_add(c->b, "    CX(%u, %u)\n", i,
+                              mirror ? i ^ ((2u << bt) - 1u) : i | (1u << bt));
+    }
+}
+
+/* A register round. Returns true when the pass ended (the last round
+ * stored straight from registers). */
+static bool emit_register_round(pass_cg *c, pass_walk *w)
+{
+    const uint32_t *r = w->r;
+    uint32_t ri = w->ri;
+    round_layout(c, r, ri, &w->rb);
+    bool gload = ri == 0 && w->first_direct, gstore = ri + 1 == w->nr && w->last_direct;
+    char gw[16], gc[16];
+    snprintf(gw, sizeof gw, "gw%u", ri);
+    snprintf(gc, sizeof gc, "gc%u", ri);
+    emit_round_indices(c, r, ri, gload || gstore);
+    emit_round_fill(c, w, gload, gw, gc);
+    emit_round_layers(c, r);
+    if (gstore) {
+        for (uint32_t i = 0; i < c->E; i++) {
+            char ks[16], ps[16];
+            snprintf(ks, sizeof ks, "rk[%u]", i);
+            snprintf(ps, sizeof ps, "rp[%u]", i);
+            emit_gstore(c, w->rb.cpl[i] ? gc : gw, r[R_TABR + i], ks, ps);
+        }
+        sn_srcbuf_add(c->b, "}\n");
+        return true;
+    }
+    w->ra = w->rb;
+    w->state = ST_REGS;
+    w->r += R_CODES(c->E) + r[R_NL(c->E)];
+    w->ri++;
+    return false;
 }
 
 /* The kernel of one pass: the interpreter's semantics with d = this pass.
@@ -362,172 +559,35 @@ static void emit_pass(sn_srcbuf *b, const sn_fused_plan *p, size_t k, const uint
         c.ab = 0;
         c.am = 0;
     }
-    sn_srcbuf_add(b, "\n__kernel __attribute__((reqd_work_group_size(%u, 1, 1)))\n", c.W);
-    sn_srcbuf_add(b, "void sn_cg%zu(__global uint *keys, __global uint *pay)\n{\n", k);
-    sn_srcbuf_add(b, "    __local uint lk[%u];\n", c.TL + c.TL / 32);
-    if (c.hp)
-        sn_srcbuf_add(b, "    __local uint lp[%u];\n", c.TL + c.TL / 32);
-    sn_srcbuf_add(b, "    const uint w = (uint)get_local_id(0), g = (uint)get_group_id(0);\n");
-    /* twice E: carry rounds hold E positions and their halos */
-    sn_srcbuf_add(b, "    uint rk[%u];\n", 2 * c.E);
-    if (c.hp)
-        sn_srcbuf_add(b, "    uint rp[%u];\n", 2 * c.E);
-    sn_srcbuf_add(b, "    (void)pay;\n");
-    /* base: the group id spread over the bits outside the tile */
-    uint32_t universe = p->nbits >= 32 ? 0xffffffffu : (1u << p->nbits) - 1u;
-    uint32_t gruns[3 * 32];
-    unsigned ng = sn_fused_bit_runs(universe & ~d[H_BMASK], gruns, 32);
-    sn_srcbuf_add(b, "    const uint base = ");
-    runs_expr(b, "g", gruns, ng, 32);
-    sn_srcbuf_add(b, ";\n    const uint xw = base | ");
-    runs_expr(b, "w", d + H_RUNS, d[H_NRUNS], c.t - c.eb);
-    sn_srcbuf_add(b, ";\n");
-    emit_bases(&c, "xw");
-    sn_srcbuf_add(b, "    const uint lw = lpad(w);\n    (void)lw;\n");
-
-    enum { ST_GLOBAL, ST_LOCAL, ST_REGS } state = ST_GLOBAL;
-    round_cg ra, rb; /* the previous and the current round */
-    bool first_direct = d[H_FIRST_DIRECT], last_direct = d[H_LAST_DIRECT];
-    uint32_t nr = d[H_NROUNDS];
-    const uint32_t *r = d + d[H_ROUNDS];
-    unsigned cmax = carry_round_max(&c);
-    for (uint32_t ri = 0; ri < nr; ri++) {
-        if (r[0] == 1) { /* odd-even carry layers on the whole tile (one column) */
-            if (state == ST_GLOBAL) {
-                emit_load_column(&c, 0);
-                emit_column_to_local(&c, 0);
-            } else if (state == ST_REGS)
-                emit_reg_to_local(&c, &ra, 0);
-            if (state != ST_LOCAL)
-                BARRIER(&c);
-            state = ST_LOCAL;
-            /* the run of carry layers of one merge (u falling by one) */
-            uint32_t codes[8];
-            unsigned nk = 0;
-            const uint32_t *rr = r;
-            while (nk < cmax && nk < 8 && ri + nk < nr && rr[0] == 1 &&
-                   (nk == 0 || ((rr[1] & 0xffu) == (codes[0] & 0xffu) &&
-                                ((rr[1] >> 8) & 0xffu) + 1u == ((codes[nk - 1] >> 8) & 0xffu)))) {
-                codes[nk++] = rr[1];
-                rr += 2;
-            }
-            unsigned s0 = nk ? (codes[nk - 1] >> 8) & 0xffu : 0;
-            if (nk >= 2 && c.cb == 0 && s0 + c.eb <= c.t) {
-                int gsh = ri + nk == nr ? carry_gstore_shift(&c, s0) : -1;
-                emit_carry_round(&c, codes, nk, ri, gsh);
-                if (gsh >= 0) {
-                    sn_srcbuf_add(b, "}\n");
-                    return;
-                }
-                ri += nk - 1;
-                r = rr;
-                continue;
-            }
-            sn_srcbuf_add(b, "    local_layer(lk, %s, %d, %uu, %uu, w, 0x%xu, 1);\n",
-                          c.hp ? "lp" : "lk", c.hp ? 1 : 0, 1u << c.t, c.W, r[1]);
-            BARRIER(&c);
-            r += 2;
-            continue;
-        }
-        round_layout(&c, r, ri, &rb);
-        bool gload = ri == 0 && first_direct, gstore = ri + 1 == nr && last_direct;
-        sn_srcbuf_add(b, "    /* round %u */\n    const uint wp%u = ", ri, ri);
-        runs_expr(b, "w", r + R_RUNS, r[R_NWR], c.t - c.eb);
-        sn_srcbuf_add(b, ";\n    const uint wc%u = wp%u ^ 0x%xu;\n", ri, ri, r[R_CMASK]);
-        sn_srcbuf_add(b, "    const uint pw%u = lpad(wp%u), pc%u = lpad(wc%u);\n", ri, ri, ri, ri);
-        sn_srcbuf_add(b, "    (void)pw%u; (void)pc%u;\n", ri, ri);
-        char gw[16], gc[16], wpn[16], wcn[16];
-        snprintf(gw, sizeof gw, "gw%u", ri);
-        snprintf(gc, sizeof gc, "gc%u", ri);
-        snprintf(wpn, sizeof wpn, "wp%u", ri);
-        snprintf(wcn, sizeof wcn, "wc%u", ri);
-        if (gload || gstore) {
-            sn_srcbuf_add(b, "    const uint gw%u = base | ", ri);
-            runs_expr(b, wpn, d + H_RUNS, d[H_NRUNS], 32);
-            sn_srcbuf_add(b, ";\n    const uint gc%u = base | ", ri);
-            runs_expr(b, wcn, d + H_RUNS, d[H_NRUNS], 32);
-            sn_srcbuf_add(b, ";\n");
-            emit_bases(&c, gw);
-            emit_bases(&c, gc);
-        }
-        if (state == ST_GLOBAL) {
-            if (gload) {
-                for (uint32_t i = 0; i < c.E; i++)
-                    emit_gload(&c, rb.cpl[i] ? gc : gw, r[R_TABR + i], i);
-            } else {
-                /* every load in flight at once: column q's loads land in
-                 * the registers that receive column q, which stay
-                 * untouched until column q crosses */
-                const char *e = getenv("SN_FUSED_LOADALL"); /* tuning: 0 = column by column */
-                bool all = !(e && e[0] == '0');
-                for (uint32_t q = 0; all && q < c.P; q++)
-                    emit_load_column(&c, q);
-                for (uint32_t q = 0; q < c.P; q++) {
-                    if (q > 0)
-                        BARRIER(&c);
-                    if (!all)
-                        emit_load_column(&c, q);
-                    emit_column_to_local(&c, q);
-                    BARRIER(&c);
-                    emit_local_to_reg(&c, &rb, q);
-                }
-            }
-        } else if (state == ST_LOCAL) {
-            emit_local_to_reg(&c, &rb, 0);
-        } else {
-            for (uint32_t q = 0; q < c.P; q++) {
-                if (q > 0)
-                    BARRIER(&c);
-                emit_reg_to_local(&c, &ra, q);
-                BARRIER(&c);
-                emit_local_to_reg(&c, &rb, q);
-            }
-        }
-        uint32_t nl = r[R_NL(c.E)];
-        for (uint32_t li = 0; li < nl; li++) {
-            uint32_t code = r[R_CODES(c.E) + li], bt = code & 7u;
-            bool mirror = code & 8u;
-            if (code & 16u) { /* carry (i, i + 2^bt), i with bit bt, in blocks of 2^(ht+1) */
-                uint32_t ht = (code >> 8) & 0xffu;
-                for (uint32_t i = 0; i < c.E; i++)
-                    if (((i >> bt) & 1u) && (i >> (ht + 1)) == ((i + (1u << bt)) >> (ht + 1)))
-                        sn_srcbuf_add(b, "    CX(%u, %u)\n", i, i + (1u << bt));
-                continue;
-            }
-            for (uint32_t i = 0; i < c.E; i++)
-                if (!((i >> bt) & 1u))
-                    sn_srcbuf_add(b, "    CX(%u, %u)\n", i,
-                                  mirror ? i ^ ((2u << bt) - 1u) : i | (1u << bt));
-        }
-        if (gstore) {
-            for (uint32_t i = 0; i < c.E; i++) {
-                char ks[16], ps[16];
-                snprintf(ks, sizeof ks, "rk[%u]", i);
-                snprintf(ps, sizeof ps, "rp[%u]", i);
-                emit_gstore(&c, rb.cpl[i] ? gc : gw, r[R_TABR + i], ks, ps);
-            }
-            sn_srcbuf_add(b, "}\n");
+    emit_pass_head(&c, p, k);
+    pass_walk w;
+    memset(&w, 0, sizeof w);
+    w.state = ST_GLOBAL;
+    w.first_direct = d[H_FIRST_DIRECT];
+    w.last_direct = d[H_LAST_DIRECT];
+    w.nr = d[H_NROUNDS];
+    w.r = d + d[H_ROUNDS];
+    w.cmax = carry_round_max(&c);
+    while (w.ri < w.nr) {
+        bool ended = w.r[0] == 1 ? emit_carry_layers(&c, &w) : emit_register_round(&c, &w);
+        if (ended)
             return;
-        }
-        ra = rb;
-        state = ST_REGS;
-        r += R_CODES(c.E) + nl;
     }
-    if (state == ST_REGS) {
+    if (w.state == ST_REGS) {
         for (uint32_t q = 0; q < c.P; q++) {
             if (q > 0)
                 BARRIER(&c);
-            emit_reg_to_local(&c, &ra, q);
+            emit_reg_to_local(&c, &w.ra, q);
             BARRIER(&c);
             emit_store_column(&c, q);
         }
-    } else if (state == ST_LOCAL) {
+    } else if (w.state == ST_LOCAL) {
         emit_store_column(&c, 0);
     }
     sn_srcbuf_add(b, "}\n");
 }
 
-/* ---- window passes (odd-even carry layers of merges larger than a tile)
+/* Window passes (odd-even carry layers of merges larger than a tile)
  *
  * The interpreting kernel (kernels/fused.cl: sn_fused_window) runs each
  * layer of a window through local memory with a barrier and index
@@ -586,67 +646,98 @@ static bool window_left(uint32_t q0s, unsigned i, int j)
     return v >= ((int64_t)1 << i);
 }
 
-static void emit_window(sn_srcbuf *b, const sn_fused_plan *p, size_t k, sn_fused_step *st)
+/* One window pass being generated. */
+typedef struct win_cg {
+    sn_srcbuf *b;
+    bool hp;
+    int kt;
+    uint32_t n;               /* the array's keys */
+    unsigned bb, c, nl, B;    /* y = x >> bb, 2^c columns, layers, blocks of 2^B */
+    uint32_t C, W, TL, q0, S; /* columns, positions, keys, halo, middle */
+    uint32_t E, WG, WR;       /* registers, work-items, positions per load row */
+    unsigned emax;            /* layers per round */
+} win_cg;
+
+static void window_setup(win_cg *x, const sn_fused_plan *p, const sn_fused_step *st,
+                         unsigned window_round)
 {
-    bool hp = p->payload;
-    int kt = (int)p->kt;
-    unsigned bb = st->wb, c = st->wc, nl = st->wnl, B = st->wlp - st->wb + 1, zbits = bb - c;
-    uint32_t C = 1u << c, W = 1u << st->ww, TL = W << c, q0 = st->whalo, S = W - 2 * q0;
-    uint32_t E = window_elems(p, W), WG = TL / E, WR = WG >> c; /* positions per load row */
-    unsigned emax = 0;
-    while ((2u << emax) - 1u <= E / 2)
-        emax++; /* 2^emax - 1 <= E / 2 */
-    /* tuning knob SN_FUSED_WROUND: fewer layers per round (shorter runs,
-     * several per work-item) */
-    const char *er = getenv("SN_FUSED_WROUND");
-    if (er && *er >= '1' && *er <= '9' && (unsigned)atoi(er) < emax)
-        emax = (unsigned)atoi(er);
-    st->wwg = WG;
+    x->hp = p->payload;
+    x->kt = (int)p->kt;
+    x->n = p->n;
+    x->bb = st->wb;
+    x->c = st->wc;
+    x->nl = st->wnl;
+    x->B = st->wlp - st->wb + 1;
+    x->C = 1u << x->c;
+    x->W = 1u << st->ww;
+    x->TL = x->W << x->c;
+    x->q0 = st->whalo;
+    x->S = x->W - 2 * x->q0;
+    x->E = window_elems(p, x->W);
+    x->WG = x->TL / x->E;
+    x->WR = x->WG >> x->c;
+    x->emax = 0;
+    while ((2u << x->emax) - 1u <= x->E / 2)
+        x->emax++; /* 2^emax - 1 <= E / 2 */
+    /* the tuning's limit: fewer layers per round (shorter runs, several
+     * per work-item) */
+    if (window_round && window_round < x->emax)
+        x->emax = window_round;
+}
+
+/* The kernel's head and the window from global into local memory:
+ * plainly where the whole window lies inside the array, else with the
+ * smallest key before it and the largest past its end. */
+static void window_load(const win_cg *x, size_t k)
+{
+    sn_srcbuf *b = x->b;
+    unsigned zbits = x->bb - x->c;
     sn_srcbuf_add(b,
                   "\n/* window pass: %u carry layers, y = x >> %u, %u columns, %u positions, "
                   "middle %u, blocks of 2^%u */\n",
-                  nl, bb, C, W, S, B);
-    sn_srcbuf_add(b, "__kernel __attribute__((reqd_work_group_size(%u, 1, 1)))\n", WG);
+                  x->nl, x->bb, x->C, x->W, x->S, x->B);
+    sn_srcbuf_add(b, "__kernel __attribute__((reqd_work_group_size(%u, 1, 1)))\n", x->WG);
     sn_srcbuf_add(b,
                   "void sn_cw%zu(__global const uint *keys, __global const uint *pay, __global "
                   "uint *okeys, __global uint *opay)\n{\n",
                   k);
-    sn_srcbuf_add(b, "    __local uint lk[%u];\n", TL + TL / 32);
-    if (hp)
-        sn_srcbuf_add(b, "    __local uint lp[%u];\n", TL + TL / 32);
-    sn_srcbuf_add(b, "    uint rk[%u];\n", 2 * E);
-    if (hp)
-        sn_srcbuf_add(b, "    uint rp[%u];\n", 2 * E);
+    sn_srcbuf_add(b, "    __local uint lk[%u];\n", x->TL + x->TL / 32);
+    if (x->hp)
+        sn_srcbuf_add(b, "    __local uint lp[%u];\n", x->TL + x->TL / 32);
+    sn_srcbuf_add(b, "    uint rk[%u];\n", 2 * x->E);
+    if (x->hp)
+        sn_srcbuf_add(b, "    uint rp[%u];\n", 2 * x->E);
     sn_srcbuf_add(b, "    (void)pay; (void)opay;\n");
     sn_srcbuf_add(b, "    const uint w = (uint)get_local_id(0), g = (uint)get_group_id(0);\n");
     sn_srcbuf_add(b, "    const uint z0 = (g & %uu) << %uu, wc = w & %uu, wr = w >> %uu;\n",
-                  (1u << zbits) - 1u, c, C - 1u, c);
+                  (1u << zbits) - 1u, x->c, x->C - 1u, x->c);
     sn_srcbuf_add(b, "    const int A = (int)((g >> %uu) * %uu) - %d, y0 = A + (int)wr;\n", zbits,
-                  S, (int)q0);
+                  x->S, (int)x->q0);
     /* element i of the load and store layout: l = w + i * WG, ly = wr + i * WR */
     char li[64];
-    if (WG % 32 == 0)
+    if (x->WG % 32 == 0)
         sn_srcbuf_add(b, "    const uint lw = lpad(w);\n");
     /* every position of the window in the array: no checks */
     sn_srcbuf_add(
         b, "    const bool inside = A >= 0 && ((((uint)A + %uu) << %uu) | z0 | %uu) < %uu;\n",
-        W - 1u, bb, C - 1u, p->n);
+        x->W - 1u, x->bb, x->C - 1u, x->n);
     sn_srcbuf_add(b,
                   "    if (inside) {\n        __global const uint *kx = keys + (((uint)y0 << "
                   "%uu) | z0 | wc);\n",
-                  bb);
-    if (hp)
+                  x->bb);
+    if (x->hp)
         sn_srcbuf_add(b, "        __global const uint *px = pay + (((uint)y0 << %uu) | z0 | wc);\n",
-                      bb);
-    for (uint32_t i = 0; i < E; i++) {
-        window_lidx(li, sizeof li, i, WG);
-        sn_srcbuf_add(b, "        lk[%s] = to_ordered(%d, kx[%u]);\n", li, kt, (i * WR) << bb);
-        if (hp)
-            sn_srcbuf_add(b, "        lp[%s] = px[%u];\n", li, (i * WR) << bb);
+                      x->bb);
+    for (uint32_t i = 0; i < x->E; i++) {
+        window_lidx(li, sizeof li, i, x->WG);
+        sn_srcbuf_add(b, "        lk[%s] = to_ordered(%d, kx[%u]);\n", li, x->kt,
+                      (i * x->WR) << x->bb);
+        if (x->hp)
+            sn_srcbuf_add(b, "        lp[%s] = px[%u];\n", li, (i * x->WR) << x->bb);
     }
     sn_srcbuf_add(b, "    } else {\n");
-    for (uint32_t i = 0; i < E; i++) {
-        window_lidx(li, sizeof li, i, WG);
+    for (uint32_t i = 0; i < x->E; i++) {
+        window_lidx(li, sizeof li, i, x->WG);
         /* before the array: the smallest key; past its end: the largest */
         sn_srcbuf_add(
             b,
@@ -655,133 +746,164 @@ static void emit_window(sn_srcbuf *b, const sn_fused_plan *p, size_t k, sn_fused
             "          if (y >= 0) { v = SENTINEL; if (x < %uu) { v = to_ordered(%d, "
             "keys[x]);%s } }\n"
             "          lk[%s] = v;",
-            (int)(i * WR), bb, p->n, kt, hp ? " pv = pay[x];" : "", li);
-        if (hp)
+            (int)(i * x->WR), x->bb, x->n, x->kt, x->hp ? " pv = pay[x];" : "", li);
+        if (x->hp)
             sn_srcbuf_add(b, " lp[%s] = pv;", li);
         sn_srcbuf_add(b, " (void)pv; }\n");
     }
     sn_srcbuf_add(b, "    }\n    barrier(CLK_LOCAL_MEM_FENCE);\n");
+}
 
-    /* rounds, from the largest stride down */
-    for (unsigned top = nl; top > 0;) {
-        unsigned e = top < emax ? top : emax, ab = top - e; /* strides 2^(top-1) .. 2^ab */
-        uint32_t s = 1u << ab, Ep = W >> ab < E ? W >> ab : E, RH = Ep / 2, R = E / Ep;
-        uint32_t sC = s << c, RN = 2 * Ep;
-        sn_srcbuf_add(
-            b, "    /* round: strides %u..%u, runs of %u, halos of %u, %u per work-item */\n",
-            s << (e - 1), s, Ep, RH, R);
-        sn_srcbuf_add(b, "    {\n");
-        for (uint32_t r = 0; r < R; r++) {
-            /* run u = w + WG * r: column, residue modulo s, run index */
+/* Run r's registers from local memory: its middle, and halos that read
+ * the smallest (largest) key outside the window. */
+static void window_run_load(const win_cg *x, uint32_t r, uint32_t Ep, uint32_t RH, uint32_t sC)
+{
+    sn_srcbuf *b = x->b;
+    uint32_t RN = 2 * Ep;
+    for (uint32_t j = 0; j < RN; j++) {
+        int jj = (int)j - (int)RH, reg = (int)(r * RN + j);
+        if (jj >= 0 && jj < (int)Ep) {
+            sn_srcbuf_add(b, "    rk[%d] = lk[lpad((uint)(L%u + %d))];\n", reg, r, jj * (int)sC);
+            if (x->hp)
+                sn_srcbuf_add(b, "    rp[%d] = lp[lpad((uint)(L%u + %d))];\n", reg, r,
+                              jj * (int)sC);
+        } else {
             sn_srcbuf_add(b,
-                          "    const uint u%u = w + %uu;\n"
-                          "    const int L%u = (int)((u%u & %uu) + (u%u >> %uu) * %uu), yb%u = A + "
-                          "(L%u >> %u);\n",
-                          r, WG * r, r, r, sC - 1u, r, c + ab, Ep * sC, r, r, c);
-            for (uint32_t j = 0; j < RN; j++) {
-                int jj = (int)j - (int)RH, reg = (int)(r * RN + j);
-                if (jj >= 0 && jj < (int)Ep) {
-                    sn_srcbuf_add(b, "    rk[%d] = lk[lpad((uint)(L%u + %d))];\n", reg, r,
-                                  jj * (int)sC);
-                    if (hp)
-                        sn_srcbuf_add(b, "    rp[%d] = lp[lpad((uint)(L%u + %d))];\n", reg, r,
-                                      jj * (int)sC);
-                } else {
-                    sn_srcbuf_add(b,
-                                  "    { const uint l_ = (uint)(L%u + %d); rk[%d] = l_ < %uu ? "
-                                  "lk[lpad(l_)] : %s;",
-                                  r, jj * (int)sC, reg, TL, jj < 0 ? "0u" : "SENTINEL");
-                    if (hp)
-                        sn_srcbuf_add(b, " rp[%d] = l_ < %uu ? lp[lpad(l_)] : 0u;", reg, TL);
-                    sn_srcbuf_add(b, " }\n");
-                }
-            }
+                          "    { const uint l_ = (uint)(L%u + %d); rk[%d] = l_ < %uu ? "
+                          "lk[lpad(l_)] : %s;",
+                          r, jj * (int)sC, reg, x->TL, jj < 0 ? "0u" : "SENTINEL");
+            if (x->hp)
+                sn_srcbuf_add(b, " rp[%d] = l_ < %uu ? lp[lpad(l_)] : 0u;", reg, x->TL);
+            sn_srcbuf_add(b, " }\n");
         }
-        sn_srcbuf_add(b, "    barrier(CLK_LOCAL_MEM_FENCE);\n");
-        for (uint32_t r = 0; r < R; r++) {
-            /* no block boundary in the run's span: plain comparators */
-            sn_srcbuf_add(b, "    if (((yb%u - %d) >> %u) == ((yb%u + %d) >> %u)) {\n", r,
-                          (int)(s * RH), B, r, (int)(s * (Ep + RH) - 1), B);
-            for (int pass = 0; pass < 2; pass++) {
-                if (pass == 1)
-                    sn_srcbuf_add(b, "    } else {\n");
-                for (unsigned a = top; a-- > ab;) {
-                    unsigned i = a - ab;
-                    int d = 1 << i;
-                    for (int jj = -(int)RH; jj + d < (int)(Ep + RH); jj++) {
-                        if (!window_left(q0 >> ab, i, jj))
-                            continue;
-                        int r1 = (int)(r * RN) + jj + (int)RH;
-                        if (pass == 0)
-                            sn_srcbuf_add(b, "    CX(%d, %d)\n", r1, r1 + d);
-                        else /* both ends in one block of 2^B */
-                            sn_srcbuf_add(
-                                b, "    if (((uint)(yb%u + %d) & %uu) < %uu) CX(%d, %d)\n", r,
-                                jj * (int)s, (uint32_t)((1ull << B) - 1u),
-                                (uint32_t)((1ull << B) - (uint64_t)s * (uint64_t)d), r1, r1 + d);
-                    }
-                }
-            }
-            sn_srcbuf_add(b, "    }\n");
-        }
-        for (uint32_t r = 0; r < R; r++)
-            for (uint32_t jj = 0; jj < Ep; jj++) {
-                uint32_t reg = r * RN + jj + RH;
-                sn_srcbuf_add(b, "    lk[lpad((uint)(L%u + %d))] = rk[%u];\n", r, (int)(jj * sC),
-                              reg);
-                if (hp)
-                    sn_srcbuf_add(b, "    lp[lpad((uint)(L%u + %d))] = rp[%u];\n", r,
-                                  (int)(jj * sC), reg);
-            }
-        sn_srcbuf_add(b, "    barrier(CLK_LOCAL_MEM_FENCE);\n    }\n");
-        top = ab;
     }
+}
 
-    /* the middle rows back, to the other array */
+/* Run r's comparators, layers top-1 .. ab (strides s * 2^i): plain where
+ * the run spans no merge block boundary, else each pair tested. */
+static void window_run_layers(const win_cg *x, uint32_t r, unsigned top, unsigned ab, uint32_t Ep,
+                              uint32_t RH)
+{
+    sn_srcbuf *b = x->b;
+    uint32_t s = 1u << ab, RN = 2 * Ep;
+    sn_srcbuf_add(b, "    if (((yb%u - %d) >> %u) == ((yb%u + %d) >> %u)) {\n", r, (int)(s * RH),
+                  x->B, r, (int)(s * (Ep + RH) - 1), x->B);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1)
+            sn_srcbuf_add(b, "    } else {\n");
+        for (unsigned a = top; a-- > ab;) {
+            unsigned i = a - ab;
+            int d = 1 << i;
+            for (int jj = -(int)RH; jj + d < (int)(Ep + RH); jj++) {
+                if (!window_left(x->q0 >> ab, i, jj))
+                    continue;
+                int r1 = (int)(r * RN) + jj + (int)RH;
+                if (pass == 0)
+                    sn_srcbuf_add(b, "    CX(%d, %d)\n", r1, r1 + d);
+                else /* both ends in one block of 2^B */
+                    sn_srcbuf_add(b, "    if (((uint)(yb%u + %d) & %uu) < %uu) CX(%d, %d)\n", r,
+                                  jj * (int)s, (uint32_t)((1ull << x->B) - 1u),
+                                  (uint32_t)((1ull << x->B) - (uint64_t)s * (uint64_t)d), r1,
+                                  r1 + d);
+            }
+        }
+    }
+    sn_srcbuf_add(b, "    }\n");
+}
+
+/* One register round: layers top-1 .. ab, from local memory and back. */
+static void window_round(const win_cg *x, unsigned top, unsigned ab)
+{
+    sn_srcbuf *b = x->b;
+    unsigned e = top - ab;
+    uint32_t s = 1u << ab, Ep = x->W >> ab < x->E ? x->W >> ab : x->E, RH = Ep / 2;
+    uint32_t R = x->E / Ep, sC = s << x->c, RN = 2 * Ep;
+    sn_srcbuf_add(b, "    /* round: strides %u..%u, runs of %u, halos of %u, %u per work-item */\n",
+                  s << (e - 1), s, Ep, RH, R);
+    sn_srcbuf_add(b, "    {\n");
+    for (uint32_t r = 0; r < R; r++) {
+        /* run u = w + WG * r: column, residue modulo s, run index */
+        sn_srcbuf_add(b,
+                      "    const uint u%u = w + %uu;\n"
+                      "    const int L%u = (int)((u%u & %uu) + (u%u >> %uu) * %uu), yb%u = A + "
+                      "(L%u >> %u);\n",
+                      r, x->WG * r, r, r, sC - 1u, r, x->c + ab, Ep * sC, r, r, x->c);
+        window_run_load(x, r, Ep, RH, sC);
+    }
+    sn_srcbuf_add(b, "    barrier(CLK_LOCAL_MEM_FENCE);\n");
+    for (uint32_t r = 0; r < R; r++)
+        window_run_layers(x, r, top, ab, Ep, RH);
+    for (uint32_t r = 0; r < R; r++)
+        for (uint32_t jj = 0; jj < Ep; jj++) {
+            uint32_t reg = r * RN + jj + RH;
+            sn_srcbuf_add(b, "    lk[lpad((uint)(L%u + %d))] = rk[%u];\n", r, (int)(jj * sC), reg);
+            if (x->hp)
+                sn_srcbuf_add(b, "    lp[lpad((uint)(L%u + %d))] = rp[%u];\n", r, (int)(jj * sC),
+                              reg);
+        }
+    sn_srcbuf_add(b, "    barrier(CLK_LOCAL_MEM_FENCE);\n    }\n");
+}
+
+/* The middle rows back, to the other array. */
+static void window_store(const win_cg *x)
+{
+    sn_srcbuf *b = x->b;
+    char li[64];
     sn_srcbuf_add(b,
                   "    if (inside) {\n        __global uint *ko = okeys + (((uint)y0 << %uu) | z0 "
                   "| wc);\n",
-                  bb);
-    if (hp)
-        sn_srcbuf_add(b, "        __global uint *po = opay + (((uint)y0 << %uu) | z0 | wc);\n", bb);
-    for (uint32_t i = 0; i < E; i++) {
-        window_lidx(li, sizeof li, i, WG);
+                  x->bb);
+    if (x->hp)
+        sn_srcbuf_add(b, "        __global uint *po = opay + (((uint)y0 << %uu) | z0 | wc);\n",
+                      x->bb);
+    for (uint32_t i = 0; i < x->E; i++) {
+        window_lidx(li, sizeof li, i, x->WG);
         sn_srcbuf_add(b, "        if (wr + %uu - %uu < %uu) { ko[%u] = from_ordered(%d, lk[%s]);",
-                      i * WR, q0, S, (i * WR) << bb, kt, li);
-        if (hp)
-            sn_srcbuf_add(b, " po[%u] = lp[%s];", (i * WR) << bb, li);
+                      i * x->WR, x->q0, x->S, (i * x->WR) << x->bb, x->kt, li);
+        if (x->hp)
+            sn_srcbuf_add(b, " po[%u] = lp[%s];", (i * x->WR) << x->bb, li);
         sn_srcbuf_add(b, " }\n");
     }
     sn_srcbuf_add(b, "    } else {\n");
-    for (uint32_t i = 0; i < E; i++) {
-        window_lidx(li, sizeof li, i, WG);
+    for (uint32_t i = 0; i < x->E; i++) {
+        window_lidx(li, sizeof li, i, x->WG);
         sn_srcbuf_add(b,
                       "        if (wr + %uu - %uu < %uu) { const uint x = ((uint)(y0 + %d) << %uu) "
                       "| z0 | wc; if (x < %uu) { okeys[x] = from_ordered(%d, lk[%s]);",
-                      i * WR, q0, S, (int)(i * WR), bb, p->n, kt, li);
-        if (hp)
+                      i * x->WR, x->q0, x->S, (int)(i * x->WR), x->bb, x->n, x->kt, li);
+        if (x->hp)
             sn_srcbuf_add(b, " opay[x] = lp[%s];", li);
         sn_srcbuf_add(b, " } }\n");
     }
     sn_srcbuf_add(b, "    }\n}\n");
 }
 
-bool sn_fused_codegen_wanted(const sn_gpu *g)
+static void emit_window(sn_srcbuf *b, const sn_fused_plan *p, size_t k, sn_fused_step *st,
+                        unsigned window_round_max)
 {
-    const char *e = getenv("SN_FUSED_CODEGEN"); /* 0: interpret; 1: generate (also on CPUs) */
-    if (e && (e[0] == '0' || e[0] == '1') && e[1] == '\0')
-        return e[0] == '1';
-    return strcmp(g->info.type, "CPU") != 0;
+    win_cg x;
+    x.b = b;
+    window_setup(&x, p, st, window_round_max);
+    st->wwg = x.WG;
+    window_load(&x, k);
+    /* rounds, from the largest stride down */
+    for (unsigned top = x.nl; top > 0;) {
+        unsigned e = top < x.emax ? top : x.emax, ab = top - e; /* strides 2^(top-1) .. 2^ab */
+        window_round(&x, top, ab);
+        top = ab;
+    }
+    window_store(&x);
 }
 
-sn_status sn_fused_codegen(sn_gpu *g, sn_fused_plan *p, sn_diag *diag)
+sn_status sn_fused_source(const sn_fused_plan *p, const sn_gpu_tuning *tu, char **out,
+                          sn_diag *diag)
 {
-    if (p->serial || p->tile_passes + p->window_passes == 0)
-        return SN_OK;
+    *out = NULL;
     const char *lib = sn_kernel_source_find("fused");
     if (!lib)
         return sn_diag_set(diag, SN_EDEVICE, 0, 0, "kernels/fused.cl was not embedded");
     sn_srcbuf b = {0};
+    /* (the generated text is kept as it was measured: "----" included) */
     sn_srcbuf_add(
         &b,
         "%s\n/* ---- generated by src/gpu/fused_cg.c: %zu tile and %zu window passes, n = %u */\n",
@@ -792,45 +914,19 @@ sn_status sn_fused_codegen(sn_gpu *g, sn_fused_plan *p, sn_diag *diag)
         if (p->steps[i].layer == SN_STEP_TILE)
             emit_pass(&b, p, i, p->desc + p->steps[i].off);
         else if (p->steps[i].layer == SN_STEP_WINDOW)
-            emit_window(&b, p, i, &p->steps[i]);
+            emit_window(&b, p, i, &p->steps[i], tu->window_round);
     }
     if (b.oom) {
         sn_free(b.s);
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory generating fused kernels");
     }
-    char opts[160];
-    int len = snprintf(opts, sizeof opts, "-DSN_CODEGEN=1 -DHP=%d -DKT=%d -DE_BITS=%u",
-                       p->payload ? 1 : 0, (int)p->kt, p->ebits);
-    const char *rr = getenv("SN_FUSED_MAXRREG");
-    if (strstr(g->info.vendor, "NVIDIA") && rr && atoi(rr) > 0 && len > 0 &&
-        (size_t)len < sizeof opts)
-        snprintf(opts + len, sizeof opts - (size_t)len, " -cl-nv-maxrregcount=%d", atoi(rr));
-    const char *dump = getenv("SN_FUSED_CGDUMP"); /* tuning: the source and build log */
-    size_t ol = strlen(opts);
-    if (dump && strstr(g->info.vendor, "NVIDIA") && ol + 16 < sizeof opts)
-        memcpy(opts + ol, " -cl-nv-verbose", 16);
-    if (dump) {
-        FILE *f = fopen(dump, "w");
-        if (f) {
-            fwrite(b.s, 1, b.len, f);
-            fclose(f);
-        }
-    }
-    cl_program prog;
-    sn_status st = sn_gpu_build_source_opts(g, b.s, opts, false, &prog, diag);
-    sn_free(b.s);
-    if (st != SN_OK)
-        return st;
-    if (dump) {
-        char logname[512];
-        snprintf(logname, sizeof logname, "%s.log", dump);
-        FILE *lf = fopen(logname, "w");
-        if (lf) {
-            fprintf(lf, "options: %s\n%s\n", opts, sn_gpu_build_log(g));
-            fclose(lf);
-        }
-    }
-    p->cg_prog = prog;
+    *out = b.s;
+    return SN_OK;
+}
+
+/* The generated program's kernels, one per tile and window pass. */
+static sn_status codegen_kernels(sn_fused_plan *p, sn_diag *diag)
+{
     p->cg_k = sn_calloc(p->nsteps, sizeof *p->cg_k);
     if (!p->cg_k)
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for fused kernels");
@@ -840,11 +936,31 @@ sn_status sn_fused_codegen(sn_gpu *g, sn_fused_plan *p, sn_diag *diag)
         char name[32];
         snprintf(name, sizeof name, p->steps[i].layer == SN_STEP_TILE ? "sn_cg%zu" : "sn_cw%zu", i);
         cl_int err;
-        p->cg_k[i] = clCreateKernel(prog, name, &err);
+        p->cg_k[i] = clCreateKernel(p->cg_prog, name, &err);
         if (err != CL_SUCCESS)
             return sn_gpu_cl_fail(diag, "clCreateKernel(generated fused pass)", err);
     }
     return SN_OK;
+}
+
+sn_status sn_fused_codegen(sn_gpu *g, const sn_gpu_tuning *tu, sn_fused_plan *p, sn_diag *diag)
+{
+    if (p->serial || p->tile_passes + p->window_passes == 0)
+        return SN_OK;
+    char *src = NULL;
+    sn_status st = sn_fused_source(p, tu, &src, diag);
+    if (st != SN_OK)
+        return st;
+    char opts[160];
+    snprintf(opts, sizeof opts, "-DSN_CODEGEN=1 -DHP=%d -DKT=%d -DE_BITS=%u", p->payload ? 1 : 0,
+             (int)p->kt, p->ebits);
+    cl_program prog;
+    st = sn_gpu_build_source_opts(g, src, opts, false, &prog, diag);
+    sn_free(src);
+    if (st != SN_OK)
+        return st;
+    p->cg_prog = prog;
+    return codegen_kernels(p, diag);
 }
 
 void sn_fused_codegen_free(sn_fused_plan *p)

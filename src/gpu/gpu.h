@@ -47,11 +47,17 @@ bool sn_gpu_device_parse(const char *s, uint32_t *platform, uint32_t *device);
 
 typedef struct sn_gpu sn_gpu;
 
-/* Open a device: `spec` = "P:D", or NULL for the default (the first GPU,
- * else the first CPU device, else the first device). Builds the embedded
- * kernels; a build failure returns SN_EDEVICE with the build log in diag
- * (the full log stays readable through sn_gpu_build_log). SN_ENODEVICE: no
- * platform; SN_EINVAL: no such device. */
+/* The device sn_gpu_open(NULL) opens among devs[0..count) (as listed by
+ * sn_gpu_devices): the first GPU, else the first CPU device, else the
+ * first device; count when count is 0. */
+size_t sn_gpu_device_default(const sn_gpu_device_info *devs, size_t count);
+
+/* Open a device: `spec` = "P:D", or NULL for the default
+ * (sn_gpu_device_default). Builds the embedded kernels; a build failure
+ * returns SN_EBUILD with the build log in diag (the full log stays
+ * readable through sn_gpu_build_log). Reads the tuning knobs of the
+ * environment (above); a malformed one is SN_EINVAL naming it.
+ * SN_ENODEVICE: no platform; SN_EINVAL: no such device. */
 sn_status sn_gpu_open(const char *spec, sn_gpu **out, sn_diag *diag);
 void sn_gpu_close(sn_gpu *g); /* NULL is a no-op */
 
@@ -80,6 +86,11 @@ const char *sn_gpu_variant_name(sn_gpu_variant v); /* "auto", "pairs", ... */
 bool sn_gpu_variant_parse(const char *s, sn_gpu_variant *out);
 /* The fused variants run several layers per launch: no per-layer states. */
 bool sn_gpu_variant_is_fused(sn_gpu_variant v);
+/* The variant v stands for on s: AUTO is shift for closed forms (bitonic,
+ * oddeven-merge, transposition), pairs for explicit networks; SN_EINVAL
+ * (diag says why) when v does not fit s (e.g. xor on odd-even merge). */
+sn_status sn_gpu_resolve_variant(const sn_schedule *s, sn_gpu_variant v, sn_gpu_variant *out,
+                                 sn_diag *diag);
 
 /* How a fused variant runs schedule s on g: launches (tile passes, window
  * passes, and layers that fit no tile, each one launch), the tile size and
@@ -102,6 +113,67 @@ typedef struct sn_gpu_fused_info {
 sn_status sn_gpu_fused_describe(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, bool payload,
                                 sn_key_type t, sn_gpu_fused_info *out, sn_diag *diag);
 
+/* ---- tuning of the fused variants (docs/gpu-speed.md)
+ *
+ * One record holds every number the fused planner (fused.c) and code
+ * generator (fused_cg.c) choose by measurement rather than by necessity.
+ * sn_gpu_open fills it with the defaults below and then with the
+ * environment's three tuning knobs (SN_FUSED_TILE, SN_FUSED_BIGTILE,
+ * SN_FUSED_CODEGEN, read in one place: tuning.c); sn_gpu_set_tuning
+ * replaces it (the tests shrink tiles and windows with it so that small
+ * inputs take every path). The planner only ever shrinks a value to what
+ * the device holds. */
+#define SN_TUNE_TILE_BITS_GPU 13   /* local-memory tiles of 2^13 keys (GPUs) */
+#define SN_TUNE_TILE_BITS_CPU 14   /* one work-item's tile on CPUs: 64 KiB, a core's L2 */
+#define SN_TUNE_TILE_BITS_MAX 20   /* the largest tile a knob may ask for */
+#define SN_TUNE_REG_TILE_BITS 14   /* bitonic register tiles of 2^14 keys */
+#define SN_TUNE_REG_ELEM_BITS 6    /* ... 2^6 keys per work-item */
+#define SN_TUNE_FIRST_TILE_BITS 12 /* ... the first pass over tiles of 2^12 */
+#define SN_TUNE_FIRST_TILE_FROM 21 /* ... from 2^21 keys */
+#define SN_TUNE_WINDOW_BITS_GPU 13 /* odd-even windows of 2^13 keys (GPUs) */
+#define SN_TUNE_WINDOW_BITS_CPU 14 /* ... on CPUs */
+
+typedef enum sn_gpu_codegen {
+    SN_GPU_CODEGEN_AUTO = 0,  /* generate on GPUs, interpret on CPUs */
+    SN_GPU_CODEGEN_INTERPRET, /* kernels/fused.cl reads the plan at run time */
+    SN_GPU_CODEGEN_GENERATE   /* a straight-line kernel per pass (fused_cg.c) */
+} sn_gpu_codegen;
+
+typedef struct sn_gpu_tuning {
+    sn_gpu_codegen codegen;
+    /* largest local-memory tile, 2^tile_bits keys; 0: SN_TUNE_TILE_BITS_GPU
+     * or _CPU by the kind of pass (SN_FUSED_TILE) */
+    unsigned tile_bits;
+    /* generated bitonic passes without payload: tiles of 2^reg_tile_bits
+     * keys held in registers, crossing local memory in columns; 0: off
+     * (SN_FUSED_BIGTILE) */
+    unsigned reg_tile_bits;
+    unsigned reg_elem_bits; /* ... 2^reg_elem_bits keys per work-item */
+    /* ... the first pass over tiles of 2^first_tile_bits of its own (0:
+     * off), for 2^first_tile_from keys and more */
+    unsigned first_tile_bits, first_tile_from;
+    /* odd-even carry layers that fit no tile: overlapping windows (false:
+     * one launch per layer), of at most 2^window_bits keys (0: by kind) */
+    bool windows;
+    unsigned window_bits;
+    /* generated windows: at most this many layers per register round (0:
+     * as many as the registers allow) */
+    unsigned window_round;
+} sn_gpu_tuning;
+
+/* The defaults above, without the environment. */
+void sn_gpu_tuning_default(sn_gpu_tuning *t);
+/* g's tuning, borrowed; replacing it takes effect at the next run. */
+const sn_gpu_tuning *sn_gpu_tuning_get(const sn_gpu *g);
+void sn_gpu_set_tuning(sn_gpu *g, const sn_gpu_tuning *t); /* copied */
+
+/* The OpenCL C source of the kernels generated for a fused run of s (the
+ * kernels sn_gpu_run and sn_gpu_verify would build), in *out (sn_free
+ * it); *out = NULL when this variant on this device interprets instead.
+ * For reading and diffing the generated code; nothing is built. */
+sn_status sn_gpu_fused_source(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, bool payload,
+                              sn_key_type t, char **out, sn_diag *diag);
+
 /* ---- timing (sortnet gpu bench) */
 
 typedef struct sn_gpu_timing {
@@ -114,6 +186,13 @@ typedef struct sn_gpu_timing {
  * figures. keys is left holding the output of the last run. */
 sn_status sn_gpu_time(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, sn_key_type t,
                       uint32_t *keys, size_t reps, sn_gpu_timing *times, sn_diag *diag);
+
+/* Each timed command's own time, as sn_gpu_time runs: the kernel's name
+ * (or "copy"), its work-items and milliseconds. Waiting for every command
+ * makes the run's own total meaningless, so this is a tuning aid. */
+typedef void (*sn_gpu_profile_fn)(void *ctx, const char *what, size_t items, double ms);
+/* fn NULL: off (the default). ctx is passed back, borrowed. */
+void sn_gpu_set_profile(sn_gpu *g, sn_gpu_profile_fn fn, void *ctx);
 
 /* Median time of a device-to-device copy of n keys (one read and one
  * write of each, like one fused pass), over reps runs after a warm-up:
@@ -171,7 +250,8 @@ typedef struct sn_gpu_report {
  * runs first, so a device that is too small fails fast. A digest
  * mismatch is localised by running both executors again up to that layer.
  * Returns SN_OK with the verdict in *rep; other statuses are errors (a user
- * kernel that does not build: SN_EPARSE with the build log in diag). */
+ * kernel that does not build: SN_EBUILD with the build log in diag; one
+ * that lacks the kernel function or its arguments: SN_EPARSE). */
 sn_status sn_gpu_verify(sn_gpu *g, const sn_schedule *s, sn_key_type t, const uint32_t *input,
                         bool with_payload, const sn_gpu_verify_opts *opts, sn_gpu_report *rep,
                         sn_diag *diag);
@@ -225,7 +305,7 @@ typedef struct sn_gpu_outcome {
  * out->fault != SN_GPU_FAULT_NONE, rep->identical is false and no
  * mismatch is named (the child was killed and reaped: nothing of it is left
  * running). Other statuses are errors, those of the child included
- * (SN_ENODEVICE, a build failure's SN_EPARSE with the log in diag and
+ * (SN_ENODEVICE, a build failure's SN_EBUILD with the log in diag and
  * out->build_log). *out is filled in any case; clear it. */
 sn_status sn_gpu_verify_isolated(const sn_gpu_isolation *iso, const sn_schedule *s, sn_key_type t,
                                  const uint32_t *input, bool with_payload,

@@ -44,14 +44,25 @@ struct sn_gpu {
     /* event capture for timing: first and last launch while recording */
     bool record;
     cl_event ev_first, ev_last;
+    sn_gpu_profile_fn profile; /* each timed command's own time, or NULL */
+    void *profile_ctx;
+    sn_gpu_tuning tune; /* the fused variants' (tuning.c) */
 };
+
+/* Fill t's fields from the environment's tuning knobs (SN_FUSED_TILE,
+ * SN_FUSED_BIGTILE, SN_FUSED_CODEGEN) where set; SN_EINVAL naming a
+ * malformed one. The only place that reads the environment. */
+sn_status sn_gpu_tuning_from_env(sn_gpu_tuning *t, sn_diag *diag);
+/* Whether fused tile passes run as generated straight-line kernels on g
+ * (by g's tuning: GPUs by default). */
+bool sn_gpu_generates(const sn_gpu *g);
 
 /* Fill diag with "CALL failed: CL_NAME (code)"; returns SN_EDEVICE (or
  * SN_ENOMEM / SN_ELIMIT for the out-of-memory codes). */
 sn_status sn_gpu_cl_fail(sn_diag *diag, const char *call, cl_int err);
 
-/* Build `source` for g's device into *prog; on failure SN_EPARSE (user
- * source) or SN_EDEVICE with the log in diag and g->build_log. */
+/* Build `source` for g's device into *prog; on failure SN_EBUILD with the
+ * log in diag and g->build_log. */
 sn_status sn_gpu_build_source(sn_gpu *g, const char *source, bool user, cl_program *prog,
                               sn_diag *diag);
 /* The same with extra build options (e.g. "-DHP=1"). */
@@ -115,27 +126,27 @@ typedef struct sn_fused_plan {
 } sn_fused_plan;
 
 sn_status sn_fused_build(sn_gpu *g, bool payload, sn_key_type t, sn_diag *diag);
-sn_status sn_fused_plan_make(const sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, bool payload,
-                             sn_key_type kt, sn_fused_plan *p, sn_diag *diag);
+/* Plan schedule s on g with tuning tu (g's, as a rule). */
+sn_status sn_fused_plan_make(const sn_gpu *g, const sn_gpu_tuning *tu, const sn_schedule *s,
+                             sn_gpu_variant v, bool payload, sn_key_type kt, sn_fused_plan *p,
+                             sn_diag *diag);
 void sn_fused_plan_free(sn_fused_plan *p);
 /* The runs of set bits of mask, lowest first, as triples (position
  * counted over the set bits, length, bit position) into runs[3 * max]:
  * how a packed index spreads over mask's bits. Returns the count, or
  * max + 1 when mask has more runs than that. */
 unsigned sn_fused_bit_runs(uint32_t mask, uint32_t *runs, unsigned max);
-/* Whether tile passes run as generated straight-line kernels on g (GPUs;
- * SN_FUSED_CODEGEN=0|1 overrides), and generating them for p. */
-bool sn_fused_codegen_wanted(const sn_gpu *g);
-sn_status sn_fused_codegen(sn_gpu *g, sn_fused_plan *p, sn_diag *diag);
+/* The OpenCL C source of p's generated kernels (sn_free it). */
+sn_status sn_fused_source(const sn_fused_plan *p, const sn_gpu_tuning *tu, char **out,
+                          sn_diag *diag);
+/* Generate and build p's kernels (p->cg_prog, p->cg_k). */
+sn_status sn_fused_codegen(sn_gpu *g, const sn_gpu_tuning *tu, sn_fused_plan *p, sn_diag *diag);
 void sn_fused_codegen_free(sn_fused_plan *p);
 sn_status sn_fused_codegen_launch(sn_gpu *g, const sn_gpu_bufs *b, cl_kernel k, size_t items,
                                   size_t wg, sn_diag *diag);
 sn_status sn_fused_enqueue(sn_gpu *g, const sn_gpu_bufs *b, const sn_schedule *s,
                            const sn_fused_plan *p, sn_key_type t, sn_diag *diag);
 
-/* variant AUTO -> the concrete one; SN_EINVAL if it does not fit s. */
-sn_status sn_gpu_resolve_variant(const sn_schedule *s, sn_gpu_variant v, sn_gpu_variant *out,
-                                 sn_diag *diag);
 /* Check sizes against the device (SN_ELIMIT naming them), then allocate;
  * uploads the pairs for the pairs variant. On failure nothing is held. */
 sn_status sn_gpu_bufs_create(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, bool payload,
@@ -147,7 +158,7 @@ sn_status sn_gpu_enqueue_layer(sn_gpu *g, const sn_gpu_bufs *b, const sn_schedul
 sn_status sn_gpu_enqueue_digest(sn_gpu *g, const sn_gpu_bufs *b, size_t slot, sn_diag *diag);
 sn_status sn_gpu_enqueue_inject(sn_gpu *g, const sn_gpu_bufs *b, uint32_t index, sn_diag *diag);
 /* A command's event while timing (g->record): kept as the first or last
- * one timed (SN_GPU_PROFILE=1 prints its own time, naming it what). */
+ * one timed (and its own time given to g's profile hook, naming it what). */
 void sn_gpu_record(sn_gpu *g, cl_event ev, const char *what, size_t items);
 /* Launch `items` work-items rounded up to whole groups of wg. */
 sn_status sn_gpu_launch(sn_gpu *g, cl_kernel k, size_t items, size_t wg, const char *name,

@@ -226,7 +226,7 @@ static bool head_ok(const msg_head *h, bool ready, size_t next, size_t L, size_t
     case MSG_END: return ready && next == L && h->len == 0;
     case MSG_ERROR:
         return h->len > 0 && h->len <= ERROR_MAX && h->status != SN_OK &&
-               h->status <= (uint32_t)SN_EDEVICE;
+               h->status <= (uint32_t)SN_STATUS_LAST;
     default: return false;
     }
 }
@@ -262,6 +262,142 @@ static sn_status take_error(int fd, const msg_head *h, const sn_gpu_isolation *i
     return st;
 }
 
+/* The parent's side of one run: the pipe from the child, the reference
+ * one layer behind it, and where the verdict goes. */
+typedef struct parent {
+    int fd;
+    const sn_gpu_isolation *iso;
+    size_t L, bytes;
+    uint32_t n;
+    sn_lockstep_ref *ref;
+    uint32_t *dev; /* a layer's keys and payload, as they come */
+    sn_gpu_report *rep;
+    sn_gpu_outcome *out;
+    bool ready, begun; /* begun: layer `next` runs */
+    size_t next;       /* the layer the child works on (or will) */
+} parent;
+
+/* What one message means; *over when the run ends with it. */
+static sn_status take_message(parent *p, const msg_head *h, double deadline, bool *over,
+                              sn_diag *diag)
+{
+    sn_status st = SN_OK;
+    switch (h->type) {
+    case MSG_READY:
+        p->out->device[h->len] = '\0';
+        p->ready = true;
+        break;
+    case MSG_BEGIN: p->begun = true; break;
+    case MSG_DONE:
+        p->begun = false;
+        *over = sn_lockstep_ref_step(p->ref, p->next++, p->dev, p->dev + p->n, p->rep);
+        break;
+    case MSG_END: *over = true; break;
+    case MSG_ERROR:
+        st = take_error(p->fd, h, p->iso, deadline, p->out, diag);
+        if (st == SN_EDEVICE && p->begun) {
+            /* the kernel's own doing: a verdict, with diag's details */
+            p->out->fault = SN_GPU_FAULT_ERROR;
+            p->out->in_layer = true;
+            p->out->layer = p->next;
+            st = SN_OK;
+        }
+        *over = true;
+        break;
+    default: break;
+    }
+    return st;
+}
+
+/* Read the child's messages until the verdict, a fault or an error. */
+static sn_status listen_child(parent *p, sn_diag *diag)
+{
+    double limit = p->iso->setup_timeout_s;
+    double deadline = limit > 0 ? now_s() + limit : 0;
+    for (bool over = false; !over;) {
+        msg_head h;
+        int r = read_full(p->fd, &h, sizeof h, deadline);
+        if (r == READ_OK && !head_ok(&h, p->ready, p->next, p->L, p->bytes))
+            return protocol_error(diag, &h);
+        /* the bodies read here: the device's name, a layer's arrays */
+        if (r == READ_OK && h.type == MSG_READY)
+            r = read_full(p->fd, p->out->device, (size_t)h.len, deadline);
+        if (r == READ_OK && h.type == MSG_DONE)
+            r = read_full(p->fd, p->dev, 2 * p->bytes, deadline);
+        if (r != READ_OK) {
+            p->out->in_layer = p->ready && p->next < p->L;
+            p->out->layer = p->next;
+            if (r == READ_TIMEOUT) {
+                p->out->fault = SN_GPU_FAULT_TIMEOUT;
+                p->out->limit_s = limit;
+            } else if (r == READ_EOF) {
+                p->out->fault = SN_GPU_FAULT_CRASH;
+            } else {
+                return sn_diag_set(diag, SN_EDEVICE, 0, 0, "reading from the device process: %s",
+                                   strerror(errno));
+            }
+            return SN_OK;
+        }
+        sn_status st = take_message(p, &h, deadline, &over, diag);
+        if (st != SN_OK)
+            return st;
+        if (p->ready) {
+            /* each layer's clock starts with the message before it */
+            limit = p->iso->layer_timeout_s;
+            deadline = limit > 0 ? now_s() + limit : 0;
+        }
+    }
+    return SN_OK;
+}
+
+/* Reap the child (how a crash ended goes into out) and settle the
+ * verdict: a fault is never "identical". */
+static sn_status reap_child(pid_t pid, sn_status st, sn_gpu_outcome *out, sn_gpu_report *rep,
+                            sn_diag *diag)
+{
+    int status = 0;
+    if (!reap(pid, &status)) {
+        if (st == SN_OK)
+            st = reap_fail(pid, diag);
+    } else if (out->fault == SN_GPU_FAULT_CRASH) {
+        if (WIFSIGNALED(status))
+            out->signal = WTERMSIG(status);
+        else if (WIFEXITED(status))
+            out->exit_status = WEXITSTATUS(status);
+    }
+    if (out->fault != SN_GPU_FAULT_NONE) {
+        rep->identical = false;
+        rep->layer = out->layer;
+    }
+    return st;
+}
+
+/* Fork the device process; the parent gets the pipe's reading end. */
+static sn_status start_child(const sn_gpu_isolation *iso, const sn_schedule *s, sn_key_type t,
+                             const uint32_t *input, const sn_gpu_verify_opts *opts, pid_t *pid,
+                             int *fd, sn_diag *diag)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return sn_diag_set(diag, SN_EDEVICE, 0, 0, "pipe: %s", strerror(errno));
+    pid_t parent_pid = getpid();
+    *pid = fork();
+    if (*pid < 0) {
+        int e = errno;
+        close(fds[0]);
+        close(fds[1]);
+        return sn_diag_set(diag, SN_EDEVICE, 0, 0, "fork: %s", strerror(e));
+    }
+    if (*pid == 0) {
+        close(fds[0]);
+        child_main(fds[1], parent_pid, iso, s, t, input, opts);
+    }
+    close(fds[1]);
+    setpgid(*pid, *pid); /* also here: no race with the child's own call */
+    *fd = fds[0];
+    return SN_OK;
+}
+
 sn_status sn_gpu_verify_isolated(const sn_gpu_isolation *iso, const sn_schedule *s, sn_key_type t,
                                  const uint32_t *input, bool with_payload,
                                  const sn_gpu_verify_opts *opts, sn_gpu_report *rep,
@@ -283,110 +419,17 @@ sn_status sn_gpu_verify_isolated(const sn_gpu_isolation *iso, const sn_schedule 
     if ((st = sn_lockstep_ref_init(&ref, s, t, input, with_payload, diag)) != SN_OK)
         return st;
     size_t bytes = (size_t)n * 4;
-    uint32_t *dev = sn_malloc(2 * bytes + 4);
-    if (!dev) {
-        sn_lockstep_ref_free(&ref);
-        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %u keys", n);
+    parent p = {-1, iso, L, bytes, n, &ref, sn_malloc(2 * bytes + 4), rep, out, false, false, 0};
+    pid_t pid = 0;
+    if (!p.dev)
+        st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %u keys", n);
+    else if ((st = start_child(iso, s, t, input, opts, &pid, &p.fd, diag)) == SN_OK) {
+        st = listen_child(&p, diag);
+        close(p.fd);
+        st = reap_child(pid, st, out, rep, diag);
     }
-    int fds[2];
-    if (pipe(fds) != 0) {
-        st = sn_diag_set(diag, SN_EDEVICE, 0, 0, "pipe: %s", strerror(errno));
-        goto done_mem;
-    }
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
-        st = sn_diag_set(diag, SN_EDEVICE, 0, 0, "fork: %s", strerror(errno));
-        close(fds[0]);
-        close(fds[1]);
-        goto done_mem;
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        child_main(fds[1], parent, iso, s, t, input, opts);
-    }
-    close(fds[1]);
-    setpgid(pid, pid); /* also here: no race with the child's own call */
-    int fd = fds[0];
-
-    bool ready = false, over = false, begun = false; /* begun: layer `next` runs */
-    size_t next = 0;                                 /* the layer the child works on (or will) */
-    double limit = iso->setup_timeout_s;
-    double deadline = limit > 0 ? now_s() + limit : 0;
-    while (!over) {
-        msg_head h;
-        int r = read_full(fd, &h, sizeof h, deadline);
-        if (r == READ_OK && !head_ok(&h, ready, next, L, bytes)) {
-            st = protocol_error(diag, &h);
-            break;
-        }
-        /* the bodies read here: the device's name, a layer's arrays */
-        if (r == READ_OK && h.type == MSG_READY)
-            r = read_full(fd, out->device, (size_t)h.len, deadline);
-        if (r == READ_OK && h.type == MSG_DONE)
-            r = read_full(fd, dev, 2 * bytes, deadline);
-        if (r == READ_TIMEOUT) {
-            out->fault = SN_GPU_FAULT_TIMEOUT;
-            out->limit_s = limit;
-        } else if (r == READ_EOF) {
-            out->fault = SN_GPU_FAULT_CRASH;
-        } else if (r == READ_ERROR) {
-            st = sn_diag_set(diag, SN_EDEVICE, 0, 0, "reading from the device process: %s",
-                             strerror(errno));
-        }
-        if (r != READ_OK) {
-            out->in_layer = ready && next < L;
-            out->layer = next;
-            break;
-        }
-        switch (h.type) {
-        case MSG_READY:
-            out->device[h.len] = '\0';
-            ready = true;
-            break;
-        case MSG_BEGIN: begun = true; break;
-        case MSG_DONE:
-            begun = false;
-            over = sn_lockstep_ref_step(&ref, next++, dev, dev + n, rep);
-            break;
-        case MSG_END: over = true; break;
-        case MSG_ERROR:
-            st = take_error(fd, &h, iso, deadline, out, diag);
-            if (st == SN_EDEVICE && begun) {
-                /* the kernel's own doing: a verdict, with diag's details */
-                out->fault = SN_GPU_FAULT_ERROR;
-                out->in_layer = true;
-                out->layer = next;
-                st = SN_OK;
-            }
-            over = true;
-            break;
-        default: break;
-        }
-        if (ready) {
-            /* each layer's clock starts with the message before it */
-            limit = iso->layer_timeout_s;
-            deadline = limit > 0 ? now_s() + limit : 0;
-        }
-    }
-    close(fd);
-    int status = 0;
-    if (!reap(pid, &status)) {
-        if (st == SN_OK)
-            st = reap_fail(pid, diag);
-    } else if (out->fault == SN_GPU_FAULT_CRASH) {
-        if (WIFSIGNALED(status))
-            out->signal = WTERMSIG(status);
-        else if (WIFEXITED(status))
-            out->exit_status = WEXITSTATUS(status);
-    }
-    if (out->fault != SN_GPU_FAULT_NONE) {
-        rep->identical = false;
-        rep->layer = out->layer;
-    }
-done_mem:
     sn_lockstep_ref_free(&ref);
-    sn_free(dev);
+    sn_free(p.dev);
     return st;
 }
 

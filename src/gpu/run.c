@@ -232,20 +232,24 @@ static sn_status set_arg(cl_kernel k, cl_uint i, size_t size, const void *v, con
     return SN_OK;
 }
 
+void sn_gpu_set_profile(sn_gpu *g, sn_gpu_profile_fn fn, void *ctx)
+{
+    g->profile = fn;
+    g->profile_ctx = ctx;
+}
+
 void sn_gpu_record(sn_gpu *g, cl_event ev, const char *what, size_t items)
 {
     if (!ev)
         return;
-    if (getenv("SN_GPU_PROFILE")) {
-        /* tuning aid: each timed command's own time, on stderr (it waits
-         * for every one, so the run's total is not meaningful) */
+    if (g->profile) {
+        /* a tuning aid: it waits for every command */
         cl_ulong a = 0, z = 0;
         if (clWaitForEvents(1, &ev) == CL_SUCCESS &&
             clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof a, &a, NULL) ==
                 CL_SUCCESS &&
             clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof z, &z, NULL) == CL_SUCCESS)
-            fprintf(stderr, "profile: %s %zu work-items %.4f ms\n", what, items,
-                    (double)(z - a) / 1e6);
+            g->profile(g->profile_ctx, what, items, (double)(z - a) / 1e6);
     }
     if (!g->ev_first) {
         g->ev_first = ev;
@@ -271,7 +275,7 @@ sn_status sn_gpu_launch(sn_gpu *g, cl_kernel k, size_t items, size_t wg, const c
         return sn_gpu_cl_fail(diag, call, err);
     }
     char fn[64] = "?";
-    if (ev && getenv("SN_GPU_PROFILE")) {
+    if (ev && g->profile) {
         clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof fn, fn, NULL);
         fn[sizeof fn - 1] = '\0';
     }
@@ -417,14 +421,14 @@ static sn_status fused_prepare(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v
 {
     sn_status st = sn_fused_build(g, b->payload, t, diag);
     if (st == SN_OK)
-        st = sn_fused_plan_make(g, s, v, b->payload, t, plan, diag);
-    if (st == SN_OK && !plan->serial && sn_fused_codegen_wanted(g))
-        st = sn_fused_codegen(g, plan, diag);
+        st = sn_fused_plan_make(g, &g->tune, s, v, b->payload, t, plan, diag);
+    if (st == SN_OK && !plan->serial && sn_gpu_generates(g))
+        st = sn_fused_codegen(g, &g->tune, plan, diag);
     if (st == SN_OK && plan->window_passes) /* their second array */
         st = make_buffer(g, CL_MEM_READ_WRITE, (size_t)b->n * 4, &b->tmp_keys, diag);
     if (st == SN_OK && plan->window_passes)
-        st = make_buffer(g, CL_MEM_READ_WRITE, b->payload ? (size_t)b->n * 4 : 4, &b->tmp_pay,
-                         diag);
+        st =
+            make_buffer(g, CL_MEM_READ_WRITE, b->payload ? (size_t)b->n * 4 : 4, &b->tmp_pay, diag);
     if (st != SN_OK || plan->cg_k)
         return st; /* generated kernels hold their descriptors as literals */
     size_t bytes = plan->desc_words * 4;
@@ -449,7 +453,7 @@ sn_status sn_gpu_fused_describe(sn_gpu *g, const sn_schedule *s, sn_gpu_variant 
     sn_fused_plan plan;
     sn_status st = sn_fused_build(g, payload, t, diag);
     if (st == SN_OK)
-        st = sn_fused_plan_make(g, s, v, payload, t, &plan, diag);
+        st = sn_fused_plan_make(g, &g->tune, s, v, payload, t, &plan, diag);
     if (st != SN_OK)
         return st;
     out->layers = sn_schedule_layer_count(s);
@@ -463,9 +467,25 @@ sn_status sn_gpu_fused_describe(sn_gpu *g, const sn_schedule *s, sn_gpu_variant 
     out->direct_loads = plan.serial ? 0 : plan.direct_first;
     out->direct_stores = plan.serial ? 0 : plan.direct_last;
     out->columns = 1u << plan.col_bits;
-    out->generated = !plan.serial && sn_fused_codegen_wanted(g);
+    out->generated = !plan.serial && sn_gpu_generates(g);
     sn_fused_plan_free(&plan);
     return SN_OK;
+}
+
+sn_status sn_gpu_fused_source(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, bool payload,
+                              sn_key_type t, char **out, sn_diag *diag)
+{
+    *out = NULL;
+    sn_fused_plan plan;
+    sn_status st = sn_fused_build(g, payload, t, diag);
+    if (st == SN_OK)
+        st = sn_fused_plan_make(g, &g->tune, s, v, payload, t, &plan, diag);
+    if (st != SN_OK)
+        return st;
+    if (!plan.serial && sn_gpu_generates(g) && plan.tile_passes + plan.window_passes > 0)
+        st = sn_fused_source(&plan, &g->tune, out, diag);
+    sn_fused_plan_free(&plan);
+    return st;
 }
 
 sn_status sn_gpu_batch(sn_gpu *g, const sn_schedule *s, const sn_gpu_batch_opts *o, uint32_t *keys,

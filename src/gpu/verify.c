@@ -205,6 +205,69 @@ done:
 #define USER_KERNEL "sn_layer"
 #define USER_ARGS 8
 
+/* Build the user's source and find its kernel with the documented
+ * arguments: SN_EBUILD (the build log in diag) or SN_EPARSE when not. */
+static sn_status user_kernel(sn_gpu *g, const char *source, cl_program *prog, cl_kernel *kk,
+                             sn_diag *diag)
+{
+    sn_status st = sn_gpu_build_source(g, source, true, prog, diag);
+    if (st != SN_OK)
+        return st;
+    cl_int err;
+    *kk = clCreateKernel(*prog, USER_KERNEL, &err);
+    if (err != CL_SUCCESS)
+        return sn_diag_set(diag, SN_EPARSE, 0, 0,
+                           "clCreateKernel(" USER_KERNEL "): %s (%d): the file must define "
+                           "__kernel void " USER_KERNEL "(...) (see docs/student-kernel.md)",
+                           sn_gpu_cl_error_name(err), (int)err);
+    cl_uint nargs = 0;
+    err = clGetKernelInfo(*kk, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
+    if (err != CL_SUCCESS)
+        return sn_gpu_cl_fail(diag, "clGetKernelInfo(CL_KERNEL_NUM_ARGS)", err);
+    if (nargs != USER_ARGS)
+        return sn_diag_set(diag, SN_EPARSE, 0, 0,
+                           USER_KERNEL " takes %u arguments, expected %d: (keys, payload, pairs, "
+                                       "count, n, algo, p, q) (see docs/student-kernel.md)",
+                           (unsigned)nargs, USER_ARGS);
+    return SN_OK;
+}
+
+/* The user's kernel on one layer of `count` pairs (already uploaded). */
+static sn_status user_launch(sn_gpu *g, cl_kernel kk, cl_mem *bufs, size_t count, uint32_t n,
+                             sn_layer_form f, sn_diag *diag)
+{
+    cl_uint cnt = (cl_uint)count, nn = n, algo = (cl_uint)f.algo, p = f.p, q = f.q;
+    const struct {
+        size_t size;
+        const void *v;
+    } args[USER_ARGS] = {
+        {sizeof(cl_mem), &bufs[0]},
+        {sizeof(cl_mem), &bufs[1]},
+        {sizeof(cl_mem), &bufs[2]},
+        {sizeof cnt, &cnt},
+        {sizeof nn, &nn},
+        {sizeof algo, &algo},
+        {sizeof p, &p},
+        {sizeof q, &q},
+    };
+    for (cl_uint a = 0; a < USER_ARGS; a++) {
+        cl_int err = clSetKernelArg(kk, a, args[a].size, args[a].v);
+        if (err != CL_SUCCESS) {
+            char call[80];
+            snprintf(call, sizeof call, "clSetKernelArg(" USER_KERNEL ", %u)", (unsigned)a);
+            return sn_gpu_cl_fail(diag, call, err);
+        }
+    }
+    if (!count)
+        return SN_OK;
+    /* Exactly one work-item per comparator, local size left to the
+     * driver, as documented for students. */
+    cl_int err = clEnqueueNDRangeKernel(g->queue, kk, 1, NULL, &count, NULL, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return sn_gpu_cl_fail(diag, "clEnqueueNDRangeKernel(" USER_KERNEL ")", err);
+    return SN_OK;
+}
+
 sn_status sn_gpu_user_run(sn_gpu *g, const sn_schedule *s, sn_key_type t, const uint32_t *input,
                           const sn_gpu_verify_opts *o, const sn_user_hooks *h, sn_diag *diag)
 {
@@ -223,29 +286,8 @@ sn_status sn_gpu_user_run(sn_gpu *g, const sn_schedule *s, sn_key_type t, const 
         st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %u keys", n);
         goto done;
     }
-    if ((st = sn_gpu_build_source(g, o->user_source, true, &prog, diag)) != SN_OK)
+    if ((st = user_kernel(g, o->user_source, &prog, &kk, diag)) != SN_OK)
         goto done;
-    kk = clCreateKernel(prog, USER_KERNEL, &err);
-    if (err != CL_SUCCESS) {
-        st = sn_diag_set(diag, SN_EPARSE, 0, 0,
-                         "clCreateKernel(" USER_KERNEL "): %s (%d): the file must define "
-                         "__kernel void " USER_KERNEL "(...) (see docs/student-kernel.md)",
-                         sn_gpu_cl_error_name(err), (int)err);
-        goto done;
-    }
-    cl_uint nargs = 0;
-    err = clGetKernelInfo(kk, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
-    if (err != CL_SUCCESS) {
-        st = sn_gpu_cl_fail(diag, "clGetKernelInfo(CL_KERNEL_NUM_ARGS)", err);
-        goto done;
-    }
-    if (nargs != USER_ARGS) {
-        st = sn_diag_set(diag, SN_EPARSE, 0, 0,
-                         USER_KERNEL " takes %u arguments, expected %d: (keys, payload, pairs, "
-                                     "count, n, algo, p, q) (see docs/student-kernel.md)",
-                         (unsigned)nargs, USER_ARGS);
-        goto done;
-    }
     uint64_t need = (uint64_t)bytes * 2 + cap * sizeof(sn_comparator);
     if (need > g->info.global_mem || bytes > g->info.max_alloc) {
         st = sn_diag_set(diag, SN_ELIMIT, 0, 0,
@@ -276,41 +318,15 @@ sn_status sn_gpu_user_run(sn_gpu *g, const sn_schedule *s, sn_key_type t, const 
     sn_gpu_bufs inj; /* only .keys is used by the inject kernel */
     memset(&inj, 0, sizeof inj);
     inj.keys = keys;
+    cl_mem bufs[3] = {keys, pay, pairs};
     for (size_t k = 0; k < L; k++) {
         size_t count = sn_schedule_layer_pairs(s, k, host_pairs, cap);
-        sn_layer_form f = sn_schedule_layer_form(s, k);
-        cl_uint cnt = (cl_uint)count, nn = n, algo = (cl_uint)f.algo, p = f.p, q = f.q;
         if (h->begin && (st = h->begin(h->ctx, k, diag)) != SN_OK)
             goto done;
         if ((st = sn_gpu_write(g, pairs, count * sizeof *host_pairs, host_pairs, "pairs", diag)) !=
-            SN_OK)
+                SN_OK ||
+            (st = user_launch(g, kk, bufs, count, n, sn_schedule_layer_form(s, k), diag)) != SN_OK)
             goto done;
-        const struct {
-            size_t size;
-            const void *v;
-        } args[USER_ARGS] = {
-            {sizeof(cl_mem), &keys}, {sizeof(cl_mem), &pay}, {sizeof(cl_mem), &pairs},
-            {sizeof cnt, &cnt},      {sizeof nn, &nn},       {sizeof algo, &algo},
-            {sizeof p, &p},          {sizeof q, &q},
-        };
-        for (cl_uint a = 0; a < USER_ARGS; a++) {
-            err = clSetKernelArg(kk, a, args[a].size, args[a].v);
-            if (err != CL_SUCCESS) {
-                char call[80];
-                snprintf(call, sizeof call, "clSetKernelArg(" USER_KERNEL ", %u)", (unsigned)a);
-                st = sn_gpu_cl_fail(diag, call, err);
-                goto done;
-            }
-        }
-        if (count) {
-            /* Exactly one work-item per comparator, local size left to the
-             * driver, as documented for students. */
-            err = clEnqueueNDRangeKernel(g->queue, kk, 1, NULL, &count, NULL, 0, NULL, NULL);
-            if (err != CL_SUCCESS) {
-                st = sn_gpu_cl_fail(diag, "clEnqueueNDRangeKernel(" USER_KERNEL ")", err);
-                goto done;
-            }
-        }
         if (o->inject && k == o->inject_layer &&
             (st = sn_gpu_enqueue_inject(g, &inj, o->inject_index, diag)) != SN_OK)
             goto done;
@@ -453,6 +469,160 @@ sn_status sn_gpu_verify_check_inject(const sn_schedule *s, const sn_gpu_verify_o
     return SN_OK;
 }
 
+/* A batched run's arrays: the device's, and the reference's (a full
+ * trace when small, else its digests and final arrays). */
+typedef struct batched {
+    const sn_schedule *s;
+    sn_key_type t;
+    const uint32_t *input;
+    bool with_payload;
+    uint32_t n;
+    size_t L;
+    bool full;
+    sn_trace *tr;
+    uint32_t *pay_in, *keys, *pay, *states, *pay_states, *final_pay, *ref_keys;
+    uint64_t *dig, *ref_dig;
+} batched;
+
+static void batched_free(batched *b)
+{
+    sn_trace_destroy(b->tr);
+    sn_free(b->pay_in);
+    sn_free(b->keys);
+    sn_free(b->pay);
+    sn_free(b->dig);
+    sn_free(b->states);
+    sn_free(b->pay_states);
+    sn_free(b->final_pay);
+    sn_free(b->ref_dig);
+    sn_free(b->ref_keys);
+}
+
+static sn_status batched_alloc(batched *b, sn_diag *diag)
+{
+    uint32_t n = b->n;
+    b->pay_in = b->with_payload ? identity(n) : NULL;
+    b->keys = dup_words(b->input, n);
+    b->pay = b->with_payload ? identity(n) : NULL;
+    b->dig = sn_calloc(b->L + 1, sizeof *b->dig);
+    if (!b->keys || !b->dig || (b->with_payload && (!b->pay_in || !b->pay)))
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %u keys", n);
+    if (b->full && b->L) {
+        b->states = sn_calloc(b->L * (size_t)n + 1, 4);
+        b->pay_states = b->with_payload ? sn_calloc(b->L * (size_t)n + 1, 4) : NULL;
+        if (!b->states || (b->with_payload && !b->pay_states))
+            return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for the layer snapshots");
+    }
+    return SN_OK;
+}
+
+/* The reference: a full trace, or (large n) layer by layer keeping only
+ * the digests and the final arrays (ref_keys, pay_in). */
+static sn_status batched_reference(batched *b, sn_diag *diag)
+{
+    if (b->full)
+        return sn_trace_record(b->s, b->t, b->input, b->pay_in, SN_TRACE_FULL, &b->tr, diag);
+    b->ref_dig = sn_calloc(b->L + 1, sizeof *b->ref_dig);
+    b->ref_keys = dup_words(b->input, b->n);
+    if (!b->ref_dig || !b->ref_keys)
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %u keys", b->n);
+    for (size_t k = 0; k < b->L; k++) {
+        sn_exec_layer(b->s, k, b->t, b->ref_keys, b->pay_in, NULL);
+        b->ref_dig[k] = digest_parallel(b->ref_keys, b->n);
+    }
+    return SN_OK;
+}
+
+/* Layer by layer: the snapshots (small n) and the digests. *done: the
+ * verdict is in rep (a mismatch, localised when only a digest showed it). */
+static sn_status batched_layers(sn_gpu *g, const batched *b, const sn_gpu_batch_opts *bo,
+                                sn_gpu_report *rep, bool *done, sn_diag *diag)
+{
+    uint32_t n = b->n;
+    *done = true;
+    for (size_t k = 0; k < b->L; k++) {
+        if (b->states) {
+            const uint32_t *ep = b->with_payload ? sn_trace_payload(b->tr, k + 1) : NULL;
+            if (mismatch(rep, k, sn_trace_state(b->tr, k + 1), b->states + k * (size_t)n, ep,
+                         ep ? b->pay_states + k * (size_t)n : NULL, n))
+                return SN_OK;
+        }
+        uint64_t want = b->tr ? sn_trace_digest(b->tr, k + 1) : b->ref_dig[k];
+        if (b->dig[k] == want)
+            continue;
+        if (b->states)
+            return sn_diag_set(diag, SN_EDEVICE, 0, 0,
+                               "the arrays after layer %zu agree but the device's digest "
+                               "%016llx differs from the reference's %016llx (digest kernel)",
+                               k, (unsigned long long)b->dig[k], (unsigned long long)want);
+        return localise(g, b->s, bo, b->input, b->with_payload, k, rep, diag);
+    }
+    *done = false;
+    return SN_OK;
+}
+
+/* Always the final array, bit for bit (payload included). */
+static sn_status batched_final(batched *b, sn_gpu_report *rep, sn_diag *diag)
+{
+    size_t last = b->L ? b->L - 1 : 0;
+    if (!b->tr) {
+        mismatch(rep, last, b->ref_keys, b->keys, b->pay_in, b->pay, b->n);
+        return SN_OK;
+    }
+    const uint32_t *exp_pay = NULL;
+    if (b->with_payload) {
+        exp_pay = sn_trace_payload(b->tr, b->L);
+        if (!exp_pay) {
+            /* The trace may keep no final payload: derive it with the
+             * reference executor itself. */
+            uint32_t *k2 = dup_words(b->input, b->n);
+            b->final_pay = identity(b->n);
+            if (!k2 || !b->final_pay) {
+                sn_free(k2);
+                return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %u keys", b->n);
+            }
+            sn_exec_run(b->s, b->t, k2, b->final_pay);
+            sn_free(k2);
+            exp_pay = b->final_pay;
+        }
+    }
+    mismatch(rep, last, sn_trace_state(b->tr, b->L), b->keys, exp_pay, b->pay, b->n);
+    return SN_OK;
+}
+
+/* Our per-layer kernels in one batch: every layer's snapshot when small
+ * (the same threshold as the trace's AUTO mode), else per-layer digests,
+ * and the final array. */
+static sn_status verify_batched(sn_gpu *g, const sn_schedule *s, sn_key_type t,
+                                const uint32_t *input, bool with_payload,
+                                const sn_gpu_batch_opts *bo, sn_gpu_report *rep, sn_diag *diag)
+{
+    batched b;
+    memset(&b, 0, sizeof b);
+    b.s = s;
+    b.t = t;
+    b.input = input;
+    b.with_payload = with_payload;
+    b.n = sn_schedule_wires(s);
+    b.L = sn_schedule_layer_count(s);
+    b.full = (uint64_t)(b.L + 1) * b.n <= SN_TRACE_FULL_MAX;
+    rep->method = b.full ? SN_GPU_CHECK_STATES : SN_GPU_CHECK_DIGESTS;
+    bool done = false;
+    sn_status st = batched_alloc(&b, diag);
+    /* The device first: a device too small fails before the (slower)
+     * reference has run. */
+    if (st == SN_OK)
+        st = sn_gpu_batch(g, s, bo, b.keys, b.pay, b.dig, b.states, b.pay_states, diag);
+    if (st == SN_OK)
+        st = batched_reference(&b, diag);
+    if (st == SN_OK)
+        st = batched_layers(g, &b, bo, rep, &done, diag);
+    if (st == SN_OK && !done)
+        st = batched_final(&b, rep, diag);
+    batched_free(&b);
+    return st;
+}
+
 sn_status sn_gpu_verify(sn_gpu *g, const sn_schedule *s, sn_key_type t, const uint32_t *input,
                         bool with_payload, const sn_gpu_verify_opts *opts, sn_gpu_report *rep,
                         sn_diag *diag)
@@ -460,11 +630,9 @@ sn_status sn_gpu_verify(sn_gpu *g, const sn_schedule *s, sn_key_type t, const ui
     sn_gpu_verify_opts none;
     memset(&none, 0, sizeof none);
     const sn_gpu_verify_opts *o = opts ? opts : &none;
-    uint32_t n = sn_schedule_wires(s);
-    size_t L = sn_schedule_layer_count(s);
     memset(rep, 0, sizeof *rep);
     rep->identical = true;
-    rep->layers = L;
+    rep->layers = sn_schedule_layer_count(s);
     sn_status st = sn_gpu_verify_check_inject(s, o, diag);
     if (st != SN_OK)
         return st;
@@ -491,112 +659,9 @@ sn_status sn_gpu_verify(sn_gpu *g, const sn_schedule *s, sn_key_type t, const ui
         return verify_lockstep(g, s, t, input, with_payload, o, bo.variant, rep, diag);
     }
     bo.type = t;
-    bo.stop = L;
+    bo.stop = rep->layers;
     bo.inject = o->inject;
     bo.inject_layer = o->inject_layer;
     bo.inject_index = o->inject_index;
-
-    /* Same threshold as the trace's AUTO mode. */
-    bool full = (uint64_t)(L + 1) * n <= SN_TRACE_FULL_MAX;
-    rep->method = full ? SN_GPU_CHECK_STATES : SN_GPU_CHECK_DIGESTS;
-    sn_trace *tr = NULL;
-    uint32_t *pay_in = with_payload ? identity(n) : NULL;
-    uint32_t *keys = dup_words(input, n);
-    uint32_t *pay = with_payload ? identity(n) : NULL;
-    uint64_t *dig = sn_calloc(L + 1, sizeof *dig);
-    uint32_t *states = NULL, *pay_states = NULL;
-    uint32_t *final_pay = NULL;
-    uint64_t *ref_dig = NULL;
-    uint32_t *ref_keys = NULL;
-    if (!keys || !dig || (with_payload && (!pay_in || !pay))) {
-        st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %u keys", n);
-        goto done;
-    }
-    if (full && L) {
-        states = sn_calloc(L * (size_t)n + 1, 4);
-        pay_states = with_payload ? sn_calloc(L * (size_t)n + 1, 4) : NULL;
-        if (!states || (with_payload && !pay_states)) {
-            st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for the layer snapshots");
-            goto done;
-        }
-    }
-    /* The device first: a device too small fails before the (slower)
-     * reference has run. */
-    st = sn_gpu_batch(g, s, &bo, keys, pay, dig, states, pay_states, diag);
-    if (st != SN_OK)
-        goto done;
-    if (full) {
-        st = sn_trace_record(s, t, input, pay_in, SN_TRACE_FULL, &tr, diag);
-    } else {
-        /* Large n: the reference executor layer by layer, keeping only the
-         * digests and the final arrays (ref_keys, pay_in). */
-        ref_dig = sn_calloc(L + 1, sizeof *ref_dig);
-        ref_keys = dup_words(input, n);
-        if (!ref_dig || !ref_keys) {
-            st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %u keys", n);
-            goto done;
-        }
-        for (size_t k = 0; k < L; k++) {
-            sn_exec_layer(s, k, t, ref_keys, pay_in, NULL);
-            ref_dig[k] = digest_parallel(ref_keys, n);
-        }
-    }
-    if (st != SN_OK)
-        goto done;
-    for (size_t k = 0; k < L; k++) {
-        if (states) {
-            const uint32_t *ep = with_payload ? sn_trace_payload(tr, k + 1) : NULL;
-            if (mismatch(rep, k, sn_trace_state(tr, k + 1), states + k * (size_t)n, ep,
-                         ep ? pay_states + k * (size_t)n : NULL, n))
-                goto done;
-        }
-        uint64_t want = tr ? sn_trace_digest(tr, k + 1) : ref_dig[k];
-        if (dig[k] != want) {
-            if (states) {
-                st = sn_diag_set(diag, SN_EDEVICE, 0, 0,
-                                 "the arrays after layer %zu agree but the device's digest "
-                                 "%016llx differs from the reference's %016llx (digest kernel)",
-                                 k, (unsigned long long)dig[k], (unsigned long long)want);
-                goto done;
-            }
-            st = localise(g, s, &bo, input, with_payload, k, rep, diag);
-            goto done;
-        }
-    }
-    /* Always the final array, bit for bit (payload included). */
-    if (tr) {
-        const uint32_t *exp_pay = NULL;
-        if (with_payload) {
-            exp_pay = sn_trace_payload(tr, L);
-            if (!exp_pay) {
-                /* The trace may keep no final payload: derive it with the
-                 * reference executor itself. */
-                uint32_t *k2 = dup_words(input, n);
-                final_pay = identity(n);
-                if (!k2 || !final_pay) {
-                    sn_free(k2);
-                    st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %u keys", n);
-                    goto done;
-                }
-                sn_exec_run(s, t, k2, final_pay);
-                sn_free(k2);
-                exp_pay = final_pay;
-            }
-        }
-        mismatch(rep, L ? L - 1 : 0, sn_trace_state(tr, L), keys, exp_pay, pay, n);
-    } else {
-        mismatch(rep, L ? L - 1 : 0, ref_keys, keys, pay_in, pay, n);
-    }
-done:
-    sn_trace_destroy(tr);
-    sn_free(pay_in);
-    sn_free(keys);
-    sn_free(pay);
-    sn_free(dig);
-    sn_free(states);
-    sn_free(pay_states);
-    sn_free(final_pay);
-    sn_free(ref_dig);
-    sn_free(ref_keys);
-    return st;
+    return verify_batched(g, s, t, input, with_payload, &bo, rep, diag);
 }

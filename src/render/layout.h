@@ -5,7 +5,7 @@
  * the top-left corner of the picture; at scale 1 one unit is one pixel in
  * PNG / the window and one point in PDF / SVG / TikZ.
  *
- * Rules (issue 4):
+ * Rules:
  *  - wire i is the horizontal line y = wire_y[i] from wire_x0 to wire_x1;
  *  - layer k is a column, its band [x0, x1]; every comparator of the layer
  *    lies strictly inside the band (dots and arrow heads included);

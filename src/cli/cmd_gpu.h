@@ -1,0 +1,37 @@
+/* cmd_gpu.h - what the `sortnet gpu` subcommands share (cmd_gpu*.c): the
+ * option parser, error reporting with build logs, and each subcommand's
+ * entry point. */
+#ifndef SN_CMD_GPU_H
+#define SN_CMD_GPU_H
+
+#include <getopt.h>
+
+#include "core/status.h"
+
+/* A subcommand's options, one at a time: getopt_long's val, the long
+ * name (NULL for a short option) and the argument (NULL without).
+ * Returns 0, or an exit code after printing why. */
+typedef int (*gpu_take_fn)(void *ctx, int key, const char *name, const char *arg);
+
+/* Parse argv[1..] of subcommand `cmd` ("gpu list") with getopt_long over
+ * opts and shortopts (which need not start with ':'; "h" and --help are
+ * handled here: help() is printed). Every option goes to take, bad ones
+ * through cli_bad_option. Returns 0 with *first the first operand, -1
+ * when help was printed (the command then exits 0), or an exit code. */
+int gpu_options(const char *cmd, int argc, char **argv, const char *shortopts,
+                const struct option *opts, void (*help)(void), gpu_take_fn take, void *ctx,
+                int *first);
+
+/* Check a --device argument (P:D); 0, or 2 after printing why. */
+int gpu_device_arg(const char *arg);
+
+/* Print a library error as `sortnet: what: why` (a build log, several
+ * lines, goes out whole after the first line) and return its exit code. */
+int gpu_report(const char *what, sn_status st, const sn_diag *d, const char *log);
+
+int gpu_list(int argc, char **argv);   /* cmd_gpu_list.c */
+int gpu_verify(int argc, char **argv); /* cmd_gpu_verify.c */
+int gpu_bench(int argc, char **argv);  /* cmd_gpu_bench.c */
+int gpu_plot(int argc, char **argv);   /* cmd_gpu_plot.c */
+
+#endif

@@ -1,0 +1,78 @@
+/* tuning.c - the fused variants' tuning record: its defaults, and the one
+ * place where the environment's tuning knobs are read (docs/gpu-speed.md
+ * lists them with what each measured). */
+#include "gpu/gpu_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void sn_gpu_tuning_default(sn_gpu_tuning *t)
+{
+    memset(t, 0, sizeof *t);
+    t->codegen = SN_GPU_CODEGEN_AUTO;
+    t->tile_bits = 0; /* by the kind of pass */
+    t->reg_tile_bits = SN_TUNE_REG_TILE_BITS;
+    t->reg_elem_bits = SN_TUNE_REG_ELEM_BITS;
+    t->first_tile_bits = SN_TUNE_FIRST_TILE_BITS;
+    t->first_tile_from = SN_TUNE_FIRST_TILE_FROM;
+    t->windows = true;
+    t->window_bits = 0; /* by the kind of pass */
+    t->window_round = 0;
+}
+
+/* A knob's value: false when unset; SN_EINVAL when set but not a whole
+ * number in [lo, hi]. */
+static sn_status knob(const char *name, unsigned lo, unsigned hi, bool *set, unsigned *out,
+                      sn_diag *diag)
+{
+    const char *e = getenv(name);
+    *set = e && *e;
+    if (!*set)
+        return SN_OK;
+    char *end;
+    unsigned long v = strtoul(e, &end, 10);
+    if (*e < '0' || *e > '9' || *end || v < lo || v > hi)
+        return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                           "environment: %s='%.40s' is not a whole number from %u to %u (see "
+                           "docs/gpu-speed.md)",
+                           name, e, lo, hi);
+    *out = (unsigned)v;
+    return SN_OK;
+}
+
+sn_status sn_gpu_tuning_from_env(sn_gpu_tuning *t, sn_diag *diag)
+{
+    bool set;
+    unsigned v = 0;
+    sn_status st = knob("SN_FUSED_TILE", 1, SN_TUNE_TILE_BITS_MAX, &set, &v, diag);
+    if (st != SN_OK)
+        return st;
+    if (set)
+        t->tile_bits = v;
+    if ((st = knob("SN_FUSED_BIGTILE", 0, 24, &set, &v, diag)) != SN_OK)
+        return st;
+    if (set)
+        t->reg_tile_bits = v;
+    if ((st = knob("SN_FUSED_CODEGEN", 0, 1, &set, &v, diag)) != SN_OK)
+        return st;
+    if (set)
+        t->codegen = v ? SN_GPU_CODEGEN_GENERATE : SN_GPU_CODEGEN_INTERPRET;
+    return SN_OK;
+}
+
+const sn_gpu_tuning *sn_gpu_tuning_get(const sn_gpu *g)
+{
+    return &g->tune;
+}
+
+void sn_gpu_set_tuning(sn_gpu *g, const sn_gpu_tuning *t)
+{
+    g->tune = *t;
+}
+
+bool sn_gpu_generates(const sn_gpu *g)
+{
+    if (g->tune.codegen != SN_GPU_CODEGEN_AUTO)
+        return g->tune.codegen == SN_GPU_CODEGEN_GENERATE;
+    return strcmp(g->info.type, "CPU") != 0;
+}
