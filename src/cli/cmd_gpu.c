@@ -16,6 +16,7 @@
 #endif
 
 #include "cli.h"
+#include "cmd_gpu_batch.h"
 #include "commands.h"
 #include "core/alloc.h"
 #include "core/format.h" // for: sn_file_read_all (--kernel FILE.cl)
@@ -36,6 +37,7 @@ static void gpu_help(void)
     printf("usage: sortnet gpu list [--device P:D]\n"
            "       sortnet gpu verify NET [options]\n"
            "       sortnet gpu bench [NET...] [options]\n"
+           "       sortnet gpu batch NET --arrays M [options]\n"
            "       sortnet gpu plot FILE.csv... -o FILE.svg\n\n"
            "Run sorting networks on an OpenCL device (a GPU, or pocl on the CPU) and\n"
            "prove the output identical to the CPU reference executor.\n"
@@ -840,6 +842,8 @@ static int gpu_bench(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
+    if (cmd_gpu_bench_wants_batch(argc, argv)) /* many small arrays: cmd_gpu_bench_batch.c */
+        return cmd_gpu_bench_batch(argc, argv);
     uint32_t sizes[BENCH_MAX_SIZES];
     size_t nsizes = 0;
     parse_sizes("2^10..2^24", sizes, &nsizes);
@@ -1274,5 +1278,7 @@ int cmd_gpu(int argc, char **argv)
         return gpu_bench(argc - 1, argv + 1);
     if (strcmp(sub, "plot") == 0)
         return gpu_plot(argc - 1, argv + 1);
+    if (strcmp(sub, "batch") == 0)
+        return cmd_gpu_batch(argc - 1, argv + 1);
     return cli_error(CLI_USAGE, "gpu", "unknown command '%s' (list, verify, bench or plot)", sub);
 }
