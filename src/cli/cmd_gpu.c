@@ -596,6 +596,8 @@ static void bench_help(void)
            "                  the kernel time for device variants)\n"
            "  --plot FILE.svg keys per second against size, log-log (needs cairo;\n"
            "                  `sortnet gpu plot` draws it later from the CSV)\n"
+           "  --variant batch many small arrays at once (gpu batch): see\n"
+           "                  `sortnet gpu bench --variant batch --help`\n"
            "  -h, --help      this text\n");
 }
 

@@ -241,7 +241,8 @@ static int write_csv(const bb_args *a, const sn_gpu *g, const bb_row *rows, size
         for (size_t j = 0; j < i; j++)
             seen = seen || rows[j].n == r->n;
         if (!seen)
-            fprintf(o.f, "%s,copy:%u,batch-copy,%.0f,%.6f,%.6g\n", dev, r->n, keys, r->copy_ms,
+            fprintf(o.f, "%s,copy:%u%s,batch-copy,%.0f,%.6f,%.6g\n", dev, r->n,
+                    a->payload ? "-kv" : "", keys, r->copy_ms,
                 r->copy_ms > 0 ? keys / (r->copy_ms / 1e3) : 0.0);
     }
     return cli_out_commit(&o);
