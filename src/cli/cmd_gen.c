@@ -14,8 +14,8 @@
 
 static void help(void)
 {
-    printf("usage: sortnet gen NET [--format bracket|json|sn|c|opencl] [--standard] [-o FILE]\n"
-           "                      [--type i32|u32|f32] [--payload]\n\n"
+    printf("usage: sortnet gen NET [--format bracket|json|sn|c|opencl] [--standard]\n"
+           "                      [-o FILE] [--type i32|u32|f32] [--payload]\n\n"
            "Write NET (a generator such as bitonic:16, a file, or - for stdin) as text.\n\n"
            "  --format F   bracket (default; one layer per line: [(0,2),(1,3)]),\n"
            "               json ({\"N\":..,\"L\":..,\"D\":..,\"nw\":[[a,b],...]}),\n"
