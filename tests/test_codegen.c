@@ -242,7 +242,7 @@ int main(void)
             snprintf(spec, sizeof spec, "%s:%u", sn_algo_name((sn_algo)a), sizes[i]);
             add_spec(spec);
         }
-    static const char *const best[] = {"best:3", "best:7", "best:10", "best:16",
+    static const char *const best[] = {"best:3",  "best:7",  "best:10", "best:16",
                                        "best:23", "best:32", "best:64", "best-depth:12"};
     for (size_t i = 0; i < sizeof best / sizeof best[0]; i++)
         add_spec(best[i]);

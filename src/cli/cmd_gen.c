@@ -94,12 +94,9 @@ static int write_code(const sn_network *net, const char *label, sn_codegen_opts 
 
 int cmd_gen(int argc, char **argv)
 {
-    static const struct option opts[] = {{"format", 1, NULL, 'f'},
-                                         {"output", 1, NULL, 'o'},
-                                         {"standard", 0, NULL, 's'},
-                                         {"type", 1, NULL, 't'},
-                                         {"payload", 0, NULL, 'p'},
-                                         {"help", 0, NULL, 'h'},
+    static const struct option opts[] = {{"format", 1, NULL, 'f'},   {"output", 1, NULL, 'o'},
+                                         {"standard", 0, NULL, 's'}, {"type", 1, NULL, 't'},
+                                         {"payload", 0, NULL, 'p'},  {"help", 0, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     sn_format fmt = SN_FORMAT_BRACKET;
     const char *out_path = "-";

@@ -99,12 +99,28 @@ typedef struct batch_args {
 
 static int parse_batch(int argc, char **argv, batch_args *a)
 {
-    enum { O_ARRAYS = 256, O_LAYOUT, O_TYPE, O_PAYLOAD, O_KEYS, O_SEED, O_DEVICE, O_INJECT, O_JSON };
-    static const struct option opts[] = {
-        {"arrays", 1, NULL, O_ARRAYS}, {"layout", 1, NULL, O_LAYOUT}, {"type", 1, NULL, O_TYPE},
-        {"payload", 0, NULL, O_PAYLOAD}, {"keys", 1, NULL, O_KEYS},   {"seed", 1, NULL, O_SEED},
-        {"device", 1, NULL, O_DEVICE}, {"inject-fault", 1, NULL, O_INJECT},
-        {"json", 0, NULL, O_JSON},     {"help", 0, NULL, 'h'},       {NULL, 0, NULL, 0}};
+    enum {
+        O_ARRAYS = 256,
+        O_LAYOUT,
+        O_TYPE,
+        O_PAYLOAD,
+        O_KEYS,
+        O_SEED,
+        O_DEVICE,
+        O_INJECT,
+        O_JSON
+    };
+    static const struct option opts[] = {{"arrays", 1, NULL, O_ARRAYS},
+                                         {"layout", 1, NULL, O_LAYOUT},
+                                         {"type", 1, NULL, O_TYPE},
+                                         {"payload", 0, NULL, O_PAYLOAD},
+                                         {"keys", 1, NULL, O_KEYS},
+                                         {"seed", 1, NULL, O_SEED},
+                                         {"device", 1, NULL, O_DEVICE},
+                                         {"inject-fault", 1, NULL, O_INJECT},
+                                         {"json", 0, NULL, O_JSON},
+                                         {"help", 0, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
     opterr = 0;
@@ -112,8 +128,7 @@ static int parse_batch(int argc, char **argv, batch_args *a)
         switch (c) {
         case O_ARRAYS:
             if (!parse_count(optarg, &a->arrays))
-                return cli_error(CLI_USAGE, "--arrays", "'%s' is not a count in 1..2^32-1",
-                                 optarg);
+                return cli_error(CLI_USAGE, "--arrays", "'%s' is not a count in 1..2^32-1", optarg);
             break;
         case O_LAYOUT:
             if (!sn_batch_layout_parse(optarg, &a->layout))
@@ -148,8 +163,8 @@ static int parse_batch(int argc, char **argv, batch_args *a)
             if (colon)
                 *colon = ':';
             if (!ok)
-                return cli_error(CLI_USAGE, "--inject-fault",
-                                 "'%s' is not ARRAY:WIRE (e.g. 3:0)", optarg);
+                return cli_error(CLI_USAGE, "--inject-fault", "'%s' is not ARRAY:WIRE (e.g. 3:0)",
+                                 optarg);
             a->inject = true;
             break;
         }
@@ -226,8 +241,7 @@ static void report(const batch_args *a, const sn_gpu *g, const sn_network *net,
         printf(",\"n\":%u,\"arrays\":%llu,"
                "\"layout\":\"%s\",\"type\":\"%s\",\"payload\":%s,\"kernel_ms\":%.6f,"
                "\"unsorted\":%llu,\"first_mismatch\":",
-               n,
-               (unsigned long long)a->arrays, sn_batch_layout_name(a->layout),
+               n, (unsigned long long)a->arrays, sn_batch_layout_name(a->layout),
                sn_key_type_name(a->type), a->payload ? "true" : "false", ms,
                (unsigned long long)r->unsorted);
         if (r->identical) {
@@ -265,7 +279,7 @@ static void report(const batch_args *a, const sn_gpu *g, const sn_network *net,
 int cmd_gpu_batch(int argc, char **argv)
 {
     batch_args a = {NULL, NULL, 0, SN_BATCH_ROWS, SN_KEY_I32, false, false, false, KEYS_RANDOM,
-                    1, 0, 0};
+                    1,    0,    0};
     int rc = parse_batch(argc, argv, &a);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
@@ -308,7 +322,9 @@ int cmd_gpu_batch(int argc, char **argv)
         if (a.layout == SN_BATCH_ROWS)
             printf(", work-groups of %u through local memory", sn_batch_kernel_wg(k));
         printf("); %s keys, %s (seed %llu)%s\n", sn_key_type_name(a.type),
-               a.keys == KEYS_RANDOM ? "random" : a.keys == KEYS_DUPS ? "duplicates" : "0/1",
+               a.keys == KEYS_RANDOM ? "random"
+               : a.keys == KEYS_DUPS ? "duplicates"
+                                     : "0/1",
                (unsigned long long)a.seed, a.payload ? ", with payload" : "");
     }
     sn_batch_run run = {a.layout, a.arrays, 1, a.inject, a.inj_array, (uint32_t)a.inj_wire};

@@ -84,8 +84,7 @@ static int parse(int argc, char **argv, bb_args *a)
             if (strncmp(optarg, "2^", 2) == 0 && cli_parse_u64(optarg + 2, 0, 31, &e))
                 a->arrays = (uint64_t)1 << e;
             else if (!cli_parse_u64(optarg, 1, UINT32_MAX, &a->arrays))
-                return cli_error(CLI_USAGE, "--arrays", "'%s' is not a count in 1..2^32-1",
-                                 optarg);
+                return cli_error(CLI_USAGE, "--arrays", "'%s' is not a count in 1..2^32-1", optarg);
             break;
         case O_LAYOUT:
             if (strcmp(optarg, "both") == 0)
@@ -179,8 +178,8 @@ static int bench_one(sn_gpu *g, const bb_args *a, const char *spec, sn_batch_lay
             sn_batch_layout_name(l));
     sn_batch_run run = {l, a->arrays, a->reps + 1, false, 0, 0};
     if ((st = sn_batch_sort(k, &run, keys, pay, ms, &d)) == SN_OK)
-        st = sn_gpu_copy_time(g, (uint32_t)(words * (a->payload ? 2 : 1)), a->reps,
-                              &row->copy_ms, &d);
+        st = sn_gpu_copy_time(g, (uint32_t)(words * (a->payload ? 2 : 1)), a->reps, &row->copy_ms,
+                              &d);
     if (st != SN_OK) {
         rc = cli_error(cli_status_exit(st), spec, "%s", d.text[0] ? d.text : sn_status_str(st));
         goto done;
@@ -188,15 +187,20 @@ static int bench_one(sn_gpu *g, const bb_args *a, const char *spec, sn_batch_lay
     sn_batch_report r;
     sn_batch_compare(s, a->type, l, a->arrays, in, keys, pay, &r);
     if (!r.identical) {
-        rc = cli_error(CLI_NEGATIVE, spec, "the device's output differs from the reference at "
+        rc = cli_error(CLI_NEGATIVE, spec,
+                       "the device's output differs from the reference at "
                        "array %llu, wire %u (`sortnet gpu batch` shows it)",
                        (unsigned long long)r.array, r.wire);
         goto done;
     }
     qsort(ms + 1, a->reps, sizeof *ms, cmp_double); /* ms[0]: the warm-up */
     size_t h = (size_t)a->reps / 2;
-    *row = (bb_row){spec, n, (int)l, sn_network_size(net),
-                    a->reps % 2 ? ms[1 + h] : (ms[h] + ms[1 + h]) / 2, row->copy_ms};
+    *row = (bb_row){spec,
+                    n,
+                    (int)l,
+                    sn_network_size(net),
+                    a->reps % 2 ? ms[1 + h] : (ms[h] + ms[1 + h]) / 2,
+                    row->copy_ms};
 done:
     sn_batch_kernel_destroy(k);
     sn_free(in);
@@ -212,9 +216,10 @@ static void print_row(const bb_args *a, const bb_row *r, const bb_row *first)
 {
     double keys = (double)a->arrays * r->n;
     printf("%-18s %4u %10llu %11.0f %-8s %6zu %10.4f %9.2f %9.4f %7.2fx %8.2fx %8.2fx\n", r->net,
-           r->n, (unsigned long long)a->arrays, keys, sn_batch_layout_name((sn_batch_layout)r->layout),
-           r->comps, r->ms, keys / (r->ms / 1e3) / 1e9, r->copy_ms,
-           r->copy_ms > 0 ? r->ms / r->copy_ms : 0.0, first->ms > 0 ? r->ms / first->ms : 0.0,
+           r->n, (unsigned long long)a->arrays, keys,
+           sn_batch_layout_name((sn_batch_layout)r->layout), r->comps, r->ms,
+           keys / (r->ms / 1e3) / 1e9, r->copy_ms, r->copy_ms > 0 ? r->ms / r->copy_ms : 0.0,
+           first->ms > 0 ? r->ms / first->ms : 0.0,
            first->comps ? (double)r->comps / (double)first->comps : 0.0);
     fflush(stdout);
 }
@@ -235,15 +240,15 @@ static int write_csv(const bb_args *a, const sn_gpu *g, const bb_row *rows, size
         const bb_row *r = &rows[i];
         double keys = (double)a->arrays * r->n;
         const char *lay = sn_batch_layout_name((sn_batch_layout)r->layout);
-        fprintf(o.f, "%s,%s,batch-%s%s,%.0f,%.6f,%.6g\n", dev, r->net, lay,
-                a->payload ? "-kv" : "", keys, r->ms, r->ms > 0 ? keys / (r->ms / 1e3) : 0.0);
+        fprintf(o.f, "%s,%s,batch-%s%s,%.0f,%.6f,%.6g\n", dev, r->net, lay, a->payload ? "-kv" : "",
+                keys, r->ms, r->ms > 0 ? keys / (r->ms / 1e3) : 0.0);
         bool seen = false; /* one copy row per array length */
         for (size_t j = 0; j < i; j++)
             seen = seen || rows[j].n == r->n;
         if (!seen)
             fprintf(o.f, "%s,copy:%u%s,batch-copy,%.0f,%.6f,%.6g\n", dev, r->n,
                     a->payload ? "-kv" : "", keys, r->copy_ms,
-                r->copy_ms > 0 ? keys / (r->copy_ms / 1e3) : 0.0);
+                    r->copy_ms > 0 ? keys / (r->copy_ms / 1e3) : 0.0);
     }
     return cli_out_commit(&o);
 }

@@ -26,7 +26,8 @@ typedef struct cg_buf {
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static void add(cg_buf *b, const char *fmt, ...)
+static void
+add(cg_buf *b, const char *fmt, ...)
 {
     while (!b->oom) {
         va_list ap;
@@ -162,10 +163,10 @@ typedef struct cg_ctx {
     const sn_codegen_opts *o;
     uint32_t n;
     bool cl;
-    const char *fn;    /* function name */
-    const char *kt;    /* key type in memory: int32_t / int / float ... */
-    const char *rt;    /* register type: the key type, or the ordered key for f32 */
-    const char *pt;    /* payload type */
+    const char *fn; /* function name */
+    const char *kt; /* key type in memory: int32_t / int / float ... */
+    const char *rt; /* register type: the key type, or the ordered key for f32 */
+    const char *pt; /* payload type */
 } cg_ctx;
 
 static void emit_header(cg_ctx *c)
@@ -335,14 +336,16 @@ static void emit_rows_copy(cg_ctx *c, bool load)
     /* full groups: a loop of constant trip count, unrolled, so that each
      * work-item has all its loads in flight at once; the last group: a
      * plain loop over the words it has */
-    add(&c->b, "    if (words == %s_WG * %uu) {\n        #pragma unroll\n"
-               "        for (uint j = 0; j < %uu; j++) {\n"
-               "            const uint i = t + j * %s_WG;\n",
+    add(&c->b,
+        "    if (words == %s_WG * %uu) {\n        #pragma unroll\n"
+        "        for (uint j = 0; j < %uu; j++) {\n"
+        "            const uint i = t + j * %s_WG;\n",
         c->fn, c->n, c->n, c->fn);
     for (int full = 1; full >= 0; full--) {
         const char *ind = "        ";
         if (!full)
-            add(&c->b, "        }\n    } else {\n        for (uint i = t; i < words; i += %s_WG) {\n",
+            add(&c->b,
+                "        }\n    } else {\n        for (uint i = t; i < words; i += %s_WG) {\n",
                 c->fn);
         if (load) {
             add(&c->b, "%s    sn_kt[i / %uu * %uu + i %% %uu] = %s(gk[i]);\n", ind, c->n, S, c->n,
@@ -406,8 +409,9 @@ static void emit_columns_kernel(cg_ctx *c)
         "__kernel void %s_columns",
         c->fn);
     emit_params(c);
-    add(&c->b, "    const size_t a = get_global_id(0);\n    if (a >= m)\n        return;\n"
-               "    __global %s *k = keys + a;\n",
+    add(&c->b,
+        "    const size_t a = get_global_id(0);\n    if (a >= m)\n        return;\n"
+        "    __global %s *k = keys + a;\n",
         c->kt);
     if (c->o->payload)
         add(&c->b, "    __global uint *q = pay + a;\n");

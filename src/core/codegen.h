@@ -53,7 +53,7 @@ typedef enum sn_codegen_proof {
 typedef struct sn_codegen_opts {
     sn_codegen_lang lang;
     sn_key_type type;
-    bool payload;  /* a uint32_t payload per key moves with it */
+    bool payload; /* a uint32_t payload per key moves with it */
     /* Function name; NULL: sort<N>_<stem>[_u32|_f32][_kv], stem from label
      * (or the network's name): "best:16" -> best, "dir/my-net.json" ->
      * my_net. Must be a C identifier (SN_EINVAL otherwise). Borrowed. */

@@ -125,18 +125,18 @@ static sn_status make_buf(sn_gpu *g, size_t bytes, cl_mem *out, const char *what
     *out = clCreateBuffer(g->ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
     if (err != CL_SUCCESS) {
         sn_status st = sn_gpu_cl_fail(diag, "clCreateBuffer", err);
-        return st == SN_ELIMIT ? sn_diag_set(diag, SN_ELIMIT, 0, 0,
-                                             "the device cannot hold %s (%.1f MiB)", what,
-                                             (double)bytes / 1048576.0)
-                               : st;
+        return st == SN_ELIMIT
+                   ? sn_diag_set(diag, SN_ELIMIT, 0, 0, "the device cannot hold %s (%.1f MiB)",
+                                 what, (double)bytes / 1048576.0)
+                   : st;
     }
     return SN_OK;
 }
 
 /* Launch the kernel of layout l on buffers keys, pay; *ms gets its kernel
  * time when ms != NULL. */
-static sn_status launch(sn_batch_kernel *k, sn_batch_layout l, uint64_t m, cl_mem keys,
-                        cl_mem pay, double *ms, sn_diag *diag)
+static sn_status launch(sn_batch_kernel *k, sn_batch_layout l, uint64_t m, cl_mem keys, cl_mem pay,
+                        double *ms, sn_diag *diag)
 {
     cl_kernel kern = l == SN_BATCH_ROWS ? k->rows : k->columns;
     cl_uint mm = (cl_uint)m, arg = 0;
@@ -147,11 +147,13 @@ static sn_status launch(sn_batch_kernel *k, sn_batch_layout l, uint64_t m, cl_me
         err = clSetKernelArg(kern, arg++, sizeof mm, &mm);
     if (err != CL_SUCCESS)
         return sn_gpu_cl_fail(diag, "clSetKernelArg(sn_batch)", err);
-    size_t wg = l == SN_BATCH_ROWS ? k->wg : (k->g->info.max_work_group < 256 ? k->g->info.max_work_group : 256);
+    size_t wg = l == SN_BATCH_ROWS
+                    ? k->wg
+                    : (k->g->info.max_work_group < 256 ? k->g->info.max_work_group : 256);
     size_t global = sn_gpu_round_up((size_t)m, wg);
     cl_event ev = NULL;
-    err = clEnqueueNDRangeKernel(k->g->queue, kern, 1, NULL, &global, &wg, 0, NULL,
-                                 ms ? &ev : NULL);
+    err =
+        clEnqueueNDRangeKernel(k->g->queue, kern, 1, NULL, &global, &wg, 0, NULL, ms ? &ev : NULL);
     if (err != CL_SUCCESS)
         return sn_gpu_cl_fail(diag, "clEnqueueNDRangeKernel(sn_batch)", err);
     if (!ms)
@@ -176,9 +178,9 @@ static sn_status inject(sn_batch_kernel *k, const sn_batch_run *r, cl_mem keys, 
     uint32_t word = 0;
     sn_status st = sn_gpu_read(k->g, keys, off, 4, &word, true, "keys", diag);
     word ^= 1u;
-    cl_int err = st == SN_OK ? clEnqueueWriteBuffer(k->g->queue, keys, CL_TRUE, off, 4, &word, 0,
-                                                    NULL, NULL)
-                             : CL_SUCCESS;
+    cl_int err =
+        st == SN_OK ? clEnqueueWriteBuffer(k->g->queue, keys, CL_TRUE, off, 4, &word, 0, NULL, NULL)
+                    : CL_SUCCESS;
     return st == SN_OK && err != CL_SUCCESS ? sn_gpu_cl_fail(diag, "clEnqueueWriteBuffer", err)
                                             : st;
 }
