@@ -2,7 +2,9 @@
  * [--standard] [-o FILE]`: write a network (generated or read) in a file
  * format, or as source code (core/codegen.h). */
 #include <getopt.h>
+#include <signal.h> // for: sig_atomic_t (the checker's cancel flag)
 #include <string.h>
+#include <time.h> // for: clock_gettime (the checker's time limit)
 
 #include "cli.h"
 #include "commands.h"
@@ -33,19 +35,53 @@ static void help(void)
            "  -h, --help   this text\n");
 }
 
-/* Run the 0-1 checker when it is quick (as `sortnet info` does) and say
- * what it found in the generated code's header. */
+/* gen proves a network only when that is quick: the checker is stopped
+ * after this many seconds */
+#define GEN_CHECK_LIMIT_S 2.0
+
+typedef struct check_clock {
+    struct timespec t0;
+    volatile sig_atomic_t cancel;
+} check_clock;
+
+static void check_tick(double fraction, double eta, void *user)
+{
+    (void)fraction, (void)eta;
+    check_clock *c = user;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    double s = (double)(t.tv_sec - c->t0.tv_sec) + (double)(t.tv_nsec - c->t0.tv_nsec) / 1e9;
+    if (s > GEN_CHECK_LIMIT_S)
+        c->cancel = 1;
+}
+
+/* Run the 0-1 checker when it is quick (as `sortnet info` does, and at
+ * most GEN_CHECK_LIMIT_S) and say what it found in the code's header. */
 static void prove(const sn_network *net, sn_codegen_opts *co, char *note, size_t cap)
 {
     sn_check_options opt;
     sn_check_options_init(&opt);
+    check_clock clk;
+    clock_gettime(CLOCK_MONOTONIC, &clk.t0);
+    clk.cancel = 0;
+    opt.progress = check_tick;
+    opt.progress_user = &clk;
+    opt.cancel = &clk.cancel;
     sn_check_result res;
     sn_diag d;
     sn_diag_clear(&d);
     uint32_t n = sn_network_wires(net);
-    if (sn_check_run(net, &opt, &res, &d) != SN_OK) {
+    sn_status st = sn_check_run(net, &opt, &res, &d);
+    if (st != SN_OK) {
         co->proof = SN_PROOF_UNCHECKED;
-        snprintf(note, cap, "the 0-1 checker gave up: %.200s", d.text[0] ? d.text : "too large");
+        if (st == SN_EINTERRUPTED)
+            snprintf(note, cap,
+                     "no quick proof: stopped after %.0f s; `sortnet check` runs it "
+                     "in full",
+                     GEN_CHECK_LIMIT_S);
+        else
+            snprintf(note, cap, "the 0-1 checker gave up: %.200s",
+                     d.text[0] ? d.text : "too large");
     } else if (res.sorts) {
         co->proof = SN_PROOF_SORTS;
         snprintf(note, cap, "%s, all 2^%u 0-1 inputs covered",
