@@ -8,7 +8,10 @@
 #   T2  2^20 arrays of 64 u32 keys, best:64: faster than torch.sort and
 #       cupy.sort along the last axis
 #   T3  best:16 faster than bitonic:16 (and oddeven-merge:16) in the same
-#       run; the time ratio beside the comparator ratio 60/80
+#       run; the time ratio beside the comparator ratio 60/80, and the
+#       networks' own cost (net_ms: what 16 more applications of the network
+#       add to the kernel, per application) whose ratio should track 60/80
+#       even where the whole kernel runs at the memory floor
 #
 # Run from the repository root on the GPU machine (shared/DEVICE.md: the
 # .deb files in .dev/debs; name .dev in carry):
@@ -133,6 +136,10 @@ for lay in ("rows", "columns"):
         r = ratio(b, o)
         show(f"T3 {lay}: best:16 / {other} time (comparators 60/{comps} = {60 / comps:.2f})",
              fmt(r), "< 1", None if r is None else r < 1)
+        r = ratio(ms("best:16", f"batch-network-{lay}", K16),
+                  ms(other, f"batch-network-{lay}", K16))
+        show(f"   ... the networks' own cost (net_ms), same ratio", fmt(r),
+             f"~{60 / comps:.2f} (info)", None)
 print("\n  all rows (CSV in " + out + "):")
 for r in rows:
     print(f"    {r['network']:>18s} {r['variant']:>16s} n={int(float(r['n'])):>10d} "

@@ -81,7 +81,7 @@ static void case_net(const char *spec, const sn_schedule *s, sn_key_type t, bool
     sn_diag d;
     sn_diag_clear(&d);
     CHECK(sn_schedule_to_network(s, &net, &d) == SN_OK);
-    sn_status st = net ? sn_batch_kernel_create(g, net, t, payload, &k, &d) : SN_EINVAL;
+    sn_status st = net ? sn_batch_kernel_create(g, net, t, payload, 1, &k, &d) : SN_EINVAL;
     CHECKF(st == SN_OK, "%s: %s", spec, d.text);
     for (int l = 0; k && l < 2; l++)
         for (size_t i = 0; i < nms; i++) {
@@ -188,7 +188,7 @@ int main(void)
     sn_batch_kernel *k = NULL;
     if (sn_schedule_generate(SN_ALGO_BITONIC, SN_BATCH_MAX_WIRES + 1, &s, NULL) == SN_OK &&
         sn_schedule_to_network(s, &net, NULL) == SN_OK)
-        CHECK(sn_batch_kernel_create(g, net, SN_KEY_I32, false, &k, &d) == SN_EINVAL && !k);
+        CHECK(sn_batch_kernel_create(g, net, SN_KEY_I32, false, 1, &k, &d) == SN_EINVAL && !k);
     sn_network_destroy(net);
     sn_schedule_destroy(s);
     sn_gpu_close(g);

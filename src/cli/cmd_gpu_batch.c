@@ -309,7 +309,7 @@ int cmd_gpu_batch(int argc, char **argv)
     sn_diag_clear(&d);
     sn_status st = sn_gpu_open(a.device, &g, &d);
     if (st == SN_OK)
-        st = sn_batch_kernel_create(g, net, a.type, a.payload, &k, &d);
+        st = sn_batch_kernel_create(g, net, a.type, a.payload, 1, &k, &d);
     if (st != SN_OK) {
         rc = fail("gpu batch", st, &d);
         goto done;

@@ -15,6 +15,8 @@
 #include "gpu/batch.h"
 
 #define BENCH_MAX_NETS 8
+/* the kernel timed again applying the network this many more times */
+#define NET_EXTRA 16
 
 static void bench_batch_help(void)
 {
@@ -27,8 +29,11 @@ static void bench_batch_help(void)
            "and layout: the kernel time (median of --reps runs after a warm-up, OpenCL\n"
            "profiling), keys per second, the time in copies (units of the device's own\n"
            "copy of the same bytes: the memory floor), and the time and the comparator\n"
-           "count relative to the first network of the same n and layout. Keys are\n"
-           "uniformly random; every output is compared with the reference executor.\n\n"
+           "count relative to the first network of the same n and layout, and net_ms,\n"
+           "the network's own cost: the time %d more applications of it add to the\n"
+           "kernel, per application (the comparators without the memory traffic).\n"
+           "Keys are uniformly random; every sorting output is compared with the\n"
+           "reference executor.\n\n"
            "  --arrays M      arrays per network (default 2^20; 2^K allowed)\n"
            "  --layout L      rows (default), columns or both\n"
            "  --type T        i32 (default), u32 or f32\n"
@@ -37,10 +42,11 @@ static void bench_batch_help(void)
            "  --device P:D    platform and device index (`sortnet gpu list`)\n"
            "  --csv FILE      device,network,variant,n,median_ms,keys_per_s rows (n = all\n"
            "                  keys, M * array length; the network names the length;\n"
-           "                  variant batch-rows, batch-columns, or batch-copy for the\n"
-           "                  copy of the same bytes)\n"
+           "                  variant batch-rows, batch-columns, batch-copy for the\n"
+           "                  copy of the same bytes, batch-network-rows|columns for\n"
+           "                  net_ms; -kv with --payload)\n"
            "  -h, --help      this text\n",
-           SN_BATCH_MAX_WIRES);
+           SN_BATCH_MAX_WIRES, NET_EXTRA);
 }
 
 bool cmd_gpu_bench_wants_batch(int argc, char **argv)
@@ -135,23 +141,55 @@ typedef struct bb_row {
     int layout;
     size_t comps;
     double ms, copy_ms;
+    double net_ms; /* the network's own cost per pass (NET_EXTRA more applied) */
 } bb_row;
 
-/* One network in one layout: build, time reps + 1 runs, compare the last
- * output with the reference; *row gets the median. */
+/* Median kernel time of a->reps runs (after a warm-up) of net built to
+ * apply the network `repeat` times; keys and pay end as the last run's. */
+static sn_status timed(sn_gpu *g, const bb_args *a, const sn_network *net, unsigned repeat,
+                       sn_batch_layout l, uint32_t *keys, uint32_t *pay, double *median, sn_diag *d)
+{
+    double *ms = sn_calloc(a->reps + 1, sizeof *ms);
+    if (!ms)
+        return sn_diag_set(d, SN_ENOMEM, 0, 0, "out of memory");
+    sn_batch_kernel *k = NULL;
+    sn_status st = sn_batch_kernel_create(g, net, a->type, a->payload, repeat, &k, d);
+    sn_batch_run run = {l, a->arrays, a->reps + 1, false, 0, 0};
+    if (st == SN_OK)
+        st = sn_batch_sort(k, &run, keys, pay, ms, d);
+    sn_batch_kernel_destroy(k);
+    qsort(ms + 1, a->reps, sizeof *ms, cmp_double); /* ms[0]: the warm-up */
+    size_t h = (size_t)a->reps / 2;
+    *median = a->reps % 2 ? ms[1 + h] : (ms[h] + ms[1 + h]) / 2;
+    sn_free(ms);
+    return st;
+}
+
+static void fill_input(const bb_args *a, sn_batch_layout l, uint32_t n, uint32_t *in,
+                       uint32_t *keys, uint32_t *pay)
+{
+    uint64_t seed = 0x5eed;
+    size_t words = (size_t)a->arrays * n;
+    for (size_t i = 0; i < words; i++)
+        in[i] = keys[i] = (uint32_t)sn_rand_next(&seed);
+    for (uint64_t x = 0; pay && x < a->arrays; x++)
+        for (uint32_t w = 0; w < n; w++)
+            pay[sn_batch_index(l, n, a->arrays, x, w)] = w;
+}
+
+/* One network in one layout: time it, compare its output with the
+ * reference, time the copy of the same bytes, and time the kernel applying
+ * the network NET_EXTRA + 1 times: the difference is the network's own cost
+ * (the comparators), apart from the memory traffic. */
 static int bench_one(sn_gpu *g, const bb_args *a, const char *spec, sn_batch_layout l, bb_row *row)
 {
     sn_schedule *s = NULL;
     sn_network *net = NULL;
-    sn_batch_kernel *k = NULL;
     uint32_t *in = NULL, *keys = NULL, *pay = NULL;
-    double *ms = NULL;
     sn_diag d;
     sn_diag_clear(&d);
     int rc = cli_load(spec, &s);
     sn_status st = rc ? SN_OK : sn_schedule_to_network(s, &net, &d);
-    if (!rc && st == SN_OK)
-        st = sn_batch_kernel_create(g, net, a->type, a->payload, &k, &d);
     if (!rc && st != SN_OK)
         rc = cli_error(cli_status_exit(st), spec, "%s", d.text[0] ? d.text : sn_status_str(st));
     if (rc)
@@ -163,50 +201,40 @@ static int bench_one(sn_gpu *g, const bb_args *a, const char *spec, sn_batch_lay
     in = sn_malloc(words * 4);
     keys = sn_malloc(words * 4);
     pay = a->payload ? sn_malloc(words * 4) : NULL;
-    ms = sn_calloc(a->reps + 1, sizeof *ms);
-    if (!in || !keys || !ms || (a->payload && !pay)) {
+    if (!in || !keys || (a->payload && !pay)) {
         rc = cli_error(CLI_USAGE, "gpu bench", "out of memory for %zu keys", words);
         goto done;
     }
-    uint64_t seed = 0x5eed;
-    for (size_t i = 0; i < words; i++)
-        in[i] = keys[i] = (uint32_t)sn_rand_next(&seed);
-    for (uint64_t x = 0; pay && x < a->arrays; x++)
-        for (uint32_t w = 0; w < n; w++)
-            pay[sn_batch_index(l, n, a->arrays, x, w)] = w;
+    fill_input(a, l, n, in, keys, pay);
     fprintf(stderr, "bench: %s, %llu arrays, %s ...\n", spec, (unsigned long long)a->arrays,
             sn_batch_layout_name(l));
-    sn_batch_run run = {l, a->arrays, a->reps + 1, false, 0, 0};
-    if ((st = sn_batch_sort(k, &run, keys, pay, ms, &d)) == SN_OK)
+    *row = (bb_row){spec, n, (int)l, sn_network_size(net), 0, 0, 0};
+    st = timed(g, a, net, 1, l, keys, pay, &row->ms, &d);
+    sn_batch_report r;
+    if (st == SN_OK) {
+        sn_batch_compare(s, a->type, l, a->arrays, in, keys, pay, &r);
+        if (!r.identical) {
+            rc = cli_error(CLI_NEGATIVE, spec,
+                           "the device's output differs from the reference at array %llu, "
+                           "wire %u (`sortnet gpu batch` shows it)",
+                           (unsigned long long)r.array, r.wire);
+            goto done;
+        }
         st = sn_gpu_copy_time(g, (uint32_t)(words * (a->payload ? 2 : 1)), a->reps, &row->copy_ms,
                               &d);
-    if (st != SN_OK) {
+    }
+    double rep_ms = 0;
+    if (st == SN_OK) {
+        fill_input(a, l, n, in, keys, pay);
+        st = timed(g, a, net, 1 + NET_EXTRA, l, keys, pay, &rep_ms, &d);
+        row->net_ms = (rep_ms - row->ms) / NET_EXTRA;
+    }
+    if (st != SN_OK)
         rc = cli_error(cli_status_exit(st), spec, "%s", d.text[0] ? d.text : sn_status_str(st));
-        goto done;
-    }
-    sn_batch_report r;
-    sn_batch_compare(s, a->type, l, a->arrays, in, keys, pay, &r);
-    if (!r.identical) {
-        rc = cli_error(CLI_NEGATIVE, spec,
-                       "the device's output differs from the reference at "
-                       "array %llu, wire %u (`sortnet gpu batch` shows it)",
-                       (unsigned long long)r.array, r.wire);
-        goto done;
-    }
-    qsort(ms + 1, a->reps, sizeof *ms, cmp_double); /* ms[0]: the warm-up */
-    size_t h = (size_t)a->reps / 2;
-    *row = (bb_row){spec,
-                    n,
-                    (int)l,
-                    sn_network_size(net),
-                    a->reps % 2 ? ms[1 + h] : (ms[h] + ms[1 + h]) / 2,
-                    row->copy_ms};
 done:
-    sn_batch_kernel_destroy(k);
     sn_free(in);
     sn_free(keys);
     sn_free(pay);
-    sn_free(ms);
     sn_network_destroy(net);
     sn_schedule_destroy(s);
     return rc;
@@ -215,11 +243,12 @@ done:
 static void print_row(const bb_args *a, const bb_row *r, const bb_row *first)
 {
     double keys = (double)a->arrays * r->n;
-    printf("%-18s %4u %10llu %11.0f %-8s %6zu %10.4f %9.2f %9.4f %7.2fx %8.2fx %8.2fx\n", r->net,
-           r->n, (unsigned long long)a->arrays, keys,
+    printf("%-18s %4u %10llu %-7s %5zu %10.4f %8.2f %9.4f %6.2fx %7.2fx %9.4f %7.2fx %7.2fx\n",
+           r->net, r->n, (unsigned long long)a->arrays,
            sn_batch_layout_name((sn_batch_layout)r->layout), r->comps, r->ms,
            keys / (r->ms / 1e3) / 1e9, r->copy_ms, r->copy_ms > 0 ? r->ms / r->copy_ms : 0.0,
-           first->ms > 0 ? r->ms / first->ms : 0.0,
+           first->ms > 0 ? r->ms / first->ms : 0.0, r->net_ms,
+           first->net_ms > 0 ? r->net_ms / first->net_ms : 0.0,
            first->comps ? (double)r->comps / (double)first->comps : 0.0);
     fflush(stdout);
 }
@@ -249,6 +278,9 @@ static int write_csv(const bb_args *a, const sn_gpu *g, const bb_row *rows, size
             fprintf(o.f, "%s,copy:%u%s,batch-copy,%.0f,%.6f,%.6g\n", dev, r->n,
                     a->payload ? "-kv" : "", keys, r->copy_ms,
                     r->copy_ms > 0 ? keys / (r->copy_ms / 1e3) : 0.0);
+        fprintf(o.f, "%s,%s,batch-network-%s%s,%.0f,%.6f,%.6g\n", dev, r->net, lay,
+                a->payload ? "-kv" : "", keys, r->net_ms,
+                r->net_ms > 0 ? keys / (r->net_ms / 1e3) : 0.0);
     }
     return cli_out_commit(&o);
 }
@@ -270,13 +302,15 @@ int cmd_gpu_bench_batch(int argc, char **argv)
     size_t nrows = 0;
     printf("device: %s\n%s keys%s, uniformly random; %llu arrays per network; median of %u\n"
            "runs after a warm-up (kernel time). copies: the time in units of copy_ms, the\n"
-           "device's copy of the same bytes; vs_first: time and comparators relative to\n"
-           "the first network of the same n and layout.\n",
+           "device's copy of the same bytes (the memory floor); vs_first: relative to the\n"
+           "first network of the same n and layout; net_ms: the network's own cost, the\n"
+           "time a kernel applying it %d more times adds, per application (comparators\n"
+           "without memory traffic), with its ratio and the comparator ratio.\n",
            sn_gpu_device_name(g), sn_key_type_name(a.type), a.payload ? " with payload" : "",
-           (unsigned long long)a.arrays, (unsigned)a.reps);
-    printf("%-18s %4s %10s %11s %-8s %6s %10s %9s %9s %8s %9s %9s\n", "network", "n", "arrays",
-           "keys", "layout", "comps", "kernel_ms", "Gkeys/s", "copy_ms", "copies", "vs_first",
-           "(comps)");
+           (unsigned long long)a.arrays, (unsigned)a.reps, NET_EXTRA);
+    printf("%-18s %4s %10s %-7s %5s %10s %8s %9s %7s %8s %9s %8s %8s\n", "network", "n", "arrays",
+           "layout", "comps", "kernel_ms", "Gkeys/s", "copy_ms", "copies", "vs_first", "net_ms",
+           "net_vs", "comp_vs");
     for (int l = 0; l < 2 && rc == 0; l++) {
         if (!(a.layouts & (1 << l)))
             continue;

@@ -306,6 +306,18 @@ static void emit_network(cg_ctx *c, const char *ind)
     }
 }
 
+/* In the kernels: the network F_REPEAT times (1 unless defined at build
+ * time), a benchmarking knob that times the network's own cost apart from
+ * the memory traffic (sortnet gpu bench --variant batch). */
+static void emit_repeated_network(cg_ctx *c, const char *ind)
+{
+    add(&c->b, "%sfor (uint sn_r = 0; sn_r < %s_REPEAT; sn_r++) {\n", ind, c->fn);
+    char in2[32];
+    snprintf(in2, sizeof in2, "%s    ", ind);
+    emit_network(c, in2);
+    add(&c->b, "%s}\n", ind);
+}
+
 /* The one-array function, in either language. */
 static void emit_function(cg_ctx *c)
 {
@@ -394,7 +406,7 @@ static void emit_rows_kernel(cg_ctx *c)
     snprintf(kf, sizeof kf, "sn_kt[t * %uu + %%u]", S);
     snprintf(pf, sizeof pf, "sn_pt[t * %uu + %%u]", S);
     emit_loads(c, "        ", kf, pf, true);
-    emit_network(c, "        ");
+    emit_repeated_network(c, "        ");
     emit_stores(c, "        ", kf, pf, true);
     add(&c->b, "    }\n    barrier(CLK_LOCAL_MEM_FENCE);\n");
     emit_rows_copy(c, false);
@@ -416,7 +428,7 @@ static void emit_columns_kernel(cg_ctx *c)
     if (c->o->payload)
         add(&c->b, "    __global uint *q = pay + a;\n");
     emit_loads(c, "    ", "k[(size_t)%uu * m]", "q[(size_t)%uu * m]", false);
-    emit_network(c, "    ");
+    emit_repeated_network(c, "    ");
     emit_stores(c, "    ", "k[(size_t)%uu * m]", "q[(size_t)%uu * m]", false);
     add(&c->b, "}\n");
 }
@@ -449,7 +461,12 @@ sn_status sn_codegen(const sn_network *net, const sn_codegen_opts *o, char **out
         add(&c.b, "#include <stdint.h>\n%s", o->type == SN_KEY_F32 ? "#include <string.h>\n" : "");
     emit_macros(&c);
     if (c.cl)
-        add(&c.b, "\n/* %s_N: the wires of this network */\n#define %s_N %u\n", fn, fn, n);
+        add(&c.b,
+            "\n/* %s_N: the wires of this network.\n"
+            " * %s_REPEAT: how many times the kernels apply it (1; a benchmarking\n"
+            " * knob: 17 adds 16 networks' time, as sorting again changes nothing) */\n"
+            "#define %s_N %u\n#ifndef %s_REPEAT\n#define %s_REPEAT 1\n#endif\n",
+            fn, fn, fn, n, fn, fn);
     emit_function(&c);
     if (c.cl) {
         emit_rows_kernel(&c);

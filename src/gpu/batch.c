@@ -53,7 +53,7 @@ static unsigned rows_wg(const sn_gpu *g, const sn_network *net, const sn_codegen
 }
 
 sn_status sn_batch_kernel_create(sn_gpu *g, const sn_network *net, sn_key_type t, bool payload,
-                                 sn_batch_kernel **out, sn_diag *diag)
+                                 unsigned repeat, sn_batch_kernel **out, sn_diag *diag)
 {
     *out = NULL;
     uint32_t n = sn_network_wires(net);
@@ -79,7 +79,10 @@ sn_status sn_batch_kernel_create(sn_gpu *g, const sn_network *net, sn_key_type t
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
     }
     *k = (sn_batch_kernel){g, n, t, payload, o.wg, NULL, NULL, NULL};
-    st = sn_gpu_build_source_opts(g, src, "", false, &k->prog, diag);
+    char opts[64] = "";
+    if (repeat > 1)
+        snprintf(opts, sizeof opts, "-Dsn_batch_REPEAT=%u", repeat);
+    st = sn_gpu_build_source_opts(g, src, opts, false, &k->prog, diag);
     sn_free(src);
     cl_int err = CL_SUCCESS;
     if (st == SN_OK) {
@@ -219,7 +222,8 @@ sn_status sn_batch_sort(sn_batch_kernel *k, const sn_batch_run *r, uint32_t *key
         if (dp)
             st = sn_gpu_write(k->g, dp, bytes, payload, "payload", diag);
         if (st == SN_OK)
-            st = launch(k, r->layout, r->arrays, dk, dp, r->reps ? &kernel_ms[i] : NULL, diag);
+            st = launch(k, r->layout, r->arrays, dk, dp,
+                        r->reps && kernel_ms ? &kernel_ms[i] : NULL, diag);
     }
     if (st == SN_OK && r->inject)
         st = inject(k, r, dk, diag);

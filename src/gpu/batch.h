@@ -39,10 +39,12 @@ static inline size_t sn_batch_index(sn_batch_layout l, uint32_t n, uint64_t m, u
 typedef struct sn_batch_kernel sn_batch_kernel;
 
 /* Generate and build the kernels for net (borrowed; copied as needed) on g
- * (borrowed: keep it open while the kernel lives). SN_EINVAL for n outside
- * 1..SN_BATCH_MAX_WIRES; SN_EDEVICE with the build log in diag. */
+ * (borrowed: keep it open while the kernel lives). repeat >= 1: how many
+ * times the kernels apply the network (1 to sort; more only to time the
+ * network's own cost, bench). SN_EINVAL for n outside 1..SN_BATCH_MAX_WIRES;
+ * SN_EDEVICE with the build log in diag. */
 sn_status sn_batch_kernel_create(sn_gpu *g, const sn_network *net, sn_key_type t, bool payload,
-                                 sn_batch_kernel **out, sn_diag *diag);
+                                 unsigned repeat, sn_batch_kernel **out, sn_diag *diag);
 void sn_batch_kernel_destroy(sn_batch_kernel *k); /* NULL is a no-op */
 /* Work-items per group of the rows kernel. */
 unsigned sn_batch_kernel_wg(const sn_batch_kernel *k);
