@@ -63,6 +63,10 @@ fi
 
 # gpu batch: only where sortnet has OpenCL and a platform exists
 "$S" gpu list >/dev/null 2>&1 || finish cli_codegen
+mkdir -p "$T/novendors" # no OpenCL platform at all: exit 3
+expect 3 env OCL_ICD_VENDORS="$T/novendors" "$S" gpu batch best:8 --arrays 4
+err_has "no OpenCL platform"
+expect 3 env OCL_ICD_VENDORS="$T/novendors" "$S" gpu bench --variant batch best:8
 expect 0 "$S" gpu batch --help
 out_has "--layout"
 expect 2 "$S" gpu batch best:8
