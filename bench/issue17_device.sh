@@ -30,6 +30,9 @@ out=${OUT:-/tmp/issue17}
 mkdir -p "$out"
 SN=${SN:?run through bench/device.sh, which builds sortnet and sets SN}
 REPS=${REPS:-20}
+# the issue's sizes; smaller ones only for a dry run (e.g. on pocl)
+L16=${L16:-22} # 2^L16 arrays of 16 keys
+L64=${L64:-20} # 2^L64 arrays of 64 keys
 bench() { # NAME ARGS...: one gpu bench --variant batch run into $out/NAME.csv
     local name=$1
     shift
@@ -60,21 +63,22 @@ for net in best:16 best:64 "$file"; do
     done
 done 2>&1 | sed 's/^/  /'
 
-bench b16 best:16 bitonic:16 oddeven-merge:16 --arrays 2^22 --type u32 --layout both
-bench b16kv best:16 bitonic:16 oddeven-merge:16 --arrays 2^22 --type u32 --layout rows --payload
-bench b64 best:64 bitonic:64 oddeven-merge:64 --arrays 2^20 --type u32 --layout both
-bench b64kv best:64 --arrays 2^20 --type u32 --layout rows --payload
+bench b16 best:16 bitonic:16 oddeven-merge:16 --arrays 2^$L16 --type u32 --layout both
+bench b16kv best:16 bitonic:16 oddeven-merge:16 --arrays 2^$L16 --type u32 --layout rows --payload
+bench b64 best:64 bitonic:64 oddeven-merge:64 --arrays 2^$L64 --type u32 --layout both
+bench b64kv best:64 --arrays 2^$L64 --type u32 --layout rows --payload
 echo
 echo "== anchors: torch.sort / cupy.sort along the last axis, device copy"
 rm -f "$out/anchors.csv"
-python3 bench/gpu_anchors.py --sizes "" --shapes 2^22x16,2^20x64 --reps "$REPS" \
+python3 bench/gpu_anchors.py --sizes "" --shapes 2^${L16}x16,2^${L64}x64 --reps "$REPS" \
     --csv "$out/anchors.csv"
 
 echo
 echo "== TARGETS (kernel times, medians of $REPS runs; H200 figures)"
-python3 - "$out" <<'PY'
+python3 - "$out" "$L16" "$L64" <<'PY'
 import csv, os, sys
 out = sys.argv[1]
+L16, L64 = int(sys.argv[2]), int(sys.argv[3])
 rows = []
 for f in ("b16", "b16kv", "b64", "b64kv", "anchors"):
     p = os.path.join(out, f + ".csv")
@@ -91,7 +95,7 @@ def ms(network, variant, n):
 
 def show(label, value, goal, ok):
     verdict = "n/a " if ok is None else ("PASS" if ok else "MISS")
-    print(f"  {verdict}  {label:66s} {value:>8s}   goal {goal}")
+    print(f"  {verdict}  {label:72s} {value:>8s}   goal {goal}")
 
 def ratio(a, b):
     return None if a is None or b is None or b == 0 else a / b
@@ -99,12 +103,13 @@ def ratio(a, b):
 def fmt(x, unit="x"):
     return "missing" if x is None else f"{x:.4f}{unit}" if unit == " ms" else f"{x:.2f}{unit}"
 
-K16, K64 = (1 << 22) * 16, (1 << 20) * 64
+K16, K64 = (1 << L16) * 16, (1 << L64) * 64
+S16, S64 = f"{1 << L16}x16", f"{1 << L64}x64"  # the anchors' (M, n) shapes
 b16 = ms("best:16", "batch-rows", K16)
 b16kv = ms("best:16", "batch-rows-kv", K16)
 copy16 = ms("copy:16", "batch-copy", K16)
-t16 = ms("4194304x16", "torch.sort", K16)
-tc16 = ms("4194304x16", "torch.copy", K16)
+t16 = ms(S16, "torch.sort", K16)
+tc16 = ms(S16, "torch.copy", K16)
 print(f"  T1: best:16 rows {fmt(b16, ' ms')}, with payload {fmt(b16kv, ' ms')}; "
       f"torch.sort {fmt(t16, ' ms')}; copy {fmt(copy16, ' ms')} (OpenCL), {fmt(tc16, ' ms')} (torch)")
 r = ratio(t16, b16)
@@ -119,8 +124,8 @@ show("T1 best:16 / torch copy of the same bytes", fmt(r), "<= 1.5 (info)",
      None if r is None else r <= 1.5)
 b64 = ms("best:64", "batch-rows", K64)
 b64kv = ms("best:64", "batch-rows-kv", K64)
-t64 = ms("1048576x64", "torch.sort", K64)
-c64 = ms("1048576x64", "cupy.sort", K64)
+t64 = ms(S64, "torch.sort", K64)
+c64 = ms(S64, "cupy.sort", K64)
 print(f"  T2: best:64 rows {fmt(b64, ' ms')}, with payload {fmt(b64kv, ' ms')}; "
       f"torch.sort {fmt(t64, ' ms')}; cupy.sort {fmt(c64, ' ms')}")
 r = ratio(t64, b64)
