@@ -9,3 +9,9 @@ foreach(script IN LISTS SN_CLI_TESTS)
   get_filename_component(name ${script} NAME_WE)
   sn_shell_test(${name} ${name}.sh)
 endforeach()
+
+# test_codegen compiles the generated C with the project's C compiler.
+if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_codegen.c)
+  sn_test(test_codegen)
+  set_property(TEST test_codegen APPEND PROPERTY ENVIRONMENT "SN_CC=${CMAKE_C_COMPILER}")
+endif()

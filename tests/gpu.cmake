@@ -18,3 +18,9 @@ if(TARGET sn_gpu)
       COST 1000 DEPENDS test_gpu ENVIRONMENT "${sn_gpu_test_env}")
   endforeach()
 endif()
+
+# gpu batch: codegen's OpenCL kernels built and run (few networks: each is
+# one pocl build).
+if(TARGET sn_gpu AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_batch.c)
+  sn_test(test_batch LIBS sn_gpu TIMEOUT 600)
+endif()

@@ -1,43 +1,164 @@
-/* cmd_gen.c - `sortnet gen NET [--format bracket|json|sn] [--standard]
- * [-o FILE]`: write a network (generated or read) in a file format. */
+/* cmd_gen.c - `sortnet gen NET [--format bracket|json|sn|c|opencl]
+ * [--standard] [-o FILE]`: write a network (generated or read) in a file
+ * format, or as source code (core/codegen.h). */
 #include <getopt.h>
+#include <signal.h> // for: sig_atomic_t (the checker's cancel flag)
 #include <string.h>
+#include <time.h> // for: clock_gettime (the checker's time limit)
 
 #include "cli.h"
 #include "commands.h"
+#include "core/alloc.h"
 #include "core/analysis.h"
+#include "core/check.h"
+#include "core/codegen.h"
 #include "core/format.h"
 
 static void help(void)
 {
-    printf("usage: sortnet gen NET [--format bracket|json|sn] [--standard] [-o FILE]\n\n"
+    printf("usage: sortnet gen NET [--format bracket|json|sn|c|opencl] [--standard]\n"
+           "                      [-o FILE] [--type i32|u32|f32] [--payload]\n\n"
            "Write NET (a generator such as bitonic:16, a file, or - for stdin) as text.\n\n"
            "  --format F   bracket (default; one layer per line: [(0,2),(1,3)]),\n"
            "               json ({\"N\":..,\"L\":..,\"D\":..,\"nw\":[[a,b],...]}),\n"
-           "               sn (libsortnetwork's text format)\n"
+           "               sn (libsortnetwork's text format),\n"
+           "               c (a branch-free C99 function void sort<N>_<name>(int32_t *v)),\n"
+           "               opencl (that function in OpenCL C, plus kernels <fn>_rows and\n"
+           "               <fn>_columns sorting M arrays at once); the code's header says\n"
+           "               whether the 0-1 checker proved the network (run when quick)\n"
+           "  --type T     c/opencl: keys i32 (default), u32 or f32 (IEEE totalOrder,\n"
+           "               as everywhere in sortnet); the name gets _u32 / _f32\n"
+           "  --payload    c/opencl: a uint32_t payload per key moves with it\n"
+           "               (function <fn>_kv(keys, payload))\n"
            "  --standard   convert to standard form first (untangle reversed comparators)\n"
            "  -o FILE      write to FILE (atomically) instead of standard output\n"
            "  -h, --help   this text\n");
 }
 
+/* gen proves a network only when that is quick: the checker is stopped
+ * after this many seconds */
+#define GEN_CHECK_LIMIT_S 2.0
+
+typedef struct check_clock {
+    struct timespec t0;
+    volatile sig_atomic_t cancel;
+} check_clock;
+
+static void check_tick(double fraction, double eta, void *user)
+{
+    (void)fraction, (void)eta;
+    check_clock *c = user;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    double s = (double)(t.tv_sec - c->t0.tv_sec) + (double)(t.tv_nsec - c->t0.tv_nsec) / 1e9;
+    if (s > GEN_CHECK_LIMIT_S)
+        c->cancel = 1;
+}
+
+/* Run the 0-1 checker when it is quick (as `sortnet info` does, and at
+ * most GEN_CHECK_LIMIT_S) and say what it found in the code's header. */
+static void prove(const sn_network *net, sn_codegen_opts *co, char *note, size_t cap)
+{
+    sn_check_options opt;
+    sn_check_options_init(&opt);
+    check_clock clk;
+    clock_gettime(CLOCK_MONOTONIC, &clk.t0);
+    clk.cancel = 0;
+    opt.progress = check_tick;
+    opt.progress_user = &clk;
+    opt.cancel = &clk.cancel;
+    sn_check_result res;
+    sn_diag d;
+    sn_diag_clear(&d);
+    uint32_t n = sn_network_wires(net);
+    sn_status st = sn_check_run(net, &opt, &res, &d);
+    if (st != SN_OK) {
+        co->proof = SN_PROOF_UNCHECKED;
+        if (st == SN_EINTERRUPTED)
+            snprintf(note, cap,
+                     "no quick proof: stopped after %.0f s; `sortnet check` runs it "
+                     "in full",
+                     GEN_CHECK_LIMIT_S);
+        else
+            snprintf(note, cap, "the 0-1 checker gave up: %.200s",
+                     d.text[0] ? d.text : "too large");
+    } else if (res.sorts) {
+        co->proof = SN_PROOF_SORTS;
+        snprintf(note, cap, "%s, all 2^%u 0-1 inputs covered",
+                 res.method == SN_CHECK_BRUTEFORCE ? "brute force" : "reachable-pattern reduction",
+                 n);
+    } else {
+        co->proof = SN_PROOF_FAILS;
+        size_t k = (size_t)snprintf(note, cap, "the 0-1 input ");
+        for (uint32_t i = 0; i < n && k + 2 < cap; i++)
+            note[k++] = (char)('0' + res.counterexample[i]);
+        snprintf(note + k, cap - k, ", wire 0 first");
+    }
+    if (co->proof != SN_PROOF_UNCHECKED)
+        sn_check_result_free(&res);
+    co->proof_note = note;
+}
+
+/* --format c|opencl: the network as source code (core/codegen.h). */
+static int write_code(const sn_network *net, const char *label, sn_codegen_opts *co,
+                      const char *out_path)
+{
+    char note[256];
+    prove(net, co, note, sizeof note);
+    co->label = label;
+    co->generator = "sortnet " SORTNET_VERSION;
+    char *code = NULL;
+    size_t len = 0;
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_status st = sn_codegen(net, co, &code, &len, &d);
+    if (st != SN_OK)
+        return cli_error(cli_status_exit(st), label, "%s", d.text[0] ? d.text : sn_status_str(st));
+    cli_out out;
+    int rc = cli_out_open(&out, out_path);
+    if (rc == 0) {
+        if (fwrite(code, 1, len, out.f) != len) {
+            cli_out_abort(&out);
+            rc = cli_error(CLI_USAGE, out_path, "write failed");
+        } else {
+            rc = cli_out_commit(&out);
+        }
+    }
+    sn_free(code);
+    return rc;
+}
+
 int cmd_gen(int argc, char **argv)
 {
-    static const struct option opts[] = {{"format", 1, NULL, 'f'},
-                                         {"output", 1, NULL, 'o'},
-                                         {"standard", 0, NULL, 's'},
-                                         {"help", 0, NULL, 'h'},
+    static const struct option opts[] = {{"format", 1, NULL, 'f'},   {"output", 1, NULL, 'o'},
+                                         {"standard", 0, NULL, 's'}, {"type", 1, NULL, 't'},
+                                         {"payload", 0, NULL, 'p'},  {"help", 0, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     sn_format fmt = SN_FORMAT_BRACKET;
     const char *out_path = "-";
     bool standard = false;
+    bool code = false; /* --format c|opencl */
+    sn_codegen_opts co;
+    sn_codegen_opts_init(&co);
+    const char *code_only = NULL; /* an option that needs --format c|opencl */
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":f:o:h", opts, NULL)) != -1) {
         switch (c) {
         case 'f':
-            if (!sn_format_parse(optarg, &fmt))
-                return cli_error(CLI_USAGE, "--format", "'%s' is not a format (bracket, json, sn)",
-                                 optarg);
+            code = sn_codegen_lang_parse(optarg, &co.lang);
+            if (!code && !sn_format_parse(optarg, &fmt))
+                return cli_error(CLI_USAGE, "--format",
+                                 "'%s' is not a format (bracket, json, sn, c, opencl)", optarg);
+            break;
+        case 't':
+            if (!sn_key_type_parse(optarg, &co.type))
+                return cli_error(CLI_USAGE, "--type", "'%s' is not i32, u32 or f32", optarg);
+            code_only = "--type";
+            break;
+        case 'p':
+            co.payload = true;
+            code_only = "--payload";
             break;
         case 'o': out_path = optarg; break;
         case 's': standard = true; break;
@@ -47,6 +168,8 @@ int cmd_gen(int argc, char **argv)
     }
     if (optind != argc - 1)
         return cli_error(CLI_USAGE, "gen", "expected one network (see --help)");
+    if (code_only && !code)
+        return cli_error(CLI_USAGE, code_only, "applies to --format c or opencl only");
 
     sn_schedule *s = NULL;
     int rc = cli_load(argv[optind], &s);
@@ -65,6 +188,10 @@ int cmd_gen(int argc, char **argv)
     if (st != SN_OK) {
         rc = cli_error(cli_status_exit(st), sn_schedule_name(s), "%s",
                        d.text[0] ? d.text : sn_status_str(st));
+        goto done;
+    }
+    if (code) {
+        rc = write_code(net, sn_schedule_name(s), &co, out_path);
         goto done;
     }
     cli_out out;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd_gpu_batch.h"
 #include "commands.h"
 #include "gpu/gpu.h"
 
@@ -21,6 +22,7 @@ static const struct {
     {"list", gpu_list, "sortnet gpu list [--device P:D]"},
     {"verify", gpu_verify, "sortnet gpu verify NET [options]"},
     {"bench", gpu_bench, "sortnet gpu bench [NET...] [options]"},
+    {"batch", cmd_gpu_batch, "sortnet gpu batch NET --arrays M [options]"},
     {"plot", gpu_plot, "sortnet gpu plot FILE.csv... -o FILE.svg"},
 };
 #define NSUB (sizeof subcommands / sizeof subcommands[0])

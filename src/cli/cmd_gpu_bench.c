@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "cmd_gpu_batch.h"
 #include "cmd_gpu.h"
 #include "core/alloc.h"
 #include "core/input.h" // for: sn_rand_next
@@ -54,6 +55,8 @@ static void bench_help(void)
            "                  `sortnet gpu plot` draws it later from the CSV)\n"
            "  --profile       each timed launch's own kernel time on stderr (it waits\n"
            "                  for every launch: a tuning aid, see docs/gpu-speed.md)\n"
+           "  --variant batch many small arrays at once (gpu batch): see\n"
+           "                  `sortnet gpu bench --variant batch --help`\n"
            "  -h, --help      this text\n");
 }
 
@@ -450,6 +453,8 @@ static void bench_close(bench *b)
 
 int gpu_bench(int argc, char **argv)
 {
+    if (cmd_gpu_bench_wants_batch(argc, argv)) /* many small arrays: cmd_gpu_bench_batch.c */
+        return cmd_gpu_bench_batch(argc, argv);
     bench_args a;
     sn_algo nets[BENCH_MAX_NETS];
     size_t nnets = 0;
