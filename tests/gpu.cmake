@@ -18,3 +18,9 @@ if(TARGET sn_gpu)
       COST 1000 DEPENDS test_gpu ENVIRONMENT "${sn_gpu_test_env}")
   endforeach()
 endif()
+
+# The classic GPU sorts (gpu sort) against the stable reference, with a
+# build whose kernels all carry a planted bug: two builds of sorts.cl.
+if(TARGET sn_gpu)
+  sn_test(test_sorts LIBS sn_gpu TIMEOUT 600)
+endif()
