@@ -36,7 +36,8 @@ static void gpu_help(void)
     printf("usage: sortnet gpu list [--device P:D]\n"
            "       sortnet gpu verify NET [options]\n"
            "       sortnet gpu bench [NET...] [options]\n"
-           "       sortnet gpu plot FILE.csv... -o FILE.svg\n\n"
+           "       sortnet gpu plot FILE.csv... -o FILE.svg\n"
+           "       sortnet gpu sort ALGO:N [options]   (radix, merge, ...: verified)\n\n"
            "Run sorting networks on an OpenCL device (a GPU, or pocl on the CPU) and\n"
            "prove the output identical to the CPU reference executor.\n"
            "`sortnet gpu COMMAND --help` describes a command. Exit codes: 0 identical,\n"
@@ -1274,5 +1275,7 @@ int cmd_gpu(int argc, char **argv)
         return gpu_bench(argc - 1, argv + 1);
     if (strcmp(sub, "plot") == 0)
         return gpu_plot(argc - 1, argv + 1);
-    return cli_error(CLI_USAGE, "gpu", "unknown command '%s' (list, verify, bench or plot)", sub);
+    if (strcmp(sub, "sort") == 0)
+        return cmd_gpu_sort(argc - 1, argv + 1);
+    return cli_error(CLI_USAGE, "gpu", "unknown command '%s' (list, verify, bench, plot or sort)", sub);
 }
