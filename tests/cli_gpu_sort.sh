@@ -73,4 +73,12 @@ out_has "differs: first at index"
 expect 1 env SN_SORT_BUG=merge "$S" gpu sort merge:3000 --random 2 --json
 [ "$(json 'd["identical"], d["first_mismatch"] is not None')" = "False True" ] ||
     fail "planted merge bug: $(cat "$T/out")"
+# gpu bench: the sorts as variants beside the networks', same CSV columns
+expect 0 "$S" gpu bench bitonic --sizes 1000 --variants fused,radix,merge --reps 1 --csv "$T/b.csv"
+grep -q '^[^,]*,sort,radix,1000,' "$T/b.csv" || fail "no radix row: $(cat "$T/b.csv")"
+grep -q '^[^,]*,sort,merge,1000,' "$T/b.csv" || fail "no merge row"
+grep -q '^[^,]*,bitonic,fused,1000,' "$T/b.csv" || fail "no fused row"
+grep -q ',naive,' "$T/b.csv" && fail "naive ran though not asked for"
+expect 2 "$S" gpu bench --variants fused,quick
+err_has "'quick' is not a variant"
 finish cli_gpu_sort

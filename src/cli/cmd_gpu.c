@@ -21,6 +21,7 @@
 #include "core/format.h" // for: sn_file_read_all (--kernel FILE.cl)
 #include "core/input.h"  // for: sn_rand_next
 #include "gpu/gpu.h"
+#include "cmd_gpu_sort.h" // for: the GPU sorts' bench rows (--variants radix,merge,...)
 
 /* Largest kernel file accepted by --kernel. */
 #define KERNEL_FILE_MAX ((size_t)1 << 20)
@@ -589,6 +590,11 @@ static void bench_help(void)
            "  --device P:D    platform and device index (`sortnet gpu list`)\n"
            "  --type T        i32 (default), u32 or f32\n"
            "  --reps N        timed runs per point (default 5)\n"
+           "  --variants LIST which variants: of naive, closed, fused and the GPU sorts\n"
+           "                  of `sortnet gpu sort` (transposition, transposition-local,\n"
+           "                  rank, rank-global, merge, radix, radix4 = 4-bit digits,\n"
+           "                  hybrid), e.g. fused,radix,merge; a sort's rows have\n"
+           "                  network 'sort' (default: naive,closed,fused)\n"
            "  --cpu-max N     run the CPU baselines only up to N keys (default 2^24: above,\n"
            "                  they take long)\n"
            "  --csv FILE      device,network,variant,n,median_ms,keys_per_s (median_ms is\n"
@@ -829,7 +835,7 @@ static void plot_rows(FILE *f, const bench_row *rows, size_t nrows, const char *
 
 static int gpu_bench(int argc, char **argv)
 {
-    enum { O_SIZES = 256, O_DEVICE, O_TYPE, O_REPS, O_CPU_MAX, O_CSV, O_PLOT };
+    enum { O_SIZES = 256, O_DEVICE, O_TYPE, O_REPS, O_CPU_MAX, O_CSV, O_PLOT, O_VARIANTS };
     static const struct option opts[] = {
         {"sizes", required_argument, NULL, O_SIZES},
         {"device", required_argument, NULL, O_DEVICE},
@@ -838,9 +844,11 @@ static int gpu_bench(int argc, char **argv)
         {"cpu-max", required_argument, NULL, O_CPU_MAX},
         {"csv", required_argument, NULL, O_CSV},
         {"plot", required_argument, NULL, O_PLOT},
+        {"variants", required_argument, NULL, O_VARIANTS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
+    const char *vlist = NULL; /* --variants */
     uint32_t sizes[BENCH_MAX_SIZES];
     size_t nsizes = 0;
     parse_sizes("2^10..2^24", sizes, &nsizes);
@@ -877,6 +885,7 @@ static int gpu_bench(int argc, char **argv)
         }
         case O_CSV: csv = optarg; break;
         case O_PLOT: plot = optarg; break;
+        case O_VARIANTS: vlist = optarg; break;
         case 'h': bench_help(); return CLI_OK;
         case ':':
             return cli_error(CLI_USAGE, "gpu bench", "%s needs an argument", argv[optind - 1]);
@@ -898,6 +907,22 @@ static int gpu_bench(int argc, char **argv)
     if (nnets == 0) {
         nets[nnets++] = SN_ALGO_BITONIC;
         nets[nnets++] = SN_ALGO_ODDEVEN_MERGE;
+    }
+    char vbuf[256] = "naive,closed,fused", *sortv[16];
+    size_t nsortv = 0;
+    bool netv[3] = {!vlist, !vlist, !vlist};
+    if (vlist && snprintf(vbuf, sizeof vbuf, "%s", vlist) >= (int)sizeof vbuf)
+        return cli_error(CLI_USAGE, "--variants", "too long");
+    for (char *tok = vlist ? strtok(vbuf, ",") : NULL; tok; tok = strtok(NULL, ",")) {
+        int k = strcmp(tok, "naive") == 0 ? 0 : strcmp(tok, "closed") == 0 ? 1
+                                            : strcmp(tok, "fused") == 0  ? 2 : -1;
+        if (k >= 0)
+            netv[k] = true;
+        else if (gpu_sort_is_variant(tok) && nsortv < 16)
+            sortv[nsortv++] = tok;
+        else
+            return cli_error(CLI_USAGE, "--variants", "'%s' is not a variant (naive, closed, "
+                             "fused, or a sort of `sortnet gpu sort`, radix4)", tok);
     }
 #ifndef SN_HAVE_CAIRO
     if (plot)
@@ -921,7 +946,7 @@ static int gpu_bench(int argc, char **argv)
     sn_status st = sn_gpu_open(spec, &g, &d);
     if (st != SN_OK)
         return report_error("gpu bench", st, &d, NULL);
-    size_t maxrows = nnets * nsizes * 5;
+    size_t maxrows = nnets * nsizes * 5 + nsortv * nsizes;
     bench_row *rows = sn_calloc(maxrows, sizeof *rows);
     uint32_t *input = sn_malloc((size_t)nmax * 4 + 4);
     uint32_t *work = sn_malloc((size_t)nmax * 4 + 4);
@@ -972,7 +997,8 @@ static int gpu_bench(int argc, char **argv)
                 sn_diag_clear(&d);
             }
             for (size_t vi = 0; vi < sizeof variants / sizeof variants[0]; vi++) {
-                if (variants[vi].v == SN_GPU_VARIANT_FUSED && nets[ni] == SN_ALGO_TRANSPOSITION)
+                if (!netv[vi] ||
+                    (variants[vi].v == SN_GPU_VARIANT_FUSED && nets[ni] == SN_ALGO_TRANSPOSITION))
                     continue;
                 fprintf(stderr, "bench: %s %u %s ...\n", net, n, variants[vi].name);
                 memcpy(work, input, (size_t)n * 4);
@@ -1052,6 +1078,37 @@ static int gpu_bench(int argc, char **argv)
             sn_schedule_destroy(s);
         }
     }
+    void *sort_cache = NULL;
+    for (size_t vi = 0; vi < nsortv && rc == CLI_OK; vi++) {
+        for (size_t si = 0; si < nsizes; si++) {
+            uint32_t n = sizes[si];
+            for (uint32_t i = 0; i < n; i++)
+                input[i] = (uint32_t)sn_rand_next(&seed);
+            if (n <= cpu_max) {
+                memcpy(sorted, input, (size_t)n * 4);
+                qsort_type = type;
+                qsort(sorted, n, 4, cmp_key);
+            }
+            fprintf(stderr, "bench: sort %u %s ...\n", n, sortv[vi]);
+            gpu_sort_point pt;
+            rc = gpu_sort_bench_point(g, &sort_cache, sortv[vi], type, input,
+                                      n <= cpu_max ? sorted : NULL, n, reps, &pt);
+            if (rc != CLI_OK)
+                break;
+            if (pt.skipped) {
+                printf("%-14s %10u %-10s skipped: %s\n", "sort", n, sortv[vi], pt.why);
+                continue;
+            }
+            bench_row *row = &rows[nrows++];
+            *row = (bench_row){"sort", sortv[vi], n, pt.kernel_ms, pt.host_ms, pt.launches};
+            printf("%-14s %10u %-10s %8zu %12.4f %12.4f %14.4g %9s\n", "sort", n, row->variant,
+                   row->launches, row->ms, row->host_ms, n / (row->ms / 1e3), "-");
+            fflush(stdout);
+        }
+    }
+    gpu_sort_bench_done(sort_cache);
+    if (rc != CLI_OK)
+        goto done;
     if (csv) {
         cli_out o;
         if ((rc = cli_out_open(&o, csv)) != 0)
