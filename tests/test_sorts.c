@@ -87,12 +87,10 @@ static void one(ctx *c, sn_sort_algo a, unsigned bits, sn_key_type t, bool paylo
     if (st != SN_OK || !m.identical) {
         c->failures++;
         if (!c->quiet)
-            fprintf(stderr,
-                    "%s%s %s n=%zu %s%s: %s at %s%zu: expected %08x, actual %08x\n",
+            fprintf(stderr, "%s%s %s n=%zu %s%s: %s at %s%zu: expected %08x, actual %08x\n",
                     sn_sort_algo_name(a), bits == 4 ? "(4-bit)" : "", sn_key_type_name(t), n,
-                    kind_names[kind], payload ? " +payload" : "",
-                    st != SN_OK ? d.text : "differs", m.in_payload ? "payload " : "", m.index,
-                    m.expected, m.actual);
+                    kind_names[kind], payload ? " +payload" : "", st != SN_OK ? d.text : "differs",
+                    m.in_payload ? "payload " : "", m.index, m.expected, m.actual);
     }
     if (st == SN_OK && (a == SN_SORT_TRANSPOSITION || a == SN_SORT_TRANSPOSITION_LOCAL) &&
         !c->quiet) {
@@ -130,14 +128,14 @@ static void sweep(ctx *c, const size_t *sizes, size_t nsizes, bool all_kinds_sma
                     for (int kind = 0; kind < IN_KINDS; kind++) {
                         if (kind > IN_DUPS && !big && !all_kinds_small)
                             continue;
-                        if (quadratic_slow(a, kind, n) && !(t == 1 && hp == 1 && kind == 1 &&
-                                                            a != SN_SORT_TRANSPOSITION))
+                        if (quadratic_slow(a, kind, n) &&
+                            !(t == 1 && hp == 1 && kind == 1 && a != SN_SORT_TRANSPOSITION))
                             continue; /* O(n^2) at 2^16+3: one case (rank) or quick inputs */
                         one(c, a, bits, (sn_key_type)t, hp, kind, n, 1000u * n + (uint64_t)kind);
                     }
                 }
-        printf("  %s%s: %d failing runs\n", sn_sort_algo_name(a), bits == 4 ? " (4-bit digits)" : "",
-               c->failures - before);
+        printf("  %s%s: %d failing runs\n", sn_sort_algo_name(a),
+               bits == 4 ? " (4-bit digits)" : "", c->failures - before);
     }
 }
 
@@ -147,7 +145,8 @@ static const uint32_t *cmp_keys;
 static int cmp_index(const void *x, const void *y)
 {
     uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
-    uint32_t a = sn_key_to_ordered(cmp_type, cmp_keys[i]), b = sn_key_to_ordered(cmp_type, cmp_keys[j]);
+    uint32_t a = sn_key_to_ordered(cmp_type, cmp_keys[i]),
+             b = sn_key_to_ordered(cmp_type, cmp_keys[j]);
     if (a != b)
         return a < b ? -1 : 1;
     return i < j ? -1 : i > j;
@@ -248,8 +247,8 @@ int main(void)
             for (int t = 0; t < 3; t++)
                 for (int kind = 0; kind < IN_KINDS; kind++)
                     one(&c, a, bits, (sn_key_type)t, true, kind, 1000, 9u + (uint64_t)kind);
-            printf("  %s%s: %d of %d runs fail\n", sn_sort_algo_name(a), bits == 4 ? " (4-bit)" : "",
-                   c.failures, 3 * IN_KINDS);
+            printf("  %s%s: %d of %d runs fail\n", sn_sort_algo_name(a),
+                   bits == 4 ? " (4-bit)" : "", c.failures, 3 * IN_KINDS);
             CHECKF(c.failures > 0, "the bug planted in %s went unnoticed", sn_sort_algo_name(a));
         }
         sn_gpu_sorter_destroy(c.so);

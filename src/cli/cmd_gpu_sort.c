@@ -22,45 +22,46 @@
 
 static void sort_help(void)
 {
-    printf("usage: sortnet gpu sort ALGO:N [INPUT] [--device P:D] [--payload] [--json]\n"
-           "                        [--digit-bits 4|8] [--full-rounds] [--nearly-sorted PCT[,DIST]]\n"
-           "                        [--reps R] [--force]\n\n"
-           "Sort N keys (any N from 0 to 2^31) on an OpenCL device with one of the classic\n"
-           "GPU sorts and compare the output with the reference, a stable sort in the\n"
-           "key order of the networks (with --payload, the original indices too). Prints\n"
-           "\"identical\" (exit 0) or the first differing index, expected and actual\n"
-           "value (exit 1). Every algorithm is stable. ALGO:\n"
-           "  transposition        odd-even transposition: a launch per phase, a device\n"
-           "                       flag read back each round; stops after a round that\n"
-           "                       moves nothing (prints the rounds taken); O(n^2)\n"
-           "  transposition-local  each work-group's block sorted by transposition in\n"
-           "                       local memory, then transposition rounds over blocks\n"
-           "                       (a merge-split of two neighbouring blocks)\n"
-           "  rank                 rank (counting) sort: each key counts the keys before\n"
-           "                       it, read in local-memory tiles; O(n^2)\n"
-           "  rank-global          the same, reading global memory\n"
-           "  merge                tiles sorted in local memory by binary-search merges,\n"
-           "                       then merge path (co-rank) over the whole array\n"
-           "  radix                LSD radix sort: per digit a local sort and histogram\n"
-           "                       per work-group, a scan, a coalesced scatter\n"
-           "  hybrid               bitonic network tiles, then merge path\n\n%s"
-           "Options:\n"
-           "  --device P:D         platform and device index (`sortnet gpu list`)\n"
-           "  --payload            carry the original index along and compare it too\n"
-           "  --digit-bits B       radix: digits of 4 or 8 bits (default 8)\n"
-           "  --full-rounds        transposition: all n phases (the network's n layers),\n"
-           "                       no early exit\n"
-           "  --nearly-sorted P[,D] the input: 1..N sorted, then P%% of the keys swapped\n"
-           "                       in pairs, each with a key at most D places away\n"
-           "                       (default: anywhere)\n"
-           "  --reps R             sort R times from the same input, report the median\n"
-           "                       times (default 1), verify the last\n"
-           "  --force              allow rank and transposition above 2^20 keys\n"
-           "  --json               {\"identical\",\"device\",\"algorithm\",\"n\",\"kernel_ms\",\n"
-           "                       \"host_ms\",\"reference_ms\",\"rounds\",\"launches\",\n"
-           "                       \"first_mismatch\"}\n"
-           "  -h, --help           this text\n",
-           cli_input_help);
+    printf(
+        "usage: sortnet gpu sort ALGO:N [INPUT] [--device P:D] [--payload] [--json]\n"
+        "                        [--digit-bits 4|8] [--full-rounds] [--nearly-sorted PCT[,DIST]]\n"
+        "                        [--reps R] [--force]\n\n"
+        "Sort N keys (any N from 0 to 2^31) on an OpenCL device with one of the classic\n"
+        "GPU sorts and compare the output with the reference, a stable sort in the\n"
+        "key order of the networks (with --payload, the original indices too). Prints\n"
+        "\"identical\" (exit 0) or the first differing index, expected and actual\n"
+        "value (exit 1). Every algorithm is stable. ALGO:\n"
+        "  transposition        odd-even transposition: a launch per phase, a device\n"
+        "                       flag read back each round; stops after a round that\n"
+        "                       moves nothing (prints the rounds taken); O(n^2)\n"
+        "  transposition-local  each work-group's block sorted by transposition in\n"
+        "                       local memory, then transposition rounds over blocks\n"
+        "                       (a merge-split of two neighbouring blocks)\n"
+        "  rank                 rank (counting) sort: each key counts the keys before\n"
+        "                       it, read in local-memory tiles; O(n^2)\n"
+        "  rank-global          the same, reading global memory\n"
+        "  merge                tiles sorted in local memory by binary-search merges,\n"
+        "                       then merge path (co-rank) over the whole array\n"
+        "  radix                LSD radix sort: per digit a local sort and histogram\n"
+        "                       per work-group, a scan, a coalesced scatter\n"
+        "  hybrid               bitonic network tiles, then merge path\n\n%s"
+        "Options:\n"
+        "  --device P:D         platform and device index (`sortnet gpu list`)\n"
+        "  --payload            carry the original index along and compare it too\n"
+        "  --digit-bits B       radix: digits of 4 or 8 bits (default 8)\n"
+        "  --full-rounds        transposition: all n phases (the network's n layers),\n"
+        "                       no early exit\n"
+        "  --nearly-sorted P[,D] the input: 1..N sorted, then P%% of the keys swapped\n"
+        "                       in pairs, each with a key at most D places away\n"
+        "                       (default: anywhere)\n"
+        "  --reps R             sort R times from the same input, report the median\n"
+        "                       times (default 1), verify the last\n"
+        "  --force              allow rank and transposition above 2^20 keys\n"
+        "  --json               {\"identical\",\"device\",\"algorithm\",\"n\",\"kernel_ms\",\n"
+        "                       \"host_ms\",\"reference_ms\",\"rounds\",\"launches\",\n"
+        "                       \"first_mismatch\"}\n"
+        "  -h, --help           this text\n",
+        cli_input_help);
 }
 
 static double now_ms(void)
@@ -76,7 +77,7 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static double median(double *v, size_t n)
+double gpu_sort_median(double *v, size_t n)
 {
     qsort(v, n, sizeof *v, cmp_double);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
@@ -98,8 +99,8 @@ static int parse_target(const char *arg, sn_sort_algo *a, uint64_t *n)
                          "rank-global, merge, radix, hybrid)",
                          name);
     if (!colon)
-        return cli_error(CLI_USAGE, "gpu sort", "'%s': give the size as ALGO:N (e.g. %s:1000)",
-                         arg, name);
+        return cli_error(CLI_USAGE, "gpu sort", "'%s': give the size as ALGO:N (e.g. %s:1000)", arg,
+                         name);
     const char *s = colon + 1;
     uint64_t e;
     bool ok = (s[0] == '2' && s[1] == '^') ? cli_parse_u64(s + 2, 0, 31, &e) && (*n = 1ull << e, 1)
@@ -229,15 +230,16 @@ static void report(const sort_run *r, const char *device, const sn_gpu_sort_stat
     else
         cli_input_describe(&r->in, desc, sizeof desc);
     printf("%s%s: %llu keys, %s, input %s%s\n", name,
-           r->o.algo == SN_SORT_RADIX ? (r->o.radix_bits == 4 ? " (4-bit digits)" : " (8-bit digits)")
-                                      : "",
+           r->o.algo == SN_SORT_RADIX
+               ? (r->o.radix_bits == 4 ? " (4-bit digits)" : " (8-bit digits)")
+               : "",
            (unsigned long long)r->n, sn_key_type_name(r->o.type), desc,
            r->payload ? ", with payload" : "");
     printf("device: %s\n", device);
     printf("kernel time %.4f ms (%llu launches), host to host %.3f ms%s; reference (stable "
            "radix sort on the host) %.1f ms\n",
-           kernel_ms, (unsigned long long)s->launches, host_ms,
-           r->reps > 1 ? " (medians)" : "", ref_ms);
+           kernel_ms, (unsigned long long)s->launches, host_ms, r->reps > 1 ? " (medians)" : "",
+           ref_ms);
     if (r->o.algo == SN_SORT_TRANSPOSITION)
         printf("rounds: %llu (of two phases; %s; the network transposition:%llu has %llu "
                "layers)\n",
@@ -289,7 +291,8 @@ static int sort_and_verify(const sort_run *r, const uint32_t *input)
         ht[rep] = s.host_ms;
     }
     if (st != SN_OK) {
-        rc = cli_error(cli_status_exit(st), "gpu sort", "%s", d.text[0] ? d.text : sn_status_str(st));
+        rc = cli_error(cli_status_exit(st), "gpu sort", "%s",
+                       d.text[0] ? d.text : sn_status_str(st));
         goto done;
     }
     double t0 = now_ms();
@@ -299,7 +302,8 @@ static int sort_and_verify(const sort_run *r, const uint32_t *input)
     }
     double ref_ms = now_ms() - t0;
     sn_sort_mismatch m = sn_sort_compare(rk, rp, keys, pay, n);
-    report(r, sn_gpu_device_name(g), &s, median(kt, r->reps), median(ht, r->reps), ref_ms, &m);
+    report(r, sn_gpu_device_name(g), &s, gpu_sort_median(kt, r->reps), gpu_sort_median(ht, r->reps),
+           ref_ms, &m);
     rc = m.identical ? CLI_OK : CLI_NEGATIVE;
 done:
     sn_gpu_sorter_destroy(so);
@@ -422,92 +426,5 @@ int cmd_gpu_sort(int argc, char **argv)
     }
     rc = sort_and_verify(&r, input);
     sn_free(input);
-    return rc;
-}
-
-/* ---- rows of gpu bench */
-
-static bool bench_variant(const char *name, sn_gpu_sort_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    if (strcmp(name, "radix4") == 0) {
-        o->algo = SN_SORT_RADIX;
-        o->radix_bits = 4;
-        return true;
-    }
-    return sn_sort_algo_parse(name, &o->algo);
-}
-
-bool gpu_sort_is_variant(const char *name)
-{
-    sn_gpu_sort_opts o;
-    return bench_variant(name, &o);
-}
-
-void gpu_sort_bench_done(void *cache)
-{
-    sn_gpu_sorter_destroy(cache);
-}
-
-static bool in_order(sn_key_type t, const uint32_t *k, uint32_t n)
-{
-    for (uint32_t i = 1; i < n; i++)
-        if (sn_key_to_ordered(t, k[i - 1]) > sn_key_to_ordered(t, k[i]))
-            return false;
-    return true;
-}
-
-int gpu_sort_bench_point(sn_gpu *g, void **cache, const char *name, sn_key_type t,
-                         const uint32_t *input, const uint32_t *sorted, uint32_t n, size_t reps,
-                         gpu_sort_point *out)
-{
-    memset(out, 0, sizeof *out);
-    sn_gpu_sort_opts o;
-    if (!bench_variant(name, &o))
-        return cli_error(CLI_USAGE, "gpu bench", "'%s' is not a sort", name);
-    o.type = t;
-    sn_diag d;
-    sn_diag_clear(&d);
-    sn_status st = SN_OK;
-    if (!*cache) {
-        sn_gpu_sorter *so = NULL;
-        st = sn_gpu_sorter_create(g, &so, &d);
-        *cache = so;
-    }
-    uint32_t *work = sn_malloc(n ? (size_t)n * 4 : 4);
-    double *kt = sn_calloc(reps, sizeof *kt), *ht = sn_calloc(reps, sizeof *ht);
-    int rc = 0;
-    if (!work || !kt || !ht) {
-        rc = cli_error(CLI_USAGE, "gpu bench", "out of memory for %u keys", n);
-        goto done;
-    }
-    sn_gpu_sort_stats s;
-    for (size_t r = 0; st == SN_OK && r <= reps; r++) {
-        memcpy(work, input, (size_t)n * 4);
-        st = sn_gpu_sort(*cache, &o, work, NULL, n, &s, &d);
-        if (st == SN_OK && r > 0) {
-            kt[r - 1] = s.kernel_ms;
-            ht[r - 1] = s.host_ms;
-        }
-        if (st == SN_OK && !(sorted ? memcmp(work, sorted, (size_t)n * 4) == 0
-                                    : in_order(t, work, n))) {
-            rc = cli_error(CLI_NEGATIVE, "gpu bench", "%s %u: the output is wrong", name, n);
-            goto done;
-        }
-    }
-    if (st == SN_ELIMIT) {
-        out->skipped = true;
-        snprintf(out->why, sizeof out->why, "%.200s", d.text);
-    } else if (st != SN_OK) {
-        rc = cli_error(cli_status_exit(st), "gpu bench", "%s: %s", name, d.text);
-    } else {
-        out->kernel_ms = median(kt, reps);
-        out->host_ms = median(ht, reps);
-        out->launches = s.launches;
-    }
-done:
-    sn_free(work);
-    sn_free(kt);
-    sn_free(ht);
     return rc;
 }

@@ -1,4 +1,4 @@
-/* cmd_gpu_sort.h - what `sortnet gpu bench` uses of cmd_gpu_sort.c: the
+/* cmd_gpu_sort.h - what `sortnet gpu bench` uses of cmd_gpu_sort*.c: the
  * GPU sorts as bench variants beside the networks' (same rows, same CSV). */
 #ifndef SN_CMD_GPU_SORT_H
 #define SN_CMD_GPU_SORT_H
@@ -31,5 +31,8 @@ int gpu_sort_bench_point(sn_gpu *g, void **cache, const char *name, sn_key_type 
                          const uint32_t *input, const uint32_t *sorted, uint32_t n, size_t reps,
                          gpu_sort_point *out);
 void gpu_sort_bench_done(void *cache);
+
+/* The median of v[0..n) (sorts v). */
+double gpu_sort_median(double *v, size_t n);
 
 #endif

@@ -46,9 +46,9 @@ enum {
 };
 
 static const char *const kernel_names[KS_COUNT] = {
-    "sort_to_ordered", "sort_from_ordered", "tr_phase",   "trl_block",     "trl_merge_split",
-    "rank_global",     "rank_tiled",        "ms_tile",    "ms_merge",      "rx_count",
-    "rx_scatter",      "scan_block",        "scan_add",   "hy_tile"};
+    "sort_to_ordered", "sort_from_ordered", "tr_phase", "trl_block", "trl_merge_split",
+    "rank_global",     "rank_tiled",        "ms_tile",  "ms_merge",  "rx_count",
+    "rx_scatter",      "scan_block",        "scan_add", "hy_tile"};
 
 static const char *const algo_names[SN_SORT_COUNT] = {
     "transposition", "transposition-local", "rank", "rank-global", "merge", "radix", "hybrid"};
@@ -152,8 +152,8 @@ sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
         s->k[i] = clCreateKernel(s->prog, kernel_names[i], &err);
         size_t w = 0;
         if (err == CL_SUCCESS)
-            err = clGetKernelWorkGroupInfo(s->k[i], g->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                           sizeof w, &w, NULL);
+            err = clGetKernelWorkGroupInfo(s->k[i], g->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof w,
+                                           &w, NULL);
         if (err != CL_SUCCESS) {
             char call[80];
             snprintf(call, sizeof call, "clCreateKernel(%s)", kernel_names[i]);
@@ -310,8 +310,8 @@ static sn_status run_transposition_local(run *r, sn_diag *diag)
 {
     size_t tb = 2 * r->s->wg, blocks = (r->n + tb - 1) / tb;
     cl_kernel k = r->s->k[KS_TRL_BLOCK];
-    sn_status st = args(k, "trl_block", diag, 4, M(r->k[r->cur]), M(r->p[r->cur]), U(r->n),
-                        U(r->hp));
+    sn_status st =
+        args(k, "trl_block", diag, 4, M(r->k[r->cur]), M(r->p[r->cur]), U(r->n), U(r->hp));
     if (st == SN_OK)
         st = launch(r, KS_TRL_BLOCK, blocks * r->s->wg, diag);
     if (st != SN_OK)
@@ -323,16 +323,14 @@ static sn_status run_transposition_local(run *r, sn_diag *diag)
 
 /* ---- rank, merge, hybrid: kernels from k[cur] to k[cur ^ 1] */
 
-static sn_status step(run *r, int which, size_t items, cl_uint extra, bool has_extra,
-                      sn_diag *diag)
+static sn_status step(run *r, int which, size_t items, cl_uint extra, bool has_extra, sn_diag *diag)
 {
     int c = r->cur;
     cl_kernel k = r->s->k[which];
-    sn_status st =
-        has_extra ? args(k, kernel_names[which], diag, 7, M(r->k[c]), M(r->p[c]), M(r->k[c ^ 1]),
-                         M(r->p[c ^ 1]), U(r->n), U(extra), U(r->hp))
-                  : args(k, kernel_names[which], diag, 6, M(r->k[c]), M(r->p[c]), M(r->k[c ^ 1]),
-                         M(r->p[c ^ 1]), U(r->n), U(r->hp));
+    sn_status st = has_extra ? args(k, kernel_names[which], diag, 7, M(r->k[c]), M(r->p[c]),
+                                    M(r->k[c ^ 1]), M(r->p[c ^ 1]), U(r->n), U(extra), U(r->hp))
+                             : args(k, kernel_names[which], diag, 6, M(r->k[c]), M(r->p[c]),
+                                    M(r->k[c ^ 1]), M(r->p[c ^ 1]), U(r->n), U(r->hp));
     if (st == SN_OK)
         st = launch(r, which, items, diag);
     r->cur ^= 1;
@@ -358,7 +356,8 @@ static sn_status scan(run *r, cl_mem in, cl_mem out, size_t len, unsigned level,
     cl_uint l = (cl_uint)len;
     size_t blk = 4 * r->s->wg, groups = (len + blk - 1) / blk;
     cl_mem sums = r->lv[level][0], ssum = r->lv[level][1];
-    sn_status st = args(r->s->k[KS_SCAN_BLOCK], "scan_block", diag, 4, M(in), M(out), U(l), M(sums));
+    sn_status st =
+        args(r->s->k[KS_SCAN_BLOCK], "scan_block", diag, 4, M(in), M(out), U(l), M(sums));
     if (st == SN_OK)
         st = launch(r, KS_SCAN_BLOCK, groups * r->s->wg, diag);
     if (st != SN_OK || groups == 1)
@@ -528,8 +527,8 @@ sn_status sn_gpu_sort(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, uint32_t *key
         goto done;
     if ((st = sn_gpu_read(g, r.k[r.cur], 0, n * 4, keys, !payload, "keys", diag)) != SN_OK)
         goto done;
-    if (payload && (st = sn_gpu_read(g, r.p[r.cur], 0, n * 4, payload, true, "payload", diag)) !=
-                       SN_OK)
+    if (payload &&
+        (st = sn_gpu_read(g, r.p[r.cur], 0, n * 4, payload, true, "payload", diag)) != SN_OK)
         goto done;
     stats->host_ms = now_ms() - t0;
     stats->kernel_ms = events_ms(g);

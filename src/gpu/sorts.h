@@ -19,7 +19,7 @@
 #include "gpu/gpu.h"
 
 typedef enum sn_sort_algo {
-    SN_SORT_TRANSPOSITION = 0, /* odd-even transposition, a launch per phase, early exit */
+    SN_SORT_TRANSPOSITION = 0,   /* odd-even transposition, a launch per phase, early exit */
     SN_SORT_TRANSPOSITION_LOCAL, /* blocks sorted in local memory, then block merge-split rounds */
     SN_SORT_RANK,                /* rank (counting) sort, keys read in local-memory tiles */
     SN_SORT_RANK_GLOBAL,         /* the same, every key read from global memory */
