@@ -20,7 +20,7 @@
 #ifndef SN_SORT_BUG
 #define SN_SORT_BUG 0
 #endif
-#define MERGE_E 4 /* keys per work-item in merge tiles and merge chunks */
+#define MERGE_E 8 /* keys per work-item in merge tiles and merge chunks */
 #define MT (WG * MERGE_E)
 #define RADIX_E 8 /* keys per work-item in a radix tile */
 #define RT (WG * RADIX_E)
@@ -297,27 +297,40 @@ __kernel void ms_tile(__global const uint *k, __global const uint *p, __global u
     }
 }
 
-/* Merge path: runs of w (sorted) are merged in pairs. Work-group g writes
- * outputs [g*MT, g*MT + MT) of its pair (MT divides 2w): two co-rank
- * searches give the slices of both runs it needs, which it loads into local
- * memory; each work-item then finds its own MERGE_E outputs' start by a
- * co-rank search in local memory and merges them sequentially. */
+/* Merge path: runs of w (sorted) are merged in pairs; output chunk c is
+ * [c*MT, c*MT + MT) of its pair (MT divides 2w). ms_partition finds, for
+ * every chunk at once, how many of its pair's first run come before the
+ * chunk (a co-rank: a binary search along the chunk's diagonal), so no
+ * work-group of ms_merge waits on a search in global memory. */
+__kernel void ms_partition(__global const uint *k, __global uint *bounds, uint n, uint w,
+                           uint chunks)
+{
+    uint c = (uint)get_global_id(0);
+    if (c >= chunks)
+        return;
+    uint out0 = c * MT, base = out0 & ~(2 * w - 1);
+    uint la = min(w, n - base);
+    uint lb = n - base > w ? min(w, n - base - w) : 0;
+    bounds[c] = corank_g(k + base, la, k + base + la, lb, out0 - base);
+}
+
+/* Work-group c loads the slices of both runs its chunk needs (from the
+ * partition) into local memory; each work-item finds its own MERGE_E
+ * outputs' start by a co-rank search in local memory and merges them
+ * sequentially; the chunk is written back coalesced. */
 __kernel void ms_merge(__global const uint *k, __global const uint *p, __global uint *ok,
-                       __global uint *op, uint n, uint w, uint hp)
+                       __global uint *op, uint n, uint w, uint hp, __global const uint *bounds)
 {
     __local uint sk[MT], sp[MT], dk[MT], dp[MT];
-    __local uint bounds[2];
-    uint lid = (uint)get_local_id(0);
-    uint out0 = (uint)get_group_id(0) * MT;
+    uint lid = (uint)get_local_id(0), c = (uint)get_group_id(0);
+    uint out0 = c * MT;
     uint base = out0 & ~(2 * w - 1);
     uint la = min(w, n - base);
     uint lb = n - base > w ? min(w, n - base - w) : 0;
-    __global const uint *a = k + base, *b = k + base + la;
     uint d0 = out0 - base, d1 = min(d0 + MT, la + lb);
-    if (lid < 2)
-        bounds[lid] = corank_g(a, la, b, lb, lid ? d1 : d0);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    uint a0 = bounds[0], a1 = bounds[1], b0 = d0 - a0, b1 = d1 - a1;
+    /* the next chunk starts where this one ends, unless this one ends its pair */
+    uint a0 = bounds[c], a1 = d1 == la + lb ? la : bounds[c + 1];
+    uint b0 = d0 - a0, b1 = d1 - a1;
     uint na = a1 - a0, nb = b1 - b0;
     for (uint i = lid; i < na + nb; i += WG) {
         uint g = i < na ? base + a0 + i : base + la + b0 + (i - na);

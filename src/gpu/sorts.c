@@ -20,7 +20,7 @@
 #include "gpu/kernels.h"
 
 /* Must match kernels/sorts.cl: keys per tile as multiples of WG. */
-#define MERGE_E 4
+#define MERGE_E 8
 #define RADIX_E 8
 #define HYB_E 8
 #define SORT_WG_MAX 256
@@ -37,6 +37,7 @@ enum {
     KS_RANK_TILED,
     KS_MS_TILE,
     KS_MS_MERGE,
+    KS_MS_PARTITION,
     KS_RX_COUNT,
     KS_RX_SCATTER,
     KS_SCAN_BLOCK,
@@ -46,9 +47,9 @@ enum {
 };
 
 static const char *const kernel_names[KS_COUNT] = {
-    "sort_to_ordered", "sort_from_ordered", "tr_phase", "trl_block", "trl_merge_split",
-    "rank_global",     "rank_tiled",        "ms_tile",  "ms_merge",  "rx_count",
-    "rx_scatter",      "scan_block",        "scan_add", "hy_tile"};
+    "sort_to_ordered", "sort_from_ordered", "tr_phase",   "trl_block", "trl_merge_split",
+    "rank_global",     "rank_tiled",        "ms_tile",    "ms_merge",  "ms_partition",
+    "rx_count",        "rx_scatter",        "scan_block", "scan_add",  "hy_tile"};
 
 static const char *const algo_names[SN_SORT_COUNT] = {
     "transposition", "transposition-local", "rank", "rank-global", "merge", "radix", "hybrid"};
@@ -323,14 +324,12 @@ static sn_status run_transposition_local(run *r, sn_diag *diag)
 
 /* ---- rank, merge, hybrid: kernels from k[cur] to k[cur ^ 1] */
 
-static sn_status step(run *r, int which, size_t items, cl_uint extra, bool has_extra, sn_diag *diag)
+static sn_status step(run *r, int which, size_t items, sn_diag *diag)
 {
     int c = r->cur;
     cl_kernel k = r->s->k[which];
-    sn_status st = has_extra ? args(k, kernel_names[which], diag, 7, M(r->k[c]), M(r->p[c]),
-                                    M(r->k[c ^ 1]), M(r->p[c ^ 1]), U(r->n), U(extra), U(r->hp))
-                             : args(k, kernel_names[which], diag, 6, M(r->k[c]), M(r->p[c]),
-                                    M(r->k[c ^ 1]), M(r->p[c ^ 1]), U(r->n), U(r->hp));
+    sn_status st = args(k, kernel_names[which], diag, 6, M(r->k[c]), M(r->p[c]), M(r->k[c ^ 1]),
+                        M(r->p[c ^ 1]), U(r->n), U(r->hp));
     if (st == SN_OK)
         st = launch(r, which, items, diag);
     r->cur ^= 1;
@@ -340,10 +339,25 @@ static sn_status step(run *r, int which, size_t items, cl_uint extra, bool has_e
 static sn_status run_merges(run *r, int tile_kernel, size_t tile, sn_diag *diag)
 {
     size_t groups = (r->n + tile - 1) / tile;
-    sn_status st = step(r, tile_kernel, groups * r->s->wg, 0, false, diag);
-    size_t chunk = r->s->wg * MERGE_E, mgroups = (r->n + chunk - 1) / chunk;
-    for (uint64_t w = tile; st == SN_OK && w < r->n; w *= 2)
-        st = step(r, KS_MS_MERGE, mgroups * r->s->wg, (cl_uint)w, true, diag);
+    sn_status st = step(r, tile_kernel, groups * r->s->wg, diag);
+    size_t chunk = r->s->wg * MERGE_E, chunks = (r->n + chunk - 1) / chunk;
+    if (st == SN_OK && tile < r->n)
+        st = buf(r, (chunks + 1) * 4, &r->offs, "merge partition", diag);
+    cl_uint nc = (cl_uint)chunks;
+    for (uint64_t w = tile; st == SN_OK && w < r->n; w *= 2) {
+        cl_uint cw = (cl_uint)w;
+        int c = r->cur;
+        st = args(r->s->k[KS_MS_PARTITION], "ms_partition", diag, 5, M(r->k[c]), M(r->offs),
+                  U(r->n), U(cw), U(nc));
+        if (st == SN_OK)
+            st = launch(r, KS_MS_PARTITION, chunks, diag);
+        if (st == SN_OK)
+            st = args(r->s->k[KS_MS_MERGE], "ms_merge", diag, 8, M(r->k[c]), M(r->p[c]),
+                      M(r->k[c ^ 1]), M(r->p[c ^ 1]), U(r->n), U(cw), U(r->hp), M(r->offs));
+        if (st == SN_OK)
+            st = launch(r, KS_MS_MERGE, chunks * r->s->wg, diag);
+        r->cur ^= 1;
+    }
     return st;
 }
 
@@ -448,8 +462,8 @@ static sn_status run_algo(run *r, const sn_gpu_sort_opts *o, sn_diag *diag)
     switch (o->algo) {
     case SN_SORT_TRANSPOSITION: return run_transposition(r, o->full_rounds, diag);
     case SN_SORT_TRANSPOSITION_LOCAL: return run_transposition_local(r, diag);
-    case SN_SORT_RANK: return step(r, KS_RANK_TILED, r->n, 0, false, diag);
-    case SN_SORT_RANK_GLOBAL: return step(r, KS_RANK_GLOBAL, r->n, 0, false, diag);
+    case SN_SORT_RANK: return step(r, KS_RANK_TILED, r->n, diag);
+    case SN_SORT_RANK_GLOBAL: return step(r, KS_RANK_GLOBAL, r->n, diag);
     case SN_SORT_MERGE: return run_merges(r, KS_MS_TILE, wg * MERGE_E, diag);
     case SN_SORT_HYBRID: return run_merges(r, KS_HY_TILE, wg * HYB_E, diag);
     case SN_SORT_RADIX: return run_radix(r, o->radix_bits ? o->radix_bits : 8, diag);
