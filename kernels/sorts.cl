@@ -360,7 +360,7 @@ __kernel void ms_merge(__global const uint *k, __global const uint *p, __global 
  * rx_count: every tile's digit histogram, stored digit-major
  * (counts[d * tiles + t]) so that one exclusive scan of the whole array
  * gives each (digit, tile) its first output position; rx_scatter: the tile
- * sorted by digit in local memory (stable 1-bit splits), then each key
+ * sorted by digit in local memory (stable splits by 2 bits), then each key
  * written to its digit's place: neighbouring work-items write neighbouring
  * addresses, because the sort grouped equal digits together. */
 
@@ -399,13 +399,34 @@ inline uint scan_wg(__local uint *v, __local uint *tmp, uint lid)
     return total;
 }
 
+/* The same for four 16-bit counters packed in a ulong (no lane overflows:
+ * a tile holds at most RT < 2^16 keys). */
+inline ulong scan_wg4(__local ulong *v, __local ulong *tmp, uint lid)
+{
+    ulong x = v[lid];
+    tmp[lid] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = 1; d < WG; d <<= 1) {
+        ulong y = lid >= d ? tmp[lid - d] : 0ul;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        tmp[lid] += y;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    ulong total = tmp[WG - 1];
+    v[lid] = tmp[lid] - x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return total;
+}
+
 __kernel void rx_scatter(__global const uint *k, __global const uint *p, __global uint *ok,
                          __global uint *op, uint n, uint shift, uint bits,
                          __global const uint *counts, __global const uint *offs, uint tiles,
                          uint hp)
 {
     __local uint sk[2][RT], sp[2][RT];
-    __local uint zs[WG], tmp[WG], start[256];
+    __local ulong cs[WG], ctmp[WG];
+    __local uint start[256];
+    __local uint *zs = (__local uint *)cs, *tmp = (__local uint *)ctmp;
     uint lid = (uint)get_local_id(0), t = (uint)get_group_id(0), nd = 1u << bits;
     uint mask = nd - 1, off = t * RT, cnt = min((uint)RT, n - off);
     /* padding past n gets the largest key: a stable sort leaves it last */
@@ -413,23 +434,29 @@ __kernel void rx_scatter(__global const uint *k, __global const uint *p, __globa
         sk[0][i] = i < cnt ? k[off + i] : 0xFFFFFFFFu;
         if (hp) sp[0][i] = i < cnt ? p[off + i] : 0u;
     }
+    /* stable splits by 2 bits of the digit at a time: one work-group scan
+     * of four packed counters each; work-item lid owns positions
+     * [lid*RADIX_E, +RADIX_E) */
     uint s = 0;
 #if SN_SORT_BUG & 16
-    for (uint b = 1; b < bits; b++, s ^= 1) { /* planted: the digit's lowest bit is not sorted */
+    for (uint b = 2; b < bits; b += 2, s ^= 1) { /* planted: the digit's low bits are not sorted */
 #else
-    for (uint b = 0; b < bits; b++, s ^= 1) {
+    for (uint b = 0; b < bits; b += 2, s ^= 1) {
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
-        /* work-item lid owns positions [lid*RADIX_E, +RADIX_E) */
-        uint q0 = lid * RADIX_E, z = 0;
+        uint q0 = lid * RADIX_E;
+        ulong c = 0;
         for (uint e = 0; e < RADIX_E; e++)
-            z += ((sk[s][q0 + e] >> (shift + b)) & 1u) ^ 1u;
-        zs[lid] = z;
-        uint zeros = scan_wg(zs, tmp, lid);
-        uint zb = zs[lid];
+            c += 1ul << (16 * ((sk[s][q0 + e] >> (shift + b)) & 3u));
+        cs[lid] = c;
+        ulong tot = scan_wg4(cs, ctmp, lid), pre = cs[lid];
+        uint t0 = (uint)(tot & 0xFFFFu), t1 = (uint)((tot >> 16) & 0xFFFFu);
+        uint t2 = (uint)((tot >> 32) & 0xFFFFu);
+        uint base[4] = {0u, t0, t0 + t1, t0 + t1 + t2};
         for (uint e = 0; e < RADIX_E; e++) {
-            uint q = q0 + e, x = sk[s][q];
-            uint dst = ((x >> (shift + b)) & 1u) ? zeros + (q - zb) : zb++;
+            uint q = q0 + e, x = sk[s][q], v = (x >> (shift + b)) & 3u;
+            uint dst = base[v] + (uint)((pre >> (16 * v)) & 0xFFFFu);
+            pre += 1ul << (16 * v);
             sk[s ^ 1][dst] = x;
             if (hp) sp[s ^ 1][dst] = sp[s][q];
         }

@@ -135,7 +135,7 @@ sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
                            "the sorts need work-groups of 64, the device allows %zu",
                            g->info.max_work_group);
     /* the radix scatter's local memory, the largest of the kernels */
-    uint64_t local_need = (uint64_t)wg * RADIX_E * 16 + wg * 8 + 1024;
+    uint64_t local_need = (uint64_t)wg * RADIX_E * 16 + wg * 16 + 1024;
     if (g->info.local_mem < local_need)
         return sn_diag_set(diag, SN_ELIMIT, 0, 0,
                            "the sorts need %llu bytes of local memory, the device has %llu",
