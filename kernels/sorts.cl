@@ -121,7 +121,8 @@ __kernel void tr_phase(__global uint *k, __global uint *p, uint n, uint parity, 
             p[i] = p[i + 1];
             p[i + 1] = t;
         }
-        flag[slot] = 1u;
+        if (!flag[slot]) /* most swaps then only read the flag: fewer stores to one word */
+            flag[slot] = 1u;
     }
 }
 
@@ -452,10 +453,10 @@ __kernel void rx_scatter(__global const uint *k, __global const uint *p, __globa
         ulong tot = scan_wg4(cs, ctmp, lid), pre = cs[lid];
         uint t0 = (uint)(tot & 0xFFFFu), t1 = (uint)((tot >> 16) & 0xFFFFu);
         uint t2 = (uint)((tot >> 32) & 0xFFFFu);
-        uint base[4] = {0u, t0, t0 + t1, t0 + t1 + t2};
         for (uint e = 0; e < RADIX_E; e++) {
             uint q = q0 + e, x = sk[s][q], v = (x >> (shift + b)) & 3u;
-            uint dst = base[v] + (uint)((pre >> (16 * v)) & 0xFFFFu);
+            uint base = (v > 0 ? t0 : 0u) + (v > 1 ? t1 : 0u) + (v > 2 ? t2 : 0u);
+            uint dst = base + (uint)((pre >> (16 * v)) & 0xFFFFu);
             pre += 1ul << (16 * v);
             sk[s ^ 1][dst] = x;
             if (hp) sp[s ^ 1][dst] = sp[s][q];
