@@ -252,7 +252,8 @@ static sn_status map_keys(run *r, int which, cl_uint kt, sn_diag *diag)
 /* Run rounds of (parity 0, parity 1) with kernel `which` over `items`
  * work-items per phase, reading the per-phase flags back after batches of
  * 1, 2, 4, ... rounds; stops after the first round without a move, or
- * after `cap` rounds (full: exactly cap rounds, no flags read). */
+ * after `cap` rounds (full: exactly cap rounds in the same batches, each
+ * waited for, the flags never read: the network's n phases). */
 static sn_status rounds(run *r, int which, size_t items, uint64_t cap, bool full, sn_diag *diag)
 {
     cl_kernel k = r->s->k[which];
@@ -262,7 +263,7 @@ static sn_status rounds(run *r, int which, size_t items, uint64_t cap, bool full
     uint64_t batch = 1;
     sn_status st = SN_OK;
     while (done < cap) {
-        uint64_t nb = full ? cap - done : (batch < cap - done ? batch : cap - done);
+        uint64_t nb = batch < cap - done ? batch : cap - done;
         if (!full) {
             cl_uint zero = 0;
             cl_int err = clEnqueueFillBuffer(r->s->g->queue, r->flags, &zero, sizeof zero, 0,
@@ -281,9 +282,12 @@ static sn_status rounds(run *r, int which, size_t items, uint64_t cap, bool full
                     return st;
             }
         }
-        if (full) {
-            done = cap;
-            break;
+        if (full) { /* the same batches, waited for, with no look at the flags */
+            if ((st = sn_gpu_finish(r->s->g, diag)) != SN_OK)
+                return st;
+            done += nb;
+            batch = batch < FLAG_BATCH_MAX ? batch * 2 : batch;
+            continue;
         }
         st = sn_gpu_read(r->s->g, r->flags, 0, (size_t)(2 * nb) * 4, flags, true, "flags", diag);
         if (st != SN_OK)
