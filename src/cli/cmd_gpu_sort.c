@@ -24,8 +24,8 @@ static void sort_help(void)
 {
     printf(
         "usage: sortnet gpu sort ALGO:N [INPUT] [--device P:D] [--payload] [--json]\n"
-        "                        [--digit-bits 4|8] [--full-rounds] [--nearly-sorted PCT[,DIST]]\n"
-        "                        [--reps R] [--force]\n\n"
+        "                        [--digit-bits 4|8] [--full-rounds]\n"
+        "                        [--nearly-sorted PCT[,DIST]] [--reps R] [--force]\n\n"
         "Sort N keys (any N from 0 to 2^31) on an OpenCL device with one of the classic\n"
         "GPU sorts and compare the output with the reference, a stable sort in the\n"
         "key order of the networks (with --payload, the original indices too). Prints\n"
