@@ -914,15 +914,19 @@ static int gpu_bench(int argc, char **argv)
     if (vlist && snprintf(vbuf, sizeof vbuf, "%s", vlist) >= (int)sizeof vbuf)
         return cli_error(CLI_USAGE, "--variants", "too long");
     for (char *tok = vlist ? strtok(vbuf, ",") : NULL; tok; tok = strtok(NULL, ",")) {
-        int k = strcmp(tok, "naive") == 0 ? 0 : strcmp(tok, "closed") == 0 ? 1
-                                            : strcmp(tok, "fused") == 0  ? 2 : -1;
+        int k = strcmp(tok, "naive") == 0    ? 0
+                : strcmp(tok, "closed") == 0 ? 1
+                : strcmp(tok, "fused") == 0  ? 2
+                                             : -1;
         if (k >= 0)
             netv[k] = true;
         else if (gpu_sort_is_variant(tok) && nsortv < 16)
             sortv[nsortv++] = tok;
         else
-            return cli_error(CLI_USAGE, "--variants", "'%s' is not a variant (naive, closed, "
-                             "fused, or a sort of `sortnet gpu sort`, radix4)", tok);
+            return cli_error(CLI_USAGE, "--variants",
+                             "'%s' is not a variant (naive, closed, "
+                             "fused, or a sort of `sortnet gpu sort`, radix4)",
+                             tok);
     }
 #ifndef SN_HAVE_CAIRO
     if (plot)
@@ -1334,5 +1338,6 @@ int cmd_gpu(int argc, char **argv)
         return gpu_plot(argc - 1, argv + 1);
     if (strcmp(sub, "sort") == 0)
         return cmd_gpu_sort(argc - 1, argv + 1);
-    return cli_error(CLI_USAGE, "gpu", "unknown command '%s' (list, verify, bench, plot or sort)", sub);
+    return cli_error(CLI_USAGE, "gpu", "unknown command '%s' (list, verify, bench, plot or sort)",
+                     sub);
 }
