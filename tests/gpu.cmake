@@ -24,3 +24,9 @@ endif()
 if(TARGET sn_gpu AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_batch.c)
   sn_test(test_batch LIBS sn_gpu TIMEOUT 600)
 endif()
+
+# The classic GPU sorts (gpu sort) against the stable reference, with a
+# build whose kernels all carry a planted bug: two builds of sorts.cl.
+if(TARGET sn_gpu)
+  sn_test(test_sorts LIBS sn_gpu TIMEOUT 600)
+endif()

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "cmd_gpu_batch.h"
+#include "cmd_gpu_sort.h"
 #include "commands.h"
 #include "gpu/gpu.h"
 
@@ -23,6 +24,7 @@ static const struct {
     {"verify", gpu_verify, "sortnet gpu verify NET [options]"},
     {"bench", gpu_bench, "sortnet gpu bench [NET...] [options]"},
     {"batch", cmd_gpu_batch, "sortnet gpu batch NET --arrays M [options]"},
+    {"sort", cmd_gpu_sort, "sortnet gpu sort ALGO:N [options]   (radix, merge, ...: verified)"},
     {"plot", gpu_plot, "sortnet gpu plot FILE.csv... -o FILE.svg"},
 };
 #define NSUB (sizeof subcommands / sizeof subcommands[0])

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "cmd_gpu_batch.h"
+#include "cmd_gpu_sort.h" // for: the GPU sorts' rows (--variants radix,merge,...)
 #include "cmd_gpu.h"
 #include "core/alloc.h"
 #include "core/input.h" // for: sn_rand_next
@@ -47,6 +48,11 @@ static void bench_help(void)
            "  --device P:D    platform and device index (`sortnet gpu list`)\n"
            "  --type T        i32 (default), u32 or f32\n"
            "  --reps N        timed runs per point (default 5)\n"
+           "  --variants LIST which variants: of naive, closed, fused and the GPU sorts\n"
+           "                  of `sortnet gpu sort` (transposition, transposition-local,\n"
+           "                  rank, rank-global, merge, radix, radix4 = 4-bit digits,\n"
+           "                  hybrid), e.g. fused,radix,merge; a sort's rows have\n"
+           "                  network 'sort' (default: naive,closed,fused)\n"
            "  --cpu-max N     run the CPU baselines only up to N keys (default 2^24: above,\n"
            "                  they take long)\n"
            "  --csv FILE      device,network,variant,n,median_ms,keys_per_s (median_ms is\n"
@@ -67,9 +73,40 @@ typedef struct bench_args {
     sn_key_type type;
     uint64_t reps, cpu_max;
     bool profile;
+    bool netv[3];      /* --variants: naive, closed, fused */
+    char vbuf[256];    /* --variants' list, cut at the commas */
+    const char *sortv[16]; /* --variants: the GPU sorts */
+    size_t nsortv;
 } bench_args;
 
-enum { O_SIZES = 256, O_DEVICE, O_TYPE, O_REPS, O_CPU_MAX, O_CSV, O_PLOT, O_PROFILE };
+enum { O_SIZES = 256, O_DEVICE, O_TYPE, O_REPS, O_CPU_MAX, O_CSV, O_PLOT, O_PROFILE, O_VARIANTS };
+
+/* --variants LIST: the network variants to run and the GPU sorts. */
+static int parse_variants(bench_args *a, const char *arg)
+{
+    if (snprintf(a->vbuf, sizeof a->vbuf, "%s", arg) >= (int)sizeof a->vbuf)
+        return cli_error(CLI_USAGE, "--variants", "too long");
+    a->netv[0] = a->netv[1] = a->netv[2] = false;
+    a->nsortv = 0;
+    for (char *tok = strtok(a->vbuf, ","); tok; tok = strtok(NULL, ",")) {
+        int k = strcmp(tok, "naive") == 0    ? 0
+                : strcmp(tok, "closed") == 0 ? 1
+                : strcmp(tok, "fused") == 0  ? 2
+                                             : -1;
+        if (k >= 0)
+            a->netv[k] = true;
+        else if (gpu_sort_is_variant(tok) && a->nsortv < 16)
+            a->sortv[a->nsortv++] = tok;
+        else
+            return cli_error(CLI_USAGE, "--variants",
+                             "'%s' is not a variant (naive, closed, fused, or a sort of "
+                             "`sortnet gpu sort`, radix4)",
+                             tok);
+    }
+    if (!a->netv[0] && !a->netv[1] && !a->netv[2] && a->nsortv == 0)
+        return cli_error(CLI_USAGE, "--variants", "'%s' names no variant", arg);
+    return 0;
+}
 
 static bool parse_size(const char *s, uint64_t *out)
 {
@@ -140,6 +177,7 @@ static int take(void *ctx, int key, const char *name, const char *arg)
         return 0;
     case O_CSV: a->csv = arg; return 0;
     case O_PLOT: a->plot = arg; return 0;
+    case O_VARIANTS: return parse_variants(a, arg);
     default: a->profile = true; return 0; /* O_PROFILE */
     }
 }
@@ -155,6 +193,7 @@ static int parse_args(int argc, char **argv, bench_args *a, sn_algo *nets, size_
         {"csv", required_argument, NULL, O_CSV},
         {"plot", required_argument, NULL, O_PLOT},
         {"profile", no_argument, NULL, O_PROFILE},
+        {"variants", required_argument, NULL, O_VARIANTS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -163,6 +202,7 @@ static int parse_args(int argc, char **argv, bench_args *a, sn_algo *nets, size_
     a->type = SN_KEY_I32;
     a->reps = 5;
     a->cpu_max = (uint64_t)1 << 24;
+    a->netv[0] = a->netv[1] = a->netv[2] = true;
     int first, rc = gpu_options("gpu bench", argc, argv, "", opts, bench_help, take, a, &first);
     if (rc != 0)
         return rc;
@@ -177,6 +217,8 @@ static int parse_args(int argc, char **argv, bench_args *a, sn_algo *nets, size_
                              argv[i]);
         (*nnets)++;
     }
+    if (*nnets == 0 && !a->netv[0] && !a->netv[1] && !a->netv[2])
+        return 0; /* only GPU sorts */
     if (*nnets == 0) {
         nets[(*nnets)++] = SN_ALGO_BITONIC;
         nets[(*nnets)++] = SN_ALGO_ODDEVEN_MERGE;
@@ -318,7 +360,7 @@ static int cpu_rows(bench *b, const sn_schedule *s, const char *net, double naiv
             if (which)
                 qsort(b->work, n, 4, cmp_key);
             else
-                sn_exec_run(s, b->a->type, b->work, NULL);
+                sn_exec_run_threads(s, b->a->type, b->work, NULL, 1);
             b->ta[r] = wall_ms() - t0;
         }
         if (memcmp(b->work, b->sorted, (size_t)n * 4) != 0)
@@ -357,12 +399,44 @@ static int bench_point(bench *b, sn_algo alg, uint32_t n, uint64_t *seed)
     }
     int rc = 0;
     for (size_t vi = 0; vi < sizeof variants / sizeof variants[0] && rc == 0; vi++)
-        if (variants[vi].v != SN_GPU_VARIANT_FUSED || alg != SN_ALGO_TRANSPOSITION)
+        if (a->netv[vi] && (variants[vi].v != SN_GPU_VARIANT_FUSED || alg != SN_ALGO_TRANSPOSITION))
             rc = device_row(b, s, net, vi, cpu, copy_ms, &naive_ms);
     if (rc == 0 && cpu)
         rc = cpu_rows(b, s, net, naive_ms);
     sn_schedule_destroy(s);
     return rc;
+}
+
+/* The GPU sorts of --variants at n keys, as rows of network "sort". */
+static int sort_rows(bench *b, void **cache, uint32_t n, uint64_t *seed)
+{
+    const bench_args *a = b->a;
+    for (uint32_t i = 0; i < n; i++)
+        b->input[i] = (uint32_t)sn_rand_next(seed);
+    bool cpu = n <= a->cpu_max;
+    if (cpu) {
+        memcpy(b->sorted, b->input, (size_t)n * 4);
+        qsort_type = a->type;
+        qsort(b->sorted, n, 4, cmp_key);
+    }
+    for (size_t vi = 0; vi < a->nsortv; vi++) {
+        fprintf(stderr, "bench: sort %u %s ...\n", n, a->sortv[vi]);
+        gpu_sort_point pt;
+        int rc = gpu_sort_bench_point(b->g, cache, a->sortv[vi], a->type, b->input,
+                                      cpu ? b->sorted : NULL, n, (size_t)a->reps, &pt);
+        if (rc != CLI_OK)
+            return rc;
+        if (pt.skipped) {
+            printf("%-14s %10u %-10s skipped: %s\n", "sort", n, a->sortv[vi], pt.why);
+            continue;
+        }
+        bench_row *row = &b->rows[b->nrows++];
+        *row = (bench_row){"sort", a->sortv[vi], n, pt.kernel_ms, pt.host_ms, pt.launches};
+        printf("%-14s %10u %-10s %8zu %12.4f %12.4f %14.4g %9s\n", "sort", n, row->variant,
+               row->launches, row->ms, row->host_ms, n / (row->ms / 1e3), "-");
+        fflush(stdout);
+    }
+    return 0;
 }
 
 static int write_csv(const bench *b, const char *path)
@@ -471,11 +545,15 @@ int gpu_bench(int argc, char **argv)
     memset(&b, 0, sizeof b);
     b.a = &a;
     sn_diag_clear(&b.d);
-    rc = bench_open(&b, nnets * a.nsizes * 5, nmax);
+    rc = bench_open(&b, (nnets * 5 + a.nsortv) * a.nsizes, nmax);
     uint64_t seed = 0x5eedu;
     for (size_t ni = 0; ni < nnets && rc == 0; ni++)
         for (size_t si = 0; si < a.nsizes && rc == 0; si++)
             rc = bench_point(&b, nets[ni], a.sizes[si], &seed);
+    void *sort_cache = NULL;
+    for (size_t si = 0; si < a.nsizes && rc == 0 && a.nsortv; si++)
+        rc = sort_rows(&b, &sort_cache, a.sizes[si], &seed);
+    gpu_sort_bench_done(sort_cache);
     if (rc == 0 && a.csv)
         rc = write_csv(&b, a.csv);
 #ifdef SN_HAVE_CAIRO

@@ -11,5 +11,7 @@ int cmd_check(int argc, char **argv); /* cmd_check.c (SN_HAVE_CHECK) */
 int cmd_draw(int argc, char **argv);  /* cmd_draw.c (SN_HAVE_CAIRO) */
 int cmd_gpu(int argc, char **argv);   /* cmd_gpu.c (SN_HAVE_OPENCL) */
 int cmd_view(int argc, char **argv);  /* cmd_view.c (SN_HAVE_SDL) */
+/* `sortnet gpu sort` (cmd_gpu_sort.c, SN_HAVE_OPENCL); argv[0] = "sort" */
+int cmd_gpu_sort(int argc, char **argv);
 
 #endif

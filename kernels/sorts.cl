@@ -1,0 +1,555 @@
+/* sorts.cl - the classic GPU sorts beside the networks (`sortnet gpu sort`):
+ * odd-even transposition (global rounds with an early-exit flag, and a
+ * block form in local memory), rank sort (global and tiled), merge sort
+ * (local tiles, then merge path), LSD radix sort (local split sort by digit,
+ * histograms, scan, coalesced scatter) and a hybrid (bitonic tiles, then
+ * merge path).
+ *
+ * Every kernel sorts "ordered keys" (kernels/keys.cl: their unsigned order is
+ * the key order of i32, u32 and f32 alike) and moves the payload with them
+ * when hp != 0; every sort is stable, so with the original index as payload
+ * the output is exactly the reference's stable sort.
+ *
+ * Built with -DWG=work-group size (a power of two, at least 64) and, in
+ * tests only, -DSN_SORT_BUG=MASK to plant a bug in the kernels of the
+ * algorithms in MASK (1 transposition, 2 transposition-local, 4 rank, 8
+ * merge, 16 radix, 32 hybrid; see sorts.c). */
+#ifndef WG
+#define WG 256
+#endif
+#ifndef SN_SORT_BUG
+#define SN_SORT_BUG 0
+#endif
+#define MERGE_E 8 /* keys per work-item in merge tiles and merge chunks */
+#define MT (WG * MERGE_E)
+#define RADIX_E 8 /* keys per work-item in a radix tile */
+#define RT (WG * RADIX_E)
+#define HYB_E 8 /* keys per work-item in a bitonic tile */
+#define HT (WG * HYB_E)
+#define TB (2 * WG) /* transposition-local block */
+
+/* ---- key mapping */
+
+__kernel void sort_to_ordered(__global uint *k, uint n, uint kt)
+{
+    uint i = (uint)get_global_id(0);
+    if (i < n)
+        k[i] = to_ordered(kt, k[i]);
+}
+
+__kernel void sort_from_ordered(__global uint *k, uint n, uint kt)
+{
+    uint i = (uint)get_global_id(0);
+    if (i < n)
+        k[i] = from_ordered(kt, k[i]);
+}
+
+/* ---- searches: how many of a[0..len) are < x (lower) or <= x (upper) */
+
+inline uint lower_g(__global const uint *a, uint len, uint x)
+{
+    uint lo = 0, hi = len;
+    while (lo < hi) {
+        uint m = (lo + hi) >> 1;
+        if (a[m] < x) lo = m + 1; else hi = m;
+    }
+    return lo;
+}
+
+inline uint lower_l(__local const uint *a, uint len, uint x)
+{
+    uint lo = 0, hi = len;
+    while (lo < hi) {
+        uint m = (lo + hi) >> 1;
+        if (a[m] < x) lo = m + 1; else hi = m;
+    }
+    return lo;
+}
+
+inline uint upper_l(__local const uint *a, uint len, uint x)
+{
+    uint lo = 0, hi = len;
+    while (lo < hi) {
+        uint m = (lo + hi) >> 1;
+        if (a[m] <= x) lo = m + 1; else hi = m;
+    }
+    return lo;
+}
+
+/* Merge path: of the first d outputs of the stable merge of a[0..la) and
+ * b[0..lb) (a first on ties), how many come from a. */
+inline uint corank_g(__global const uint *a, uint la, __global const uint *b, uint lb, uint d)
+{
+    uint lo = d > lb ? d - lb : 0, hi = min(d, la);
+    while (lo < hi) {
+        uint m = (lo + hi + 1) >> 1;
+        if (a[m - 1] <= b[d - m]) lo = m; else hi = m - 1;
+    }
+    return lo;
+}
+
+inline uint corank_l(__local const uint *a, uint la, __local const uint *b, uint lb, uint d)
+{
+    uint lo = d > lb ? d - lb : 0, hi = min(d, la);
+    while (lo < hi) {
+        uint m = (lo + hi + 1) >> 1;
+        if (a[m - 1] <= b[d - m]) lo = m; else hi = m - 1;
+    }
+    return lo;
+}
+
+/* ---- 1. odd-even transposition: one launch per phase; a phase compares
+ * (i, i+1) for every i of its parity. flag[slot] is set when a key moved, so
+ * the host can stop after a round (both phases) that moved nothing. */
+
+__kernel void tr_phase(__global uint *k, __global uint *p, uint n, uint parity, uint hp,
+                       __global uint *flag, uint slot)
+{
+    uint i = 2 * (uint)get_global_id(0) + parity;
+#if SN_SORT_BUG & 1
+    if (i + 2 >= n) /* planted: the last pair is never compared */
+        return;
+#endif
+    if (i + 1 >= n)
+        return;
+    uint a = k[i], b = k[i + 1];
+    if (a > b) {
+        k[i] = b;
+        k[i + 1] = a;
+        if (hp) {
+            uint t = p[i];
+            p[i] = p[i + 1];
+            p[i + 1] = t;
+        }
+        if (!flag[slot]) /* most swaps then only read the flag: fewer stores to one word */
+            flag[slot] = 1u;
+    }
+}
+
+/* ---- 2. transposition in local memory ("the assembly lane"): each
+ * work-group first sorts its block of TB keys by odd-even transposition in
+ * local memory (stopping when a round moves nothing); then the global
+ * rounds are odd-even transposition over blocks, where a "compare-exchange"
+ * of two neighbouring sorted blocks is a stable merge-split in local memory. */
+
+__kernel void trl_block(__global uint *k, __global uint *p, uint n, uint hp)
+{
+    __local uint lk[TB], lp[TB];
+    __local int moved;
+    uint off = (uint)get_group_id(0) * TB, lid = (uint)get_local_id(0);
+    uint cnt = min((uint)TB, n - off);
+    for (uint i = lid; i < cnt; i += WG) {
+        lk[i] = k[off + i];
+        if (hp) lp[i] = p[off + i];
+    }
+    for (uint round = 0; round < cnt; round++) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) moved = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint parity = 0; parity < 2; parity++) {
+            uint i = 2 * lid + parity;
+            if (i + 1 < cnt && lk[i] > lk[i + 1]) {
+                uint t = lk[i]; lk[i] = lk[i + 1]; lk[i + 1] = t;
+                if (hp) { t = lp[i]; lp[i] = lp[i + 1]; lp[i + 1] = t; }
+                moved = 1;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (!moved)
+            break;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = lid; i < cnt; i += WG) {
+        k[off + i] = lk[i];
+        if (hp) p[off + i] = lp[i];
+    }
+}
+
+/* Blocks 2j+parity and 2j+parity+1 (sorted) are merged in local memory and
+ * written back: the smaller half to the left block. */
+__kernel void trl_merge_split(__global uint *k, __global uint *p, uint n, uint parity, uint hp,
+                              __global uint *flag, uint slot)
+{
+    __local uint lk[2 * TB], lp[2 * TB], ok[2 * TB], op[2 * TB];
+    uint lid = (uint)get_local_id(0);
+    ulong off64 = ((ulong)2 * get_group_id(0) + parity) * TB;
+    if (off64 + TB >= n)
+        return; /* no right block: the whole group leaves */
+    uint off = (uint)off64;
+    uint lb = min((uint)TB, n - off - TB), cnt = TB + lb;
+    if (k[off + TB - 1] <= k[off + TB])
+        return; /* already in order: nothing moves */
+    for (uint i = lid; i < cnt; i += WG) {
+        lk[i] = k[off + i];
+        if (hp) lp[i] = p[off + i];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = lid; i < cnt; i += WG) {
+        uint x = lk[i], pos;
+        if (i < TB) {
+#if SN_SORT_BUG & 2
+            pos = i + lower_l(lk + TB, lb - 1, x); /* planted: ignores the last key */
+#else
+            pos = i + lower_l(lk + TB, lb, x);
+#endif
+        } else {
+            pos = (i - TB) + upper_l(lk, TB, x);
+        }
+        ok[pos] = x;
+        if (hp) op[pos] = lp[i];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = lid; i < cnt; i += WG) {
+        k[off + i] = ok[i];
+        if (hp) p[off + i] = op[i];
+    }
+    if (lid == 0)
+        flag[slot] = 1u;
+}
+
+/* ---- 3. rank sort: key i goes to the number of keys that precede it
+ * (smaller, or equal with a smaller index): a stable permutation. */
+
+__kernel void rank_global(__global const uint *k, __global const uint *p, __global uint *ok,
+                          __global uint *op, uint n, uint hp)
+{
+    uint i = (uint)get_global_id(0);
+    if (i >= n)
+        return;
+    uint x = k[i], c = 0;
+#if SN_SORT_BUG & 4
+    for (uint j = 1; j < n; j++) { /* planted: key 0 is never counted */
+#else
+    for (uint j = 0; j < n; j++) {
+#endif
+        uint y = k[j];
+        c += (y < x) | ((y == x) & (j < i));
+    }
+    ok[c] = x;
+    if (hp) op[c] = p[i];
+}
+
+/* The same, the keys read through local memory a tile of WG at a time. */
+__kernel void rank_tiled(__global const uint *k, __global const uint *p, __global uint *ok,
+                         __global uint *op, uint n, uint hp)
+{
+    __local uint tile[WG];
+    uint i = (uint)get_global_id(0), lid = (uint)get_local_id(0);
+    uint x = i < n ? k[i] : 0u, c = 0;
+    for (uint base = 0; base < n; base += WG) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (base + lid < n)
+            tile[lid] = k[base + lid];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        uint len = min((uint)WG, n - base);
+#if SN_SORT_BUG & 4
+        uint j0 = base == 0 ? 1 : 0; /* planted: key 0 is never counted */
+#else
+        uint j0 = 0;
+#endif
+        for (uint j = j0; j < len; j++) {
+            uint y = tile[j];
+            c += (y < x) | ((y == x) & (base + j < i));
+        }
+    }
+    if (i < n) {
+        ok[c] = x;
+        if (hp) op[c] = p[i];
+    }
+}
+
+/* ---- 4. merge sort, first step: each work-group sorts a tile of MT keys
+ * in local memory by log2(MT) rounds of stable merges, where every key finds
+ * its place by a binary search in its sibling run. */
+
+__kernel void ms_tile(__global const uint *k, __global const uint *p, __global uint *ok,
+                      __global uint *op, uint n, uint hp)
+{
+    __local uint ak[2][MT], ap[2][MT];
+    uint lid = (uint)get_local_id(0), off = (uint)get_group_id(0) * MT;
+    uint cnt = min((uint)MT, n - off);
+    for (uint i = lid; i < cnt; i += WG) {
+        ak[0][i] = k[off + i];
+        if (hp) ap[0][i] = p[off + i];
+    }
+    uint s = 0;
+    for (uint w = 1; w < cnt; w <<= 1, s ^= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint i = lid; i < cnt; i += WG) {
+            uint base = i & ~(2 * w - 1), x = ak[s][i], pos;
+            uint rlen = base + w < cnt ? min(w, cnt - base - w) : 0;
+            if (i - base < w) {
+#if SN_SORT_BUG & 8
+                pos = (i - base) + lower_l(ak[s] + base + w, rlen ? rlen - 1 : 0, x); /* planted */
+#else
+                pos = (i - base) + lower_l(ak[s] + base + w, rlen, x);
+#endif
+            } else {
+                pos = (i - base - w) + upper_l(ak[s] + base, w, x);
+            }
+            ak[s ^ 1][base + pos] = x;
+            if (hp) ap[s ^ 1][base + pos] = ap[s][i];
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = lid; i < cnt; i += WG) {
+        ok[off + i] = ak[s][i];
+        if (hp) op[off + i] = ap[s][i];
+    }
+}
+
+/* Merge path: runs of w (sorted) are merged in pairs; output chunk c is
+ * [c*MT, c*MT + MT) of its pair (MT divides 2w). ms_partition finds, for
+ * every chunk at once, how many of its pair's first run come before the
+ * chunk (a co-rank: a binary search along the chunk's diagonal), so no
+ * work-group of ms_merge waits on a search in global memory. */
+__kernel void ms_partition(__global const uint *k, __global uint *bounds, uint n, uint w,
+                           uint chunks)
+{
+    uint c = (uint)get_global_id(0);
+    if (c >= chunks)
+        return;
+    uint out0 = c * MT, base = out0 & ~(2 * w - 1);
+    uint la = min(w, n - base);
+    uint lb = n - base > w ? min(w, n - base - w) : 0;
+    bounds[c] = corank_g(k + base, la, k + base + la, lb, out0 - base);
+}
+
+/* Work-group c loads the slices of both runs its chunk needs (from the
+ * partition) into local memory; each work-item finds its own MERGE_E
+ * outputs' start by a co-rank search in local memory and merges them
+ * sequentially; the chunk is written back coalesced. */
+__kernel void ms_merge(__global const uint *k, __global const uint *p, __global uint *ok,
+                       __global uint *op, uint n, uint w, uint hp, __global const uint *bounds)
+{
+    __local uint sk[MT], sp[MT], dk[MT], dp[MT];
+    uint lid = (uint)get_local_id(0), c = (uint)get_group_id(0);
+    uint out0 = c * MT;
+    uint base = out0 & ~(2 * w - 1);
+    uint la = min(w, n - base);
+    uint lb = n - base > w ? min(w, n - base - w) : 0;
+    uint d0 = out0 - base, d1 = min(d0 + MT, la + lb);
+    /* the next chunk starts where this one ends, unless this one ends its pair */
+    uint a0 = bounds[c], a1 = d1 == la + lb ? la : bounds[c + 1];
+    uint b0 = d0 - a0, b1 = d1 - a1;
+    uint na = a1 - a0, nb = b1 - b0;
+    for (uint i = lid; i < na + nb; i += WG) {
+        uint g = i < na ? base + a0 + i : base + la + b0 + (i - na);
+        sk[i] = k[g];
+        if (hp) sp[i] = p[g];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint t0 = lid * MERGE_E;
+    if (t0 < na + nb) {
+        uint t1 = min(t0 + MERGE_E, na + nb);
+        uint ia = corank_l(sk, na, sk + na, nb, t0), ib = t0 - ia;
+        for (uint t = t0; t < t1; t++) {
+            bool take_a = ib >= nb || (ia < na && sk[ia] <= sk[na + ib]);
+            uint src = take_a ? ia++ : na + ib++;
+            dk[t] = sk[src];
+            if (hp) dp[t] = sp[src];
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = lid; i < na + nb; i += WG) {
+        ok[out0 + i] = dk[i];
+        if (hp) op[out0 + i] = dp[i];
+    }
+}
+
+/* ---- 5. LSD radix sort, one pass per digit of `bits` bits at `shift`:
+ * rx_count: every tile's digit histogram, stored digit-major
+ * (counts[d * tiles + t]) so that one exclusive scan of the whole array
+ * gives each (digit, tile) its first output position; rx_scatter: the tile
+ * sorted by digit in local memory (stable splits by 2 bits), then each key
+ * written to its digit's place: neighbouring work-items write neighbouring
+ * addresses, because the sort grouped equal digits together. */
+
+__kernel void rx_count(__global const uint *k, uint n, uint shift, uint bits,
+                       __global uint *counts, uint tiles)
+{
+    __local uint h[256];
+    uint lid = (uint)get_local_id(0), t = (uint)get_group_id(0), nd = 1u << bits;
+    uint mask = nd - 1, off = t * RT, cnt = min((uint)RT, n - off);
+    for (uint d = lid; d < nd; d += WG)
+        h[d] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = lid; i < cnt; i += WG)
+        atomic_inc(&h[(k[off + i] >> shift) & mask]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = lid; d < nd; d += WG)
+        counts[d * tiles + t] = h[d];
+}
+
+/* Exclusive scan of v[0..WG) in local memory (Hillis-Steele in place over
+ * a second buffer); returns the total. Every work-item must call it. */
+inline uint scan_wg(__local uint *v, __local uint *tmp, uint lid)
+{
+    uint x = v[lid];
+    tmp[lid] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = 1; d < WG; d <<= 1) {
+        uint y = lid >= d ? tmp[lid - d] : 0u;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        tmp[lid] += y;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    uint total = tmp[WG - 1];
+    v[lid] = tmp[lid] - x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return total;
+}
+
+/* The same for four 16-bit counters packed in a ulong (no lane overflows:
+ * a tile holds at most RT < 2^16 keys). */
+inline ulong scan_wg4(__local ulong *v, __local ulong *tmp, uint lid)
+{
+    ulong x = v[lid];
+    tmp[lid] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = 1; d < WG; d <<= 1) {
+        ulong y = lid >= d ? tmp[lid - d] : 0ul;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        tmp[lid] += y;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    ulong total = tmp[WG - 1];
+    v[lid] = tmp[lid] - x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return total;
+}
+
+__kernel void rx_scatter(__global const uint *k, __global const uint *p, __global uint *ok,
+                         __global uint *op, uint n, uint shift, uint bits,
+                         __global const uint *counts, __global const uint *offs, uint tiles,
+                         uint hp)
+{
+    __local uint sk[2][RT], sp[2][RT];
+    __local ulong cs[WG], ctmp[WG];
+    __local uint start[256];
+    __local uint *zs = (__local uint *)cs, *tmp = (__local uint *)ctmp;
+    uint lid = (uint)get_local_id(0), t = (uint)get_group_id(0), nd = 1u << bits;
+    uint mask = nd - 1, off = t * RT, cnt = min((uint)RT, n - off);
+    /* padding past n gets the largest key: a stable sort leaves it last */
+    for (uint i = lid; i < RT; i += WG) {
+        sk[0][i] = i < cnt ? k[off + i] : 0xFFFFFFFFu;
+        if (hp) sp[0][i] = i < cnt ? p[off + i] : 0u;
+    }
+    /* stable splits by 2 bits of the digit at a time: one work-group scan
+     * of four packed counters each; work-item lid owns positions
+     * [lid*RADIX_E, +RADIX_E) */
+    uint s = 0;
+#if SN_SORT_BUG & 16
+    for (uint b = 2; b < bits; b += 2, s ^= 1) { /* planted: the digit's low bits are not sorted */
+#else
+    for (uint b = 0; b < bits; b += 2, s ^= 1) {
+#endif
+        barrier(CLK_LOCAL_MEM_FENCE);
+        uint q0 = lid * RADIX_E;
+        ulong c = 0;
+        for (uint e = 0; e < RADIX_E; e++)
+            c += 1ul << (16 * ((sk[s][q0 + e] >> (shift + b)) & 3u));
+        cs[lid] = c;
+        ulong tot = scan_wg4(cs, ctmp, lid), pre = cs[lid];
+        uint t0 = (uint)(tot & 0xFFFFu), t1 = (uint)((tot >> 16) & 0xFFFFu);
+        uint t2 = (uint)((tot >> 32) & 0xFFFFu);
+        for (uint e = 0; e < RADIX_E; e++) {
+            uint q = q0 + e, x = sk[s][q], v = (x >> (shift + b)) & 3u;
+            uint base = (v > 0 ? t0 : 0u) + (v > 1 ? t1 : 0u) + (v > 2 ? t2 : 0u);
+            uint dst = base + (uint)((pre >> (16 * v)) & 0xFFFFu);
+            pre += 1ul << (16 * v);
+            sk[s ^ 1][dst] = x;
+            if (hp) sp[s ^ 1][dst] = sp[s][q];
+        }
+    }
+    /* where each digit starts in the sorted tile */
+    for (uint d0 = 0; d0 < nd; d0 += WG) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        zs[lid] = d0 + lid < nd ? counts[(d0 + lid) * tiles + t] : 0u;
+        uint prev = d0 ? start[d0 - 1] + counts[(d0 - 1) * tiles + t] : 0u;
+        scan_wg(zs, tmp, lid);
+        if (d0 + lid < nd)
+            start[d0 + lid] = zs[lid] + prev;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint q = lid; q < cnt; q += WG) {
+        uint x = sk[s][q], d = (x >> shift) & mask;
+        uint dst = offs[d * tiles + t] + (q - start[d]);
+        ok[dst] = x;
+        if (hp) op[dst] = sp[s][q];
+    }
+}
+
+/* Exclusive scan of v[0..len) into out, a block of 4*WG per work-group;
+ * each block's total goes to sums[group] (scanned and added by the host's
+ * recursion with scan_add). */
+__kernel void scan_block(__global const uint *v, __global uint *out, uint len,
+                         __global uint *sums)
+{
+    __local uint part[WG], tmp[WG];
+    uint lid = (uint)get_local_id(0), base = (uint)get_group_id(0) * 4 * WG + lid * 4;
+    uint x[4], s = 0;
+    for (uint e = 0; e < 4; e++) {
+        x[e] = base + e < len ? v[base + e] : 0u;
+        s += x[e];
+    }
+    part[lid] = s;
+    uint total = scan_wg(part, tmp, lid);
+    uint run = part[lid];
+    for (uint e = 0; e < 4; e++) {
+        if (base + e < len)
+            out[base + e] = run;
+        run += x[e];
+    }
+    if (lid == 0)
+        sums[get_group_id(0)] = total;
+}
+
+__kernel void scan_add(__global uint *out, uint len, __global const uint *sums)
+{
+    uint i = (uint)get_global_id(0);
+    if (i < len)
+        out[i] += sums[i / (4 * WG)];
+}
+
+/* ---- 6. hybrid, first step: each work-group sorts a tile of HT keys in
+ * local memory with the bitonic network (the flip-free form the fused
+ * passes run: the first layer of each merge compares i with its mirror,
+ * the others i with i + j), comparing (key, index) so the network is
+ * stable; the payload is gathered by the index at the end. Then merge path
+ * (ms_merge) from runs of HT. */
+
+__kernel void hy_tile(__global const uint *k, __global const uint *p, __global uint *ok,
+                      __global uint *op, uint n, uint hp)
+{
+    __local uint lk[HT], li[HT];
+    uint lid = (uint)get_local_id(0), off = (uint)get_group_id(0) * HT;
+    uint cnt = min((uint)HT, n - off);
+    for (uint i = lid; i < HT; i += WG) {
+        lk[i] = i < cnt ? k[off + i] : 0xFFFFFFFFu;
+        li[i] = i; /* padding has the largest indices: it sorts last */
+    }
+    for (uint size = 2; size <= HT; size <<= 1) {
+        for (uint h = size >> 1; h > 0; h >>= 1) {
+#if SN_SORT_BUG & 32
+            if (h == 1 && size > 2) /* planted: each merge's last layer is left out */
+                break;
+#endif
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (uint t = lid; t < HT / 2; t += WG) {
+                uint i = ((t & ~(h - 1)) << 1) | (t & (h - 1));
+                uint j = h == (size >> 1) ? i ^ (size - 1) : i + h;
+                uint x = lk[i], y = lk[j], xi = li[i], yi = li[j];
+                if (x > y || (x == y && xi > yi)) {
+                    lk[i] = y; lk[j] = x;
+                    li[i] = yi; li[j] = xi;
+                }
+            }
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = lid; i < cnt; i += WG) {
+        ok[off + i] = lk[i];
+        if (hp) op[off + i] = p[off + li[i]];
+    }
+}

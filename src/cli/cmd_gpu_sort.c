@@ -1,0 +1,429 @@
+/* cmd_gpu_sort.c - `sortnet gpu sort ALGO:N`: the classic GPU sorts
+ * (src/gpu/sorts.h) on an OpenCL device, verified against the stable
+ * reference (keys and, with --payload, the original indices), and their
+ * rows in `sortnet gpu bench`. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "core/alloc.h"
+#include "core/input.h"
+#include "cmd_gpu_sort.h"
+#include "gpu/sorts.h"
+
+/* O(n^2) sorts above this many keys need --force. */
+#define QUADRATIC_MAX ((uint64_t)1 << 20)
+#define REPS_MAX 100
+
+static void sort_help(void)
+{
+    printf("usage: sortnet gpu sort ALGO:N [INPUT] [--device P:D] [--payload] [--json]\n"
+           "                        [--digit-bits 4|8] [--full-rounds]\n"
+           "                        [--nearly-sorted PCT[,DIST]] [--reps R] [--force]\n\n"
+           "Sort N keys (any N from 0 to 2^31) on an OpenCL device with one of the classic\n"
+           "GPU sorts and compare the output with the reference, a stable sort in the\n"
+           "key order of the networks (with --payload, the original indices too). Prints\n"
+           "\"identical\" (exit 0) or the first differing index, expected and actual\n"
+           "value (exit 1). Every algorithm is stable. ALGO:\n"
+           "  transposition        odd-even transposition: a launch per phase, a device\n"
+           "                       flag read back each round; stops after a round that\n"
+           "                       moves nothing (prints the rounds taken); O(n^2)\n"
+           "  transposition-local  each work-group's block sorted by transposition in\n"
+           "                       local memory, then transposition rounds over blocks\n"
+           "                       (a merge-split of two neighbouring blocks)\n"
+           "  rank                 rank (counting) sort: each key counts the keys before\n"
+           "                       it, read in local-memory tiles; O(n^2)\n"
+           "  rank-global          the same, reading global memory\n"
+           "  merge                tiles sorted in local memory by binary-search merges,\n"
+           "                       then merge path (co-rank) over the whole array\n"
+           "  radix                LSD radix sort: per digit a local sort and histogram\n"
+           "                       per work-group, a scan, a coalesced scatter\n"
+           "  hybrid               bitonic network tiles, then merge path\n\n%s"
+           "Options:\n"
+           "  --device P:D         platform and device index (`sortnet gpu list`)\n"
+           "  --payload            carry the original index along and compare it too\n"
+           "  --digit-bits B       radix: digits of 4 or 8 bits (default 8)\n"
+           "  --full-rounds        transposition: all n phases (the network's n layers),\n"
+           "                       no early exit\n"
+           "  --nearly-sorted P[,D] the input: 1..N sorted, then P%% of the keys swapped\n"
+           "                       in pairs, each with a key at most D places away\n"
+           "                       (default: anywhere)\n"
+           "  --reps R             sort R times from the same input, report the median\n"
+           "                       times (default 1), verify the last\n"
+           "  --force              allow rank and transposition above 2^20 keys\n"
+           "  --json               {\"identical\",\"device\",\"algorithm\",\"n\",\"kernel_ms\",\n"
+           "                       \"host_ms\",\"reference_ms\",\"rounds\",\"launches\",\n"
+           "                       \"first_mismatch\"}\n"
+           "  -h, --help           this text\n",
+           cli_input_help);
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+double gpu_sort_median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* "ALGO:N" with N decimal or 2^K. */
+static int parse_target(const char *arg, sn_sort_algo *a, uint64_t *n)
+{
+    const char *colon = strchr(arg, ':');
+    char name[32];
+    size_t len = colon ? (size_t)(colon - arg) : strlen(arg);
+    if (len >= sizeof name)
+        len = sizeof name - 1;
+    memcpy(name, arg, len);
+    name[len] = '\0';
+    if (!sn_sort_algo_parse(name, a))
+        return cli_error(CLI_USAGE, "gpu sort",
+                         "'%s' is not a sort (transposition, transposition-local, rank, "
+                         "rank-global, merge, radix, hybrid)",
+                         name);
+    if (!colon)
+        return cli_error(CLI_USAGE, "gpu sort", "'%s': give the size as ALGO:N (e.g. %s:1000)", arg,
+                         name);
+    const char *s = colon + 1;
+    uint64_t e;
+    bool ok = (s[0] == '2' && s[1] == '^') ? cli_parse_u64(s + 2, 0, 31, &e) && (*n = 1ull << e, 1)
+                                           : cli_parse_u64(s, 0, (uint64_t)1 << 31, n);
+    if (!ok)
+        return cli_error(CLI_USAGE, "gpu sort", "'%s' is not a size from 0 to 2^31", s);
+    return 0;
+}
+
+/* --nearly-sorted PCT[,DIST] */
+static bool parse_nearly(const char *s, double *pct, uint64_t *dist)
+{
+    char *end;
+    *pct = strtod(s, &end);
+    if (end == s || *pct < 0 || *pct > 100)
+        return false;
+    *dist = 0;
+    if (*end == ',')
+        return cli_parse_u64(end + 1, 1, UINT32_MAX, dist);
+    return *end == '\0';
+}
+
+/* 1..n sorted (as keys of type t), then pct% of the keys swapped in pairs,
+ * each with a partner at most dist places away (0: anywhere). */
+static void make_nearly(const cli_input *in, uint32_t n, double pct, uint64_t dist, uint32_t *k)
+{
+    sn_input_spec sorted = {SN_INPUT_SORTED, 0, NULL};
+    sn_diag d;
+    sn_input_make(&sorted, in->type, n, k, &d);
+    uint64_t st = 1, swaps = (uint64_t)((double)n * pct / 200.0);
+    for (uint64_t c = 0; n > 1 && c < swaps; c++) {
+        uint32_t i = (uint32_t)(sn_rand_next(&st) % n), j;
+        if (dist == 0 || dist >= n) {
+            j = (uint32_t)(sn_rand_next(&st) % n);
+        } else {
+            uint64_t off = 1 + sn_rand_next(&st) % dist;
+            j = i + off < n ? (uint32_t)(i + off) : (uint32_t)(i >= off ? i - off : 0);
+        }
+        uint32_t x = k[i];
+        k[i] = k[j];
+        k[j] = x;
+    }
+}
+
+static void json_text(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            printf("\\%c", ch);
+        else if (ch < 0x20)
+            printf("\\u%04x", ch);
+        else
+            putchar(ch);
+    }
+    putchar('"');
+}
+
+/* A value of the mismatch: a payload number, or a key (a JSON number, or a
+ * string for NaN and the infinities). */
+static void json_value(sn_key_type t, uint32_t bits, bool payload)
+{
+    char buf[64];
+    if (payload)
+        snprintf(buf, sizeof buf, "%u", bits);
+    else
+        sn_key_format(t, bits, buf, sizeof buf);
+    if (buf[0] && !strpbrk(buf, "naifNAIF"))
+        fputs(buf, stdout);
+    else
+        json_text(buf);
+}
+
+typedef struct sort_run {
+    sn_gpu_sort_opts o;
+    uint64_t n, reps;
+    bool payload, json, force;
+    double pct;
+    uint64_t dist;
+    bool nearly;
+    const char *device;
+    cli_input in;
+} sort_run;
+
+static void report(const sort_run *r, const char *device, const sn_gpu_sort_stats *s,
+                   double kernel_ms, double host_ms, double ref_ms, const sn_sort_mismatch *m)
+{
+    const char *name = sn_sort_algo_name(r->o.algo);
+    bool tr = r->o.algo == SN_SORT_TRANSPOSITION || r->o.algo == SN_SORT_TRANSPOSITION_LOCAL;
+    char exp[64] = "", act[64] = "";
+    if (!m->identical) {
+        if (m->in_payload) {
+            snprintf(exp, sizeof exp, "%u", m->expected);
+            snprintf(act, sizeof act, "%u", m->actual);
+        } else {
+            sn_key_format(r->o.type, m->expected, exp, sizeof exp);
+            sn_key_format(r->o.type, m->actual, act, sizeof act);
+        }
+    }
+    if (r->json) {
+        printf("{\"identical\":%s,\"device\":", m->identical ? "true" : "false");
+        json_text(device);
+        printf(",\"algorithm\":\"%s\",\"n\":%llu,\"kernel_ms\":%.6f,\"host_ms\":%.6f,"
+               "\"reference_ms\":%.3f,\"rounds\":",
+               name, (unsigned long long)r->n, kernel_ms, host_ms, ref_ms);
+        if (tr)
+            printf("%llu", (unsigned long long)s->rounds);
+        else
+            printf("null");
+        printf(",\"launches\":%llu,\"first_mismatch\":", (unsigned long long)s->launches);
+        if (m->identical) {
+            printf("null}\n");
+            return;
+        }
+        printf("{\"index\":%zu,\"expected\":", m->index);
+        json_value(r->o.type, m->expected, m->in_payload);
+        printf(",\"actual\":");
+        json_value(r->o.type, m->actual, m->in_payload);
+        printf("%s}}\n", m->in_payload ? ",\"payload\":true" : "");
+        return;
+    }
+    char desc[96];
+    if (r->nearly)
+        snprintf(desc, sizeof desc, "nearly sorted (%g%% out of place%s)", r->pct,
+                 r->dist ? ", near their place" : "");
+    else
+        sn_input_describe(&r->in.spec, desc, sizeof desc);
+    printf("%s%s: %llu keys, %s, input %s%s\n", name,
+           r->o.algo == SN_SORT_RADIX
+               ? (r->o.radix_bits == 4 ? " (4-bit digits)" : " (8-bit digits)")
+               : "",
+           (unsigned long long)r->n, sn_key_type_name(r->o.type), desc,
+           r->payload ? ", with payload" : "");
+    printf("device: %s\n", device);
+    printf("kernel time %.4f ms (%llu launches), host to host %.3f ms%s; reference (stable "
+           "radix sort on the host) %.1f ms\n",
+           kernel_ms, (unsigned long long)s->launches, host_ms, r->reps > 1 ? " (medians)" : "",
+           ref_ms);
+    if (r->o.algo == SN_SORT_TRANSPOSITION)
+        printf("rounds: %llu (of two phases; %s; the network transposition:%llu has %llu "
+               "layers)\n",
+               (unsigned long long)s->rounds,
+               r->o.full_rounds ? "all of them, no early exit"
+                                : "the last one found nothing to move",
+               (unsigned long long)r->n, (unsigned long long)r->n);
+    else if (r->o.algo == SN_SORT_TRANSPOSITION_LOCAL)
+        printf("rounds: %llu over blocks (after the blocks were sorted in local memory; the "
+               "last found nothing to move)\n",
+               (unsigned long long)s->rounds);
+    if (m->identical)
+        printf("identical\n");
+    else
+        printf("differs: first at %s %zu: expected %s, actual %s\n",
+               m->in_payload ? "the payload of index" : "index", m->index, exp, act);
+}
+
+/* Sort r->reps times from input, verify the last output. */
+static int sort_and_verify(const sort_run *r, const uint32_t *input)
+{
+    size_t n = (size_t)r->n, words = n ? n : 1;
+    uint32_t *keys = sn_malloc(words * 4), *pay = r->payload ? sn_malloc(words * 4) : NULL;
+    uint32_t *rk = sn_malloc(words * 4), *rp = r->payload ? sn_malloc(words * 4) : NULL;
+    uint32_t *ip = r->payload ? sn_malloc(words * 4) : NULL;
+    double *kt = sn_calloc(r->reps, sizeof *kt), *ht = sn_calloc(r->reps, sizeof *ht);
+    sn_gpu *g = NULL;
+    sn_gpu_sorter *so = NULL;
+    sn_diag d;
+    sn_diag_clear(&d);
+    int rc = CLI_OK;
+    if (!keys || !rk || !kt || !ht || (r->payload && (!pay || !rp || !ip))) {
+        rc = cli_error(CLI_USAGE, "gpu sort", "out of memory for %zu keys", n);
+        goto done;
+    }
+    for (size_t i = 0; i < n && ip; i++)
+        ip[i] = (uint32_t)i;
+    sn_status st = sn_gpu_open(r->device, &g, &d);
+    if (st == SN_OK)
+        st = sn_gpu_sorter_create(g, &so, &d);
+    sn_gpu_sort_stats s;
+    memset(&s, 0, sizeof s);
+    for (uint64_t rep = 0; st == SN_OK && rep < r->reps; rep++) {
+        memcpy(keys, input, n * 4);
+        if (pay)
+            memcpy(pay, ip, n * 4);
+        st = sn_gpu_sort(so, &r->o, keys, pay, n, &s, &d);
+        kt[rep] = s.kernel_ms;
+        ht[rep] = s.host_ms;
+    }
+    if (st != SN_OK) {
+        rc = cli_error(cli_status_exit(st), "gpu sort", "%s",
+                       d.text[0] ? d.text : sn_status_str(st));
+        goto done;
+    }
+    double t0 = now_ms();
+    if ((st = sn_sort_reference(r->o.type, input, ip, n, rk, rp, &d)) != SN_OK) {
+        rc = cli_error(cli_status_exit(st), "gpu sort", "%s", d.text);
+        goto done;
+    }
+    double ref_ms = now_ms() - t0;
+    sn_sort_mismatch m = sn_sort_compare(rk, rp, keys, pay, n);
+    report(r, sn_gpu_device_name(g), &s, gpu_sort_median(kt, r->reps), gpu_sort_median(ht, r->reps),
+           ref_ms, &m);
+    rc = m.identical ? CLI_OK : CLI_NEGATIVE;
+done:
+    sn_gpu_sorter_destroy(so);
+    sn_gpu_close(g);
+    sn_free(keys);
+    sn_free(pay);
+    sn_free(rk);
+    sn_free(rp);
+    sn_free(ip);
+    sn_free(kt);
+    sn_free(ht);
+    return rc;
+}
+
+/* Options of gpu sort into r; 0, or an exit code (printed). */
+static int parse_options(int argc, char **argv, sort_run *r)
+{
+    enum { O_DEVICE = 256, O_PAYLOAD, O_JSON, O_DIGITS, O_FULL, O_NEARLY, O_REPS, O_FORCE };
+    static const struct option opts[] = {
+        {"device", required_argument, NULL, O_DEVICE},
+        {"payload", no_argument, NULL, O_PAYLOAD},
+        {"json", no_argument, NULL, O_JSON},
+        {"digit-bits", required_argument, NULL, O_DIGITS},
+        {"full-rounds", no_argument, NULL, O_FULL},
+        {"nearly-sorted", required_argument, NULL, O_NEARLY},
+        {"reps", required_argument, NULL, O_REPS},
+        {"force", no_argument, NULL, O_FORCE},
+        CLI_INPUT_LONGOPTS,
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c, idx = 0;
+    uint64_t v;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
+        switch (c) {
+        case O_DEVICE: r->device = optarg; break;
+        case O_PAYLOAD: r->payload = true; break;
+        case O_JSON: r->json = true; break;
+        case O_DIGITS:
+            if (!cli_parse_u64(optarg, 4, 8, &v) || (v != 4 && v != 8))
+                return cli_error(CLI_USAGE, "--digit-bits", "'%s' is not 4 or 8", optarg);
+            r->o.radix_bits = (unsigned)v;
+            break;
+        case O_FULL: r->o.full_rounds = true; break;
+        case O_NEARLY:
+            if (!parse_nearly(optarg, &r->pct, &r->dist))
+                return cli_error(CLI_USAGE, "--nearly-sorted",
+                                 "'%s' is not PCT[,DIST] (a percentage 0..100, a distance >= 1)",
+                                 optarg);
+            r->nearly = true;
+            break;
+        case O_REPS:
+            if (!cli_parse_u64(optarg, 1, REPS_MAX, &r->reps))
+                return cli_error(CLI_USAGE, "--reps", "'%s' is not a number in 1..%d", optarg,
+                                 REPS_MAX);
+            break;
+        case O_FORCE: r->force = true; break;
+        case CLI_OPT_INPUT: {
+            int rc = cli_input_option(&r->in, opts[idx].name, optarg);
+            if (rc > 1)
+                return rc;
+            break;
+        }
+        case 'h': sort_help(); return -1;
+        default: return cli_bad_option("gpu sort", c, argv);
+        }
+    }
+    if (optind >= argc)
+        return cli_error(CLI_USAGE, "gpu sort", "no sort given (e.g. radix:1000000)");
+    if (optind + 1 < argc)
+        return cli_error(CLI_USAGE, "gpu sort", "unexpected argument '%s'", argv[optind + 1]);
+    int rc = parse_target(argv[optind], &r->o.algo, &r->n);
+    if (rc)
+        return rc;
+    if (r->device) {
+        uint32_t p, dv;
+        if (!sn_gpu_device_parse(r->device, &p, &dv))
+            return cli_error(CLI_USAGE, "--device", "'%s' is not a device: expected P:D",
+                             r->device);
+    }
+    if (r->o.radix_bits && r->o.algo != SN_SORT_RADIX)
+        return cli_error(CLI_USAGE, "--digit-bits", "only with radix");
+    if (r->o.full_rounds && r->o.algo != SN_SORT_TRANSPOSITION)
+        return cli_error(CLI_USAGE, "--full-rounds", "only with transposition");
+    if (r->nearly && r->in.given)
+        return cli_error(CLI_USAGE, "--nearly-sorted", "is an input: give one input option");
+    if (sn_sort_algo_quadratic(r->o.algo) && r->n > QUADRATIC_MAX && !r->force)
+        return cli_error(CLI_USAGE, "gpu sort",
+                         "%s does O(n^2) work: %llu keys would take very long (--force to run "
+                         "it anyway)",
+                         sn_sort_algo_name(r->o.algo), (unsigned long long)r->n);
+    return 0;
+}
+
+int cmd_gpu_sort(int argc, char **argv)
+{
+    sort_run r;
+    memset(&r, 0, sizeof r);
+    r.reps = 1;
+    cli_input_init(&r.in);
+    int rc = parse_options(argc, argv, &r);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    r.o.type = r.in.type;
+    /* input, device output, reference and its work arrays, payloads */
+    uint64_t words = r.n * (r.payload ? 8 : 4);
+    if (cli_memory_check("gpu sort", words * 4))
+        return CLI_USAGE;
+    uint32_t *input = NULL;
+    if (r.nearly) {
+        input = sn_malloc(r.n ? (size_t)r.n * 4 : 4);
+        if (!input)
+            return cli_error(CLI_USAGE, "gpu sort", "out of memory for %llu keys",
+                             (unsigned long long)r.n);
+        make_nearly(&r.in, (uint32_t)r.n, r.pct, r.dist, input);
+    } else if ((rc = cli_input_make(&r.in, (uint32_t)r.n, &input)) != 0) {
+        return rc;
+    }
+    rc = sort_and_verify(&r, input);
+    sn_free(input);
+    return rc;
+}

@@ -1,0 +1,38 @@
+/* cmd_gpu_sort.h - what `sortnet gpu bench` uses of cmd_gpu_sort*.c: the
+ * GPU sorts as bench variants beside the networks' (same rows, same CSV). */
+#ifndef SN_CMD_GPU_SORT_H
+#define SN_CMD_GPU_SORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/exec.h"
+#include "gpu/gpu.h"
+
+/* Whether `name` is a sort's bench variant: an algorithm of `gpu sort`
+ * (transposition, transposition-local, rank, rank-global, merge, radix,
+ * hybrid) or radix4 (radix with 4-bit digits). */
+bool gpu_sort_is_variant(const char *name);
+
+typedef struct gpu_sort_point {
+    double kernel_ms, host_ms; /* medians of the timed runs */
+    uint64_t launches;
+    bool skipped; /* the device cannot hold n keys: reason in `why` */
+    char why[256];
+} gpu_sort_point;
+
+/* Time variant `name` on g at n keys of type t from input[0..n): a warm-up
+ * and `reps` timed runs, each output checked against sorted[0..n) (qsort's
+ * output), or for being in order when sorted is NULL. Returns 0, or an exit
+ * code after printing (1: a wrong output). The sorts' program is built on
+ * the first call for g and kept in *cache (gpu_sort_bench_done frees it). */
+int gpu_sort_bench_point(sn_gpu *g, void **cache, const char *name, sn_key_type t,
+                         const uint32_t *input, const uint32_t *sorted, uint32_t n, size_t reps,
+                         gpu_sort_point *out);
+void gpu_sort_bench_done(void *cache);
+
+/* The median of v[0..n) (sorts v). */
+double gpu_sort_median(double *v, size_t n);
+
+#endif

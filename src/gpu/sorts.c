@@ -1,0 +1,622 @@
+/* sorts.c - host side of the classic GPU sorts (kernels/sorts.cl) and the
+ * stable reference they are checked against.
+ *
+ * Invariant: between kernels the device holds ordered keys (keys.cl), so
+ * every kernel compares plain unsigned values; the raw bits are mapped on
+ * the device before the first and after the last kernel (not for u32, where
+ * the map is the identity). Every algorithm is stable, so with a payload
+ * the result is unique and equals the reference's. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "gpu/sorts.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/alloc.h"
+#include "gpu/gpu_internal.h"
+#include "gpu/kernels.h"
+
+/* Must match kernels/sorts.cl: keys per tile as multiples of WG. */
+#define MERGE_E 8
+#define RADIX_E 8
+#define HYB_E 8
+#define SORT_WG_MAX 256
+/* transposition: rounds per flag read-back grow from 1 to this */
+#define FLAG_BATCH_MAX 64
+
+enum {
+    KS_TO_ORD = 0,
+    KS_FROM_ORD,
+    KS_TR_PHASE,
+    KS_TRL_BLOCK,
+    KS_TRL_MERGE,
+    KS_RANK_GLOBAL,
+    KS_RANK_TILED,
+    KS_MS_TILE,
+    KS_MS_MERGE,
+    KS_MS_PARTITION,
+    KS_RX_COUNT,
+    KS_RX_SCATTER,
+    KS_SCAN_BLOCK,
+    KS_SCAN_ADD,
+    KS_HY_TILE,
+    KS_COUNT
+};
+
+static const char *const kernel_names[KS_COUNT] = {
+    "sort_to_ordered", "sort_from_ordered", "tr_phase",   "trl_block", "trl_merge_split",
+    "rank_global",     "rank_tiled",        "ms_tile",    "ms_merge",  "ms_partition",
+    "rx_count",        "rx_scatter",        "scan_block", "scan_add",  "hy_tile"};
+
+static const char *const algo_names[SN_SORT_COUNT] = {
+    "transposition", "transposition-local", "rank", "rank-global", "merge", "radix", "hybrid"};
+
+struct sn_gpu_sorter {
+    sn_gpu *g;
+    cl_program prog;
+    cl_kernel k[KS_COUNT];
+    size_t wg;
+};
+
+const char *sn_sort_algo_name(sn_sort_algo a)
+{
+    return (unsigned)a < SN_SORT_COUNT ? algo_names[a] : "?";
+}
+
+bool sn_sort_algo_parse(const char *s, sn_sort_algo *out)
+{
+    for (unsigned a = 0; a < SN_SORT_COUNT; a++)
+        if (strcmp(s, algo_names[a]) == 0) {
+            *out = (sn_sort_algo)a;
+            return true;
+        }
+    return false;
+}
+
+bool sn_sort_algo_quadratic(sn_sort_algo a)
+{
+    return a == SN_SORT_TRANSPOSITION || a == SN_SORT_RANK || a == SN_SORT_RANK_GLOBAL;
+}
+
+/* The planted bugs of kernels/sorts.cl for SN_SORT_BUG (tests only): a
+ * comma-separated list of algorithm names, or "all"; a bit per algorithm
+ * (1 transposition, 2 transposition-local, 4 rank and rank-global, 8 merge,
+ * 16 radix, 32 hybrid); 0 when unset. This is the only place that reads it. */
+static int planted_bugs(void)
+{
+    static const int bit[SN_SORT_COUNT] = {1, 2, 4, 4, 8, 16, 32};
+    const char *e = getenv("SN_SORT_BUG");
+    if (!e || !*e)
+        return 0;
+    if (strcmp(e, "all") == 0)
+        return 63;
+    int mask = 0;
+    char name[32];
+    for (const char *p = e; *p;) {
+        size_t len = strcspn(p, ",");
+        sn_sort_algo a;
+        if (len < sizeof name) {
+            memcpy(name, p, len);
+            name[len] = '\0';
+            if (sn_sort_algo_parse(name, &a))
+                mask |= bit[a];
+        }
+        p += len + (p[len] == ',');
+    }
+    return mask;
+}
+
+void sn_gpu_sorter_destroy(sn_gpu_sorter *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < KS_COUNT; i++)
+        if (s->k[i])
+            clReleaseKernel(s->k[i]);
+    if (s->prog)
+        clReleaseProgram(s->prog);
+    sn_free(s);
+}
+
+sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
+{
+    *out = NULL;
+    const char *src = sn_kernel_source_find("sorts");
+    if (!src)
+        return sn_diag_set(diag, SN_EDEVICE, 0, 0, "kernels/sorts.cl was not embedded");
+    size_t wg = SORT_WG_MAX;
+    while (wg > g->info.max_work_group && wg > 64)
+        wg /= 2;
+    if (wg > g->info.max_work_group)
+        return sn_diag_set(diag, SN_EDEVICE, 0, 0,
+                           "the sorts need work-groups of 64, the device allows %zu",
+                           g->info.max_work_group);
+    /* the radix scatter's local memory, the largest of the kernels */
+    uint64_t local_need = (uint64_t)wg * RADIX_E * 16 + wg * 16 + 1024;
+    if (g->info.local_mem < local_need)
+        return sn_diag_set(diag, SN_ELIMIT, 0, 0,
+                           "the sorts need %llu bytes of local memory, the device has %llu",
+                           (unsigned long long)local_need, (unsigned long long)g->info.local_mem);
+    sn_gpu_sorter *s = sn_calloc(1, sizeof *s);
+    if (!s)
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
+    s->g = g;
+    s->wg = wg;
+    char opts[96];
+    snprintf(opts, sizeof opts, "-DWG=%zu -DSN_SORT_BUG=%d", wg, planted_bugs());
+    sn_status st = sn_gpu_build_source_opts(g, src, opts, false, &s->prog, diag);
+    for (int i = 0; i < KS_COUNT && st == SN_OK; i++) {
+        cl_int err;
+        s->k[i] = clCreateKernel(s->prog, kernel_names[i], &err);
+        size_t w = 0;
+        if (err == CL_SUCCESS)
+            err = clGetKernelWorkGroupInfo(s->k[i], g->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof w,
+                                           &w, NULL);
+        if (err != CL_SUCCESS) {
+            char call[80];
+            snprintf(call, sizeof call, "clCreateKernel(%s)", kernel_names[i]);
+            st = sn_gpu_cl_fail(diag, call, err);
+        } else if (w < wg) {
+            st = sn_diag_set(diag, SN_EDEVICE, 0, 0,
+                             "kernel %s runs at most %zu work-items per group, it needs %zu",
+                             kernel_names[i], w, wg);
+        }
+    }
+    if (st != SN_OK) {
+        sn_gpu_sorter_destroy(s);
+        return st;
+    }
+    *out = s;
+    return SN_OK;
+}
+
+/* ---- one run's buffers */
+
+typedef struct run {
+    sn_gpu_sorter *s;
+    cl_mem k[2], p[2]; /* ping-pong; p: 4-byte dummies without payload */
+    cl_mem flags;      /* transposition: a flag per phase of a batch */
+    cl_mem counts, offs;
+    cl_mem lv[8][2]; /* radix scan: per level the block sums and their scan */
+    size_t lvlen[8];
+    unsigned levels;
+    cl_uint n, hp;
+    int cur; /* which of k[] / p[] holds the data */
+    uint64_t launches, rounds;
+} run;
+
+static sn_status buf(run *r, size_t bytes, cl_mem *m, const char *what, sn_diag *diag)
+{
+    cl_int err;
+    *m = clCreateBuffer(r->s->g->ctx, CL_MEM_READ_WRITE, bytes ? bytes : 4, NULL, &err);
+    if (err != CL_SUCCESS) {
+        char call[80];
+        snprintf(call, sizeof call, "clCreateBuffer(%s, %zu bytes)", what, bytes);
+        return sn_gpu_cl_fail(diag, call, err);
+    }
+    return SN_OK;
+}
+
+static void run_free(run *r)
+{
+    cl_mem *all[] = {&r->k[0], &r->k[1], &r->p[0], &r->p[1], &r->flags, &r->counts, &r->offs};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (*all[i])
+            clReleaseMemObject(*all[i]);
+    for (unsigned l = 0; l < 8; l++)
+        for (int j = 0; j < 2; j++)
+            if (r->lv[l][j])
+                clReleaseMemObject(r->lv[l][j]);
+}
+
+/* Set kernel arguments from a list of (size, pointer) pairs. */
+static sn_status args(cl_kernel k, const char *name, sn_diag *diag, unsigned count, ...)
+{
+    va_list ap;
+    va_start(ap, count);
+    cl_int err = CL_SUCCESS;
+    for (unsigned i = 0; i < count && err == CL_SUCCESS; i++) {
+        size_t sz = va_arg(ap, size_t);
+        const void *v = va_arg(ap, const void *);
+        err = clSetKernelArg(k, i, sz, v);
+    }
+    va_end(ap);
+    if (err != CL_SUCCESS) {
+        char call[80];
+        snprintf(call, sizeof call, "clSetKernelArg(%s)", name);
+        return sn_gpu_cl_fail(diag, call, err);
+    }
+    return SN_OK;
+}
+#define M(x) sizeof(cl_mem), (const void *)&(x)
+#define U(x) sizeof(cl_uint), (const void *)&(x)
+
+static sn_status launch(run *r, int which, size_t items, sn_diag *diag)
+{
+    r->launches++;
+    return sn_gpu_launch(r->s->g, r->s->k[which], items, r->s->wg, kernel_names[which], diag);
+}
+
+static sn_status map_keys(run *r, int which, cl_uint kt, sn_diag *diag)
+{
+    cl_kernel k = r->s->k[which];
+    sn_status st = args(k, kernel_names[which], diag, 3, M(r->k[r->cur]), U(r->n), U(kt));
+    return st != SN_OK ? st : launch(r, which, r->n, diag);
+}
+
+/* ---- transposition: phases until a round of two phases moves nothing */
+
+/* Run rounds of (parity 0, parity 1) with kernel `which` over `items`
+ * work-items per phase, reading the per-phase flags back after batches of
+ * 1, 2, 4, ... rounds; stops after the first round without a move, or
+ * after `cap` rounds (full: exactly cap rounds in the same batches, each
+ * waited for, the flags never read: the network's n phases). */
+static sn_status rounds(run *r, int which, size_t items, uint64_t cap, bool full, sn_diag *diag)
+{
+    cl_kernel k = r->s->k[which];
+    cl_mem kb = r->k[r->cur], pb = r->p[r->cur];
+    uint32_t flags[2 * FLAG_BATCH_MAX];
+    uint64_t done = 0;
+    uint64_t batch = 1;
+    sn_status st = SN_OK;
+    while (done < cap) {
+        uint64_t nb = batch < cap - done ? batch : cap - done;
+        if (!full) {
+            cl_uint zero = 0;
+            cl_int err = clEnqueueFillBuffer(r->s->g->queue, r->flags, &zero, sizeof zero, 0,
+                                             (size_t)(2 * nb) * 4, 0, NULL, NULL);
+            if (err != CL_SUCCESS)
+                return sn_gpu_cl_fail(diag, "clEnqueueFillBuffer(flags)", err);
+        }
+        for (uint64_t b = 0; b < nb; b++) {
+            for (cl_uint parity = 0; parity < 2; parity++) {
+                cl_uint slot = full ? 0 : (cl_uint)(2 * b + parity);
+                st = args(k, kernel_names[which], diag, 7, M(kb), M(pb), U(r->n), U(parity),
+                          U(r->hp), M(r->flags), U(slot));
+                if (st == SN_OK)
+                    st = launch(r, which, items, diag);
+                if (st != SN_OK)
+                    return st;
+            }
+        }
+        if (full) { /* the same batches, waited for, with no look at the flags */
+            if ((st = sn_gpu_finish(r->s->g, diag)) != SN_OK)
+                return st;
+            done += nb;
+            batch = batch < FLAG_BATCH_MAX ? batch * 2 : batch;
+            continue;
+        }
+        st = sn_gpu_read(r->s->g, r->flags, 0, (size_t)(2 * nb) * 4, flags, true, "flags", diag);
+        if (st != SN_OK)
+            return st;
+        for (uint64_t b = 0; b < nb; b++)
+            if (!flags[2 * b] && !flags[2 * b + 1]) {
+                r->rounds = done + b + 1;
+                return SN_OK;
+            }
+        done += nb;
+        if (batch < FLAG_BATCH_MAX)
+            batch *= 2;
+    }
+    r->rounds = done;
+    return SN_OK;
+}
+
+static sn_status run_transposition(run *r, bool full, sn_diag *diag)
+{
+    uint64_t cap = ((uint64_t)r->n + 1) / 2 + (full ? 0 : 1);
+    return rounds(r, KS_TR_PHASE, (r->n + 1) / 2, cap, full, diag);
+}
+
+static sn_status run_transposition_local(run *r, sn_diag *diag)
+{
+    size_t tb = 2 * r->s->wg, blocks = (r->n + tb - 1) / tb;
+    cl_kernel k = r->s->k[KS_TRL_BLOCK];
+    sn_status st =
+        args(k, "trl_block", diag, 4, M(r->k[r->cur]), M(r->p[r->cur]), U(r->n), U(r->hp));
+    if (st == SN_OK)
+        st = launch(r, KS_TRL_BLOCK, blocks * r->s->wg, diag);
+    if (st != SN_OK)
+        return st;
+    /* a phase of parity p merges blocks (2j+p, 2j+p+1): blocks/2 groups */
+    size_t groups = (blocks + 1) / 2;
+    return rounds(r, KS_TRL_MERGE, groups * r->s->wg, (uint64_t)blocks + 1, false, diag);
+}
+
+/* ---- rank, merge, hybrid: kernels from k[cur] to k[cur ^ 1] */
+
+static sn_status step(run *r, int which, size_t items, sn_diag *diag)
+{
+    int c = r->cur;
+    cl_kernel k = r->s->k[which];
+    sn_status st = args(k, kernel_names[which], diag, 6, M(r->k[c]), M(r->p[c]), M(r->k[c ^ 1]),
+                        M(r->p[c ^ 1]), U(r->n), U(r->hp));
+    if (st == SN_OK)
+        st = launch(r, which, items, diag);
+    r->cur ^= 1;
+    return st;
+}
+
+static sn_status run_merges(run *r, int tile_kernel, size_t tile, sn_diag *diag)
+{
+    size_t groups = (r->n + tile - 1) / tile;
+    sn_status st = step(r, tile_kernel, groups * r->s->wg, diag);
+    size_t chunk = r->s->wg * MERGE_E, chunks = (r->n + chunk - 1) / chunk;
+    if (st == SN_OK && tile < r->n)
+        st = buf(r, (chunks + 1) * 4, &r->offs, "merge partition", diag);
+    cl_uint nc = (cl_uint)chunks;
+    for (uint64_t w = tile; st == SN_OK && w < r->n; w *= 2) {
+        cl_uint cw = (cl_uint)w;
+        int c = r->cur;
+        st = args(r->s->k[KS_MS_PARTITION], "ms_partition", diag, 5, M(r->k[c]), M(r->offs),
+                  U(r->n), U(cw), U(nc));
+        if (st == SN_OK)
+            st = launch(r, KS_MS_PARTITION, chunks, diag);
+        if (st == SN_OK)
+            st = args(r->s->k[KS_MS_MERGE], "ms_merge", diag, 8, M(r->k[c]), M(r->p[c]),
+                      M(r->k[c ^ 1]), M(r->p[c ^ 1]), U(r->n), U(cw), U(r->hp), M(r->offs));
+        if (st == SN_OK)
+            st = launch(r, KS_MS_MERGE, chunks * r->s->wg, diag);
+        r->cur ^= 1;
+    }
+    return st;
+}
+
+/* ---- radix */
+
+/* Exclusive scan of `in` (len words) into `out` on the device, recursing
+ * over the block sums (levels from level on). */
+static sn_status scan(run *r, cl_mem in, cl_mem out, size_t len, unsigned level, sn_diag *diag)
+{
+    cl_uint l = (cl_uint)len;
+    size_t blk = 4 * r->s->wg, groups = (len + blk - 1) / blk;
+    cl_mem sums = r->lv[level][0], ssum = r->lv[level][1];
+    sn_status st =
+        args(r->s->k[KS_SCAN_BLOCK], "scan_block", diag, 4, M(in), M(out), U(l), M(sums));
+    if (st == SN_OK)
+        st = launch(r, KS_SCAN_BLOCK, groups * r->s->wg, diag);
+    if (st != SN_OK || groups == 1)
+        return st;
+    if ((st = scan(r, sums, ssum, groups, level + 1, diag)) != SN_OK)
+        return st;
+    st = args(r->s->k[KS_SCAN_ADD], "scan_add", diag, 3, M(out), U(l), M(ssum));
+    return st != SN_OK ? st : launch(r, KS_SCAN_ADD, len, diag);
+}
+
+static sn_status radix_buffers(run *r, size_t len, sn_diag *diag)
+{
+    sn_status st = buf(r, len * 4, &r->counts, "radix counts", diag);
+    if (st == SN_OK)
+        st = buf(r, len * 4, &r->offs, "radix offsets", diag);
+    size_t blk = 4 * r->s->wg;
+    for (unsigned l = 0; st == SN_OK && len > 1; l++) {
+        if (l == 8)
+            return sn_diag_set(diag, SN_ELIMIT, 0, 0, "radix scan: too many levels");
+        len = (len + blk - 1) / blk;
+        st = buf(r, len * 4, &r->lv[l][0], "scan sums", diag);
+        if (st == SN_OK)
+            st = buf(r, len * 4, &r->lv[l][1], "scan sums", diag);
+        r->levels = l + 1;
+    }
+    return st;
+}
+
+static sn_status run_radix(run *r, unsigned bits, sn_diag *diag)
+{
+    size_t tile = r->s->wg * RADIX_E, tiles = (r->n + tile - 1) / tile;
+    cl_uint nd = 1u << bits, ct = (cl_uint)tiles, b = bits, hp = r->hp;
+    size_t len = (size_t)nd * tiles;
+    sn_status st = radix_buffers(r, len, diag);
+    for (cl_uint shift = 0; st == SN_OK && shift < 32; shift += bits) {
+        int c = r->cur;
+        st = args(r->s->k[KS_RX_COUNT], "rx_count", diag, 6, M(r->k[c]), U(r->n), U(shift), U(b),
+                  M(r->counts), U(ct));
+        if (st == SN_OK)
+            st = launch(r, KS_RX_COUNT, tiles * r->s->wg, diag);
+        if (st == SN_OK)
+            st = scan(r, r->counts, r->offs, len, 0, diag);
+        if (st == SN_OK)
+            st = args(r->s->k[KS_RX_SCATTER], "rx_scatter", diag, 11, M(r->k[c]), M(r->p[c]),
+                      M(r->k[c ^ 1]), M(r->p[c ^ 1]), U(r->n), U(shift), U(b), M(r->counts),
+                      M(r->offs), U(ct), U(hp));
+        if (st == SN_OK)
+            st = launch(r, KS_RX_SCATTER, tiles * r->s->wg, diag);
+        r->cur ^= 1;
+    }
+    return st;
+}
+
+/* ---- the whole sort */
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void drop_events(sn_gpu *g)
+{
+    if (g->ev_first)
+        clReleaseEvent(g->ev_first);
+    if (g->ev_last)
+        clReleaseEvent(g->ev_last);
+    g->ev_first = g->ev_last = NULL;
+    g->record = false;
+}
+
+static double events_ms(sn_gpu *g)
+{
+    cl_event last = g->ev_last ? g->ev_last : g->ev_first;
+    cl_ulong a = 0, z = 0;
+    if (!g->ev_first ||
+        clGetEventProfilingInfo(g->ev_first, CL_PROFILING_COMMAND_START, sizeof a, &a, NULL) !=
+            CL_SUCCESS ||
+        clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof z, &z, NULL) != CL_SUCCESS)
+        return 0;
+    return z > a ? (double)(z - a) / 1e6 : 0;
+}
+
+static sn_status run_algo(run *r, const sn_gpu_sort_opts *o, sn_diag *diag)
+{
+    size_t wg = r->s->wg;
+    switch (o->algo) {
+    case SN_SORT_TRANSPOSITION: return run_transposition(r, o->full_rounds, diag);
+    case SN_SORT_TRANSPOSITION_LOCAL: return run_transposition_local(r, diag);
+    case SN_SORT_RANK: return step(r, KS_RANK_TILED, r->n, diag);
+    case SN_SORT_RANK_GLOBAL: return step(r, KS_RANK_GLOBAL, r->n, diag);
+    case SN_SORT_MERGE: return run_merges(r, KS_MS_TILE, wg * MERGE_E, diag);
+    case SN_SORT_HYBRID: return run_merges(r, KS_HY_TILE, wg * HYB_E, diag);
+    case SN_SORT_RADIX: return run_radix(r, o->radix_bits ? o->radix_bits : 8, diag);
+    default: return sn_diag_set(diag, SN_EINVAL, 0, 0, "no such sort");
+    }
+}
+
+static sn_status check_sizes(const sn_gpu *g, const sn_gpu_sort_opts *o, size_t n, bool payload,
+                             sn_diag *diag)
+{
+    if (n > ((size_t)1 << 31))
+        return sn_diag_set(diag, SN_ELIMIT, 0, 0, "%zu keys: gpu sort takes at most 2^31", n);
+    if (o->radix_bits && o->radix_bits != 4 && o->radix_bits != 8)
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "radix digits are 4 or 8 bits, not %u",
+                           o->radix_bits);
+    uint64_t bytes = (uint64_t)n * 4;
+    uint64_t total = bytes * (payload ? 4 : 2);
+    if (bytes > g->info.max_alloc || total > g->info.global_mem)
+        return sn_diag_set(diag, SN_ELIMIT, 0, 0,
+                           "%zu keys need buffers of %llu bytes, %llu in all; the device allows "
+                           "%llu per buffer and has %llu",
+                           n, (unsigned long long)bytes, (unsigned long long)total,
+                           (unsigned long long)g->info.max_alloc,
+                           (unsigned long long)g->info.global_mem);
+    return SN_OK;
+}
+
+static sn_status run_alloc(run *r, size_t n, bool payload, sn_diag *diag)
+{
+    size_t bytes = n * 4;
+    sn_status st = SN_OK;
+    for (int i = 0; i < 2 && st == SN_OK; i++) {
+        st = buf(r, bytes, &r->k[i], "keys", diag);
+        if (st == SN_OK)
+            st = buf(r, payload ? bytes : 4, &r->p[i], "payload", diag);
+    }
+    if (st == SN_OK)
+        st = buf(r, 2 * FLAG_BATCH_MAX * 4, &r->flags, "flags", diag);
+    return st;
+}
+
+sn_status sn_gpu_sort(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, uint32_t *keys,
+                      uint32_t *payload, size_t n, sn_gpu_sort_stats *stats, sn_diag *diag)
+{
+    sn_gpu_sort_stats dummy;
+    if (!stats)
+        stats = &dummy;
+    memset(stats, 0, sizeof *stats);
+    sn_gpu *g = s->g;
+    sn_status st = check_sizes(g, o, n, payload != NULL, diag);
+    if (st != SN_OK || n == 0)
+        return st;
+    run r;
+    memset(&r, 0, sizeof r);
+    r.s = s;
+    r.n = (cl_uint)n;
+    r.hp = payload ? 1u : 0u;
+    double t0 = now_ms();
+    if ((st = run_alloc(&r, n, payload != NULL, diag)) != SN_OK)
+        goto done;
+    if ((st = sn_gpu_write(g, r.k[0], n * 4, keys, "keys", diag)) != SN_OK)
+        goto done;
+    if (payload && (st = sn_gpu_write(g, r.p[0], n * 4, payload, "payload", diag)) != SN_OK)
+        goto done;
+    drop_events(g);
+    g->record = true;
+    if (o->type != SN_KEY_U32)
+        st = map_keys(&r, KS_TO_ORD, (cl_uint)o->type, diag);
+    if (st == SN_OK)
+        st = run_algo(&r, o, diag);
+    if (st == SN_OK && o->type != SN_KEY_U32)
+        st = map_keys(&r, KS_FROM_ORD, (cl_uint)o->type, diag);
+    g->record = false;
+    if (st != SN_OK)
+        goto done;
+    if ((st = sn_gpu_read(g, r.k[r.cur], 0, n * 4, keys, !payload, "keys", diag)) != SN_OK)
+        goto done;
+    if (payload &&
+        (st = sn_gpu_read(g, r.p[r.cur], 0, n * 4, payload, true, "payload", diag)) != SN_OK)
+        goto done;
+    stats->host_ms = now_ms() - t0;
+    stats->kernel_ms = events_ms(g);
+    stats->rounds = r.rounds;
+    stats->launches = r.launches;
+done:
+    if (st != SN_OK)
+        clFinish(g->queue);
+    drop_events(g);
+    run_free(&r);
+    return st;
+}
+
+/* ---- the reference: LSD radix sort on the host, two passes of 16 bits */
+
+sn_status sn_sort_reference(sn_key_type t, const uint32_t *keys, const uint32_t *pay, size_t n,
+                            uint32_t *out_keys, uint32_t *out_pay, sn_diag *diag)
+{
+    bool hp = pay && out_pay;
+    uint32_t *tk = sn_malloc(n * 4 + 4), *tp = hp ? sn_malloc(n * 4 + 4) : NULL;
+    size_t *count = sn_calloc(65536, sizeof *count);
+    if (!tk || (hp && !tp) || !count) {
+        sn_free(tk);
+        sn_free(tp);
+        sn_free(count);
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for the reference (%zu keys)", n);
+    }
+    for (size_t i = 0; i < n; i++)
+        out_keys[i] = sn_key_to_ordered(t, keys[i]);
+    if (hp)
+        memcpy(out_pay, pay, n * 4);
+    /* pass 0: out -> tmp by the low half; pass 1: tmp -> out by the high */
+    for (int pass = 0; pass < 2; pass++) {
+        uint32_t *sk = pass ? tk : out_keys, *dk = pass ? out_keys : tk;
+        uint32_t *sp = pass ? tp : out_pay, *dp = pass ? out_pay : tp;
+        unsigned sh = pass ? 16u : 0u;
+        memset(count, 0, 65536 * sizeof *count);
+        for (size_t i = 0; i < n; i++)
+            count[(sk[i] >> sh) & 0xFFFFu]++;
+        size_t sum = 0;
+        for (size_t d = 0; d < 65536; d++) {
+            size_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++) {
+            size_t at = count[(sk[i] >> sh) & 0xFFFFu]++;
+            dk[at] = sk[i];
+            if (hp)
+                dp[at] = sp[i];
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        out_keys[i] = sn_key_from_ordered(t, out_keys[i]);
+    sn_free(tk);
+    sn_free(tp);
+    sn_free(count);
+    return SN_OK;
+}
+
+sn_sort_mismatch sn_sort_compare(const uint32_t *exp_keys, const uint32_t *exp_pay,
+                                 const uint32_t *keys, const uint32_t *pay, size_t n)
+{
+    sn_sort_mismatch m = {true, 0, false, 0, 0};
+    for (size_t i = 0; i < n; i++)
+        if (exp_keys[i] != keys[i])
+            return (sn_sort_mismatch){false, i, false, exp_keys[i], keys[i]};
+    if (exp_pay && pay)
+        for (size_t i = 0; i < n; i++)
+            if (exp_pay[i] != pay[i])
+                return (sn_sort_mismatch){false, i, true, exp_pay[i], pay[i]};
+    return m;
+}

@@ -1,0 +1,91 @@
+/* sorts.h - the classic GPU sorts beside the networks (kernels/sorts.cl):
+ * odd-even transposition with early exit and its local-memory block form,
+ * rank sort (global and tiled), merge sort (local tiles + merge path), LSD
+ * radix sort and a hybrid (bitonic tiles + merge path), run on an sn_gpu;
+ * and the stable reference they are verified against.
+ *
+ * Every algorithm is stable: with the original index as payload, the output
+ * (keys and payload) equals sn_sort_reference's. Like the rest of src/gpu
+ * this module never prints. */
+#ifndef SN_GPU_SORTS_H
+#define SN_GPU_SORTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/exec.h"
+#include "core/status.h"
+#include "gpu/gpu.h"
+
+typedef enum sn_sort_algo {
+    SN_SORT_TRANSPOSITION = 0,   /* odd-even transposition, a launch per phase, early exit */
+    SN_SORT_TRANSPOSITION_LOCAL, /* blocks sorted in local memory, then block merge-split rounds */
+    SN_SORT_RANK,                /* rank (counting) sort, keys read in local-memory tiles */
+    SN_SORT_RANK_GLOBAL,         /* the same, every key read from global memory */
+    SN_SORT_MERGE,               /* local merge tiles, then merge path */
+    SN_SORT_RADIX,               /* LSD radix: local split sort, histograms, scan, scatter */
+    SN_SORT_HYBRID,              /* bitonic network tiles, then merge path */
+    SN_SORT_COUNT
+} sn_sort_algo;
+
+/* "transposition", "transposition-local", "rank", "rank-global", "merge",
+ * "radix", "hybrid". */
+const char *sn_sort_algo_name(sn_sort_algo a);
+bool sn_sort_algo_parse(const char *s, sn_sort_algo *out);
+/* O(n^2) work (rank, and transposition on inputs far from sorted). */
+bool sn_sort_algo_quadratic(sn_sort_algo a);
+
+/* The sorts' program built for one device. The environment variable
+ * SN_SORT_BUG=ALGO[,ALGO...] or =all (tests only) builds it with a bug
+ * planted in those algorithms' kernels, so the tests can prove that their
+ * verification fails. */
+typedef struct sn_gpu_sorter sn_gpu_sorter;
+
+/* g is borrowed and must outlive the sorter. SN_EDEVICE with the build log
+ * in diag if the kernels do not build. */
+sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag);
+void sn_gpu_sorter_destroy(sn_gpu_sorter *s); /* NULL is a no-op */
+
+typedef struct sn_gpu_sort_opts {
+    sn_sort_algo algo;
+    sn_key_type type;
+    unsigned radix_bits; /* radix: digit of 4 or 8 bits (0: 8) */
+    bool full_rounds;    /* transposition: all n phases, no early exit */
+} sn_gpu_sort_opts;
+
+typedef struct sn_gpu_sort_stats {
+    double kernel_ms;  /* first kernel's start to last kernel's end (profiling events) */
+    double host_ms;    /* upload + sort + read back, host clock */
+    uint64_t rounds;   /* transposition: rounds of two phases (the last found nothing to move);
+                        * transposition-local: block rounds; else 0 */
+    uint64_t launches; /* kernel launches */
+} sn_gpu_sort_stats;
+
+/* Sort keys[0..n) (raw bits of o->type) on the device in place, moving
+ * payload[0..n) along when payload != NULL. n <= 2^31. SN_ELIMIT when the
+ * device cannot hold the buffers (diag names the sizes). stats may be NULL. */
+sn_status sn_gpu_sort(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, uint32_t *keys,
+                      uint32_t *payload, size_t n, sn_gpu_sort_stats *stats, sn_diag *diag);
+
+/* The reference: a stable sort of keys[0..n) (raw bits of t) by the key
+ * order of the networks (sn_key_to_ordered), into out_keys, with pay[0..n)
+ * moved along into out_pay (both NULL: no payload). An LSD radix sort on
+ * the host: linear time, so it can check 10^9 keys. SN_ENOMEM if its two
+ * work arrays cannot be allocated. */
+sn_status sn_sort_reference(sn_key_type t, const uint32_t *keys, const uint32_t *pay, size_t n,
+                            uint32_t *out_keys, uint32_t *out_pay, sn_diag *diag);
+
+typedef struct sn_sort_mismatch {
+    bool identical;
+    size_t index;      /* first differing position (keys first, then payload) */
+    bool in_payload;   /* the keys agree everywhere, the payload differs at index */
+    uint32_t expected; /* raw bits (a key) or a payload value */
+    uint32_t actual;
+} sn_sort_mismatch;
+
+/* Compare the device's output with the reference's (pay arrays may be NULL). */
+sn_sort_mismatch sn_sort_compare(const uint32_t *exp_keys, const uint32_t *exp_pay,
+                                 const uint32_t *keys, const uint32_t *pay, size_t n);
+
+#endif

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# cli_gpu_sort.sh - end-to-end tests of `sortnet gpu sort` through the real
+# binary: every algorithm verified (text and the JSON shape of the issue),
+# payload and key types, n = 0 and 1, the special inputs, early exit's
+# rounds, a planted bug reported as a mismatch (exit 1), bad usage (exit 2),
+# no OpenCL platform (exit 3). Skips (77) only when no OpenCL platform exists.
+. "$(dirname "$0")/lib.sh"
+
+mkdir -p "$T/novendors"
+expect 3 env OCL_ICD_VENDORS="$T/novendors" "$S" gpu sort radix:100
+err_has "no OpenCL platform"
+"$S" gpu list >/dev/null 2>&1 || { echo "SKIP: no OpenCL platform" >&2; exit 77; }
+
+expect 0 "$S" gpu sort --help
+out_has "transposition-local"
+out_has "--nearly-sorted"
+expect 0 "$S" gpu --help
+out_has "gpu sort ALGO:N"
+expect 2 "$S" gpu sort
+expect 2 "$S" gpu sort quick:10
+err_has "'quick' is not a sort"
+expect 2 "$S" gpu sort radix
+err_has "ALGO:N"
+expect 2 "$S" gpu sort radix:2^32
+expect 2 "$S" gpu sort radix:10 --digit-bits 6
+expect 2 "$S" gpu sort merge:10 --digit-bits 4
+err_has "only with radix"
+expect 2 "$S" gpu sort merge:10 --full-rounds
+expect 2 "$S" gpu sort merge:10 --bogus
+err_has "unknown option"
+expect 2 "$S" gpu sort rank:2^21
+err_has "--force"
+expect 2 "$S" gpu sort merge:10 --nearly-sorted 1 --reverse
+expect 2 "$S" gpu sort merge:10 --nearly-sorted x
+expect 2 "$S" gpu sort merge:3 --input 1,2
+err_has "expected 3 values"
+
+# the whole matrix is tests/test_sorts.c; here each algorithm once per
+# kind of input through the binary (key types rotate)
+types=(i32 u32 f32)
+i=0
+for a in transposition transposition-local rank rank-global merge radix hybrid; do
+    t=${types[$((i % 3))]}
+    i=$((i + 1))
+    expect 0 "$S" gpu sort $a:777 --type $t --payload --random 5 --json
+    [ "$(json 'd["identical"], d["algorithm"], d["n"], d["first_mismatch"]')" = "True $a 777 None" ] ||
+        fail "$a $t: $(cat "$T/out")"
+    expect 0 "$S" gpu sort $a:7 --input -3,5,-3,0,5,5,-3 --payload
+    out_has identical
+done
+expect 0 "$S" gpu sort merge:0
+out_has identical
+expect 0 "$S" gpu sort radix:1 --type f32 --payload
+out_has identical
+expect 0 "$S" gpu sort radix:5000 --digit-bits 4 --type f32 --input "$(python3 -c 'import random; r=random.Random(1); print(",".join(r.choice(["nan","-nan","inf","-inf","-0","0","1.5","-2"]) for _ in range(5000)))')" --payload
+out_has "4-bit digits"
+out_has identical
+
+# early exit: a sorted input stops after one round; 1% out of place near
+# their place takes far fewer rounds than the n/2 of the network
+expect 0 "$S" gpu sort transposition:3000 --sorted --json
+[ "$(json 'd["rounds"]')" = 1 ] || fail "sorted: $(cat "$T/out")"
+expect 0 "$S" gpu sort transposition:20000 --nearly-sorted 1,20 --json
+r=$(json 'd["rounds"]')
+[ "$r" -gt 1 ] && [ "$r" -lt 100 ] || fail "nearly sorted: $r rounds"
+expect 0 "$S" gpu sort transposition:3000 --full-rounds --reverse
+out_has "rounds: 1500 "
+out_has identical
+
+# a planted bug (test-only switch; "all": the build test_sorts made, so pocl
+# has it cached) must be reported as a mismatch, exit 1
+expect 1 env SN_SORT_BUG=all "$S" gpu sort radix:3000 --random 2
+out_has "differs: first at index"
+expect 1 env SN_SORT_BUG=all "$S" gpu sort merge:3000 --random 2 --json
+[ "$(json 'd["identical"], d["first_mismatch"] is not None')" = "False True" ] ||
+    fail "planted merge bug: $(cat "$T/out")"
+# gpu bench: the sorts as variants beside the networks', same CSV columns
+expect 0 "$S" gpu bench transposition --sizes 1000 --variants closed,radix,merge --reps 1 \
+    --csv "$T/b.csv"
+grep -q '^[^,]*,sort,radix,1000,' "$T/b.csv" || fail "no radix row: $(cat "$T/b.csv")"
+grep -q '^[^,]*,sort,merge,1000,' "$T/b.csv" || fail "no merge row"
+grep -q '^[^,]*,transposition,closed,1000,' "$T/b.csv" || fail "no closed row"
+grep -q ',naive,' "$T/b.csv" && fail "naive ran though not asked for"
+expect 2 "$S" gpu bench --variants fused,quick
+err_has "'quick' is not a variant"
+finish cli_gpu_sort
