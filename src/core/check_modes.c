@@ -128,6 +128,7 @@ sn_status sn_check_merge(const sn_network *net, uint32_t a, sn_check_result *res
         res->failing_count = merge_failures(cmp, ncmp, n, w, a, w + a, n - a, v, bad, &found);
         res->sorts = res->failing_count == 0;
         res->inputs = (uint64_t)(a + 1) * (uint64_t)(n - a + 1);
+        res->method = SN_CHECK_BRUTEFORCE; /* every input of the question */
         res->redundant_unknown = true;
         if (found)
             st = set_failure(res, bad, n, cmp, ncmp);
@@ -322,6 +323,7 @@ sn_status sn_check_select(const sn_network *net, const uint32_t *k, size_t nk,
             sel_worker(&jobs[i]);
     res->n = n;
     res->inputs = (uint64_t)1 << n;
+    res->method = SN_CHECK_BRUTEFORCE;
     if (st == SN_OK)
         st = select_finish(jobs, threads, cmp, ncmp, n, res);
     res->seconds = check_now() - t0;

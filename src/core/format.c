@@ -434,7 +434,8 @@ static sn_status parse_wires(const char *spec, const char *name, const char *num
     return SN_OK;
 }
 
-/* best:N, best-depth:N and lib:NAME: the shipped library (library.h). */
+/* best:N, best-depth:N, median:N and lib:NAME: the shipped library
+ * (library.h). */
 static sn_status load_library(const char *spec, const char *family, const char *arg,
                               sn_schedule **out, sn_diag *diag)
 {
@@ -450,7 +451,13 @@ static sn_status load_library(const char *spec, const char *family, const char *
         if (st != SN_OK)
             return st;
         bool by_depth = strcmp(family, "best-depth") == 0;
-        if ((entry = sn_library_best(n, by_depth)) == SN_LIBRARY_NONE) {
+        if (strcmp(family, "median") == 0) {
+            if ((entry = sn_library_median(n)) == SN_LIBRARY_NONE)
+                return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                                   "%s: the library has no median network for n = %u (`sortnet "
+                                   "list` shows the median networks it has)",
+                                   spec, n);
+        } else if ((entry = sn_library_best(n, by_depth)) == SN_LIBRARY_NONE) {
             sn_library_best_range(&lo, &hi);
             return sn_diag_set(diag, SN_EINVAL, 0, 0,
                                "%s: the library has best-known networks for n = %u..%u only "
