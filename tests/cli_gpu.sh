@@ -63,11 +63,13 @@ for net in bitonic:37 oddeven-merge:64 transposition:19 pairwise:45 bubble:12 in
         out_has "identical"
     done
 done
-expect 0 "$S" gpu verify bitonic:1000 --random 1 --json
+# the closed forms padded to a power of two (bitonic:N for other n is the
+# balanced split, an explicit network)
+expect 0 "$S" gpu verify bitonic-pad:1000 --random 1 --json
 [ "$(json 'd["identical"], d["layers"], d["first_mismatch"], type(d["device"]).__name__')" = \
     "True 55 None str" ] || fail "gpu verify --json shape: $(cat "$T/out")"
 for v in pairs left xor div shift; do
-    expect 0 "$S" gpu verify bitonic:100 --variant $v --per-layer --reverse
+    expect 0 "$S" gpu verify bitonic-pad:100 --variant $v --per-layer --reverse
 done
 expect 2 "$S" gpu verify oddeven-merge:16 --variant xor
 err_has "bitonic"
@@ -83,7 +85,7 @@ expect 2 "$S" gpu verify bitonic:4 --input 1,2
 
 # fused variants: the final array, with the launch count printed
 for v in fused fused-local fused-serial; do
-    for net in bitonic:1000 oddeven-merge:70000 bitonic:65539; do
+    for net in bitonic-pad:1000 oddeven-merge-pad:70000 bitonic-pad:65539; do
         expect 0 "$S" gpu verify "$net" --variant $v --random 3 --type f32 --payload
         out_has "identical"
         out_has "final array only"
@@ -174,7 +176,7 @@ expect 1 "$S" gpu verify bitonic:64 --random 3 --inject-fault 7:20
 out_has "differs: first at layer 7 (counting from 0), wire 20"
 expect 1 "$S" gpu verify bitonic:64 --random 3 --inject-fault 7:20 --per-layer
 out_has "first at layer 7 "
-expect 1 "$S" gpu verify oddeven-merge:300000 --random 3 --inject-fault 100:123456 --json
+expect 1 "$S" gpu verify oddeven-merge-pad:300000 --random 3 --inject-fault 100:123456 --json
 [ "$(json 'd["identical"], d["first_mismatch"]["layer"], d["first_mismatch"]["index"]')" = \
     "False 100 123456" ] || fail "digest-mode fault: $(cat "$T/out")"
 expect 2 "$S" gpu verify bitonic:8 --inject-fault 6:0
