@@ -171,6 +171,35 @@ static void test_balanced_split(void)
     }
 }
 
+/* The closed formulas at n = 2^t that `gen --help` gives. */
+static void test_formulas(void)
+{
+    for (uint32_t t = 1; t <= 9; t++) {
+        uint64_t n = (uint64_t)1 << t, pow3 = 1;
+        for (uint32_t i = 0; i < t; i++)
+            pow3 *= 3;
+        struct {
+            const char *gen;
+            uint64_t size, depth; /* depth 0: not checked */
+        } f[] = {{"merge-exchange", ((t * t - t + 4) << t) / 4 - 1, t * (t + 1) / 2},
+                 {"bose-nelson", pow3 - n, 0},
+                 {"hibbard", pow3 - n, 0},
+                 {"balanced", (uint64_t)t * t * n / 2, (uint64_t)t * t},
+                 {"bitonic", n * t * (t + 1) / 4, t * (t + 1) / 2}};
+        for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+            char spec[48];
+            snprintf(spec, sizeof spec, "%s:%llu", f[i].gen, (unsigned long long)n);
+            sn_network *net = load(spec);
+            CHECKF(net && sn_network_size(net) == f[i].size &&
+                       (!f[i].depth || sn_network_layer_count(net) == f[i].depth),
+                   "%s: %zu / %zu, formula %llu / %llu", spec, net ? sn_network_size(net) : 0,
+                   net ? sn_network_layer_count(net) : 0, (unsigned long long)f[i].size,
+                   (unsigned long long)f[i].depth);
+            sn_network_destroy(net);
+        }
+    }
+}
+
 static bool proves(const sn_network *net, sn_check_method m)
 {
     sn_check_options opt;
@@ -430,6 +459,7 @@ static void test_select(void)
 int main(void)
 {
     test_balanced_split();
+    test_formulas();
     test_generators_sort();
     test_merging();
     test_split();

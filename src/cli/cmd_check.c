@@ -396,7 +396,8 @@ int cmd_check(int argc, char **argv)
         rc = cli_error(130, "check", "interrupted; no verdict");
     } else if (st != SN_OK) {
         rc = cli_error(cli_status_exit(st), "check", "%s: %s%s", spec, d.text,
-                       st == SN_ELIMIT ? " (use --force to run anyway)" : "");
+                       st == SN_ELIMIT && sn_network_wires(net) <= 64 ? " (use --force to run anyway)"
+                                                                      : "");
     } else {
         int jrc = 0;
 #ifdef SN_HAVE_JANSSON

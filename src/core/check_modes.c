@@ -75,33 +75,52 @@ static sn_status set_failure(sn_check_result *res, const uint8_t *in, uint32_t n
 }
 
 /* Count the merge inputs (S and T given as wire lists, each sorted along
- * its list) that cmp[0..ncmp) does not sort; the first one goes to *bad
- * (n bytes) when bad is not NULL. */
+ * its list) that cmp[0..ncmp) does not sort; the first one (in the order
+ * of i zeros on S, then j zeros on T) goes to *bad (n bytes) when bad is
+ * not NULL. Bit-sliced: 64 inputs (i, j) per word, one word per wire
+ * (v holds n words). */
 static uint64_t merge_failures(const sn_comparator *cmp, size_t ncmp, uint32_t n,
                                const uint32_t *S, uint32_t a, const uint32_t *T, uint32_t b,
-                               uint8_t *v, uint8_t *bad, bool *found)
+                               uint64_t *v, uint8_t *bad, bool *found)
 {
-    uint64_t fails = 0;
-    for (uint32_t i = 0; i <= a; i++) {     /* i zeros on S */
-        for (uint32_t j = 0; j <= b; j++) { /* j zeros on T */
+    uint64_t fails = 0, total = (uint64_t)(a + 1) * (b + 1);
+    uint32_t li[64], lj[64];
+    for (uint64_t base = 0; base < total; base += 64) {
+        uint32_t lanes = total - base < 64 ? (uint32_t)(total - base) : 64;
+        for (uint32_t l = 0; l < lanes; l++) {
+            li[l] = (uint32_t)((base + l) / (b + 1));
+            lj[l] = (uint32_t)((base + l) % (b + 1));
+        }
+        for (uint32_t w = 0; w < a; w++) {
+            uint64_t m = 0;
+            for (uint32_t l = 0; l < lanes; l++)
+                m |= (uint64_t)(w >= li[l]) << l;
+            v[S[w]] = m;
+        }
+        for (uint32_t w = 0; w < b; w++) {
+            uint64_t m = 0;
+            for (uint32_t l = 0; l < lanes; l++)
+                m |= (uint64_t)(w >= lj[l]) << l;
+            v[T[w]] = m;
+        }
+        for (size_t j = 0; j < ncmp; j++) {
+            uint64_t x = v[cmp[j].a], y = v[cmp[j].b];
+            v[cmp[j].a] = x & y;
+            v[cmp[j].b] = x | y;
+        }
+        uint64_t unsorted = 0;
+        for (uint32_t w = 0; w + 1 < n; w++)
+            unsorted |= v[w] & ~v[w + 1];
+        if (!unsorted)
+            continue;
+        fails += (uint64_t)__builtin_popcountll(unsorted);
+        if (bad && !*found) {
+            uint32_t l = (uint32_t)__builtin_ctzll(unsorted);
             for (uint32_t w = 0; w < a; w++)
-                v[S[w]] = w >= i;
+                bad[S[w]] = w >= li[l];
             for (uint32_t w = 0; w < b; w++)
-                v[T[w]] = w >= j;
-            run_bytes(cmp, ncmp, v);
-            bool ok = true;
-            for (uint32_t w = 0; ok && w + 1 < n; w++)
-                ok = v[w] <= v[w + 1];
-            if (ok)
-                continue;
-            if (bad && !*found) {
-                for (uint32_t w = 0; w < a; w++)
-                    bad[S[w]] = w >= i;
-                for (uint32_t w = 0; w < b; w++)
-                    bad[T[w]] = w >= j;
-                *found = true;
-            }
-            fails++;
+                bad[T[w]] = w >= lj[l];
+            *found = true;
         }
     }
     return fails;
@@ -118,7 +137,8 @@ sn_status sn_check_merge(const sn_network *net, uint32_t a, sn_check_result *res
     size_t ncmp;
     sn_comparator *cmp = flatten(net, 0, sn_network_layer_count(net), &ncmp);
     uint32_t *w = sn_calloc((size_t)n + 1, sizeof *w);
-    uint8_t *v = sn_calloc((size_t)n + 1, 1), *bad = sn_calloc((size_t)n + 1, 1);
+    uint64_t *v = sn_calloc((size_t)n + 1, sizeof *v);
+    uint8_t *bad = sn_calloc((size_t)n + 1, 1);
     sn_status st = (cmp && w && v && bad) ? SN_OK : SN_ENOMEM;
     if (st == SN_OK) {
         for (uint32_t i = 0; i < n; i++)
@@ -435,6 +455,9 @@ typedef struct split_ctx {
     int depth;
 } split_ctx;
 
+static sn_status split_once(const sn_network *net, const sn_check_options *opt,
+                            sn_check_result *res, sn_diag *diag, int depth);
+
 /* Check the part on side s; on failure try its counterexample with the
  * other side all 1s and all 0s on the whole network. *verdict: 1 sorts,
  * 0 a counterexample of the whole network is in res, -1 undecided. */
@@ -447,8 +470,14 @@ static sn_status check_part(const split_ctx *x, uint8_t s, sn_check_result *res,
     sn_status st = map ? part_network(x->net, x->side, x->rest, s, map, &p, diag) : SN_ENOMEM;
     sn_check_result pr;
     memset(&pr, 0, sizeof pr);
-    if (st == SN_OK)
+    if (st == SN_OK) {
         st = check_split(p, x->opt, &pr, diag, x->depth + 1);
+        if (st == SN_ELIMIT && diag && strncmp(diag->text, "its part", 8) != 0) {
+            sn_diag inner = *diag;
+            sn_diag_set(diag, st, 0, 0, "its part on %u wires cannot be checked: %s",
+                        sn_network_wires(p), inner.text);
+        }
+    }
     *verdict = -1;
     if (st == SN_OK && pr.sorts)
         *verdict = 1;
@@ -485,7 +514,8 @@ static sn_status split_merge(const split_ctx *x, sn_check_result *res)
 {
     uint32_t n = x->n, a = 0, b = 0;
     uint32_t *S = sn_calloc((size_t)n + 1, sizeof *S), *T = sn_calloc((size_t)n + 1, sizeof *T);
-    uint8_t *v = sn_calloc((size_t)n + 1, 1), *bad = sn_calloc((size_t)n + 1, 1);
+    uint64_t *v = sn_calloc((size_t)n + 1, sizeof *v);
+    uint8_t *bad = sn_calloc((size_t)n + 1, 1);
     sn_comparator *rest = sn_calloc(x->ncmp + 1, sizeof *rest);
     sn_status st = (S && T && v && bad && rest) ? SN_OK : SN_ENOMEM;
     if (st == SN_OK) {
@@ -518,11 +548,26 @@ sn_status check_split(const sn_network *net, const sn_check_options *opt, sn_che
                       sn_diag *diag, int depth)
 {
     uint32_t n = sn_network_wires(net);
+    sn_check_options o = *opt;
+    o.method = SN_CHECK_AUTO;
+    if (n <= 24) /* brute force: milliseconds */
+        return sn_check_run(net, &o, res, diag);
     if (n <= 64) {
-        sn_check_options o = *opt;
-        o.method = SN_CHECK_AUTO;
+        /* a part: splitting it further is cheaper than the reduction on
+         * most networks; where the split cannot decide, the reduction
+         * (or brute force) does */
+        sn_status st = split_once(net, opt, res, diag, depth);
+        if (st != SN_ELIMIT)
+            return st;
         return sn_check_run(net, &o, res, diag);
     }
+    return split_once(net, opt, res, diag, depth);
+}
+
+static sn_status split_once(const sn_network *net, const sn_check_options *opt,
+                            sn_check_result *res, sn_diag *diag, int depth)
+{
+    uint32_t n = sn_network_wires(net);
     memset(res, 0, sizeof *res);
     double t0 = check_now();
     split_ctx x = {net, NULL, 0, n, sn_calloc(n, 1), NULL, opt, depth};
