@@ -176,6 +176,15 @@ sn_status sn_library_schedule(size_t i, const char *name, sn_schedule **out, sn_
     return SN_OK;
 }
 
+size_t sn_library_selected_outputs(const char *name, uint32_t n, uint32_t out[2])
+{
+    if (n < 1 || (strncmp(name, "median:", 7) != 0 && strncmp(name, "lib:Median_", 11) != 0))
+        return 0;
+    out[0] = (n - 1) / 2;
+    out[1] = n / 2;
+    return n % 2 ? 1 : 2;
+}
+
 bool sn_library_is_family(const char *family)
 {
     return strcmp(family, "best") == 0 || strcmp(family, "best-depth") == 0 ||

@@ -78,6 +78,11 @@ sn_status sn_library_network(size_t i, const char *name, sn_network **out, sn_di
  * which format.c resolves). */
 sn_status sn_library_schedule(size_t i, const char *name, sn_schedule **out, sn_diag *diag);
 
+/* The outputs a library median network selects when `name` names one
+ * ("median:N", "lib:Median_..."): (n-1)/2 for odd n, n/2-1 and n/2 for
+ * even n, into out; returns how many (0 for every other name). */
+size_t sn_library_selected_outputs(const char *name, uint32_t n, uint32_t out[2]);
+
 /* true when `family` ("best", "best-depth", "median", "lib") names the
  * library. */
 bool sn_library_is_family(const char *family);
