@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "core/alloc.h"
 #include "core/check.h"
+#include "core/library.h" /* for: sn_library_selected_outputs */
 #ifdef SN_HAVE_JANSSON
 #include <jansson.h>
 #endif
@@ -38,8 +39,8 @@ static void help(void)
            "  --select K    prove output K (from 0) holds the K-th smallest value for\n"
            "                every input; K,K2: outputs K and K2 hold the K-th and K2-th\n"
            "                smallest in either order (a median network for even n).\n"
-           "                All 2^n 0-1 inputs, bit-sliced (n <= 40). median:N is\n"
-           "                checked this way without the option\n"
+           "                All 2^n 0-1 inputs, bit-sliced (n <= 40). median:N and\n"
+           "                lib:Median_* are checked this way without the option\n"
            "  --force       run even when the estimated time is too long\n"
            "  --json        one JSON object: {\"n\",\"sorts\",\"method\",\"mode\",\n"
            "                \"seconds\",\"counterexample\",\"output\",\"redundant\"}\n"
@@ -200,8 +201,7 @@ typedef struct check_mode {
     char what[64];
 } check_mode;
 
-static int parse_mode(const char *merge_arg, const char *select_arg, const char *spec,
-                      check_mode *m)
+static int parse_mode(const char *merge_arg, const char *select_arg, check_mode *m)
 {
     uint64_t v;
     if (merge_arg) {
@@ -211,18 +211,6 @@ static int parse_mode(const char *merge_arg, const char *select_arg, const char 
         m->a = (uint32_t)v;
         snprintf(m->what, sizeof m->what, "(parts of %u and the rest)", m->a);
         return 0;
-    }
-    char buf[64];
-    if (!select_arg && strncmp(spec, "median:", 7) == 0) {
-        /* the median of median:N: output (N-1)/2, or the middle pair */
-        if (!cli_parse_u64(spec + 7, 1, 1u << 20, &v))
-            return 0; /* loading the name reports what is wrong */
-        if (v % 2)
-            snprintf(buf, sizeof buf, "%llu", (unsigned long long)(v - 1) / 2);
-        else
-            snprintf(buf, sizeof buf, "%llu,%llu", (unsigned long long)v / 2 - 1,
-                     (unsigned long long)v / 2);
-        select_arg = buf;
     }
     if (!select_arg)
         return 0;
@@ -309,7 +297,7 @@ int cmd_check(int argc, char **argv)
         return cli_error(CLI_NOENV, "--json", "built without jansson (libjansson-dev)");
 #endif
     check_mode mode = {"sort", 0, {0, 0}, 0, ""};
-    if ((rc = parse_mode(merge_arg, select_arg, argv[optind], &mode)) != 0)
+    if ((rc = parse_mode(merge_arg, select_arg, &mode)) != 0)
         return rc;
     if (device && strcmp(mode.name, "sort") != 0)
         return cli_error(CLI_USAGE, "--device", "the device checks sorting only (not --%s)",
@@ -352,6 +340,24 @@ int cmd_check(int argc, char **argv)
         net = owned;
     }
 
+    /* a library median network (median:N, lib:Median_*) is asked whether
+     * it selects its median, not whether it sorts */
+    if (!merge_arg && !select_arg &&
+        (mode.nk = sn_library_selected_outputs(spec, sn_network_wires(net), mode.k)) > 0) {
+        mode.name = "select";
+        if (mode.nk == 1)
+            snprintf(mode.what, sizeof mode.what, "(output %u)", mode.k[0]);
+        else
+            snprintf(mode.what, sizeof mode.what, "(outputs %u and %u, either order)", mode.k[0],
+                     mode.k[1]);
+        if (device) {
+            rc = cli_error(CLI_USAGE, "--device", "the device checks sorting only; %s is a "
+                                                  "median network", spec);
+            sn_network_destroy(owned);
+            sn_schedule_destroy(s);
+            return rc;
+        }
+    }
     progress_state ps = {0, false};
     if (isatty(fileno(stderr))) {
         opt.progress = progress;
