@@ -12,16 +12,59 @@
 
 #include "core/alloc.h"
 
+/* Where comparators go: into net (as early as possible), or, for the
+ * structure blocks, nowhere: wdepth then tracks the layer each would get
+ * (the same rule as sn_network_add_asap), [fmin, fmax] the layers of the
+ * current recursion frame, and blk receives the blocks. */
 typedef struct builder {
     sn_network *net;
     sn_diag *diag;
     sn_status st;
+    uint32_t *wdepth;
+    size_t fmin, fmax;
+    sn_construct_block_fn blk;
+    void *user;
 } builder;
 
 static void emit(builder *b, uint32_t x, uint32_t y)
 {
-    if (b->st == SN_OK)
+    if (b->st == SN_OK && b->net)
         b->st = sn_network_add_asap(b->net, x < y ? x : y, x < y ? y : x, b->diag);
+    if (b->wdepth) {
+        size_t L = b->wdepth[x] > b->wdepth[y] ? b->wdepth[x] : b->wdepth[y];
+        b->wdepth[x] = b->wdepth[y] = (uint32_t)L + 1;
+        b->fmin = L < b->fmin ? L : b->fmin;
+        b->fmax = L > b->fmax ? L : b->fmax;
+    }
+}
+
+/* A recursion frame for the blocks: begin saves the outer frame's layer
+ * range, end reports the block (when it has comparators and more than two
+ * wires) and widens the outer range by this one. */
+typedef struct frame {
+    size_t fmin, fmax;
+} frame;
+
+static frame frame_begin(builder *b)
+{
+    frame f = {b->fmin, b->fmax};
+    b->fmin = SIZE_MAX;
+    b->fmax = 0;
+    return f;
+}
+
+static void frame_end(builder *b, frame f, const char *word, uint32_t w0, uint32_t a, uint32_t m,
+                      uint32_t depth)
+{
+    if (b->blk && b->fmin != SIZE_MAX && m > 2)
+        b->blk(b->user, word, w0, w0 + m - 1, b->fmin, b->fmax, depth, a, m - a);
+    if (b->fmin != SIZE_MAX) {
+        b->fmin = f.fmin < b->fmin ? f.fmin : b->fmin;
+        b->fmax = f.fmax > b->fmax ? f.fmax : b->fmax;
+    } else {
+        b->fmin = f.fmin;
+        b->fmax = f.fmax;
+    }
 }
 
 /* ---- Batcher's odd-even merge of two sorted lists of any sizes ---- */
@@ -55,14 +98,23 @@ static void oem_merge(builder *bd, const uint32_t *L, uint32_t a, const uint32_t
         emit(bd, i < a ? L[i] : R[i - a], i + 1 < a ? L[i + 1] : R[i + 1 - a]);
 }
 
-static void oem_sort(builder *bd, uint32_t *w, uint32_t n, uint32_t *tmp)
+/* level: 0 for the whole network; a sort below it is a block of depth
+ * level - 1 holding its merge at depth level. */
+static void oem_sort(builder *bd, uint32_t *w, uint32_t n, uint32_t *tmp, uint32_t level)
 {
     if (n < 2 || bd->st != SN_OK)
         return;
     uint32_t a = n / 2;
-    oem_sort(bd, w, a, tmp);
-    oem_sort(bd, w + a, n - a, tmp);
+    frame whole = frame_begin(bd);
+    oem_sort(bd, w, a, tmp, level + 1);
+    oem_sort(bd, w + a, n - a, tmp, level + 1);
+    frame mf = frame_begin(bd);
     oem_merge(bd, w, a, w + a, n - a, tmp);
+    frame_end(bd, mf, "merge+", w[0], a, n, level);
+    if (level > 0)
+        frame_end(bd, whole, "sort", w[0], a, n, level - 1);
+    else
+        frame_end(bd, whole, NULL, w[0], a, 0, 0);
 }
 
 /* ---- the bitonic merger of any size ---- */
@@ -143,14 +195,21 @@ done:
     sn_free(c);
 }
 
-static void bitonic_sort(builder *bd, uint32_t *w, uint32_t n)
+static void bitonic_sort(builder *bd, uint32_t *w, uint32_t n, uint32_t level)
 {
     if (n < 2 || bd->st != SN_OK)
         return;
     uint32_t a = n / 2;
-    bitonic_sort(bd, w, a);
-    bitonic_sort(bd, w + a, n - a);
+    frame whole = frame_begin(bd);
+    bitonic_sort(bd, w, a, level + 1);
+    bitonic_sort(bd, w + a, n - a, level + 1);
+    frame mf = frame_begin(bd);
     bitonic_merge(bd, w, a, n);
+    frame_end(bd, mf, "merge", w[0], a, n, level);
+    if (level > 0)
+        frame_end(bd, whole, "sort", w[0], a, n, level - 1);
+    else
+        frame_end(bd, whole, NULL, w[0], a, 0, 0);
 }
 
 /* ---- Bose and Nelson ---- */
@@ -310,7 +369,7 @@ uint64_t sn_construct_size_bound(sn_algo algo, uint32_t n)
 sn_status sn_construct_sort(sn_algo algo, sn_network *net, sn_diag *diag)
 {
     uint32_t n = sn_network_wires(net);
-    builder bd = {net, diag, SN_OK};
+    builder bd = {net, diag, SN_OK, NULL, SIZE_MAX, 0, NULL, NULL};
     uint32_t *w = NULL, *tmp = NULL;
     sn_comparator *buf = NULL;
     bool lists = algo == SN_ALGO_ODDEVEN_SPLIT || algo == SN_ALGO_BITONIC_SPLIT;
@@ -326,8 +385,8 @@ sn_status sn_construct_sort(sn_algo algo, sn_network *net, sn_diag *diag)
         bd.st = SN_ENOMEM;
     if (bd.st == SN_OK) {
         switch (algo) {
-        case SN_ALGO_ODDEVEN_SPLIT: oem_sort(&bd, w, n, tmp); break;
-        case SN_ALGO_BITONIC_SPLIT: bitonic_sort(&bd, w, n); break;
+        case SN_ALGO_ODDEVEN_SPLIT: oem_sort(&bd, w, n, tmp, 0); break;
+        case SN_ALGO_BITONIC_SPLIT: bitonic_sort(&bd, w, n, 0); break;
         case SN_ALGO_BOSE_NELSON: bn_sort(&bd, 0, n); break;
         case SN_ALGO_HIBBARD: hibbard(&bd, n); break;
         case SN_ALGO_MERGE_EXCHANGE: merge_exchange(&bd, n); break;
@@ -340,6 +399,28 @@ sn_status sn_construct_sort(sn_algo algo, sn_network *net, sn_diag *diag)
     sn_free(buf);
     if (bd.st == SN_ENOMEM)
         sn_diag_set(diag, SN_ENOMEM, 0, 0, "%s:%u: out of memory", sn_algo_name(algo), n);
+    return bd.st;
+}
+
+sn_status sn_construct_blocks(sn_algo algo, uint32_t n, sn_construct_block_fn fn, void *user)
+{
+    if (algo != SN_ALGO_ODDEVEN_SPLIT && algo != SN_ALGO_BITONIC_SPLIT)
+        return SN_OK;
+    builder bd = {NULL, NULL, SN_OK, NULL, SIZE_MAX, 0, fn, user};
+    uint32_t *w = sn_calloc((size_t)n + 1, sizeof *w);
+    uint32_t *tmp = sn_calloc(2 * (size_t)n + 80, sizeof *tmp);
+    bd.wdepth = sn_calloc((size_t)n + 1, sizeof *bd.wdepth);
+    if (!w || !tmp || !bd.wdepth)
+        bd.st = SN_ENOMEM;
+    for (uint32_t i = 0; bd.st == SN_OK && i < n; i++)
+        w[i] = i;
+    if (bd.st == SN_OK && algo == SN_ALGO_ODDEVEN_SPLIT)
+        oem_sort(&bd, w, n, tmp, 0);
+    else if (bd.st == SN_OK)
+        bitonic_sort(&bd, w, n, 0);
+    sn_free(w);
+    sn_free(tmp);
+    sn_free(bd.wdepth);
     return bd.st;
 }
 
@@ -377,7 +458,7 @@ sn_status sn_construct_merge(uint32_t a, uint32_t b, sn_network **out, sn_diag *
     sn_status st = fresh(a + b, name, out, diag);
     if (st != SN_OK)
         return st;
-    builder bd = {*out, diag, SN_OK};
+    builder bd = {*out, diag, SN_OK, NULL, SIZE_MAX, 0, NULL, NULL};
     uint32_t *w = sn_calloc((size_t)a + b + 1, sizeof *w);
     uint32_t *tmp = sn_calloc(2 * ((size_t)a + b) + 80, sizeof *tmp);
     if (!w || !tmp)
@@ -398,7 +479,7 @@ sn_status sn_construct_bitonic_merge(uint32_t n, sn_network **out, sn_diag *diag
     sn_status st = fresh(n, name, out, diag);
     if (st != SN_OK)
         return st;
-    builder bd = {*out, diag, SN_OK};
+    builder bd = {*out, diag, SN_OK, NULL, SIZE_MAX, 0, NULL, NULL};
     uint32_t *w = sn_calloc((size_t)n + 1, sizeof *w);
     if (!w)
         bd.st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "%s: out of memory", name);
@@ -417,7 +498,7 @@ sn_status sn_construct_half_cleaner(uint32_t n, sn_network **out, sn_diag *diag)
     sn_status st = fresh(n, name, out, diag);
     if (st != SN_OK)
         return st;
-    builder bd = {*out, diag, SN_OK};
+    builder bd = {*out, diag, SN_OK, NULL, SIZE_MAX, 0, NULL, NULL};
     uint32_t h = n - n / 2;
     for (uint32_t i = 0; i < n / 2 && bd.st == SN_OK; i++)
         emit(&bd, i, i + h);

@@ -53,6 +53,19 @@ sn_status sn_construct_bitonic_merge(uint32_t n, sn_network **out, sn_diag *diag
 /* half-cleaner:N - one layer (i, i + ceil(n/2)) for i < floor(n/2). */
 sn_status sn_construct_half_cleaner(uint32_t n, sn_network **out, sn_diag *diag);
 
+/* The blocks of a balanced-split construction (SN_ALGO_ODDEVEN_SPLIT,
+ * SN_ALGO_BITONIC_SPLIT; nothing for others), for the structure diagrams:
+ * fn(user, word, first_wire, last_wire, first_layer, last_layer, depth,
+ * a, b) once per "sort" (every recursive half of more than two wires, at
+ * depth level - 1) and per merge of more than two wires ("merge" for
+ * bitonic, "merge+" for odd-even merge, of parts a and b, at depth
+ * level; the whole network is level 0). Layers are those of the network
+ * sn_construct_sort builds. SN_ENOMEM on allocation failure. */
+typedef void (*sn_construct_block_fn)(void *user, const char *word, uint32_t first_wire,
+                                      uint32_t last_wire, size_t first_layer, size_t last_layer,
+                                      uint32_t depth, uint32_t a, uint32_t b);
+sn_status sn_construct_blocks(sn_algo algo, uint32_t n, sn_construct_block_fn fn, void *user);
+
 /* Upper bound on the comparators of sn_construct_sort(algo) on n wires
  * (for refusing a generator before building it). */
 uint64_t sn_construct_size_bound(sn_algo algo, uint32_t n);
