@@ -57,7 +57,8 @@ err_has "no OpenCL device 99:0"
 expect 2 "$S" gpu list --device 99:0
 
 # identical, every generator, text and JSON
-for net in bitonic:37 oddeven-merge:64 transposition:19 pairwise:45 bubble:12 insertion:9; do
+for net in bitonic:37 oddeven-merge:64 transposition:19 pairwise:45 bubble:12 insertion:9 \
+    oddeven-merge:45 merge-exchange:33 hibbard:20 median:25; do
     for ty in i32 u32 f32; do
         expect 0 "$S" gpu verify "$net" --random 5 --type "$ty" --payload
         out_has "identical"
