@@ -54,7 +54,9 @@ static uint64_t oem_merge_size(uint64_t a, uint64_t b)
 
 static uint64_t oem_sort_size(uint64_t n)
 {
-    return n < 2 ? 0 : oem_sort_size(n / 2) + oem_sort_size(n - n / 2) + oem_merge_size(n / 2, n - n / 2);
+    return n < 2
+               ? 0
+               : oem_sort_size(n / 2) + oem_sort_size(n - n / 2) + oem_merge_size(n / 2, n - n / 2);
 }
 
 /* The bitonic merger of m: floor(m/2) comparators, then both halves. */
@@ -65,7 +67,8 @@ static uint64_t bitonic_merge_size(uint64_t m)
 
 static uint64_t bitonic_sort_size(uint64_t n)
 {
-    return n < 2 ? 0 : bitonic_sort_size(n / 2) + bitonic_sort_size(n - n / 2) + bitonic_merge_size(n);
+    return n < 2 ? 0
+                 : bitonic_sort_size(n / 2) + bitonic_sort_size(n - n / 2) + bitonic_merge_size(n);
 }
 
 static uint32_t clog2(uint32_t n)
@@ -128,10 +131,10 @@ static void test_balanced_split(void)
                 continue;
             }
             uint64_t rec = f == 0 ? oem_sort_size(n) : bitonic_sort_size(n);
-            CHECKF(sn_network_size(net) == rec, "%s:%u: %zu comparators, recurrence %llu",
-                   fam[f], n, sn_network_size(net), (unsigned long long)rec);
-            CHECKF(sn_network_layer_count(net) <= t * (t + 1) / 2, "%s:%u: %zu layers", fam[f],
-                   n, sn_network_layer_count(net));
+            CHECKF(sn_network_size(net) == rec, "%s:%u: %zu comparators, recurrence %llu", fam[f],
+                   n, sn_network_size(net), (unsigned long long)rec);
+            CHECKF(sn_network_layer_count(net) <= t * (t + 1) / 2, "%s:%u: %zu layers", fam[f], n,
+                   sn_network_layer_count(net));
             CHECK(sn_network_size(net) <= sn_network_size(pad));
             CHECK(sn_network_layer_count(net) <= sn_network_layer_count(pad));
             if ((n & (n - 1)) == 0) {
@@ -156,8 +159,9 @@ static void test_balanced_split(void)
     static const struct {
         const char *spec;
         size_t size, depth;
-    } table[] = {{"oddeven-merge:10", 31, 9}, {"bitonic:10", 33, 9},   {"oddeven-merge:17", 74, 12},
-                 {"bitonic:17", 85, 12},      {"oddeven-merge:65", 565, 23}, {"bitonic:65", 679, 23},
+    } table[] = {{"oddeven-merge:10", 31, 9},     {"bitonic:10", 33, 9},
+                 {"oddeven-merge:17", 74, 12},    {"bitonic:17", 85, 12},
+                 {"oddeven-merge:65", 565, 23},   {"bitonic:65", 679, 23},
                  {"oddeven-merge:100", 1077, 28}, {"bitonic:100", 1194, 28}};
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         sn_network *net = load(table[i].spec);
@@ -220,9 +224,9 @@ static bool proves(const sn_network *net, sn_check_method m)
  * 48 and 64 (fewer under the sanitizers). */
 static void test_generators_sort(void)
 {
-    static const char *const gens[] = {"oddeven-merge", "bitonic", "bose-nelson", "hibbard",
-                                       "merge-exchange", "balanced", "pairwise", "oddeven-merge-pad",
-                                       "bitonic-pad"};
+    static const char *const gens[] = {"oddeven-merge", "bitonic",           "bose-nelson",
+                                       "hibbard",       "merge-exchange",    "balanced",
+                                       "pairwise",      "oddeven-merge-pad", "bitonic-pad"};
     uint32_t bf_max = sanitized() ? 14 : 24;
     /* the older generators (the last three) are proven up to 24 by
      * test_check; here up to 20 */

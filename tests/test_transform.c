@@ -57,8 +57,8 @@ static uint64_t run01(const sn_network *net, uint64_t x)
 
 static void test_cut(void)
 {
-    const char *specs[] = {"best:10", "bitonic:12", "oddeven-merge:9", "pairwise:11", "bubble:7",
-                           "bose-nelson:13"};
+    const char *specs[] = {"best:10",     "bitonic:12", "oddeven-merge:9",
+                           "pairwise:11", "bubble:7",   "bose-nelson:13"};
     size_t cuts = 0;
     for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
         sn_network *net = load(specs[s]);

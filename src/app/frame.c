@@ -123,8 +123,8 @@ static uint32_t frame_ones(const sn_view *v)
 static void frame_selected(const sn_view *v, sn_draw_state *st, uint32_t sel[2])
 {
     st->selected = sel;
-    st->selected_count = sn_library_selected_outputs(sn_schedule_name(v->sched),
-                                                     sn_schedule_wires(v->sched), sel);
+    st->selected_count =
+        sn_library_selected_outputs(sn_schedule_name(v->sched), sn_schedule_wires(v->sched), sel);
 }
 
 static void frame_zero_one_state(sn_frame *f, const sn_view *v, sn_draw_state *st)

@@ -169,8 +169,8 @@ static void print_text(const sn_check_result *r, const char *spec, const char *m
         if (strcmp(mode, "select") == 0)
             printf("\n  (the selected outputs do not hold the values asked for)\n");
         else
-            printf("\n  first out of order: positions %u and %u (%u > %u)\n",
-                   r->first_unsorted, r->first_unsorted + 1, r->output[r->first_unsorted],
+            printf("\n  first out of order: positions %u and %u (%u > %u)\n", r->first_unsorted,
+                   r->first_unsorted + 1, r->output[r->first_unsorted],
                    r->output[r->first_unsorted + 1]);
         printf("  replay: sortnet run %s --input ", spec);
         print_bits(r->counterexample, r->n, ",");
@@ -238,12 +238,11 @@ static int parse_mode(const char *merge_arg, const char *select_arg, check_mode 
         }
         p++;
     }
-    return cli_error(CLI_USAGE, "--select", "'%s' is not an output K or a pair K,K2",
-                     select_arg);
+    return cli_error(CLI_USAGE, "--select", "'%s' is not an output K or a pair K,K2", select_arg);
 }
 
-static sn_status run_mode(const sn_network *net, const check_mode *m,
-                          const sn_check_options *opt, sn_check_result *res, sn_diag *d)
+static sn_status run_mode(const sn_network *net, const check_mode *m, const sn_check_options *opt,
+                          sn_check_result *res, sn_diag *d)
 {
     if (strcmp(m->name, "merge") == 0)
         return sn_check_merge(net, m->a, res, d);
@@ -252,11 +251,10 @@ static sn_status run_mode(const sn_network *net, const check_mode *m,
 
 int cmd_check(int argc, char **argv)
 {
-    static const struct option opts[] = {{"threads", 1, NULL, 't'}, {"method", 1, NULL, 'm'},
-                                         {"force", 0, NULL, 'f'},   {"json", 0, NULL, 'j'},
-                                         {"device", 1, NULL, 'd'},  {"merge", 1, NULL, 'M'},
-                                         {"select", 1, NULL, 'S'},  {"help", 0, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {
+        {"threads", 1, NULL, 't'}, {"method", 1, NULL, 'm'}, {"force", 0, NULL, 'f'},
+        {"json", 0, NULL, 'j'},    {"device", 1, NULL, 'd'}, {"merge", 1, NULL, 'M'},
+        {"select", 1, NULL, 'S'},  {"help", 0, NULL, 'h'},   {NULL, 0, NULL, 0}};
     const char *merge_arg = NULL, *select_arg = NULL;
     sn_check_options opt;
     sn_check_options_init(&opt);
@@ -290,8 +288,9 @@ int cmd_check(int argc, char **argv)
     if (optind != argc - 1)
         return cli_error(CLI_USAGE, "check", "expected one network (see --help)");
     if (merge_arg && select_arg)
-        return cli_error(CLI_USAGE, "check", "--merge and --select are different questions: "
-                                             "give one");
+        return cli_error(CLI_USAGE, "check",
+                         "--merge and --select are different questions: "
+                         "give one");
 #ifndef SN_HAVE_JANSSON
     if (json)
         return cli_error(CLI_NOENV, "--json", "built without jansson (libjansson-dev)");
@@ -351,8 +350,10 @@ int cmd_check(int argc, char **argv)
             snprintf(mode.what, sizeof mode.what, "(outputs %u and %u, either order)", mode.k[0],
                      mode.k[1]);
         if (device) {
-            rc = cli_error(CLI_USAGE, "--device", "the device checks sorting only; %s is a "
-                                                  "median network", spec);
+            rc = cli_error(CLI_USAGE, "--device",
+                           "the device checks sorting only; %s is a "
+                           "median network",
+                           spec);
             sn_network_destroy(owned);
             sn_schedule_destroy(s);
             return rc;
@@ -401,9 +402,9 @@ int cmd_check(int argc, char **argv)
     if (st == SN_EINTERRUPTED) {
         rc = cli_error(130, "check", "interrupted; no verdict");
     } else if (st != SN_OK) {
-        rc = cli_error(cli_status_exit(st), "check", "%s: %s%s", spec, d.text,
-                       st == SN_ELIMIT && sn_network_wires(net) <= 64 ? " (use --force to run anyway)"
-                                                                      : "");
+        rc = cli_error(
+            cli_status_exit(st), "check", "%s: %s%s", spec, d.text,
+            st == SN_ELIMIT && sn_network_wires(net) <= 64 ? " (use --force to run anyway)" : "");
     } else {
         int jrc = 0;
 #ifdef SN_HAVE_JANSSON

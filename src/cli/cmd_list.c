@@ -103,11 +103,11 @@ static int print_json(uint32_t only_n)
             snprintf(alias, sizeof alias, "median:%u", e.n);
             json_array_append_new(also, json_string(alias));
         }
-        json_t *o = json_pack("{s:s,s:o,s:I,s:I,s:I,s:b,s:b,s:s,s:s,s:s}", "name", name, "also",
-                              also, "n", (json_int_t)e.n, "size", (json_int_t)e.size, "depth",
-                              (json_int_t)e.depth, "size_optimal", e.size_optimal,
-                              "depth_optimal", e.depth_optimal, "source", e.source, "file",
-                              e.path, "kind", sn_library_kind_name(e.kind));
+        json_t *o =
+            json_pack("{s:s,s:o,s:I,s:I,s:I,s:b,s:b,s:s,s:s,s:s}", "name", name, "also", also, "n",
+                      (json_int_t)e.n, "size", (json_int_t)e.size, "depth", (json_int_t)e.depth,
+                      "size_optimal", e.size_optimal, "depth_optimal", e.depth_optimal, "source",
+                      e.source, "file", e.path, "kind", sn_library_kind_name(e.kind));
         json_array_append_new(arr, o);
     }
     int rc = json_dumpf(arr, stdout, JSON_COMPACT) == 0 ? CLI_OK : CLI_USAGE;

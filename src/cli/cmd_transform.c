@@ -142,7 +142,7 @@ static int apply(const op *o, sn_network **net)
     static const struct {
         int code;
         const char *name;
-    } names[] = {{'N', "--normalize"}, {'R', "--reflect"}, {'C', "--cut"},     {'P', "--prune"},
+    } names[] = {{'N', "--normalize"}, {'R', "--reflect"}, {'C', "--cut"},    {'P', "--prune"},
                  {'K', "--compact"},   {'A', "--concat"},  {'M', "--permute"}};
     const char *name = "?";
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -150,8 +150,9 @@ static int apply(const op *o, sn_network **net)
             name = names[i].name;
     if (st != SN_OK)
         return cli_error(cli_status_exit(st), name, "%s", d.text[0] ? d.text : sn_status_str(st));
-    fprintf(stderr, "sortnet: transform: %s%s%s: %u wires, %zu comparators, %zu layers -> %u "
-                    "wires, %zu comparators, %zu layers",
+    fprintf(stderr,
+            "sortnet: transform: %s%s%s: %u wires, %zu comparators, %zu layers -> %u "
+            "wires, %zu comparators, %zu layers",
             name, o->arg ? " " : "", o->arg ? o->arg : "", n, sn_network_size(cur),
             sn_network_layer_count(cur), sn_network_wires(next), sn_network_size(next),
             sn_network_layer_count(next));

@@ -215,7 +215,8 @@ sn_status sn_check_run(const sn_network *net, const sn_check_options *opt, sn_ch
     memset(res, 0, sizeof *res);
     if (!net)
         return sn_diag_set(diag, SN_EINVAL, 0, 0, "no network");
-    if (sn_network_wires(net) > 64 && (opt->method == SN_CHECK_AUTO || opt->method == SN_CHECK_SPLIT))
+    if (sn_network_wires(net) > 64 &&
+        (opt->method == SN_CHECK_AUTO || opt->method == SN_CHECK_SPLIT))
         return check_split(net, opt, res, diag, 0);
     if (opt->method == SN_CHECK_SPLIT) {
         sn_check_options o = *opt;

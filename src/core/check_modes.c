@@ -79,9 +79,9 @@ static sn_status set_failure(sn_check_result *res, const uint8_t *in, uint32_t n
  * of i zeros on S, then j zeros on T) goes to *bad (n bytes) when bad is
  * not NULL. Bit-sliced: 64 inputs (i, j) per word, one word per wire
  * (v holds n words). */
-static uint64_t merge_failures(const sn_comparator *cmp, size_t ncmp, uint32_t n,
-                               const uint32_t *S, uint32_t a, const uint32_t *T, uint32_t b,
-                               uint64_t *v, uint8_t *bad, bool *found)
+static uint64_t merge_failures(const sn_comparator *cmp, size_t ncmp, uint32_t n, const uint32_t *S,
+                               uint32_t a, const uint32_t *T, uint32_t b, uint64_t *v, uint8_t *bad,
+                               bool *found)
 {
     uint64_t fails = 0, total = (uint64_t)(a + 1) * (b + 1);
     uint32_t li[64], lj[64];
@@ -226,8 +226,9 @@ static void *sel_worker(void *arg)
             e[q] = need <= H ? ~(uint64_t)0 : (need - H > 7 ? 0 : at_least[need - H]);
             o[q] = v[jb->k[q]];
         }
-        uint64_t bad = jb->nk == 1 ? (e[0] ^ o[0])
-                                   : (((e[0] & e[1]) ^ (o[0] & o[1])) | ((e[0] | e[1]) ^ (o[0] | o[1])));
+        uint64_t bad = jb->nk == 1
+                           ? (e[0] ^ o[0])
+                           : (((e[0] & e[1]) ^ (o[0] & o[1])) | ((e[0] | e[1]) ^ (o[0] | o[1])));
         bad &= valid;
         if (bad) {
             uint64_t x = (hi << low) | (uint64_t)__builtin_ctzll(bad);
@@ -330,8 +331,16 @@ sn_status sn_check_select(const sn_network *net, const uint32_t *k, size_t nk,
     st = (cmp && jobs && tid && sw) ? SN_OK : SN_ENOMEM;
     unsigned started = 0;
     for (unsigned i = 0; st == SN_OK && i < threads; i++) {
-        jobs[i] = (sel_job){cmp, ncmp, n, {k[0], nk > 1 ? k[1] : 0}, nk, words * i / threads,
-                            words * (i + 1) / threads, 0, 0, sw + (size_t)i * (ncmp + 1)};
+        jobs[i] = (sel_job){cmp,
+                            ncmp,
+                            n,
+                            {k[0], nk > 1 ? k[1] : 0},
+                            nk,
+                            words * i / threads,
+                            words * (i + 1) / threads,
+                            0,
+                            0,
+                            sw + (size_t)i * (ncmp + 1)};
         if (pthread_create(&tid[i], NULL, sel_worker, &jobs[i]) != 0)
             break;
         started++;

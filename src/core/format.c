@@ -387,10 +387,11 @@ static bool file_exists(const char *path)
 
 static void known_generators(char *buf, size_t cap)
 {
-    snprintf(buf, cap, "bitonic, oddeven-merge, bitonic-pad, oddeven-merge-pad, transposition, "
-                       "pairwise, bubble, insertion, bitonic-classic, bose-nelson, hibbard, "
-                       "merge-exchange, balanced, empty; merging: merge:A,B, bitonic-merge:N, "
-                       "half-cleaner:N");
+    snprintf(buf, cap,
+             "bitonic, oddeven-merge, bitonic-pad, oddeven-merge-pad, transposition, "
+             "pairwise, bubble, insertion, bitonic-classic, bose-nelson, hibbard, "
+             "merge-exchange, balanced, empty; merging: merge:A,B, bitonic-merge:N, "
+             "half-cleaner:N");
 }
 
 /* "empty:N": N wires and no comparators, a start for building a network

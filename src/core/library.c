@@ -115,10 +115,10 @@ bool sn_library_get(size_t i, sn_library_info *out)
     out->depth = f->listed_depth;
     out->best_size = sn_library_best(f->n, false) == i;
     out->best_depth = sn_library_best(f->n, true) == i;
-    out->size_optimal = !is_median(f) && f->n < COUNT_OF(size_optimal) &&
-                        f->listed_size == size_optimal[f->n];
-    out->depth_optimal = !is_median(f) && f->n < COUNT_OF(depth_optimal) &&
-                         f->listed_depth == depth_optimal[f->n];
+    out->size_optimal =
+        !is_median(f) && f->n < COUNT_OF(size_optimal) && f->listed_size == size_optimal[f->n];
+    out->depth_optimal =
+        !is_median(f) && f->n < COUNT_OF(depth_optimal) && f->listed_depth == depth_optimal[f->n];
     return true;
 }
 

@@ -29,10 +29,9 @@ struct sn_schedule {
 };
 
 static const char *const algo_names[SN_ALGO_COUNT] = {
-    "explicit", "bitonic", "oddeven-merge", "transposition",
-    "pairwise", "bubble",  "insertion",     "bitonic-classic",
-    "oddeven-merge", "bitonic", "bose-nelson", "hibbard",
-    "merge-exchange", "balanced",
+    "explicit",    "bitonic",   "oddeven-merge",   "transposition", "pairwise",
+    "bubble",      "insertion", "bitonic-classic", "oddeven-merge", "bitonic",
+    "bose-nelson", "hibbard",   "merge-exchange",  "balanced",
 };
 
 const char *sn_algo_name(sn_algo algo)
@@ -553,8 +552,7 @@ sn_status sn_schedule_generate(sn_algo algo, uint32_t n, sn_schedule **out, sn_d
     else
         st = sn_algo_is_closed_form(algo) ? generate_closed(s) : generate_explicit(s, diag);
     if (st == SN_OK) {
-        bool padded = sn_algo_is_closed_form(algo) && algo != SN_ALGO_TRANSPOSITION &&
-                      !is_pow2(n);
+        bool padded = sn_algo_is_closed_form(algo) && algo != SN_ALGO_TRANSPOSITION && !is_pow2(n);
         snprintf(name, sizeof name, "%s%s:%u", sn_algo_name(algo), padded ? "-pad" : "", n);
         st = sn_schedule_set_name(s, name);
     }

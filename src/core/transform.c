@@ -206,9 +206,9 @@ sn_status sn_transform_permute(const sn_network *net, const uint32_t *perm, sn_n
     sn_status st = SN_OK;
     for (uint32_t i = 0; i < n && st == SN_OK; i++) {
         if (perm[i] >= n)
-            st = sn_diag_set(diag, SN_EINVAL, 0, 0,
-                             "--permute: entry %u is %u, not a wire of 0..%u", i + 1, perm[i],
-                             n - 1);
+            st =
+                sn_diag_set(diag, SN_EINVAL, 0, 0, "--permute: entry %u is %u, not a wire of 0..%u",
+                            i + 1, perm[i], n - 1);
         else if (seen[perm[i]]++)
             st = sn_diag_set(diag, SN_EINVAL, 0, 0,
                              "--permute: entry %u repeats wire %u (a permutation names each "
