@@ -249,6 +249,52 @@ static sn_status run_mode(const sn_network *net, const check_mode *m, const sn_c
     return sn_check_select(net, m->k, m->nk, opt, res, d);
 }
 
+/* mode for a library median network (nothing for other networks); an
+ * exit code when the device was asked to check it. */
+static int median_mode(const char *spec, const sn_network *net, bool device, check_mode *mode)
+{
+    mode->nk = sn_library_selected_outputs(spec, sn_network_wires(net), mode->k);
+    if (mode->nk == 0)
+        return 0;
+    mode->name = "select";
+    if (mode->nk == 1)
+        snprintf(mode->what, sizeof mode->what, "(output %u)", mode->k[0]);
+    else
+        snprintf(mode->what, sizeof mode->what, "(outputs %u and %u, either order)", mode->k[0],
+                 mode->k[1]);
+    if (device)
+        return cli_error(CLI_USAGE, "--device",
+                         "the device checks sorting only; %s is a median network", spec);
+    return 0;
+}
+
+/* Run the question of mode on the CPU, or sorting on the device when
+ * device is set (devname then receives its name). */
+static sn_status run_check(const sn_network *net, const check_mode *mode, const char *device,
+                           const char *dev_spec, const sn_check_options *opt, sn_check_result *res,
+                           sn_diag *d, char devname[320])
+{
+    if (strcmp(mode->name, "sort") != 0)
+        return run_mode(net, mode, opt, res, d);
+#ifdef SN_HAVE_OPENCL
+    if (device) {
+        sn_gpu *g = NULL;
+        sn_status st = sn_gpu_open(dev_spec, &g, d);
+        if (st == SN_OK) {
+            snprintf(devname, 320, "%s", sn_gpu_device_name(g));
+            st = sn_gpu_check(g, net, opt, res, d);
+        }
+        sn_gpu_close(g);
+        return st;
+    }
+#else
+    (void)device;
+    (void)dev_spec;
+    (void)devname;
+#endif
+    return sn_check_run(net, opt, res, d);
+}
+
 int cmd_check(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -341,23 +387,10 @@ int cmd_check(int argc, char **argv)
 
     /* a library median network (median:N, lib:Median_*) is asked whether
      * it selects its median, not whether it sorts */
-    if (!merge_arg && !select_arg &&
-        (mode.nk = sn_library_selected_outputs(spec, sn_network_wires(net), mode.k)) > 0) {
-        mode.name = "select";
-        if (mode.nk == 1)
-            snprintf(mode.what, sizeof mode.what, "(output %u)", mode.k[0]);
-        else
-            snprintf(mode.what, sizeof mode.what, "(outputs %u and %u, either order)", mode.k[0],
-                     mode.k[1]);
-        if (device) {
-            rc = cli_error(CLI_USAGE, "--device",
-                           "the device checks sorting only; %s is a "
-                           "median network",
-                           spec);
-            sn_network_destroy(owned);
-            sn_schedule_destroy(s);
-            return rc;
-        }
+    if (!merge_arg && !select_arg && (rc = median_mode(spec, net, device != NULL, &mode)) != 0) {
+        sn_network_destroy(owned);
+        sn_schedule_destroy(s);
+        return rc;
     }
     progress_state ps = {0, false};
     if (isatty(fileno(stderr))) {
@@ -373,28 +406,8 @@ int cmd_check(int argc, char **argv)
     opt.cancel = &interrupted;
 
     sn_check_result res;
-    sn_status st;
     char devname[320] = "";
-#ifdef SN_HAVE_OPENCL
-    if (device) {
-        sn_gpu *g = NULL;
-        st = sn_gpu_open(dev_spec, &g, &d);
-        if (st == SN_OK) {
-            snprintf(devname, sizeof devname, "%s", sn_gpu_device_name(g));
-            st = sn_gpu_check(g, net, &opt, &res, &d);
-        }
-        sn_gpu_close(g);
-    } else if (strcmp(mode.name, "sort") == 0) {
-        st = sn_check_run(net, &opt, &res, &d);
-    }
-#else
-    (void)dev_spec;
-    st = SN_OK;
-    if (strcmp(mode.name, "sort") == 0)
-        st = sn_check_run(net, &opt, &res, &d);
-#endif
-    if (strcmp(mode.name, "sort") != 0)
-        st = run_mode(net, &mode, &opt, &res, &d);
+    sn_status st = run_check(net, &mode, device, dev_spec, &opt, &res, &d, devname);
     sigaction(SIGINT, &old, NULL);
     if (ps.shown)
         fprintf(stderr, "\r%60s\r", "");
