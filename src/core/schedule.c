@@ -491,12 +491,16 @@ static sn_status generate_explicit(sn_schedule *s, sn_diag *diag)
     } else {
         size = (uint64_t)n * (n - 1) / 2;
     }
+    bool split = s->algo == SN_ALGO_BITONIC_SPLIT || s->algo == SN_ALGO_ODDEVEN_SPLIT;
     if (n > lim.max_wires || size > lim.max_comparators)
         return sn_diag_set(diag, SN_ELIMIT, 0, 0,
                            "%s:%u: too large to generate explicitly (%u wires, about %llu "
-                           "comparators; limits %u wires, %zu comparators)",
+                           "comparators; limits %u wires, %zu comparators)%s%s%s",
                            sn_algo_name(s->algo), n, n, (unsigned long long)size, lim.max_wires,
-                           lim.max_comparators);
+                           lim.max_comparators, split ? "; " : "",
+                           split ? sn_algo_name(s->algo) : "",
+                           split ? "-pad:N is the closed form, which needs no comparator list"
+                                 : "");
     sn_network *net = sn_network_create(n);
     if (!net)
         return SN_ENOMEM;
