@@ -40,7 +40,7 @@ out_has "sorts: no"
 out_has "failing 0-1 inputs: 4"
 expect 1 "$S" check "$T/b4.txt" --json
 [ "$(json 'sorted(d.keys())')" = \
-  "['counterexample', 'method', 'n', 'output', 'redundant', 'seconds', 'sorts']" ] ||
+  "['counterexample', 'method', 'mode', 'n', 'output', 'redundant', 'seconds', 'sorts']" ] ||
     fail "json keys: $(cat "$T/out")"
 ce=$(json '",".join(map(str, d["counterexample"]))')
 outp=$(json '",".join(map(str, d["output"]))')

@@ -57,17 +57,20 @@ err_has "no OpenCL device 99:0"
 expect 2 "$S" gpu list --device 99:0
 
 # identical, every generator, text and JSON
-for net in bitonic:37 oddeven-merge:64 transposition:19 pairwise:45 bubble:12 insertion:9; do
+for net in bitonic:37 oddeven-merge:64 transposition:19 pairwise:45 bubble:12 insertion:9 \
+    oddeven-merge:45 merge-exchange:33 hibbard:20 median:25; do
     for ty in i32 u32 f32; do
         expect 0 "$S" gpu verify "$net" --random 5 --type "$ty" --payload
         out_has "identical"
     done
 done
-expect 0 "$S" gpu verify bitonic:1000 --random 1 --json
+# the closed forms padded to a power of two (bitonic:N for other n is the
+# balanced split, an explicit network)
+expect 0 "$S" gpu verify bitonic-pad:1000 --random 1 --json
 [ "$(json 'd["identical"], d["layers"], d["first_mismatch"], type(d["device"]).__name__')" = \
     "True 55 None str" ] || fail "gpu verify --json shape: $(cat "$T/out")"
 for v in pairs left xor div shift; do
-    expect 0 "$S" gpu verify bitonic:100 --variant $v --per-layer --reverse
+    expect 0 "$S" gpu verify bitonic-pad:100 --variant $v --per-layer --reverse
 done
 expect 2 "$S" gpu verify oddeven-merge:16 --variant xor
 err_has "bitonic"
@@ -83,7 +86,7 @@ expect 2 "$S" gpu verify bitonic:4 --input 1,2
 
 # fused variants: the final array, with the launch count printed
 for v in fused fused-local fused-serial; do
-    for net in bitonic:1000 oddeven-merge:70000 bitonic:65539; do
+    for net in bitonic-pad:1000 oddeven-merge-pad:70000 bitonic-pad:65539; do
         expect 0 "$S" gpu verify "$net" --variant $v --random 3 --type f32 --payload
         out_has "identical"
         out_has "final array only"
@@ -111,7 +114,7 @@ if grep -q "(CPU" "$T/out" 2>/dev/null || "$S" gpu list | grep -q '^\*.*(CPU'; t
         --save-source "$T/k.cl"
     err_has "nothing is generated"
 fi
-expect 0 env SN_FUSED_CODEGEN=1 "$S" gpu verify oddeven-merge:100 --variant fused-local \
+expect 0 env SN_FUSED_CODEGEN=1 "$S" gpu verify oddeven-merge-pad:100 --variant fused-local \
     --random 2 --save-source "$T/k.cl"
 grep -q "__kernel __attribute__((reqd_work_group_size" "$T/k.cl" ||
     fail "--save-source wrote no generated kernel: $(head -c 300 "$T/k.cl")"
@@ -198,7 +201,7 @@ expect 1 "$S" gpu verify bitonic:64 --random 3 --inject-fault 7:20
 out_has "differs: first at layer 7 (counting from 0), wire 20"
 expect 1 "$S" gpu verify bitonic:64 --random 3 --inject-fault 7:20 --per-layer
 out_has "first at layer 7 "
-expect 1 "$S" gpu verify oddeven-merge:300000 --random 3 --inject-fault 100:123456 --json
+expect 1 "$S" gpu verify oddeven-merge-pad:300000 --random 3 --inject-fault 100:123456 --json
 [ "$(json 'd["identical"], d["first_mismatch"]["layer"], d["first_mismatch"]["index"]')" = \
     "False 100 123456" ] || fail "digest-mode fault: $(cat "$T/out")"
 expect 2 "$S" gpu verify bitonic:8 --inject-fault 6:0
@@ -309,14 +312,10 @@ err_has "only with --kernel"
 expect 3 env OCL_ICD_VENDORS="$T/novendors" "$S" gpu verify bitonic:8 --kernel "$T/good.cl"
 err_has "no OpenCL platform"
 
-# every network of ../shared/networks
-if [ -n "${SN_SHARED_NETWORKS:-}" ] && [ -d "$SN_SHARED_NETWORKS" ]; then
-    for f in "$SN_SHARED_NETWORKS"/bracket/*.txt "$SN_SHARED_NETWORKS"/sn/*; do
-        expect 0 "$S" gpu verify "$f" --random 4 --payload
-    done
-else
-    echo "note: SN_SHARED_NETWORKS not set: shared networks skipped here" >&2
-fi
+# the repository's network files (assets/networks/sn)
+for f in "${SN_NETWORKS:-$(dirname "$0")/../assets/networks}"/sn/*.sn; do
+    expect 0 "$S" gpu verify "$f" --random 4 --payload
+done
 
 # the shipped library's networks up to 24 inputs, by name (test_gpu
 # verifies all of them in-process)

@@ -29,8 +29,9 @@ for n in $(seq 2 64); do
 done
 grep -E '^lib:Sort_10_29_8 ' "$T/out" | grep -q ' size ' || fail "Sort_10_29_8 not marked size-optimal"
 expect 0 "$S" list --n 17
-[ "$(grep -c '^lib:' "$T/out")" = 3 ] || fail "list --n 17: $(cat "$T/out")"
-out_has "3 networks"
+[ "$(grep -c '^lib:' "$T/out")" = 7 ] || fail "list --n 17: $(cat "$T/out")"
+out_has "7 networks"
+[ "$(grep -c ' median$' "$T/out")" = 4 ] || fail "list --n 17: not 4 median networks"
 
 have_json=1
 "$S" list --json >"$T/list.json" 2>"$T/err" || have_json=0
@@ -39,7 +40,7 @@ if [ $have_json = 1 ]; then
     [ "$(json 'len(d) >= 120 and {e["n"] for e in d} == set(range(2, 65))')" = True ] ||
         fail "list --json: not >= 120 networks covering n = 2..64"
     [ "$(json 'sorted(d[0].keys())')" = \
-      "['also', 'depth', 'depth_optimal', 'file', 'n', 'name', 'size', 'size_optimal', 'source']" ] ||
+      "['also', 'depth', 'depth_optimal', 'file', 'kind', 'n', 'name', 'size', 'size_optimal', 'source']" ] ||
         fail "list --json keys: $(json 'sorted(d[0].keys())')"
     # info best:N --json gives the size and depth the list gives, every n
     mkdir "$T/info"
@@ -71,10 +72,10 @@ fi
 # proofs up to 24 inputs and three larger ones exercise the same code; the
 # normal pass proves them all.
 if [ "${SN_SANITIZED:-0}" = 1 ]; then
-    names="$(for n in $(seq 2 24); do "$S" list --n $n | awk '/^lib:/ {print $1}'; done) best:32 best:48 best-depth:64"
+    names="$(for n in $(seq 2 24); do "$S" list --n $n | awk '/^lib:/ && $NF != "median" {print $1}'; done) best:32 best:48 best-depth:64"
     min=40
 else
-    names=$("$S" list | awk '/^lib:/ {print $1}')
+    names=$("$S" list | awk '/^lib:/ && $NF != "median" {print $1}')
     min=120
 fi
 count=0
@@ -85,6 +86,22 @@ for name in $names; do
 done
 [ $count -ge $min ] || fail "only $count networks checked"
 echo "cli_library: $count library networks proven by sortnet check"
+
+# every median network up to 24 inputs (16 under the sanitizers) selects
+# its median: `check` asks that of a library median network by itself
+mmax=24
+[ "${SN_SANITIZED:-0}" = 1 ] && mmax=16
+mcount=0
+for name in $("$S" list | awk '/^lib:/ && $NF == "median" {print $1}'); do
+    n=${name#lib:Median_}
+    n=${n%%_*}
+    [ "$n" -le $mmax ] || continue
+    "$S" check "$name" >"$T/out" 2>"$T/err" || fail "check $name: $(head -c 300 "$T/err")"
+    grep -q "selects: yes" "$T/out" || fail "check $name: $(head -c 300 "$T/out")"
+    mcount=$((mcount + 1))
+done
+[ $mcount -ge 30 ] || fail "only $mcount median networks checked"
+echo "cli_library: $mcount median networks proven to select by sortnet check"
 
 # the names work in every command that takes NET
 expect 0 "$S" info best:16

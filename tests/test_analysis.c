@@ -280,16 +280,24 @@ static void test_structure(void)
                  {3, 5, 0, 5, 0, "merge 8" UP}, {1, 2, 0, 3, 1, "merge 4" DOWN},
                  {1, 2, 4, 5, 1, "merge 4" UP}, {3, 3, 0, 5, 1, "half-cleaner 8"},
                  {4, 4, 0, 3, 1, "half-cleaner 4"}, {1, 1, 0, 3, 2, "half-cleaner 4"});
-    CHECK_BLOCKS("bitonic:6", {0, 2, 0, 3, 0, "sort 4"}, {0, 2, 4, 5, 0, "sort 4"},
+    CHECK_BLOCKS("bitonic-pad:6", {0, 2, 0, 3, 0, "sort 4"}, {0, 2, 4, 5, 0, "sort 4"},
                  {3, 5, 0, 5, 0, "merge 8"}, {1, 2, 0, 3, 1, "merge 4"}, {1, 2, 4, 5, 1, "merge 4"},
                  {4, 4, 0, 3, 1, "half-cleaner 4"});
     CHECK_BLOCKS("bitonic:4", {1, 2, 0, 3, 0, "merge 4"});
-    CHECK_BLOCKS("bitonic:3", {1, 2, 0, 2, 0, "merge 4"});
+    CHECK_BLOCKS("bitonic-pad:3", {1, 2, 0, 2, 0, "merge 4"});
+    /* the balanced split: halves of 3, each "sort 3" holding its "merge 3"
+     * (a 2 + 1 merge), then "merge 6"; the blocks come from the
+     * construction (core/construct.c) */
+    CHECK_BLOCKS("bitonic:6", {0, 2, 0, 2, 0, "sort 3"}, {0, 2, 3, 5, 0, "sort 3"},
+                 {3, 5, 0, 5, 0, "merge 6"}, {1, 2, 0, 2, 1, "merge 3"}, {1, 2, 3, 5, 1, "merge 3"});
+    CHECK_BLOCKS("bitonic:3", {1, 2, 0, 2, 0, "merge 3"});
     CHECK_BLOCKS("oddeven-merge:8", {0, 2, 0, 3, 0, "sort 4"}, {0, 2, 4, 7, 0, "sort 4"},
                  {3, 5, 0, 7, 0, "merge 4+4"}, {1, 2, 0, 3, 1, "merge 2+2"},
                  {1, 2, 4, 7, 1, "merge 2+2"});
-    CHECK_BLOCKS("oddeven-merge:5", {0, 2, 0, 3, 0, "sort 4"}, {3, 5, 0, 4, 0, "merge 4+4"},
+    CHECK_BLOCKS("oddeven-merge-pad:5", {0, 2, 0, 3, 0, "sort 4"}, {3, 5, 0, 4, 0, "merge 4+4"},
                  {1, 2, 0, 3, 1, "merge 2+2"});
+    CHECK_BLOCKS("oddeven-merge:5", {0, 2, 2, 4, 0, "sort 3"}, {2, 4, 0, 4, 0, "merge 2+3"},
+                 {1, 2, 2, 4, 1, "merge 1+2"});
     CHECK_BLOCKS("pairwise:8", {0, 2, 0, 7, 0, "pairs"}, {3, 3, 0, 7, 0, "round 1"},
                  {4, 5, 0, 7, 0, "round 2"});
     CHECK_BLOCKS("transposition:5", {0, 1, 0, 4, 0, "round 1"}, {2, 3, 0, 4, 0, "round 2"},

@@ -68,7 +68,8 @@ static void check_round_trips(const sn_network *net, const char *what)
 /* Sort_N_L_D.ext -> N, L, D; NNi-DDs-CCc-k.sn (any order) -> N, D, L. */
 static bool expected_from_name(const char *name, unsigned *n, unsigned *l, unsigned *d)
 {
-    if (sscanf(name, "Sort_%u_%u_%u.", n, l, d) == 3)
+    if (sscanf(name, "Sort_%u_%u_%u.", n, l, d) == 3 ||
+        sscanf(name, "Median_%u_%u_%u.", n, l, d) == 3)
         return true;
     int found = 0;
     const char *p = name;
@@ -180,6 +181,8 @@ static void test_assets(void)
     if (sn_format_have_json()) {
         files += test_asset_dir("best", SN_FORMAT_JSON);
         sn_test_each_network_file("best", same_as_library, &compared);
+        files += test_asset_dir("median", SN_FORMAT_JSON);
+        sn_test_each_network_file("median", same_as_library, &compared);
     }
     /* every library entry has its file (the JSON ones only readable with
      * jansson) */

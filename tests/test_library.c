@@ -54,6 +54,35 @@ static void test_entries(void)
     CHECK(sn_library_network(count, NULL, &net, &d) == SN_EINVAL && net == NULL);
 }
 
+/* median:n: the median network with the fewest comparators (ties: fewest
+ * layers) for n = 3..32, of kind median, never best:n; none elsewhere. */
+static void test_median(void)
+{
+    size_t medians = 0;
+    sn_library_info e;
+    for (size_t i = 0; sn_library_get(i, &e); i++) {
+        medians += e.kind == SN_LIBRARY_MEDIAN;
+        CHECK(e.kind != SN_LIBRARY_MEDIAN ||
+              (!e.best_size && !e.best_depth && strncmp(e.path, "median/", 7) == 0));
+    }
+    CHECKF(medians == 95, "%zu median networks", medians);
+    for (uint32_t n = 1; n <= 34; n++) {
+        size_t m = sn_library_median(n);
+        if (n < 3 || n > 32) {
+            CHECK(m == SN_LIBRARY_NONE);
+            continue;
+        }
+        CHECK(m != SN_LIBRARY_NONE && sn_library_get(m, &e) && e.kind == SN_LIBRARY_MEDIAN);
+        uint32_t size = e.size, depth = e.depth;
+        for (size_t i = 0; sn_library_get(i, &e); i++)
+            if (e.n == n && e.kind == SN_LIBRARY_MEDIAN)
+                CHECKF(size < e.size || (size == e.size && depth <= e.depth),
+                       "median:%u is not the smallest", n);
+    }
+    CHECK(strcmp(sn_library_kind_name(SN_LIBRARY_MEDIAN), "median") == 0 &&
+          strcmp(sn_library_kind_name(SN_LIBRARY_SORTER), "sorter") == 0);
+}
+
 /* best:n has the fewest comparators of SorterHunter's networks on n inputs
  * (ties: fewest layers), best-depth:n the fewest layers (ties: fewest
  * comparators), checked against a scan written independently here. */
@@ -67,7 +96,7 @@ static void test_best(void)
                  depth_of_min_size = 0;
         sn_library_info e;
         for (size_t i = 0; sn_library_get(i, &e); i++) {
-            if (e.n != n || strcmp(e.source, "SorterHunter") != 0)
+            if (e.n != n || strcmp(e.source, "SorterHunter") != 0 || e.kind != SN_LIBRARY_SORTER)
                 continue;
             if (e.size < min_size || (e.size == min_size && e.depth < depth_of_min_size))
                 min_size = e.size, depth_of_min_size = e.depth;
@@ -175,6 +204,7 @@ int main(void)
 {
     test_entries();
     test_best();
+    test_median();
     test_optimal();
     test_names();
     return sn_test_finish("test_library");

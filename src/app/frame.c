@@ -15,6 +15,7 @@
 
 #include "core/alloc.h"
 #include "core/analysis.h"
+#include "core/library.h" /* for: sn_library_selected_outputs */
 #include "render/draw.h"
 #include "render/palette.h"
 
@@ -116,6 +117,14 @@ static uint32_t frame_ones(const sn_view *v)
     for (uint32_t i = 0; i < v->n && v->bits[i]; i++)
         h += v->bits[i] == '1';
     return h;
+}
+
+/* A median network's selected outputs, ringed at the wires' ends. */
+static void frame_selected(const sn_view *v, sn_draw_state *st, uint32_t sel[2])
+{
+    st->selected = sel;
+    st->selected_count =
+        sn_library_selected_outputs(sn_schedule_name(v->sched), sn_schedule_wires(v->sched), sel);
 }
 
 static void frame_zero_one_state(sn_frame *f, const sn_view *v, sn_draw_state *st)
@@ -241,6 +250,8 @@ static sn_status draw_net_cache(sn_frame *f, const sn_view *v, const sn_layout *
     st.step = lo->layer_count; /* no layer highlighted, no values */
     st.path = v->path;
     frame_zero_one_state(f, v, &st);
+    uint32_t sel[2];
+    frame_selected(v, &st, sel);
     sn_rect vis = {(p->net.x - ox) / z, (p->net.y - oy) / z, p->net.w / z, p->net.h / z};
     sn_status rs = sn_draw(cr, lo, th, &st, &vis);
     cairo_destroy(cr);
@@ -420,6 +431,8 @@ static sn_status draw_net(sn_frame *f, const sn_view *v, cairo_t *cr, const sn_p
         st.swaps = sn_view_swaps(v, k);
         st.path = v->path;
         frame_zero_one_state(f, v, &st);
+        uint32_t sel[2];
+        frame_selected(v, &st, sel);
         st.chart_step = true;
         sn_rect strip = {x0, vy0, x1 - x0, vy1 - vy0};
         rs = sn_draw(cr, lo, theme_of(v), &st, &strip);
@@ -906,6 +919,8 @@ sn_status sn_frame_save_svg(sn_frame *f, const sn_view *v, const char *path, sn_
     st.swaps = sn_view_swaps(v, v->step);
     st.path = v->path;
     frame_zero_one_state(f, v, &st);
+    uint32_t sel[2];
+    frame_selected(v, &st, sel);
     st.chart_step = true;
     sn_status rs = sn_draw(cr, lo, theme_of(v), &st, NULL);
     cairo_destroy(cr);

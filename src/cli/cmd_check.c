@@ -11,24 +11,40 @@
 #include "commands.h"
 #include "core/alloc.h"
 #include "core/check.h"
+#include "core/library.h" /* for: sn_library_selected_outputs */
+#ifdef SN_HAVE_JANSSON
+#include <jansson.h>
+#endif
 #ifdef SN_HAVE_OPENCL
 #include "gpu/gpu.h"
 #endif
 
 static void help(void)
 {
-    printf("usage: sortnet check NET [--threads N] [--method auto|bruteforce|reduce]\n"
-           "                         [--force] [--json] [--device opencl[:P:D]]\n\n"
+    printf("usage: sortnet check NET [--threads N] [--method auto|bruteforce|reduce|split]\n"
+           "                         [--merge A | --select K[,K2]] [--force] [--json]\n"
+           "                         [--device opencl[:P:D]]\n\n"
            "Prove that NET sorts every input by the 0-1 principle (all 2^n inputs of 0s\n"
            "and 1s, directly or through an exact reduction), or show the smallest 0-1\n"
-           "input it does not sort. Exit 0: sorts; 1: does not sort; 2: bad usage.\n\n"
+           "input it does not sort. Exit 0: sorts (merges, selects); 1: it does not;\n"
+           "2: bad usage.\n\n"
            "  --threads N   worker threads (default: all online CPUs)\n"
-           "  --method M    auto (default): brute force for n <= 24, else the reduction;\n"
-           "                bruteforce: every input, bit-sliced; reduce: reachable 0-1\n"
-           "                patterns per cluster of wires (n <= 64)\n"
+           "  --method M    auto (default): brute force for n <= 24, the reduction up to\n"
+           "                64 wires, the split above; bruteforce: every input,\n"
+           "                bit-sliced; reduce: reachable 0-1 patterns per cluster of\n"
+           "                wires (n <= 64); split: two parts that sort (checked\n"
+           "                recursively), then a merge of them ((a+1)(b+1) inputs)\n"
+           "  --merge A     prove NET merges: sorts every input whose first A wires and\n"
+           "                the rest are each sorted ((A+1)(n-A+1) 0-1 inputs, any n)\n"
+           "  --select K    prove output K (from 0) holds the K-th smallest value for\n"
+           "                every input; K,K2: outputs K and K2 hold the K-th and K2-th\n"
+           "                smallest in either order (a median network for even n).\n"
+           "                All 2^n 0-1 inputs, bit-sliced (n <= 40). median:N and\n"
+           "                lib:Median_* are checked this way without the option\n"
            "  --force       run even when the estimated time is too long\n"
-           "  --json        one JSON object: {\"n\",\"sorts\",\"method\",\"seconds\",\n"
-           "                \"counterexample\",\"output\",\"redundant\"}\n"
+           "  --json        one JSON object: {\"n\",\"sorts\",\"method\",\"mode\",\n"
+           "                \"seconds\",\"counterexample\",\"output\",\"redundant\"}\n"
+           "                (\"sorts\" is the verdict of the mode: sorts, merges, selects)\n"
 #ifdef SN_HAVE_OPENCL
            "  --device D    opencl or opencl:P:D: brute force on an OpenCL device (a\n"
            "                kernel generated for the network; same verdict, smallest\n"
@@ -80,49 +96,92 @@ static void print_bits(const uint8_t *v, uint32_t n, const char *sep)
         printf("%s%u", i && *sep ? sep : "", v[i]);
 }
 
-static void print_json(const sn_check_result *r)
+#ifdef SN_HAVE_JANSSON
+static json_t *json_bits(const uint8_t *v, uint32_t n)
 {
-    printf("{\"n\":%u,\"sorts\":%s,\"method\":\"%s\",\"seconds\":%.6f,", r->n,
-           r->sorts ? "true" : "false", sn_check_method_name(r->method), r->seconds);
-    printf("\"counterexample\":");
-    if (r->sorts) {
-        printf("null,\"output\":null,");
-    } else {
-        printf("[");
-        print_bits(r->counterexample, r->n, ",");
-        printf("],\"output\":[");
-        print_bits(r->output, r->n, ",");
-        printf("],");
-    }
-    printf("\"redundant\":[");
-    for (size_t i = 0; i < r->redundant_count; i++)
-        printf("%s%zu", i ? "," : "", r->redundant[i]);
-    printf("]}\n");
+    json_t *a = json_array();
+    for (uint32_t i = 0; i < n; i++)
+        json_array_append_new(a, json_integer(v[i]));
+    return a;
 }
 
-static void print_text(const sn_check_result *r, const char *spec)
+static int print_json(const sn_check_result *r, const char *mode)
 {
-    if (r->sorts) {
-        if (r->method == SN_CHECK_BRUTEFORCE)
-            printf("sorts: yes (proved by brute force over 2^%u inputs in %.2f s)\n", r->n,
-                   r->seconds);
-        else
-            printf("sorts: yes (proved by the reduction: %llu patterns, largest set %zu, "
-                   "in %.2f s)\n",
-                   (unsigned long long)r->inputs, r->max_patterns, r->seconds);
+    json_t *o = json_object();
+    json_object_set_new(o, "n", json_integer(r->n));
+    json_object_set_new(o, "sorts", json_boolean(r->sorts));
+    json_object_set_new(o, "method", json_string(sn_check_method_name(r->method)));
+    json_object_set_new(o, "mode", json_string(mode));
+    json_object_set_new(o, "seconds", json_real(r->seconds));
+    json_object_set_new(o, "counterexample",
+                        r->sorts ? json_null() : json_bits(r->counterexample, r->n));
+    json_object_set_new(o, "output", r->sorts ? json_null() : json_bits(r->output, r->n));
+    if (r->redundant_unknown) {
+        json_object_set_new(o, "redundant", json_null());
     } else {
-        printf("sorts: no (%s, %.2f s)\n",
-               r->method == SN_CHECK_BRUTEFORCE ? "brute force" : "reduction", r->seconds);
-        printf("counterexample (smallest failing 0-1 input, wire 0 first):\n  input:  ");
+        json_t *red = json_array();
+        for (size_t i = 0; i < r->redundant_count; i++)
+            json_array_append_new(red, json_integer((json_int_t)r->redundant[i]));
+        json_object_set_new(o, "redundant", red);
+    }
+    int rc = json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(9)) == 0 ? 0 : CLI_USAGE;
+    putchar('\n');
+    json_decref(o);
+    return rc;
+}
+#endif
+
+/* How the verdict was reached, for the text output. */
+static void print_how(const sn_check_result *r, const char *mode)
+{
+    if (strcmp(mode, "sort") != 0)
+        printf("all %llu 0-1 inputs of the mode in %.2f s", (unsigned long long)r->inputs,
+               r->seconds);
+    else if (r->method == SN_CHECK_BRUTEFORCE)
+        printf("brute force over 2^%u inputs in %.2f s", r->n, r->seconds);
+    else if (r->method == SN_CHECK_SPLIT)
+        printf("the split: two parts that sort, then %llu merge inputs, in %.2f s",
+               (unsigned long long)r->inputs, r->seconds);
+    else
+        printf("the reduction: %llu patterns, largest set %zu, in %.2f s",
+               (unsigned long long)r->inputs, r->max_patterns, r->seconds);
+}
+
+static void print_text(const sn_check_result *r, const char *spec, const char *mode,
+                       const char *what)
+{
+    const char *verb = strcmp(mode, "merge") == 0    ? "merges"
+                       : strcmp(mode, "select") == 0 ? "selects"
+                                                     : "sorts";
+    if (r->sorts) {
+        printf("%s: yes%s%s (proved by ", verb, what[0] ? " " : "", what);
+        print_how(r, mode);
+        printf(")\n");
+    } else {
+        printf("%s: no%s%s (", verb, what[0] ? " " : "", what);
+        print_how(r, mode);
+        printf(")\n");
+        printf("counterexample (%s failing 0-1 input, wire 0 first):\n  input:  ",
+               r->method == SN_CHECK_SPLIT || strcmp(mode, "merge") == 0 ? "a" : "the smallest");
         print_bits(r->counterexample, r->n, "");
         printf("\n  output: ");
         print_bits(r->output, r->n, "");
-        printf("\n  first out of order: positions %u and %u (%u > %u)\n", r->first_unsorted,
-               r->first_unsorted + 1, r->output[r->first_unsorted],
-               r->output[r->first_unsorted + 1]);
+        if (strcmp(mode, "select") == 0)
+            printf("\n  (the selected outputs do not hold the values asked for)\n");
+        else
+            printf("\n  first out of order: positions %u and %u (%u > %u)\n", r->first_unsorted,
+                   r->first_unsorted + 1, r->output[r->first_unsorted],
+                   r->output[r->first_unsorted + 1]);
         printf("  replay: sortnet run %s --input ", spec);
         print_bits(r->counterexample, r->n, ",");
-        printf("\n  failing 0-1 inputs: %llu\n", (unsigned long long)r->failing_count);
+        if (r->method == SN_CHECK_SPLIT)
+            printf("\n");
+        else
+            printf("\n  failing 0-1 inputs: %llu\n", (unsigned long long)r->failing_count);
+    }
+    if (r->redundant_unknown) {
+        printf("redundant comparators: not computed by this method\n");
+        return;
     }
     printf("redundant comparators: ");
     if (!r->redundant_count)
@@ -132,12 +191,117 @@ static void print_text(const sn_check_result *r, const char *spec)
     printf("%s\n", r->redundant_count ? " (never swap; indices in layer order)" : "");
 }
 
+/* What check asks: sort (default), merge (first part a), or select
+ * (outputs k[0..nk)). what: "(outputs 4)" for the verdict line. */
+typedef struct check_mode {
+    const char *name;
+    uint32_t a;
+    uint32_t k[2];
+    size_t nk;
+    char what[64];
+} check_mode;
+
+static int parse_mode(const char *merge_arg, const char *select_arg, check_mode *m)
+{
+    uint64_t v;
+    if (merge_arg) {
+        if (!cli_parse_u64(merge_arg, 0, UINT32_MAX, &v))
+            return cli_error(CLI_USAGE, "--merge", "'%s' is not a number of wires", merge_arg);
+        m->name = "merge";
+        m->a = (uint32_t)v;
+        snprintf(m->what, sizeof m->what, "(parts of %u and the rest)", m->a);
+        return 0;
+    }
+    if (!select_arg)
+        return 0;
+    const char *p = select_arg;
+    for (m->nk = 0; m->nk < 2; m->nk++) {
+        char num[24];
+        size_t len = strcspn(p, ",");
+        if (len == 0 || len >= sizeof num)
+            break;
+        memcpy(num, p, len);
+        num[len] = '\0';
+        if (!cli_parse_u64(num, 0, UINT32_MAX, &v))
+            break;
+        m->k[m->nk] = (uint32_t)v;
+        p += len;
+        if (*p == '\0') {
+            m->nk++;
+            m->name = "select";
+            if (m->nk == 1)
+                snprintf(m->what, sizeof m->what, "(output %u)", m->k[0]);
+            else
+                snprintf(m->what, sizeof m->what, "(outputs %u and %u, either order)", m->k[0],
+                         m->k[1]);
+            return 0;
+        }
+        p++;
+    }
+    return cli_error(CLI_USAGE, "--select", "'%s' is not an output K or a pair K,K2", select_arg);
+}
+
+static sn_status run_mode(const sn_network *net, const check_mode *m, const sn_check_options *opt,
+                          sn_check_result *res, sn_diag *d)
+{
+    if (strcmp(m->name, "merge") == 0)
+        return sn_check_merge(net, m->a, res, d);
+    return sn_check_select(net, m->k, m->nk, opt, res, d);
+}
+
+/* mode for a library median network (nothing for other networks); an
+ * exit code when the device was asked to check it. */
+static int median_mode(const char *spec, const sn_network *net, bool device, check_mode *mode)
+{
+    mode->nk = sn_library_selected_outputs(spec, sn_network_wires(net), mode->k);
+    if (mode->nk == 0)
+        return 0;
+    mode->name = "select";
+    if (mode->nk == 1)
+        snprintf(mode->what, sizeof mode->what, "(output %u)", mode->k[0]);
+    else
+        snprintf(mode->what, sizeof mode->what, "(outputs %u and %u, either order)", mode->k[0],
+                 mode->k[1]);
+    if (device)
+        return cli_error(CLI_USAGE, "--device",
+                         "the device checks sorting only; %s is a median network", spec);
+    return 0;
+}
+
+/* Run the question of mode on the CPU, or sorting on the device when
+ * device is set (devname then receives its name). */
+static sn_status run_check(const sn_network *net, const check_mode *mode, const char *device,
+                           const char *dev_spec, const sn_check_options *opt, sn_check_result *res,
+                           sn_diag *d, char devname[320])
+{
+    if (strcmp(mode->name, "sort") != 0)
+        return run_mode(net, mode, opt, res, d);
+#ifdef SN_HAVE_OPENCL
+    if (device) {
+        sn_gpu *g = NULL;
+        sn_status st = sn_gpu_open(dev_spec, &g, d);
+        if (st == SN_OK) {
+            snprintf(devname, 320, "%s", sn_gpu_device_name(g));
+            st = sn_gpu_check(g, net, opt, res, d);
+        }
+        sn_gpu_close(g);
+        return st;
+    }
+#else
+    (void)device;
+    (void)dev_spec;
+    (void)devname;
+#endif
+    return sn_check_run(net, opt, res, d);
+}
+
 int cmd_check(int argc, char **argv)
 {
-    static const struct option opts[] = {{"threads", 1, NULL, 't'}, {"method", 1, NULL, 'm'},
-                                         {"force", 0, NULL, 'f'},   {"json", 0, NULL, 'j'},
-                                         {"device", 1, NULL, 'd'},  {"help", 0, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {
+        {"threads", 1, NULL, 't'}, {"method", 1, NULL, 'm'}, {"force", 0, NULL, 'f'},
+        {"json", 0, NULL, 'j'},    {"device", 1, NULL, 'd'}, {"merge", 1, NULL, 'M'},
+        {"select", 1, NULL, 'S'},  {"help", 0, NULL, 'h'},   {NULL, 0, NULL, 0}};
+    const char *merge_arg = NULL, *select_arg = NULL;
     sn_check_options opt;
     sn_check_options_init(&opt);
     bool json = false;
@@ -161,12 +325,28 @@ int cmd_check(int argc, char **argv)
         case 'f': opt.force = true; break;
         case 'j': json = true; break;
         case 'd': device = optarg; break;
+        case 'M': merge_arg = optarg; break;
+        case 'S': select_arg = optarg; break;
         case 'h': help(); return CLI_OK;
         default: return cli_bad_option("check", c, argv);
         }
     }
     if (optind != argc - 1)
         return cli_error(CLI_USAGE, "check", "expected one network (see --help)");
+    if (merge_arg && select_arg)
+        return cli_error(CLI_USAGE, "check",
+                         "--merge and --select are different questions: "
+                         "give one");
+#ifndef SN_HAVE_JANSSON
+    if (json)
+        return cli_error(CLI_NOENV, "--json", "built without jansson (libjansson-dev)");
+#endif
+    check_mode mode = {"sort", 0, {0, 0}, 0, ""};
+    if ((rc = parse_mode(merge_arg, select_arg, &mode)) != 0)
+        return rc;
+    if (device && strcmp(mode.name, "sort") != 0)
+        return cli_error(CLI_USAGE, "--device", "the device checks sorting only (not --%s)",
+                         mode.name);
     const char *dev_spec = NULL;
     if (device) {
         if (strncmp(device, "opencl", 6) != 0 || (device[6] != '\0' && device[6] != ':'))
@@ -205,6 +385,13 @@ int cmd_check(int argc, char **argv)
         net = owned;
     }
 
+    /* a library median network (median:N, lib:Median_*) is asked whether
+     * it selects its median, not whether it sorts */
+    if (!merge_arg && !select_arg && (rc = median_mode(spec, net, device != NULL, &mode)) != 0) {
+        sn_network_destroy(owned);
+        sn_schedule_destroy(s);
+        return rc;
+    }
     progress_state ps = {0, false};
     if (isatty(fileno(stderr))) {
         opt.progress = progress;
@@ -219,24 +406,8 @@ int cmd_check(int argc, char **argv)
     opt.cancel = &interrupted;
 
     sn_check_result res;
-    sn_status st;
     char devname[320] = "";
-#ifdef SN_HAVE_OPENCL
-    if (device) {
-        sn_gpu *g = NULL;
-        st = sn_gpu_open(dev_spec, &g, &d);
-        if (st == SN_OK) {
-            snprintf(devname, sizeof devname, "%s", sn_gpu_device_name(g));
-            st = sn_gpu_check(g, net, &opt, &res, &d);
-        }
-        sn_gpu_close(g);
-    } else {
-        st = sn_check_run(net, &opt, &res, &d);
-    }
-#else
-    (void)dev_spec;
-    st = sn_check_run(net, &opt, &res, &d);
-#endif
+    sn_status st = run_check(net, &mode, device, dev_spec, &opt, &res, &d, devname);
     sigaction(SIGINT, &old, NULL);
     if (ps.shown)
         fprintf(stderr, "\r%60s\r", "");
@@ -244,17 +415,21 @@ int cmd_check(int argc, char **argv)
     if (st == SN_EINTERRUPTED) {
         rc = cli_error(130, "check", "interrupted; no verdict");
     } else if (st != SN_OK) {
-        rc = cli_error(cli_status_exit(st), "check", "%s: %s%s", spec, d.text,
-                       st == SN_ELIMIT ? " (use --force to run anyway)" : "");
+        rc = cli_error(
+            cli_status_exit(st), "check", "%s: %s%s", spec, d.text,
+            st == SN_ELIMIT && sn_network_wires(net) <= 64 ? " (use --force to run anyway)" : "");
     } else {
-        if (json) {
-            print_json(&res);
-        } else {
-            print_text(&res, spec);
+        int jrc = 0;
+#ifdef SN_HAVE_JANSSON
+        if (json)
+            jrc = print_json(&res, mode.name);
+#endif
+        if (!json) {
+            print_text(&res, spec, mode.name, mode.what);
             if (devname[0])
                 printf("checked on: %s\n", devname);
         }
-        rc = res.sorts ? CLI_OK : CLI_NEGATIVE;
+        rc = jrc ? jrc : res.sorts ? CLI_OK : CLI_NEGATIVE;
         sn_check_result_free(&res);
     }
     sn_network_destroy(owned);

@@ -32,7 +32,31 @@ static void help(void)
            "               (function <fn>_kv(keys, payload))\n"
            "  --standard   convert to standard form first (untangle reversed comparators)\n"
            "  -o FILE      write to FILE (atomically) instead of standard output\n"
-           "  -h, --help   this text\n");
+           "  -h, --help   this text\n\n"
+           "Generators (any n; t = ceil(lg n); S = comparators, D = layers; details and\n"
+           "tables in docs/constructions.md):\n"
+           "  oddeven-merge:N      Batcher, balanced split: S(n) = S(floor(n/2)) +\n"
+           "                       S(ceil(n/2)) + M(floor(n/2), ceil(n/2)), M(a,b) =\n"
+           "                       M(ceil(a/2), ceil(b/2)) + M(floor(a/2), floor(b/2)) +\n"
+           "                       floor((a+b-1)/2), M(1,1) = 1; D <= t(t+1)/2\n"
+           "  bitonic:N            balanced split: S(n) = S(floor(n/2)) + S(ceil(n/2)) +\n"
+           "                       B(n), B(m) = floor(m/2) + B(ceil(m/2)) + B(floor(m/2));\n"
+           "                       D <= t(t+1)/2; n = 2^t: S = n t(t+1)/4\n"
+           "  oddeven-merge-pad:N  the 2^t network, wires >= n dropped (closed form, as\n"
+           "  bitonic-pad:N        the GPU runs it); for n = 2^t the same as above\n"
+           "  merge-exchange:N     Knuth's Algorithm 5.2.2M; n = 2^t: S = (t^2-t+4)2^(t-2)-1,\n"
+           "                       D = t(t+1)/2\n"
+           "  bose-nelson:N        Bose-Nelson (1962): S(n) = S(floor(n/2)) + S(ceil(n/2))\n"
+           "                       + BN(floor(n/2), ceil(n/2)); n = 2^t: S = 3^t - 2^t\n"
+           "  hibbard:N            Hibbard (1963): the same comparator count as Bose-Nelson\n"
+           "  balanced:N           Dowd-Perl-Rudolph-Saks: t blocks of t layers, S = t^2\n"
+           "                       2^(t-1), D = t^2 (padded to 2^t when n is not a power\n"
+           "                       of two; comparators on wires >= n dropped)\n"
+           "  pairwise:N  transposition:N  bubble:N  insertion:N  bitonic-classic:N\n"
+           "  empty:N              no comparators\n"
+           "Merging networks: merge:A,B (odd-even merge of sorted parts of A and B wires),\n"
+           "bitonic-merge:N (parts floor(N/2), ceil(N/2)), half-cleaner:N (one layer).\n"
+           "Library: best:N, best-depth:N, median:N, lib:NAME (sortnet list).\n");
 }
 
 /* gen proves a network only when that is quick: the checker is stopped

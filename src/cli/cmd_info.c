@@ -112,9 +112,41 @@ static void print_layers_text(const sn_zero_one *z)
     }
 }
 
+/* Which construction gives s: the generator's description, or what the
+ * name says for merging networks, the library and files. */
+static const char *construction(const sn_schedule *s)
+{
+    sn_algo a = sn_schedule_algo(s);
+    const char *name = sn_schedule_name(s);
+    if (a != SN_ALGO_EXPLICIT)
+        return sn_algo_describe(a, sn_schedule_wires(s));
+    static const struct {
+        const char *prefix, *what;
+    } known[] = {
+        {"merge:", "Batcher's odd-even merge of sorted wires [0, A) and [A, n): a merging "
+                   "network (sortnet check --merge A)"},
+        {"bitonic-merge:", "the bitonic merger of sorted halves floor(n/2) and ceil(n/2), "
+                           "untangled to standard form: a merging network (check --merge)"},
+        {"half-cleaner:", "one layer (i, i + ceil(n/2)): the first step of a bitonic merge"},
+        {"median:", "the best-known median network from the library (SorterHunter): a "
+                    "selection network, not a sorter (sortnet check median:N proves it)"},
+        {"lib:Median_", "a best-known median network from the library (SorterHunter): a "
+                        "selection network (check --select)"},
+        {"best:", "the best-known sorting network with the fewest comparators (library)"},
+        {"best-depth:", "the best-known sorting network with the fewest layers (library)"},
+        {"lib:", "a network from the shipped library (sortnet list)"},
+        {"empty:", "no comparators (a start for editing)"},
+    };
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strncmp(name, known[i].prefix, strlen(known[i].prefix)) == 0)
+            return known[i].what;
+    return "a network read from a file";
+}
+
 static void print_text(const sn_schedule *s, const info *in)
 {
     printf("network:   %s\n", sn_schedule_name(s));
+    printf("construction: %s\n", construction(s));
     printf("inputs:    %u\n", in->n);
     printf("size:      %zu comparators\n", in->size);
     printf("depth:     %zu layers\n", in->depth);
@@ -144,7 +176,7 @@ static void print_text(const sn_schedule *s, const info *in)
 }
 
 #ifdef SN_HAVE_JANSSON
-static int print_json(const info *in)
+static int print_json(const sn_schedule *s, const info *in)
 {
     json_t *o = json_object(), *layers = json_array(), *red = NULL;
     for (size_t k = 0; k < in->depth; k++)
@@ -155,6 +187,7 @@ static int print_json(const info *in)
             json_array_append_new(red, json_integer((json_int_t)in->redundant[i]));
     }
     json_object_set_new(o, "n", json_integer(in->n));
+    json_object_set_new(o, "construction", json_string(construction(s)));
     json_object_set_new(o, "size", json_integer((json_int_t)in->size));
     json_object_set_new(o, "depth", json_integer((json_int_t)in->depth));
     json_object_set_new(o, "standard", json_boolean(in->standard));
@@ -247,7 +280,7 @@ int cmd_info(int argc, char **argv)
     if (!rc) {
 #ifdef SN_HAVE_JANSSON
         if (json)
-            rc = print_json(&in);
+            rc = print_json(s, &in);
         else
 #endif
             print_text(s, &in);

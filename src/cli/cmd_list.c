@@ -19,12 +19,15 @@ static void help(void)
     printf("usage: sortnet list [--n N] [--json]\n\n"
            "List the networks that ship inside sortnet (assets/networks): the best-known\n"
            "sorting networks for n = %u..%u (SorterHunter's list, by Bert Dobbelaere) and\n"
-           "libsortnetwork's examples. Every one of them can be named wherever a command\n"
-           "takes NET:\n\n"
+           "libsortnetwork's examples, and the best-known median networks for n = 3..32\n"
+           "(SorterHunter; KIND median: not sorters, `sortnet check median:N` proves the\n"
+           "median). Every one of them can be named wherever a command takes NET:\n\n"
            "  best:N        the best-known network on N inputs with the fewest comparators\n"
            "                (ties broken by fewer layers)\n"
            "  best-depth:N  the best-known one with the fewest layers (ties broken by\n"
            "                fewer comparators)\n"
+           "  median:N      the best-known median network on N inputs (fewest\n"
+           "                comparators, ties broken by fewer layers)\n"
            "  lib:NAME      any library network by the NAME this list shows\n\n"
            "\"proven optimal\" marks a size or depth that published proofs show no network\n"
            "on n inputs can beat (size: n <= 12; depth: n <= 17).\n\n"
@@ -38,7 +41,9 @@ static void help(void)
 static const char *aliases(const sn_library_info *e, char *buf, size_t cap)
 {
     buf[0] = '\0';
-    if (e->best_size && e->best_depth)
+    if (e->kind == SN_LIBRARY_MEDIAN && sn_library_median(e->n) == sn_library_find(e->stem))
+        snprintf(buf, cap, "median:%u", e->n);
+    else if (e->best_size && e->best_depth)
         snprintf(buf, cap, "best:%u best-depth:%u", e->n, e->n);
     else if (e->best_size)
         snprintf(buf, cap, "best:%u", e->n);
@@ -58,15 +63,15 @@ static void print_text(uint32_t only_n)
 {
     char name[96], also[64];
     size_t shown = 0;
-    printf("%-24s %-24s %3s %5s %6s  %-15s %s\n", "NAME", "ALSO", "N", "SIZE", "DEPTH",
-           "PROVEN OPTIMAL", "SOURCE");
+    printf("%-24s %-24s %3s %5s %6s  %-15s %-14s %s\n", "NAME", "ALSO", "N", "SIZE", "DEPTH",
+           "PROVEN OPTIMAL", "SOURCE", "KIND");
     sn_library_info e;
     for (size_t i = 0; sn_library_get(i, &e); i++) {
         if (only_n && e.n != only_n)
             continue;
         snprintf(name, sizeof name, "lib:%s", e.stem);
-        printf("%-24s %-24s %3u %5u %6u  %-15s %s\n", name, aliases(&e, also, sizeof also), e.n,
-               e.size, e.depth, proven(&e), e.source);
+        printf("%-24s %-24s %3u %5u %6u  %-15s %-14s %s\n", name, aliases(&e, also, sizeof also),
+               e.n, e.size, e.depth, proven(&e), e.source, sn_library_kind_name(e.kind));
         shown++;
     }
     uint32_t lo, hi;
@@ -94,11 +99,15 @@ static int print_json(uint32_t only_n)
             snprintf(alias, sizeof alias, "best-depth:%u", e.n);
             json_array_append_new(also, json_string(alias));
         }
-        json_t *o = json_pack("{s:s,s:o,s:I,s:I,s:I,s:b,s:b,s:s,s:s}", "name", name, "also",
-                              also, "n", (json_int_t)e.n, "size", (json_int_t)e.size, "depth",
-                              (json_int_t)e.depth, "size_optimal", e.size_optimal,
-                              "depth_optimal", e.depth_optimal, "source", e.source, "file",
-                              e.path);
+        if (e.kind == SN_LIBRARY_MEDIAN && sn_library_median(e.n) == i) {
+            snprintf(alias, sizeof alias, "median:%u", e.n);
+            json_array_append_new(also, json_string(alias));
+        }
+        json_t *o =
+            json_pack("{s:s,s:o,s:I,s:I,s:I,s:b,s:b,s:s,s:s,s:s}", "name", name, "also", also, "n",
+                      (json_int_t)e.n, "size", (json_int_t)e.size, "depth", (json_int_t)e.depth,
+                      "size_optimal", e.size_optimal, "depth_optimal", e.depth_optimal, "source",
+                      e.source, "file", e.path, "kind", sn_library_kind_name(e.kind));
         json_array_append_new(arr, o);
     }
     int rc = json_dumpf(arr, stdout, JSON_COMPACT) == 0 ? CLI_OK : CLI_USAGE;

@@ -21,6 +21,7 @@ const char *sn_check_method_name(sn_check_method m)
     case SN_CHECK_AUTO: return "auto";
     case SN_CHECK_BRUTEFORCE: return "bruteforce";
     case SN_CHECK_REDUCE: return "reduce";
+    case SN_CHECK_SPLIT: return "split";
     }
     return "?";
 }
@@ -35,7 +36,8 @@ bool sn_check_method_parse(const char *s, sn_check_method *out)
                  {"brute-force", SN_CHECK_BRUTEFORCE},
                  {"bf", SN_CHECK_BRUTEFORCE},
                  {"reduce", SN_CHECK_REDUCE},
-                 {"reduction", SN_CHECK_REDUCE}};
+                 {"reduction", SN_CHECK_REDUCE},
+                 {"split", SN_CHECK_SPLIT}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(s, names[i].name) == 0) {
             *out = names[i].m;
@@ -213,6 +215,14 @@ sn_status sn_check_run(const sn_network *net, const sn_check_options *opt, sn_ch
     memset(res, 0, sizeof *res);
     if (!net)
         return sn_diag_set(diag, SN_EINVAL, 0, 0, "no network");
+    if (sn_network_wires(net) > 64 &&
+        (opt->method == SN_CHECK_AUTO || opt->method == SN_CHECK_SPLIT))
+        return check_split(net, opt, res, diag, 0);
+    if (opt->method == SN_CHECK_SPLIT) {
+        sn_check_options o = *opt;
+        o.method = SN_CHECK_AUTO; /* 64 wires or fewer: nothing to split */
+        return sn_check_run(net, &o, res, diag);
+    }
     check_ctx c;
     sn_status st = ctx_init(&c, net, opt);
     if (st != SN_OK)

@@ -30,10 +30,12 @@
 typedef enum sn_check_method {
     SN_CHECK_AUTO = 0,   /* brute force for small n, else the reduction */
     SN_CHECK_BRUTEFORCE, /* all 2^n inputs, bit-sliced */
-    SN_CHECK_REDUCE      /* reachable-pattern sets, n <= 64 */
+    SN_CHECK_REDUCE,     /* reachable-pattern sets, n <= 64 */
+    SN_CHECK_SPLIT       /* n > 64: two parts that sort, then a merge
+                            (check_modes.c); auto uses it above 64 wires */
 } sn_check_method;
 
-const char *sn_check_method_name(sn_check_method m); /* "auto", "bruteforce", "reduce" */
+const char *sn_check_method_name(sn_check_method m); /* "auto", "bruteforce", "reduce", "split" */
 bool sn_check_method_parse(const char *s, sn_check_method *out);
 
 /* Progress: fraction done in [0, 1] and estimated seconds left (< 0 when
@@ -73,17 +75,42 @@ typedef struct sn_check_result {
     size_t redundant_count;
     uint64_t inputs;     /* 2^n inputs (brute force) or patterns pushed (reduce) */
     size_t max_patterns; /* reduction: largest pattern set held at once */
+    /* true when the method does not find redundant comparators (the split
+     * and the merging check): redundant is then NULL and means nothing. */
+    bool redundant_unknown;
 } sn_check_result;
 
 /* Check net. On SN_OK *res is filled (free it with sn_check_result_free).
  * SN_ELIMIT (diag gives the estimated inputs and time) when the method
  * would take too long and opt->force is false, or cannot handle n at all
- * (the reduction needs n <= 64; brute force too). SN_EINTERRUPTED when
+ * (the reduction needs n <= 64; brute force too). Above 64 wires auto
+ * (and split) use the split: the layers before the one that joins all
+ * wires must keep exactly two wire sets apart, each sorted by its part
+ * (checked recursively), and the rest must merge them; otherwise
+ * SN_ELIMIT. A part that does not sort gives a counterexample of the
+ * whole network when one of two completions fails, else SN_ELIMIT. SN_EINTERRUPTED when
  * *opt->cancel became nonzero. opt may be NULL (defaults). */
 sn_status sn_check_run(const sn_network *net, const sn_check_options *opt, sn_check_result *res,
                        sn_diag *diag);
 
 void sn_check_result_free(sn_check_result *res); /* frees the arrays; NULL is a no-op */
+
+/* Merging: does net sort every input whose wires [0, a) and [a, n) are
+ * each sorted? By the 0-1 principle (a + 1)(n - a + 1) inputs decide it,
+ * for any n. res->sorts is the verdict; the counterexample is the
+ * smallest such input in the order (zeros on the first part, zeros on the
+ * second). counterexample_index only for n <= 64. */
+sn_status sn_check_merge(const sn_network *net, uint32_t a, sn_check_result *res, sn_diag *diag);
+
+/* Selection: does output k[0] hold the k[0]-th smallest value (counting
+ * from 0) for every input; with nk == 2, do outputs k[0] and k[1] hold the
+ * k[0]-th and k[1]-th smallest in either order (a median network for
+ * even n)? All 2^n 0-1 inputs, bit-sliced on opt->threads (n <= 40;
+ * SN_ELIMIT with an estimate when it would take over a minute and
+ * !opt->force). res->sorts is the verdict ("selects"); redundant lists
+ * the comparators that never swap. opt may be NULL. */
+sn_status sn_check_select(const sn_network *net, const uint32_t *k, size_t nk,
+                          const sn_check_options *opt, sn_check_result *res, sn_diag *diag);
 
 /* For `sortnet info`: does net sort, and which comparators are redundant.
  * Auto method, all threads, no force: brute force up to n = 24

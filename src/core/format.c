@@ -6,6 +6,7 @@
  * file adds the "LINE:COL: " or "FILE:LINE:COL: " prefix, so every error
  * about a file reads the same way. */
 #include "core/format.h"
+#include "core/construct.h"
 #include "core/library.h"
 
 #include <errno.h>
@@ -395,18 +396,11 @@ static bool file_exists(const char *path)
 
 static void known_generators(char *buf, size_t cap)
 {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int a = 0; a < SN_ALGO_COUNT; a++) {
-        if (a == SN_ALGO_EXPLICIT)
-            continue;
-        int w =
-            snprintf(buf + used, cap - used, "%s%s", used ? ", " : "", sn_algo_name((sn_algo)a));
-        if (w < 0 || (size_t)w >= cap - used)
-            break;
-        used += (size_t)w;
-    }
-    snprintf(buf + used, cap - used, "%sempty", used ? ", " : "");
+    snprintf(buf, cap,
+             "bitonic, oddeven-merge, bitonic-pad, oddeven-merge-pad, transposition, "
+             "pairwise, bubble, insertion, bitonic-classic, bose-nelson, hibbard, "
+             "merge-exchange, balanced, empty; merging: merge:A,B, bitonic-merge:N, "
+             "half-cleaner:N");
 }
 
 /* "empty:N": N wires and no comparators, a start for building a network
@@ -450,7 +444,8 @@ static sn_status parse_wires(const char *spec, const char *name, const char *num
     return SN_OK;
 }
 
-/* best:N, best-depth:N and lib:NAME: the shipped library (library.h). */
+/* best:N, best-depth:N, median:N and lib:NAME: the shipped library
+ * (library.h). */
 static sn_status load_library(const char *spec, const char *family, const char *arg,
                               sn_schedule **out, sn_diag *diag)
 {
@@ -466,7 +461,13 @@ static sn_status load_library(const char *spec, const char *family, const char *
         if (st != SN_OK)
             return st;
         bool by_depth = strcmp(family, "best-depth") == 0;
-        if ((entry = sn_library_best(n, by_depth)) == SN_LIBRARY_NONE) {
+        if (strcmp(family, "median") == 0) {
+            if ((entry = sn_library_median(n)) == SN_LIBRARY_NONE)
+                return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                                   "%s: the library has no median network for n = %u (`sortnet "
+                                   "list` shows the median networks it has)",
+                                   spec, n);
+        } else if ((entry = sn_library_best(n, by_depth)) == SN_LIBRARY_NONE) {
             sn_library_best_range(&lo, &hi);
             return sn_diag_set(diag, SN_EINVAL, 0, 0,
                                "%s: the library has best-known networks for n = %u..%u only "
@@ -475,6 +476,40 @@ static sn_status load_library(const char *spec, const char *family, const char *
         }
     }
     return sn_library_schedule(entry, spec, out, diag);
+}
+
+/* merge:A,B, bitonic-merge:N and half-cleaner:N (construct.h). */
+static sn_status load_merger(const char *spec, const char *family, const char *arg,
+                             sn_schedule **out, sn_diag *diag)
+{
+    sn_network *net = NULL;
+    sn_status st;
+    if (strcmp(family, "merge") == 0) {
+        char first[16];
+        const char *comma = strchr(arg, ',');
+        uint32_t a = 0, b = 0;
+        size_t len = comma ? (size_t)(comma - arg) : 0;
+        if (!comma || len == 0 || len >= sizeof first)
+            return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                               "%s: expected merge:A,B (the sizes of the two sorted parts, e.g. "
+                               "merge:4,4)",
+                               spec);
+        memcpy(first, arg, len);
+        first[len] = '\0';
+        if ((st = parse_wires(spec, family, first, &a, diag)) != SN_OK ||
+            (st = parse_wires(spec, family, comma + 1, &b, diag)) != SN_OK)
+            return st;
+        st = sn_construct_merge(a, b, &net, diag);
+    } else {
+        uint32_t n;
+        if ((st = parse_wires(spec, family, arg, &n, diag)) != SN_OK)
+            return st;
+        st = strcmp(family, "bitonic-merge") == 0 ? sn_construct_bitonic_merge(n, &net, diag)
+                                                  : sn_construct_half_cleaner(n, &net, diag);
+    }
+    if (st != SN_OK)
+        return st;
+    return sn_schedule_from_network(net, out); /* consumes net */
 }
 
 static sn_status load_generator(const char *spec, const char *colon, sn_schedule **out,
@@ -488,6 +523,9 @@ static sn_status load_generator(const char *spec, const char *colon, sn_schedule
     algo_name[nlen] = '\0';
     if (sn_library_is_family(algo_name))
         return load_library(spec, algo_name, colon + 1, out, diag);
+    if (strcmp(algo_name, "merge") == 0 || strcmp(algo_name, "bitonic-merge") == 0 ||
+        strcmp(algo_name, "half-cleaner") == 0)
+        return load_merger(spec, algo_name, colon + 1, out, diag);
     sn_algo algo;
     bool empty = strcmp(algo_name, "empty") == 0;
     if (!empty && (!sn_algo_parse(algo_name, &algo) || algo == SN_ALGO_EXPLICIT)) {
@@ -506,6 +544,7 @@ static sn_status load_generator(const char *spec, const char *colon, sn_schedule
         return st;
     if (empty)
         return load_empty(n, out, diag);
+    (void)sn_algo_resolve(algo_name, n, &algo); /* the balanced split where it differs */
     return sn_schedule_generate(algo, n, out, diag);
 }
 

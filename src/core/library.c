@@ -58,6 +58,28 @@ size_t sn_library_best(uint32_t n, bool by_depth)
     return best;
 }
 
+static bool is_median(const sn_library_file *f)
+{
+    return strcmp(f->dir, "median") == 0;
+}
+
+const char *sn_library_kind_name(sn_library_kind k)
+{
+    return k == SN_LIBRARY_MEDIAN ? "median" : "sorter";
+}
+
+size_t sn_library_median(uint32_t n)
+{
+    size_t best = SN_LIBRARY_NONE;
+    for (size_t i = 0; i < sn_library_file_count; i++) {
+        const sn_library_file *f = &sn_library_files[i];
+        if (f->n == n && is_median(f) &&
+            (best == SN_LIBRARY_NONE || better(f, &sn_library_files[best], false)))
+            best = i;
+    }
+    return best;
+}
+
 size_t sn_library_best_size(uint32_t n)
 {
     size_t i = sn_library_best(n, false);
@@ -86,14 +108,17 @@ bool sn_library_get(size_t i, sn_library_info *out)
     memset(out, 0, sizeof *out);
     out->stem = f->stem;
     out->path = f->path;
-    out->source = is_record_list(f) ? "SorterHunter" : "libsortnetwork";
+    out->kind = is_median(f) ? SN_LIBRARY_MEDIAN : SN_LIBRARY_SORTER;
+    out->source = is_record_list(f) || is_median(f) ? "SorterHunter" : "libsortnetwork";
     out->n = f->n;
     out->size = f->listed_size;
     out->depth = f->listed_depth;
     out->best_size = sn_library_best(f->n, false) == i;
     out->best_depth = sn_library_best(f->n, true) == i;
-    out->size_optimal = f->n < COUNT_OF(size_optimal) && f->listed_size == size_optimal[f->n];
-    out->depth_optimal = f->n < COUNT_OF(depth_optimal) && f->listed_depth == depth_optimal[f->n];
+    out->size_optimal =
+        !is_median(f) && f->n < COUNT_OF(size_optimal) && f->listed_size == size_optimal[f->n];
+    out->depth_optimal =
+        !is_median(f) && f->n < COUNT_OF(depth_optimal) && f->listed_depth == depth_optimal[f->n];
     return true;
 }
 
@@ -151,8 +176,17 @@ sn_status sn_library_schedule(size_t i, const char *name, sn_schedule **out, sn_
     return SN_OK;
 }
 
+size_t sn_library_selected_outputs(const char *name, uint32_t n, uint32_t out[2])
+{
+    if (n < 1 || (strncmp(name, "median:", 7) != 0 && strncmp(name, "lib:Median_", 11) != 0))
+        return 0;
+    out[0] = (n - 1) / 2;
+    out[1] = n / 2;
+    return n % 2 ? 1 : 2;
+}
+
 bool sn_library_is_family(const char *family)
 {
     return strcmp(family, "best") == 0 || strcmp(family, "best-depth") == 0 ||
-           strcmp(family, "lib") == 0;
+           strcmp(family, "median") == 0 || strcmp(family, "lib") == 0;
 }

@@ -5,6 +5,10 @@
  *                 comparators (ties broken by fewer layers)
  *   best-depth:N  the best-known one with the fewest layers (ties broken by
  *                 fewer comparators)
+ *   median:N      the best-known median network on N inputs (fewest
+ *                 comparators, ties broken by fewer layers): for odd N output
+ *                 (N-1)/2 holds the median, for even N outputs N/2-1 and N/2
+ *                 hold the two middle values in either order
  *   lib:NAME      any library network by its file name without extension,
  *                 e.g. lib:Sort_16_61_9 or lib:16i-10s-60c-0
  *
@@ -25,8 +29,17 @@
 /* No entry (returned by the look-ups). */
 #define SN_LIBRARY_NONE ((size_t)-1)
 
+/* What a library network does. */
+typedef enum sn_library_kind {
+    SN_LIBRARY_SORTER = 0, /* sorts every input */
+    SN_LIBRARY_MEDIAN      /* selects the median (median/): not a sorter */
+} sn_library_kind;
+
+const char *sn_library_kind_name(sn_library_kind k); /* "sorter", "median" */
+
 /* One library network. Strings are static (never freed). */
 typedef struct sn_library_info {
+    sn_library_kind kind;
     const char *stem;   /* "Sort_16_60_10": its name after "lib:" */
     const char *path;   /* inside assets/networks: "best/Sort_16_60_10.json" */
     const char *source; /* "SorterHunter" or "libsortnetwork" */
@@ -47,6 +60,9 @@ bool sn_library_get(size_t i, sn_library_info *out);
 /* The entry of best:n (by_depth false) or best-depth:n (true), or
  * SN_LIBRARY_NONE when the library has no sorting network for n. */
 size_t sn_library_best(uint32_t n, bool by_depth);
+/* The entry of median:n, or SN_LIBRARY_NONE. */
+size_t sn_library_median(uint32_t n);
+
 /* Comparators of best:n (the smallest known sorting network on n wires),
  * or 0 when the library has none for n. */
 size_t sn_library_best_size(uint32_t n);
@@ -62,7 +78,13 @@ sn_status sn_library_network(size_t i, const char *name, sn_network **out, sn_di
  * which format.c resolves). */
 sn_status sn_library_schedule(size_t i, const char *name, sn_schedule **out, sn_diag *diag);
 
-/* true when `family` ("best", "best-depth", "lib") names the library. */
+/* The outputs a library median network selects when `name` names one
+ * ("median:N", "lib:Median_..."): (n-1)/2 for odd n, n/2-1 and n/2 for
+ * even n, into out; returns how many (0 for every other name). */
+size_t sn_library_selected_outputs(const char *name, uint32_t n, uint32_t out[2]);
+
+/* true when `family` ("best", "best-depth", "median", "lib") names the
+ * library. */
 bool sn_library_is_family(const char *family);
 
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/construct.h"
 
 struct sn_schedule {
     sn_algo algo; /* SN_ALGO_EXPLICIT or a generator (closed or explicit) */
@@ -28,8 +29,9 @@ struct sn_schedule {
 };
 
 static const char *const algo_names[SN_ALGO_COUNT] = {
-    "explicit", "bitonic", "oddeven-merge", "transposition",
-    "pairwise", "bubble",  "insertion",     "bitonic-classic",
+    "explicit",    "bitonic",   "oddeven-merge",   "transposition", "pairwise",
+    "bubble",      "insertion", "bitonic-classic", "oddeven-merge", "bitonic",
+    "bose-nelson", "hibbard",   "merge-exchange",  "balanced",
 };
 
 const char *sn_algo_name(sn_algo algo)
@@ -58,6 +60,11 @@ bool sn_algo_parse(const char *name, sn_algo *out)
         {"insertion-sort", SN_ALGO_INSERTION},
         {"parberry", SN_ALGO_PAIRWISE},
         {"classic-bitonic", SN_ALGO_BITONIC_CLASSIC},
+        {"bitonic-pad", SN_ALGO_BITONIC},
+        {"oddeven-merge-pad", SN_ALGO_ODDEVEN_MERGE},
+        {"bosenelson", SN_ALGO_BOSE_NELSON},
+        {"batcher-merge-exchange", SN_ALGO_MERGE_EXCHANGE},
+        {"periodic-balanced", SN_ALGO_BALANCED},
     };
     if (!name)
         return false;
@@ -76,6 +83,74 @@ bool sn_algo_parse(const char *name, sn_algo *out)
         }
     }
     return false;
+}
+
+static bool is_pow2(uint32_t n)
+{
+    return n != 0 && (n & (n - 1)) == 0;
+}
+
+bool sn_algo_resolve(const char *name, uint32_t n, sn_algo *out)
+{
+    sn_algo a;
+    if (!sn_algo_parse(name, &a))
+        return false;
+    size_t len = strlen(name);
+    bool pad = len >= 4 && strcmp(name + len - 4, "-pad") == 0;
+    if (!pad && !is_pow2(n) && a == SN_ALGO_BITONIC)
+        a = SN_ALGO_BITONIC_SPLIT;
+    else if (!pad && !is_pow2(n) && a == SN_ALGO_ODDEVEN_MERGE)
+        a = SN_ALGO_ODDEVEN_SPLIT;
+    if (out)
+        *out = a;
+    return true;
+}
+
+const char *sn_algo_describe(sn_algo algo, uint32_t n)
+{
+    bool p2 = is_pow2(n);
+    switch (algo) {
+    case SN_ALGO_BITONIC:
+        return p2 ? "Batcher's bitonic sort (flip-free: each merge starts with the mirror step); "
+                    "n is a power of two, so the balanced split and the padded form are this "
+                    "same network (closed form)"
+                  : "Batcher's bitonic sort padded to the next power of two, comparators on "
+                    "wires >= n dropped (closed form; bitonic:N is the smaller balanced split)";
+    case SN_ALGO_ODDEVEN_MERGE:
+        return p2 ? "Batcher's odd-even merge sort; n is a power of two, so the balanced split "
+                    "and the padded form are this same network (closed form)"
+                  : "Batcher's odd-even merge sort padded to the next power of two, comparators "
+                    "on wires >= n dropped (closed form; oddeven-merge:N is the smaller "
+                    "balanced split)";
+    case SN_ALGO_BITONIC_SPLIT:
+        return "Batcher's bitonic sort by the balanced split: halves floor(n/2) and ceil(n/2) "
+               "sorted recursively, then the bitonic merger of any size (untangled to "
+               "standard form)";
+    case SN_ALGO_ODDEVEN_SPLIT:
+        return "Batcher's odd-even merge sort by the balanced split: halves floor(n/2) and "
+               "ceil(n/2) sorted recursively, then the odd-even merge of any two sizes";
+    case SN_ALGO_TRANSPOSITION: return "odd-even transposition sort: n rounds of neighbours";
+    case SN_ALGO_PAIRWISE:
+        return "Parberry's pairwise sorting network (padded to a power of two, wires >= n "
+               "dropped)";
+    case SN_ALGO_BUBBLE: return "bubble sort as a network (neighbour comparators)";
+    case SN_ALGO_INSERTION: return "insertion sort as a network (neighbour comparators)";
+    case SN_ALGO_BITONIC_CLASSIC:
+        return "Batcher's bitonic sort in the textbook form: descending blocks with reversed "
+               "comparators";
+    case SN_ALGO_BOSE_NELSON:
+        return "Bose and Nelson's recursive construction (1962): split, sort, and their "
+               "three-part merge";
+    case SN_ALGO_HIBBARD: return "Hibbard's iterative construction (1963)";
+    case SN_ALGO_MERGE_EXCHANGE:
+        return "Batcher's merge exchange (Knuth, Algorithm 5.2.2M) as a network";
+    case SN_ALGO_BALANCED:
+        return p2 ? "periodic balanced sorting network (Dowd, Perl, Rudolph, Saks): lg n "
+                    "identical blocks of lg n mirror layers"
+                  : "periodic balanced sorting network (Dowd, Perl, Rudolph, Saks) padded to "
+                    "the next power of two, comparators on wires >= n dropped";
+    default: return "a network read from a file";
+    }
 }
 
 bool sn_algo_is_closed_form(sn_algo algo)
@@ -409,16 +484,24 @@ static sn_status generate_explicit(sn_schedule *s, sn_diag *diag)
     if (s->algo == SN_ALGO_PAIRWISE || s->algo == SN_ALGO_BITONIC_CLASSIC) {
         uint64_t N = pow2_ceil(n), K = log2u((uint32_t)N);
         size = (N / 4) * K * (K + 1); /* upper bound before dropping */
+    } else if (s->algo >= SN_ALGO_ODDEVEN_SPLIT) {
+        size = sn_construct_size_bound(s->algo, n);
+        if (size > (uint64_t)n * (n - 1) / 2 && s->algo != SN_ALGO_BALANCED)
+            size = (uint64_t)n * (n - 1) / 2; /* no standard sorter needs more */
     } else {
         size = (uint64_t)n * (n - 1) / 2;
     }
+    bool split = s->algo == SN_ALGO_BITONIC_SPLIT || s->algo == SN_ALGO_ODDEVEN_SPLIT;
     if (n > lim.max_wires || size > lim.max_comparators)
         return sn_diag_limit(diag, n > lim.max_wires ? SN_LIMIT_WIRES : SN_LIMIT_COMPARATORS, 0,
                              0,
                              "%s:%u: too large to generate explicitly (%u wires, about %llu "
-                             "comparators; limits %u wires, %zu comparators)",
+                             "comparators; limits %u wires, %zu comparators)%s%s%s",
                              sn_algo_name(s->algo), n, n, (unsigned long long)size,
-                             lim.max_wires, lim.max_comparators);
+                             lim.max_wires, lim.max_comparators, split ? "; " : "",
+                             split ? sn_algo_name(s->algo) : "",
+                             split ? "-pad:N is the closed form, which needs no comparator list"
+                                   : "");
     sn_network *net = sn_network_create(n);
     if (!net)
         return SN_ENOMEM;
@@ -436,7 +519,7 @@ static sn_status generate_explicit(sn_schedule *s, sn_diag *diag)
             for (uint32_t j = i; j-- > 0 && st == SN_OK;)
                 st = sn_network_add_asap(net, j, j + 1, diag);
         break;
-    default: st = SN_EINVAL; break;
+    default: st = sn_construct_sort(s->algo, net, diag); break;
     }
     if (st != SN_OK) {
         sn_network_destroy(net);
@@ -475,7 +558,8 @@ sn_status sn_schedule_generate(sn_algo algo, uint32_t n, sn_schedule **out, sn_d
     else
         st = sn_algo_is_closed_form(algo) ? generate_closed(s) : generate_explicit(s, diag);
     if (st == SN_OK) {
-        snprintf(name, sizeof name, "%s:%u", sn_algo_name(algo), n);
+        bool padded = sn_algo_is_closed_form(algo) && algo != SN_ALGO_TRANSPOSITION && !is_pow2(n);
+        snprintf(name, sizeof name, "%s%s:%u", sn_algo_name(algo), padded ? "-pad" : "", n);
         st = sn_schedule_set_name(s, name);
     }
     if (st == SN_OK && s->net)

@@ -45,15 +45,38 @@ typedef enum sn_algo {
     SN_ALGO_INSERTION,       /* generated explicitly */
     SN_ALGO_BITONIC_CLASSIC, /* generated explicitly: the textbook form with
                                 descending blocks (reversed comparators) */
+    SN_ALGO_ODDEVEN_SPLIT,   /* explicit (construct.h): Batcher's odd-even
+                                merge sort by the balanced split */
+    SN_ALGO_BITONIC_SPLIT,   /* explicit: bitonic sort by the balanced split */
+    SN_ALGO_BOSE_NELSON,     /* explicit (construct.h) */
+    SN_ALGO_HIBBARD,         /* explicit */
+    SN_ALGO_MERGE_EXCHANGE,  /* explicit: Knuth's Algorithm 5.2.2M */
+    SN_ALGO_BALANCED,        /* explicit: periodic balanced network (padded) */
     SN_ALGO_COUNT
 } sn_algo;
 
 /* "bitonic", "oddeven-merge", "transposition", "pairwise", "bubble",
- * "insertion", "bitonic-classic", "explicit". */
+ * "insertion", "bitonic-classic", "bose-nelson", "hibbard",
+ * "merge-exchange", "balanced", "explicit". The balanced-split forms
+ * (SN_ALGO_*_SPLIT) are named "bitonic" and "oddeven-merge" too: to users
+ * they are what bitonic:N and oddeven-merge:N give. */
 const char *sn_algo_name(sn_algo algo);
 /* Parse a generator name (also accepts a few aliases, e.g. "oem",
- * "oddeven", "odd-even-merge", "oets"); false if unknown. */
+ * "oddeven", "odd-even-merge", "oets", "bitonic-pad"); false if unknown.
+ * "bitonic" and "oddeven-merge" give the closed forms (SN_ALGO_BITONIC,
+ * SN_ALGO_ODDEVEN_MERGE: padded to a power of two, what the GPU paths
+ * and the executor's fast paths run). */
 bool sn_algo_parse(const char *name, sn_algo *out);
+/* The generator a name gives on n wires, as the command line resolves it:
+ * like sn_algo_parse, except that "bitonic" and "oddeven-merge" (and their
+ * aliases without "-pad") give the balanced split (SN_ALGO_*_SPLIT) when n
+ * is not a power of two; for a power of two the closed form is the same
+ * network. "bitonic-pad" / "oddeven-merge-pad" always give the closed,
+ * padded form. */
+bool sn_algo_resolve(const char *name, uint32_t n, sn_algo *out);
+/* One line for `sortnet info`: which construction algo builds on n wires
+ * (e.g. "Batcher's bitonic sort, balanced split ..."). */
+const char *sn_algo_describe(sn_algo algo, uint32_t n);
 bool sn_algo_is_closed_form(sn_algo algo);
 
 /* One layer of a schedule. For explicit layers p = layer index. */
@@ -73,7 +96,10 @@ typedef struct sn_schedule sn_schedule;
 
 /* Generate algorithm `algo` on n >= 1 wires. Closed forms cost O(depth)
  * memory; explicit generators are refused with SN_ELIMIT (diag explains)
- * when their comparator count exceeds the limits of network.h. */
+ * when their comparator count exceeds the limits of network.h. The name
+ * is "ALGO:N", except that a closed bitonic / odd-even merge form on n
+ * wires, n not a power of two, is "bitonic-pad:N" / "oddeven-merge-pad:N"
+ * (the padded network differs from the balanced split there). */
 sn_status sn_schedule_generate(sn_algo algo, uint32_t n, sn_schedule **out, sn_diag *diag);
 
 /* An explicit schedule that takes ownership of `net` (consumed, even on

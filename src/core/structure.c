@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/construct.h" /* for: sn_construct_blocks (balanced splits) */
 
 typedef struct ctx {
     const sn_schedule *s;
@@ -171,6 +172,26 @@ static sn_status rounds(ctx *c, bool pairwise)
     return st;
 }
 
+/* The balanced splits' blocks come from their construction. */
+static void split_block(void *user, const char *word, uint32_t w0, uint32_t w1, size_t l0,
+                        size_t l1, uint32_t depth, uint32_t a, uint32_t b)
+{
+    ctx *c = user;
+    sn_block blk;
+    memset(&blk, 0, sizeof blk);
+    blk.first_layer = (uint32_t)l0;
+    blk.last_layer = (uint32_t)l1;
+    blk.first_wire = w0;
+    blk.last_wire = w1;
+    blk.depth = depth;
+    if (strcmp(word, "merge+") == 0)
+        snprintf(blk.label, sizeof blk.label, "merge %u+%u", a, b);
+    else
+        snprintf(blk.label, sizeof blk.label, "%s %u", word, a + b);
+    if (push(c, &blk) != SN_OK)
+        c->n = 0; /* reported as out of memory below */
+}
+
 static int block_order(const void *x, const void *y)
 {
     const sn_block *p = x, *q = y;
@@ -210,6 +231,12 @@ sn_status sn_structure_blocks(const sn_schedule *s, sn_block **out, size_t *coun
         case SN_ALGO_BITONIC_CLASSIC:
         case SN_ALGO_ODDEVEN_MERGE: st = batcher(&c, algo, N); break;
         case SN_ALGO_PAIRWISE: st = rounds(&c, true); break;
+        case SN_ALGO_ODDEVEN_SPLIT:
+        case SN_ALGO_BITONIC_SPLIT:
+            st = sn_construct_blocks(algo, c.n, split_block, &c);
+            if (c.n == 0)
+                st = SN_ENOMEM;
+            break;
         case SN_ALGO_TRANSPOSITION: st = rounds(&c, false); break;
         default: break; /* bubble, insertion, files: no blocks */
         }

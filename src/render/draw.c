@@ -52,6 +52,8 @@ void sn_draw_state_init(sn_draw_state *st)
     st->zo_ones = 0;
     st->chart_step = false;
     st->zo_note = NULL;
+    st->selected = NULL;
+    st->selected_count = 0;
 }
 
 static void set_rgb(cairo_t *cr, sn_rgb c)
@@ -446,6 +448,24 @@ static void draw_labels(cairo_t *cr, const sn_layout *lo, const sn_theme *th, co
     run_show(cr, &run, th->text);
 }
 
+/* The selected outputs (sn_draw_state.selected): a ring in the highlight
+ * colour around the end of each such wire. */
+static void draw_selected(cairo_t *cr, const sn_layout *lo, const sn_theme *th,
+                          const sn_draw_state *st)
+{
+    double r = fmax(2.5 * lo->dot_r, 0.3 * lo->pitch);
+    for (size_t i = 0; i < st->selected_count; i++) {
+        uint32_t w = st->selected[i];
+        if (w >= lo->n)
+            continue;
+        cairo_new_sub_path(cr);
+        cairo_arc(cr, lo->wire_x1, lo->wire_y[w], r, 0, 2 * SN_PI);
+    }
+    set_rgb(cr, th->highlight);
+    cairo_set_line_width(cr, fmax(lo->wire_w * 2, r / 3));
+    cairo_stroke(cr);
+}
+
 /* Block labels: a pill in the background colour on the outline's edge,
  * the text in the outline's colour. */
 static void draw_block_labels(cairo_t *cr, const sn_layout *lo, const sn_theme *th, const view *v)
@@ -687,6 +707,8 @@ sn_status sn_draw(cairo_t *cr, const sn_layout *lo, const sn_theme *th, const sn
     if (lo->zero_one && st)
         draw_zero_one(cr, lo, th, st, &g, w0, w1);
     draw_block_labels(cr, lo, th, &g);
+    if (st && st->selected)
+        draw_selected(cr, lo, th, st);
     sn_status rs = SN_OK;
     if (st && st->values && lo->n > 0)
         rs = draw_values(cr, lo, th, st, &g, w0, w1);

@@ -43,6 +43,10 @@ typedef struct sn_draw_state {
     uint32_t zo_ones;
     bool chart_step;
     const char *zo_note;
+    /* Outputs a selection network selects (borrowed, or NULL; e.g. a
+     * median network's middle output): a ring at the end of each wire. */
+    const uint32_t *selected;
+    size_t selected_count;
 } sn_draw_state;
 
 /* No values, no path, no highlight. */
