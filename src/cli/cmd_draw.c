@@ -112,7 +112,7 @@ int cmd_draw(int argc, char **argv)
         CLI_INPUT_LONGOPTS,          {"help", 0, NULL, 'h'},     {NULL, 0, NULL, 0}};
     const char *out_path = NULL;
     sn_theme_id theme = SN_THEME_LIGHT;
-    sn_layout_opts lopt = {1.0, 0, false, 0, -1, false, false};
+    sn_layout_opts lopt = {1.0, 0, false, 0, -1, false, false, 0, 0, 0};
     cli_input in;
     cli_input_init(&in);
     bool have_step = false;

@@ -440,6 +440,8 @@ static void draw_labels(cairo_t *cr, const sn_layout *lo, const sn_theme *th, co
     glyph_run run = {NULL, 0, 0};
     char buf[16];
     for (uint32_t i = w0; i < w1; i++) {
+        if (!sn_layout_labelled(lo, i))
+            continue;
         snprintf(buf, sizeof buf, "%u", (unsigned)i);
         run_add(cr, &run, lo->label_x - advance(cr, buf), lo->wire_y[i] + base, buf);
     }
@@ -627,6 +629,8 @@ static sn_status draw_values(cairo_t *cr, const sn_layout *lo, const sn_theme *t
         sn_rgb black = {0, 0, 0}, white = {1, 1, 1};
         char buf[48];
         for (uint32_t i = w0; i < w1; i++) {
+            if (!sn_layout_labelled(lo, i))
+                continue;
             sn_rgb ink = th->text;
             if (rs == SN_OK)
                 ink = sn_palette_text_on(sn_palette_rank(ranks[i] / den));

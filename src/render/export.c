@@ -107,6 +107,14 @@ static sn_status export_png(stream *s, const sn_layout *lo, const sn_theme *th,
                            w, h, SN_EXPORT_PNG_MAX_SIDE, SN_EXPORT_PNG_MAX_PIXELS);
     cairo_surface_t *surf =
         cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)fmax(w, 1), (int)fmax(h, 1));
+    /* the picture is rarely a whole number of pixels high or wide: the
+     * last row and column would blend with the surface's black */
+    if (cairo_surface_status(surf) == CAIRO_STATUS_SUCCESS) {
+        cairo_t *bg = cairo_create(surf);
+        cairo_set_source_rgb(bg, th->background.r, th->background.g, th->background.b);
+        cairo_paint(bg);
+        cairo_destroy(bg);
+    }
     sn_status rs = draw_on(surf, lo, th, st, diag);
     if (rs == SN_OK) {
         cairo_status_t cs = cairo_surface_write_to_png_stream(surf, write_stream, s);

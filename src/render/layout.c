@@ -189,11 +189,14 @@ static void place_blocks(sn_layout *lo, const sn_layout_opts *o, const sn_block 
     }
 }
 
-/* Positions for a given scale; sub-columns and stages already known. */
-static void place(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks, double s)
+static void stretch_x(sn_layout *lo, double f);
+
+/* Positions for a given scale, layers spread apart by stretch (>= 1). */
+static void place(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks, double s,
+                  double stretch)
 {
     uint32_t n = lo->n;
-    double font = SN_LAYOUT_FONT * s;
+    double font = fmax(SN_LAYOUT_FONT * s, o->min_font > 0 ? o->min_font : 0);
     unsigned lchars = digits_of(n > 0 ? n - 1 : 0);
     double label_w = lchars * SN_LAYOUT_DIGIT * font;
     lo->scale = s;
@@ -202,14 +205,19 @@ static void place(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks
     lo->cmp_w = SN_LAYOUT_CMP_W * s;
     lo->wire_w = SN_LAYOUT_WIRE_W * s;
     lo->pitch = SN_LAYOUT_PITCH * s;
+    /* rows closer than the text is tall: label every k-th wire only */
+    lo->label_every = 1;
+    if (font * 1.05 > lo->pitch)
+        lo->label_every = (uint32_t)ceil(font * 1.05 / lo->pitch);
     lo->label_x = SN_LAYOUT_MARGIN * s + label_w;
     lo->wire_x0 = lo->label_x + SN_LAYOUT_LABEL_GAP * s;
     double vgap = 0;
     lo->value_w = lo->value_h = 0;
     if (o->show_values) {
         unsigned vchars = o->value_chars ? o->value_chars : digits_of(n);
-        lo->value_w = (vchars * SN_LAYOUT_DIGIT * SN_LAYOUT_FONT + 2 * SN_LAYOUT_VALUE_PAD) * s;
-        lo->value_h = (SN_LAYOUT_FONT + 5) * s;
+        lo->value_w = vchars * SN_LAYOUT_DIGIT * font + 2 * SN_LAYOUT_VALUE_PAD * s;
+        /* boxes never overlap the next row's, whatever the text size */
+        lo->value_h = fmin(font + 5 * s, SN_LAYOUT_PITCH * s * 0.92);
         vgap = lo->value_w + 2 * SN_LAYOUT_VALUE_GAP * s;
     }
     /* gap[k] = room before layer k (k = layer_count: after the last) */
@@ -268,14 +276,65 @@ static void place(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks
         lo->height = c->caption_y + 1.8 * font + SN_LAYOUT_MARGIN * s;
         lo->width = fmax(lo->width, lo->wire_x0 + 36 * SN_LAYOUT_BLOCK_FONT * font);
     }
+    if (stretch > 1)
+        stretch_x(lo, stretch);
     if (lo->block_count)
         place_blocks(lo, o, blocks, s);
+}
+
+/* Spread everything right of the wire starts by f (layers, steps, stage
+ * outlines, the chart; blocks are placed afterwards); text, dots and boxes
+ * keep their size. */
+static void stretch_x(sn_layout *lo, double f)
+{
+    double x0 = lo->wire_x0;
+#define SX(v) ((v) = x0 + ((v)-x0) * f)
+    for (size_t k = 0; k <= lo->layer_count; k++)
+        SX(lo->step_x[k]);
+    for (size_t k = 0; k < lo->layer_count; k++) {
+        SX(lo->layer[k].x0);
+        SX(lo->layer[k].x1);
+    }
+    for (size_t i = 0; i < lo->cmp_count; i++)
+        lo->cmp[i].x = snap(x0 + (lo->cmp[i].x - x0) * f);
+    for (size_t g = 0; g < lo->stage_count; g++) {
+        SX(lo->stage[g].x0);
+        SX(lo->stage[g].x1);
+    }
+    if (lo->zero_one) {
+        SX(lo->chart.x1);
+        lo->chart.bar_w *= fmin(f, 2.0);
+    }
+    double old_x1 = lo->wire_x1;
+    SX(lo->wire_x1);
+    lo->width += lo->wire_x1 - old_x1;
+#undef SX
+}
+
+/* Fit into opts' box: the scale that makes the height fit (or the width,
+ * when that binds first), then the layers spread over the unused width. */
+static void fit(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks)
+{
+    place(lo, o, blocks, 1.0, 1.0);
+    double s = fmin(o->fit_h / lo->height, o->fit_w / lo->width);
+    /* text has a floor, so a second pass corrects for what it adds */
+    for (int pass = 0; pass < 3; pass++) {
+        place(lo, o, blocks, s, 1.0);
+        double f = fmin(o->fit_h / lo->height, o->fit_w / lo->width);
+        if (f > 0.995 && f <= 1.0)
+            break;
+        s *= f > 1 ? fmin(f, 1.0 + (f - 1) * 0.98) : f;
+    }
+    double used = lo->wire_x1 - lo->wire_x0;
+    double room = o->fit_w - (lo->width - used);
+    if (used > 0 && room > used)
+        place(lo, o, blocks, s, fmin(room / used, SN_LAYOUT_STRETCH_MAX));
 }
 
 static sn_status build(const sn_schedule *s, const sn_network *net, const sn_layout_opts *opts,
                        sn_layout **out, sn_diag *diag)
 {
-    sn_layout_opts o = {1.0, 0, false, 0, -1, false, false};
+    sn_layout_opts o = {1.0, 0, false, 0, -1, false, false, 0, 0, 0};
     if (opts)
         o = *opts;
     if (!(o.scale > 0) || !isfinite(o.scale))
@@ -379,9 +438,13 @@ static sn_status build(const sn_schedule *s, const sn_network *net, const sn_lay
             goto nomem;
         lo->block_count = keep;
     }
-    place(lo, &o, blocks, o.scale);
-    if (o.width > 0 && isfinite(o.width) && lo->width > 0) {
-        place(lo, &o, blocks, o.scale * o.width / lo->width);
+    if (o.fit_w > 0 && o.fit_h > 0 && isfinite(o.fit_w) && isfinite(o.fit_h)) {
+        fit(lo, &o, blocks);
+    } else {
+        place(lo, &o, blocks, o.scale, 1.0);
+    }
+    if (!(o.fit_w > 0 && o.fit_h > 0) && o.width > 0 && isfinite(o.width) && lo->width > 0) {
+        place(lo, &o, blocks, o.scale * o.width / lo->width, 1.0);
         lo->width = o.width;
     }
     sn_free(blocks);
