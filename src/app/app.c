@@ -67,6 +67,7 @@ typedef struct app {
      * when its format is not 32-bit xRGB, a streaming texture. */
     SDL_Surface *wsurf;
     bool use_wsurf;
+    bool drawn_once; /* the surface holds a whole frame (partial redraws allowed) */
     SDL_Renderer *ren;
     SDL_Texture *tex;
     cairo_surface_t *surf;
@@ -127,6 +128,7 @@ static bool window_surface(app *a)
     if (a->surf)
         cairo_surface_destroy(a->surf);
     a->wsurf = ws;
+    a->drawn_once = false;
     a->dw = ws->w;
     a->dh = ws->h;
     a->surf = cairo_image_surface_create_for_data(ws->pixels, CAIRO_FORMAT_RGB24, ws->w, ws->h,
@@ -210,15 +212,30 @@ static void draw(app *a)
         return;
     cairo_t *cr = cairo_create(a->surf);
     sn_frame_extra x;
+    sn_box dirty[SN_FRAME_DIRTY_MAX];
+    size_t nd = 0;
+    /* the texture path uploads everything anyway; a fresh surface needs all */
+    bool partial = a->use_wsurf && a->drawn_once;
     sn_status st = sn_frame_draw_group(a->frames, &a->group, lesson_extra(a, &x), cr, a->dw,
-                                       a->dh, a->scale);
+                                       a->dh, a->scale, partial ? dirty : NULL, &nd);
+    a->drawn_once = true;
     cairo_destroy(cr);
     if (st != SN_OK && a->frames_drawn == 0)
         fprintf(stderr, "sortnet: view: drawing: %s\n", sn_status_str(st));
     cairo_surface_flush(a->surf);
     double t1;
     if (a->use_wsurf) {
-        SDL_UpdateWindowSurface(a->win);
+        SDL_Rect r[SN_FRAME_DIRTY_MAX];
+        for (size_t i = 0; i < nd; i++) {
+            int x0 = (int)fmax(0, floor(dirty[i].x)), y0 = (int)fmax(0, floor(dirty[i].y));
+            int x1 = (int)fmin(a->dw, ceil(dirty[i].x + dirty[i].w));
+            int y1 = (int)fmin(a->dh, ceil(dirty[i].y + dirty[i].h));
+            r[i] = (SDL_Rect){x0, y0, x1 > x0 ? x1 - x0 : 0, y1 > y0 ? y1 - y0 : 0};
+        }
+        if (nd)
+            SDL_UpdateWindowSurfaceRects(a->win, r, (int)nd);
+        else
+            SDL_UpdateWindowSurface(a->win);
         t1 = sn_app_now();
     } else {
         SDL_UpdateTexture(a->tex, NULL, cairo_image_surface_get_data(a->surf),
@@ -579,7 +596,7 @@ static bool event(app *a, const SDL_Event *e)
     switch (e->type) {
     case SDL_QUIT: sn_view_action(main_view(a), SN_ACT_QUIT); return true; /* asks when unsaved */
     case SDL_KEYDOWN: return act(a, key_action(&e->key.keysym)) || true;
-    case SDL_WINDOWEVENT: return true;
+    case SDL_WINDOWEVENT: a->drawn_once = false; return true; /* exposed: push it all */
     case SDL_MOUSEBUTTONDOWN:
         if (e->button.button != SDL_BUTTON_LEFT)
             return false;
@@ -842,7 +859,12 @@ static int open_window(app *a)
     /* the window's own surface when cairo can draw into it; SORTNET_RENDERER=
      * texture forces the renderer path (a GPU-composited texture, vsync) */
     const char *how = getenv("SORTNET_RENDERER");
-    a->use_wsurf = !(how && strcmp(how, "texture") == 0) && window_surface(a);
+    bool texture = how && strcmp(how, "texture") == 0;
+    /* SDL would otherwise put the window surface through a GL texture of
+     * its own, the very upload this path avoids */
+    if (!texture)
+        SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
+    a->use_wsurf = !texture && window_surface(a);
     if (a->use_wsurf)
         return 0;
     if (a->surf) {

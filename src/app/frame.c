@@ -47,6 +47,9 @@ struct sn_frame {
     bool have_area, compact;
     sn_box area;
     double area_s, area_font;
+    /* what the last frame showed, to redraw only what changes */
+    uint64_t sig;  /* everything but the step, animation and status text */
+    size_t shown_step, shown_anim_layer;
 };
 
 sn_frame *sn_frame_create(void)
@@ -1075,13 +1078,83 @@ static sn_status draw_view_in(sn_frame *f, const sn_view *v, cairo_t *cr, sn_box
     return rs != SN_OK ? rs : rb;
 }
 
+/* A fingerprint of what a view shows apart from the step, its animation
+ * and the status text: when it is unchanged, only those need drawing. */
+static uint64_t view_sig(const sn_view *v, sn_box area, const sn_frame_extra *x)
+{
+    double parts[] = {(double)v->net_id, (double)v->generation, (double)v->data_generation,
+                      v->zoom, v->pan_x, v->pan_y, (double)v->theme, v->font_scale,
+                      (double)v->edit, (double)v->follow, (double)v->help, (double)v->structure,
+                      (double)v->zero_one, (double)v->sel_layer, (double)v->sel_index,
+                      (double)v->preview.on, v->preview.x, (double)v->verdict,
+                      (double)v->n, area.x, area.y, area.w, area.h,
+                      (double)(uintptr_t)(x ? x->caption : NULL)};
+    uint64_t h = 1469598103934665603ull;
+    const unsigned char *b = (const unsigned char *)parts;
+    for (size_t i = 0; i < sizeof parts; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+/* The boxes of view v that change when only its step (and animation)
+ * changed since the frame shown: its status line, bars, and the strip of
+ * the network pane around the old and the new step. */
+static size_t changed_boxes(sn_frame *f, const sn_view *v, sn_box *out)
+{
+    sn_panes p;
+    panes_in(f, v, f->area, f->area_font, f->compact, &p);
+    size_t n = 0;
+    out[n++] = p.status;
+    out[n++] = (sn_box){p.bars.x - 2, p.bars.y - 2, p.bars.w + 4, p.bars.h + 4};
+    const sn_layout *lo = f->layout;
+    if (!lo)
+        return n;
+    double ox, oy;
+    double z = net_transform(lo, v, &p, &ox, &oy);
+    size_t ks[4] = {f->shown_step, v->step, f->shown_anim_layer, v->anim_layer};
+    double x0 = INFINITY, x1 = -INFINITY;
+    for (int i = 0; i < 4; i++) {
+        size_t k = ks[i] <= lo->layer_count ? ks[i] : lo->layer_count;
+        x0 = fmin(x0, lo->step_x[k] - lo->value_w / 2 - 4 * lo->dot_r);
+        double right = k < lo->layer_count ? lo->layer[k].x1 : lo->step_x[k] + lo->value_w / 2;
+        x1 = fmax(x1, right + 4 * lo->dot_r);
+    }
+    double dx0 = fmax(p.net.x, ox + x0 * z - 3), dx1 = fmin(p.net.x + p.net.w, ox + x1 * z + 3);
+    if (dx1 > dx0)
+        out[n++] = (sn_box){floor(dx0), p.net.y, ceil(dx1 - dx0) + 1, p.net.h};
+    return n;
+}
+
 sn_status sn_frame_draw_group(sn_frame *const *frames, const sn_group *g, const sn_frame_extra *x,
-                              cairo_t *cr, double w, double h, double s)
+                              cairo_t *cr, double w, double h, double s, sn_box *dirty,
+                              size_t *ndirty)
 {
     const sn_view *v0 = &g->view[0];
     const sn_theme *th = theme_of(v0);
     double fs = ui_font(v0, h, s);
     cairo_save(cr);
+    /* only what changed since the last frame, when that is just the step */
+    size_t nd = 0;
+    bool partial = dirty && ndirty && !v0->help;
+    for (size_t i = 0; i < g->count && partial; i++) {
+        sn_frame *f = frames[i];
+        partial = f->have_area && f->sig == view_sig(&g->view[i], f->area, x) && f->layout &&
+                  f->layout_net == g->view[i].net_id && nd + 4 <= SN_FRAME_DIRTY_MAX - 1;
+        if (partial)
+            nd += changed_boxes(f, &g->view[i], dirty + nd);
+    }
+    if (partial && g->count > 1) { /* the common status line */
+        double status_h = round(fs * 3.2);
+        dirty[nd++] = (sn_box){0, h - status_h, w, status_h};
+    }
+    if (partial) {
+        for (size_t i = 0; i < nd; i++)
+            cairo_rectangle(cr, dirty[i].x, dirty[i].y, dirty[i].w, dirty[i].h);
+        cairo_clip(cr);
+        *ndirty = nd;
+    } else if (ndirty) {
+        *ndirty = 0; /* everything */
+    }
     set_rgb(cr, th->background);
     cairo_paint(cr);
     double top = caption_band(v0, cr, x, w, fs, true);
@@ -1132,6 +1205,11 @@ sn_status sn_frame_draw_group(sn_frame *const *frames, const sn_group *g, const 
         sn_panes p;
         panes_in(frames[0], v0, (sn_box){0, 0, w, h}, fs, false, &p);
         draw_help(v0, cr, w, h, &p);
+    }
+    for (size_t i = 0; i < g->count; i++) {
+        frames[i]->sig = view_sig(&g->view[i], frames[i]->area, x);
+        frames[i]->shown_step = g->view[i].step;
+        frames[i]->shown_anim_layer = g->view[i].anim_layer;
     }
     cairo_restore(cr);
     if (cairo_status(cr) != CAIRO_STATUS_SUCCESS)

@@ -54,8 +54,14 @@ typedef struct sn_frame_extra {
  * (each row: a line of its own numbers, its network, its bars) over one
  * status line; frames[i] draws g->view[i]. The caption band of x, when
  * given, takes the top and pushes everything down. */
+/* With dirty (room for SN_FRAME_DIRTY_MAX boxes) and ndirty: when only
+ * steps and animations changed since the last frame of these frames, only
+ * the boxes that change are drawn (cr is clipped to them) and listed, for
+ * the window to push just those; *ndirty = 0 means the whole frame. */
+#define SN_FRAME_DIRTY_MAX 16
 sn_status sn_frame_draw_group(sn_frame *const *frames, const sn_group *g, const sn_frame_extra *x,
-                              cairo_t *cr, double w, double h, double s);
+                              cairo_t *cr, double w, double h, double s, sn_box *dirty,
+                              size_t *ndirty);
 
 /* The area the last frame gave this view (false before the first). */
 bool sn_frame_area(const sn_frame *f, sn_box *area);
