@@ -211,7 +211,11 @@ static double label_floor(const sn_view *v, double win_h, double s)
 /* Fit the layout to the network pane (the drawing uses the width it has). */
 static void fit_layout(sn_frame *f, const sn_view *v, const sn_panes *p, double floor_px)
 {
-    double w = p->net.w * (v->edit ? 0.9 : 1.0), h = p->net.h;
+    /* edit mode keeps the natural proportions: a comparator dragged in
+     * lands where the grid of columns was, whatever the pane */
+    double w = v->edit ? 0 : p->net.w, h = v->edit ? 0 : p->net.h;
+    if (v->edit)
+        floor_px = 0;
     if (fabs(w - f->fit_w) > 0.5 || fabs(h - f->fit_h) > 0.5 || floor_px != f->min_font) {
         f->fit_w = w;
         f->fit_h = h;

@@ -29,6 +29,7 @@
 #include "core/alloc.h"
 
 #define GIF_MIN_MS 40.0
+#define GIF_TRANSPARENT 255
 #define VIDEO_FPS 30.0
 
 struct sn_record {
@@ -50,6 +51,7 @@ struct sn_record {
     uint8_t *lut;   /* [1 << 24] palette index of each colour, when known */
     uint8_t *known; /* [1 << 21] bit per colour: lut entry computed */
     uint8_t *cur, *prev; /* [w * h] indexed pictures */
+    uint8_t *line;       /* [w] one row as written */
     bool have_prev;
     double written_cs; /* centiseconds written so far (delays add up exactly) */
     /* video */
@@ -89,7 +91,7 @@ size_t sn_record_frames(const sn_record *r)
 static void palette_build(sn_record *r, const sn_rgb *keep, size_t nkeep)
 {
     int n = 0;
-    size_t room = 256 - 125 - 12;
+    size_t room = 256 - 125 - 12 - 1; /* the last index: transparent */
     size_t step = nkeep > room ? (nkeep + room - 1) / room : 1;
     for (size_t i = 0; i < nkeep && n < (int)room; i += step)
         r->pal[n++] = keep[i];
@@ -221,16 +223,24 @@ static sn_status write_gif(sn_record *r, double end_ms, sn_diag *d)
     if (delay < 2)
         delay = 2; /* browsers play 0 and 1 as 10: never write them */
     r->written_cs += delay;
-    GraphicsControlBlock gcb = {DISPOSE_DO_NOT, false, (int)fmin(delay, 65535), NO_TRANSPARENT_COLOR};
+    /* unchanged pixels inside the rectangle are transparent: the picture
+     * below shows through, and long runs of one index compress well */
+    GraphicsControlBlock gcb = {DISPOSE_DO_NOT, false, (int)fmin(delay, 65535),
+                                r->have_prev ? GIF_TRANSPARENT : NO_TRANSPARENT_COLOR};
     GifByteType ext[4];
     EGifGCBToExtension(&gcb, ext);
     int w = x1 - x0 + 1, h = y1 - y0 + 1;
     if (EGifPutExtension(r->gif, GRAPHICS_EXT_FUNC_CODE, 4, ext) == GIF_ERROR ||
         EGifPutImageDesc(r->gif, x0, y0, w, h, false, NULL) == GIF_ERROR)
         return gif_error(r, d);
-    for (int y = y0; y <= y1; y++)
-        if (EGifPutLine(r->gif, r->cur + (size_t)y * (size_t)r->w + x0, w) == GIF_ERROR)
+    for (int y = y0; y <= y1; y++) {
+        const uint8_t *c = r->cur + (size_t)y * (size_t)r->w + x0;
+        const uint8_t *o = r->prev + (size_t)y * (size_t)r->w + x0;
+        for (int i = 0; i < w; i++)
+            r->line[i] = r->have_prev && c[i] == o[i] ? GIF_TRANSPARENT : c[i];
+        if (EGifPutLine(r->gif, r->line, w) == GIF_ERROR)
             return gif_error(r, d);
+    }
     uint8_t *t = r->prev;
     r->prev = r->cur;
     r->cur = t;
@@ -246,7 +256,8 @@ static sn_status open_gif(sn_record *r, const sn_rgb *keep, size_t nkeep, sn_dia
     r->known = sn_calloc((size_t)1 << 21, 1);
     r->cur = sn_malloc(px);
     r->prev = sn_malloc(px);
-    if (!r->lut || !r->known || !r->cur || !r->prev)
+    r->line = sn_malloc((size_t)r->w);
+    if (!r->lut || !r->known || !r->cur || !r->prev || !r->line)
         return sn_diag_set(d, SN_ENOMEM, 0, 0, "%s: out of memory for the GIF", r->path);
     palette_build(r, keep, nkeep);
     GifColorType colors[256];
@@ -426,6 +437,7 @@ static void release(sn_record *r)
     sn_free(r->known);
     sn_free(r->cur);
     sn_free(r->prev);
+    sn_free(r->line);
     sn_free(r);
 }
 

@@ -43,7 +43,7 @@ static void help(void)
            "and compares its size with the best known.\n\n%s\n"
            "  --script KEYS      replay keys, then exit, e.g. \"right right wait:500 p\";\n"
            "                     names: right left up down pageup pagedown space home\n"
-           "                     end plus minus r v 0 b 1-7 [ ] o s p g h t m w z f11 q\n"
+           "                     end plus minus r v 0 b 1-7 [ ] o s p g h t w z m f11 q\n"
            "                     escape fit ctrl+plus ctrl+minus, wait:MS, click:X,Y,\n"
            "                     dclick:X,Y, wheel:X,Y,N, drag:X,Y,DX,DY (window points);\n"
            "                     edit mode: e undo redo delete tab ctrl+s, add:I,J[,COL]\n"
