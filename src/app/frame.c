@@ -49,6 +49,7 @@ struct sn_frame {
     double area_s, area_font;
     /* what the last frame showed, to redraw only what changes */
     uint64_t sig;  /* everything but the step, animation and status text */
+    double text_floor; /* smallest text in this frame's panes (device px) */
     size_t shown_step, shown_anim_layer;
 };
 
@@ -533,7 +534,7 @@ static sn_status draw_bars(sn_frame *f, const sn_view *v, cairo_t *cr, const sn_
     const sn_layout *lo = f->layout;
     double slot = p->bars.w / n;
     double gap = slot >= 6 ? fmax(1, round(slot * 0.12)) : 0;
-    bool labels = slot >= p->font * 1.6;
+    bool labels = p->bars.h > p->font * 4;
     double label_h = labels ? p->font * 1.5 : 0;
     /* connectors below the bars: depth from the layout's sub-columns */
     uint32_t subcols = (lo && v->step < lo->layer_count) ? lo->layer[v->step].subcols : 1;
@@ -619,16 +620,24 @@ static sn_status draw_bars(sn_frame *f, const sn_view *v, cairo_t *cr, const sn_
         cairo_close_path(cr);
         cairo_fill(cr);
     }
-    /* value labels under the bars, travelling with them */
+    /* value labels under the bars, travelling with them: never below the
+     * text floor; where the bars are too narrow, every k-th one */
     if (labels) {
-        font(cr, fmin(p->font, slot * 0.45), true);
+        double fs = fmax(fmin(p->font, slot * 0.45), f->text_floor);
+        font(cr, fs, true);
         char buf[32];
+        double widest = 0;
         for (uint32_t i = 0; i < n; i++) {
+            sn_key_format(v->type, vals[i], buf, sizeof buf);
+            widest = fmax(widest, text_w(cr, buf));
+        }
+        uint32_t every = (uint32_t)fmax(1, ceil(widest * 1.2 / slot));
+        for (uint32_t i = 0; i < n; i++) {
+            if (i % every != 0 && !sn_view_out_of_order(v, i))
+                continue;
             sn_key_format(v->type, vals[i], buf, sizeof buf);
             set_rgb(cr, sn_view_out_of_order(v, i) ? error_red(v) : th->text);
             double tw = text_w(cr, buf);
-            if (tw > slot * 0.95)
-                continue;
             double x = xs ? xs[i] : p->bars.x + i * slot;
             cairo_move_to(cr, x + (slot - tw) / 2, base + p->font * 1.15);
             cairo_show_text(cr, buf);
@@ -870,7 +879,8 @@ static void draw_status(const sn_view *v, cairo_t *cr, const sn_panes *p, const 
 }
 
 static const char *const help_lines[][2] = {
-    {"Right / Left", "one layer forward / back"},
+    {"Right / Left", "one layer forward / back (lesson: steps)"},
+    {"PgDn / PgUp", "the same (a clicker); Down / Up: layers"},
     {"Space", "play / pause"},
     {"+ / -", "faster / slower"},
     {"Home / End", "first / last layer"},
@@ -884,11 +894,13 @@ static const char *const help_lines[][2] = {
     {"[ / ]", "n halved / doubled (best known: n -/+ 1)"},
     {"O", "reload the network file"},
     {"S / P", "save SVG / PNG screenshot"},
-    {"G", "check on the GPU (OpenCL)"},
+    {"G", "run it on OpenCL (GPU or CPU): identical?"},
     {NULL, NULL}, /* the second column starts here when the window is wide */
     {"W", "why it sorts: the structure blocks"},
     {"Z", "0-1 principle: sorted 0-1 inputs, wire states"},
-    {"T", "light / dark theme"},
+    {"T", "light / dark / high-contrast theme"},
+    {"Ctrl + / -", "all text larger / smaller"},
+    {"M", "sound: a tone per comparison"},
     {"F11", "full screen"},
     {"Click", "follow a value (Esc stops)"},
     {"Wheel / drag", "zoom / pan; double-click fits"},
@@ -1069,7 +1081,8 @@ static sn_status draw_view_in(sn_frame *f, const sn_view *v, cairo_t *cr, sn_box
     f->compact = compact;
     sn_panes p;
     panes_in(f, v, area, fs, compact, &p);
-    fit_layout(f, v, &p, label_floor(v, win_h, s));
+    f->text_floor = label_floor(v, win_h, s);
+    fit_layout(f, v, &p, f->text_floor);
     panes_in(f, v, area, fs, compact, &p); /* fitted box of the new layout */
     sn_status rs = f->layout ? draw_net(f, v, cr, &p) : SN_ENOMEM;
     sn_status rb = draw_bars(f, v, cr, &p);
