@@ -147,7 +147,8 @@ static bool append(char *dst, size_t cap, const char *text)
 }
 
 /* One "key: value" line into the lesson. */
-static sn_status parse_line(parser *p, sn_lesson *l, char *key, char *val, unsigned long vcol)
+static sn_status parse_line(parser *p, sn_lesson *l, char *key, char *val, unsigned long kcol,
+                            unsigned long vcol)
 {
     sn_lesson_step *st = l->count ? &l->steps[l->count - 1] : NULL;
     if (strcmp(key, "title") == 0 && !st) {
@@ -172,7 +173,7 @@ static sn_status parse_line(parser *p, sn_lesson *l, char *key, char *val, unsig
         return SN_OK;
     }
     if (!st)
-        return err(p, 1, "'%.32s:' before the first 'step:' line (only 'title:' may come first)",
+        return err(p, kcol, "'%.32s:' before the first 'step:' line (only 'title:' may come first)",
                    key);
     if (strcmp(key, "net") == 0)
         return parse_nets(p, st, val, vcol);
@@ -207,7 +208,7 @@ static sn_status parse_line(parser *p, sn_lesson *l, char *key, char *val, unsig
             return err(p, vcol, "the caption is too long (at most %s characters)", "1000");
         return SN_OK;
     }
-    return err(p, 1,
+    return err(p, kcol,
                "unknown line '%.32s:' (a lesson has title:, step:, net:, input:, keys:, at: and "
                "text: lines)",
                key);
@@ -282,7 +283,8 @@ sn_status sn_lesson_parse(const char *text, const char *file, sn_lesson **out, s
         if (strcmp(s, "step") == 0 && l->count)
             st = finish_step(&p, &l->steps[l->count - 1]);
         if (st == SN_OK)
-            st = parse_line(&p, l, s, val, (unsigned long)(val - buf) + 1);
+            st = parse_line(&p, l, s, val, (unsigned long)(s - buf) + 1,
+                            (unsigned long)(val - buf) + 1);
     }
     if (st == SN_OK && l->count == 0)
         st = sn_diag_set(diag, SN_EPARSE, 1, 1, "%s:1:1: a lesson needs at least one 'step:'",

@@ -621,8 +621,9 @@ static sn_status draw_values(cairo_t *cr, const sn_layout *lo, const sn_theme *t
     cairo_set_line_width(cr, 0.8 * lo->scale);
     cairo_stroke(cr);
 
-    if (legible(cr, lo->font_size)) {
+    if (legible(cr, lo->value_font)) {
         select_font(cr, lo, CAIRO_FONT_WEIGHT_BOLD);
+        cairo_set_font_size(cr, lo->value_font);
         double base = baseline_offset(cr);
         /* two runs: dark ink on light boxes, light ink on dark ones */
         glyph_run dark = {NULL, 0, 0}, light = {NULL, 0, 0};

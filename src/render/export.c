@@ -368,8 +368,8 @@ static sn_status export_tex(stream *s, const sn_layout *lo, const sn_theme *th,
                     "at (%.2f,%.2f) {%s};\n",
                     0.8 * sc, 3 * sc, (int)lround(fill.r * 255), (int)lround(fill.g * 255),
                     (int)lround(fill.b * 255), (int)lround(ink.r * 255), (int)lround(ink.g * 255),
-                    (int)lround(ink.b * 255), lo->value_w, lo->value_h, lo->font_size,
-                    lo->font_size * 1.2, x, lo->wire_y[i], buf);
+                    (int)lround(ink.b * 255), lo->value_w, lo->value_h, lo->value_font,
+                    lo->value_font * 1.2, x, lo->wire_y[i], buf);
         }
         sn_free(ranks);
     }

@@ -193,7 +193,7 @@ static void stretch_x(sn_layout *lo, double f);
 
 /* Positions for a given scale, layers spread apart by stretch (>= 1). */
 static void place(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks, double s,
-                  double stretch)
+                  double stretch, double vfont)
 {
     uint32_t n = lo->n;
     double font = fmax(SN_LAYOUT_FONT * s, o->min_font > 0 ? o->min_font : 0);
@@ -213,11 +213,13 @@ static void place(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks
     lo->wire_x0 = lo->label_x + SN_LAYOUT_LABEL_GAP * s;
     double vgap = 0;
     lo->value_w = lo->value_h = 0;
+    lo->value_font = font;
     if (o->show_values) {
         unsigned vchars = o->value_chars ? o->value_chars : digits_of(n);
-        lo->value_w = vchars * SN_LAYOUT_DIGIT * font + 2 * SN_LAYOUT_VALUE_PAD * s;
+        lo->value_font = vfont > 0 ? fmin(vfont, font) : font;
+        lo->value_w = vchars * SN_LAYOUT_DIGIT * lo->value_font + 2 * SN_LAYOUT_VALUE_PAD * s;
         /* boxes never overlap the next row's, whatever the text size */
-        lo->value_h = fmin(font + 5 * s, SN_LAYOUT_PITCH * s * 0.92);
+        lo->value_h = fmin(lo->value_font + 5 * s, SN_LAYOUT_PITCH * s * 0.92);
         vgap = lo->value_w + 2 * SN_LAYOUT_VALUE_GAP * s;
     }
     /* gap[k] = room before layer k (k = layer_count: after the last) */
@@ -315,20 +317,38 @@ static void stretch_x(sn_layout *lo, double f)
  * when that binds first), then the layers spread over the unused width. */
 static void fit(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks)
 {
-    place(lo, o, blocks, 1.0, 1.0);
+    place(lo, o, blocks, 1.0, 1.0, 0);
     double s = fmin(o->fit_h / lo->height, o->fit_w / lo->width);
     /* text has a floor, so a second pass corrects for what it adds */
     for (int pass = 0; pass < 3; pass++) {
-        place(lo, o, blocks, s, 1.0);
+        place(lo, o, blocks, s, 1.0, 0);
         double f = fmin(o->fit_h / lo->height, o->fit_w / lo->width);
         if (f > 0.995 && f <= 1.0)
             break;
         s *= f > 1 ? fmin(f, 1.0 + (f - 1) * 0.98) : f;
     }
+    /* Deep networks: a value column before every layer at the text floor
+     * is wider than the pane. The values' text gives way first (their
+     * colours still show the ranks; the bars below show them large), then
+     * the whole drawing. */
+    double vfont = lo->value_font, s_min = s * 0.5;
+    for (int pass = 0; pass < 16 && lo->width > o->fit_w; pass++) {
+        double f = o->fit_w / lo->width;
+        if (f <= 0.98 && vfont > 4 * s) {
+            vfont = fmax(4 * s, vfont * fmax(f, 0.5));
+        } else {
+            /* text keeps its size, so the rest must shrink more than f */
+            double ns = s * fmax(0.5, 1 - 2 * (1 - f)) * 0.999;
+            if (ns < s_min)
+                break; /* too deep for the pane: the window scales it down */
+            s = ns;
+        }
+        place(lo, o, blocks, s, 1.0, vfont);
+    }
     double used = lo->wire_x1 - lo->wire_x0;
     double room = o->fit_w - (lo->width - used);
     if (used > 0 && room > used)
-        place(lo, o, blocks, s, fmin(room / used, SN_LAYOUT_STRETCH_MAX));
+        place(lo, o, blocks, s, fmin(room / used, SN_LAYOUT_STRETCH_MAX), vfont);
 }
 
 static sn_status build(const sn_schedule *s, const sn_network *net, const sn_layout_opts *opts,
@@ -441,10 +461,10 @@ static sn_status build(const sn_schedule *s, const sn_network *net, const sn_lay
     if (o.fit_w > 0 && o.fit_h > 0 && isfinite(o.fit_w) && isfinite(o.fit_h)) {
         fit(lo, &o, blocks);
     } else {
-        place(lo, &o, blocks, o.scale, 1.0);
+        place(lo, &o, blocks, o.scale, 1.0, 0);
     }
     if (!(o.fit_w > 0 && o.fit_h > 0) && o.width > 0 && isfinite(o.width) && lo->width > 0) {
-        place(lo, &o, blocks, o.scale * o.width / lo->width, 1.0);
+        place(lo, &o, blocks, o.scale * o.width / lo->width, 1.0, 0);
         lo->width = o.width;
     }
     sn_free(blocks);
