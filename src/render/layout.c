@@ -360,6 +360,7 @@ static sn_status build(const sn_schedule *s, const sn_network *net, const sn_lay
     if (!(o.scale > 0) || !isfinite(o.scale))
         o.scale = 1.0;
     *out = NULL;
+    sn_block *blocks = NULL; /* before the first goto nomem, which frees it */
     sn_layout *lo = sn_calloc(1, sizeof *lo);
     if (!lo)
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for the layout");
@@ -438,7 +439,6 @@ static sn_status build(const sn_schedule *s, const sn_network *net, const sn_lay
         }
     }
     lo->zero_one = o.zero_one;
-    sn_block *blocks = NULL;
     if (o.structure && s) {
         size_t count = 0;
         if (sn_structure_blocks(s, &blocks, &count, NULL) != SN_OK)
