@@ -317,30 +317,39 @@ static void stretch_x(sn_layout *lo, double f)
  * when that binds first), then the layers spread over the unused width. */
 static void fit(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks)
 {
+    /* the scale at which the height fits (text has a floor, so a few
+     * passes correct for what it adds under the wires) */
     place(lo, o, blocks, 1.0, 1.0, 0);
-    double s = fmin(o->fit_h / lo->height, o->fit_w / lo->width);
-    /* text has a floor, so a second pass corrects for what it adds */
+    double s = o->fit_h / lo->height;
     for (int pass = 0; pass < 3; pass++) {
         place(lo, o, blocks, s, 1.0, 0);
-        double f = fmin(o->fit_h / lo->height, o->fit_w / lo->width);
+        double f = o->fit_h / lo->height;
         if (f > 0.995 && f <= 1.0)
             break;
         s *= f > 1 ? fmin(f, 1.0 + (f - 1) * 0.98) : f;
     }
-    /* Deep networks: a value column before every layer at the text floor
-     * is wider than the pane. The values' text gives way first (their
-     * colours still show the ranks; the bars below show them large), then
-     * the whole drawing. */
+    /* Too wide at that scale (many layers, or a value column before each
+     * at the text floor): the values' text gives way first (their colours
+     * still show the ranks; the bars below show them large), then the
+     * drawing, down to half the height; a network deeper than that stays
+     * wider than the pane and the window scales it down whole. */
     double vfont = lo->value_font, s_min = s * 0.5;
-    for (int pass = 0; pass < 16 && lo->width > o->fit_w; pass++) {
+    /* while the text is above its floor anyway, everything shrinks alike */
+    double s_text = o->min_font > 0 ? o->min_font / SN_LAYOUT_FONT : 0;
+    for (int pass = 0; pass < 8 && lo->width > o->fit_w && s > s_text; pass++) {
+        s = fmax(s_text, s * o->fit_w / lo->width);
+        place(lo, o, blocks, s, 1.0, 0);
+    }
+    s_min = fmin(s_min, s);
+    for (int pass = 0; pass < 24 && lo->width > o->fit_w; pass++) {
         double f = o->fit_w / lo->width;
         if (f <= 0.98 && vfont > 4 * s) {
             vfont = fmax(4 * s, vfont * fmax(f, 0.5));
         } else {
             /* text keeps its size, so the rest must shrink more than f */
-            double ns = s * fmax(0.5, 1 - 2 * (1 - f)) * 0.999;
-            if (ns < s_min)
-                break; /* too deep for the pane: the window scales it down */
+            double ns = fmax(s_min, s * fmax(0.5, 1 - 2 * (1 - f)) * 0.999);
+            if (ns >= s)
+                break;
             s = ns;
         }
         place(lo, o, blocks, s, 1.0, vfont);
