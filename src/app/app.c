@@ -81,7 +81,7 @@ typedef struct app {
     sn_frame_hit press;    /* where it began */
     char title[200];       /* the window title shown */
     /* stats */
-    double *times;
+    double *times; /* [2 * cap_times]: wall ms, then this thread's CPU ms, per frame */
     size_t ntimes, cap_times;
     double first_frame_s;
     unsigned long frames_drawn;
@@ -159,19 +159,32 @@ static bool resize(app *a)
     return a->tex && cairo_surface_status(a->surf) == CAIRO_STATUS_SUCCESS;
 }
 
-static void record_time(app *a, double ms)
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A frame's wall time and CPU time (the CPU time is what the frame costs
+ * on a machine busy with other work too). */
+static void record_time(app *a, double ms, double cpu_ms)
 {
     if (a->ntimes == a->cap_times) {
         size_t cap = a->cap_times ? a->cap_times * 2 : 1024, bytes;
         double *g = NULL;
-        if (sn_mul_size(cap, sizeof *g, &bytes))
+        if (sn_mul_size(cap, 2 * sizeof *g, &bytes))
             g = sn_realloc(a->times, bytes);
         if (!g)
             return;
+        /* the CPU half moves up to its new place */
+        memmove(g + cap, g + a->cap_times, a->ntimes * sizeof *g);
         a->times = g;
         a->cap_times = cap;
     }
-    a->times[a->ntimes++] = ms;
+    a->times[a->ntimes] = ms;
+    a->times[a->cap_times + a->ntimes] = cpu_ms;
+    a->ntimes++;
 }
 
 /* The lesson's parts of a frame, or NULL outside a lesson. */
@@ -207,7 +220,7 @@ static void record_frame(app *a)
 /* Draw the views into the surface and show it. */
 static void draw(app *a)
 {
-    double t0 = sn_app_now();
+    double t0 = sn_app_now(), c0 = cpu_now();
     if (!resize(a))
         return;
     cairo_t *cr = cairo_create(a->surf);
@@ -248,7 +261,7 @@ static void draw(app *a)
     if (a->frames_drawn == 0)
         a->first_frame_s = sn_app_now() - a->opt->start_seconds;
     /* frame time = the work of a frame, not the wait for vsync */
-    record_time(a, (a->vsync ? t1 : sn_app_now()) * 1000 - t0 * 1000);
+    record_time(a, (a->vsync ? t1 : sn_app_now()) * 1000 - t0 * 1000, (cpu_now() - c0) * 1000);
     a->frames_drawn++;
     record_frame(a);
 }
@@ -693,13 +706,18 @@ static void print_stats(app *a)
         fprintf(stderr, "sortnet: view: no frames drawn\n");
         return;
     }
-    qsort(a->times, a->ntimes, sizeof *a->times, cmp_double);
     size_t n = a->ntimes;
-#define PCT(q) a->times[(size_t)((q) * (double)(n - 1) + 0.5)]
-    printf("frames: %zu at %dx%d px (%s renderer)\n", n, a->dw, a->dh,
+    double *wall = a->times, *cpu = a->times + a->cap_times;
+    qsort(wall, n, sizeof *wall, cmp_double);
+    qsort(cpu, n, sizeof *cpu, cmp_double);
+#define PCT(t, q) t[(size_t)((q) * (double)(n - 1) + 0.5)]
+    printf("frames: %zu at %dx%d px (%s, %s)\n", n, a->dw, a->dh,
+           a->use_wsurf ? "window surface" : "renderer texture",
            a->vsync ? "vsync" : "unpaced");
-    printf("frame ms: p50 %.2f  p90 %.2f  p99 %.2f  max %.2f\n", PCT(0.5), PCT(0.9), PCT(0.99),
-           a->times[n - 1]);
+    printf("frame ms: p50 %.2f  p90 %.2f  p99 %.2f  max %.2f\n", PCT(wall, 0.5), PCT(wall, 0.9),
+           PCT(wall, 0.99), wall[n - 1]);
+    printf("frame cpu ms: p50 %.2f  p90 %.2f  p99 %.2f  max %.2f\n", PCT(cpu, 0.5),
+           PCT(cpu, 0.9), PCT(cpu, 0.99), cpu[n - 1]);
     printf("start to first frame: %.1f ms\n", a->first_frame_s * 1000);
 #undef PCT
 }

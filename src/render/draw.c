@@ -605,18 +605,30 @@ static sn_status draw_values(cairo_t *cr, const sn_layout *lo, const sn_theme *t
     cairo_stroke(cr);
     cairo_set_dash(cr, NULL, 0, 0);
 
-    /* one fill per box (each has its rank colour), one stroke for all */
+    /* one fill per box (each has its rank colour), one stroke for all;
+     * corners too small to see rounded are square (cairo fills those
+     * without tessellating: the window draws this column every frame) */
     double den = lo->n > 1 ? (double)(lo->n - 1) : 1.0;
+    double r = 3 * lo->scale, rx = r, ry = 0;
+    cairo_user_to_device_distance(cr, &rx, &ry);
+    bool round_ = sqrt(rx * rx + ry * ry) >= 1.5 && r * 2 < bh;
     for (uint32_t i = w0; i < w1; i++) {
         sn_rgb fill = rs == SN_OK ? sn_palette_rank(ranks[i] / den) : th->background;
-        rounded_rect(cr, x - bw / 2, lo->wire_y[i] - bh / 2, x + bw / 2, lo->wire_y[i] + bh / 2,
-                     3 * lo->scale);
+        if (round_)
+            rounded_rect(cr, x - bw / 2, lo->wire_y[i] - bh / 2, x + bw / 2,
+                         lo->wire_y[i] + bh / 2, r);
+        else
+            cairo_rectangle(cr, x - bw / 2, lo->wire_y[i] - bh / 2, bw, bh);
         set_rgb(cr, fill);
         cairo_fill(cr);
     }
-    for (uint32_t i = w0; i < w1; i++)
-        rounded_rect(cr, x - bw / 2, lo->wire_y[i] - bh / 2, x + bw / 2, lo->wire_y[i] + bh / 2,
-                     3 * lo->scale);
+    for (uint32_t i = w0; i < w1; i++) {
+        if (round_)
+            rounded_rect(cr, x - bw / 2, lo->wire_y[i] - bh / 2, x + bw / 2,
+                         lo->wire_y[i] + bh / 2, r);
+        else
+            cairo_rectangle(cr, x - bw / 2, lo->wire_y[i] - bh / 2, bw, bh);
+    }
     set_rgb(cr, th->wire);
     cairo_set_line_width(cr, 0.8 * lo->scale);
     cairo_stroke(cr);
