@@ -57,6 +57,7 @@ typedef struct app {
     sn_record *rec;                  /* --record, or NULL */
     double vtime_ms;                 /* time of the session (virtual when scripted) */
     sn_sound *sound;                 /* opened when sound is first turned on */
+    bool sound_tried;                /* ... once: no device means silence */
     size_t heard[SN_GROUP_MAX];      /* step of each view when tones were last queued */
     bool scripted;
     SDL_Window *win;
@@ -578,8 +579,10 @@ static bool act(app *a, sn_action act_)
 static void sound_steps(app *a)
 {
     bool on = main_view(a)->sound;
-    if (on && !a->sound)
+    if (on && !a->sound_tried) {
         a->sound = sn_sound_open(); /* NULL without a device: silence */
+        a->sound_tried = true;
+    }
     for (size_t i = 0; i < a->group.count; i++) {
         sn_view *v = &a->group.view[i];
         size_t from = a->heard[i];

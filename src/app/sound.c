@@ -8,7 +8,10 @@
 
 #include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h> // for: access (is there an audio device at all?)
 
 #include <SDL.h>
 
@@ -84,9 +87,30 @@ static void SDLCALL callback(void *user, Uint8 *stream, int len)
     }
 }
 
+/* Is there anything to play on? Without a sound card, a PulseAudio or a
+ * PipeWire socket, SDL would end up in ALSA, which fills stderr with its
+ * own complaints before failing; an explicit SDL_AUDIODRIVER is trusted. */
+static bool audio_present(void)
+{
+    const char *drv = getenv("SDL_AUDIODRIVER");
+    if (drv && *drv)
+        return true;
+    if (access("/dev/snd", F_OK) == 0 || getenv("PULSE_SERVER"))
+        return true;
+    const char *run = getenv("XDG_RUNTIME_DIR");
+    char path[4096];
+    static const char *const sockets[] = {"pulse/native", "pipewire-0"};
+    for (int i = 0; run && i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", run, sockets[i]);
+        if (access(path, F_OK) == 0)
+            return true;
+    }
+    return false;
+}
+
 sn_sound *sn_sound_open(void)
 {
-    if (SDL_InitSubSystem(SDL_INIT_AUDIO) != 0)
+    if (!audio_present() || SDL_InitSubSystem(SDL_INIT_AUDIO) != 0)
         return NULL;
     sn_sound *s = sn_calloc(1, sizeof *s);
     if (!s) {
