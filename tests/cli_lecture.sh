@@ -120,6 +120,16 @@ PY
 else
     err_has "giflib"
 fi
+# video through ffmpeg where it is installed (else a clear exit 3)
+if command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null; then
+    expect 0 view bitonic:4 --script "right wait:1000" --record "$T/a.mp4"
+    dur=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$T/a.mp4")
+    python3 -c "assert 0.95 < $dur < 1.2, $dur" || fail "mp4 lasts $dur s (the script: 1.03 s)"
+else
+    expect 3 view bitonic:4 --script "right" --record "$T/a.mp4"
+    err_has "ffmpeg"
+fi
+[ ! -e "$T/a.mp4.tmp" ] || fail "a temporary video was left"
 expect 0 view bitonic:4 --script "right wait:1000 right" --record "$T/rec"
 python3 -c "
 import re

@@ -302,7 +302,8 @@ static void test_record(void)
         for (int i = 0; i < W * H; i++)
             px[i] = 0;
         CHECK(sn_record_frame(r, 500, (const uint8_t *)px, W * 4, &d) == SN_OK);
-        CHECK(sn_record_close(r, 1000, &d) == SN_OK);
+        size_t frames = 0;
+        CHECK(sn_record_close(r, 1000, &frames, &d) == SN_OK && frames == 3);
         int images = 0, delay = 0;
         CHECK(gif_walk(gif, &images, &delay));
         CHECKF(images == 3 && delay == 100, "%d images, %d cs", images, delay);
@@ -319,7 +320,7 @@ static void test_record(void)
     CHECK(sn_record_frame(r, 0, (const uint8_t *)px, W * 4, &d) == SN_OK);
     px[0] = 0;
     CHECK(sn_record_frame(r, 250, (const uint8_t *)px, W * 4, &d) == SN_OK);
-    CHECK(sn_record_close(r, 1000, &d) == SN_OK);
+    CHECK(sn_record_close(r, 1000, NULL, &d) == SN_OK);
     snprintf(file, sizeof file, "%s/frames.ffconcat", dir);
     FILE *f = fopen(file, "r");
     char text[512] = "";

@@ -1067,11 +1067,11 @@ static void stop_record(app *a, int *rc)
     }
     sn_diag d;
     sn_diag_clear(&d);
-    size_t frames = sn_record_frames(a->rec);
-    if (sn_record_close(a->rec, a->vtime_ms, &d) != SN_OK)
+    size_t frames = 0;
+    if (sn_record_close(a->rec, a->vtime_ms, &frames, &d) != SN_OK)
         *rc = fail(2, "--record: %s", d.text);
     else if (a->opt->stats)
-        printf("recorded: %zu frames, %.2f s\n", frames + 1, a->vtime_ms / 1000);
+        printf("recorded: %zu frames, %.2f s\n", frames, a->vtime_ms / 1000);
     a->rec = NULL;
 }
 

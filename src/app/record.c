@@ -441,10 +441,12 @@ static void release(sn_record *r)
     sn_free(r);
 }
 
-sn_status sn_record_close(sn_record *r, double t_ms, sn_diag *diag)
+sn_status sn_record_close(sn_record *r, double t_ms, size_t *frames, sn_diag *diag)
 {
     double end = r->have_pend ? fmax(t_ms, r->pend_t + 1) : t_ms;
     sn_status st = flush_pending(r, end, diag);
+    if (frames)
+        *frames = r->frames;
     int rc = 0;
     if (r->kind == SN_RECORD_DIR && r->concat) {
         /* ffmpeg's concat demuxer needs the last file again to honour the

@@ -52,8 +52,9 @@ sn_status sn_record_frame(sn_record *r, double t_ms, const uint8_t *pixels, int 
                           sn_diag *diag);
 
 /* The recording ends at virtual time t_ms: the last frame lasts until
- * then; the file is finished and renamed into place. Frees r. */
-sn_status sn_record_close(sn_record *r, double t_ms, sn_diag *diag);
+ * then; the file is finished and renamed into place; *frames (may be
+ * NULL) gets the frames written in all. Frees r. */
+sn_status sn_record_close(sn_record *r, double t_ms, size_t *frames, sn_diag *diag);
 
 /* Stop and remove what was written (a failed session). NULL is a no-op. */
 void sn_record_abort(sn_record *r);
