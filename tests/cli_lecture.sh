@@ -16,6 +16,13 @@ for f in "$L"/*.lesson; do
     [ "$(field lesson_step)" = "$n of $n" ] || fail "$f: ended at step $(field lesson_step)"
     [ -s "$T/lesson.png" ] || fail "$f: no screenshot"
 done
+# shipped lessons are built in: by name or a unique prefix, from anywhere
+(cd "$T" && SDL_VIDEODRIVER=offscreen "$S" view --lesson 02 --script "right" --dump-state "$T/state") ||
+    fail "--lesson 02"
+[ "$(field lesson_title)" = "The half-cleaner" ] || fail "--lesson 02: $(field lesson_title)"
+expect 2 view --lesson nosuch
+err_has "01-comparators-and-0-1"
+
 # Left goes back a step, Down steps a layer inside it
 expect 0 view --lesson "$L/03-three-networks-side-by-side.lesson" --script "right right left down"
 [ "$(field lesson_step)" = "2 of 6" ] && [ "$(field step)" = 5 ] ||

@@ -299,10 +299,44 @@ sn_status sn_lesson_parse(const char *text, const char *file, sn_lesson **out, s
     return SN_OK;
 }
 
+/* The shipped lesson `name` names (see sn_lesson_load), or NULL. */
+static const sn_lesson_source *shipped(const char *name)
+{
+    size_t len = strlen(name);
+    if (len > 7 && strcmp(name + len - 7, ".lesson") == 0)
+        len -= 7;
+    const sn_lesson_source *found = NULL;
+    int matches = 0;
+    for (const sn_lesson_source *l = sn_lesson_sources; l->name; l++) {
+        if (strlen(l->name) == len && strncmp(l->name, name, len) == 0)
+            return l;
+        if (len > 0 && strncmp(l->name, name, len) == 0) {
+            found = l;
+            matches++;
+        }
+    }
+    return matches == 1 ? found : NULL;
+}
+
 sn_status sn_lesson_load(const char *path, sn_lesson **out, sn_diag *diag)
 {
     *out = NULL;
     FILE *f = fopen(path, "rb");
+    if (!f && errno == ENOENT && !strchr(path, '/')) {
+        const sn_lesson_source *l = shipped(path);
+        if (l) {
+            char name[300];
+            snprintf(name, sizeof name, "assets/lessons/%s.lesson", l->name);
+            return sn_lesson_parse(l->text, name, out, diag);
+        }
+        char names[600] = "";
+        for (const sn_lesson_source *k = sn_lesson_sources; k->name; k++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                     names[0] ? ", " : "", k->name);
+        return sn_diag_set(diag, SN_EIO, 0, 0,
+                           "%s: no such file, and no shipped lesson of that name (they are: %s)",
+                           path, names);
+    }
     if (!f)
         return sn_diag_set(diag, SN_EIO, 0, 0, "%s: %s", path, strerror(errno));
     char *text = sn_malloc(LESSON_MAX_BYTES + 1);

@@ -37,7 +37,16 @@ typedef struct sn_lesson {
 /* Parse lesson text; `file` names it in errors ("FILE:LINE:COL: why").
  * *out is owned by the caller (sn_lesson_free). */
 sn_status sn_lesson_parse(const char *text, const char *file, sn_lesson **out, sn_diag *diag);
-/* Read and parse a file. */
+/* The lessons shipped in assets/lessons, built into the binary. */
+typedef struct sn_lesson_source {
+    const char *name; /* "01-comparators-and-0-1" */
+    const char *text;
+} sn_lesson_source;
+extern const sn_lesson_source sn_lesson_sources[]; /* ends with {NULL, NULL} */
+
+/* Read and parse a file; a path that names no file but a shipped lesson
+ * (its name, with or without .lesson, or a prefix of one name only, such
+ * as "02") loads that one. */
 sn_status sn_lesson_load(const char *path, sn_lesson **out, sn_diag *diag);
 void sn_lesson_free(sn_lesson *l); /* NULL is a no-op */
 
