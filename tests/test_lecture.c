@@ -190,6 +190,7 @@ static void test_lesson_parse(void)
         {"step: a\nnet: bitonic:4\nat: -1\ntext: x.\n", 3, 5, "layer count"},
         {"step: a\nnet: bitonic:4\ninput: bits 01x0\ntext: x.\n", 3, 15, "bits"},
         {"step: a\nnet: bitonic:4\nkeys: click:1,2\ntext: x.\n", 3, 7, "key names"},
+        {"step: a\nnet: bitonic:4\nkeys: right p\ntext: x.\n", 3, 7, "no saving"},
         {"", 1, 1, "at least one"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -199,6 +200,19 @@ static void test_lesson_parse(void)
                d.line, d.column, d.text);
         CHECKF(strstr(d.text, bad[i].says) != NULL && strncmp(d.text, "f.lesson:", 9) == 0,
                "bad %zu: %s", i, d.text);
+    }
+    /* edit verbs build a network in front of the class */
+    const char *build = "step: a\nnet: empty:4\nkeys: add:0,1 add:2,3 add:0,2 add:1,3 add:1,2\n"
+                        "text: Five comparators.\n";
+    CHECK(sn_lesson_parse(build, "build", &l, &d) == SN_OK);
+    if (l) {
+        sn_group g;
+        memset(&g, 0, sizeof g);
+        CHECK(sn_lesson_apply(l, 0, &g, &d) == SN_OK);
+        CHECK(g.view[0].layers == 3 && g.view[0].verdict == SN_VERDICT_SORTS);
+        CHECK(!sn_view_unsaved(&g.view[0]));
+        sn_group_cleanup(&g);
+        sn_lesson_free(l);
     }
     /* found only when played: a network that does not load, a bad list */
     const char *late[] = {"step: a\nnet: bitonic:4 nosuch:4\ntext: x.\n",

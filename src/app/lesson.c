@@ -189,13 +189,22 @@ static sn_status parse_line(parser *p, sn_lesson *l, char *key, char *val, unsig
         if (sn_script_parse(val, &ev, &n, &d) != SN_OK)
             return sn_diag_set(p->diag, SN_EPARSE, p->line, vcol + d.column - 1,
                                "%s:%lu:%lu: %s", p->file, p->line, vcol + d.column - 1, d.text);
-        for (size_t i = 0; i < n; i++)
-            if (ev[i].kind != SN_SCRIPT_ACTION && ev[i].kind != SN_SCRIPT_WAIT) {
+        for (size_t i = 0; i < n; i++) {
+            sn_script_kind k = ev[i].kind;
+            sn_action a = ev[i].act;
+            bool effect = k == SN_SCRIPT_ACTION &&
+                          (a == SN_ACT_SAVE_SVG || a == SN_ACT_SAVE_PNG || a == SN_ACT_SAVE_NET ||
+                           a == SN_ACT_QUIT || a == SN_ACT_FULLSCREEN || a == SN_ACT_RELOAD);
+            bool mouse = k == SN_SCRIPT_CLICK || k == SN_SCRIPT_DCLICK || k == SN_SCRIPT_WHEEL ||
+                         k == SN_SCRIPT_DRAG || k == SN_SCRIPT_SAVE;
+            if (effect || mouse) {
                 sn_free(ev);
-                return err(p, vcol, "a lesson's keys are key names and wait:MS only (no mouse "
-                                    "or edit verbs)%s",
+                return err(p, vcol,
+                           "a lesson's keys are key names, wait:MS and the edit verbs add, del, "
+                           "move and select (no mouse, no saving, reloading or quitting)%s",
                            "");
             }
+        }
         sn_free(ev);
         if (!append(st->keys, sizeof st->keys, val))
             return err(p, vcol, "too many keys in one step%s", "");
@@ -373,16 +382,43 @@ static sn_status run_keys(const sn_lesson *l, const sn_lesson_step *st, sn_group
     if (sn_script_parse(st->keys, &ev, &n, &d) != SN_OK)
         return sn_diag_set(diag, SN_EPARSE, st->keys_line, st->keys_col, "%s:%lu:%lu: %s",
                            l->file, st->keys_line, st->keys_col, d.text);
+    sn_view *v = sn_group_main(g);
     for (size_t i = 0; i < n; i++) {
-        if (ev[i].kind == SN_SCRIPT_ACTION) {
-            sn_group_action(g, ev[i].act);
-        } else if (ev[i].kind == SN_SCRIPT_WAIT) {
-            for (double t = 0; t < ev[i].ms; t += 1000.0 / 60)
+        const sn_script_event *e = &ev[i];
+        /* edit verbs act on a single network (the group refuses E otherwise) */
+        bool edits = g->count == 1;
+        switch (e->kind) {
+        case SN_SCRIPT_ACTION: sn_group_action(g, e->act); break;
+        case SN_SCRIPT_WAIT:
+            for (double t = 0; t < e->ms; t += 1000.0 / 60)
                 sn_group_tick(g, 1000.0 / 60);
+            break;
+        case SN_SCRIPT_ADD:
+            if (edits)
+                sn_view_edit_add(v, (uint32_t)e->i, (uint32_t)e->j, e->k);
+            break;
+        case SN_SCRIPT_DEL:
+            if (edits)
+                sn_view_edit_delete(v, (size_t)e->i, (size_t)e->j);
+            break;
+        case SN_SCRIPT_MOVE:
+            if (edits)
+                sn_view_edit_move(v, (size_t)e->i, (size_t)e->j, (size_t)e->k);
+            break;
+        case SN_SCRIPT_SELECT:
+            if (edits)
+                sn_view_edit_select(v, e->i, e->j);
+            break;
+        default: break; /* refused when parsed */
         }
         sn_group_settle(g);
     }
     sn_free(ev);
+    /* what a lesson builds is part of it, not the teacher's unsaved work */
+    if (v->hist_count)
+        v->saved_pos = v->hist_pos;
+    for (size_t i = 0; i < g->count; i++)
+        g->view[i].requests = 0;
     /* the step opens settled, except what the keys set playing */
     for (size_t i = 0; i < g->count; i++)
         g->view[i].anim_ms = 0;
