@@ -74,7 +74,8 @@ static sn_status fake_gpu(void *ctx, const sn_schedule *s, sn_key_type t, const 
     memset(out, 0, sizeof *out);
     out->identical = true;
     snprintf(out->verdict, sizeof out->verdict, "identical");
-    snprintf(out->device, sizeof out->device, "pthread-skylake-avx512 (Portable Computing Language)");
+    snprintf(out->device, sizeof out->device,
+             "pthread-skylake-avx512 (Portable Computing Language)");
     snprintf(out->device_short, sizeof out->device_short, "OpenCL (CPU, pocl)");
     return SN_OK;
 }
@@ -196,8 +197,8 @@ static void test_lesson_parse(void)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         sn_diag_clear(&d);
         CHECKF(sn_lesson_parse(bad[i].text, "f.lesson", &l, &d) == SN_EPARSE, "bad %zu", i);
-        CHECKF(d.line == bad[i].line && d.column == bad[i].col, "bad %zu at %lu:%lu: %s", i,
-               d.line, d.column, d.text);
+        CHECKF(d.line == bad[i].line && d.column == bad[i].col, "bad %zu at %lu:%lu: %s", i, d.line,
+               d.column, d.text);
         CHECKF(strstr(d.text, bad[i].says) != NULL && strncmp(d.text, "f.lesson:", 9) == 0,
                "bad %zu: %s", i, d.text);
     }
@@ -365,16 +366,16 @@ static void test_record(void)
  * text. */
 static void test_fit(void)
 {
-    static const sn_algo algos[] = {SN_ALGO_BITONIC, SN_ALGO_ODDEVEN_MERGE, SN_ALGO_TRANSPOSITION,
-                                    SN_ALGO_PAIRWISE, SN_ALGO_BUBBLE, SN_ALGO_INSERTION};
+    static const sn_algo algos[] = {SN_ALGO_BITONIC,  SN_ALGO_ODDEVEN_MERGE, SN_ALGO_TRANSPOSITION,
+                                    SN_ALGO_PAIRWISE, SN_ALGO_BUBBLE,        SN_ALGO_INSERTION};
     static const double panes[][3] = {{1256, 382, 12}, {1896, 592, 18}, {776, 310, 12}};
     for (size_t a = 0; a < 6; a++) {
         for (uint32_t n = 4; n <= 64; n *= 2) {
             sn_schedule *s = NULL;
             CHECK(sn_schedule_generate(algos[a], n, &s, NULL) == SN_OK);
             for (size_t p = 0; p < 3; p++) {
-                sn_layout_opts o = {1.0, 0, true, 0, -1, false, false, panes[p][0], panes[p][1],
-                                    panes[p][2]};
+                sn_layout_opts o = {1.0,   0,     true,        0,           -1,
+                                    false, false, panes[p][0], panes[p][1], panes[p][2]};
                 sn_layout *lo = NULL;
                 CHECK(sn_layout_create(s, &o, &lo, NULL) == SN_OK);
                 if (!lo)

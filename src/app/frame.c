@@ -514,6 +514,73 @@ static sn_rgb good_green(const sn_view *v)
 }
 
 
+/* Value labels under the bars, travelling with them: never below the
+ * text floor; where the bars are too narrow, every k-th one (and every
+ * output out of order, in red). xs: each bar's x this frame, or NULL. */
+static void draw_bar_labels(const sn_frame *f, const sn_view *v, cairo_t *cr, const sn_panes *p,
+                            const double *xs, double base)
+{
+    const sn_theme *th = theme_of(v);
+    const uint32_t *vals = sn_view_values(v);
+    uint32_t n = v->n;
+    double slot = p->bars.w / n;
+    double fs = fmax(fmin(p->font, slot * 0.45), f->text_floor);
+    font(cr, fs, true);
+    char buf[32];
+    double widest = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        sn_key_format(v->type, vals[i], buf, sizeof buf);
+        widest = fmax(widest, text_w(cr, buf));
+    }
+    uint32_t every = (uint32_t)fmax(1, ceil(widest * 1.2 / slot));
+    for (uint32_t i = 0; i < n; i++) {
+        if (i % every != 0 && !sn_view_out_of_order(v, i))
+            continue;
+        sn_key_format(v->type, vals[i], buf, sizeof buf);
+        set_rgb(cr, sn_view_out_of_order(v, i) ? error_red(v) : th->text);
+        double tw = text_w(cr, buf);
+        double x = xs ? xs[i] : p->bars.x + i * slot;
+        cairo_move_to(cr, x + (slot - tw) / 2, base + p->font * 1.15);
+        cairo_show_text(cr, buf);
+    }
+}
+
+/* The next layer's comparators as brackets under the bars, from y0 down
+ * over conn_h: swapping ones solid, the others dashed. */
+static void draw_bar_brackets(const sn_view *v, const sn_layout *lo, cairo_t *cr,
+                              const sn_panes *p, double y0, double conn_h)
+{
+    const sn_theme *th = theme_of(v);
+    double slot = p->bars.w / v->n;
+    const sn_layout_layer *L = &lo->layer[v->step];
+    const uint8_t *nsw = sn_view_swaps(v, v->step);
+    double dy = (conn_h - p->font * 0.3) / (L->subcols ? L->subcols : 1);
+    for (int pass = 0; pass < 2; pass++) {
+        cairo_new_path(cr);
+        for (size_t c = 0; c < L->count; c++) {
+            bool s = nsw && nsw[c];
+            if (s != (pass == 1))
+                continue;
+            const sn_layout_cmp *cm = &lo->cmp[L->first + c];
+            double xa = p->bars.x + (cm->a + 0.5) * slot;
+            double xb = p->bars.x + (cm->b + 0.5) * slot;
+            double yb = y0 + dy * (cm->sub + 1);
+            cairo_move_to(cr, xa, y0);
+            cairo_line_to(cr, xa, yb);
+            cairo_line_to(cr, xb, yb);
+            cairo_line_to(cr, xb, y0);
+        }
+        set_rgb(cr, pass ? th->swap : th->noswap);
+        cairo_set_line_width(cr, fmax(1, fmin(p->font * 0.16, slot * 0.3)));
+        if (!pass && slot >= 6) {
+            double dash[2] = {p->font * 0.25, p->font * 0.2};
+            cairo_set_dash(cr, dash, 2, 0);
+        }
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+    }
+}
+
 static sn_status draw_bars(sn_frame *f, const sn_view *v, cairo_t *cr, const sn_panes *p)
 {
     const sn_theme *th = theme_of(v);
@@ -620,60 +687,10 @@ static sn_status draw_bars(sn_frame *f, const sn_view *v, cairo_t *cr, const sn_
         cairo_close_path(cr);
         cairo_fill(cr);
     }
-    /* value labels under the bars, travelling with them: never below the
-     * text floor; where the bars are too narrow, every k-th one */
-    if (labels) {
-        double fs = fmax(fmin(p->font, slot * 0.45), f->text_floor);
-        font(cr, fs, true);
-        char buf[32];
-        double widest = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            sn_key_format(v->type, vals[i], buf, sizeof buf);
-            widest = fmax(widest, text_w(cr, buf));
-        }
-        uint32_t every = (uint32_t)fmax(1, ceil(widest * 1.2 / slot));
-        for (uint32_t i = 0; i < n; i++) {
-            if (i % every != 0 && !sn_view_out_of_order(v, i))
-                continue;
-            sn_key_format(v->type, vals[i], buf, sizeof buf);
-            set_rgb(cr, sn_view_out_of_order(v, i) ? error_red(v) : th->text);
-            double tw = text_w(cr, buf);
-            double x = xs ? xs[i] : p->bars.x + i * slot;
-            cairo_move_to(cr, x + (slot - tw) / 2, base + p->font * 1.15);
-            cairo_show_text(cr, buf);
-        }
-    }
-    /* the next layer's comparators as brackets under the bars */
-    if (lo && v->step < lo->layer_count) {
-        const sn_layout_layer *L = &lo->layer[v->step];
-        const uint8_t *nsw = sn_view_swaps(v, v->step);
-        double y0 = base + label_h + p->font * 0.15;
-        double dy = (conn_h - p->font * 0.3) / (L->subcols ? L->subcols : 1);
-        for (int pass = 0; pass < 2; pass++) {
-            cairo_new_path(cr);
-            for (size_t c = 0; c < L->count; c++) {
-                bool s = nsw && nsw[c];
-                if (s != (pass == 1))
-                    continue;
-                const sn_layout_cmp *cm = &lo->cmp[L->first + c];
-                double xa = p->bars.x + (cm->a + 0.5) * slot;
-                double xb = p->bars.x + (cm->b + 0.5) * slot;
-                double yb = y0 + dy * (cm->sub + 1);
-                cairo_move_to(cr, xa, y0);
-                cairo_line_to(cr, xa, yb);
-                cairo_line_to(cr, xb, yb);
-                cairo_line_to(cr, xb, y0);
-            }
-            set_rgb(cr, pass ? th->swap : th->noswap);
-            cairo_set_line_width(cr, fmax(1, fmin(p->font * 0.16, slot * 0.3)));
-            if (!pass && slot >= 6) {
-                double dash[2] = {p->font * 0.25, p->font * 0.2};
-                cairo_set_dash(cr, dash, 2, 0);
-            }
-            cairo_stroke(cr);
-            cairo_set_dash(cr, NULL, 0, 0);
-        }
-    }
+    if (labels)
+        draw_bar_labels(f, v, cr, p, xs, base);
+    if (lo && v->step < lo->layer_count)
+        draw_bar_brackets(v, lo, cr, p, base + label_h + p->font * 0.15, conn_h);
     sn_free(from);
     cairo_restore(cr);
     return SN_OK;

@@ -24,10 +24,10 @@ sn_status sn_group_init(sn_group *g, const char *const *specs, size_t count,
         }
         g->count = i + 1;
         if (g->view[i].n != g->view[0].n) {
-            sn_status bad = sn_diag_set(
-                diag, SN_EINVAL, 0, 0,
-                "%s has %u wires but %s has %u: networks side by side need the same n",
-                g->view[i].name, g->view[i].n, g->view[0].name, g->view[0].n);
+            sn_status bad =
+                sn_diag_set(diag, SN_EINVAL, 0, 0,
+                            "%s has %u wires but %s has %u: networks side by side need the same n",
+                            g->view[i].name, g->view[i].n, g->view[0].name, g->view[0].n);
             sn_group_cleanup(g);
             return bad;
         }
@@ -135,7 +135,10 @@ bool sn_group_action(sn_group *g, sn_action a)
     case SN_ACT_LEFT:
     case SN_ACT_PAGE_UP:
     case SN_ACT_UP: g->playing = false; return lockstep(g, false);
-    case SN_ACT_HOME: g->playing = false; sn_group_step_to(g, 0); return true;
+    case SN_ACT_HOME:
+        g->playing = false;
+        sn_group_step_to(g, 0);
+        return true;
     case SN_ACT_END:
         g->playing = false;
         sn_group_step_to(g, sn_group_layers(g));

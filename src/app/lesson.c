@@ -131,8 +131,9 @@ static sn_status parse_at(parser *p, sn_lesson_step *st, const char *v, unsigned
     errno = 0;
     long k = strtol(v, &end, 10);
     if (!*v || *end || errno || k < 0)
-        return err(p, col, "'at:' wants a layer count (0 = the input, 3 = after layer 3) or "
-                           "'end', not '%s'",
+        return err(p, col,
+                   "'at:' wants a layer count (0 = the input, 3 = after layer 3) or "
+                   "'end', not '%s'",
                    v);
     st->at = k;
     return SN_OK;
@@ -187,8 +188,8 @@ static sn_status parse_line(parser *p, sn_lesson *l, char *key, char *val, unsig
         sn_diag d;
         sn_diag_clear(&d);
         if (sn_script_parse(val, &ev, &n, &d) != SN_OK)
-            return sn_diag_set(p->diag, SN_EPARSE, p->line, vcol + d.column - 1,
-                               "%s:%lu:%lu: %s", p->file, p->line, vcol + d.column - 1, d.text);
+            return sn_diag_set(p->diag, SN_EPARSE, p->line, vcol + d.column - 1, "%s:%lu:%lu: %s",
+                               p->file, p->line, vcol + d.column - 1, d.text);
         for (size_t i = 0; i < n; i++) {
             sn_script_kind k = ev[i].kind;
             sn_action a = ev[i].act;
@@ -296,8 +297,8 @@ sn_status sn_lesson_parse(const char *text, const char *file, sn_lesson **out, s
                             (unsigned long)(val - buf) + 1);
     }
     if (st == SN_OK && l->count == 0)
-        st = sn_diag_set(diag, SN_EPARSE, 1, 1, "%s:1:1: a lesson needs at least one 'step:'",
-                         file);
+        st =
+            sn_diag_set(diag, SN_EPARSE, 1, 1, "%s:1:1: a lesson needs at least one 'step:'", file);
     if (st == SN_OK)
         st = finish_step(&p, &l->steps[l->count - 1]);
     if (st != SN_OK) {
@@ -370,8 +371,7 @@ sn_status sn_lesson_load(const char *path, sn_lesson **out, sn_diag *diag)
 }
 
 /* Run a step's keys on g: actions at once, waits as time. */
-static sn_status run_keys(const sn_lesson *l, const sn_lesson_step *st, sn_group *g,
-                          sn_diag *diag)
+static sn_status run_keys(const sn_lesson *l, const sn_lesson_step *st, sn_group *g, sn_diag *diag)
 {
     if (!st->keys[0])
         return SN_OK;
@@ -380,8 +380,8 @@ static sn_status run_keys(const sn_lesson *l, const sn_lesson_step *st, sn_group
     sn_diag d;
     sn_diag_clear(&d);
     if (sn_script_parse(st->keys, &ev, &n, &d) != SN_OK)
-        return sn_diag_set(diag, SN_EPARSE, st->keys_line, st->keys_col, "%s:%lu:%lu: %s",
-                           l->file, st->keys_line, st->keys_col, d.text);
+        return sn_diag_set(diag, SN_EPARSE, st->keys_line, st->keys_col, "%s:%lu:%lu: %s", l->file,
+                           st->keys_line, st->keys_col, d.text);
     sn_view *v = sn_group_main(g);
     for (size_t i = 0; i < n; i++) {
         const sn_script_event *e = &ev[i];

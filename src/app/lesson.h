@@ -22,7 +22,7 @@ typedef struct sn_lesson_step {
     unsigned long long seed;
     char input_text[SN_VIEW_MAX_N * 12 + 1]; /* LIST / BITS text */
     char keys[SN_LESSON_TEXT];               /* --script verbs, run when the step opens */
-    long at;                                 /* after layer `at` (-1: as the keys leave it; -2: the end) */
+    long at; /* after layer `at` (-1: as the keys leave it; -2: the end) */
     /* where each part was set (for errors found when the step is played) */
     unsigned long line, net_line, net_col, input_line, input_col, keys_line, keys_col;
 } sn_lesson_step;

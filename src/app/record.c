@@ -48,8 +48,8 @@ struct sn_record {
 #endif
     sn_rgb pal[256];
     int pal_n;
-    uint8_t *lut;   /* [1 << 24] palette index of each colour, when known */
-    uint8_t *known; /* [1 << 21] bit per colour: lut entry computed */
+    uint8_t *lut;        /* [1 << 24] palette index of each colour, when known */
+    uint8_t *known;      /* [1 << 21] bit per colour: lut entry computed */
     uint8_t *cur, *prev; /* [w * h] indexed pictures */
     uint8_t *line;       /* [w] one row as written */
     bool have_prev;
@@ -165,9 +165,9 @@ static sn_status write_dir(sn_record *r, double dur_ms, sn_diag *d)
         return sn_diag_set(d, SN_EIO, 0, 0, "%s: %s", path, cairo_status_to_string(cs));
     fprintf(r->concat, "file '%s'\nduration %.4f\n", name, fmax(dur_ms, 0) / 1000.0);
     fflush(r->concat);
-    return ferror(r->concat) ? sn_diag_set(d, SN_EIO, 0, 0, "%s/frames.ffconcat: write error",
-                                           r->path)
-                             : SN_OK;
+    return ferror(r->concat)
+               ? sn_diag_set(d, SN_EIO, 0, 0, "%s/frames.ffconcat: write error", r->path)
+               : SN_OK;
 }
 
 static sn_status write_video(sn_record *r, double end_ms, sn_diag *d)
@@ -279,8 +279,7 @@ static sn_status open_gif(sn_record *r, const sn_rgb *keep, size_t nkeep, sn_dia
     GifFreeMapObject(cmap);
     /* loop forever (the NETSCAPE2.0 application extension) */
     static const GifByteType loop[3] = {1, 0, 0};
-    if (rc == GIF_ERROR ||
-        EGifPutExtensionLeader(r->gif, APPLICATION_EXT_FUNC_CODE) == GIF_ERROR ||
+    if (rc == GIF_ERROR || EGifPutExtensionLeader(r->gif, APPLICATION_EXT_FUNC_CODE) == GIF_ERROR ||
         EGifPutExtensionBlock(r->gif, 11, "NETSCAPE2.0") == GIF_ERROR ||
         EGifPutExtensionBlock(r->gif, 3, loop) == GIF_ERROR ||
         EGifPutExtensionTrailer(r->gif) == GIF_ERROR)

@@ -155,7 +155,7 @@ void sn_sound_tone(sn_sound *s, double pitch, bool loud, double delay_ms)
         return; /* full: drop it rather than wait */
     pitch = fmin(1, fmax(0, pitch));
     /* 220 Hz to 1760 Hz, three octaves, evenly in pitch */
-    s->queue[head % QUEUE] = (tone){220.0 * pow(2.0, 3.0 * pitch), loud ? 0.22 : 0.07,
-                                    fmax(0, delay_ms) / 1000.0};
+    s->queue[head % QUEUE] =
+        (tone){220.0 * pow(2.0, 3.0 * pitch), loud ? 0.22 : 0.07, fmax(0, delay_ms) / 1000.0};
     atomic_store_explicit(&s->head, head + 1, memory_order_release);
 }

@@ -137,8 +137,8 @@ fail:
     return rc;
 }
 
-static int parse_number(const char *opt, const char *arg, uint64_t lo, uint64_t hi, const char *what,
-                        uint64_t *out)
+static int parse_number(const char *opt, const char *arg, uint64_t lo, uint64_t hi,
+                        const char *what, uint64_t *out)
 {
     if (!cli_parse_u64(arg, lo, hi, out))
         return cli_error(CLI_USAGE, opt, "'%s' is not %s", arg, what);
@@ -293,8 +293,11 @@ static int layout_step(const draw_opts *o, draw_job *j)
         if (step == 0)
             snprintf(j->title + len, sizeof j->title - len, "; the input");
         else
-            snprintf(j->title + len, sizeof j->title - len, "; after layer %zu: %zu swaps%s",
-                     step, j->swaps, step < L ? "" : j->sorted ? ", sorted" : ", NOT sorted");
+            snprintf(j->title + len, sizeof j->title - len, "; after layer %zu: %zu swaps%s", step,
+                     j->swaps,
+                     step < L    ? ""
+                     : j->sorted ? ", sorted"
+                                 : ", NOT sorted");
     }
     sn_diag d;
     sn_diag_clear(&d);
@@ -336,8 +339,9 @@ static int write_step(const draw_opts *o, draw_job *jobs, size_t count)
     sn_diag d;
     sn_diag_clear(&d);
     const sn_theme *th = sn_theme_get(o->theme);
-    sn_status r = count == 1 ? sn_export_write(out.f, o->fmt, lo, th, &jobs[0].st, &d)
-                             : sn_export_write_stack(out.f, o->fmt, los, sts, titles, count, th, &d);
+    sn_status r = count == 1
+                      ? sn_export_write(out.f, o->fmt, lo, th, &jobs[0].st, &d)
+                      : sn_export_write_stack(out.f, o->fmt, los, sts, titles, count, th, &d);
     if (r != SN_OK) {
         cli_out_abort(&out);
         return cli_error(cli_status_exit(r), o->out_path, "%s",
