@@ -28,7 +28,7 @@
 
 #include "core/alloc.h"
 
-#define GIF_MIN_MS 40.0
+#define GIF_MIN_MS 50.0
 #define GIF_TRANSPARENT 255
 #define VIDEO_FPS 30.0
 

@@ -12,7 +12,7 @@
  *   FILE.mp4/.webm  raw frames piped to ffmpeg at 30 frames per second
  *                 (a frame is repeated for as long as it is shown)
  *
- * Frames closer than the format's step (GIF: 40 ms, video: 1/30 s) are
+ * Frames closer than the format's step (GIF: 50 ms, video: 1/30 s) are
  * merged into the later one. Files are written to a temporary name and
  * renamed by sn_record_close; sn_record_abort removes it. */
 #ifndef SN_RECORD_H
