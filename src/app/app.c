@@ -1,11 +1,14 @@
 /* app.c - the SDL2 side of the window: events in, frames out.
  *
- * Loop: events -> sn_view actions (update), time -> sn_view_tick, then, if
- * anything changed, sn_frame_draw into a cairo image surface uploaded to a
- * streaming texture (draw). The loop sleeps in SDL_WaitEventTimeout when
- * nothing moves. Scripted runs (--script, --screenshot) use virtual time:
- * every frame advances exactly 1/60 s whatever the machine does, so the
- * same script always ends in the same state and the same picture. */
+ * Loop: events -> group actions (update; in a lesson Right/Left change its
+ * step), time -> sn_group_tick, then, if anything changed,
+ * sn_frame_draw_group straight into the window's surface, pushing only the
+ * rectangles that changed (draw; a streaming texture where the surface is
+ * not 32-bit xRGB). The loop sleeps in SDL_WaitEventTimeout when nothing
+ * moves. Scripted runs (--script, --screenshot) use virtual time: every
+ * frame advances exactly 1/60 s whatever the machine does, so the same
+ * script always ends in the same state, the same picture and (--record)
+ * the same file. */
 #include "app.h"
 
 #include <errno.h>
