@@ -8,8 +8,11 @@
 view_session
 L="$SN_SOURCE_DIR/assets/lessons"
 
-# every shipped lesson plays to its last step
-for f in "$L"/*.lesson; do
+# every shipped lesson plays to its last step (sanitizer runs: the first;
+# test_lecture plays them all there too, without a window)
+lessons=("$L"/*.lesson)
+[ "${SN_SANITIZED:-0}" = 1 ] && lessons=("${lessons[0]}")
+for f in "${lessons[@]}"; do
     n=$(grep -c '^step:' "$f")
     keys=$(for _ in $(seq 2 "$n"); do printf 'right '; done)
     expect 0 view --lesson "$f" --script "$keys pagedown" --screenshot "$T/lesson.png"
@@ -128,7 +131,9 @@ else
     err_has "giflib"
 fi
 # video through ffmpeg where it is installed (else a clear exit 3)
-if command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null; then
+if [ "${SN_SANITIZED:-0}" = 1 ]; then
+    : # ffmpeg's own time is not what a sanitizer run checks
+elif command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null; then
     expect 0 view bitonic:4 --script "right wait:1000" --record "$T/a.mp4"
     dur=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$T/a.mp4")
     python3 -c "assert 0.95 < $dur < 1.2, $dur" || fail "mp4 lasts $dur s (the script: 1.03 s)"
