@@ -4,3 +4,8 @@
 if(SORTNET_WITH_SDL)
   sn_test(test_app LIBS sn_app)
 endif()
+# The lecture-hall parts (side by side, lessons, recordings, the fitted
+# layout) without a window; the headless sessions are tests/cli_lecture.sh.
+if(SORTNET_WITH_SDL)
+  sn_test(test_lecture LIBS sn_app)
+endif()

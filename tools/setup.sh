@@ -23,7 +23,7 @@ jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 # tests use (Xvfb, rsvg-convert, pdftoppm, valgrind, clang for fuzzing, groff
 # for the manual page) and a font that every picture uses.
 packages=(build-essential cmake pkg-config clang
-          libjansson-dev libcairo2-dev libsdl2-dev fonts-dejavu-core
+          libjansson-dev libcairo2-dev libsdl2-dev libgif-dev fonts-dejavu-core
           ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
           xvfb xauth librsvg2-bin poppler-utils python3 valgrind groff-base)
 

@@ -10,14 +10,19 @@
 
 typedef struct sn_app_options {
     const char *net;        /* network spec (default "bitonic:16") */
+    const char *more[2];    /* up to two more networks side by side, or NULL */
+    const char *lesson;     /* --lesson FILE, or NULL */
+    bool stay;              /* --stay: after the script, stay open for live use */
+    bool sound;             /* --sound: tones from the start (M toggles) */
+    double font_scale;      /* --font-scale (0: 1) */
     sn_view_input input;    /* initial input */
     const char *script;     /* --script, or NULL */
     const char *screenshot; /* --screenshot FILE, or NULL */
-    const char *record_dir; /* --record DIR, or NULL */
+    const char *record;     /* --record DIR | FILE.gif | FILE.mp4 | FILE.webm, or NULL */
     const char *dump_state; /* --dump-state FILE ("-" = stdout), or NULL */
     bool stats;             /* --stats: frame-time percentiles on exit */
     bool discard;           /* --discard: a script may end with unsaved edits */
-    bool dark;              /* --theme dark */
+    sn_theme_id theme;      /* --theme */
     int width, height;      /* --size (window points); 0 = default */
     double start_seconds;   /* monotonic time when the process started */
 } sn_app_options;

@@ -32,12 +32,26 @@ struct sn_frame {
     struct {
         uint64_t net, path_gen;
         double zoom, pan_x, pan_y, x, y, w, h;
-        bool dark, edit;
+        sn_theme_id theme;
+        bool edit;
         long follow;
         uint32_t ones;
     } key;
     uint32_t *ranks; /* scratch [n] */
     uint32_t ranks_cap;
+    double *xs; /* scratch [n]: each bar's x this frame */
+    uint32_t xs_cap;
+    /* the box the layout was fitted to (0: natural size) and its text floor */
+    double fit_w, fit_h, min_font;
+    /* where the last frame put this view: its area, HiDPI factor, UI font,
+     * and whether it was a row of several (compact) */
+    bool have_area, compact;
+    sn_box area;
+    double area_s, area_font;
+    /* what the last frame showed, to redraw only what changes */
+    uint64_t sig;  /* everything but the step, animation and status text */
+    double text_floor; /* smallest text in this frame's panes (device px) */
+    size_t shown_step, shown_anim_layer;
 };
 
 sn_frame *sn_frame_create(void)
@@ -53,6 +67,7 @@ void sn_frame_destroy(sn_frame *f)
     if (f->cache)
         cairo_surface_destroy(f->cache);
     sn_free(f->ranks);
+    sn_free(f->xs);
     sn_zero_one_free(&f->zo);
     sn_free(f);
 }
@@ -60,7 +75,8 @@ void sn_frame_destroy(sn_frame *f)
 const sn_layout *sn_frame_layout(sn_frame *f, const sn_view *v, sn_diag *diag)
 {
     unsigned parts = (v->structure ? 1u : 0u) | (v->zero_one ? 2u : 0u);
-    if (f->layout && f->layout_net == v->net_id && f->layout_parts == parts)
+    if (f->layout && f->layout_net == v->net_id && f->layout_parts == parts &&
+        f->layout->n == v->n)
         return f->layout;
     sn_layout_destroy(f->layout);
     f->layout = NULL;
@@ -75,6 +91,9 @@ const sn_layout *sn_frame_layout(sn_frame *f, const sn_view *v, sn_diag *diag)
     /* no room for a chart the window does not count (the message line of
      * Z says why) */
     o.zero_one = v->zero_one && v->n <= SN_VIEW_ZERO_ONE_MAX_N;
+    o.fit_w = f->fit_w;
+    o.fit_h = f->fit_h;
+    o.min_font = f->min_font;
     if (sn_layout_create(v->sched, &o, &f->layout, diag) != SN_OK) {
         f->layout = NULL;
         return NULL;
@@ -138,22 +157,41 @@ static void frame_zero_one_state(sn_frame *f, const sn_view *v, sn_draw_state *s
 
 static const sn_theme *theme_of(const sn_view *v)
 {
-    return sn_theme_get(v->dark ? SN_THEME_DARK : SN_THEME_LIGHT);
+    return sn_theme_get(v->theme);
 }
 
-void sn_frame_panes(const sn_frame *f, const sn_view *v, double w, double h, double s, sn_panes *p)
+/* UI text size for a window h device pixels high at HiDPI factor s. */
+static double ui_font(const sn_view *v, double h, double s)
 {
-    double font = fmin(fmax(h / 42, 13 * s), 34 * s);
+    return fmin(fmax(h / 42, 13 * s), 34 * s) * v->font_scale;
+}
+
+/* Panes inside area: one view over the whole window (status line at the
+ * bottom), or a compact row of several (a caption line on top, the
+ * network left and its bars right). */
+static void panes_in(const sn_frame *f, const sn_view *v, sn_box area, double font, bool compact,
+                     sn_panes *p)
+{
     double pad = round(font * 0.6);
+    double x = area.x, y = area.y, w = area.w, h = area.h;
     p->font = font;
-    /* edit mode adds a line: what the network is worth (size, verdict) */
-    double status_h = round(font * (v->edit ? 4.55 : 3.2));
-    p->status = (sn_box){0, h - status_h, w, status_h};
-    double body = h - status_h - 2 * pad;
-    /* the chart and the labels need the room more than the bars do */
-    double net_h = round(body * (v->zero_one || v->structure ? 0.74 : 0.60));
-    p->net = (sn_box){pad, pad, w - 2 * pad, net_h};
-    p->bars = (sn_box){pad, pad + net_h + pad, w - 2 * pad, body - net_h - pad};
+    if (compact) {
+        double cap = round(font * 1.7);
+        p->status = (sn_box){x, y, w, cap};
+        double body = fmax(h - cap - pad, 1);
+        double net_w = round((w - 3 * pad) * 0.7);
+        p->net = (sn_box){x + pad, y + cap, net_w, body};
+        p->bars = (sn_box){x + 2 * pad + net_w, y + cap, w - 3 * pad - net_w, body};
+    } else {
+        /* edit mode adds a line: what the network is worth (size, verdict) */
+        double status_h = round(font * (v->edit ? 4.55 : 3.2));
+        p->status = (sn_box){x, y + h - status_h, w, status_h};
+        double body = h - status_h - 2 * pad;
+        /* the chart and the labels need the room more than the bars do */
+        double net_h = round(body * (v->zero_one || v->structure ? 0.74 : 0.60));
+        p->net = (sn_box){x + pad, y + pad, w - 2 * pad, net_h};
+        p->bars = (sn_box){x + pad, y + pad + net_h + pad, w - 2 * pad, body - net_h - pad};
+    }
     p->fitted = p->net;
     const sn_layout *lo = f->layout_net == v->net_id ? f->layout : NULL;
     if (lo && lo->width > 0 && lo->height > 0) {
@@ -163,6 +201,39 @@ void sn_frame_panes(const sn_frame *f, const sn_view *v, double w, double h, dou
         p->fitted =
             (sn_box){p->net.x + (p->net.w - fw) / 2, p->net.y + (p->net.h - fh) / 2, fw, fh};
     }
+}
+
+void sn_frame_panes(const sn_frame *f, const sn_view *v, double w, double h, double s, sn_panes *p)
+{
+    if (f->have_area)
+        panes_in(f, v, f->area, f->area_font, f->compact, p);
+    else
+        panes_in(f, v, (sn_box){0, 0, w, h}, ui_font(v, h, s), false, p);
+}
+
+/* Text on the diagram never smaller than about 12 px at 720p, larger on
+ * larger windows and with Ctrl +. */
+static double label_floor(const sn_view *v, double win_h, double s)
+{
+    return round(fmax(12 * s, win_h / 60) * v->font_scale);
+}
+
+/* Fit the layout to the network pane (the drawing uses the width it has). */
+static void fit_layout(sn_frame *f, const sn_view *v, const sn_panes *p, double floor_px)
+{
+    /* edit mode keeps the natural proportions: a comparator dragged in
+     * lands where the grid of columns was, whatever the pane */
+    double w = v->edit ? 0 : p->net.w, h = v->edit ? 0 : p->net.h;
+    if (v->edit)
+        floor_px = 0;
+    if (fabs(w - f->fit_w) > 0.5 || fabs(h - f->fit_h) > 0.5 || floor_px != f->min_font) {
+        f->fit_w = w;
+        f->fit_h = h;
+        f->min_font = floor_px;
+        f->layout_net = 0; /* remade below */
+    }
+    sn_diag d;
+    sn_frame_layout(f, v, &d);
 }
 
 /* Layout -> device transform of the network pane, and its inverse on the pane. */
@@ -223,7 +294,7 @@ static sn_status draw_net_cache(sn_frame *f, const sn_view *v, const sn_layout *
     bool same = f->cache && f->key.net == v->net_id && f->key.zoom == v->zoom &&
                 f->key.pan_x == v->pan_x && f->key.pan_y == v->pan_y && f->key.x == p->net.x &&
                 f->key.y == p->net.y && f->key.w == p->net.w && f->key.h == p->net.h &&
-                f->key.dark == v->dark && f->key.edit == v->edit && f->key.follow == v->follow &&
+                f->key.theme == v->theme && f->key.edit == v->edit && f->key.follow == v->follow &&
                 (!v->zero_one || f->key.ones == frame_ones(v)) &&
                 (v->follow < 0 || f->key.path_gen == v->generation);
     if (same)
@@ -263,7 +334,7 @@ static sn_status draw_net_cache(sn_frame *f, const sn_view *v, const sn_layout *
     f->key.y = p->net.y;
     f->key.w = p->net.w;
     f->key.h = p->net.h;
-    f->key.dark = v->dark;
+    f->key.theme = v->theme;
     f->key.edit = v->edit;
     f->key.follow = v->follow;
     f->key.path_gen = v->generation;
@@ -445,6 +516,84 @@ static sn_status draw_net(sn_frame *f, const sn_view *v, cairo_t *cr, const sn_p
 
 /* ---- the bars pane */
 
+static sn_rgb error_red(const sn_view *v)
+{
+    return v->theme == SN_THEME_DARK ? (sn_rgb){1.0, 0.45, 0.4} : (sn_rgb){0.75, 0.1, 0.05};
+}
+
+static sn_rgb good_green(const sn_view *v)
+{
+    return v->theme == SN_THEME_DARK ? (sn_rgb){0.45, 0.85, 0.5} : (sn_rgb){0.1, 0.5, 0.15};
+}
+
+
+/* Value labels under the bars, travelling with them: never below the
+ * text floor; where the bars are too narrow, every k-th one (and every
+ * output out of order, in red). xs: each bar's x this frame, or NULL. */
+static void draw_bar_labels(const sn_frame *f, const sn_view *v, cairo_t *cr, const sn_panes *p,
+                            const double *xs, double base)
+{
+    const sn_theme *th = theme_of(v);
+    const uint32_t *vals = sn_view_values(v);
+    uint32_t n = v->n;
+    double slot = p->bars.w / n;
+    double fs = fmax(fmin(p->font, slot * 0.45), f->text_floor);
+    font(cr, fs, true);
+    char buf[32];
+    double widest = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        sn_key_format(v->type, vals[i], buf, sizeof buf);
+        widest = fmax(widest, text_w(cr, buf));
+    }
+    uint32_t every = (uint32_t)fmax(1, ceil(widest * 1.2 / slot));
+    for (uint32_t i = 0; i < n; i++) {
+        if (i % every != 0 && !sn_view_out_of_order(v, i))
+            continue;
+        sn_key_format(v->type, vals[i], buf, sizeof buf);
+        set_rgb(cr, sn_view_out_of_order(v, i) ? error_red(v) : th->text);
+        double tw = text_w(cr, buf);
+        double x = xs ? xs[i] : p->bars.x + i * slot;
+        cairo_move_to(cr, x + (slot - tw) / 2, base + p->font * 1.15);
+        cairo_show_text(cr, buf);
+    }
+}
+
+/* The next layer's comparators as brackets under the bars, from y0 down
+ * over conn_h: swapping ones solid, the others dashed. */
+static void draw_bar_brackets(const sn_view *v, const sn_layout *lo, cairo_t *cr,
+                              const sn_panes *p, double y0, double conn_h)
+{
+    const sn_theme *th = theme_of(v);
+    double slot = p->bars.w / v->n;
+    const sn_layout_layer *L = &lo->layer[v->step];
+    const uint8_t *nsw = sn_view_swaps(v, v->step);
+    double dy = (conn_h - p->font * 0.3) / (L->subcols ? L->subcols : 1);
+    for (int pass = 0; pass < 2; pass++) {
+        cairo_new_path(cr);
+        for (size_t c = 0; c < L->count; c++) {
+            bool s = nsw && nsw[c];
+            if (s != (pass == 1))
+                continue;
+            const sn_layout_cmp *cm = &lo->cmp[L->first + c];
+            double xa = p->bars.x + (cm->a + 0.5) * slot;
+            double xb = p->bars.x + (cm->b + 0.5) * slot;
+            double yb = y0 + dy * (cm->sub + 1);
+            cairo_move_to(cr, xa, y0);
+            cairo_line_to(cr, xa, yb);
+            cairo_line_to(cr, xb, yb);
+            cairo_line_to(cr, xb, y0);
+        }
+        set_rgb(cr, pass ? th->swap : th->noswap);
+        cairo_set_line_width(cr, fmax(1, fmin(p->font * 0.16, slot * 0.3)));
+        if (!pass && slot >= 6) {
+            double dash[2] = {p->font * 0.25, p->font * 0.2};
+            cairo_set_dash(cr, dash, 2, 0);
+        }
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+    }
+}
+
 static sn_status draw_bars(sn_frame *f, const sn_view *v, cairo_t *cr, const sn_panes *p)
 {
     const sn_theme *th = theme_of(v);
@@ -465,7 +614,7 @@ static sn_status draw_bars(sn_frame *f, const sn_view *v, cairo_t *cr, const sn_
     const sn_layout *lo = f->layout;
     double slot = p->bars.w / n;
     double gap = slot >= 6 ? fmax(1, round(slot * 0.12)) : 0;
-    bool labels = slot >= p->font * 1.6;
+    bool labels = p->bars.h > p->font * 4;
     double label_h = labels ? p->font * 1.5 : 0;
     /* connectors below the bars: depth from the layout's sub-columns */
     uint32_t subcols = (lo && v->step < lo->layer_count) ? lo->layer[v->step].subcols : 1;
@@ -498,6 +647,12 @@ static sn_status draw_bars(sn_frame *f, const sn_view *v, cairo_t *cr, const sn_
             }
         }
     }
+    if (f->xs_cap < n) {
+        sn_free(f->xs);
+        f->xs = sn_calloc(n, sizeof *f->xs);
+        f->xs_cap = f->xs ? n : 0;
+    }
+    double *xs = f->xs; /* where each bar is this frame: its label goes with it */
     for (uint32_t i = 0; i < n; i++) {
         double frac = (f->ranks[i] + 1.0) / n;
         double bh = (base - top) * frac;
@@ -508,15 +663,31 @@ static sn_status draw_bars(sn_frame *f, const sn_view *v, cairo_t *cr, const sn_
             x = x_from + (x - x_from) * t;
             lift = sin(t * PI) * p->font * 0.8;
         }
+        if (xs)
+            xs[i] = x;
         sn_rgb c = sn_palette_rank(f->ranks[i] / den);
         set_rgb(cr, c);
         cairo_rectangle(cr, x + gap / 2, base - bh - lift, fmax(slot - gap, 0.75), bh);
         cairo_fill(cr);
     }
+    /* after the last layer: the outputs out of order, outlined in red */
+    if (v->step == v->layers) {
+        cairo_new_path(cr);
+        for (uint32_t i = 0; i < n; i++) {
+            if (!sn_view_out_of_order(v, i))
+                continue;
+            double bh = (base - top) * (f->ranks[i] + 1.0) / n;
+            double x = p->bars.x + i * slot;
+            cairo_rectangle(cr, x + gap / 2, base - bh, fmax(slot - gap, 0.75), bh);
+        }
+        set_rgb(cr, error_red(v));
+        cairo_set_line_width(cr, fmax(2, fmin(p->font * 0.2, slot * 0.25)));
+        cairo_stroke(cr);
+    }
     /* the followed element */
     if (v->path) {
         uint32_t i = v->path[v->step];
-        double x = p->bars.x + i * slot;
+        double x = xs ? xs[i] : p->bars.x + i * slot;
         double frac = (f->ranks[i] + 1.0) / n;
         double bh = (base - top) * frac;
         set_rgb(cr, th->highlight);
@@ -529,51 +700,10 @@ static sn_status draw_bars(sn_frame *f, const sn_view *v, cairo_t *cr, const sn_
         cairo_close_path(cr);
         cairo_fill(cr);
     }
-    /* value labels under the bars */
-    if (labels) {
-        font(cr, fmin(p->font, slot * 0.45), true);
-        char buf[32];
-        for (uint32_t i = 0; i < n; i++) {
-            sn_key_format(v->type, vals[i], buf, sizeof buf);
-            set_rgb(cr, th->text);
-            double tw = text_w(cr, buf);
-            if (tw > slot * 0.95)
-                continue;
-            cairo_move_to(cr, p->bars.x + i * slot + (slot - tw) / 2, base + p->font * 1.15);
-            cairo_show_text(cr, buf);
-        }
-    }
-    /* the next layer's comparators as brackets under the bars */
-    if (lo && v->step < lo->layer_count) {
-        const sn_layout_layer *L = &lo->layer[v->step];
-        const uint8_t *nsw = sn_view_swaps(v, v->step);
-        double y0 = base + label_h + p->font * 0.15;
-        double dy = (conn_h - p->font * 0.3) / (L->subcols ? L->subcols : 1);
-        for (int pass = 0; pass < 2; pass++) {
-            cairo_new_path(cr);
-            for (size_t c = 0; c < L->count; c++) {
-                bool s = nsw && nsw[c];
-                if (s != (pass == 1))
-                    continue;
-                const sn_layout_cmp *cm = &lo->cmp[L->first + c];
-                double xa = p->bars.x + (cm->a + 0.5) * slot;
-                double xb = p->bars.x + (cm->b + 0.5) * slot;
-                double yb = y0 + dy * (cm->sub + 1);
-                cairo_move_to(cr, xa, y0);
-                cairo_line_to(cr, xa, yb);
-                cairo_line_to(cr, xb, yb);
-                cairo_line_to(cr, xb, y0);
-            }
-            set_rgb(cr, pass ? th->swap : th->noswap);
-            cairo_set_line_width(cr, fmax(1, fmin(p->font * 0.16, slot * 0.3)));
-            if (!pass && slot >= 6) {
-                double dash[2] = {p->font * 0.25, p->font * 0.2};
-                cairo_set_dash(cr, dash, 2, 0);
-            }
-            cairo_stroke(cr);
-            cairo_set_dash(cr, NULL, 0, 0);
-        }
-    }
+    if (labels)
+        draw_bar_labels(f, v, cr, p, xs, base);
+    if (lo && v->step < lo->layer_count)
+        draw_bar_brackets(v, lo, cr, p, base + label_h + p->font * 0.15, conn_h);
     sn_free(from);
     cairo_restore(cr);
     return SN_OK;
@@ -581,10 +711,7 @@ static sn_status draw_bars(sn_frame *f, const sn_view *v, cairo_t *cr, const sn_
 
 /* ---- status line and help */
 
-static sn_rgb error_red(const sn_view *v)
-{
-    return v->dark ? (sn_rgb){1.0, 0.45, 0.4} : (sn_rgb){0.75, 0.1, 0.05};
-}
+
 
 /* Edit mode's line: an EDIT tag, size and depth against the best known,
  * and the live verdict (green: sorts, red: does not). */
@@ -610,7 +737,7 @@ static void draw_edit_status(const sn_view *v, cairo_t *cr, const sn_panes *p, d
     cairo_show_text(cr, size);
     x += text_w(cr, size) + p->font * 1.5;
     sn_view_verdict_text(v, verdict, sizeof verdict);
-    sn_rgb green = v->dark ? (sn_rgb){0.45, 0.85, 0.5} : (sn_rgb){0.1, 0.5, 0.15};
+    sn_rgb green = good_green(v);
     font(cr, p->font, true);
     if (v->verdict == SN_VERDICT_SORTS)
         set_rgb(cr, green);
@@ -626,7 +753,145 @@ static void draw_edit_status(const sn_view *v, cairo_t *cr, const sn_panes *p, d
     cairo_restore(cr);
 }
 
-static void draw_status(const sn_view *v, cairo_t *cr, const sn_panes *p)
+/* One piece of a status line: its long and short text (short NULL: it
+ * has none), colour and weight. */
+typedef struct status_item {
+    const char *l, *s;
+    sn_rgb c;
+    bool bold;
+} status_item;
+
+/* Draw items left to right from x and `right` right-aligned at x + maxw,
+ * all on baseline y, shortening until nothing overlaps: first the right
+ * part to its short form, then the items from the last to the second,
+ * then the right part goes, then items from the last; what still does not
+ * fit is clipped. */
+static void draw_items(cairo_t *cr, double x, double y, double maxw, double fs, status_item *it,
+                       size_t n, const status_item *right)
+{
+    enum { MAXI = 8 };
+    bool shrt[MAXI] = {false}, drop[MAXI] = {false};
+    int rmode = right && right->l && right->l[0] ? 0 : 2; /* 0 long, 1 short, 2 none */
+    double gap = fs * 1.1;
+    if (n > MAXI)
+        n = MAXI;
+    for (int round_ = 0;; round_++) {
+        double total = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (drop[i] || !it[i].l || !it[i].l[0])
+                continue;
+            font(cr, fs, it[i].bold);
+            total += text_w(cr, shrt[i] && it[i].s ? it[i].s : it[i].l) + gap;
+        }
+        if (rmode < 2) {
+            font(cr, fs, right->bold);
+            total += text_w(cr, rmode == 1 && right->s ? right->s : right->l) + gap;
+        }
+        if (total <= maxw + gap)
+            break;
+        /* the next reduction, in the order described above */
+        if (rmode == 0 && right->s) {
+            rmode = 1;
+            continue;
+        }
+        bool done = false;
+        for (size_t i = n; i-- > 1 && !done;)
+            if (!shrt[i] && !drop[i] && it[i].s) {
+                shrt[i] = true;
+                done = true;
+            }
+        if (done)
+            continue;
+        if (rmode < 2) {
+            rmode = 2;
+            continue;
+        }
+        for (size_t i = n; i-- > 1 && !done;)
+            if (!drop[i] && it[i].l && it[i].l[0]) {
+                drop[i] = true;
+                done = true;
+            }
+        if (!done)
+            break; /* one item left: clipped below */
+    }
+    cairo_save(cr);
+    cairo_rectangle(cr, x, y - fs * 1.3, maxw, fs * 2);
+    cairo_clip(cr);
+    double rx = x + maxw;
+    if (rmode < 2) {
+        const char *t = rmode == 1 && right->s ? right->s : right->l;
+        font(cr, fs, right->bold);
+        rx -= text_w(cr, t);
+        set_rgb(cr, right->c);
+        cairo_move_to(cr, rx, y);
+        cairo_show_text(cr, t);
+        rx -= gap;
+    }
+    cairo_rectangle(cr, x, y - fs * 1.3, rx - x, fs * 2);
+    cairo_clip(cr);
+    for (size_t i = 0; i < n; i++) {
+        if (drop[i] || !it[i].l || !it[i].l[0])
+            continue;
+        const char *t = shrt[i] && it[i].s ? it[i].s : it[i].l;
+        font(cr, fs, it[i].bold);
+        set_rgb(cr, it[i].c);
+        cairo_move_to(cr, x, y);
+        cairo_show_text(cr, t);
+        x += text_w(cr, t) + gap;
+    }
+    cairo_restore(cr);
+}
+
+/* The verdict after the last layer: green "sorted", red "NOT sorted". */
+static sn_rgb result_colour(const sn_view *v, const sn_view_status *st)
+{
+    return strcmp(st->result, "sorted") == 0 ? good_green(v) : error_red(v);
+}
+
+/* One view's numbers on one line: name, layer, counts, [input], result,
+ * and the OpenCL verdict on the right. */
+static void draw_view_line(const sn_view *v, cairo_t *cr, double x, double y, double maxw,
+                           double fs, bool with_input)
+{
+    const sn_theme *th = theme_of(v);
+    sn_view_status st;
+    sn_view_status_parts(v, &st);
+    char name[sizeof v->name + 2];
+    snprintf(name, sizeof name, "%s%s", v->name, sn_view_unsaved(v) ? "*" : "");
+    char nline[32];
+    snprintf(nline, sizeof nline, "n = %u", v->n);
+    status_item it[6] = {
+        {name, NULL, th->comparator, true},
+        {st.layer, st.layer_short, th->text, false},
+        {st.counts, st.counts_short, th->text, false},
+        {with_input ? st.input : "", with_input ? st.input_short : NULL, th->text, false},
+        {st.result, NULL, result_colour(v, &st), true},
+        {nline, NULL, th->text, false},
+    };
+    status_item right = {st.gpu, st.gpu_short[0] ? st.gpu_short : NULL, th->wire, false};
+    if (v->gpu_generation && v->gpu_generation == v->data_generation && !v->gpu.identical)
+        right.c = error_red(v);
+    draw_items(cr, x, y, maxw, fs, it, with_input ? 6 : 5, &right);
+}
+
+/* The line under it: the message (red for errors) and, on the right,
+ * playback and the help key (and a lesson's progress). */
+static void draw_message_line(const sn_view *v, cairo_t *cr, double x, double y, double maxw,
+                              double fs, const char *progress, bool playing)
+{
+    const sn_theme *th = theme_of(v);
+    char right[160], right_s[80];
+    snprintf(right, sizeof right, "%s%s%s   %g layers/s    %sH: help",
+             progress ? progress : "", progress ? "    " : "", playing ? "playing" : "paused",
+             sn_view_speed(v), v->edit ? "E: end editing   " : "");
+    snprintf(right_s, sizeof right_s, "%s%sH: help", progress ? progress : "",
+             progress ? "   " : "");
+    status_item msg = {v->message, NULL, v->message_error ? error_red(v) : th->text, false};
+    status_item r = {right, right_s, th->wire, false};
+    draw_items(cr, x, y, maxw, fs, &msg, 1, &r);
+}
+
+static void draw_status(const sn_view *v, cairo_t *cr, const sn_panes *p, const char *progress)
 {
     const sn_theme *th = theme_of(v);
     set_rgb(cr, th->band);
@@ -638,61 +903,14 @@ static void draw_status(const sn_view *v, cairo_t *cr, const sn_panes *p)
         draw_edit_status(v, cr, p, pad, y2);
         y2 += p->font * 1.35;
     }
-    char buf[512], in[96];
-    font(cr, p->font, true);
-    set_rgb(cr, th->comparator);
-    cairo_move_to(cr, pad, y1);
-    cairo_show_text(cr, v->name);
-    double x = pad + text_w(cr, v->name);
-    if (sn_view_unsaved(v)) { /* as the title bar: unsaved edits */
-        cairo_move_to(cr, x, y1);
-        cairo_show_text(cr, "*");
-        x += text_w(cr, "*");
-    }
-    x += p->font;
-    font(cr, p->font, false);
-    size_t cmps = v->cmp_before[v->step], swaps = v->swap_before[v->step];
-    snprintf(buf, sizeof buf, "n = %u    layer %zu of %zu    %zu comparison%s, %zu swap%s    %s",
-             v->n, v->step, v->layers, cmps, cmps == 1 ? "" : "s", swaps, swaps == 1 ? "" : "s",
-             sn_view_input_text(v, in, sizeof in));
-    char gpu_buf[200];
-    const char *gpu = v->gpu_built ? "GPU: not checked (G)" : "GPU: not built with OpenCL";
-    if (v->gpu_generation && v->gpu_generation == v->data_generation) {
-        snprintf(gpu_buf, sizeof gpu_buf, "GPU: %s", v->gpu_verdict);
-        gpu = gpu_buf;
-    }
-    double gw = text_w(cr, gpu);
-    cairo_save(cr); /* a narrow window cuts the line short of the GPU verdict */
-    cairo_rectangle(cr, 0, p->status.y, p->status.w - gw - 2 * pad, p->status.h);
-    cairo_clip(cr);
-    cairo_move_to(cr, x, y1);
-    cairo_show_text(cr, buf);
-    cairo_restore(cr);
-    set_rgb(cr, th->wire);
-    cairo_move_to(cr, p->status.w - pad - gw, y1);
-    cairo_show_text(cr, gpu);
-
-    font(cr, p->font * 0.9, false);
-    snprintf(buf, sizeof buf, "%s   %g layers/s    %sH: help", v->playing ? "playing" : "paused",
-             sn_view_speed(v), v->edit ? "E: end editing   " : "");
-    double hw = text_w(cr, buf);
-    cairo_move_to(cr, p->status.w - pad - hw, y2);
-    cairo_show_text(cr, buf);
-    if (v->message_error) {
-        set_rgb(cr, error_red(v));
-    } else {
-        set_rgb(cr, th->text);
-    }
-    cairo_save(cr);
-    cairo_rectangle(cr, 0, p->status.y, p->status.w - hw - 2 * pad, p->status.h);
-    cairo_clip(cr);
-    cairo_move_to(cr, pad, y2);
-    cairo_show_text(cr, v->message);
-    cairo_restore(cr);
+    double x = p->status.x + pad, w = p->status.w - 2 * pad;
+    draw_view_line(v, cr, x, y1, w, p->font, true);
+    draw_message_line(v, cr, x, y2, w, p->font * 0.9, progress, v->playing);
 }
 
 static const char *const help_lines[][2] = {
-    {"Right / Left", "one layer forward / back"},
+    {"Right / Left", "one layer forward / back (lesson: steps)"},
+    {"PgDn / PgUp", "the same (a clicker); Down / Up: layers"},
     {"Space", "play / pause"},
     {"+ / -", "faster / slower"},
     {"Home / End", "first / last layer"},
@@ -706,11 +924,13 @@ static const char *const help_lines[][2] = {
     {"[ / ]", "n halved / doubled (best known: n -/+ 1)"},
     {"O", "reload the network file"},
     {"S / P", "save SVG / PNG screenshot"},
-    {"G", "check on the GPU (OpenCL)"},
+    {"G", "run it on OpenCL (GPU or CPU): identical?"},
     {NULL, NULL}, /* the second column starts here when the window is wide */
     {"W", "why it sorts: the structure blocks"},
     {"Z", "0-1 principle: sorted 0-1 inputs, wire states"},
-    {"T", "light / dark theme"},
+    {"T", "light / dark / high-contrast theme"},
+    {"Ctrl + / -", "all text larger / smaller"},
+    {"M", "sound: a tone per comparison"},
     {"F11", "full screen"},
     {"Click", "follow a value (Esc stops)"},
     {"Wheel / drag", "zoom / pan; double-click fits"},
@@ -801,26 +1021,265 @@ static void draw_help(const sn_view *v, cairo_t *cr, double w, double h, const s
         help_rows(th, cr, fs, lh, split + 1, HELP_LINES, bx + 4.5 * fs + cw1, y, kw2);
 }
 
+/* Words of text wrapped to lines no wider than maxw at the current font:
+ * the start and length of each line, at most `max` lines. */
+static size_t wrap(cairo_t *cr, const char *text, double maxw, size_t *start, size_t *len,
+                   size_t max)
+{
+    size_t lines = 0, n = strlen(text), i = 0;
+    char buf[1024];
+    while (i < n && lines < max) {
+        while (i < n && text[i] == ' ')
+            i++;
+        size_t best = 0, j = i;
+        while (j <= n) {
+            size_t e = j;
+            while (e < n && text[e] != ' ')
+                e++;
+            size_t l = e - i < sizeof buf - 1 ? e - i : sizeof buf - 1;
+            memcpy(buf, text + i, l);
+            buf[l] = '\0';
+            if (best && text_w(cr, buf) > maxw)
+                break;
+            best = l;
+            j = e + 1;
+            if (e >= n)
+                break;
+        }
+        if (!best)
+            break;
+        start[lines] = i;
+        len[lines++] = best;
+        i += best;
+    }
+    return lines;
+}
+
+/* A lesson's caption in large type across the top: its height, drawing
+ * only when draw is set. */
+static double caption_band(const sn_view *v, cairo_t *cr, const sn_frame_extra *x, double w,
+                           double fs, bool draw)
+{
+    if (!x || !x->caption || !x->caption[0])
+        return 0;
+    const sn_theme *th = theme_of(v);
+    double pad = round(fs * 0.7), big = fs * 1.45;
+    size_t st[6], ln[6];
+    font(cr, big, false);
+    size_t lines = wrap(cr, x->caption, w - 2 * pad, st, ln, 6);
+    double title_h = x->title && x->title[0] ? big * 1.35 : 0;
+    double h = round(pad * 1.4 + title_h + (double)lines * big * 1.3 + pad * 0.6);
+    if (!draw)
+        return h;
+    set_rgb(cr, th->band);
+    cairo_rectangle(cr, 0, 0, w, h);
+    cairo_fill(cr);
+    set_rgb(cr, th->highlight);
+    cairo_rectangle(cr, 0, h - 3, w, 3);
+    cairo_fill(cr);
+    double y = pad + big;
+    if (title_h > 0) {
+        font(cr, big, true);
+        set_rgb(cr, th->comparator);
+        cairo_move_to(cr, pad, y);
+        cairo_show_text(cr, x->title);
+        y += title_h;
+    }
+    font(cr, big, false);
+    set_rgb(cr, th->text);
+    char buf[1024];
+    for (size_t i = 0; i < lines; i++) {
+        memcpy(buf, x->caption + st[i], ln[i]);
+        buf[ln[i]] = '\0';
+        cairo_move_to(cr, pad, y);
+        cairo_show_text(cr, buf);
+        y += big * 1.3;
+    }
+    return h;
+}
+
+/* One view in area: the panes, the layout fitted to its network pane,
+ * then network, bars and (not compact) the status line. */
+static sn_status draw_view_in(sn_frame *f, const sn_view *v, cairo_t *cr, sn_box area,
+                              double win_h, double s, bool compact, const char *progress)
+{
+    double fs = ui_font(v, win_h, s);
+    f->have_area = true;
+    f->area = area;
+    f->area_s = s;
+    f->area_font = fs;
+    f->compact = compact;
+    sn_panes p;
+    panes_in(f, v, area, fs, compact, &p);
+    f->text_floor = label_floor(v, win_h, s);
+    fit_layout(f, v, &p, f->text_floor);
+    panes_in(f, v, area, fs, compact, &p); /* fitted box of the new layout */
+    sn_status rs = f->layout ? draw_net(f, v, cr, &p) : SN_ENOMEM;
+    sn_status rb = draw_bars(f, v, cr, &p);
+    if (compact) {
+        double pad = fs * 0.6;
+        draw_view_line(v, cr, area.x + pad, area.y + fs * 1.25, area.w - 2 * pad, fs, false);
+    } else {
+        draw_status(v, cr, &p, progress);
+    }
+    return rs != SN_OK ? rs : rb;
+}
+
+/* A fingerprint of what a view shows apart from the step, its animation
+ * and the status text: when it is unchanged, only those need drawing. */
+static uint64_t view_sig(const sn_view *v, sn_box area, const sn_frame_extra *x)
+{
+    double parts[] = {(double)v->net_id, (double)v->generation, (double)v->data_generation,
+                      v->zoom, v->pan_x, v->pan_y, (double)v->theme, v->font_scale,
+                      (double)v->edit, (double)v->follow, (double)v->help, (double)v->structure,
+                      (double)v->zero_one, (double)v->sel_layer, (double)v->sel_index,
+                      (double)v->preview.on, v->preview.x, (double)v->verdict,
+                      (double)v->n, area.x, area.y, area.w, area.h,
+                      (double)(uintptr_t)(x ? x->caption : NULL)};
+    uint64_t h = 1469598103934665603ull;
+    const unsigned char *b = (const unsigned char *)parts;
+    for (size_t i = 0; i < sizeof parts; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+/* The boxes of view v that change when only its step (and animation)
+ * changed since the frame shown: its status line, bars, and the strip of
+ * the network pane around the old and the new step. */
+static size_t changed_boxes(sn_frame *f, const sn_view *v, sn_box *out)
+{
+    sn_panes p;
+    panes_in(f, v, f->area, f->area_font, f->compact, &p);
+    size_t n = 0;
+    out[n++] = p.status;
+    out[n++] = (sn_box){p.bars.x - 2, p.bars.y - 2, p.bars.w + 4, p.bars.h + 4};
+    const sn_layout *lo = f->layout;
+    if (!lo)
+        return n;
+    double ox, oy;
+    double z = net_transform(lo, v, &p, &ox, &oy);
+    size_t ks[4] = {f->shown_step, v->step, f->shown_anim_layer, v->anim_layer};
+    double x0 = INFINITY, x1 = -INFINITY;
+    for (int i = 0; i < 4; i++) {
+        size_t k = ks[i] <= lo->layer_count ? ks[i] : lo->layer_count;
+        x0 = fmin(x0, lo->step_x[k] - lo->value_w / 2 - 4 * lo->dot_r);
+        double right = k < lo->layer_count ? lo->layer[k].x1 : lo->step_x[k] + lo->value_w / 2;
+        x1 = fmax(x1, right + 4 * lo->dot_r);
+    }
+    double dx0 = fmax(p.net.x, ox + x0 * z - 3), dx1 = fmin(p.net.x + p.net.w, ox + x1 * z + 3);
+    if (dx1 > dx0)
+        out[n++] = (sn_box){floor(dx0), p.net.y, ceil(dx1 - dx0) + 1, p.net.h};
+    return n;
+}
+
+sn_status sn_frame_draw_group(sn_frame *const *frames, const sn_group *g, const sn_frame_extra *x,
+                              cairo_t *cr, double w, double h, double s, sn_box *dirty,
+                              size_t *ndirty)
+{
+    const sn_view *v0 = &g->view[0];
+    const sn_theme *th = theme_of(v0);
+    double fs = ui_font(v0, h, s);
+    cairo_save(cr);
+    /* only what changed since the last frame, when that is just the step */
+    size_t nd = 0;
+    bool partial = dirty && ndirty && !v0->help;
+    for (size_t i = 0; i < g->count && partial; i++) {
+        sn_frame *f = frames[i];
+        partial = f->have_area && f->sig == view_sig(&g->view[i], f->area, x) && f->layout &&
+                  f->layout_net == g->view[i].net_id && nd + 4 <= SN_FRAME_DIRTY_MAX - 1;
+        if (partial)
+            nd += changed_boxes(f, &g->view[i], dirty + nd);
+    }
+    if (partial && g->count > 1) { /* the common status line */
+        double status_h = round(fs * 3.2);
+        dirty[nd++] = (sn_box){0, h - status_h, w, status_h};
+    }
+    if (partial) {
+        for (size_t i = 0; i < nd; i++)
+            cairo_rectangle(cr, dirty[i].x, dirty[i].y, dirty[i].w, dirty[i].h);
+        cairo_clip(cr);
+        *ndirty = nd;
+    } else if (ndirty) {
+        *ndirty = 0; /* everything */
+    }
+    set_rgb(cr, th->background);
+    cairo_paint(cr);
+    double top = caption_band(v0, cr, x, w, fs, true);
+    const char *progress = x ? x->progress : NULL;
+    sn_status rs = SN_OK;
+    if (g->count == 1) {
+        rs = draw_view_in(frames[0], v0, cr, (sn_box){0, top, w, h - top}, h, s, false, progress);
+    } else {
+        /* rows of networks, then one status line for all of them */
+        double status_h = round(fs * 3.2), pad = round(fs * 0.6);
+        double row_h = (h - top - status_h) / (double)g->count;
+        for (size_t i = 0; i < g->count; i++) {
+            sn_box area = {0, top + row_h * (double)i, w, row_h};
+            if (i > 0) {
+                set_rgb(cr, th->stage);
+                cairo_rectangle(cr, pad, area.y - 1, w - 2 * pad, 1);
+                cairo_fill(cr);
+            }
+            sn_status r = draw_view_in(frames[i], &g->view[i], cr, area, h, s, true, NULL);
+            if (rs == SN_OK)
+                rs = r;
+        }
+        sn_box sb = {0, h - status_h, w, status_h};
+        set_rgb(cr, th->band);
+        cairo_rectangle(cr, sb.x, sb.y, sb.w, sb.h);
+        cairo_fill(cr);
+        sn_view_status st;
+        sn_view_status_parts(v0, &st);
+        char layer[64], layer_s[32], nline[32];
+        size_t L = sn_group_layers(g);
+        if (g->step == 0)
+            snprintf(layer, sizeof layer, "input, up to %zu layers to go", L);
+        else
+            snprintf(layer, sizeof layer, "after layer %zu of up to %zu", g->step, L);
+        snprintf(layer_s, sizeof layer_s, "%zu/%zu", g->step, L);
+        snprintf(nline, sizeof nline, "n = %u", v0->n);
+        status_item it[4] = {
+            {"same input:", NULL, th->comparator, true},
+            {st.input, st.input_short, th->text, false},
+            {layer, layer_s, th->text, false},
+            {nline, NULL, th->text, false},
+        };
+        draw_items(cr, pad, sb.y + fs * 1.3, w - 2 * pad, fs, it, 4, NULL);
+        draw_message_line(v0, cr, pad, sb.y + fs * 2.65, w - 2 * pad, fs * 0.9, progress,
+                          g->playing);
+    }
+    if (v0->help) {
+        sn_panes p;
+        panes_in(frames[0], v0, (sn_box){0, 0, w, h}, fs, false, &p);
+        draw_help(v0, cr, w, h, &p);
+    }
+    for (size_t i = 0; i < g->count; i++) {
+        frames[i]->sig = view_sig(&g->view[i], frames[i]->area, x);
+        frames[i]->shown_step = g->view[i].step;
+        frames[i]->shown_anim_layer = g->view[i].anim_layer;
+    }
+    cairo_restore(cr);
+    if (cairo_status(cr) != CAIRO_STATUS_SUCCESS)
+        return SN_EIO;
+    return rs;
+}
+
 sn_status sn_frame_draw(sn_frame *f, const sn_view *v, cairo_t *cr, double w, double h, double s)
 {
-    sn_diag d;
-    sn_diag_clear(&d);
-    sn_frame_layout(f, v, &d);
-    sn_panes p;
-    sn_frame_panes(f, v, w, h, s, &p);
     const sn_theme *th = theme_of(v);
     cairo_save(cr);
     set_rgb(cr, th->background);
     cairo_paint(cr);
-    sn_status rs = f->layout ? draw_net(f, v, cr, &p) : SN_ENOMEM;
-    sn_status rb = draw_bars(f, v, cr, &p);
-    draw_status(v, cr, &p);
-    if (v->help)
+    sn_status rs = draw_view_in(f, v, cr, (sn_box){0, 0, w, h}, h, s, false, NULL);
+    if (v->help) {
+        sn_panes p;
+        panes_in(f, v, (sn_box){0, 0, w, h}, ui_font(v, h, s), false, &p);
         draw_help(v, cr, w, h, &p);
+    }
     cairo_restore(cr);
     if (cairo_status(cr) != CAIRO_STATUS_SUCCESS)
         return SN_EIO;
-    return rs != SN_OK ? rs : rb;
+    return rs;
 }
 
 bool sn_frame_pick(sn_frame *f, const sn_view *v, double w, double h, double s, double x, double y,
@@ -930,4 +1389,12 @@ sn_status sn_frame_save_svg(sn_frame *f, const sn_view *v, const char *path, sn_
     if (cs != CAIRO_STATUS_SUCCESS)
         return sn_diag_set(diag, SN_EIO, 0, 0, "%s: %s", path, cairo_status_to_string(cs));
     return rs;
+}
+
+bool sn_frame_area(const sn_frame *f, sn_box *area)
+{
+    if (!f->have_area)
+        return false;
+    *area = f->area;
+    return true;
 }

@@ -13,6 +13,7 @@
 
 #include "core/status.h"
 #include "render/layout.h"
+#include "group.h"
 #include "view.h"
 
 typedef struct sn_box {
@@ -41,6 +42,29 @@ void sn_frame_panes(const sn_frame *f, const sn_view *v, double w, double h, dou
 
 /* Draw v into cr over a w x h device-pixel area at HiDPI factor s. */
 sn_status sn_frame_draw(sn_frame *f, const sn_view *v, cairo_t *cr, double w, double h, double s);
+
+/* What a lesson adds to a frame (all borrowed, each may be NULL). */
+typedef struct sn_frame_extra {
+    const char *title;    /* the step's title, over the caption */
+    const char *caption;  /* one to three sentences in large type across the top */
+    const char *progress; /* "step 3 of 12", on the status line */
+} sn_frame_extra;
+
+/* Draw a group: one view as sn_frame_draw does, several as stacked rows
+ * (each row: a line of its own numbers, its network, its bars) over one
+ * status line; frames[i] draws g->view[i]. The caption band of x, when
+ * given, takes the top and pushes everything down. */
+/* With dirty (room for SN_FRAME_DIRTY_MAX boxes) and ndirty: when only
+ * steps and animations changed since the last frame of these frames, only
+ * the boxes that change are drawn (cr is clipped to them) and listed, for
+ * the window to push just those; *ndirty = 0 means the whole frame. */
+#define SN_FRAME_DIRTY_MAX 16
+sn_status sn_frame_draw_group(sn_frame *const *frames, const sn_group *g, const sn_frame_extra *x,
+                              cairo_t *cr, double w, double h, double s, sn_box *dirty,
+                              size_t *ndirty);
+
+/* The area the last frame gave this view (false before the first). */
+bool sn_frame_area(const sn_frame *f, sn_box *area);
 
 /* Which wire and step are under device pixel (x, y)? In the bars pane the
  * bar's wire at the current step; in the network pane the nearest wire

@@ -48,6 +48,10 @@ static const struct {
     {"redo", SN_ACT_REDO},   {"ctrl+y", SN_ACT_REDO},     {"delete", SN_ACT_DELETE},
     {"tab", SN_ACT_SELECT},  {"ctrl+s", SN_ACT_SAVE_NET},
     {"w", SN_ACT_STRUCTURE}, {"z", SN_ACT_ZERO_ONE},
+    {"pagedown", SN_ACT_PAGE_DOWN}, {"pageup", SN_ACT_PAGE_UP},
+    {"down", SN_ACT_DOWN},   {"up", SN_ACT_UP},
+    {"ctrl+plus", SN_ACT_FONT_UP}, {"ctrl+minus", SN_ACT_FONT_DOWN},
+    {"m", SN_ACT_MUTE},
 };
 
 sn_action sn_action_parse(const char *name)
@@ -214,11 +218,24 @@ static bool set_input(sn_view *v, uint32_t *keys, sn_input_kind kind)
     return true;
 }
 
+/* A random 0-1 input that is not sorted yet (for n >= 2): a sorted one
+ * (0...01...1) would make the demo seem to do nothing. */
 static void random_bits(sn_view *v, uint32_t n, char *out)
 {
-    for (uint32_t i = 0; i < n; i++)
-        out[i] = (char)('0' + (sn_rand_next(&v->rng) >> 63));
-    out[n] = '\0';
+    for (int tries = 0;; tries++) {
+        for (uint32_t i = 0; i < n; i++)
+            out[i] = (char)('0' + (sn_rand_next(&v->rng) >> 63));
+        out[n] = '\0';
+        const char *one = strchr(out, '1');
+        if (n < 2 || (one && strchr(one, '0')))
+            return;
+        if (tries == 16) { /* n = 2 draws 3 sorted inputs in 4: just make one */
+            uint32_t i = (uint32_t)(sn_rand_next(&v->rng) % (n - 1));
+            out[i] = '1';
+            out[i + 1] = '0';
+            return;
+        }
+    }
 }
 
 /* An input of the current kind for a network on n wires (a given list of
@@ -240,6 +257,7 @@ static sn_status input_for(sn_view *v, uint32_t n, sn_input_kind *kind, uint32_t
 }
 
 /* ---- networks */
+
 
 static void edit_reset(sn_view *v);
 static bool edit_begin(sn_view *v);
@@ -420,6 +438,8 @@ sn_status sn_view_init(sn_view *v, const char *spec, const sn_view_input *in, sn
     v->sel_layer = v->sel_index = -1;
     v->saved_pos = SIZE_MAX;
     v->zoom = 1;
+    v->font_scale = 1;
+    v->theme = SN_THEME_LIGHT;
     v->speed = DEFAULT_SPEED;
     v->type = in ? in->type : SN_KEY_I32;
     v->input_kind = in ? in->kind : SN_INPUT_RANDOM;
@@ -984,7 +1004,7 @@ static double anim_length(const sn_view *v)
     return v->playing && len > 0.7 * interval ? 0.7 * interval : len;
 }
 
-static bool step_to(sn_view *v, size_t k, bool animate)
+bool sn_view_step_to(sn_view *v, size_t k, bool animate)
 {
     if (k > v->layers || k == v->step)
         return false;
@@ -1126,18 +1146,21 @@ static void gpu_verify(sn_view *v)
                                      : "not built with OpenCL");
         return;
     }
-    char verdict[sizeof v->gpu_verdict];
-    bool identical = false;
-    sn_status st =
-        v->gpu_fn(v->gpu_ctx, v->sched, v->type, v->input, verdict, sizeof verdict, &identical);
+    sn_view_gpu_result r;
+    memset(&r, 0, sizeof r);
+    sn_status st = v->gpu_fn(v->gpu_ctx, v->sched, v->type, v->input, &r);
     if (st != SN_OK) {
-        sn_view_message(v, true, "GPU check failed: %s", verdict);
+        sn_view_message(v, true, "GPU check failed: %s", r.verdict);
         return;
     }
-    memcpy(v->gpu_verdict, verdict, sizeof verdict);
-    v->gpu_identical = identical;
+    v->gpu = r;
     v->gpu_generation = v->data_generation;
-    sn_view_message(v, !identical, "GPU: %s", verdict);
+    /* the status line has the verdict; this line says what it cannot */
+    if (r.identical)
+        sn_view_message(v, false, "the same network and input on %s gave bit-identical arrays",
+                        r.device);
+    else
+        sn_view_message(v, true, "%s: %s", r.device, r.verdict);
 }
 
 /* W: the structure blocks; says so when the network has none to show. */
@@ -1179,11 +1202,15 @@ bool sn_view_action(sn_view *v, sn_action a)
         v->quit_armed = false;
     switch (a) {
     case SN_ACT_NONE: return false;
-    case SN_ACT_RIGHT: v->playing = false; return step_to(v, v->step + 1, true);
-    case SN_ACT_LEFT: v->playing = false; return v->step > 0 && step_to(v, v->step - 1, true);
+    case SN_ACT_PAGE_DOWN:
+    case SN_ACT_DOWN:
+    case SN_ACT_RIGHT: v->playing = false; return sn_view_step_to(v, v->step + 1, true);
+    case SN_ACT_PAGE_UP:
+    case SN_ACT_UP:
+    case SN_ACT_LEFT: v->playing = false; return v->step > 0 && sn_view_step_to(v, v->step - 1, true);
     case SN_ACT_PLAY:
         if (!v->playing && v->step == v->layers)
-            step_to(v, 0, false); /* play again from the start */
+            sn_view_step_to(v, 0, false); /* play again from the start */
         v->playing = !v->playing;
         v->play_ms = 0;
         sn_view_message(v, false, v->playing ? "playing at %g layers/s (+/- to change)" : "paused",
@@ -1197,8 +1224,8 @@ bool sn_view_action(sn_view *v, sn_action a)
             v->speed--;
         sn_view_message(v, false, "speed: %g layers per second", speeds[v->speed]);
         return true;
-    case SN_ACT_HOME: v->playing = false; return step_to(v, 0, false);
-    case SN_ACT_END: v->playing = false; return step_to(v, v->layers, false);
+    case SN_ACT_HOME: v->playing = false; return sn_view_step_to(v, 0, false);
+    case SN_ACT_END: v->playing = false; return sn_view_step_to(v, v->layers, false);
     case SN_ACT_RANDOM: return new_input(v, SN_INPUT_RANDOM);
     case SN_ACT_REVERSE: return new_input(v, SN_INPUT_REVERSE);
     case SN_ACT_BITS: return new_input(v, SN_INPUT_BITS);
@@ -1241,7 +1268,20 @@ bool sn_view_action(sn_view *v, sn_action a)
     case SN_ACT_SAVE_NET: sn_view_save(v, NULL); return true;
     case SN_ACT_GPU: gpu_verify(v); return true;
     case SN_ACT_HELP: v->help = !v->help; return true;
-    case SN_ACT_THEME: v->dark = !v->dark; return true;
+    case SN_ACT_THEME:
+        v->theme = (sn_theme_id)((v->theme + 1) % SN_THEME_COUNT);
+        sn_view_message(v, false, "theme: %s (T: next)", sn_theme_get(v->theme)->name);
+        return true;
+    case SN_ACT_FONT_UP:
+    case SN_ACT_FONT_DOWN:
+        v->font_scale = a == SN_ACT_FONT_UP ? fmin(v->font_scale * 1.2, 3.0)
+                                            : fmax(v->font_scale / 1.2, 0.6);
+        sn_view_message(v, false, "text size %.0f%% (Ctrl + / Ctrl -)", v->font_scale * 100);
+        return true;
+    case SN_ACT_MUTE:
+        v->sound = !v->sound;
+        sn_view_message(v, false, "sound %s (M)", v->sound ? "on" : "off");
+        return true;
     case SN_ACT_STRUCTURE: toggle_structure(v); return true;
     case SN_ACT_ZERO_ONE: toggle_zero_one(v); return true;
     case SN_ACT_FIT:
@@ -1275,11 +1315,16 @@ bool sn_view_tick(sn_view *v, double dt_ms)
         v->play_ms += dt_ms;
         while (v->playing && v->play_ms >= interval) {
             v->play_ms -= interval;
-            step_to(v, v->step + 1, true);
+            sn_view_step_to(v, v->step + 1, true);
             changed = true;
             if (v->step >= v->layers) {
                 v->playing = false;
-                sn_view_message(v, false, "done: %s", "the last layer has acted");
+                uint32_t first;
+                if (sn_view_output_sorted(v, &first))
+                    sn_view_message(v, false, "done: sorted");
+                else
+                    sn_view_message(v, true, "done: NOT sorted (first out of order at wire %u)",
+                                    first);
             }
         }
     }
@@ -1369,11 +1414,80 @@ const char *sn_view_input_text(const sn_view *v, char *buf, size_t cap)
     return sn_input_describe(&spec, buf, cap);
 }
 
+/* Keys in the order the executor sorts them. */
+static bool key_greater(const sn_view *v, uint32_t x, uint32_t y)
+{
+    return sn_key_to_ordered(v->type, x) > sn_key_to_ordered(v->type, y);
+}
+
+bool sn_view_output_sorted(const sn_view *v, uint32_t *first)
+{
+    const uint32_t *out = sn_trace_state(v->trace, v->layers);
+    for (uint32_t i = 0; out && i + 1 < v->n; i++) {
+        if (key_greater(v, out[i], out[i + 1])) {
+            if (first)
+                *first = i;
+            return false;
+        }
+    }
+    if (first)
+        *first = v->n;
+    return true;
+}
+
+bool sn_view_out_of_order(const sn_view *v, uint32_t i)
+{
+    if (v->step != v->layers || i >= v->n)
+        return false;
+    const uint32_t *out = sn_trace_state(v->trace, v->layers);
+    return (i + 1 < v->n && key_greater(v, out[i], out[i + 1])) ||
+           (i > 0 && key_greater(v, out[i - 1], out[i]));
+}
+
+void sn_view_status_parts(const sn_view *v, sn_view_status *st)
+{
+    memset(st, 0, sizeof *st);
+    if (v->step == 0) {
+        snprintf(st->layer, sizeof st->layer, "input, %zu layer%s to go", v->layers,
+                 v->layers == 1 ? "" : "s");
+        snprintf(st->layer_short, sizeof st->layer_short, "0/%zu", v->layers);
+    } else {
+        snprintf(st->layer, sizeof st->layer, "after layer %zu of %zu", v->step, v->layers);
+        snprintf(st->layer_short, sizeof st->layer_short, "%zu/%zu", v->step, v->layers);
+    }
+    size_t cmps = v->cmp_before[v->step], swaps = v->swap_before[v->step];
+    snprintf(st->counts, sizeof st->counts, "%zu comparison%s, %zu swap%s", cmps,
+             cmps == 1 ? "" : "s", swaps, swaps == 1 ? "" : "s");
+    snprintf(st->counts_short, sizeof st->counts_short, "%zu cmp, %zu sw", cmps, swaps);
+    sn_view_input_text(v, st->input, sizeof st->input);
+    if (v->input_kind == SN_INPUT_BITS)
+        snprintf(st->input_short, sizeof st->input_short, "0-1 (%.8s%s)", v->bits,
+                 v->n > 8 ? "..." : "");
+    else if (v->input_kind == SN_INPUT_RANDOM)
+        snprintf(st->input_short, sizeof st->input_short, "seed %llu",
+                 (unsigned long long)v->seed);
+    else
+        snprintf(st->input_short, sizeof st->input_short, "%.39s", st->input);
+    if (v->step == v->layers)
+        snprintf(st->result, sizeof st->result, "%s",
+                 sn_view_output_sorted(v, NULL) ? "sorted" : "NOT sorted");
+    if (v->gpu_generation && v->gpu_generation == v->data_generation) {
+        snprintf(st->gpu, sizeof st->gpu, "%s: %s", v->gpu.device_short,
+                 v->gpu.identical ? "identical" : "differs");
+        snprintf(st->gpu_short, sizeof st->gpu_short, "OpenCL: %s",
+                 v->gpu.identical ? "identical" : "differs");
+    } else {
+        snprintf(st->gpu, sizeof st->gpu, "%s",
+                 v->gpu_built ? "OpenCL: not checked (G)" : "OpenCL: not built");
+        snprintf(st->gpu_short, sizeof st->gpu_short, "%s", v->gpu_built ? "G: check" : "");
+    }
+}
+
 const char *sn_view_status_text(const sn_view *v, char *buf, size_t cap)
 {
-    char in[96];
-    snprintf(buf, cap, "%s   n = %u   layer %zu of %zu   %zu comparisons, %zu swaps   input: %s",
-             v->name, v->n, v->step, v->layers, v->cmp_before[v->step], v->swap_before[v->step],
-             sn_view_input_text(v, in, sizeof in));
+    sn_view_status st;
+    sn_view_status_parts(v, &st);
+    snprintf(buf, cap, "%s   n = %u   %s   %s   %s%s%s   %s", v->name, v->n, st.layer, st.counts,
+             st.input, st.result[0] ? "   " : "", st.result, st.gpu);
     return buf;
 }

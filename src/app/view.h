@@ -22,6 +22,7 @@
 #include "core/input.h"
 #include "core/schedule.h"
 #include "core/status.h"
+#include "render/palette.h"
 
 /* Largest n the window accepts (the diagram materializes every comparator). */
 #define SN_VIEW_MAX_N 4096u
@@ -75,6 +76,13 @@ typedef enum sn_action {
     SN_ACT_SAVE_NET, /* save the network (Ctrl+S) */
     SN_ACT_STRUCTURE, /* labelled structure blocks on / off (W: why it sorts) */
     SN_ACT_ZERO_ONE,  /* the 0-1 chart and wire states on / off (Z) */
+    SN_ACT_PAGE_DOWN, /* a clicker's "next": a layer forward (a lesson: its next step) */
+    SN_ACT_PAGE_UP,   /* a clicker's "back" */
+    SN_ACT_DOWN,      /* one layer forward, in a lesson too */
+    SN_ACT_UP,        /* one layer back, in a lesson too */
+    SN_ACT_FONT_UP,   /* all text larger (Ctrl +) */
+    SN_ACT_FONT_DOWN, /* all text smaller (Ctrl -) */
+    SN_ACT_MUTE,      /* sound on / off (M) */
     SN_ACT_COUNT
 } sn_action;
 
@@ -94,13 +102,19 @@ const char *sn_action_name(sn_action a);
 /* The generators of keys 1-6, in order. */
 extern const sn_algo sn_view_generators[6];
 
+/* What G found: the verdict and the device it ran on. */
+typedef struct sn_view_gpu_result {
+    bool identical;
+    char verdict[160]; /* "identical" or "differs after layer 3, wire 5: expected 4, got 7" */
+    char device[160];  /* the device's full name ("pthread-skylake... (Portable Computing ...)") */
+    char device_short[48]; /* "OpenCL (CPU, pocl)", "OpenCL (GPU, NVIDIA)" */
+} sn_view_gpu_result;
+
 /* Runs the current network on a compute device and compares with the
- * reference (the window loop installs one when OpenCL is built). Writes a
- * short verdict ("identical on <device>", "differs at layer L, wire I")
- * into verdict; returns SN_OK when a verdict was reached. */
+ * reference (the window loop installs one when OpenCL is built). Returns
+ * SN_OK when a verdict was reached; otherwise out->verdict says why. */
 typedef sn_status (*sn_view_gpu_fn)(void *ctx, const sn_schedule *s, sn_key_type t,
-                                    const uint32_t *input, char *verdict, size_t cap,
-                                    bool *identical);
+                                    const uint32_t *input, sn_view_gpu_result *out);
 
 /* The live verdict of edit mode (the 0-1 checker on a worker thread). */
 typedef enum sn_view_verdict {
@@ -160,14 +174,15 @@ typedef struct sn_view {
     double zoom, pan_x, pan_y; /* pan in fractions of the pane size */
 
     bool help;
-    bool dark;
+    sn_theme_id theme;     /* T cycles light, dark, contrast */
+    double font_scale;     /* Ctrl +/-: every text size times this */
+    bool sound;            /* comparisons play tones (M toggles) */
     bool structure;        /* draw the structure blocks */
     bool zero_one;         /* draw the 0-1 chart and wire states */
     bool gpu_built;        /* OpenCL part present */
     sn_view_gpu_fn gpu_fn; /* G runs this (NULL: G explains why it cannot) */
     void *gpu_ctx;
-    char gpu_verdict[160]; /* for the network and input of gpu_generation */
-    bool gpu_identical;
+    sn_view_gpu_result gpu; /* for the network and input of gpu_generation */
     uint64_t gpu_generation;  /* data_generation the verdict belongs to; 0: none */
     uint64_t data_generation; /* bumped whenever network or input changes */
 
@@ -279,7 +294,26 @@ const uint8_t *sn_view_swaps(const sn_view *v, size_t k);
 double sn_view_speed(const sn_view *v);
 /* "random (seed 7)", "reversed", "0-1 (0110...)", "given", "sorted". */
 const char *sn_view_input_text(const sn_view *v, char *buf, size_t cap);
-/* The status line (without the message). */
+/* The parts of the status line, each in a long and a short form so the
+ * window can shorten what it must ("after layer 3 of 10", "3/10"). Layers
+ * count from 1 for people: step k shows the values after layer k. */
+typedef struct sn_view_status {
+    char layer[48], layer_short[24]; /* "after layer 3 of 10", "3/10" */
+    char counts[64], counts_short[32]; /* "24 comparisons, 9 swaps", "24 cmp 9 sw" */
+    char input[96], input_short[40];   /* "random (seed 7)", "0-1 (0110...)" */
+    char result[16];                   /* at the last layer "sorted" or "NOT sorted", else "" */
+    char gpu[160], gpu_short[64];      /* "OpenCL (CPU, pocl): identical", "OpenCL: identical" */
+} sn_view_status;
+void sn_view_status_parts(const sn_view *v, sn_view_status *st);
+/* The status line as one text (the parts joined; without the message). */
 const char *sn_view_status_text(const sn_view *v, char *buf, size_t cap);
+/* After the last layer: is the output in order? *first gets the first i
+ * with out[i] > out[i + 1] (n when sorted). */
+bool sn_view_output_sorted(const sn_view *v, uint32_t *first);
+/* Is out[i] out of order at the last step (greater than its right
+ * neighbour, or smaller than its left one)? false before the last layer. */
+bool sn_view_out_of_order(const sn_view *v, uint32_t i);
+/* Move to step k (0..layers), animated when it is one layer away. */
+bool sn_view_step_to(sn_view *v, size_t k, bool animate);
 
 #endif

@@ -1,7 +1,9 @@
-/* cmd_draw.c - `sortnet draw NET -o FILE`: a diagram as SVG, PNG, PDF or
- * TikZ (format from the extension; "-" streams SVG to stdout), optionally
- * with the values on every wire after step K, the labelled structure
- * blocks (--structure) and the 0-1 chart and wire states (--zero-one). */
+/* cmd_draw.c - `sortnet draw NET [NET2 [NET3]] -o FILE`: a diagram as SVG,
+ * PNG, PDF or TikZ (format from the extension; "-" streams SVG to stdout),
+ * optionally with the values on every wire after step K, the labelled
+ * structure blocks (--structure) and the 0-1 chart and wire states
+ * (--zero-one). Several networks with the same n are stacked, each under
+ * a title line, on the same input. */
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -18,12 +20,15 @@
 
 static void help(void)
 {
-    printf("usage: sortnet draw NET -o FILE [options]\n\n"
+    printf("usage: sortnet draw NET [NET2 [NET3]] -o FILE [options]\n\n"
            "Draw NET (a generator such as bitonic:16, a file, or - for stdin). The format\n"
            "comes from FILE's extension: .svg, .png, .pdf or .tex (TikZ for pdflatex);\n"
-           "-o - writes SVG to standard output.\n\n"
+           "-o - writes SVG to standard output. Two or three networks with the same n\n"
+           "are stacked, each under a line with its comparators, layers and (with an\n"
+           "input) swaps and result, all on the same input (not for .tex).\n\n"
            "  -o, --output FILE  where to write (atomically: no file is left on failure)\n"
-           "  --step K           show the values after K layers (0 = the input) and mark\n"
+           "  --step K           show the values after layer K (layers count from 1;\n"
+           "                     0 = the input) and mark\n"
            "                     the comparators of the next layer: swapping ones solid,\n"
            "                     the others dashed\n"
            "  --follow W         also trace the element that starts on wire W\n"
@@ -35,7 +40,7 @@ static void help(void)
            "                     each can hold (only 0, only 1, either) for the inputs\n"
            "                     with H ones\n"
            "  --ones H           that H (default n/2)\n"
-           "  --theme T          light (default) or dark\n"
+           "  --theme T          light (default), dark or contrast\n"
            "  --scale S          size factor (default 1: 24 units between wires)\n"
            "  --width PX         scale the picture to this width\n"
            "  -h, --help         this text\n\n"
@@ -45,14 +50,42 @@ static void help(void)
     fputs(cli_input_help, stdout);
 }
 
-/* Keys after `step` layers, the path of the followed element, and the
- * widest value label. */
+#define DRAW_MAX 3
+
+/* The command line. */
+typedef struct draw_opts {
+    const char *out_path;
+    const char *nets[DRAW_MAX];
+    size_t count;
+    sn_theme_id theme;
+    sn_layout_opts lopt;
+    cli_input in;
+    bool have_step, have_follow, have_ones;
+    uint64_t step, follow, ones;
+    sn_export_format fmt;
+} draw_opts;
+
+/* One network to draw and what goes with it. */
+typedef struct draw_job {
+    sn_schedule *s;
+    uint32_t *keys, *path;
+    sn_layout *lo;
+    sn_zero_one zo;
+    sn_draw_state st;
+    size_t swaps;
+    bool sorted;
+    char title[256];
+} draw_job;
+
+/* Run the whole network on the input: the keys after `step` layers, the
+ * path of the element starting on wire `follow` (< 0: none), the swaps
+ * done by then, whether the output is sorted, and the widest value label. */
 static int simulate(const sn_schedule *s, const cli_input *in, size_t step, long follow,
-                    uint32_t **keys_out, uint32_t **path_out, unsigned *chars)
+                    draw_job *j, unsigned *chars)
 {
     uint32_t n = sn_schedule_wires(s);
     size_t L = sn_schedule_layer_count(s);
-    uint32_t *keys = NULL, *payload = NULL, *path = NULL;
+    uint32_t *keys = NULL, *payload = NULL, *path = NULL, *work = NULL;
     int rc = cli_input_make(in, n, &keys);
     if (rc)
         return rc;
@@ -63,226 +96,297 @@ static int simulate(const sn_schedule *s, const cli_input *in, size_t step, long
         if (len > 0 && (unsigned)len > *chars)
             *chars = (unsigned)len;
     }
-    if (follow >= 0) {
-        payload = sn_calloc(n, sizeof *payload);
+    payload = sn_calloc(n ? n : 1, sizeof *payload);
+    work = sn_calloc(n ? n : 1, sizeof *work);
+    if (follow >= 0)
         path = sn_calloc(L + 1, sizeof *path);
-        if (!payload || !path) {
-            rc = cli_error(CLI_USAGE, "draw", "out of memory");
-            goto fail;
-        }
-        for (uint32_t i = 0; i < n; i++)
-            payload[i] = i;
-        path[0] = (uint32_t)follow;
-    }
-    uint32_t *work = sn_calloc(n ? n : 1, sizeof *work);
-    if (!work) {
+    if (!payload || !work || (follow >= 0 && !path)) {
         rc = cli_error(CLI_USAGE, "draw", "out of memory");
         goto fail;
     }
+    for (uint32_t i = 0; i < n; i++)
+        payload[i] = i;
+    if (path)
+        path[0] = (uint32_t)follow;
     memcpy(work, keys, n * sizeof *keys);
-    size_t last = follow >= 0 ? L : step;
-    for (size_t k = 0; k < last; k++) {
-        sn_exec_layer(s, k, in->type, work, payload, NULL);
+    j->swaps = 0;
+    for (size_t k = 0; k < L; k++) {
+        size_t sw = sn_exec_layer(s, k, in->type, work, payload, NULL);
+        if (k < step)
+            j->swaps += sw;
         if (k + 1 == step)
             memcpy(keys, work, n * sizeof *keys);
-        if (path) {
-            for (uint32_t i = 0; i < n; i++)
-                if (payload[i] == (uint32_t)follow)
-                    path[k + 1] = i;
-        }
+        for (uint32_t i = 0; path && i < n; i++)
+            if (payload[i] == (uint32_t)follow)
+                path[k + 1] = i;
     }
+    j->sorted = true;
+    for (uint32_t i = 0; i + 1 < n; i++)
+        if (sn_key_to_ordered(in->type, work[i]) > sn_key_to_ordered(in->type, work[i + 1]))
+            j->sorted = false;
     sn_free(work);
     sn_free(payload);
-    *keys_out = keys;
-    *path_out = path;
+    j->keys = keys;
+    j->path = path;
     return 0;
 fail:
     sn_free(keys);
     sn_free(payload);
     sn_free(path);
+    sn_free(work);
     return rc;
 }
 
-int cmd_draw(int argc, char **argv)
+static int parse_number(const char *opt, const char *arg, uint64_t lo, uint64_t hi,
+                        const char *what, uint64_t *out)
+{
+    if (!cli_parse_u64(arg, lo, hi, out))
+        return cli_error(CLI_USAGE, opt, "'%s' is not %s", arg, what);
+    return 0;
+}
+
+/* The options into o; non-zero: the exit code of a usage error. */
+static int parse_args(int argc, char **argv, draw_opts *o)
 {
     static const struct option opts[] = {
         {"output", 1, NULL, 'o'},    {"step", 1, NULL, 'k'},     {"theme", 1, NULL, 't'},
         {"scale", 1, NULL, 's'},     {"width", 1, NULL, 'w'},    {"follow", 1, NULL, 'f'},
         {"structure", 0, NULL, 'S'}, {"zero-one", 0, NULL, 'Z'}, {"ones", 1, NULL, 'O'},
         CLI_INPUT_LONGOPTS,          {"help", 0, NULL, 'h'},     {NULL, 0, NULL, 0}};
-    const char *out_path = NULL;
-    sn_theme_id theme = SN_THEME_LIGHT;
-    sn_layout_opts lopt = {1.0, 0, false, 0, -1, false, false};
-    cli_input in;
-    cli_input_init(&in);
-    bool have_step = false;
-    uint64_t step = 0, follow = 0, width = 0;
-    bool have_follow = false, have_ones = false;
-    uint64_t ones = 0;
-    int c, idx = 0;
+    uint64_t width = 0;
+    int c, idx = 0, rc = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:h", opts, &idx)) != -1) {
+    while (rc == 0 && (c = getopt_long(argc, argv, ":o:h", opts, &idx)) != -1) {
         switch (c) {
-        case 'o': out_path = optarg; break;
+        case 'o': o->out_path = optarg; break;
         case 'k':
-            if (!cli_parse_u64(optarg, 0, UINT32_MAX, &step))
-                return cli_error(CLI_USAGE, "--step", "'%s' is not a layer count", optarg);
-            have_step = true;
+            rc = parse_number("--step", optarg, 0, UINT32_MAX, "a layer count", &o->step);
+            o->have_step = true;
             break;
         case 'f':
-            if (!cli_parse_u64(optarg, 0, UINT32_MAX, &follow))
-                return cli_error(CLI_USAGE, "--follow", "'%s' is not a wire", optarg);
-            have_follow = true;
+            rc = parse_number("--follow", optarg, 0, UINT32_MAX, "a wire", &o->follow);
+            o->have_follow = true;
             break;
         case 't':
-            if (!sn_theme_parse(optarg, &theme))
-                return cli_error(CLI_USAGE, "--theme", "'%s' is not a theme (light or dark)",
-                                 optarg);
+            if (!sn_theme_parse(optarg, &o->theme))
+                return cli_error(CLI_USAGE, "--theme",
+                                 "'%s' is not a theme (light, dark or contrast)", optarg);
             break;
         case 's': {
             char *end;
             double v = strtod(optarg, &end);
             if (end == optarg || *end || !isfinite(v) || v <= 0 || v > 100)
                 return cli_error(CLI_USAGE, "--scale", "'%s' is not a scale in (0, 100]", optarg);
-            lopt.scale = v;
+            o->lopt.scale = v;
             break;
         }
         case 'w':
-            if (!cli_parse_u64(optarg, 1, 1000000, &width))
-                return cli_error(CLI_USAGE, "--width", "'%s' is not a width in pixels (1..1000000)",
-                                 optarg);
-            lopt.width = (double)width;
+            rc = parse_number("--width", optarg, 1, 1000000, "a width in pixels (1..1000000)",
+                              &width);
+            o->lopt.width = (double)width;
             break;
         case CLI_OPT_INPUT: {
-            int r = cli_input_option(&in, opts[idx].name, optarg);
+            int r = cli_input_option(&o->in, opts[idx].name, optarg);
             if (r != 1)
                 return r ? r : CLI_USAGE;
             break;
         }
-        case 'S': lopt.structure = true; break;
-        case 'Z': lopt.zero_one = true; break;
+        case 'S': o->lopt.structure = true; break;
+        case 'Z': o->lopt.zero_one = true; break;
         case 'O':
-            if (!cli_parse_u64(optarg, 0, SN_ZERO_ONE_MAX_WIRES, &ones))
-                return cli_error(CLI_USAGE, "--ones", "'%s' is not a number of ones (0..%d)",
-                                 optarg, SN_ZERO_ONE_MAX_WIRES);
-            have_ones = true;
+            rc = parse_number("--ones", optarg, 0, SN_ZERO_ONE_MAX_WIRES, "a number of ones",
+                              &o->ones);
+            o->have_ones = true;
             break;
-        case 'h': help(); return CLI_OK;
+        case 'h': help(); return -1;
         default: return cli_bad_option("draw", c, argv);
         }
     }
-    if (optind != argc - 1)
-        return cli_error(CLI_USAGE, "draw", "expected one network (see --help)");
-    if (!out_path)
+    if (rc)
+        return rc;
+    if (optind >= argc)
+        return cli_error(CLI_USAGE, "draw", "expected a network (see --help)");
+    while (optind < argc) {
+        if (o->count == DRAW_MAX)
+            return cli_error(CLI_USAGE, "draw", "'%s': at most %d networks side by side",
+                             argv[optind], DRAW_MAX);
+        o->nets[o->count++] = argv[optind++];
+    }
+    if (!o->out_path)
         return cli_error(CLI_USAGE, "draw",
                          "no output file: give -o FILE (or -o - for SVG on "
                          "standard output)");
-    if (have_ones && !lopt.zero_one)
+    if (o->have_ones && !o->lopt.zero_one)
         return cli_error(CLI_USAGE, "--ones", "goes with --zero-one");
-    sn_export_format fmt = sn_export_format_from_path(out_path);
-    if (fmt == SN_EXPORT_UNKNOWN)
-        return cli_error(CLI_USAGE, out_path,
+    o->fmt = sn_export_format_from_path(o->out_path);
+    if (o->fmt == SN_EXPORT_UNKNOWN)
+        return cli_error(CLI_USAGE, o->out_path,
                          "unknown picture format: the name must end in .svg, .png, .pdf or .tex");
+    if (o->fmt == SN_EXPORT_TEX && o->count > 1)
+        return cli_error(CLI_USAGE, o->out_path,
+                         "a .tex picture holds one network: use .svg, .png or .pdf for %zu",
+                         o->count);
+    return 0;
+}
 
-    sn_schedule *s = NULL;
-    int rc = cli_load(argv[optind], &s);
-    if (rc)
-        return rc;
-    uint32_t *keys = NULL, *path = NULL;
-    sn_layout *lo = NULL;
-    sn_zero_one zo;
-    memset(&zo, 0, sizeof zo);
+/* Is what the options ask possible for this network? */
+static int check_job(const draw_opts *o, const draw_job *j)
+{
+    uint32_t n = sn_schedule_wires(j->s);
+    size_t L = sn_schedule_layer_count(j->s);
+    size_t size = sn_schedule_size(j->s);
+    if (size > sn_limits_get().max_comparators)
+        return cli_error(CLI_USAGE, sn_schedule_name(j->s), "%zu comparators are too many to draw",
+                         size);
+    if (o->have_step && o->step > L && o->count == 1)
+        return cli_error(CLI_USAGE, "--step", "%llu is past the last layer (the network has %zu)",
+                         (unsigned long long)o->step, L);
+    if (o->have_follow && o->follow >= n)
+        return cli_error(CLI_USAGE, "--follow", "wire %llu does not exist (the network has %u)",
+                         (unsigned long long)o->follow, (unsigned)n);
+    return 0;
+}
+
+/* The 0-1 profile for --zero-one. */
+static int zero_one_step(const draw_opts *o, draw_job *j)
+{
+    uint32_t n = sn_schedule_wires(j->s);
+    if (n > SN_ZERO_ONE_MAX_WIRES)
+        return cli_error(CLI_USAGE, "--zero-one",
+                         "%s has %u wires; the 0-1 inputs are drawn for at most %d wires",
+                         sn_schedule_name(j->s), (unsigned)n, SN_ZERO_ONE_MAX_WIRES);
+    if (o->have_ones && o->ones > n)
+        return cli_error(CLI_USAGE, "--ones", "%llu is more ones than %s has wires (%u)",
+                         (unsigned long long)o->ones, sn_schedule_name(j->s), (unsigned)n);
     sn_diag d;
     sn_diag_clear(&d);
-    uint32_t n = sn_schedule_wires(s);
-    size_t L = sn_schedule_layer_count(s);
-    size_t size = sn_schedule_size(s);
-    if (size > sn_limits_get().max_comparators) {
-        rc =
-            cli_error(CLI_USAGE, sn_schedule_name(s), "%zu comparators are too many to draw", size);
-        goto done;
-    }
-    if (have_step && step > L) {
-        rc = cli_error(CLI_USAGE, "--step", "%llu is past the last layer (the network has %zu)",
-                       (unsigned long long)step, L);
-        goto done;
-    }
-    if (have_follow && follow >= n) {
-        rc = cli_error(CLI_USAGE, "--follow", "wire %llu does not exist (the network has %u)",
-                       (unsigned long long)follow, (unsigned)n);
-        goto done;
-    }
-    sn_draw_state st;
-    sn_draw_state_init(&st);
-    if (lopt.zero_one) {
-        if (n > SN_ZERO_ONE_MAX_WIRES) {
-            rc = cli_error(CLI_USAGE, "--zero-one",
-                           "%s has %u wires; the 0-1 inputs are drawn for at most %d wires",
-                           sn_schedule_name(s), (unsigned)n, SN_ZERO_ONE_MAX_WIRES);
-            goto done;
-        }
-        if (have_ones && ones > n) {
-            rc = cli_error(CLI_USAGE, "--ones", "%llu is more ones than %s has wires (%u)",
-                           (unsigned long long)ones, sn_schedule_name(s), (unsigned)n);
-            goto done;
-        }
-        sn_status zs = sn_zero_one_profile(s, SN_ZERO_ONE_MAX_WIRES, 0, &zo, &d);
-        if (zs != SN_OK) {
-            rc = cli_error(cli_status_exit(zs), "--zero-one", "%s",
-                           d.text[0] ? d.text : sn_status_str(zs));
-            goto done;
-        }
-        st.zo = &zo;
-        st.zo_ones = have_ones ? (uint32_t)ones : n / 2;
-    }
-    if (in.given || have_step || have_follow) {
+    sn_status zs = sn_zero_one_profile(j->s, SN_ZERO_ONE_MAX_WIRES, 0, &j->zo, &d);
+    if (zs != SN_OK)
+        return cli_error(cli_status_exit(zs), "--zero-one", "%s",
+                         d.text[0] ? d.text : sn_status_str(zs));
+    j->st.zo = &j->zo;
+    j->st.zo_ones = o->have_ones ? (uint32_t)o->ones : n / 2;
+    return 0;
+}
+
+/* Values, path and title line; then the layout. */
+static int layout_step(const draw_opts *o, draw_job *j)
+{
+    sn_layout_opts lopt = o->lopt;
+    size_t L = sn_schedule_layer_count(j->s);
+    size_t step = o->step < L ? (size_t)o->step : L;
+    snprintf(j->title, sizeof j->title, "%s: %zu comparators, %zu layers", sn_schedule_name(j->s),
+             sn_schedule_size(j->s), L);
+    if (o->in.given || o->have_step || o->have_follow) {
         unsigned chars = 1;
-        rc = simulate(s, &in, (size_t)step, have_follow ? (long)follow : -1, &keys, &path, &chars);
+        int rc = simulate(j->s, &o->in, step, o->have_follow ? (long)o->follow : -1, j, &chars);
         if (rc)
-            goto done;
-        st.step = (size_t)step;
-        st.values = keys;
-        st.type = in.type;
-        st.path = path;
+            return rc;
+        j->st.step = step;
+        j->st.values = j->keys;
+        j->st.type = o->in.type;
+        j->st.path = j->path;
         lopt.show_values = true;
         lopt.value_chars = chars;
         lopt.value_step = (long)step;
+        size_t len = strlen(j->title);
+        if (step == 0)
+            snprintf(j->title + len, sizeof j->title - len, "; the input");
+        else
+            snprintf(j->title + len, sizeof j->title - len, "; after layer %zu: %zu swaps%s", step,
+                     j->swaps,
+                     step < L    ? ""
+                     : j->sorted ? ", sorted"
+                                 : ", NOT sorted");
     }
-    sn_status r = sn_layout_create(s, &lopt, &lo, &d);
-    if (r == SN_OK && lopt.structure && lo->block_count == 0)
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_status r = sn_layout_create(j->s, &lopt, &j->lo, &d);
+    if (r != SN_OK)
+        return cli_error(cli_status_exit(r), sn_schedule_name(j->s), "%s",
+                         d.text[0] ? d.text : sn_status_str(r));
+    if (lopt.structure && j->lo->block_count == 0)
         fprintf(stderr,
                 "sortnet: --structure: %s has no recursive structure to label (only "
                 "generated bitonic, bitonic-classic, oddeven-merge, pairwise and "
                 "transposition networks have)\n",
-                sn_schedule_name(s));
-    if (r != SN_OK) {
-        rc = cli_error(cli_status_exit(r), sn_schedule_name(s), "%s",
-                       d.text[0] ? d.text : sn_status_str(r));
-        goto done;
+                sn_schedule_name(j->s));
+    return 0;
+}
+
+/* Write the picture atomically (one diagram, or the stack). */
+static int write_step(const draw_opts *o, draw_job *jobs, size_t count)
+{
+    const sn_layout *los[DRAW_MAX];
+    const sn_draw_state *sts[DRAW_MAX];
+    const char *titles[DRAW_MAX];
+    for (size_t i = 0; i < count; i++) {
+        los[i] = jobs[i].lo;
+        sts[i] = &jobs[i].st;
+        titles[i] = jobs[i].title;
     }
-    if (fmt == SN_EXPORT_PNG &&
+    const sn_layout *lo = jobs[0].lo;
+    if (count == 1 && o->fmt == SN_EXPORT_PNG &&
         (ceil(lo->width) > SN_EXPORT_PNG_MAX_SIDE || ceil(lo->height) > SN_EXPORT_PNG_MAX_SIDE ||
-         ceil(lo->width) * ceil(lo->height) > SN_EXPORT_PNG_MAX_PIXELS)) {
-        rc = cli_error(CLI_USAGE, out_path,
-                       "a %.0fx%.0f pixel PNG is too large; use --width or --scale, or SVG/PDF",
-                       ceil(lo->width), ceil(lo->height));
-        goto done;
-    }
+         ceil(lo->width) * ceil(lo->height) > SN_EXPORT_PNG_MAX_PIXELS))
+        return cli_error(CLI_USAGE, o->out_path,
+                         "a %.0fx%.0f pixel PNG is too large; use --width or --scale, or SVG/PDF",
+                         ceil(lo->width), ceil(lo->height));
     cli_out out;
-    if ((rc = cli_out_open(&out, out_path)) != 0)
-        goto done;
-    r = sn_export_write(out.f, fmt, lo, sn_theme_get(theme), &st, &d);
+    int rc = cli_out_open(&out, o->out_path);
+    if (rc)
+        return rc;
+    sn_diag d;
+    sn_diag_clear(&d);
+    const sn_theme *th = sn_theme_get(o->theme);
+    sn_status r = count == 1
+                      ? sn_export_write(out.f, o->fmt, lo, th, &jobs[0].st, &d)
+                      : sn_export_write_stack(out.f, o->fmt, los, sts, titles, count, th, &d);
     if (r != SN_OK) {
         cli_out_abort(&out);
-        rc = cli_error(cli_status_exit(r), out_path, "%s", d.text[0] ? d.text : sn_status_str(r));
-        goto done;
+        return cli_error(cli_status_exit(r), o->out_path, "%s",
+                         d.text[0] ? d.text : sn_status_str(r));
     }
-    rc = cli_out_commit(&out);
-done:
-    sn_zero_one_free(&zo);
-    sn_layout_destroy(lo);
-    sn_free(keys);
-    sn_free(path);
-    sn_schedule_destroy(s);
+    return cli_out_commit(&out);
+}
+
+int cmd_draw(int argc, char **argv)
+{
+    draw_opts o;
+    memset(&o, 0, sizeof o);
+    o.theme = SN_THEME_LIGHT;
+    o.lopt = (sn_layout_opts){1.0, 0, false, 0, -1, false, false, 0, 0, 0};
+    cli_input_init(&o.in);
+    int rc = parse_args(argc, argv, &o);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    draw_job jobs[DRAW_MAX];
+    memset(jobs, 0, sizeof jobs);
+    size_t made = 0;
+    for (; rc == 0 && made < o.count; made++) {
+        draw_job *j = &jobs[made];
+        sn_draw_state_init(&j->st);
+        if ((rc = cli_load(o.nets[made], &j->s)) != 0)
+            break;
+        if (made > 0 && sn_schedule_wires(j->s) != sn_schedule_wires(jobs[0].s))
+            rc = cli_error(CLI_USAGE, o.nets[made],
+                           "has %u wires but %s has %u: networks side by side need the same n",
+                           sn_schedule_wires(j->s), o.nets[0], sn_schedule_wires(jobs[0].s));
+        if (rc == 0)
+            rc = check_job(&o, j);
+        if (rc == 0 && o.lopt.zero_one)
+            rc = zero_one_step(&o, j);
+        if (rc == 0)
+            rc = layout_step(&o, j);
+    }
+    if (rc == 0)
+        rc = write_step(&o, jobs, o.count);
+    for (size_t i = 0; i < o.count; i++) {
+        sn_zero_one_free(&jobs[i].zo);
+        sn_layout_destroy(jobs[i].lo);
+        sn_free(jobs[i].keys);
+        sn_free(jobs[i].path);
+        sn_schedule_destroy(jobs[i].s);
+    }
     return rc;
 }

@@ -1,6 +1,7 @@
 /* cmd_view.c - `sortnet view [NET] [input] [--script KEYS] [--screenshot FILE]
- * [--record DIR] [--stats] [--size WxH] [--dump-state FILE] [--theme T]`:
- * the step-through window (src/app). */
+ * [--record OUT] [--stats] [--size WxH] [--dump-state FILE] [--theme T]
+ * [--lesson FILE] [--stay] [--sound] [--font-scale F]`: the step-through
+ * window (src/app), one network or up to three side by side. */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,14 +17,25 @@
 
 static void help(void)
 {
-    printf("usage: sortnet view [NET] [INPUT] [--script KEYS] [--screenshot FILE]\n"
-           "                    [--record DIR] [--stats] [--size WxH] [--theme light|dark]\n"
-           "                    [--dump-state FILE] [--discard]\n\n"
+    printf("usage: sortnet view [NET [NET2 [NET3]]] [INPUT] [--script KEYS [--stay]]\n"
+           "                    [--lesson FILE] [--screenshot FILE] [--record OUT]\n"
+           "                    [--stats] [--size WxH] [--theme light|dark|contrast]\n"
+           "                    [--font-scale F] [--sound] [--dump-state FILE] [--discard]\n\n"
            "Open the step-through window on NET (default bitonic:16): the network on top,\n"
            "the array as bars below, the current layer highlighted in both. Press H in\n"
            "the window for the keys (arrows step, Space plays, R/V/0 new inputs, 1-6\n"
            "generators, [ ] change n, W structure blocks, Z the 0-1 chart, P screenshot,\n"
-           "S SVG, F11 full screen).\n\n"
+           "S SVG, F11 full screen, T theme, Ctrl +/- text size, M sound).\n\n"
+           "Layers count from 1: \"after layer 3 of 10\" shows the values once layers 1-3\n"
+           "have acted (step 0 is the input); after the last one the window says\n"
+           "\"sorted\" or \"NOT sorted\" and outlines the outputs out of order in red.\n\n"
+           "Side by side: two or three networks with the same n, stacked, on the same\n"
+           "input, stepped together (one that has finished waits), each with its own\n"
+           "layer, comparisons, swaps and verdict.\n\n"
+           "Lessons (--lesson FILE, format in docs/lessons.md; three are built in:\n"
+           "--lesson 01, 02 or 03, named in assets/lessons):\n"
+           "steps with networks, an input, keys and a caption in large type. Right/Left\n"
+           "and a clicker's PgDn/PgUp move between steps; Down/Up step layers.\n\n"
            "Edit mode (E; `sortnet view empty:N` starts in it): drag from one wire to\n"
            "another to add a comparator (the press wire gets the minimum, so an upward\n"
            "drag adds a reversed one), click a comparator to select it, Delete removes\n"
@@ -31,21 +43,31 @@ static void help(void)
            "line says whether the network sorts (the 0-1 checker runs in the background)\n"
            "and compares its size with the best known.\n\n%s\n"
            "  --script KEYS      replay keys, then exit, e.g. \"right right wait:500 p\";\n"
-           "                     names: right left space home end plus minus r v 0 b 1-7\n"
-           "                     [ ] o s p g h t w z f11 q escape fit, wait:MS, click:X,Y,\n"
+           "                     names: right left up down pageup pagedown space home\n"
+           "                     end plus minus r v 0 b 1-7 [ ] o s p g h t w z m f11 q\n"
+           "                     escape fit ctrl+plus ctrl+minus, wait:MS, click:X,Y,\n"
            "                     dclick:X,Y, wheel:X,Y,N, drag:X,Y,DX,DY (window points);\n"
            "                     edit mode: e undo redo delete tab ctrl+s, add:I,J[,COL]\n"
            "                     (into the earliest free layer from COL; without COL\n"
            "                     after the last use of I or J), del:LAYER,INDEX,\n"
-           "                     move:LAYER,INDEX,COL, select:LAYER,INDEX (all from 0),\n"
+           "                     move:LAYER,INDEX,COL, select:LAYER,INDEX (edit verbs\n"
+           "                     count wires, layers and columns from 0, as files do),\n"
            "                     save:FILE (.json, .sn, else bracket); scripted runs use\n"
            "                     virtual time (60 frames per second) and wait for each\n"
            "                     edit's verdict\n"
+           "  --stay             after the script, stay open for live teaching\n"
+           "  --lesson FILE      play a lesson (errors name FILE:LINE:COLUMN), or a\n"
+           "                     built-in one by name\n"
            "  --screenshot FILE  save the final frame as PNG once animations settle, exit\n"
-           "  --record DIR       save every frame as DIR/frame-NNNNNN.png\n"
+           "  --record OUT       record the session with the script's timing: OUT.gif\n"
+           "                     (animated GIF), OUT.mp4 / OUT.webm (through ffmpeg),\n"
+           "                     else a folder of PNG frames plus frames.ffconcat\n"
            "  --stats            print frame-time percentiles on exit\n"
            "  --size WxH         window size in points (default 1280x800)\n"
-           "  --theme T          light (default) or dark\n"
+           "  --theme T          light (default), dark or contrast (for projectors)\n"
+           "  --font-scale F     every text F times larger (0.6 to 3; Ctrl +/- too)\n"
+           "  --sound            a tone per comparison from the start (M toggles; off\n"
+           "                     by default; no audio device: silence)\n"
            "  --dump-state FILE  write the final state (step, values, message, the network\n"
            "                     as bracket layers, edit mode's verdict) as text\n"
            "  --discard          let a script end with unsaved edits (else it fails)\n"
@@ -82,7 +104,11 @@ int cmd_view(int argc, char **argv)
         OPT_SIZE,
         OPT_DUMP,
         OPT_THEME,
-        OPT_DISCARD
+        OPT_DISCARD,
+        OPT_LESSON,
+        OPT_STAY,
+        OPT_SOUND,
+        OPT_FONT
     };
     static const struct option longopts[] = {
         CLI_INPUT_LONGOPTS,
@@ -94,6 +120,10 @@ int cmd_view(int argc, char **argv)
         {"dump-state", 1, NULL, OPT_DUMP},
         {"theme", 1, NULL, OPT_THEME},
         {"discard", 0, NULL, OPT_DISCARD},
+        {"lesson", 1, NULL, OPT_LESSON},
+        {"stay", 0, NULL, OPT_STAY},
+        {"sound", 0, NULL, OPT_SOUND},
+        {"font-scale", 1, NULL, OPT_FONT},
         {"help", 0, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -114,7 +144,19 @@ int cmd_view(int argc, char **argv)
         }
         case OPT_SCRIPT: o.script = optarg; break;
         case OPT_SHOT: o.screenshot = optarg; break;
-        case OPT_RECORD: o.record_dir = optarg; break;
+        case OPT_RECORD: o.record = optarg; break;
+        case OPT_LESSON: o.lesson = optarg; break;
+        case OPT_STAY: o.stay = true; break;
+        case OPT_SOUND: o.sound = true; break;
+        case OPT_FONT: {
+            char *end;
+            double f = strtod(optarg, &end);
+            if (end == optarg || *end || !(f >= 0.6 && f <= 3))
+                return cli_error(CLI_USAGE, "--font-scale", "'%s' is not a factor from 0.6 to 3",
+                                 optarg);
+            o.font_scale = f;
+            break;
+        }
         case OPT_STATS: o.stats = true; break;
         case OPT_DUMP: o.dump_state = optarg; break;
         case OPT_DISCARD: o.discard = true; break;
@@ -126,8 +168,9 @@ int cmd_view(int argc, char **argv)
         case OPT_THEME: {
             sn_theme_id t;
             if (!sn_theme_parse(optarg, &t))
-                return cli_error(CLI_USAGE, "--theme", "'%s' is not light or dark", optarg);
-            o.dark = t == SN_THEME_DARK;
+                return cli_error(CLI_USAGE, "--theme", "'%s' is not light, dark or contrast",
+                                 optarg);
+            o.theme = t;
             break;
         }
         case 'h': help(); return CLI_OK;
@@ -136,10 +179,18 @@ int cmd_view(int argc, char **argv)
     }
     if (optind < argc)
         o.net = argv[optind++];
+    for (int i = 0; i < 2 && optind < argc; i++)
+        o.more[i] = argv[optind++];
     if (optind < argc)
-        return cli_error(CLI_USAGE, "view", "unexpected argument '%s' (one network only)",
+        return cli_error(CLI_USAGE, "view",
+                         "unexpected argument '%s' (one to three networks side by side)",
                          argv[optind]);
-    if (!in.given && (o.script || o.screenshot || o.record_dir))
+    if (o.lesson && o.net)
+        return cli_error(CLI_USAGE, "--lesson", "a lesson sets its own networks: drop '%s'",
+                         o.net);
+    if (o.stay && !o.script)
+        return cli_error(CLI_USAGE, "--stay", "goes with --script (run it, then stay open)");
+    if (!in.given && (o.script || o.screenshot || o.record))
         in.spec.seed = VIEW_SCRIPT_SEED;
     o.input.kind = in.spec.kind;
     o.input.seed = in.spec.seed;

@@ -442,6 +442,8 @@ static void draw_labels(cairo_t *cr, const sn_layout *lo, const sn_theme *th, co
     glyph_run run = {NULL, 0, 0};
     char buf[16];
     for (uint32_t i = w0; i < w1; i++) {
+        if (!sn_layout_labelled(lo, i))
+            continue;
         snprintf(buf, sizeof buf, "%u", (unsigned)i);
         run_add(cr, &run, lo->label_x - advance(cr, buf), lo->wire_y[i] + base, buf);
     }
@@ -623,30 +625,45 @@ static sn_status draw_values(cairo_t *cr, const sn_layout *lo, const sn_theme *t
     cairo_stroke(cr);
     cairo_set_dash(cr, NULL, 0, 0);
 
-    /* one fill per box (each has its rank colour), one stroke for all */
+    /* one fill per box (each has its rank colour), one stroke for all;
+     * corners too small to see rounded are square (cairo fills those
+     * without tessellating: the window draws this column every frame) */
     double den = lo->n > 1 ? (double)(lo->n - 1) : 1.0;
+    double r = 3 * lo->scale, rx = r, ry = 0;
+    cairo_user_to_device_distance(cr, &rx, &ry);
+    bool round_ = sqrt(rx * rx + ry * ry) >= 1.5 && r * 2 < bh;
     for (uint32_t i = w0; i < w1; i++) {
         sn_rgb fill = rs == SN_OK ? sn_palette_rank(ranks[i] / den) : th->background;
-        rounded_rect(cr, x - bw / 2, lo->wire_y[i] - bh / 2, x + bw / 2, lo->wire_y[i] + bh / 2,
-                     3 * lo->scale);
+        if (round_)
+            rounded_rect(cr, x - bw / 2, lo->wire_y[i] - bh / 2, x + bw / 2,
+                         lo->wire_y[i] + bh / 2, r);
+        else
+            cairo_rectangle(cr, x - bw / 2, lo->wire_y[i] - bh / 2, bw, bh);
         set_rgb(cr, fill);
         cairo_fill(cr);
     }
-    for (uint32_t i = w0; i < w1; i++)
-        rounded_rect(cr, x - bw / 2, lo->wire_y[i] - bh / 2, x + bw / 2, lo->wire_y[i] + bh / 2,
-                     3 * lo->scale);
+    for (uint32_t i = w0; i < w1; i++) {
+        if (round_)
+            rounded_rect(cr, x - bw / 2, lo->wire_y[i] - bh / 2, x + bw / 2,
+                         lo->wire_y[i] + bh / 2, r);
+        else
+            cairo_rectangle(cr, x - bw / 2, lo->wire_y[i] - bh / 2, bw, bh);
+    }
     set_rgb(cr, th->wire);
     cairo_set_line_width(cr, 0.8 * lo->scale);
     cairo_stroke(cr);
 
-    if (legible(cr, lo->font_size)) {
+    if (legible(cr, lo->value_font)) {
         select_font(cr, lo, CAIRO_FONT_WEIGHT_BOLD);
+        cairo_set_font_size(cr, lo->value_font);
         double base = baseline_offset(cr);
         /* two runs: dark ink on light boxes, light ink on dark ones */
         glyph_run dark = {NULL, 0, 0}, light = {NULL, 0, 0};
         sn_rgb black = {0, 0, 0}, white = {1, 1, 1};
         char buf[48];
         for (uint32_t i = w0; i < w1; i++) {
+            if (!sn_layout_labelled(lo, i))
+                continue;
             sn_rgb ink = th->text;
             if (rs == SN_OK)
                 ink = sn_palette_text_on(sn_palette_rank(ranks[i] / den));

@@ -107,6 +107,14 @@ static sn_status export_png(stream *s, const sn_layout *lo, const sn_theme *th,
                            w, h, SN_EXPORT_PNG_MAX_SIDE, SN_EXPORT_PNG_MAX_PIXELS);
     cairo_surface_t *surf =
         cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)fmax(w, 1), (int)fmax(h, 1));
+    /* the picture is rarely a whole number of pixels high or wide: the
+     * last row and column would blend with the surface's black */
+    if (cairo_surface_status(surf) == CAIRO_STATUS_SUCCESS) {
+        cairo_t *bg = cairo_create(surf);
+        cairo_set_source_rgb(bg, th->background.r, th->background.g, th->background.b);
+        cairo_paint(bg);
+        cairo_destroy(bg);
+    }
     sn_status rs = draw_on(surf, lo, th, st, diag);
     if (rs == SN_OK) {
         cairo_status_t cs = cairo_surface_write_to_png_stream(surf, write_stream, s);
@@ -360,8 +368,8 @@ static sn_status export_tex(stream *s, const sn_layout *lo, const sn_theme *th,
                     "at (%.2f,%.2f) {%s};\n",
                     0.8 * sc, 3 * sc, (int)lround(fill.r * 255), (int)lround(fill.g * 255),
                     (int)lround(fill.b * 255), (int)lround(ink.r * 255), (int)lround(ink.g * 255),
-                    (int)lround(ink.b * 255), lo->value_w, lo->value_h, lo->font_size,
-                    lo->font_size * 1.2, x, lo->wire_y[i], buf);
+                    (int)lround(ink.b * 255), lo->value_w, lo->value_h, lo->value_font,
+                    lo->value_font * 1.2, x, lo->wire_y[i], buf);
         }
         sn_free(ranks);
     }
@@ -392,6 +400,107 @@ sn_status sn_export_write(FILE *out, sn_export_format fmt, const sn_layout *lo, 
         return finish(surf, &s, draw_on(surf, lo, th, st, diag), diag);
     case SN_EXPORT_PNG: return export_png(&s, lo, th, st, diag);
     case SN_EXPORT_TEX: return export_tex(&s, lo, th, st, diag);
+    default: return sn_diag_set(diag, SN_EINVAL, 0, 0, "unknown picture format");
+    }
+}
+
+/* ---- several diagrams stacked, each under a title line */
+
+/* Height of a title line over each diagram. */
+static double stack_title_h(const sn_layout *lo)
+{
+    return round(SN_LAYOUT_FONT * 2.2 * (lo->scale > 0 ? lo->scale : 1));
+}
+
+static sn_status draw_stack(cairo_surface_t *surf, const sn_layout *const *lo,
+                            const sn_draw_state *const *st, const char *const *titles,
+                            size_t count, const sn_theme *th, sn_diag *diag)
+{
+    if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS)
+        return sn_diag_set(diag, SN_EIO, 0, 0, "cairo: %s",
+                           cairo_status_to_string(cairo_surface_status(surf)));
+    cairo_t *cr = cairo_create(surf);
+    cairo_set_source_rgb(cr, th->background.r, th->background.g, th->background.b);
+    cairo_paint(cr);
+    sn_status rs = SN_OK;
+    double y = 0;
+    for (size_t i = 0; i < count; i++) {
+        double th_ = stack_title_h(lo[i]);
+        cairo_select_font_face(cr, SN_DRAW_FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+        cairo_set_font_size(cr, lo[i]->font_size * 1.15);
+        cairo_set_source_rgb(cr, th->text.r, th->text.g, th->text.b);
+        cairo_move_to(cr, SN_LAYOUT_MARGIN * lo[i]->scale, y + th_ * 0.72);
+        cairo_show_text(cr, titles[i] ? titles[i] : "");
+        cairo_save(cr);
+        cairo_translate(cr, 0, y + th_);
+        sn_status r = sn_draw(cr, lo[i], th, st[i], NULL);
+        cairo_restore(cr);
+        if (rs == SN_OK)
+            rs = r;
+        y += th_ + lo[i]->height;
+    }
+    cairo_status_t cs = cairo_status(cr);
+    cairo_destroy(cr);
+    if (cs != CAIRO_STATUS_SUCCESS)
+        return sn_diag_set(diag, SN_EIO, 0, 0, "cairo: %s", cairo_status_to_string(cs));
+    if (rs != SN_OK)
+        return sn_diag_set(diag, rs, 0, 0, "drawing failed: %s", sn_status_str(rs));
+    return SN_OK;
+}
+
+sn_status sn_export_write_stack(FILE *out, sn_export_format fmt, const sn_layout *const *lo,
+                                const sn_draw_state *const *st, const char *const *titles,
+                                size_t count, const sn_theme *th, sn_diag *diag)
+{
+    if (count == 0)
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "no diagram to stack");
+    double w = 1, h = 0;
+    /* as wide as the widest diagram or title line */
+    cairo_surface_t *scratch = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
+    cairo_t *m = cairo_create(scratch);
+    cairo_select_font_face(m, SN_DRAW_FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+    for (size_t i = 0; i < count; i++) {
+        cairo_text_extents_t e;
+        cairo_set_font_size(m, lo[i]->font_size * 1.15);
+        cairo_text_extents(m, titles[i] ? titles[i] : "", &e);
+        w = fmax(w, fmax(lo[i]->width, e.x_advance + 2 * SN_LAYOUT_MARGIN * lo[i]->scale));
+        h += stack_title_h(lo[i]) + lo[i]->height;
+    }
+    cairo_destroy(m);
+    cairo_surface_destroy(scratch);
+    h = fmax(h, 1);
+    stream s = {out, false};
+    cairo_surface_t *surf;
+    switch (fmt) {
+    case SN_EXPORT_SVG:
+        surf = cairo_svg_surface_create_for_stream(write_stream, &s, w, h);
+        if (cairo_surface_status(surf) == CAIRO_STATUS_SUCCESS)
+            cairo_svg_surface_set_document_unit(surf, CAIRO_SVG_UNIT_PX);
+        return finish(surf, &s, draw_stack(surf, lo, st, titles, count, th, diag), diag);
+    case SN_EXPORT_PDF:
+        surf = cairo_pdf_surface_create_for_stream(write_stream, &s, w, h);
+        return finish(surf, &s, draw_stack(surf, lo, st, titles, count, th, diag), diag);
+    case SN_EXPORT_PNG: {
+        double pw = ceil(w), ph = ceil(h);
+        if (pw > SN_EXPORT_PNG_MAX_SIDE || ph > SN_EXPORT_PNG_MAX_SIDE ||
+            pw * ph > SN_EXPORT_PNG_MAX_PIXELS)
+            return sn_diag_set(diag, SN_ELIMIT, 0, 0,
+                               "a %.0fx%.0f pixel PNG is too large; use --width or --scale, or "
+                               "SVG/PDF",
+                               pw, ph);
+        surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)pw, (int)ph);
+        sn_status rs = draw_stack(surf, lo, st, titles, count, th, diag);
+        if (rs == SN_OK) {
+            cairo_status_t cs = cairo_surface_write_to_png_stream(surf, write_stream, &s);
+            if (cs != CAIRO_STATUS_SUCCESS && !s.failed)
+                rs = sn_diag_set(diag, SN_EIO, 0, 0, "cairo: %s", cairo_status_to_string(cs));
+        }
+        return finish(surf, &s, rs, diag);
+    }
+    case SN_EXPORT_TEX:
+        return sn_diag_set(diag, SN_EUNSUPPORTED, 0, 0,
+                           "TikZ holds one network: draw each to its own .tex, or use "
+                           ".svg, .png or .pdf for several side by side");
     default: return sn_diag_set(diag, SN_EINVAL, 0, 0, "unknown picture format");
     }
 }

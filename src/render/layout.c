@@ -189,11 +189,14 @@ static void place_blocks(sn_layout *lo, const sn_layout_opts *o, const sn_block 
     }
 }
 
-/* Positions for a given scale; sub-columns and stages already known. */
-static void place(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks, double s)
+static void stretch_x(sn_layout *lo, double f);
+
+/* Positions for a given scale, layers spread apart by stretch (>= 1). */
+static void place(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks, double s,
+                  double stretch, double vfont)
 {
     uint32_t n = lo->n;
-    double font = SN_LAYOUT_FONT * s;
+    double font = fmax(SN_LAYOUT_FONT * s, o->min_font > 0 ? o->min_font : 0);
     unsigned lchars = digits_of(n > 0 ? n - 1 : 0);
     double label_w = lchars * SN_LAYOUT_DIGIT * font;
     lo->scale = s;
@@ -202,14 +205,21 @@ static void place(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks
     lo->cmp_w = SN_LAYOUT_CMP_W * s;
     lo->wire_w = SN_LAYOUT_WIRE_W * s;
     lo->pitch = SN_LAYOUT_PITCH * s;
+    /* rows closer than the text is tall: label every k-th wire only */
+    lo->label_every = 1;
+    if (font * 1.05 > lo->pitch)
+        lo->label_every = (uint32_t)ceil(font * 1.05 / lo->pitch);
     lo->label_x = SN_LAYOUT_MARGIN * s + label_w;
     lo->wire_x0 = lo->label_x + SN_LAYOUT_LABEL_GAP * s;
     double vgap = 0;
     lo->value_w = lo->value_h = 0;
+    lo->value_font = font;
     if (o->show_values) {
         unsigned vchars = o->value_chars ? o->value_chars : digits_of(n);
-        lo->value_w = (vchars * SN_LAYOUT_DIGIT * SN_LAYOUT_FONT + 2 * SN_LAYOUT_VALUE_PAD) * s;
-        lo->value_h = (SN_LAYOUT_FONT + 5) * s;
+        lo->value_font = vfont > 0 ? fmin(vfont, font) : font;
+        lo->value_w = vchars * SN_LAYOUT_DIGIT * lo->value_font + 2 * SN_LAYOUT_VALUE_PAD * s;
+        /* boxes never overlap the next row's, whatever the text size */
+        lo->value_h = fmin(lo->value_font + 5 * s, SN_LAYOUT_PITCH * s * 0.92);
         vgap = lo->value_w + 2 * SN_LAYOUT_VALUE_GAP * s;
     }
     /* gap[k] = room before layer k (k = layer_count: after the last) */
@@ -268,19 +278,98 @@ static void place(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks
         lo->height = c->caption_y + 1.8 * font + SN_LAYOUT_MARGIN * s;
         lo->width = fmax(lo->width, lo->wire_x0 + 36 * SN_LAYOUT_BLOCK_FONT * font);
     }
+    if (stretch > 1)
+        stretch_x(lo, stretch);
     if (lo->block_count)
         place_blocks(lo, o, blocks, s);
+}
+
+/* Spread everything right of the wire starts by f (layers, steps, stage
+ * outlines, the chart; blocks are placed afterwards); text, dots and boxes
+ * keep their size. */
+static void stretch_x(sn_layout *lo, double f)
+{
+    double x0 = lo->wire_x0;
+#define SX(v) ((v) = x0 + ((v)-x0) * f)
+    for (size_t k = 0; k <= lo->layer_count; k++)
+        SX(lo->step_x[k]);
+    for (size_t k = 0; k < lo->layer_count; k++) {
+        SX(lo->layer[k].x0);
+        SX(lo->layer[k].x1);
+    }
+    for (size_t i = 0; i < lo->cmp_count; i++)
+        lo->cmp[i].x = snap(x0 + (lo->cmp[i].x - x0) * f);
+    for (size_t g = 0; g < lo->stage_count; g++) {
+        SX(lo->stage[g].x0);
+        SX(lo->stage[g].x1);
+    }
+    if (lo->zero_one) {
+        SX(lo->chart.x1);
+        lo->chart.bar_w *= fmin(f, 2.0);
+    }
+    double old_x1 = lo->wire_x1;
+    SX(lo->wire_x1);
+    lo->width += lo->wire_x1 - old_x1;
+#undef SX
+}
+
+/* Fit into opts' box: the scale that makes the height fit (or the width,
+ * when that binds first), then the layers spread over the unused width. */
+static void fit(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks)
+{
+    /* the scale at which the height fits (text has a floor, so a few
+     * passes correct for what it adds under the wires) */
+    place(lo, o, blocks, 1.0, 1.0, 0);
+    double s = o->fit_h / lo->height;
+    for (int pass = 0; pass < 3; pass++) {
+        place(lo, o, blocks, s, 1.0, 0);
+        double f = o->fit_h / lo->height;
+        if (f > 0.995 && f <= 1.0)
+            break;
+        s *= f > 1 ? fmin(f, 1.0 + (f - 1) * 0.98) : f;
+    }
+    /* Too wide at that scale (many layers, or a value column before each
+     * at the text floor): the values' text gives way first (their colours
+     * still show the ranks; the bars below show them large), then the
+     * drawing, down to half the height; a network deeper than that stays
+     * wider than the pane and the window scales it down whole. */
+    double vfont = lo->value_font, s_min = s * 0.5;
+    /* while the text is above its floor anyway, everything shrinks alike */
+    double s_text = o->min_font > 0 ? o->min_font / SN_LAYOUT_FONT : 0;
+    for (int pass = 0; pass < 8 && lo->width > o->fit_w && s > s_text; pass++) {
+        s = fmax(s_text, s * o->fit_w / lo->width);
+        place(lo, o, blocks, s, 1.0, 0);
+    }
+    s_min = fmin(s_min, s);
+    for (int pass = 0; pass < 24 && lo->width > o->fit_w; pass++) {
+        double f = o->fit_w / lo->width;
+        if (f <= 0.98 && vfont > 4 * s) {
+            vfont = fmax(4 * s, vfont * fmax(f, 0.5));
+        } else {
+            /* text keeps its size, so the rest must shrink more than f */
+            double ns = fmax(s_min, s * fmax(0.5, 1 - 2 * (1 - f)) * 0.999);
+            if (ns >= s)
+                break;
+            s = ns;
+        }
+        place(lo, o, blocks, s, 1.0, vfont);
+    }
+    double used = lo->wire_x1 - lo->wire_x0;
+    double room = o->fit_w - (lo->width - used);
+    if (used > 0 && room > used)
+        place(lo, o, blocks, s, fmin(room / used, SN_LAYOUT_STRETCH_MAX), vfont);
 }
 
 static sn_status build(const sn_schedule *s, const sn_network *net, const sn_layout_opts *opts,
                        sn_layout **out, sn_diag *diag)
 {
-    sn_layout_opts o = {1.0, 0, false, 0, -1, false, false};
+    sn_layout_opts o = {1.0, 0, false, 0, -1, false, false, 0, 0, 0};
     if (opts)
         o = *opts;
     if (!(o.scale > 0) || !isfinite(o.scale))
         o.scale = 1.0;
     *out = NULL;
+    sn_block *blocks = NULL; /* before the first goto nomem, which frees it */
     sn_layout *lo = sn_calloc(1, sizeof *lo);
     if (!lo)
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for the layout");
@@ -359,7 +448,6 @@ static sn_status build(const sn_schedule *s, const sn_network *net, const sn_lay
         }
     }
     lo->zero_one = o.zero_one;
-    sn_block *blocks = NULL;
     if (o.structure && s) {
         size_t count = 0;
         if (sn_structure_blocks(s, &blocks, &count, NULL) != SN_OK)
@@ -379,9 +467,13 @@ static sn_status build(const sn_schedule *s, const sn_network *net, const sn_lay
             goto nomem;
         lo->block_count = keep;
     }
-    place(lo, &o, blocks, o.scale);
-    if (o.width > 0 && isfinite(o.width) && lo->width > 0) {
-        place(lo, &o, blocks, o.scale * o.width / lo->width);
+    if (o.fit_w > 0 && o.fit_h > 0 && isfinite(o.fit_w) && isfinite(o.fit_h)) {
+        fit(lo, &o, blocks);
+    } else {
+        place(lo, &o, blocks, o.scale, 1.0, 0);
+    }
+    if (!(o.fit_w > 0 && o.fit_h > 0) && o.width > 0 && isfinite(o.width) && lo->width > 0) {
+        place(lo, &o, blocks, o.scale * o.width / lo->width, 1.0, 0);
         lo->width = o.width;
     }
     sn_free(blocks);

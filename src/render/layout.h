@@ -65,7 +65,18 @@ typedef struct sn_layout_opts {
     bool structure;       /* outline and label sn_structure_blocks (schedules
                              only) instead of the plain stage outlines */
     bool zero_one;        /* room for the 0-1 chart under the wires */
+    /* fit_w, fit_h > 0: fit into that box (the window's pane): the wire
+     * pitch follows the height, then the layers spread to use the whole
+     * width (at most SN_LAYOUT_STRETCH_MAX times their natural spacing);
+     * `width` and `scale` are then ignored. */
+    double fit_w, fit_h;
+    /* > 0: no text smaller than this (wire labels, values); where rows are
+     * too close for it, only every label_every-th wire is labelled. */
+    double min_font;
 } sn_layout_opts;
+
+/* Most a fitted layout stretches its layers apart. */
+#define SN_LAYOUT_STRETCH_MAX 6.0
 
 typedef struct sn_layout_cmp {
     uint32_t a, b;  /* as in the network: a gets the min, b the max */
@@ -118,6 +129,8 @@ typedef struct sn_layout {
     double label_x;          /* wire labels are right-aligned at this x */
     double font_size, dot_r, cmp_w, wire_w, pitch;
     double value_w, value_h; /* value box size (0 without values) */
+    double value_font;       /* text in value boxes (font_size, less where a fitted
+                                layout has no room for more) */
     double *wire_y;          /* [n] */
     double *step_x;          /* [layer_count + 1] */
     sn_layout_layer *layer;  /* [layer_count] */
@@ -129,6 +142,9 @@ typedef struct sn_layout {
     bool zero_one;     /* chart and wire markers have room */
     sn_layout_chart chart;
     double mark; /* side of a 0-1 wire state marker */
+    /* text on wire i (its label, its value) only when i % label_every == 0:
+     * rows too close for min_font (>= 1) */
+    uint32_t label_every;
 } sn_layout;
 
 /* Lay out schedule s (its comparators are materialized, so mind the
@@ -147,6 +163,12 @@ void sn_layout_destroy(sn_layout *lo); /* NULL is a no-op */
 void sn_layout_layers_in(const sn_layout *lo, double x0, double x1, size_t *first, size_t *end);
 /* Wires whose y lies in [y0 - pitch/2, y1 + pitch/2]: [*first, *end). */
 void sn_layout_wires_in(const sn_layout *lo, double y0, double y1, uint32_t *first, uint32_t *end);
+
+/* Does wire i carry text (its label, its value)? See label_every. */
+static inline bool sn_layout_labelled(const sn_layout *lo, uint32_t i)
+{
+    return lo->label_every <= 1 || i % lo->label_every == 0;
+}
 
 /* Comparator under point (x, y) within distance tol, or -1. */
 long sn_layout_hit(const sn_layout *lo, double x, double y, double tol);

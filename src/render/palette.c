@@ -14,22 +14,24 @@ static const sn_theme themes[] = {
      RGB(0x374151), RGB(0xd55e00), RGB(0x0072b2), RGB(0xe69f00), RGB(0x6b7280)},
     {"dark", RGB(0x1b1d23), RGB(0x262a33), RGB(0x5f6b7d), RGB(0x7d8594), RGB(0xe8eaed),
      RGB(0xc3c8d0), RGB(0xff8a3d), RGB(0x3a8fd6), RGB(0xf0c05a), RGB(0x9aa3b0)},
+    /* every foreground at least 7:1 against white (WCAG AAA) but the
+     * highlight, which marks with thickness too */
+    {"contrast", RGB(0xffffff), RGB(0xe4e4e4), RGB(0x000000), RGB(0x000000), RGB(0x000000),
+     RGB(0x000000), RGB(0xb02000), RGB(0x0033aa), RGB(0xc07000), RGB(0x000000)},
 };
 
 const sn_theme *sn_theme_get(sn_theme_id id)
 {
-    return id == SN_THEME_DARK ? &themes[1] : &themes[0];
+    return id < SN_THEME_COUNT ? &themes[id] : &themes[0];
 }
 
 bool sn_theme_parse(const char *name, sn_theme_id *out)
 {
-    if (strcmp(name, "light") == 0) {
-        *out = SN_THEME_LIGHT;
-        return true;
-    }
-    if (strcmp(name, "dark") == 0) {
-        *out = SN_THEME_DARK;
-        return true;
+    for (int i = 0; i < SN_THEME_COUNT; i++) {
+        if (strcmp(name, themes[i].name) == 0) {
+            *out = (sn_theme_id)i;
+            return true;
+        }
     }
     return false;
 }

@@ -12,10 +12,17 @@ typedef struct sn_rgb {
     double r, g, b; /* 0..1 */
 } sn_rgb;
 
-typedef enum sn_theme_id { SN_THEME_LIGHT = 0, SN_THEME_DARK } sn_theme_id;
+/* contrast: black on white, thick pure colours, for projectors that wash
+ * out pastel bands and grey lines. */
+typedef enum sn_theme_id {
+    SN_THEME_LIGHT = 0,
+    SN_THEME_DARK,
+    SN_THEME_CONTRAST,
+    SN_THEME_COUNT
+} sn_theme_id;
 
 typedef struct sn_theme {
-    const char *name; /* "light", "dark" */
+    const char *name; /* "light", "dark", "contrast" */
     sn_rgb background;
     sn_rgb band;  /* every other layer's background */
     sn_rgb stage; /* stage outlines */
@@ -30,7 +37,7 @@ typedef struct sn_theme {
 
 /* A built-in theme (never NULL; unknown ids give the light theme). */
 const sn_theme *sn_theme_get(sn_theme_id id);
-/* "light" / "dark" -> theme; false if unknown. */
+/* "light" / "dark" / "contrast" -> theme; false if unknown. */
 bool sn_theme_parse(const char *name, sn_theme_id *out);
 
 /* Colour of rank position t in [0, 1] (clamped): 0 = smallest value. */
