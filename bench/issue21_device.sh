@@ -73,7 +73,11 @@ for c in $cases; do
     w=$work
     SN_FUSED_CGDUMP="$w/base-$tag.cl" "$BASE" gpu verify "$net" --variant fused-local \
         --type "$type" --random 1 $pay >"$w/base-$tag.txt" 2>&1 || true
-    "$NEW" gpu verify "$net" --variant fused-local --type "$type" --random 1 $pay \
+    # the new binary's bitonic:N / oddeven-merge:N are the balanced split for
+    # n not a power of two: the padded closed form the base ran is NAME-pad:N
+    newnet=${net/bitonic:/bitonic-pad:}
+    newnet=${newnet/oddeven-merge:/oddeven-merge-pad:}
+    "$NEW" gpu verify "$newnet" --variant fused-local --type "$type" --random 1 $pay \
         --save-source "$w/new-$tag.cl" >"$w/new-$tag.txt" 2>&1 || true
     if cmp -s "$w/base-$tag.cl" "$w/new-$tag.cl"; then
         echo "$net $type $pay: identical source ($(wc -c <"$w/new-$tag.cl") bytes); $(tail -1 "$w/new-$tag.txt")"
