@@ -320,7 +320,7 @@ int cmd_check(int argc, char **argv)
         case 'm':
             if (!sn_check_method_parse(optarg, &opt.method))
                 return cli_error(CLI_USAGE, "--method",
-                                 "'%s' is not one of auto, bruteforce, reduce", optarg);
+                                 "'%s' is not one of auto, bruteforce, reduce, split", optarg);
             break;
         case 'f': opt.force = true; break;
         case 'j': json = true; break;
