@@ -241,6 +241,55 @@ static uint64_t layer_window(sn_layer_form f)
     }
 }
 
+/* Odd-even merge layer (p, q), q < p, in the window [base, base + 2p):
+ * runs (lo, lo + q) of length q for lo = base + q, base + 3q, ... while
+ * lo + q < base + 2p. Runs of q < VW wires would be scalar one by one
+ * (at q = 1 half the array are runs of one comparator), so in MODE_FAST
+ * the stretch from base + q on goes VW wires at a time, shifted by q:
+ * there lane i meets lane i + q for the lanes with bit q clear, one
+ * in-register step. Returns false once a run reaches e or mhi (nothing
+ * further right runs). */
+static bool oem_window(ctx *c, uint64_t base, uint64_t p, uint64_t q, uint64_t e)
+{
+    uint64_t lo = base + q, stop = base + 2 * p;
+    uint64_t vs = lo, ve = lo; /* [vs, ve): the vector stretch */
+    if (c->mode == MODE_FAST && q < VW) {
+        uint64_t lim = stop - q; /* the last run's partner ends below it */
+        if (lim > e)
+            lim = e;
+        if (lim > c->mhi)
+            lim = c->mhi;
+        if (c->mlo > lo)
+            vs = lo + (c->mlo - lo + VW - 1) / VW * VW;
+        ve = vs;
+        while (ve + VW <= lim)
+            ve += VW;
+    }
+    for (; lo + q < stop; lo += 2 * q) {
+        if (lo == vs && ve > vs) {
+            for (uint64_t v = vs; v < ve; v += VW) {
+                vec x = vload(c->a + v);
+                switch (q) {
+                case 1: VSTEP(x, 1, 1); break;
+                case 2: VSTEP(x, 2, 2); break;
+#if VW == 8
+                case 4: VSTEP(x, 4, 4); break;
+#endif
+                default: break;
+                }
+                vstore(c->a + v, x);
+            }
+            lo = ve - 2 * q; /* the loop steps on to ve */
+            continue;
+        }
+        if (lo + q >= e || lo >= c->mhi)
+            return false;
+        uint64_t len = e - (lo + q) < q ? e - (lo + q) : q;
+        run(c, (uint32_t)lo, (uint32_t)(lo + q), (uint32_t)len, 1);
+    }
+    return true;
+}
+
 /* Apply closed-form layer f to the comparators inside [s, e), where s is a
  * multiple of layer_window(f) and e <= n: every comparator there has both
  * wires in [s, s + window), and those with max wire >= e are skipped (e is
@@ -273,14 +322,9 @@ static void apply_window(ctx *c, sn_layer_form f, uint32_t s, uint32_t e)
             }
             break;
         }
-        for (uint64_t base = s; base < e; base += 2 * p) {
-            for (uint64_t lo = base + q; lo + q < base + 2 * p; lo += 2 * q) {
-                if (lo + q >= e || lo >= c->mhi)
-                    return;
-                uint64_t len = e - (lo + q) < q ? e - (lo + q) : q;
-                run(c, (uint32_t)lo, (uint32_t)(lo + q), (uint32_t)len, 1);
-            }
-        }
+        for (uint64_t base = s; base < e; base += 2 * p)
+            if (!oem_window(c, base, p, q, e))
+                return;
         break;
     case SN_ALGO_TRANSPOSITION: {
         /* pairs (i, i + 1), i of the layer's parity, min wire in [mlo, mhi) */
