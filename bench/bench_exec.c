@@ -30,12 +30,14 @@ int main(int argc, char **argv)
               "usage: bench_exec [REPS]\n\n"
               "The reference executor on bitonic and odd-even merge schedules of 2^20 and\n"
               "2^24 random int32 keys against glibc qsort on the same keys, in one run:\n"
-              "the best of REPS runs each (default 3, 1..1000), in seconds, and the ratio\n"
-              "executor / qsort (< 1: faster).\n",
+              "the best of REPS runs each (default 3, 1..1000), in seconds: the executor\n"
+              "on one thread and on all (sn_exec_run's automatic count), the ratio\n"
+              "one-thread executor / qsort (< 1: faster) and the threads' speed-up.\n",
               "REPS", 1, 1000, &reps);
     uint32_t sizes[] = {1u << 20, 1u << 24};
     sn_algo algos[] = {SN_ALGO_BITONIC, SN_ALGO_ODDEVEN_MERGE};
-    printf("%-16s %10s %12s %12s %8s\n", "schedule", "n", "exec_s", "qsort_s", "ratio");
+    printf("%-16s %10s %12s %8s %12s %12s %8s %8s\n", "schedule", "n", "exec_1t_s", "threads",
+           "exec_s", "qsort_s", "1t/qsort", "speedup");
     for (size_t si = 0; si < 2; si++) {
         uint32_t n = sizes[si];
         uint32_t *src = malloc((size_t)n * 4), *k = malloc((size_t)n * 4);
@@ -59,20 +61,22 @@ int main(int argc, char **argv)
             sn_schedule *s = NULL;
             if (sn_schedule_generate(algos[ai], n, &s, NULL) != SN_OK)
                 return 1;
-            double te = 1e30;
-            for (unsigned long r = 0; r < reps; r++) {
-                memcpy(k, src, (size_t)n * 4);
-                double t0 = now();
-                sn_exec_run(s, SN_KEY_I32, k, NULL);
-                double t = now() - t0;
-                te = t < te ? t : te;
-            }
+            double te[2] = {1e30, 1e30};
+            for (int all = 0; all < 2; all++)
+                for (unsigned long r = 0; r < reps; r++) {
+                    memcpy(k, src, (size_t)n * 4);
+                    double t0 = now();
+                    sn_exec_run_threads(s, SN_KEY_I32, k, NULL, all ? 0 : 1);
+                    double t = now() - t0;
+                    te[all] = t < te[all] ? t : te[all];
+                }
             for (uint32_t i = 1; i < n; i++)
                 if ((int32_t)k[i - 1] > (int32_t)k[i]) {
                     fprintf(stderr, "bench_exec: %s did not sort\n", sn_schedule_name(s));
                     return 1;
                 }
-            printf("%-16s %10u %12.3f %12.3f %8.2f\n", sn_algo_name(algos[ai]), n, te, tq, te / tq);
+            printf("%-16s %10u %12.3f %8u %12.3f %12.3f %8.2f %8.2f\n", sn_algo_name(algos[ai]), n,
+                   te[0], sn_exec_threads_auto(n), te[1], tq, te[0] / tq, te[0] / te[1]);
             sn_schedule_destroy(s);
         }
         free(src);
