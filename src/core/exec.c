@@ -261,10 +261,13 @@ static bool oem_window(ctx *c, uint64_t base, uint64_t p, uint64_t q, uint64_t e
             lim = c->mhi;
         if (c->mlo > lo)
             vs = lo + (c->mlo - lo + VW - 1) / VW * VW;
-        ve = vs;
-        while (ve + VW <= lim)
-            ve += VW;
+        ve = lim > vs ? vs + (lim - vs) / VW * VW : vs;
     }
+    /* a thread's share starts at mlo: skip the runs wholly left of it (the
+     * window can be the whole array, and walking it from its start made
+     * every share cost as much as all of them) */
+    if (c->mlo > lo)
+        lo += (c->mlo - lo) / (2 * q) * (2 * q);
     for (; lo + q < stop; lo += 2 * q) {
         if (lo == vs && ve > vs) {
             for (uint64_t v = vs; v < ve; v += VW) {
