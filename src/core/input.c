@@ -251,6 +251,35 @@ static sn_status make_bits(const char *text, sn_key_type t, uint32_t n, uint32_t
     return SN_OK;
 }
 
+/* Fisher-Yates from i = n down; the index comes from the top 32 bits by a
+ * multiply-shift (n < 2^32, so the bias is negligible and the result is
+ * the same on every platform). Each step touches a random place of the
+ * array, a cache miss once n is large (a billion keys took over 30 s), so
+ * the indices are drawn AHEAD steps early and their places prefetched:
+ * the same draws in the same order, so the same permutation. */
+#define AHEAD 64u
+static void shuffle(uint32_t *keys, uint32_t n, uint64_t seed)
+{
+    uint64_t state = seed;
+    uint32_t ring[AHEAD];
+    uint32_t drawn = n; /* the next i to draw an index for */
+    for (uint32_t d = 0; d < AHEAD && drawn > 1; d++, drawn--) {
+        ring[drawn % AHEAD] = (uint32_t)(((sn_rand_next(&state) >> 32) * drawn) >> 32);
+        __builtin_prefetch(&keys[ring[drawn % AHEAD]], 1);
+    }
+    for (uint32_t i = n; i > 1; i--) {
+        uint32_t j = ring[i % AHEAD];
+        if (drawn > 1) {
+            ring[drawn % AHEAD] = (uint32_t)(((sn_rand_next(&state) >> 32) * drawn) >> 32);
+            __builtin_prefetch(&keys[ring[drawn % AHEAD]], 1);
+            drawn--;
+        }
+        uint32_t tmp = keys[i - 1];
+        keys[i - 1] = keys[j];
+        keys[j] = tmp;
+    }
+}
+
 sn_status sn_input_make(const sn_input_spec *spec, sn_key_type t, uint32_t n, uint32_t *keys,
                         sn_diag *diag)
 {
@@ -258,19 +287,9 @@ sn_status sn_input_make(const sn_input_spec *spec, sn_key_type t, uint32_t n, ui
         return sn_diag_set(diag, SN_EINVAL, 0, 0, "sn_input_make: missing argument");
     switch (spec->kind) {
     case SN_INPUT_RANDOM: {
-        uint64_t state = spec->seed;
         for (uint32_t i = 0; i < n; i++)
             keys[i] = key_of(t, i + 1);
-        /* Fisher-Yates; the index comes from the top 32 bits by a
-         * multiply-shift (n < 2^32, so the bias is negligible and the
-         * result is the same on every platform). */
-        for (uint32_t i = n; i > 1; i--) {
-            uint64_t r = sn_rand_next(&state) >> 32;
-            uint32_t j = (uint32_t)((r * i) >> 32);
-            uint32_t tmp = keys[i - 1];
-            keys[i - 1] = keys[j];
-            keys[j] = tmp;
-        }
+        shuffle(keys, n, spec->seed);
         return SN_OK;
     }
     case SN_INPUT_REVERSE:
