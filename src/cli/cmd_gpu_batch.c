@@ -1,9 +1,8 @@
 /* cmd_gpu_batch.c - `sortnet gpu batch NET --arrays M`: M independent arrays
  * of n keys sorted at once on an OpenCL device (gpu/batch.h), verified
- * array by array against the reference executor; and `sortnet gpu bench
- * --variant batch`, which times it against the device's own copy of the
- * same bytes. Exit codes: 0 identical, 1 a mismatch, 2 bad usage, 3 no
- * OpenCL platform. */
+ * array by array against the reference executor (its bench, `gpu bench
+ * --variant batch`, is cmd_gpu_bench_batch.c). Exit codes: 0 identical,
+ * 1 a mismatch, 2 bad usage, 3 no OpenCL platform, 4 the device failed. */
 #include "cmd_gpu_batch.h"
 
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* gpu_internal.h - the body of sn_gpu and helpers shared by device.c, run.c
- * and verify.c (not installed, not for other modules). */
+/* gpu_internal.h - the body of sn_gpu and the helpers the files of src/gpu
+ * share (not installed, not for other modules). */
 #ifndef SN_GPU_INTERNAL_H
 #define SN_GPU_INTERNAL_H
 
