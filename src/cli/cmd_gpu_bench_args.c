@@ -179,6 +179,10 @@ int gpu_bench_parse(int argc, char **argv, bench_args *a, sn_algo *nets, size_t 
     int first, rc = gpu_options("gpu bench", argc, argv, "", opts, bench_help, take, a, &first);
     if (rc != 0)
         return rc;
+#ifndef SN_HAVE_CAIRO
+    if (a->plot)
+        return cli_error(CLI_NOENV, "--plot", "built without cairo: no plots (use --csv)");
+#endif
     *nnets = 0;
     for (int i = first; i < argc; i++) {
         if (*nnets == BENCH_MAX_NETS)
@@ -196,9 +200,5 @@ int gpu_bench_parse(int argc, char **argv, bench_args *a, sn_algo *nets, size_t 
         nets[(*nnets)++] = SN_ALGO_BITONIC;
         nets[(*nnets)++] = SN_ALGO_ODDEVEN_MERGE;
     }
-#ifndef SN_HAVE_CAIRO
-    if (a->plot)
-        return cli_error(CLI_NOENV, "--plot", "built without cairo: no plots (use --csv)");
-#endif
     return 0;
 }
