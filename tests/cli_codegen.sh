@@ -69,6 +69,22 @@ err_has "no OpenCL platform"
 expect 3 env OCL_ICD_VENDORS="$T/novendors" "$S" gpu bench --variant batch best:8
 expect 0 "$S" gpu batch --help
 out_has "--layout"
+# gpu batch and its bench share gpu_options and cli_bad_option with the
+# other gpu commands: one wording for a bad option
+expect 2 "$S" gpu batch best:8 --arrays 4 --bogus
+err_has "sortnet: gpu batch: unknown option '--bogus' (see --help)"
+expect 2 "$S" gpu batch best:8 --arrays
+err_has "option '--arrays' needs a value"
+expect 2 "$S" gpu batch best:8 --arrays 4 --device x
+err_has "'x' is not a device"
+expect 2 "$S" gpu batch best:8 --arrays 4 --inject-fault 3
+err_has "is not ARRAY:WIRE"
+expect 0 "$S" gpu bench --variant batch --help
+out_has "net_ms"
+expect 2 "$S" gpu bench --variant batch best:8 --bogus
+err_has "sortnet: gpu bench: unknown option '--bogus' (see --help)"
+expect 2 "$S" gpu bench --variant batch best:8 --reps
+err_has "option '--reps' needs a value"
 expect 2 "$S" gpu batch best:8
 err_has "--arrays M is required"
 expect 2 "$S" gpu batch best:8 --arrays 0

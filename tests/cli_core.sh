@@ -72,8 +72,15 @@ expect 0 "$S" run bitonic:8 --input 5,1,4,2,8,7,3,6 --json --trace
 expect 0 "$S" run oddeven-merge:13 --random 7 --json
 [ "$(json 'd["output"] == sorted(d["input"]) and sorted(d["input"]) == list(range(1,14))')" = True ] || fail "random input is a permutation, output sorted"
 expect 0 "$S" run bubble:5 --reverse --trace
-out_has "output:  1,2,3,4,5"
-out_has "layer"
+# people count layers from 1: the input is "start", then "after layer 1" .. 7,
+# labels padded to one width so the arrays line up
+out_has "output:        1,2,3,4,5"
+out_has "start:         5,4,3,2,1"
+out_has "after layer 1: 4,5,3,2,1   (1 swap)"
+out_has "after layer 7: 1,2,3,4,5   (1 swap)"
+grep -q "layer 0" "$T/out" && fail "run --trace names a layer 0: $(cat "$T/out")"
+expect 0 "$S" run --help
+out_has "layers[k-1] is the array after layer k"
 expect 0 "$S" run pairwise:6 --type f32 --input=-0,0,nan,-inf,1.5,-nan --json
 [ "$(json 'd["output"]')" = "['-nan', '-inf', -0.0, 0.0, 1.5, 'nan']" ] || fail "f32 totalOrder: $(cat "$T/out")"
 expect 0 "$S" run transposition:5 --type u32 --input 4294967295,0,7,7,1 --json

@@ -32,6 +32,8 @@ err_has "unknown option"
 expect 2 "$S" gpu verify
 expect 2 "$S" gpu verify bitonic:8 --variant magic
 expect 2 "$S" gpu verify bitonic:8 --inject-fault 3
+expect 2 "$S" gpu verify bitonic:8 --inject-fault 0:1
+err_has "layers count from 1"
 expect 2 "$S" gpu verify bitonic:8 --device x
 expect 0 "$S" gpu bench --help
 out_has "keys_per_s"
@@ -196,16 +198,21 @@ expect 2 "$S" check bitonic:8 --device opencl:x
 expect 2 "$S" check bitonic:8 --device opencl --method reduce
 
 # an injected fault is named at exactly its layer and index (snapshots,
-# lockstep and digests)
-expect 1 "$S" gpu verify bitonic:64 --random 3 --inject-fault 7:20
-out_has "differs: first at layer 7 (counting from 0), wire 20"
-expect 1 "$S" gpu verify bitonic:64 --random 3 --inject-fault 7:20 --per-layer
-out_has "first at layer 7 "
-expect 1 "$S" gpu verify oddeven-merge-pad:300000 --random 3 --inject-fault 100:123456 --json
-[ "$(json 'd["identical"], d["first_mismatch"]["layer"], d["first_mismatch"]["index"]')" = \
-    "False 100 123456" ] || fail "digest-mode fault: $(cat "$T/out")"
-expect 2 "$S" gpu verify bitonic:8 --inject-fault 6:0
-err_has "cannot inject"
+# lockstep and digests); people count layers from 1, JSON's "layer" from 0
+expect 1 "$S" gpu verify bitonic:64 --random 3 --inject-fault 8:20
+out_has "injected fault: element 20 flipped after layer 8"
+out_has "differs: first after layer 8, wire 20"
+expect 1 "$S" gpu verify bitonic:64 --random 3 --inject-fault 8:20 --per-layer
+out_has "first after layer 8,"
+expect 1 "$S" gpu verify oddeven-merge-pad:300000 --random 3 --inject-fault 101:123456 --json
+[ "$(json 'd["identical"], d["first_mismatch"]["layer"], d["first_mismatch"]["after_layer"], d["first_mismatch"]["index"]')" = \
+    "False 100 101 123456" ] || fail "digest-mode fault: $(cat "$T/out")"
+# the last layer is 6 of 6, a 7th is refused naming the range
+expect 1 "$S" gpu verify bitonic:8 --random 2 --inject-fault 6:0
+out_has "differs: first after layer 6, wire 0"
+expect 2 "$S" gpu verify bitonic:8 --inject-fault 7:0
+err_has "cannot inject a fault after layer 7"
+err_has "6 layers (1..6)"
 
 # user kernels: a good one, a wrong one (layer named), a broken one (log)
 cat >"$T/good.cl" <<'CL'
@@ -238,7 +245,7 @@ CL
 expect 0 "$S" gpu verify pairwise:24 --kernel "$T/good.cl" --payload --random 9
 out_has "identical"
 expect 1 "$S" gpu verify bitonic:4 --kernel "$T/wrong.cl" --payload --bits 0011
-out_has "differs: first at layer 0 (counting from 0), payload of wire 0: expected 0, actual 1"
+out_has "differs: first after layer 1, payload of wire 0: expected 0, actual 1"
 expect 2 "$S" gpu verify bitonic:8 --kernel "$T/broken.cl"
 err_has "clBuildProgram"
 err_has "no_such_variable"
@@ -262,17 +269,18 @@ none_left() { # NAME: no process runs $T/NAME.cl any more
 user_kernel oob 'keys[t + 100000000u] = 0;'
 user_kernel endless 'while (keys[0] != 12345678u) payload[t] = payload[t] + 1u;'
 user_kernel nothing ''
-# pairwise is an explicit network: p is the layer's index
+# pairwise is an explicit network: p is the layer's index (from 0: p == 2u
+# is the third layer)
 user_kernel oob2 'if (p == 2u) keys[t + 100000000u] = 0; else if (t < count && keys[pairs[t].x] > keys[pairs[t].y]) { uint x = keys[pairs[t].x]; keys[pairs[t].x] = keys[pairs[t].y]; keys[pairs[t].y] = x; }'
 expect 1 timeout 60 "$S" gpu verify bitonic:16 --kernel "$T/oob.cl"
 out_has "your kernel crashed the device process ("
-out_has ") during layer 0"
+out_has ") during layer 1"
 # (under AddressSanitizer the child's crash is ASan's report and exit status)
 grep -q AddressSanitizer "$T/err" ||
-    out_has "(signal 11: most often an out-of-bounds write) during layer 0"
+    out_has "(signal 11: most often an out-of-bounds write) during layer 1"
 none_left oob
 expect 1 timeout 60 "$S" gpu verify pairwise:16 --kernel "$T/oob2.cl"
-out_has ") during layer 2"
+out_has ") during layer 3"
 none_left oob2
 # a device call that fails while a layer runs is the kernel's verdict too
 # (GPUs report an out-of-bounds access so); here: a work-group size that
@@ -280,14 +288,14 @@ none_left oob2
 sed 's/__kernel void/__kernel __attribute__((reqd_work_group_size(7, 1, 1))) void/' \
     "$T/good.cl" >"$T/wg.cl"
 expect 1 timeout 60 "$S" gpu verify bitonic:16 --kernel "$T/wg.cl"
-out_has "your kernel failed on the device during layer 0: clEnqueueNDRangeKernel(sn_layer) failed"
+out_has "your kernel failed on the device during layer 1: clEnqueueNDRangeKernel(sn_layer) failed"
 none_left wg
 expect 1 timeout 60 "$S" gpu verify bitonic:16 --kernel "$T/oob.cl" --json
 [ "$(json 'd["identical"], d["first_mismatch"], d["fault"]["kind"], d["fault"]["layer"]')" = \
     "False None crash 0" ] || fail "gpu verify --json of a crash: $(cat "$T/out")"
 t0=$(date +%s)
 expect 1 timeout 60 "$S" gpu verify bitonic:16 --kernel "$T/endless.cl" --timeout 2
-out_has "your kernel did not finish layer 0 within 2 s (an endless loop?)"
+out_has "your kernel did not finish layer 1 within 2 s (an endless loop?)"
 [ $(($(date +%s) - t0)) -lt 30 ] || fail "the endless kernel took $(($(date +%s) - t0)) s to stop"
 none_left endless
 # the device is usable right after a killed run
@@ -298,9 +306,9 @@ expect 1 timeout 60 "$S" gpu verify bitonic:16 --kernel "$T/endless.cl" --timeou
     "timeout 0 0.5" ] || fail "gpu verify --json of a time-out: $(cat "$T/out")"
 none_left endless
 expect 1 timeout 60 "$S" gpu verify bitonic:16 --kernel "$T/nothing.cl" --input 16,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1
-out_has "differs: first at layer 0 (counting from 0), wire 0: expected 15, actual 16"
-expect 1 "$S" gpu verify bitonic:16 --kernel "$T/good.cl" --inject-fault 3:5
-out_has "first at layer 3 (counting from 0), wire 5"
+out_has "differs: first after layer 1, wire 0: expected 15, actual 16"
+expect 1 "$S" gpu verify bitonic:16 --kernel "$T/good.cl" --inject-fault 4:5
+out_has "first after layer 4, wire 5"
 expect 2 "$S" gpu verify bitonic:16 --kernel "$T/good.cl" --device 99:0
 err_has "no OpenCL device 99:0"
 for bad in -1 abc nan inf 1e9 ''; do

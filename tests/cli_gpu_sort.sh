@@ -27,7 +27,11 @@ expect 2 "$S" gpu sort merge:10 --digit-bits 4
 err_has "only with radix"
 expect 2 "$S" gpu sort merge:10 --full-rounds
 expect 2 "$S" gpu sort merge:10 --bogus
-err_has "unknown option"
+err_has "sortnet: gpu sort: unknown option '--bogus' (see --help)"
+expect 2 "$S" gpu sort merge:10 --reps
+err_has "option '--reps' needs a value"
+expect 2 "$S" gpu sort merge:10 --device x
+err_has "'x' is not a device"
 expect 2 "$S" gpu sort rank:2^21
 err_has "--force"
 expect 2 "$S" gpu sort merge:10 --nearly-sorted 1 --reverse

@@ -16,3 +16,12 @@ if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_codegen.c)
   sn_test(test_codegen)
   set_property(TEST test_codegen APPEND PROPERTY ENVIRONMENT "SN_CC=${CMAKE_C_COMPILER}")
 endif()
+
+# code_shape: the house rules on the shape of src/ (functions of at most 150
+# lines, src/cli files of at most 500 and without cairo, no issue references,
+# getenv in at most 3 places in src/gpu), measured by tools/code_shape.py.
+find_program(SN_PYTHON3 python3)
+if(SN_PYTHON3)
+  add_test(NAME code_shape COMMAND ${SN_PYTHON3} ${PROJECT_SOURCE_DIR}/tools/code_shape.py
+                                   ${PROJECT_SOURCE_DIR})
+endif()

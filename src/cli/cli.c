@@ -207,6 +207,11 @@ json_t *cli_json_key(sn_key_type t, uint32_t bits)
     sn_key_format(t, bits, buf, sizeof buf);
     return json_string(buf);
 }
+
+json_t *cli_json_value(sn_key_type t, uint32_t bits, bool payload)
+{
+    return payload ? json_integer(bits) : cli_json_key(t, bits);
+}
 #endif
 
 void cli_print_keys(FILE *f, sn_key_type t, const uint32_t *keys, uint32_t n)

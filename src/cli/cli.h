@@ -76,6 +76,9 @@ extern const char cli_input_help[];
 /* A raw key as a JSON value: a number, or (JSON has no NaN or infinity)
  * a string for f32 NaNs and infinities ("nan", "-inf"). New reference. */
 json_t *cli_json_key(sn_key_type t, uint32_t bits);
+/* A value of a first mismatch: a payload value (an index, a JSON integer)
+ * when payload, else a key as cli_json_key. New reference. */
+json_t *cli_json_value(sn_key_type t, uint32_t bits, bool payload);
 #endif
 
 /* Print keys as "a,b,c". */

@@ -117,3 +117,11 @@ int gpu_report(const char *what, sn_status st, const sn_diag *d, const char *log
         fprintf(stderr, "sortnet: %s: %s\n", what, d->text[0] ? d->text : sn_status_str(st));
     return cli_status_exit(st);
 }
+
+void gpu_csv_field(const char *s, char *buf, size_t cap)
+{
+    size_t k = 0;
+    for (; *s && k + 1 < cap; s++)
+        buf[k++] = *s == ',' ? ';' : *s;
+    buf[k] = '\0';
+}

@@ -5,8 +5,10 @@
 #define SN_CMD_GPU_H
 
 #include <getopt.h>
+#include <stddef.h>
 
 #include "core/status.h"
+#include "gpu/gpu.h" // for: sn_gpu_outcome
 
 /* A subcommand's options, one at a time: getopt_long's val, the long
  * name (NULL for a short option) and the argument (NULL without).
@@ -28,6 +30,15 @@ int gpu_device_arg(const char *arg);
 /* Print a library error as `sortnet: what: why` (a build log, several
  * lines, goes out whole after the first line) and return its exit code. */
 int gpu_report(const char *what, sn_status st, const sn_diag *d, const char *log);
+
+/* s as one CSV field into buf (cap > 0): commas become ';' so the columns
+ * stay (device names hold commas), cut to fit. */
+void gpu_csv_field(const char *s, char *buf, size_t cap);
+
+/* The verdict of a --kernel device process that gave none (a crash, a
+ * time-out, a failed device call: its details in d), as one line into buf
+ * (cmd_gpu_verify_fault.c). */
+void gpu_fault_text(const sn_gpu_outcome *o, const sn_diag *d, char *buf, size_t cap);
 
 int gpu_list(int argc, char **argv);   /* cmd_gpu_list.c */
 int gpu_verify(int argc, char **argv); /* cmd_gpu_verify.c */

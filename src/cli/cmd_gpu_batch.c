@@ -1,17 +1,16 @@
 /* cmd_gpu_batch.c - `sortnet gpu batch NET --arrays M`: M independent arrays
  * of n keys sorted at once on an OpenCL device (gpu/batch.h), verified
- * array by array against the reference executor; and `sortnet gpu bench
- * --variant batch`, which times it against the device's own copy of the
- * same bytes. Exit codes: 0 identical, 1 a mismatch, 2 bad usage, 3 no
- * OpenCL platform. */
+ * array by array against the reference executor (its bench, `gpu bench
+ * --variant batch`, is cmd_gpu_bench_batch.c). Exit codes: 0 identical,
+ * 1 a mismatch, 2 bad usage, 3 no OpenCL platform, 4 the device failed. */
 #include "cmd_gpu_batch.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cmd_gpu.h"
 #include "core/alloc.h"
 #include "core/input.h" // for: sn_rand_next, sn_key_format
 #include "gpu/batch.h"
@@ -97,19 +96,67 @@ typedef struct batch_args {
     uint64_t seed, inj_array, inj_wire;
 } batch_args;
 
+enum { O_ARRAYS = 256, O_LAYOUT, O_TYPE, O_PAYLOAD, O_KEYS, O_SEED, O_DEVICE, O_INJECT, O_JSON };
+
+/* --inject-fault ARRAY:WIRE */
+static bool parse_inject(const char *arg, batch_args *a)
+{
+    const char *colon = strchr(arg, ':');
+    char buf[32];
+    size_t len = colon ? (size_t)(colon - arg) : 0;
+    if (!colon || len == 0 || len >= sizeof buf)
+        return false;
+    memcpy(buf, arg, len);
+    buf[len] = '\0';
+    return cli_parse_u64(buf, 0, UINT32_MAX, &a->inj_array) &&
+           cli_parse_u64(colon + 1, 0, SN_BATCH_MAX_WIRES, &a->inj_wire);
+}
+
+/* One option of gpu batch (gpu_take_fn). */
+static int take(void *ctx, int key, const char *name, const char *arg)
+{
+    batch_args *a = ctx;
+    (void)name;
+    switch (key) {
+    case O_ARRAYS:
+        if (!parse_count(arg, &a->arrays))
+            return cli_error(CLI_USAGE, "--arrays", "'%s' is not a count in 1..2^32-1", arg);
+        return 0;
+    case O_LAYOUT:
+        if (!sn_batch_layout_parse(arg, &a->layout))
+            return cli_error(CLI_USAGE, "--layout", "'%s' is not rows or columns", arg);
+        return 0;
+    case O_TYPE:
+        if (!sn_key_type_parse(arg, &a->type))
+            return cli_error(CLI_USAGE, "--type", "'%s' is not i32, u32 or f32", arg);
+        return 0;
+    case O_PAYLOAD: a->payload = true; return 0;
+    case O_KEYS:
+        if (strcmp(arg, "random") == 0)
+            a->keys = KEYS_RANDOM;
+        else if (strcmp(arg, "dups") == 0)
+            a->keys = KEYS_DUPS;
+        else if (strcmp(arg, "bits") == 0)
+            a->keys = KEYS_BITS;
+        else
+            return cli_error(CLI_USAGE, "--keys", "'%s' is not random, dups or bits", arg);
+        return 0;
+    case O_SEED:
+        if (!cli_parse_u64(arg, 0, UINT64_MAX, &a->seed))
+            return cli_error(CLI_USAGE, "--seed", "'%s' is not a number", arg);
+        return 0;
+    case O_DEVICE: a->device = arg; return gpu_device_arg(arg);
+    case O_INJECT:
+        if (!parse_inject(arg, a))
+            return cli_error(CLI_USAGE, "--inject-fault", "'%s' is not ARRAY:WIRE (e.g. 3:0)", arg);
+        a->inject = true;
+        return 0;
+    default: a->json = true; return 0; /* O_JSON */
+    }
+}
+
 static int parse_batch(int argc, char **argv, batch_args *a)
 {
-    enum {
-        O_ARRAYS = 256,
-        O_LAYOUT,
-        O_TYPE,
-        O_PAYLOAD,
-        O_KEYS,
-        O_SEED,
-        O_DEVICE,
-        O_INJECT,
-        O_JSON
-    };
     static const struct option opts[] = {{"arrays", 1, NULL, O_ARRAYS},
                                          {"layout", 1, NULL, O_LAYOUT},
                                          {"type", 1, NULL, O_TYPE},
@@ -121,70 +168,18 @@ static int parse_batch(int argc, char **argv, batch_args *a)
                                          {"json", 0, NULL, O_JSON},
                                          {"help", 0, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case O_ARRAYS:
-            if (!parse_count(optarg, &a->arrays))
-                return cli_error(CLI_USAGE, "--arrays", "'%s' is not a count in 1..2^32-1", optarg);
-            break;
-        case O_LAYOUT:
-            if (!sn_batch_layout_parse(optarg, &a->layout))
-                return cli_error(CLI_USAGE, "--layout", "'%s' is not rows or columns", optarg);
-            break;
-        case O_TYPE:
-            if (!sn_key_type_parse(optarg, &a->type))
-                return cli_error(CLI_USAGE, "--type", "'%s' is not i32, u32 or f32", optarg);
-            break;
-        case O_PAYLOAD: a->payload = true; break;
-        case O_KEYS:
-            if (strcmp(optarg, "random") == 0)
-                a->keys = KEYS_RANDOM;
-            else if (strcmp(optarg, "dups") == 0)
-                a->keys = KEYS_DUPS;
-            else if (strcmp(optarg, "bits") == 0)
-                a->keys = KEYS_BITS;
-            else
-                return cli_error(CLI_USAGE, "--keys", "'%s' is not random, dups or bits", optarg);
-            break;
-        case O_SEED:
-            if (!cli_parse_u64(optarg, 0, UINT64_MAX, &a->seed))
-                return cli_error(CLI_USAGE, "--seed", "'%s' is not a number", optarg);
-            break;
-        case O_DEVICE: a->device = optarg; break;
-        case O_INJECT: {
-            char *colon = strchr(optarg, ':');
-            if (colon)
-                *colon = '\0';
-            bool ok = colon && cli_parse_u64(optarg, 0, UINT32_MAX, &a->inj_array) &&
-                      cli_parse_u64(colon + 1, 0, SN_BATCH_MAX_WIRES, &a->inj_wire);
-            if (colon)
-                *colon = ':';
-            if (!ok)
-                return cli_error(CLI_USAGE, "--inject-fault", "'%s' is not ARRAY:WIRE (e.g. 3:0)",
-                                 optarg);
-            a->inject = true;
-            break;
-        }
-        case O_JSON: a->json = true; break;
-        case 'h': batch_help(); return -1;
-        default: return cli_bad_option("gpu batch", c, argv);
-        }
-    }
-    if (optind != argc - 1)
+    int first, rc = gpu_options("gpu batch", argc, argv, "", opts, batch_help, take, a, &first);
+    if (rc != 0)
+        return rc;
+    if (first != argc - 1)
         return cli_error(CLI_USAGE, "gpu batch", "expected one network (see --help)");
     if (a->arrays == 0)
         return cli_error(CLI_USAGE, "gpu batch", "--arrays M is required");
-    uint32_t p, d;
-    if (a->device && !sn_gpu_device_parse(a->device, &p, &d))
-        return cli_error(CLI_USAGE, "--device", "'%s' is not a device: expected P:D", a->device);
 #ifndef SN_HAVE_JANSSON
     if (a->json)
         return cli_error(CLI_NOENV, "--json", "built without jansson (libjansson-dev)");
 #endif
-    a->net = argv[optind];
+    a->net = argv[first];
     return 0;
 }
 
@@ -218,11 +213,6 @@ static void print_key(sn_key_type t, uint32_t bits, bool payload)
 }
 
 #ifdef SN_HAVE_JANSSON
-static json_t *json_value(sn_key_type t, uint32_t bits, bool payload)
-{
-    return payload ? json_integer(bits) : cli_json_key(t, bits);
-}
-
 static void report_json(const batch_args *a, const sn_gpu *g, const sn_network *net,
                         const sn_batch_report *r, double ms)
 {
@@ -243,8 +233,8 @@ static void report_json(const batch_args *a, const sn_gpu *g, const sn_network *
         json_object_set_new(m, "array", json_integer((json_int_t)r->array));
         json_object_set_new(m, "wire", json_integer(r->wire));
         json_object_set_new(m, "in_payload", json_boolean(r->in_payload));
-        json_object_set_new(m, "expected", json_value(a->type, r->expected, r->in_payload));
-        json_object_set_new(m, "actual", json_value(a->type, r->actual, r->in_payload));
+        json_object_set_new(m, "expected", cli_json_value(a->type, r->expected, r->in_payload));
+        json_object_set_new(m, "actual", cli_json_value(a->type, r->actual, r->in_payload));
     }
     json_object_set_new(o, "first_mismatch", m);
     json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(9));

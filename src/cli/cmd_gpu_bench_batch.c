@@ -3,12 +3,13 @@
  * device's own copy of the same bytes (the memory floor) and next to the
  * first network of the same n, so that a network's comparator count shows
  * up as time. Every timed output is compared with the reference executor. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli_time.h"
+#include "cmd_gpu.h"
 #include "cmd_gpu_batch.h"
 #include "core/alloc.h"
 #include "core/input.h" // for: sn_rand_next
@@ -70,69 +71,64 @@ typedef struct bb_args {
     const char *device, *csv;
 } bb_args;
 
+enum { O_VARIANT = 256, O_ARRAYS, O_LAYOUT, O_TYPE, O_PAYLOAD, O_REPS, O_DEVICE, O_CSV };
+
+/* One option of gpu bench --variant batch (gpu_take_fn). */
+static int take(void *ctx, int key, const char *name, const char *arg)
+{
+    bb_args *a = ctx;
+    uint64_t e;
+    (void)name;
+    switch (key) {
+    case O_VARIANT: return 0; /* batch: that is why we are here */
+    case O_ARRAYS:
+        if (strncmp(arg, "2^", 2) == 0 && cli_parse_u64(arg + 2, 0, 31, &e))
+            a->arrays = (uint64_t)1 << e;
+        else if (!cli_parse_u64(arg, 1, UINT32_MAX, &a->arrays))
+            return cli_error(CLI_USAGE, "--arrays", "'%s' is not a count in 1..2^32-1", arg);
+        return 0;
+    case O_LAYOUT:
+        if (strcmp(arg, "both") == 0)
+            a->layouts = 3;
+        else if (strcmp(arg, "rows") == 0 || strcmp(arg, "columns") == 0)
+            a->layouts = arg[0] == 'r' ? 1 : 2;
+        else
+            return cli_error(CLI_USAGE, "--layout", "'%s' is not rows, columns or both", arg);
+        return 0;
+    case O_TYPE:
+        if (!sn_key_type_parse(arg, &a->type))
+            return cli_error(CLI_USAGE, "--type", "'%s' is not i32, u32 or f32", arg);
+        return 0;
+    case O_PAYLOAD: a->payload = true; return 0;
+    case O_REPS:
+        if (!cli_parse_u64(arg, 1, 1000, &a->reps))
+            return cli_error(CLI_USAGE, "--reps", "'%s' is not a number in 1..1000", arg);
+        return 0;
+    case O_DEVICE: a->device = arg; return gpu_device_arg(arg);
+    default: a->csv = arg; return 0; /* O_CSV */
+    }
+}
+
 static int parse(int argc, char **argv, bb_args *a)
 {
-    enum { O_VARIANT = 256, O_ARRAYS, O_LAYOUT, O_TYPE, O_PAYLOAD, O_REPS, O_DEVICE, O_CSV };
     static const struct option opts[] = {
         {"variant", 1, NULL, O_VARIANT}, {"arrays", 1, NULL, O_ARRAYS},
         {"layout", 1, NULL, O_LAYOUT},   {"type", 1, NULL, O_TYPE},
         {"payload", 0, NULL, O_PAYLOAD}, {"reps", 1, NULL, O_REPS},
         {"device", 1, NULL, O_DEVICE},   {"csv", 1, NULL, O_CSV},
         {"help", 0, NULL, 'h'},          {NULL, 0, NULL, 0}};
-    int c;
-    uint64_t e;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case O_VARIANT: break; /* batch: that is why we are here */
-        case O_ARRAYS:
-            if (strncmp(optarg, "2^", 2) == 0 && cli_parse_u64(optarg + 2, 0, 31, &e))
-                a->arrays = (uint64_t)1 << e;
-            else if (!cli_parse_u64(optarg, 1, UINT32_MAX, &a->arrays))
-                return cli_error(CLI_USAGE, "--arrays", "'%s' is not a count in 1..2^32-1", optarg);
-            break;
-        case O_LAYOUT:
-            if (strcmp(optarg, "both") == 0)
-                a->layouts = 3;
-            else if (strcmp(optarg, "rows") == 0 || strcmp(optarg, "columns") == 0)
-                a->layouts = optarg[0] == 'r' ? 1 : 2;
-            else
-                return cli_error(CLI_USAGE, "--layout", "'%s' is not rows, columns or both",
-                                 optarg);
-            break;
-        case O_TYPE:
-            if (!sn_key_type_parse(optarg, &a->type))
-                return cli_error(CLI_USAGE, "--type", "'%s' is not i32, u32 or f32", optarg);
-            break;
-        case O_PAYLOAD: a->payload = true; break;
-        case O_REPS:
-            if (!cli_parse_u64(optarg, 1, 1000, &a->reps))
-                return cli_error(CLI_USAGE, "--reps", "'%s' is not a number in 1..1000", optarg);
-            break;
-        case O_DEVICE: a->device = optarg; break;
-        case O_CSV: a->csv = optarg; break;
-        case 'h': bench_batch_help(); return -1;
-        default: return cli_bad_option("gpu bench", c, argv);
-        }
-    }
-    for (int i = optind; i < argc; i++) {
+    int first,
+        rc = gpu_options("gpu bench", argc, argv, "", opts, bench_batch_help, take, a, &first);
+    if (rc != 0)
+        return rc;
+    for (int i = first; i < argc; i++) {
         if (a->nnets == BENCH_MAX_NETS)
             return cli_error(CLI_USAGE, "gpu bench", "at most %d networks", BENCH_MAX_NETS);
         a->nets[a->nnets++] = argv[i];
     }
     if (a->nnets == 0)
         return cli_error(CLI_USAGE, "gpu bench", "--variant batch needs networks, e.g. best:16");
-    uint32_t p, d;
-    if (a->device && !sn_gpu_device_parse(a->device, &p, &d))
-        return cli_error(CLI_USAGE, "--device", "'%s' is not a device: expected P:D", a->device);
     return 0;
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return a < b ? -1 : a > b;
 }
 
 typedef struct bb_row {
@@ -158,9 +154,7 @@ static sn_status timed(sn_gpu *g, const bb_args *a, const sn_network *net, unsig
     if (st == SN_OK)
         st = sn_batch_sort(k, &run, keys, pay, ms, d);
     sn_batch_kernel_destroy(k);
-    qsort(ms + 1, a->reps, sizeof *ms, cmp_double); /* ms[0]: the warm-up */
-    size_t h = (size_t)a->reps / 2;
-    *median = a->reps % 2 ? ms[1 + h] : (ms[h] + ms[1 + h]) / 2;
+    *median = cli_median(ms + 1, (size_t)a->reps); /* ms[0]: the warm-up */
     sn_free(ms);
     return st;
 }
@@ -260,10 +254,7 @@ static int write_csv(const bb_args *a, const sn_gpu *g, const bb_row *rows, size
     if (rc)
         return rc;
     char dev[320];
-    size_t k = 0;
-    for (const char *q = sn_gpu_device_name(g); *q && k + 1 < sizeof dev; q++)
-        dev[k++] = *q == ',' ? ';' : *q; /* keep the columns */
-    dev[k] = '\0';
+    gpu_csv_field(sn_gpu_device_name(g), dev, sizeof dev);
     fprintf(o.f, "device,network,variant,n,median_ms,keys_per_s\n");
     for (size_t i = 0; i < nrows; i++) {
         const bb_row *r = &rows[i];

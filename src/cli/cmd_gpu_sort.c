@@ -2,14 +2,13 @@
  * (src/gpu/sorts.h) on an OpenCL device, verified against the stable
  * reference (keys and, with --payload, the original indices), and their
  * rows in `sortnet gpu bench`. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
+#include "cli_time.h"
+#include "cmd_gpu.h"
 #include "commands.h"
 #include "core/alloc.h"
 #include "core/input.h"
@@ -61,25 +60,6 @@ static void sort_help(void)
            "                       \"first_mismatch\"}\n"
            "  -h, --help           this text\n",
            cli_input_help);
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-double gpu_sort_median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* "ALGO:N" with N decimal or 2^K. */
@@ -144,36 +124,6 @@ static void make_nearly(const cli_input *in, uint32_t n, double pct, uint64_t di
     }
 }
 
-static void json_text(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            printf("\\%c", ch);
-        else if (ch < 0x20)
-            printf("\\u%04x", ch);
-        else
-            putchar(ch);
-    }
-    putchar('"');
-}
-
-/* A value of the mismatch: a payload number, or a key (a JSON number, or a
- * string for NaN and the infinities). */
-static void json_value(sn_key_type t, uint32_t bits, bool payload)
-{
-    char buf[64];
-    if (payload)
-        snprintf(buf, sizeof buf, "%u", bits);
-    else
-        sn_key_format(t, bits, buf, sizeof buf);
-    if (buf[0] && !strpbrk(buf, "naifNAIF"))
-        fputs(buf, stdout);
-    else
-        json_text(buf);
-}
-
 typedef struct sort_run {
     sn_gpu_sort_opts o;
     uint64_t n, reps;
@@ -185,43 +135,43 @@ typedef struct sort_run {
     cli_input in;
 } sort_run;
 
-static void report(const sort_run *r, const char *device, const sn_gpu_sort_stats *s,
-                   double kernel_ms, double host_ms, double ref_ms, const sn_sort_mismatch *m)
+#ifdef SN_HAVE_JANSSON
+static int report_json(const sort_run *r, const char *device, const sn_gpu_sort_stats *s,
+                       const double ms[3], const sn_sort_mismatch *m)
+{
+    bool tr = r->o.algo == SN_SORT_TRANSPOSITION || r->o.algo == SN_SORT_TRANSPOSITION_LOCAL;
+    json_t *o = json_object();
+    json_object_set_new(o, "identical", json_boolean(m->identical));
+    json_object_set_new(o, "device", json_string(device));
+    json_object_set_new(o, "algorithm", json_string(sn_sort_algo_name(r->o.algo)));
+    json_object_set_new(o, "n", json_integer((json_int_t)r->n));
+    json_object_set_new(o, "kernel_ms", json_real(ms[0]));
+    json_object_set_new(o, "host_ms", json_real(ms[1]));
+    json_object_set_new(o, "reference_ms", json_real(ms[2]));
+    json_object_set_new(o, "rounds", tr ? json_integer((json_int_t)s->rounds) : json_null());
+    json_object_set_new(o, "launches", json_integer((json_int_t)s->launches));
+    json_t *fm = json_null();
+    if (!m->identical) {
+        fm = json_object();
+        json_object_set_new(fm, "index", json_integer((json_int_t)m->index));
+        json_object_set_new(fm, "expected", cli_json_value(r->o.type, m->expected, m->in_payload));
+        json_object_set_new(fm, "actual", cli_json_value(r->o.type, m->actual, m->in_payload));
+        if (m->in_payload)
+            json_object_set_new(fm, "payload", json_true());
+    }
+    json_object_set_new(o, "first_mismatch", fm);
+    int rc = json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(9)) == 0 ? 0 : CLI_USAGE;
+    putchar('\n');
+    json_decref(o);
+    return rc;
+}
+#endif
+
+/* The text report; ms: the kernel, host-to-host and reference times. */
+static void report_text(const sort_run *r, const char *device, const sn_gpu_sort_stats *s,
+                        const double ms[3], const sn_sort_mismatch *m)
 {
     const char *name = sn_sort_algo_name(r->o.algo);
-    bool tr = r->o.algo == SN_SORT_TRANSPOSITION || r->o.algo == SN_SORT_TRANSPOSITION_LOCAL;
-    char exp[64] = "", act[64] = "";
-    if (!m->identical) {
-        if (m->in_payload) {
-            snprintf(exp, sizeof exp, "%u", m->expected);
-            snprintf(act, sizeof act, "%u", m->actual);
-        } else {
-            sn_key_format(r->o.type, m->expected, exp, sizeof exp);
-            sn_key_format(r->o.type, m->actual, act, sizeof act);
-        }
-    }
-    if (r->json) {
-        printf("{\"identical\":%s,\"device\":", m->identical ? "true" : "false");
-        json_text(device);
-        printf(",\"algorithm\":\"%s\",\"n\":%llu,\"kernel_ms\":%.6f,\"host_ms\":%.6f,"
-               "\"reference_ms\":%.3f,\"rounds\":",
-               name, (unsigned long long)r->n, kernel_ms, host_ms, ref_ms);
-        if (tr)
-            printf("%llu", (unsigned long long)s->rounds);
-        else
-            printf("null");
-        printf(",\"launches\":%llu,\"first_mismatch\":", (unsigned long long)s->launches);
-        if (m->identical) {
-            printf("null}\n");
-            return;
-        }
-        printf("{\"index\":%zu,\"expected\":", m->index);
-        json_value(r->o.type, m->expected, m->in_payload);
-        printf(",\"actual\":");
-        json_value(r->o.type, m->actual, m->in_payload);
-        printf("%s}}\n", m->in_payload ? ",\"payload\":true" : "");
-        return;
-    }
     char desc[96];
     if (r->nearly)
         snprintf(desc, sizeof desc, "nearly sorted (%g%% out of place%s)", r->pct,
@@ -237,8 +187,7 @@ static void report(const sort_run *r, const char *device, const sn_gpu_sort_stat
     printf("device: %s\n", device);
     printf("kernel time %.4f ms (%llu launches), host to host %.3f ms%s; reference (stable "
            "radix sort on the host) %.1f ms\n",
-           kernel_ms, (unsigned long long)s->launches, host_ms, r->reps > 1 ? " (medians)" : "",
-           ref_ms);
+           ms[0], (unsigned long long)s->launches, ms[1], r->reps > 1 ? " (medians)" : "", ms[2]);
     if (r->o.algo == SN_SORT_TRANSPOSITION)
         printf("rounds: %llu (of two phases; %s; the network transposition:%llu has %llu "
                "layers)\n",
@@ -250,11 +199,32 @@ static void report(const sort_run *r, const char *device, const sn_gpu_sort_stat
         printf("rounds: %llu over blocks (after the blocks were sorted in local memory; the "
                "last found nothing to move)\n",
                (unsigned long long)s->rounds);
-    if (m->identical)
+    if (m->identical) {
         printf("identical\n");
-    else
-        printf("differs: first at %s %zu: expected %s, actual %s\n",
-               m->in_payload ? "the payload of index" : "index", m->index, exp, act);
+        return;
+    }
+    char exp[64], act[64];
+    if (m->in_payload) {
+        snprintf(exp, sizeof exp, "%u", m->expected);
+        snprintf(act, sizeof act, "%u", m->actual);
+    } else {
+        sn_key_format(r->o.type, m->expected, exp, sizeof exp);
+        sn_key_format(r->o.type, m->actual, act, sizeof act);
+    }
+    printf("differs: first at %s %zu: expected %s, actual %s\n",
+           m->in_payload ? "the payload of index" : "index", m->index, exp, act);
+}
+
+/* The verdict as JSON or text; 0, or 2 when stdout failed. */
+static int report(const sort_run *r, const char *device, const sn_gpu_sort_stats *s,
+                  const double ms[3], const sn_sort_mismatch *m)
+{
+#ifdef SN_HAVE_JANSSON
+    if (r->json)
+        return report_json(r, device, s, ms, m);
+#endif
+    report_text(r, device, s, ms, m);
+    return 0;
 }
 
 /* Sort r->reps times from input, verify the last output. */
@@ -294,16 +264,18 @@ static int sort_and_verify(const sort_run *r, const uint32_t *input)
                        d.text[0] ? d.text : sn_status_str(st));
         goto done;
     }
-    double t0 = now_ms();
+    double t0 = cli_now_ms();
     if ((st = sn_sort_reference(r->o.type, input, ip, n, rk, rp, &d)) != SN_OK) {
         rc = cli_error(cli_status_exit(st), "gpu sort", "%s", d.text);
         goto done;
     }
-    double ref_ms = now_ms() - t0;
+    double ms[3] = {0, 0, cli_now_ms() - t0};
+    ms[0] = cli_median(kt, r->reps);
+    ms[1] = cli_median(ht, r->reps);
     sn_sort_mismatch m = sn_sort_compare(rk, rp, keys, pay, n);
-    report(r, sn_gpu_device_name(g), &s, gpu_sort_median(kt, r->reps), gpu_sort_median(ht, r->reps),
-           ref_ms, &m);
-    rc = m.identical ? CLI_OK : CLI_NEGATIVE;
+    rc = report(r, sn_gpu_device_name(g), &s, ms, &m);
+    if (rc == 0)
+        rc = m.identical ? CLI_OK : CLI_NEGATIVE;
 done:
     sn_gpu_sorter_destroy(so);
     sn_gpu_close(g);
@@ -317,10 +289,44 @@ done:
     return rc;
 }
 
-/* Options of gpu sort into r; 0, or an exit code (printed). */
+enum { O_DEVICE = 256, O_PAYLOAD, O_JSON, O_DIGITS, O_FULL, O_NEARLY, O_REPS, O_FORCE };
+
+/* One option of gpu sort (gpu_take_fn). */
+static int take(void *ctx, int key, const char *name, const char *arg)
+{
+    sort_run *r = ctx;
+    uint64_t v;
+    switch (key) {
+    case O_DEVICE: r->device = arg; return gpu_device_arg(arg);
+    case O_PAYLOAD: r->payload = true; return 0;
+    case O_JSON: r->json = true; return 0;
+    case O_DIGITS:
+        if (!cli_parse_u64(arg, 4, 8, &v) || (v != 4 && v != 8))
+            return cli_error(CLI_USAGE, "--digit-bits", "'%s' is not 4 or 8", arg);
+        r->o.radix_bits = (unsigned)v;
+        return 0;
+    case O_FULL: r->o.full_rounds = true; return 0;
+    case O_NEARLY:
+        if (!parse_nearly(arg, &r->pct, &r->dist))
+            return cli_error(CLI_USAGE, "--nearly-sorted",
+                             "'%s' is not PCT[,DIST] (a percentage 0..100, a distance >= 1)", arg);
+        r->nearly = true;
+        return 0;
+    case O_REPS:
+        if (!cli_parse_u64(arg, 1, REPS_MAX, &r->reps))
+            return cli_error(CLI_USAGE, "--reps", "'%s' is not a number in 1..%d", arg, REPS_MAX);
+        return 0;
+    case O_FORCE: r->force = true; return 0;
+    default: {
+        int rc = cli_input_option(&r->in, name, arg);
+        return rc > 1 ? rc : 0;
+    }
+    }
+}
+
+/* Options of gpu sort into r; 0, -1 after --help, or an exit code (printed). */
 static int parse_options(int argc, char **argv, sort_run *r)
 {
-    enum { O_DEVICE = 256, O_PAYLOAD, O_JSON, O_DIGITS, O_FULL, O_NEARLY, O_REPS, O_FORCE };
     static const struct option opts[] = {
         {"device", required_argument, NULL, O_DEVICE},
         {"payload", no_argument, NULL, O_PAYLOAD},
@@ -334,57 +340,15 @@ static int parse_options(int argc, char **argv, sort_run *r)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    int c, idx = 0;
-    uint64_t v;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
-        switch (c) {
-        case O_DEVICE: r->device = optarg; break;
-        case O_PAYLOAD: r->payload = true; break;
-        case O_JSON: r->json = true; break;
-        case O_DIGITS:
-            if (!cli_parse_u64(optarg, 4, 8, &v) || (v != 4 && v != 8))
-                return cli_error(CLI_USAGE, "--digit-bits", "'%s' is not 4 or 8", optarg);
-            r->o.radix_bits = (unsigned)v;
-            break;
-        case O_FULL: r->o.full_rounds = true; break;
-        case O_NEARLY:
-            if (!parse_nearly(optarg, &r->pct, &r->dist))
-                return cli_error(CLI_USAGE, "--nearly-sorted",
-                                 "'%s' is not PCT[,DIST] (a percentage 0..100, a distance >= 1)",
-                                 optarg);
-            r->nearly = true;
-            break;
-        case O_REPS:
-            if (!cli_parse_u64(optarg, 1, REPS_MAX, &r->reps))
-                return cli_error(CLI_USAGE, "--reps", "'%s' is not a number in 1..%d", optarg,
-                                 REPS_MAX);
-            break;
-        case O_FORCE: r->force = true; break;
-        case CLI_OPT_INPUT: {
-            int rc = cli_input_option(&r->in, opts[idx].name, optarg);
-            if (rc > 1)
-                return rc;
-            break;
-        }
-        case 'h': sort_help(); return -1;
-        default: return cli_bad_option("gpu sort", c, argv);
-        }
-    }
-    if (optind >= argc)
-        return cli_error(CLI_USAGE, "gpu sort", "no sort given (e.g. radix:1000000)");
-    if (optind + 1 < argc)
-        return cli_error(CLI_USAGE, "gpu sort", "unexpected argument '%s'", argv[optind + 1]);
-    int rc = parse_target(argv[optind], &r->o.algo, &r->n);
-    if (rc)
+    int first, rc = gpu_options("gpu sort", argc, argv, "", opts, sort_help, take, r, &first);
+    if (rc != 0)
         return rc;
-    if (r->device) {
-        uint32_t p, dv;
-        if (!sn_gpu_device_parse(r->device, &p, &dv))
-            return cli_error(CLI_USAGE, "--device", "'%s' is not a device: expected P:D",
-                             r->device);
-    }
+    if (first >= argc)
+        return cli_error(CLI_USAGE, "gpu sort", "no sort given (e.g. radix:1000000)");
+    if (first + 1 < argc)
+        return cli_error(CLI_USAGE, "gpu sort", "unexpected argument '%s'", argv[first + 1]);
+    if ((rc = parse_target(argv[first], &r->o.algo, &r->n)) != 0)
+        return rc;
     if (r->o.radix_bits && r->o.algo != SN_SORT_RADIX)
         return cli_error(CLI_USAGE, "--digit-bits", "only with radix");
     if (r->o.full_rounds && r->o.algo != SN_SORT_TRANSPOSITION)
@@ -396,6 +360,10 @@ static int parse_options(int argc, char **argv, sort_run *r)
                          "%s does O(n^2) work: %llu keys would take very long (--force to run "
                          "it anyway)",
                          sn_sort_algo_name(r->o.algo), (unsigned long long)r->n);
+#ifndef SN_HAVE_JANSSON
+    if (r->json)
+        return cli_error(CLI_NOENV, "--json", "built without jansson (libjansson-dev)");
+#endif
     return 0;
 }
 

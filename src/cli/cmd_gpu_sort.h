@@ -32,7 +32,4 @@ int gpu_sort_bench_point(sn_gpu *g, void **cache, const char *name, sn_key_type 
                          gpu_sort_point *out);
 void gpu_sort_bench_done(void *cache);
 
-/* The median of v[0..n) (sorts v). */
-double gpu_sort_median(double *v, size_t n);
-
 #endif

@@ -5,11 +5,10 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_time.h"
 #include "cmd_gpu_sort.h"
 #include "core/alloc.h"
 #include "gpu/sorts.h"
-
-/* ---- rows of gpu bench */
 
 static bool bench_variant(const char *name, sn_gpu_sort_opts *o)
 {
@@ -85,8 +84,8 @@ int gpu_sort_bench_point(sn_gpu *g, void **cache, const char *name, sn_key_type 
     } else if (st != SN_OK) {
         rc = cli_error(cli_status_exit(st), "gpu bench", "%s: %s", name, d.text);
     } else {
-        out->kernel_ms = gpu_sort_median(kt, reps);
-        out->host_ms = gpu_sort_median(ht, reps);
+        out->kernel_ms = cli_median(kt, reps);
+        out->host_ms = cli_median(ht, reps);
         out->launches = s.launches;
     }
 done:

@@ -3,7 +3,6 @@
  * name the first layer and index where they part (exit 1). A user's own
  * kernel (--kernel) runs in a process of its own. */
 #include <math.h> // for: isfinite (--timeout)
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +32,8 @@ static void verify_help(void)
            "bit for bit: every layer's full array when (layers + 1) * n <= 2^24 (the\n"
            "device snapshots each layer, one wait at the end), otherwise a 64-bit\n"
            "digest of every layer's array, reduced on the device, and always the final\n"
-           "array. Prints \"identical\" (exit 0) or the first layer (counting from 0),\n"
+           "array. Prints \"identical\" (exit 0) or the first layer after which they\n"
+           "differ (layers count from 1: \"after layer 1\" is after the first), the\n"
            "index, expected and actual value (exit 1).\n\n%s"
            "Options:\n"
            "  --device P:D        platform and device index (`sortnet gpu list`)\n"
@@ -48,8 +48,8 @@ static void verify_help(void)
            "                      one work-item per tile on CPUs; fused-local and\n"
            "                      fused-serial force one kind; bitonic and\n"
            "                      oddeven-merge only; compares the final array only)\n"
-           "  --inject-fault L:I  flip a bit of element I after layer L on the device:\n"
-           "                      the report must name layer L\n"
+           "  --inject-fault L:I  flip a bit of element I after layer L (1 to the layer\n"
+           "                      count) on the device: the report must name layer L\n"
            "  --kernel FILE.cl    run your own layer kernel instead of ours, checked\n"
            "                      layer by layer (see docs/student-kernel.md), in a\n"
            "                      process of its own: a crash is reported with its\n"
@@ -60,7 +60,9 @@ static void verify_help(void)
            "  --save-source FILE  with a fused variant on a device that generates its\n"
            "                      kernels (GPUs): write their OpenCL C source to FILE\n"
            "  --json              {\"identical\",\"device\",\"layers\",\"first_mismatch\",\n"
-           "                      \"fault\"} (fault: why a --kernel run gave no verdict)\n"
+           "                      \"fault\"} (fault: why a --kernel run gave no verdict);\n"
+           "                      \"layer\" fields count from 0, first_mismatch's\n"
+           "                      \"after_layer\" from 1\n"
            "  -h, --help          this text\n",
            cli_input_help);
 }
@@ -99,7 +101,7 @@ static bool parse_fault(const char *s, size_t *layer, uint32_t *index)
     uint64_t l, i;
     if (!cli_parse_u64(buf, 0, SIZE_MAX, &l) || !cli_parse_u64(colon + 1, 0, UINT32_MAX, &i))
         return false;
-    *layer = (size_t)l;
+    *layer = (size_t)l; /* as given: counted from 1 (0 is rejected by the caller) */
     *index = (uint32_t)i;
     return true;
 }
@@ -133,6 +135,10 @@ static int take(void *ctx, int key, const char *name, const char *arg)
         if (!parse_fault(arg, &a->vo.inject_layer, &a->vo.inject_index))
             return cli_error(CLI_USAGE, "--inject-fault", "'%s' is not LAYER:INDEX (e.g. 3:5)",
                              arg);
+        if (a->vo.inject_layer == 0)
+            return cli_error(CLI_USAGE, "--inject-fault",
+                             "'%s': layers count from 1 (the fault goes after layer L)", arg);
+        a->vo.inject_layer--; /* the library counts from 0 */
         a->vo.inject = true;
         return 0;
     case O_KERNEL: a->kernel_file = arg; return 0;
@@ -191,53 +197,6 @@ static int parse_args(int argc, char **argv, verify_args *a, int *first)
     return 0;
 }
 
-/* What a signal that ended the device process most often means. */
-static const char *signal_hint(int sig)
-{
-    switch (sig) {
-    case SIGSEGV: return "most often an out-of-bounds write";
-    case SIGBUS: return "most often an out-of-bounds or misaligned access";
-    case SIGFPE: return "most often an integer division by zero";
-    case SIGILL: return "an illegal instruction";
-    case SIGABRT: return "the OpenCL runtime aborted";
-    case SIGKILL: return "killed from outside, or out of memory";
-    default: return "see `kill -l`";
-    }
-}
-
-/* The verdict for a device process that gave none (a crash, a time-out, a
- * failed device call: its details in d), as one line into buf. */
-static void fault_text(const sn_gpu_outcome *o, const sn_diag *d, char *buf, size_t cap)
-{
-    char where[96];
-    if (o->in_layer)
-        snprintf(where, sizeof where, "during layer %zu", o->layer);
-    else
-        snprintf(where, sizeof where, "before layer 0 (opening the device, building your kernel)");
-    if (o->fault == SN_GPU_FAULT_TIMEOUT && o->in_layer)
-        snprintf(buf, cap, "your kernel did not finish layer %zu within %g s (an endless loop?)",
-                 o->layer, o->limit_s);
-    else if (o->fault == SN_GPU_FAULT_TIMEOUT)
-        snprintf(buf, cap, "opening the device and building your kernel did not finish within %g s",
-                 o->limit_s);
-    else if (o->fault == SN_GPU_FAULT_ERROR)
-        snprintf(buf, cap, "your kernel failed on the device during layer %zu%s: %s", o->layer,
-                 /* how GPUs report an illegal address */
-                 strstr(d->text, "CL_OUT_OF_RESOURCES") ||
-                         strstr(d->text, "CL_INVALID_COMMAND_QUEUE")
-                     ? " (most often an out-of-bounds access)"
-                     : "",
-                 d->text);
-    else if (o->signal)
-        snprintf(buf, cap, "your kernel crashed the device process (signal %d: %s) %s", o->signal,
-                 signal_hint(o->signal), where);
-    else
-        snprintf(buf, cap,
-                 "your kernel crashed the device process (it exited with status %d and no "
-                 "verdict: a sanitizer or the OpenCL runtime stopped it) %s",
-                 o->exit_status, where);
-}
-
 static const char *method_text(sn_gpu_method m)
 {
     switch (m) {
@@ -262,11 +221,6 @@ typedef struct verdict {
 } verdict;
 
 #ifdef SN_HAVE_JANSSON
-static json_t *json_value(const verify_args *a, uint32_t bits, bool payload)
-{
-    return payload ? json_integer(bits) : cli_json_key(a->in.type, bits);
-}
-
 static json_t *json_fault(const verdict *v)
 {
     const sn_gpu_outcome *o = &v->iso;
@@ -297,9 +251,10 @@ static int print_json(const verify_args *a, const verdict *v)
     if (!r->identical && !v->fault) {
         m = json_object();
         json_object_set_new(m, "layer", json_integer((json_int_t)r->layer));
+        json_object_set_new(m, "after_layer", json_integer((json_int_t)r->layer + 1));
         json_object_set_new(m, "index", json_integer(r->index));
-        json_object_set_new(m, "expected", json_value(a, r->expected, r->in_payload));
-        json_object_set_new(m, "actual", json_value(a, r->actual, r->in_payload));
+        json_object_set_new(m, "expected", cli_json_value(a->in.type, r->expected, r->in_payload));
+        json_object_set_new(m, "actual", cli_json_value(a->in.type, r->actual, r->in_payload));
         if (r->in_payload)
             json_object_set_new(m, "payload", json_true());
     }
@@ -363,7 +318,7 @@ static void print_text(const verify_args *a, const verdict *v, sn_gpu *g, const 
         print_fused(g, s, var, a);
     if (a->vo.inject)
         printf("injected fault: element %u flipped after layer %zu\n", a->vo.inject_index,
-               a->vo.inject_layer);
+               a->vo.inject_layer + 1);
     if (v->fault) {
         printf("%s\n", v->fault_line);
         if (v->iso.fault == SN_GPU_FAULT_TIMEOUT && v->iso.in_layer)
@@ -383,8 +338,8 @@ static void print_text(const verify_args *a, const verdict *v, sn_gpu *g, const 
         sn_key_format(a->in.type, r->expected, exp, sizeof exp);
         sn_key_format(a->in.type, r->actual, act, sizeof act);
     }
-    printf("differs: first at layer %zu (counting from 0), %s %u: expected %s, actual %s\n",
-           r->layer, r->in_payload ? "payload of wire" : "wire", r->index, exp, act);
+    printf("differs: first after layer %zu, %s %u: expected %s, actual %s\n", r->layer + 1,
+           r->in_payload ? "payload of wire" : "wire", r->index, exp, act);
 }
 
 /* --save-source: the generated kernels' source to a file. */
@@ -429,7 +384,7 @@ static int run_isolated(const verify_args *a, const sn_schedule *s, const uint32
     v->device = v->iso.device[0] ? v->iso.device : "(unknown: the device process ended first)";
     v->fault = v->iso.fault != SN_GPU_FAULT_NONE;
     if (v->fault)
-        fault_text(&v->iso, &d, v->fault_line, sizeof v->fault_line);
+        gpu_fault_text(&v->iso, &d, v->fault_line, sizeof v->fault_line);
     return 0;
 }
 
@@ -448,6 +403,20 @@ static int run_here(const verify_args *a, const sn_schedule *s, const uint32_t *
     return a->save_source ? save_source(*g, s, a) : 0;
 }
 
+/* --inject-fault's place within NET, in the numbers people gave. */
+static int check_inject(const verify_args *a, const sn_schedule *s)
+{
+    size_t L = sn_schedule_layer_count(s);
+    uint32_t n = sn_schedule_wires(s);
+    if (a->vo.inject && (a->vo.inject_layer >= L || a->vo.inject_index >= n))
+        return cli_error(CLI_USAGE, "--inject-fault",
+                         "cannot inject a fault after layer %zu, index %u: %s has %zu layers "
+                         "(1..%zu) and %u wires (0..%u)",
+                         a->vo.inject_layer + 1, a->vo.inject_index, sn_schedule_name(s), L, L, n,
+                         n ? n - 1 : 0);
+    return 0;
+}
+
 int gpu_verify(int argc, char **argv)
 {
     verify_args a;
@@ -460,7 +429,7 @@ int gpu_verify(int argc, char **argv)
     sn_gpu *g = NULL;
     verdict v;
     memset(&v, 0, sizeof v);
-    if ((rc = cli_load(argv[first], &s)) != 0 ||
+    if ((rc = cli_load(argv[first], &s)) != 0 || (rc = check_inject(&a, s)) != 0 ||
         (rc = cli_input_make(&a.in, sn_schedule_wires(s), &keys)) != 0)
         goto done;
     if (a.kernel_file) {

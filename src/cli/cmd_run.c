@@ -3,9 +3,9 @@
  * result, optionally the state after every layer. */
 #include <getopt.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
+#include "cli_time.h"
 #include "commands.h"
 #include "core/alloc.h"
 #include "core/exec.h"
@@ -20,11 +20,15 @@ static void help(void)
 {
     printf("usage: sortnet run NET [INPUT] [--trace] [--payload] [--full] [--json]\n\n"
            "Run NET on one input with the CPU reference executor.\n\n%s\n"
-           "  --trace      show the array after every layer (and the swaps it made);\n"
-           "               for large n, a 64-bit digest of every layer's array\n"
+           "  --trace      show the array after every layer (and the swaps it made):\n"
+           "               \"start:\" is the input, \"after layer K:\" the array after\n"
+           "               layer K, layers counted from 1; for large n, a 64-bit\n"
+           "               digest of every layer's array\n"
            "  --payload    also show where each output element came from (input index)\n"
            "  --full       print whole arrays even when n > %d\n"
-           "  --json       one JSON object: {\"n\",\"input\",\"output\",\"layers\"}\n"
+           "  --json       one JSON object: {\"n\",\"input\",\"output\",\"sorted\",\"layers\"};\n"
+           "               with --trace, layers[k-1] is the array after layer k (JSON\n"
+           "               arrays count from 0)\n"
            "  -h, --help   this text\n",
            cli_input_help, RUN_PRINT_MAX);
 }
@@ -113,19 +117,20 @@ static void print_text(const sn_schedule *s, const cli_input *in, const sn_trace
     uint32_t n = sn_trace_wires(tr);
     size_t L = sn_trace_layer_count(tr);
     char desc[128], label[48];
-    /* Every label is padded to the width of "layer D: " so arrays line up. */
+    /* Every label is padded to the width of "after layer D: " so arrays
+     * line up; layers are counted from 1 for people, the input is "start". */
     int width = snprintf(NULL, 0, "%zu", L);
-    int lw = (int)sizeof "layer : " - 1 + width;
+    int lw = (int)sizeof "after layer : " - 1 + width;
     printf("%-*s%s (%u inputs, %zu layers)\n", lw, "network:", sn_schedule_name(s), n, L);
     printf("%-*s%s, %s keys\n", lw, "input:", sn_input_describe(&in->spec, desc, sizeof desc),
            sn_key_type_name(t));
-    snprintf(label, sizeof label, "%-*s", lw, "step 0:");
+    snprintf(label, sizeof label, "%-*s", lw, "start:");
     print_array(label, t, sn_trace_state(tr, 0), n, full);
     printf("\n");
     if (trace) {
         for (size_t k = 1; k <= L; k++) {
             const uint32_t *st = sn_trace_state(tr, k);
-            snprintf(label, sizeof label, "layer %*zu: ", width, k);
+            snprintf(label, sizeof label, "after layer %*zu: ", width, k);
             if (st)
                 print_array(label, t, st, n, full);
             else
@@ -201,18 +206,16 @@ int cmd_run(int argc, char **argv)
     }
     sn_diag d;
     sn_diag_clear(&d);
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = cli_now_ms();
     /* Without --trace only the final array matters: DIGEST mode keeps no
      * per-layer arrays. */
     sn_status st =
         sn_trace_record(s, in.type, keys, pay, trace ? SN_TRACE_AUTO : SN_TRACE_DIGEST, &tr, &d);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (cli_now_ms() - t0) / 1e3;
     if (st != SN_OK) {
         rc = cli_error(cli_status_exit(st), "run", "%s", d.text[0] ? d.text : sn_status_str(st));
         goto done;
     }
-    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 #ifdef SN_HAVE_JANSSON
     if (json)
         rc = print_json(tr, trace, payload);

@@ -161,16 +161,12 @@ static sn_status launch(sn_batch_kernel *k, sn_batch_layout l, uint64_t m, cl_me
         return sn_gpu_cl_fail(diag, "clEnqueueNDRangeKernel(sn_batch)", err);
     if (!ms)
         return SN_OK;
-    cl_ulong a = 0, z = 0;
     err = clWaitForEvents(1, &ev);
     if (err == CL_SUCCESS)
-        err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof a, &a, NULL);
-    if (err == CL_SUCCESS)
-        err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof z, &z, NULL);
+        err = sn_gpu_event_span_ms(ev, ev, ms);
     clReleaseEvent(ev);
     if (err != CL_SUCCESS)
         return sn_gpu_cl_fail(diag, "clGetEventProfilingInfo(sn_batch)", err);
-    *ms = (double)(z - a) / 1e6;
     return SN_OK;
 }
 

@@ -12,13 +12,11 @@
  * none of a few thousand random inputs are tracked on the device too, so
  * the redundant comparators are exact. Same numbering, verdict, smallest
  * counterexample and counts as the CPU checker (src/core/check.h). */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "gpu/gpu_internal.h"
 #include "gpu/srcbuf.h"
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/alloc.h"
 #include "core/input.h" /* sn_rand_next */
@@ -28,9 +26,7 @@
 
 static double now_s(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    return sn_gpu_now_ms() / 1e3;
 }
 
 /* Output of the network on 0-1 input x (bit i = wire i). */

@@ -1,5 +1,5 @@
-/* gpu_internal.h - the body of sn_gpu and helpers shared by device.c, run.c
- * and verify.c (not installed, not for other modules). */
+/* gpu_internal.h - the body of sn_gpu and the helpers the files of src/gpu
+ * share (not installed, not for other modules). */
 #ifndef SN_GPU_INTERNAL_H
 #define SN_GPU_INTERNAL_H
 
@@ -71,6 +71,18 @@ sn_status sn_gpu_build_source_opts(sn_gpu *g, const char *source, const char *op
 
 /* Round x up to a multiple of m (m > 0); x stays 0 if 0. */
 size_t sn_gpu_round_up(size_t x, size_t m);
+
+/* The module's one clock and one reading of profiling events (run.c). */
+/* Milliseconds on the monotonic clock. */
+double sn_gpu_now_ms(void);
+/* From first's start to last's end in ms into *ms (0 when first is NULL or
+ * the span is negative); CL_SUCCESS, or the failing query's code. Both
+ * events must have completed. */
+cl_int sn_gpu_event_span_ms(cl_event first, cl_event last, double *ms);
+/* The span of the launches g recorded (sn_gpu_record): first to last. */
+cl_int sn_gpu_events_ms(const sn_gpu *g, double *ms);
+/* Release the recorded events and stop recording. */
+void sn_gpu_events_drop(sn_gpu *g);
 
 /* Device buffers of one run. */
 typedef struct sn_gpu_bufs {

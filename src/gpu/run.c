@@ -244,12 +244,10 @@ void sn_gpu_record(sn_gpu *g, cl_event ev, const char *what, size_t items)
         return;
     if (g->profile) {
         /* a tuning aid: it waits for every command */
-        cl_ulong a = 0, z = 0;
+        double ms;
         if (clWaitForEvents(1, &ev) == CL_SUCCESS &&
-            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof a, &a, NULL) ==
-                CL_SUCCESS &&
-            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof z, &z, NULL) == CL_SUCCESS)
-            g->profile(g->profile_ctx, what, items, (double)(z - a) / 1e6);
+            sn_gpu_event_span_ms(ev, ev, &ms) == CL_SUCCESS)
+            g->profile(g->profile_ctx, what, items, ms);
     }
     if (!g->ev_first) {
         g->ev_first = ev;
@@ -614,14 +612,34 @@ sn_status sn_gpu_run(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, sn_key_t
 
 /* ---- timing */
 
-static double now_ms(void)
+double sn_gpu_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static void drop_events(sn_gpu *g)
+cl_int sn_gpu_event_span_ms(cl_event first, cl_event last, double *ms)
+{
+    *ms = 0;
+    if (!first)
+        return CL_SUCCESS;
+    cl_ulong a = 0, z = 0;
+    cl_int err = clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof a, &a, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetEventProfilingInfo(last ? last : first, CL_PROFILING_COMMAND_END, sizeof z, &z,
+                                      NULL);
+    if (err == CL_SUCCESS && z > a)
+        *ms = (double)(z - a) / 1e6;
+    return err;
+}
+
+cl_int sn_gpu_events_ms(const sn_gpu *g, double *ms)
+{
+    return sn_gpu_event_span_ms(g->ev_first, g->ev_last ? g->ev_last : g->ev_first, ms);
+}
+
+void sn_gpu_events_drop(sn_gpu *g)
 {
     if (g->ev_first)
         clReleaseEvent(g->ev_first);
@@ -656,7 +674,7 @@ sn_status sn_gpu_time(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, sn_key_
     if (sn_gpu_variant_is_fused(rv) && (st = fused_prepare(g, s, rv, t, &b, &plan, diag)) != SN_OK)
         goto done;
     for (size_t r = 0; r < reps; r++) {
-        double t0 = now_ms();
+        double t0 = sn_gpu_now_ms();
         if ((st = sn_gpu_write(g, b.keys, bytes, input, "keys", diag)) != SN_OK)
             goto done;
         g->record = true;
@@ -671,28 +689,19 @@ sn_status sn_gpu_time(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, sn_key_
             goto done;
         if ((st = sn_gpu_read(g, b.keys, 0, bytes, keys, true, "keys", diag)) != SN_OK)
             goto done;
-        double t1 = now_ms();
+        double t1 = sn_gpu_now_ms();
         times[r].host_ms = t1 - t0;
-        times[r].kernel_ms = 0;
-        cl_event last = g->ev_last ? g->ev_last : g->ev_first;
-        if (g->ev_first) {
-            cl_ulong a = 0, z = 0;
-            cl_int err = clGetEventProfilingInfo(g->ev_first, CL_PROFILING_COMMAND_START, sizeof a,
-                                                 &a, NULL);
-            if (err == CL_SUCCESS)
-                err = clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof z, &z, NULL);
-            if (err != CL_SUCCESS) {
-                st = sn_gpu_cl_fail(diag, "clGetEventProfilingInfo", err);
-                goto done;
-            }
-            times[r].kernel_ms = (double)(z - a) / 1e6;
+        cl_int err = sn_gpu_events_ms(g, &times[r].kernel_ms);
+        if (err != CL_SUCCESS) {
+            st = sn_gpu_cl_fail(diag, "clGetEventProfilingInfo", err);
+            goto done;
         }
-        drop_events(g);
+        sn_gpu_events_drop(g);
     }
 done:
     if (st != SN_OK)
         clFinish(g->queue);
-    drop_events(g);
+    sn_gpu_events_drop(g);
     sn_fused_plan_free(&plan);
     sn_gpu_bufs_destroy(&b);
     sn_free(input);
@@ -716,17 +725,15 @@ sn_status sn_gpu_copy_time(sn_gpu *g, uint32_t n, size_t reps, double *ms, sn_di
             st = sn_gpu_cl_fail(diag, "clEnqueueCopyBuffer", err);
             break;
         }
-        cl_ulong x = 0, z = 0;
+        double one = 0;
         err = clWaitForEvents(1, &ev);
         if (err == CL_SUCCESS)
-            err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof x, &x, NULL);
-        if (err == CL_SUCCESS)
-            err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof z, &z, NULL);
+            err = sn_gpu_event_span_ms(ev, ev, &one);
         clReleaseEvent(ev);
         if (err != CL_SUCCESS)
             st = sn_gpu_cl_fail(diag, "clGetEventProfilingInfo", err);
         else if (r > 0)
-            t[r - 1] = (double)(z - x) / 1e6;
+            t[r - 1] = one;
     }
     if (st == SN_OK) { /* median */
         for (size_t i = 1; i < reps; i++)

@@ -6,14 +6,12 @@
  * the device before the first and after the last kernel (not for u32, where
  * the map is the identity). Every algorithm is stable, so with a payload
  * the result is unique and equals the reference's. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "gpu/sorts.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/alloc.h"
 #include "gpu/gpu_internal.h"
@@ -431,35 +429,6 @@ static sn_status run_radix(run *r, unsigned bits, sn_diag *diag)
 
 /* ---- the whole sort */
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static void drop_events(sn_gpu *g)
-{
-    if (g->ev_first)
-        clReleaseEvent(g->ev_first);
-    if (g->ev_last)
-        clReleaseEvent(g->ev_last);
-    g->ev_first = g->ev_last = NULL;
-    g->record = false;
-}
-
-static double events_ms(sn_gpu *g)
-{
-    cl_event last = g->ev_last ? g->ev_last : g->ev_first;
-    cl_ulong a = 0, z = 0;
-    if (!g->ev_first ||
-        clGetEventProfilingInfo(g->ev_first, CL_PROFILING_COMMAND_START, sizeof a, &a, NULL) !=
-            CL_SUCCESS ||
-        clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof z, &z, NULL) != CL_SUCCESS)
-        return 0;
-    return z > a ? (double)(z - a) / 1e6 : 0;
-}
-
 static sn_status run_algo(run *r, const sn_gpu_sort_opts *o, sn_diag *diag)
 {
     size_t wg = r->s->wg;
@@ -525,14 +494,14 @@ sn_status sn_gpu_sort(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, uint32_t *key
     r.s = s;
     r.n = (cl_uint)n;
     r.hp = payload ? 1u : 0u;
-    double t0 = now_ms();
+    double t0 = sn_gpu_now_ms();
     if ((st = run_alloc(&r, n, payload != NULL, diag)) != SN_OK)
         goto done;
     if ((st = sn_gpu_write(g, r.k[0], n * 4, keys, "keys", diag)) != SN_OK)
         goto done;
     if (payload && (st = sn_gpu_write(g, r.p[0], n * 4, payload, "payload", diag)) != SN_OK)
         goto done;
-    drop_events(g);
+    sn_gpu_events_drop(g);
     g->record = true;
     if (o->type != SN_KEY_U32)
         st = map_keys(&r, KS_TO_ORD, (cl_uint)o->type, diag);
@@ -548,14 +517,14 @@ sn_status sn_gpu_sort(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, uint32_t *key
     if (payload &&
         (st = sn_gpu_read(g, r.p[r.cur], 0, n * 4, payload, true, "payload", diag)) != SN_OK)
         goto done;
-    stats->host_ms = now_ms() - t0;
-    stats->kernel_ms = events_ms(g);
+    stats->host_ms = sn_gpu_now_ms() - t0;
+    sn_gpu_events_ms(g, &stats->kernel_ms); /* 0 when the events cannot say */
     stats->rounds = r.rounds;
     stats->launches = r.launches;
 done:
     if (st != SN_OK)
         clFinish(g->queue);
-    drop_events(g);
+    sn_gpu_events_drop(g);
     run_free(&r);
     return st;
 }
