@@ -70,6 +70,15 @@ static const struct {
                 {"closed", SN_GPU_VARIANT_SHIFT},
                 {"fused", SN_GPU_VARIANT_FUSED}};
 
+/* The vs_naive column: "-" where no naive row was timed (--variants). */
+static void vs_naive(char *buf, size_t cap, double naive_ms, double ms)
+{
+    if (naive_ms > 0 && ms > 0)
+        snprintf(buf, cap, "%.2fx", naive_ms / ms);
+    else
+        snprintf(buf, cap, "-");
+}
+
 /* Time variant vi of schedule s (network net) on the device into a row;
  * naive_ms: the naive row's time (0 before it). Returns 0 (a size the
  * device cannot hold is a note, no row) or an exit code. */
@@ -106,9 +115,10 @@ static int device_row(bench *b, const sn_schedule *s, const char *net, size_t vi
         net, variants[vi].name, n, cli_median(b->ta, reps), cli_median(b->tb, reps), launches};
     if (vi == 0)
         *naive_ms = row->ms;
-    printf("%-14s %10u %-10s %8zu %12.4f %12.4f %14.4g %8.2fx", net, n, row->variant, launches,
-           row->ms, row->host_ms, n / (row->ms / 1e3),
-           *naive_ms > 0 && row->ms > 0 ? *naive_ms / row->ms : 0.0);
+    char vs[32];
+    vs_naive(vs, sizeof vs, *naive_ms, row->ms);
+    printf("%-14s %10u %-10s %8zu %12.4f %12.4f %14.4g %9s", net, n, row->variant, launches,
+           row->ms, row->host_ms, n / (row->ms / 1e3), vs);
     /* the fused row in units of the device's own copy of n keys, next to
      * its pass count: how far each pass is from the memory floor */
     if (variants[vi].v == SN_GPU_VARIANT_FUSED && copy_ms > 0)
@@ -139,8 +149,10 @@ static int cpu_rows(bench *b, const sn_schedule *s, const char *net, double naiv
         bench_row *row = &b->rows[b->nrows++];
         double m = cli_median(b->ta, cr);
         *row = (bench_row){net, which ? "qsort" : "reference", n, m, m, 0};
-        printf("%-14s %10u %-10s %8s %12s %12.4f %14.4g %8.2fx\n", net, n, row->variant, "-", "-",
-               m, n / (m / 1e3), naive_ms > 0 && m > 0 ? naive_ms / m : 0.0);
+        char vs[32];
+        vs_naive(vs, sizeof vs, naive_ms, m);
+        printf("%-14s %10u %-10s %8s %12s %12.4f %14.4g %9s\n", net, n, row->variant, "-", "-", m,
+               n / (m / 1e3), vs);
         fflush(stdout);
     }
     return 0;
