@@ -13,7 +13,7 @@
  * the redundant comparators are exact. Same numbering, verdict, smallest
  * counterexample and counts as the CPU checker (src/core/check.h). */
 #include "gpu/gpu_internal.h"
-#include "gpu/srcbuf.h"
+#include "core/srcbuf.h"
 
 #include <stdio.h>
 #include <string.h>

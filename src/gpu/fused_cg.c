@@ -16,7 +16,7 @@
  * flag); NVIDIA's driver caches the binaries across runs. */
 #include "gpu/gpu_internal.h"
 #include "gpu/fused_desc.h"
-#include "gpu/srcbuf.h"
+#include "core/srcbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>

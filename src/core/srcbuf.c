@@ -1,5 +1,5 @@
 /* srcbuf.c - see srcbuf.h */
-#include "gpu/srcbuf.h"
+#include "core/srcbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>

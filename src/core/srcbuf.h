@@ -1,7 +1,7 @@
-/* srcbuf.h - a growable string for OpenCL C generated on the host (the
- * 0-1 checker's kernel, the fused passes' kernels). */
-#ifndef SN_GPU_SRCBUF_H
-#define SN_GPU_SRCBUF_H
+/* srcbuf.h - a growable string for code generated on the host (the
+ * 0-1 checker's and the fused passes' OpenCL kernels, gen --format c|opencl). */
+#ifndef SN_CORE_SRCBUF_H
+#define SN_CORE_SRCBUF_H
 
 #include <stdbool.h>
 #include <stddef.h>
