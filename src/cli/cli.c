@@ -39,6 +39,26 @@ int cli_status_exit(sn_status st)
     }
 }
 
+int cli_load_network(const char *spec, sn_schedule **s, sn_network **net)
+{
+    sn_schedule *sched = NULL;
+    *net = NULL;
+    int rc = cli_load(spec, &sched);
+    if (rc)
+        return rc;
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_status st = sn_schedule_to_network(sched, net, &d);
+    if (st != SN_OK)
+        rc = cli_error(cli_status_exit(st), sn_schedule_name(sched), "%s",
+                       d.text[0] ? d.text : sn_status_str(st));
+    if (s && rc == 0)
+        *s = sched;
+    else
+        sn_schedule_destroy(sched);
+    return rc;
+}
+
 int cli_load(const char *spec, sn_schedule **out)
 {
     sn_diag d;

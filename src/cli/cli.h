@@ -38,6 +38,10 @@ int cli_status_exit(sn_status st);
 /* Load NET (name, file or "-"); on failure prints the diagnostic and
  * returns the exit code (2); 0 on success. */
 int cli_load(const char *spec, sn_schedule **out);
+/* cli_load, then the schedule as a comparator list (*net, owned by the
+ * caller; *s too, NULL when s is NULL): 0, or an exit code after the error
+ * was printed. */
+int cli_load_network(const char *spec, sn_schedule **s, sn_network **net);
 
 /* The input options shared by run, draw, view and gpu verify:
  *   --input 3,1,2 | --random SEED | --reverse | --sorted | --bits 0110,

@@ -196,14 +196,14 @@ int cmd_gen(int argc, char **argv)
         return cli_error(CLI_USAGE, code_only, "applies to --format c or opencl only");
 
     sn_schedule *s = NULL;
-    int rc = cli_load(argv[optind], &s);
+    sn_network *net = NULL;
+    int rc = cli_load_network(argv[optind], &s, &net);
     if (rc)
         return rc;
-    sn_network *net = NULL;
     sn_diag d;
     sn_diag_clear(&d);
-    sn_status st = sn_schedule_to_network(s, &net, &d);
-    if (st == SN_OK && standard) {
+    sn_status st = SN_OK;
+    if (standard) {
         sn_network *std_net = NULL;
         st = sn_network_to_standard(net, &std_net);
         sn_network_destroy(net);

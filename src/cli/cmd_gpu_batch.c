@@ -186,14 +186,9 @@ static int parse_batch(int argc, char **argv, batch_args *a)
 /* Load NET as a schedule and a network of 1..SN_BATCH_MAX_WIRES wires. */
 static int load_net(const char *spec, sn_schedule **s, sn_network **net)
 {
-    int rc = cli_load(spec, s);
+    int rc = cli_load_network(spec, s, net);
     if (rc)
         return rc;
-    sn_diag d;
-    sn_diag_clear(&d);
-    sn_status st = sn_schedule_to_network(*s, net, &d);
-    if (st != SN_OK)
-        return fail(spec, st, &d);
     uint32_t n = sn_network_wires(*net);
     if (n < 1 || n > SN_BATCH_MAX_WIRES)
         return cli_error(CLI_USAGE, spec,

@@ -182,10 +182,7 @@ static int bench_one(sn_gpu *g, const bb_args *a, const char *spec, sn_batch_lay
     uint32_t *in = NULL, *keys = NULL, *pay = NULL;
     sn_diag d;
     sn_diag_clear(&d);
-    int rc = cli_load(spec, &s);
-    sn_status st = rc ? SN_OK : sn_schedule_to_network(s, &net, &d);
-    if (!rc && st != SN_OK)
-        rc = cli_error(cli_status_exit(st), spec, "%s", d.text[0] ? d.text : sn_status_str(st));
+    int rc = cli_load_network(spec, &s, &net);
     if (rc)
         goto done;
     uint32_t n = sn_network_wires(net);
@@ -196,14 +193,14 @@ static int bench_one(sn_gpu *g, const bb_args *a, const char *spec, sn_batch_lay
     keys = sn_malloc(words * 4);
     pay = a->payload ? sn_malloc(words * 4) : NULL;
     if (!in || !keys || (a->payload && !pay)) {
-        rc = cli_error(CLI_USAGE, "gpu bench", "out of memory for %zu keys", words);
+        rc = cli_error(CLI_DEVICE, "gpu bench", "out of memory for %zu keys", words);
         goto done;
     }
     fill_input(a, l, n, in, keys, pay);
     fprintf(stderr, "bench: %s, %llu arrays, %s ...\n", spec, (unsigned long long)a->arrays,
             sn_batch_layout_name(l));
     *row = (bb_row){spec, n, (int)l, sn_network_size(net), 0, 0, 0};
-    st = timed(g, a, net, 1, l, keys, pay, &row->ms, &d);
+    sn_status st = timed(g, a, net, 1, l, keys, pay, &row->ms, &d);
     sn_batch_report r;
     if (st == SN_OK) {
         sn_batch_compare(s, a->type, l, a->arrays, in, keys, pay, &r);

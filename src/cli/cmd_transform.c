@@ -120,15 +120,11 @@ static int apply(const op *o, sn_network **net)
     case 'P': st = sn_transform_prune(cur, &next, &removed, &d); break;
     case 'K': st = sn_transform_compact(cur, &next, &d); break;
     case 'A': {
-        sn_schedule *s2 = NULL;
         sn_network *other = NULL;
-        if ((rc = cli_load(o->arg, &s2)) != 0)
+        if ((rc = cli_load_network(o->arg, NULL, &other)) != 0)
             return rc;
-        st = sn_schedule_to_network(s2, &other, &d);
-        if (st == SN_OK)
-            st = sn_transform_concat(cur, other, &next, &d);
+        st = sn_transform_concat(cur, other, &next, &d);
         sn_network_destroy(other);
-        sn_schedule_destroy(s2);
         break;
     }
     case 'M':
@@ -219,22 +215,12 @@ int cmd_transform(int argc, char **argv)
     }
     if (optind != argc - 1)
         return cli_error(CLI_USAGE, "transform", "expected one network (see --help)");
-    sn_schedule *s = NULL;
-    int rc = cli_load(argv[optind], &s);
-    if (rc)
-        return rc;
     sn_network *net = NULL;
-    sn_diag d;
-    sn_diag_clear(&d);
-    sn_status st = sn_schedule_to_network(s, &net, &d);
-    if (st != SN_OK)
-        rc = cli_error(cli_status_exit(st), sn_schedule_name(s), "%s",
-                       d.text[0] ? d.text : sn_status_str(st));
+    int rc = cli_load_network(argv[optind], NULL, &net);
     for (size_t i = 0; rc == 0 && i < nops; i++)
         rc = apply(&ops[i], &net);
     if (rc == 0)
         rc = write_net(net, fmt, out_path);
     sn_network_destroy(net);
-    sn_schedule_destroy(s);
     return rc;
 }
