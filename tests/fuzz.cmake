@@ -39,12 +39,14 @@ foreach(src IN LISTS SN_FUZZ_TARGETS)
   set(extra_sources)
   set(extra_includes)
   if(target STREQUAL "script")
-    # The window's state machine (src/app/view.c) is pure C over the core:
-    # no SDL needed. Skipped when the app part is absent.
+    # The window's state machine (src/app/view.c) is pure C over the core
+    # and the theme table (render/palette.c): no SDL or cairo needed.
+    # Skipped when the app part is absent.
     set(extra_sources ${PROJECT_SOURCE_DIR}/src/app/view.c
                       ${PROJECT_SOURCE_DIR}/src/app/script.c
                       ${PROJECT_SOURCE_DIR}/src/app/edit.c
-                      ${PROJECT_SOURCE_DIR}/src/app/verdict.c)
+                      ${PROJECT_SOURCE_DIR}/src/app/verdict.c
+                      ${PROJECT_SOURCE_DIR}/src/render/palette.c)
     if(NOT EXISTS ${PROJECT_SOURCE_DIR}/src/app/view.c
        OR NOT EXISTS ${PROJECT_SOURCE_DIR}/src/app/script.c)
       continue()
