@@ -105,7 +105,7 @@ sn_status sn_transform_cut(const sn_network *net, uint32_t wire, bool to_max, sn
 {
     uint32_t n = sn_network_wires(net);
     if (wire >= n)
-        return sn_diag_set(diag, SN_EINVAL, 0, 0, "--cut %u: the network has wires 0..%u", wire,
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "wire %u: the network has wires 0..%u", wire,
                            n ? n - 1 : 0);
     flat f;
     sn_status st = flat_make(net, &f, diag);
@@ -146,7 +146,7 @@ sn_status sn_transform_prune(const sn_network *net, sn_network **out, size_t *re
     *out = NULL;
     if (sn_network_wires(net) > 64)
         return sn_diag_set(diag, SN_ELIMIT, 0, 0,
-                           "--prune finds redundant comparators with the exhaustive checker: "
+                           "pruning finds redundant comparators with the exhaustive checker: "
                            "at most 64 wires (this network has %u)",
                            sn_network_wires(net));
     sn_check_result res;
@@ -176,8 +176,7 @@ sn_status sn_transform_concat(const sn_network *net, const sn_network *next, sn_
 {
     *out = NULL;
     if (sn_network_wires(net) != sn_network_wires(next))
-        return sn_diag_set(diag, SN_EINVAL, 0, 0,
-                           "--concat: %s has %u wires, %s has %u (they must match)",
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "%s has %u wires, %s has %u (they must match)",
                            sn_network_name(net), sn_network_wires(net), sn_network_name(next),
                            sn_network_wires(next));
     sn_network *c = sn_network_clone(net);
@@ -206,12 +205,11 @@ sn_status sn_transform_permute(const sn_network *net, const uint32_t *perm, sn_n
     sn_status st = SN_OK;
     for (uint32_t i = 0; i < n && st == SN_OK; i++) {
         if (perm[i] >= n)
-            st =
-                sn_diag_set(diag, SN_EINVAL, 0, 0, "--permute: entry %u is %u, not a wire of 0..%u",
-                            i + 1, perm[i], n - 1);
+            st = sn_diag_set(diag, SN_EINVAL, 0, 0, "entry %u is %u, not a wire of 0..%u", i + 1,
+                             perm[i], n - 1);
         else if (seen[perm[i]]++)
             st = sn_diag_set(diag, SN_EINVAL, 0, 0,
-                             "--permute: entry %u repeats wire %u (a permutation names each "
+                             "entry %u repeats wire %u (a permutation names each "
                              "wire once)",
                              i + 1, perm[i]);
     }
