@@ -227,5 +227,45 @@ check "f32: upper-case and signed spellings" 0 "-inf,.*,inf" \
     "$S" run bitonic:4 --type f32 --input INF,-Infinity,+1,NaN
 check "f32: 1e39 is out of range" 2 "--input" "$S" run bitonic:4 --type f32 --input 1e39,1,2,3
 
+# ---- names of the constructions and the library ----------------------------
+check "merge:A,B: not a number" 2 "merge:3,x.*not a number" "$S" info merge:3,x
+check "median:N: none in the library" 2 "median:99.*no median network" "$S" info median:99
+check "check --select: no such output" 2 "--select 9.*0\.\.7" "$S" check bitonic:8 --select 9
+check "check --merge: part too large" 2 "--merge 9" "$S" check bitonic:8 --merge 9
+
+# ---- transform -----------------------------------------------------------------
+check "transform --cut: no such wire" 2 "--cut.*wires 0\.\.3" "$S" transform bitonic:4 --cut 9:min
+check "transform --cut: not min or max" 2 "--cut.*WIRE:min" "$S" transform bitonic:4 --cut 1:mid
+check "transform --permute: a wire twice" 2 "^sortnet: --permute: entry 3 repeats wire 1" \
+    "$S" transform bitonic:4 --permute 0,1,1,2
+check "transform --permute: too short" 2 "--permute" "$S" transform bitonic:4 --permute 0,1
+check "transform --concat: other n" 2 "^sortnet: --concat: .*must match" \
+    "$S" transform bitonic:4 --concat bitonic:5
+check "transform --prune: over 64 wires" 2 "--prune.*64 wires" "$S" transform pairwise:70 --prune
+printf '[(0,1)]\n[(1,x)]\n' >"$(f bad-concat.txt)"
+check "transform --concat: a bad file" 2 "bad-concat\.txt:2" \
+    "$S" transform bitonic:2 --concat "$(f bad-concat.txt)"
+
+# ---- gen --format c|opencl ------------------------------------------------------
+check "gen --format c --type: unknown" 2 "--type.*f64" "$S" gen bitonic:4 --format c --type f64
+check "gen --payload without code" 2 "--payload.*c or opencl" "$S" gen bitonic:4 --payload
+
+# ---- lessons (the window's build only) --------------------------------------
+if "$S" view --help >/dev/null 2>&1; then
+    printf 'step: a\nnet: bitonic:4\ninput: randm 3\ntext: x.\n' >"$(f input.lesson)"
+    check "lesson: bad input" 2 "input\.lesson:3:8: 'randm'" "$S" view --lesson "$(f input.lesson)"
+    printf 'title x\n' >"$(f nokey.lesson)"
+    check "lesson: no key" 2 "nokey\.lesson:1:1: expected 'key: value'" \
+        "$S" view --lesson "$(f nokey.lesson)"
+    printf 'title: only\n' >"$(f nostep.lesson)"
+    check "lesson: no step" 2 "nostep\.lesson:1:1: .*step" "$S" view --lesson "$(f nostep.lesson)"
+    check "lesson: binary garbage" 2 "garbage\.bin" "$S" view --lesson "$(f garbage.bin)"
+    check "lesson: missing file" 2 "none\.lesson" "$S" view --lesson "$(f none.lesson)"
+    awk 'BEGIN { printf "step: a\ntext: "; for (i = 0; i < 5000; i++) printf "x"; printf "\n" }' \
+        >"$(f longline.lesson)"
+    check "lesson: a line too long" 2 "longline\.lesson:2:.*too long" \
+        "$S" view --lesson "$(f longline.lesson)"
+fi
+
 echo "cli_badinput: $cases cases, $fails failed"
 [ $fails = 0 ]

@@ -52,6 +52,20 @@ foreach(src IN LISTS SN_FUZZ_TARGETS)
       continue()
     endif()
     set(extra_includes ${PROJECT_SOURCE_DIR}/src/app)
+  elseif(target STREQUAL "lesson")
+    # The lesson parser with what it links against (the steps' player, the
+    # view state machine under it, the script parser): no SDL or cairo.
+    set(extra_sources ${PROJECT_SOURCE_DIR}/src/app/lesson.c
+                      ${PROJECT_SOURCE_DIR}/src/app/group.c
+                      ${PROJECT_SOURCE_DIR}/src/app/view.c
+                      ${PROJECT_SOURCE_DIR}/src/app/script.c
+                      ${PROJECT_SOURCE_DIR}/src/app/edit.c
+                      ${PROJECT_SOURCE_DIR}/src/app/verdict.c
+                      ${PROJECT_SOURCE_DIR}/src/render/palette.c)
+    if(NOT EXISTS ${PROJECT_SOURCE_DIR}/src/app/lesson.c)
+      continue()
+    endif()
+    set(extra_includes ${PROJECT_SOURCE_DIR}/src/app)
   endif()
   add_executable(${name} ${src} ${extra_sources})
   target_include_directories(${name} PRIVATE ${SN_FUZZ_DIR} ${extra_includes})

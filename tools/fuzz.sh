@@ -68,6 +68,11 @@ fuzz_one() {
             done
         fi
         ;;
+    lesson)
+        for file in "$root"/assets/lessons/*.lesson; do
+            [ -f "$file" ] && cp "$file" "$corpus/asset-$(basename "$file")"
+        done
+        ;;
     esac
     local dict=()
     [ -f "$root/tests/fuzz/$t.dict" ] && dict=(-dict="$root/tests/fuzz/$t.dict")
