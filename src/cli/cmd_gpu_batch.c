@@ -43,16 +43,18 @@ static void batch_help(void)
 }
 
 /* "1000" or "2^20" */
-static bool parse_count(const char *s, uint64_t *out)
+int gpu_batch_arrays_arg(const char *s, uint64_t *out)
 {
     uint64_t e;
+    bool ok;
     if (strncmp(s, "2^", 2) == 0) {
-        if (!cli_parse_u64(s + 2, 0, 32, &e) || e == 32)
-            return false;
-        *out = (uint64_t)1 << e;
-        return true;
+        ok = cli_parse_u64(s + 2, 0, 31, &e);
+        if (ok)
+            *out = (uint64_t)1 << e;
+    } else {
+        ok = cli_parse_u64(s, 1, UINT32_MAX, out);
     }
-    return cli_parse_u64(s, 1, UINT32_MAX, out);
+    return ok ? 0 : cli_error(CLI_USAGE, "--arrays", "'%s' is not a count in 1..2^32-1", s);
 }
 
 enum keys_mode { KEYS_RANDOM, KEYS_DUPS, KEYS_BITS };
@@ -118,10 +120,7 @@ static int take(void *ctx, int key, const char *name, const char *arg)
     batch_args *a = ctx;
     (void)name;
     switch (key) {
-    case O_ARRAYS:
-        if (!parse_count(arg, &a->arrays))
-            return cli_error(CLI_USAGE, "--arrays", "'%s' is not a count in 1..2^32-1", arg);
-        return 0;
+    case O_ARRAYS: return gpu_batch_arrays_arg(arg, &a->arrays);
     case O_LAYOUT:
         if (!sn_batch_layout_parse(arg, &a->layout))
             return cli_error(CLI_USAGE, "--layout", "'%s' is not rows or columns", arg);

@@ -77,16 +77,10 @@ enum { O_VARIANT = 256, O_ARRAYS, O_LAYOUT, O_TYPE, O_PAYLOAD, O_REPS, O_DEVICE,
 static int take(void *ctx, int key, const char *name, const char *arg)
 {
     bb_args *a = ctx;
-    uint64_t e;
     (void)name;
     switch (key) {
     case O_VARIANT: return 0; /* batch: that is why we are here */
-    case O_ARRAYS:
-        if (strncmp(arg, "2^", 2) == 0 && cli_parse_u64(arg + 2, 0, 31, &e))
-            a->arrays = (uint64_t)1 << e;
-        else if (!cli_parse_u64(arg, 1, UINT32_MAX, &a->arrays))
-            return cli_error(CLI_USAGE, "--arrays", "'%s' is not a count in 1..2^32-1", arg);
-        return 0;
+    case O_ARRAYS: return gpu_batch_arrays_arg(arg, &a->arrays);
     case O_LAYOUT:
         if (strcmp(arg, "both") == 0)
             a->layouts = 3;
