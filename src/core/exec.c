@@ -420,29 +420,40 @@ static void run_local(ctx *c, const sn_schedule *s, size_t k0, size_t k1, uint32
     }
 }
 
+/* Whether closed-form layer k's comparators leave aligned BLOCK windows. */
+static bool layer_is_global(const sn_schedule *s, size_t k)
+{
+    uint64_t w = layer_window(sn_schedule_layer_form(s, k));
+    return w == 0 || w > BLOCK;
+}
+
+/* The phase of a closed-form run that starts at layer k (< kend): one
+ * global layer (*global), or the local layers from k up to the next global
+ * one, which run BLOCK window by BLOCK window. Returns the phase's end. */
+static size_t phase_end(const sn_schedule *s, size_t k, size_t kend, bool *global)
+{
+    *global = layer_is_global(s, k);
+    if (*global)
+        return k + 1;
+    size_t j = k + 1;
+    while (j < kend && !layer_is_global(s, j))
+        j++;
+    return j;
+}
+
 /* Run every layer of a closed-form schedule, blocking local layers. */
 static void run_closed(ctx *c, const sn_schedule *s)
 {
     size_t L = sn_schedule_layer_count(s);
     uint32_t n = sn_schedule_wires(s);
-    size_t k = 0;
-    while (k < L) {
-        uint64_t w = layer_window(sn_schedule_layer_form(s, k));
-        if (w == 0 || w > BLOCK) {
+    for (size_t k = 0, j; k < L; k = j) {
+        bool global;
+        j = phase_end(s, k, L, &global);
+        if (global)
             apply_window(c, sn_schedule_layer_form(s, k), 0, n);
-            k++;
-            continue;
-        }
-        size_t j = k;
-        while (j < L) {
-            uint64_t wj = layer_window(sn_schedule_layer_form(s, j));
-            if (wj == 0 || wj > BLOCK)
-                break;
-            j++;
-        }
-        for (uint64_t b = 0; b < n; b += BLOCK)
-            run_local(c, s, k, j, (uint32_t)b, (uint32_t)(b + BLOCK < n ? b + BLOCK : n));
-        k = j;
+        else
+            for (uint64_t b = 0; b < n; b += BLOCK)
+                run_local(c, s, k, j, (uint32_t)b, (uint32_t)(b + BLOCK < n ? b + BLOCK : n));
     }
 }
 
@@ -505,20 +516,14 @@ static void global_part(ctx *c, sn_layer_form f, uint32_t n, unsigned t, unsigne
     c->mhi = UINT32_MAX;
 }
 
-/* Closed-form layers [k, j): the phase that starts at k; returns its end. */
+/* Thread t's share of the phase that starts at layer k; returns its end. */
 static size_t closed_phase(ctx *c, const par *p, size_t k, unsigned t)
 {
-    uint64_t w = layer_window(sn_schedule_layer_form(p->s, k));
-    if (w == 0 || w > BLOCK) {
+    bool global;
+    size_t j = phase_end(p->s, k, p->k1, &global);
+    if (global) {
         global_part(c, sn_schedule_layer_form(p->s, k), p->n, t, p->nt);
-        return k + 1;
-    }
-    size_t j = k;
-    while (j < p->k1) {
-        uint64_t wj = layer_window(sn_schedule_layer_form(p->s, j));
-        if (wj == 0 || wj > BLOCK)
-            break;
-        j++;
+        return j;
     }
     for (uint64_t b = (uint64_t)t * BLOCK; b < p->n; b += (uint64_t)p->nt * BLOCK)
         run_local(c, p->s, k, j, (uint32_t)b, (uint32_t)(b + BLOCK < p->n ? b + BLOCK : p->n));
