@@ -30,7 +30,25 @@ typedef struct parser {
     const char *file;
     unsigned long line;
     sn_diag *diag;
+    size_t cap; /* steps allocated in the lesson */
 } parser;
+
+/* Room for one more step in l (a step holds a 48 KB input text, so the
+ * array grows as steps come rather than holding the maximum up front). */
+static sn_status grow_steps(parser *p, sn_lesson *l)
+{
+    if (l->count < p->cap)
+        return SN_OK;
+    size_t cap = p->cap ? 2 * p->cap : 8;
+    if (cap > LESSON_MAX_STEPS)
+        cap = LESSON_MAX_STEPS;
+    sn_lesson_step *ns = sn_realloc(l->steps, cap * sizeof *ns);
+    if (!ns)
+        return sn_diag_set(p->diag, SN_ENOMEM, 0, 0, "out of memory");
+    l->steps = ns;
+    p->cap = cap;
+    return SN_OK;
+}
 
 static sn_status err(const parser *p, unsigned long col, const char *fmt, const char *a)
 {
@@ -159,6 +177,10 @@ static sn_status parse_line(parser *p, sn_lesson *l, char *key, char *val, unsig
     if (strcmp(key, "step") == 0) {
         if (l->count == LESSON_MAX_STEPS)
             return err(p, 1, "more than 500 steps%s", "");
+        sn_status gs = grow_steps(p, l);
+        if (gs != SN_OK)
+            return gs;
+        st = l->count ? &l->steps[l->count - 1] : NULL; /* the array may have moved */
         sn_lesson_step *ns = &l->steps[l->count++];
         if (st) { /* networks and input carry over */
             memcpy(ns, st, sizeof *ns);
@@ -246,14 +268,10 @@ sn_status sn_lesson_parse(const char *text, const char *file, sn_lesson **out, s
 {
     *out = NULL;
     sn_lesson *l = sn_calloc(1, sizeof *l);
-    if (l)
-        l->steps = sn_calloc(LESSON_MAX_STEPS, sizeof *l->steps);
-    if (!l || !l->steps) {
-        sn_lesson_free(l);
+    if (!l)
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
-    }
     snprintf(l->file, sizeof l->file, "%s", file);
-    parser p = {file, 0, diag};
+    parser p = {file, 0, diag, 0};
     const char *c = text;
     sn_status st = SN_OK;
     char buf[SN_LESSON_TEXT * 2];
