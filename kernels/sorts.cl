@@ -24,9 +24,13 @@
 #define MT (WG * MERGE_E)
 #define RADIX_E 8 /* keys per work-item in a radix tile */
 #define RT (WG * RADIX_E)
+#define RTP (RT + RT / 32)
 #define HYB_E 8 /* keys per work-item in a bitonic tile */
 #define HT (WG * HYB_E)
 #define TB (2 * WG) /* transposition-local block */
+/* a local index with a pad word every 32: consecutive words of one
+ * work-item fall in distinct banks */
+#define LP(q) ((q) + ((q) >> 5))
 
 /* ---- key mapping */
 
@@ -258,43 +262,98 @@ __kernel void rank_tiled(__global const uint *k, __global const uint *p, __globa
     }
 }
 
-/* ---- 4. merge sort, first step: each work-group sorts a tile of MT keys
- * in local memory by log2(MT) rounds of stable merges, where every key finds
- * its place by a binary search in its sibling run. */
+/* ---- 4. merge sort, first step: each work-group sorts a tile of MT keys.
+ * Every work-item sorts its MERGE_E keys in registers (odd-even
+ * transposition that swaps only strictly greater neighbours: stable), then
+ * log2(WG) rounds of merge path in local memory: in the round of runs of w,
+ * work-item lid makes outputs [lid*E, lid*E + E) of its pair's merge,
+ * starting where a co-rank search along its diagonal says, so each key is
+ * found by one search per work-item instead of one per key. Keys carry their
+ * place in the tile and the payload is gathered by it at the end; the tile
+ * is padded with the largest key at the largest places, which a stable sort
+ * leaves last. Local arrays are indexed through LP. */
+#define MTP (MT + MT / 32)
+
+/* corank_l over runs a = s[LP(a0)..) and b = s[LP(b0)..) of one array */
+inline uint corank_lp(__local const uint *s, uint a0, uint la, uint b0, uint lb, uint d)
+{
+    uint lo = d > lb ? d - lb : 0, hi = min(d, la);
+    while (lo < hi) {
+        uint m = (lo + hi + 1) >> 1;
+        if (s[LP(a0 + m - 1)] <= s[LP(b0 + d - m)]) lo = m; else hi = m - 1;
+    }
+    return lo;
+}
+
+/* Merge E outputs of runs a = [a0, a0 + la) and b = [b0, b0 + lb) of (sk, si)
+ * into registers, from a's ia-th and b's ib-th key on (ties from a). */
+#define MERGE_INTO(x, xi, sk, si, a0, la, b0, lb, ia, ib)                                         \
+    do {                                                                                       \
+        uint av_ = ia < (la) ? sk[LP((a0) + ia)] : 0u, bv_ = ib < (lb) ? sk[LP((b0) + ib)] : 0u; \
+        for (uint e_ = 0; e_ < MERGE_E; e_++) {                                                \
+            bool ta_ = ib >= (lb) || (ia < (la) && av_ <= bv_);                                \
+            if (ta_) {                                                                         \
+                x[e_] = av_;                                                                   \
+                xi[e_] = si[LP((a0) + ia)];                                                    \
+                ia++;                                                                          \
+                av_ = ia < (la) ? sk[LP((a0) + ia)] : 0u;                                      \
+            } else {                                                                           \
+                x[e_] = bv_;                                                                   \
+                xi[e_] = si[LP((b0) + ib)];                                                    \
+                ib++;                                                                          \
+                bv_ = ib < (lb) ? sk[LP((b0) + ib)] : 0u;                                      \
+            }                                                                                  \
+        }                                                                                      \
+    } while (0)
 
 __kernel void ms_tile(__global const uint *k, __global const uint *p, __global uint *ok,
                       __global uint *op, uint n, uint hp)
 {
-    __local uint ak[2][MT], ap[2][MT];
+    __local uint ak[MTP], ai[MTP];
     uint lid = (uint)get_local_id(0), off = (uint)get_group_id(0) * MT;
-    uint cnt = min((uint)MT, n - off);
-    for (uint i = lid; i < cnt; i += WG) {
-        ak[0][i] = k[off + i];
-        if (hp) ap[0][i] = p[off + i];
+    uint cnt = min((uint)MT, n - off), q0 = lid * MERGE_E;
+    for (uint i = lid; i < MT; i += WG) {
+        ak[LP(i)] = i < cnt ? k[off + i] : 0xFFFFFFFFu;
+        ai[LP(i)] = i;
     }
-    uint s = 0;
-    for (uint w = 1; w < cnt; w <<= 1, s ^= 1) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint i = lid; i < cnt; i += WG) {
-            uint base = i & ~(2 * w - 1), x = ak[s][i], pos;
-            uint rlen = base + w < cnt ? min(w, cnt - base - w) : 0;
-            if (i - base < w) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint x[MERGE_E], xi[MERGE_E];
+    for (uint e = 0; e < MERGE_E; e++) {
+        x[e] = ak[LP(q0 + e)];
+        xi[e] = ai[LP(q0 + e)];
+    }
 #if SN_SORT_BUG & 8
-                pos = (i - base) + lower_l(ak[s] + base + w, rlen ? rlen - 1 : 0, x); /* planted */
+    for (uint r = 2; r < MERGE_E; r++) { /* planted: two rounds short */
 #else
-                pos = (i - base) + lower_l(ak[s] + base + w, rlen, x);
+    for (uint r = 0; r < MERGE_E; r++) {
 #endif
-            } else {
-                pos = (i - base - w) + upper_l(ak[s] + base, w, x);
+        for (uint e = r & 1; e + 1 < MERGE_E; e += 2) {
+            if (x[e] > x[e + 1]) {
+                uint t = x[e]; x[e] = x[e + 1]; x[e + 1] = t;
+                t = xi[e]; xi[e] = xi[e + 1]; xi[e + 1] = t;
             }
-            ak[s ^ 1][base + pos] = x;
-            if (hp) ap[s ^ 1][base + pos] = ap[s][i];
         }
+    }
+    for (uint w = MERGE_E; w < MT; w <<= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint e = 0; e < MERGE_E; e++) {
+            ak[LP(q0 + e)] = x[e];
+            ai[LP(q0 + e)] = xi[e];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        uint base = q0 & ~(2 * w - 1), d = q0 - base;
+        uint ia = corank_lp(ak, base, w, base + w, w, d), ib = d - ia;
+        MERGE_INTO(x, xi, ak, ai, base, w, base + w, w, ia, ib);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint e = 0; e < MERGE_E; e++) {
+        ak[LP(q0 + e)] = x[e];
+        ai[LP(q0 + e)] = xi[e];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint i = lid; i < cnt; i += WG) {
-        ok[off + i] = ak[s][i];
-        if (hp) op[off + i] = ap[s][i];
+        ok[off + i] = ak[LP(i)];
+        if (hp) op[off + i] = p[off + ai[LP(i)]];
     }
 }
 
@@ -317,12 +376,13 @@ __kernel void ms_partition(__global const uint *k, __global uint *bounds, uint n
 
 /* Work-group c loads the slices of both runs its chunk needs (from the
  * partition) into local memory; each work-item finds its own MERGE_E
- * outputs' start by a co-rank search in local memory and merges them
- * sequentially; the chunk is written back coalesced. */
+ * outputs' start by a co-rank search in local memory and merges them into
+ * registers (with their place in the slice, for the payload); the chunk goes
+ * back through local memory so that the writes are coalesced. */
 __kernel void ms_merge(__global const uint *k, __global const uint *p, __global uint *ok,
                        __global uint *op, uint n, uint w, uint hp, __global const uint *bounds)
 {
-    __local uint sk[MT], sp[MT], dk[MT], dp[MT];
+    __local uint sk[MTP], si[MTP];
     uint lid = (uint)get_local_id(0), c = (uint)get_group_id(0);
     uint out0 = c * MT;
     uint base = out0 & ~(2 * w - 1);
@@ -334,26 +394,29 @@ __kernel void ms_merge(__global const uint *k, __global const uint *p, __global 
     uint b0 = d0 - a0, b1 = d1 - a1;
     uint na = a1 - a0, nb = b1 - b0;
     for (uint i = lid; i < na + nb; i += WG) {
-        uint g = i < na ? base + a0 + i : base + la + b0 + (i - na);
-        sk[i] = k[g];
-        if (hp) sp[i] = p[g];
+        sk[LP(i)] = k[i < na ? base + a0 + i : base + la + b0 + (i - na)];
+        si[LP(i)] = i;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    uint t0 = lid * MERGE_E;
+    uint t0 = lid * MERGE_E, x[MERGE_E], xi[MERGE_E];
     if (t0 < na + nb) {
-        uint t1 = min(t0 + MERGE_E, na + nb);
-        uint ia = corank_l(sk, na, sk + na, nb, t0), ib = t0 - ia;
-        for (uint t = t0; t < t1; t++) {
-            bool take_a = ib >= nb || (ia < na && sk[ia] <= sk[na + ib]);
-            uint src = take_a ? ia++ : na + ib++;
-            dk[t] = sk[src];
-            if (hp) dp[t] = sp[src];
+        uint ia = corank_lp(sk, 0, na, na, nb, t0), ib = t0 - ia;
+        MERGE_INTO(x, xi, sk, si, 0, na, na, nb, ia, ib);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint e = 0; e < MERGE_E; e++) {
+        if (t0 + e < na + nb) {
+            sk[LP(t0 + e)] = x[e];
+            si[LP(t0 + e)] = xi[e];
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint i = lid; i < na + nb; i += WG) {
-        ok[out0 + i] = dk[i];
-        if (hp) op[out0 + i] = dp[i];
+        ok[out0 + i] = sk[LP(i)];
+        if (hp) {
+            uint j = si[LP(i)];
+            op[out0 + i] = p[j < na ? base + a0 + j : base + la + b0 + (j - na)];
+        }
     }
 }
 
@@ -421,23 +484,24 @@ inline ulong scan_wg4(__local ulong *v, __local ulong *tmp, uint lid)
 
 __kernel void rx_scatter(__global const uint *k, __global const uint *p, __global uint *ok,
                          __global uint *op, uint n, uint shift, uint bits,
-                         __global const uint *counts, __global const uint *offs, uint tiles,
-                         uint hp)
+                         __global const uint *offs, uint tiles, uint hp)
 {
-    __local uint sk[2][RT], sp[2][RT];
+    __local uint sk[2][RTP], si[2][RTP];
     __local ulong cs[WG], ctmp[WG];
-    __local uint start[256];
-    __local uint *zs = (__local uint *)cs, *tmp = (__local uint *)ctmp;
+    __local uint dst0[256], start[256];
     uint lid = (uint)get_local_id(0), t = (uint)get_group_id(0), nd = 1u << bits;
     uint mask = nd - 1, off = t * RT, cnt = min((uint)RT, n - off);
     /* padding past n gets the largest key: a stable sort leaves it last */
     for (uint i = lid; i < RT; i += WG) {
-        sk[0][i] = i < cnt ? k[off + i] : 0xFFFFFFFFu;
-        if (hp) sp[0][i] = i < cnt ? p[off + i] : 0u;
+        sk[0][LP(i)] = i < cnt ? k[off + i] : 0xFFFFFFFFu;
+        si[0][LP(i)] = i;
     }
+    /* where each digit of this tile goes: its place in the digit-major scan */
+    for (uint d = lid; d < nd; d += WG)
+        dst0[d] = offs[d * tiles + t];
     /* stable splits by 2 bits of the digit at a time: one work-group scan
      * of four packed counters each; work-item lid owns positions
-     * [lid*RADIX_E, +RADIX_E) */
+     * [lid*RADIX_E, +RADIX_E) (distinct banks through LP) */
     uint s = 0;
 #if SN_SORT_BUG & 16
     for (uint b = 2; b < bits; b += 2, s ^= 1) { /* planted: the digit's low bits are not sorted */
@@ -445,38 +509,43 @@ __kernel void rx_scatter(__global const uint *k, __global const uint *p, __globa
     for (uint b = 0; b < bits; b += 2, s ^= 1) {
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
-        uint q0 = lid * RADIX_E;
+        uint q0 = lid * RADIX_E, x[RADIX_E], xi[RADIX_E];
         ulong c = 0;
-        for (uint e = 0; e < RADIX_E; e++)
-            c += 1ul << (16 * ((sk[s][q0 + e] >> (shift + b)) & 3u));
+        for (uint e = 0; e < RADIX_E; e++) {
+            x[e] = sk[s][LP(q0 + e)];
+            xi[e] = si[s][LP(q0 + e)];
+            c += 1ul << (16 * ((x[e] >> (shift + b)) & 3u));
+        }
         cs[lid] = c;
         ulong tot = scan_wg4(cs, ctmp, lid), pre = cs[lid];
         uint t0 = (uint)(tot & 0xFFFFu), t1 = (uint)((tot >> 16) & 0xFFFFu);
         uint t2 = (uint)((tot >> 32) & 0xFFFFu);
         for (uint e = 0; e < RADIX_E; e++) {
-            uint q = q0 + e, x = sk[s][q], v = (x >> (shift + b)) & 3u;
+            uint v = (x[e] >> (shift + b)) & 3u;
             uint base = (v > 0 ? t0 : 0u) + (v > 1 ? t1 : 0u) + (v > 2 ? t2 : 0u);
             uint dst = base + (uint)((pre >> (16 * v)) & 0xFFFFu);
             pre += 1ul << (16 * v);
-            sk[s ^ 1][dst] = x;
-            if (hp) sp[s ^ 1][dst] = sp[s][q];
+            sk[s ^ 1][LP(dst)] = x[e];
+            si[s ^ 1][LP(dst)] = xi[e];
         }
     }
-    /* where each digit starts in the sorted tile */
-    for (uint d0 = 0; d0 < nd; d0 += WG) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        zs[lid] = d0 + lid < nd ? counts[(d0 + lid) * tiles + t] : 0u;
-        uint prev = d0 ? start[d0 - 1] + counts[(d0 - 1) * tiles + t] : 0u;
-        scan_wg(zs, tmp, lid);
-        if (d0 + lid < nd)
-            start[d0 + lid] = zs[lid] + prev;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* the sorted tile: where each digit's run starts (the key before has
+     * another digit), so that a key's place is its digit's place plus its
+     * distance from the run's start */
+    for (uint q = lid; q < cnt; q += WG) {
+        uint d = (sk[s][LP(q)] >> shift) & mask;
+        if (q == 0 || ((sk[s][LP(q - 1)] >> shift) & mask) != d)
+            start[d] = q;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint q = lid; q < cnt; q += WG) {
-        uint x = sk[s][q], d = (x >> shift) & mask;
-        uint dst = offs[d * tiles + t] + (q - start[d]);
+        uint x = sk[s][LP(q)], d = (x >> shift) & mask;
+        uint dst = dst0[d] + (q - start[d]);
+        if (dst >= n) /* only if the tile was not sorted by digit (a bug) */
+            continue;
         ok[dst] = x;
-        if (hp) op[dst] = sp[s][q];
+        if (hp) op[dst] = p[off + si[s][LP(q)]];
     }
 }
 

@@ -273,6 +273,7 @@ static int bench_open(bench *b, size_t nrows_max, uint32_t nmax)
         return gpu_report("gpu bench", st, &b->d, NULL);
     if (b->a->profile)
         sn_gpu_set_profile(b->g, print_profile, NULL);
+    sn_gpu_set_pinned(b->g, b->a->pinned);
     size_t reps = (size_t)b->a->reps;
     b->rows = sn_calloc(nrows_max, sizeof *b->rows);
     b->input = sn_malloc((size_t)nmax * 4 + 4);

@@ -20,6 +20,7 @@ typedef struct bench_args {
     sn_key_type type;
     uint64_t reps, cpu_max;
     bool profile;
+    bool pinned; /* --pinned */
     bool netv[3];          /* --variants: naive, closed, fused */
     char vbuf[256];        /* --variants' list, cut at the commas */
     const char *sortv[16]; /* --variants: the GPU sorts */

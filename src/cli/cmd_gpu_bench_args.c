@@ -12,7 +12,7 @@ static void bench_help(void)
 {
     printf("usage: sortnet gpu bench [NET...] [--sizes LIST] [--device P:D] [--type T]\n"
            "                         [--reps N] [--cpu-max N] [--csv FILE] [--plot FILE.svg]\n"
-           "                         [--profile]\n\n"
+           "                         [--profile] [--pinned]\n\n"
            "Time sorting networks on an OpenCL device against the CPU. NET is a\n"
            "generator (default: bitonic oddeven-merge). For every network and size:\n"
            "  naive      one launch per layer, a work-item per element (left index)\n"
@@ -47,12 +47,15 @@ static void bench_help(void)
            "                  `sortnet gpu plot` draws it later from the CSV)\n"
            "  --profile       each timed launch's own kernel time on stderr (it waits\n"
            "                  for every launch: a tuning aid, see docs/gpu-speed.md)\n"
+           "  --pinned        keep the host arrays in pinned (page-locked) memory, as an\n"
+           "                  application streaming keys to the GPU would: host_ms then\n"
+           "                  times DMA transfers, without the driver's staging copy\n"
            "  --variant batch many small arrays at once (gpu batch): see\n"
            "                  `sortnet gpu bench --variant batch --help`\n"
            "  -h, --help      this text\n");
 }
 
-enum { O_SIZES = 256, O_DEVICE, O_TYPE, O_REPS, O_CPU_MAX, O_CSV, O_PLOT, O_PROFILE, O_VARIANTS };
+enum { O_SIZES = 256, O_DEVICE, O_TYPE, O_REPS, O_CPU_MAX, O_CSV, O_PLOT, O_PROFILE, O_VARIANTS, O_PINNED };
 
 /* --variants LIST: the network variants to run and the GPU sorts. */
 static int parse_variants(bench_args *a, const char *arg)
@@ -151,6 +154,7 @@ static int take(void *ctx, int key, const char *name, const char *arg)
     case O_CSV: a->csv = arg; return 0;
     case O_PLOT: a->plot = arg; return 0;
     case O_VARIANTS: return parse_variants(a, arg);
+    case O_PINNED: a->pinned = true; return 0;
     default: a->profile = true; return 0; /* O_PROFILE */
     }
 }
@@ -166,6 +170,7 @@ int gpu_bench_parse(int argc, char **argv, bench_args *a, sn_algo *nets, size_t 
         {"csv", required_argument, NULL, O_CSV},
         {"plot", required_argument, NULL, O_PLOT},
         {"profile", no_argument, NULL, O_PROFILE},
+        {"pinned", no_argument, NULL, O_PINNED},
         {"variants", required_argument, NULL, O_VARIANTS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},

@@ -57,7 +57,9 @@ int gpu_sort_bench_point(sn_gpu *g, void **cache, const char *name, sn_key_type 
         st = sn_gpu_sorter_create(g, &so, &d);
         *cache = so;
     }
-    uint32_t *work = sn_malloc(n ? (size_t)n * 4 : 4);
+    bool pinned = sn_gpu_pinned(g);
+    uint32_t *work = pinned ? sn_gpu_host_alloc(g, n ? (size_t)n * 4 : 4, &d)
+                            : sn_malloc(n ? (size_t)n * 4 : 4);
     double *kt = sn_calloc(reps, sizeof *kt), *ht = sn_calloc(reps, sizeof *ht);
     int rc = 0;
     if (!work || !kt || !ht) {
@@ -89,7 +91,10 @@ int gpu_sort_bench_point(sn_gpu *g, void **cache, const char *name, sn_key_type 
         out->launches = s.launches;
     }
 done:
-    sn_free(work);
+    if (pinned)
+        sn_gpu_host_free(g, work);
+    else
+        sn_free(work);
     sn_free(kt);
     sn_free(ht);
     return rc;

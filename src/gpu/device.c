@@ -540,10 +540,67 @@ fail:
     return st;
 }
 
+void *sn_gpu_host_alloc(sn_gpu *g, size_t bytes, sn_diag *diag)
+{
+    size_t i = 0;
+    while (i < SN_GPU_PINS && g->pins[i].m)
+        i++;
+    if (i == SN_GPU_PINS) {
+        sn_diag_set(diag, SN_ELIMIT, 0, 0, "more than %d pinned host blocks", SN_GPU_PINS);
+        return NULL;
+    }
+    cl_int err;
+    cl_mem m = clCreateBuffer(g->ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes ? bytes : 4,
+                              NULL, &err);
+    if (err != CL_SUCCESS) {
+        sn_gpu_cl_fail(diag, "clCreateBuffer(pinned host memory)", err);
+        return NULL;
+    }
+    void *p = clEnqueueMapBuffer(g->queue, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                 bytes ? bytes : 4, 0, NULL, NULL, &err);
+    if (err != CL_SUCCESS) {
+        clReleaseMemObject(m);
+        sn_gpu_cl_fail(diag, "clEnqueueMapBuffer(pinned host memory)", err);
+        return NULL;
+    }
+    g->pins[i].m = m;
+    g->pins[i].p = p;
+    return p;
+}
+
+void sn_gpu_host_free(sn_gpu *g, void *p)
+{
+    for (size_t i = 0; p && i < SN_GPU_PINS; i++) {
+        if (g->pins[i].p != p)
+            continue;
+        cl_event ev = NULL;
+        if (clEnqueueUnmapMemObject(g->queue, g->pins[i].m, p, 0, NULL, &ev) == CL_SUCCESS && ev) {
+            clWaitForEvents(1, &ev);
+            clReleaseEvent(ev);
+        }
+        clReleaseMemObject(g->pins[i].m);
+        g->pins[i].m = NULL;
+        g->pins[i].p = NULL;
+        return;
+    }
+}
+
+void sn_gpu_set_pinned(sn_gpu *g, bool on)
+{
+    g->pinned = on;
+}
+
+bool sn_gpu_pinned(const sn_gpu *g)
+{
+    return g->pinned;
+}
+
 void sn_gpu_close(sn_gpu *g)
 {
     if (!g)
         return;
+    for (size_t i = 0; i < SN_GPU_PINS; i++)
+        sn_gpu_host_free(g, g->pins[i].p);
     for (int k = 0; k < K_COUNT; k++)
         if (g->k[k])
             clReleaseKernel(g->k[k]);

@@ -194,6 +194,22 @@ typedef void (*sn_gpu_profile_fn)(void *ctx, const char *what, size_t items, dou
 /* fn NULL: off (the default). ctx is passed back, borrowed. */
 void sn_gpu_set_profile(sn_gpu *g, sn_gpu_profile_fn fn, void *ctx);
 
+/* ---- pinned host memory: page-locked, so that the device's transfers
+ * reach it by DMA without the driver's own staging copy through pinned
+ * buffers (on NVIDIA about twice the rate of ordinary memory) */
+
+/* bytes of pinned host memory, or NULL with diag set. At most
+ * SN_GPU_PINS blocks at a time; free each with sn_gpu_host_free before
+ * g is closed (sn_gpu_close frees what is left). */
+#define SN_GPU_PINS 8
+void *sn_gpu_host_alloc(sn_gpu *g, size_t bytes, sn_diag *diag);
+void sn_gpu_host_free(sn_gpu *g, void *p);
+/* Whether the timing runs (sn_gpu_time, and gpu bench's sorts) keep their
+ * host arrays in pinned memory: host-to-host time is then the transfers of
+ * an application that streams keys to the device from pinned buffers. */
+void sn_gpu_set_pinned(sn_gpu *g, bool on);
+bool sn_gpu_pinned(const sn_gpu *g);
+
 /* Median time of a device-to-device copy of n keys (one read and one
  * write of each, like one fused pass), over reps runs after a warm-up:
  * the memory floor of a pass, for sortnet gpu bench. */

@@ -47,6 +47,11 @@ struct sn_gpu {
     sn_gpu_profile_fn profile; /* each timed command's own time, or NULL */
     void *profile_ctx;
     sn_gpu_tuning tune; /* the fused variants' (tuning.c) */
+    bool pinned;        /* timing runs stage in pinned host memory */
+    struct {
+        cl_mem m;
+        void *p;
+    } pins[SN_GPU_PINS]; /* sn_gpu_host_alloc's blocks */
 };
 
 /* Fill t's fields from the environment's tuning knobs (SN_FUSED_TILE,

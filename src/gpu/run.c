@@ -659,18 +659,25 @@ sn_status sn_gpu_time(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, sn_key_
     uint32_t n = sn_schedule_wires(s);
     size_t L = sn_schedule_layer_count(s);
     size_t bytes = (size_t)n * 4;
-    uint32_t *input = sn_malloc(bytes + 4);
-    if (!input)
-        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %u keys", n);
+    /* the input kept for every run, and where each run's output lands:
+     * pinned host memory when asked (sn_gpu_set_pinned), else the caller's */
+    uint32_t *input = g->pinned ? sn_gpu_host_alloc(g, bytes + 4, diag) : sn_malloc(bytes + 4);
+    uint32_t *out = g->pinned && input ? sn_gpu_host_alloc(g, bytes + 4, diag) : keys;
+    if (!input || !out) {
+        if (g->pinned)
+            sn_gpu_host_free(g, input);
+        else
+            sn_free(input);
+        return g->pinned ? SN_ENOMEM
+                         : sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %u keys", n);
+    }
     memcpy(input, keys, bytes);
     sn_fused_plan plan;
     memset(&plan, 0, sizeof plan);
     sn_gpu_bufs b;
-    st = sn_gpu_bufs_create(g, s, rv, false, 0, false, &b, diag);
-    if (st != SN_OK) {
-        sn_free(input);
-        return st;
-    }
+    st = sn_gpu_bufs_create(g, s, rv, false, 0, false, &b, diag); /* b is zeroed first */
+    if (st != SN_OK)
+        goto done;
     if (sn_gpu_variant_is_fused(rv) && (st = fused_prepare(g, s, rv, t, &b, &plan, diag)) != SN_OK)
         goto done;
     for (size_t r = 0; r < reps; r++) {
@@ -687,7 +694,7 @@ sn_status sn_gpu_time(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, sn_key_
         g->record = false;
         if (st != SN_OK)
             goto done;
-        if ((st = sn_gpu_read(g, b.keys, 0, bytes, keys, true, "keys", diag)) != SN_OK)
+        if ((st = sn_gpu_read(g, b.keys, 0, bytes, out, true, "keys", diag)) != SN_OK)
             goto done;
         double t1 = sn_gpu_now_ms();
         times[r].host_ms = t1 - t0;
@@ -704,7 +711,14 @@ done:
     sn_gpu_events_drop(g);
     sn_fused_plan_free(&plan);
     sn_gpu_bufs_destroy(&b);
-    sn_free(input);
+    if (g->pinned) {
+        if (st == SN_OK)
+            memcpy(keys, out, bytes);
+        sn_gpu_host_free(g, out);
+        sn_gpu_host_free(g, input);
+    } else {
+        sn_free(input);
+    }
     return st;
 }
 

@@ -133,7 +133,7 @@ sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
                            "the sorts need work-groups of 64, the device allows %zu",
                            g->info.max_work_group);
     /* the radix scatter's local memory, the largest of the kernels */
-    uint64_t local_need = (uint64_t)wg * RADIX_E * 16 + wg * 16 + 1024;
+    uint64_t local_need = (uint64_t)wg * RADIX_E * 16 * 33 / 32 + wg * 16 + 2048;
     if (g->info.local_mem < local_need)
         return sn_diag_set(diag, SN_ELIMIT, 0, 0,
                            "the sorts need %llu bytes of local memory, the device has %llu",
@@ -417,9 +417,9 @@ static sn_status run_radix(run *r, unsigned bits, sn_diag *diag)
         if (st == SN_OK)
             st = scan(r, r->counts, r->offs, len, 0, diag);
         if (st == SN_OK)
-            st = args(r->s->k[KS_RX_SCATTER], "rx_scatter", diag, 11, M(r->k[c]), M(r->p[c]),
-                      M(r->k[c ^ 1]), M(r->p[c ^ 1]), U(r->n), U(shift), U(b), M(r->counts),
-                      M(r->offs), U(ct), U(hp));
+            st = args(r->s->k[KS_RX_SCATTER], "rx_scatter", diag, 10, M(r->k[c]), M(r->p[c]),
+                      M(r->k[c ^ 1]), M(r->p[c ^ 1]), U(r->n), U(shift), U(b), M(r->offs),
+                      U(ct), U(hp));
         if (st == SN_OK)
             st = launch(r, KS_RX_SCATTER, tiles * r->s->wg, diag);
         r->cur ^= 1;
