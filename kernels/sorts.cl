@@ -10,17 +10,21 @@
  * when hp != 0; every sort is stable, so with the original index as payload
  * the output is exactly the reference's stable sort.
  *
- * Built with -DWG=work-group size (a power of two, at least 64) and, in
+ * Built with -DWG=work-group size (a power of two, at least 64), -DSN_NV=1
+ * on NVIDIA GPUs of compute capability 7.0 or later, and, in
  * tests only, -DSN_SORT_BUG=MASK to plant a bug in the kernels of the
  * algorithms in MASK (1 transposition, 2 transposition-local, 4 rank, 8
  * merge, 16 radix, 32 hybrid; see sorts.c). */
 #ifndef WG
 #define WG 256
 #endif
+#ifndef SN_NV
+#define SN_NV 0 /* 1: an NVIDIA GPU with warp match and shuffle (see rank_nv) */
+#endif
 #ifndef SN_SORT_BUG
 #define SN_SORT_BUG 0
 #endif
-#define MERGE_E 8 /* keys per work-item in merge tiles and merge chunks */
+#define MERGE_E 16 /* keys per work-item in merge tiles and merge chunks */
 #define MT (WG * MERGE_E)
 #define RADIX_E 8 /* keys per work-item in a radix tile */
 #define RT (WG * RADIX_E)
@@ -290,7 +294,7 @@ inline uint corank_lp(__local const uint *s, uint a0, uint la, uint b0, uint lb,
 #define MERGE_INTO(x, xi, sk, si, a0, la, b0, lb, ia, ib)                                         \
     do {                                                                                       \
         uint av_ = ia < (la) ? sk[LP((a0) + ia)] : 0u, bv_ = ib < (lb) ? sk[LP((b0) + ib)] : 0u; \
-        for (uint e_ = 0; e_ < MERGE_E; e_++) {                                                \
+        _Pragma("unroll") for (uint e_ = 0; e_ < MERGE_E; e_++) {                              \
             bool ta_ = ib >= (lb) || (ia < (la) && av_ <= bv_);                                \
             if (ta_) {                                                                         \
                 x[e_] = av_;                                                                   \
@@ -318,15 +322,18 @@ __kernel void ms_tile(__global const uint *k, __global const uint *p, __global u
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     uint x[MERGE_E], xi[MERGE_E];
+#pragma unroll
     for (uint e = 0; e < MERGE_E; e++) {
         x[e] = ak[LP(q0 + e)];
         xi[e] = ai[LP(q0 + e)];
     }
+#pragma unroll
 #if SN_SORT_BUG & 8
     for (uint r = 2; r < MERGE_E; r++) { /* planted: two rounds short */
 #else
     for (uint r = 0; r < MERGE_E; r++) {
 #endif
+#pragma unroll
         for (uint e = r & 1; e + 1 < MERGE_E; e += 2) {
             if (x[e] > x[e + 1]) {
                 uint t = x[e]; x[e] = x[e + 1]; x[e + 1] = t;
@@ -336,6 +343,7 @@ __kernel void ms_tile(__global const uint *k, __global const uint *p, __global u
     }
     for (uint w = MERGE_E; w < MT; w <<= 1) {
         barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
         for (uint e = 0; e < MERGE_E; e++) {
             ak[LP(q0 + e)] = x[e];
             ai[LP(q0 + e)] = xi[e];
@@ -346,6 +354,7 @@ __kernel void ms_tile(__global const uint *k, __global const uint *p, __global u
         MERGE_INTO(x, xi, ak, ai, base, w, base + w, w, ia, ib);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
     for (uint e = 0; e < MERGE_E; e++) {
         ak[LP(q0 + e)] = x[e];
         ai[LP(q0 + e)] = xi[e];
@@ -404,6 +413,7 @@ __kernel void ms_merge(__global const uint *k, __global const uint *p, __global 
         MERGE_INTO(x, xi, sk, si, 0, na, na, nb, ia, ib);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
     for (uint e = 0; e < MERGE_E; e++) {
         if (t0 + e < na + nb) {
             sk[LP(t0 + e)] = x[e];
@@ -482,6 +492,87 @@ inline ulong scan_wg4(__local ulong *v, __local ulong *tmp, uint lid)
     return total;
 }
 
+#if SN_NV
+/* NVIDIA GPUs of compute capability 7.0 and later (the host defines SN_NV
+ * only there): warp primitives through inline PTX, which NVIDIA's OpenCL
+ * compiler accepts. Other devices take the portable split sort. */
+#define NW (WG / 32) /* warps in a work-group */
+inline uint nv_match(uint v)
+{
+    uint m;
+    asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(m) : "r"(v));
+    return m;
+}
+
+inline uint nv_shfl(uint v, uint lane)
+{
+    uint r;
+    asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(lane));
+    return r;
+}
+
+/* Sort the tile by digit into (tk, ti) (key, place in the tile) in one
+ * sweep, and say where each digit starts (start[d]). Warp w's lanes take
+ * the warp-striped places w*32*E + e*32 + lane, so (e, lane) runs in the
+ * tiles' order and the loads are coalesced. For each e, match.any finds the
+ * lanes holding the same digit; the lowest of them adds their number to
+ * the warp's counter of that digit, getting the count before them, and a
+ * shuffle hands it to the others: a key's rank among the warp's keys of
+ * its digit is that count plus its lanes of the same digit below it.
+ * (The atomic keeps successive leaders of a digit in order: each e's
+ * shuffle is a warp-wide meeting point.) One scan of the counters in
+ * (digit, warp) order then gives every (digit, warp) its first place. */
+inline void rank_nv(__global const uint *k, uint off, uint cnt, uint shift, uint mask, uint nd,
+                    __local uint *tk, __local uint *ti, __local uint *start, uint lid)
+{
+    __local uint wc[256 * NW], part[WG], tmp[WG];
+    uint lane = lid & 31, w = lid >> 5, x[RADIX_E], rank[RADIX_E];
+    for (uint i = lid; i < nd * NW; i += WG)
+        wc[i] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (uint e = 0; e < RADIX_E; e++) {
+        uint q = w * 32 * RADIX_E + e * 32 + lane;
+        x[e] = q < cnt ? k[off + q] : 0xFFFFFFFFu;
+    }
+#pragma unroll
+    for (uint e = 0; e < RADIX_E; e++) {
+        uint d = (x[e] >> shift) & mask, m = nv_match(d);
+        uint leader = popcount((m & (0u - m)) - 1u), old = 0;
+        if (lane == leader)
+            old = atomic_add(&wc[d * NW + w], popcount(m));
+        old = nv_shfl(old, leader);
+#if SN_SORT_BUG & 16
+        rank[e] = old; /* planted: lanes of one digit share a rank */
+#else
+        rank[e] = old + popcount(m & ((1u << lane) - 1u));
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* exclusive scan of wc[0 .. nd*NW): C consecutive counters a work-item */
+    uint c = (nd * NW + WG - 1) / WG, c0 = min(lid * c, nd * NW), c1 = min(c0 + c, nd * NW), sum = 0;
+    for (uint i = c0; i < c1; i++)
+        sum += wc[i];
+    part[lid] = sum;
+    scan_wg(part, tmp, lid);
+    sum = part[lid];
+    for (uint i = c0; i < c1; i++) {
+        uint v = wc[i];
+        wc[i] = sum;
+        sum += v;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = lid; d < nd; d += WG)
+        start[d] = wc[d * NW];
+#pragma unroll
+    for (uint e = 0; e < RADIX_E; e++) {
+        uint d = (x[e] >> shift) & mask, pos = wc[d * NW + w] + rank[e];
+        tk[LP(pos)] = x[e];
+        ti[LP(pos)] = w * 32 * RADIX_E + e * 32 + lane;
+    }
+}
+#endif
+
 __kernel void rx_scatter(__global const uint *k, __global const uint *p, __global uint *ok,
                          __global uint *op, uint n, uint shift, uint bits,
                          __global const uint *offs, uint tiles, uint hp)
@@ -491,18 +582,23 @@ __kernel void rx_scatter(__global const uint *k, __global const uint *p, __globa
     __local uint dst0[256], start[256];
     uint lid = (uint)get_local_id(0), t = (uint)get_group_id(0), nd = 1u << bits;
     uint mask = nd - 1, off = t * RT, cnt = min((uint)RT, n - off);
+#if !SN_NV
     /* padding past n gets the largest key: a stable sort leaves it last */
     for (uint i = lid; i < RT; i += WG) {
         sk[0][LP(i)] = i < cnt ? k[off + i] : 0xFFFFFFFFu;
         si[0][LP(i)] = i;
     }
+#endif
     /* where each digit of this tile goes: its place in the digit-major scan */
     for (uint d = lid; d < nd; d += WG)
         dst0[d] = offs[d * tiles + t];
+    uint s = 0;
+#if SN_NV
+    rank_nv(k, off, cnt, shift, mask, nd, sk[0], si[0], start, lid);
+#else
     /* stable splits by 2 bits of the digit at a time: one work-group scan
      * of four packed counters each; work-item lid owns positions
      * [lid*RADIX_E, +RADIX_E) (distinct banks through LP) */
-    uint s = 0;
 #if SN_SORT_BUG & 16
     for (uint b = 2; b < bits; b += 2, s ^= 1) { /* planted: the digit's low bits are not sorted */
 #else
@@ -538,6 +634,7 @@ __kernel void rx_scatter(__global const uint *k, __global const uint *p, __globa
         if (q == 0 || ((sk[s][LP(q - 1)] >> shift) & mask) != d)
             start[d] = q;
     }
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint q = lid; q < cnt; q += WG) {
         uint x = sk[s][LP(q)], d = (x >> shift) & mask;

@@ -18,7 +18,7 @@
 #include "gpu/kernels.h"
 
 /* Must match kernels/sorts.cl: keys per tile as multiples of WG. */
-#define MERGE_E 8
+#define MERGE_E 16
 #define RADIX_E 8
 #define HYB_E 8
 #define SORT_WG_MAX 256
@@ -107,6 +107,22 @@ static int planted_bugs(void)
     return mask;
 }
 
+/* Whether g is an NVIDIA GPU of compute capability 7.0 or later, whose
+ * warps match and shuffle (PTX match.any.sync, shfl.sync): the radix
+ * sort's one-sweep ranking (rank_nv in kernels/sorts.cl) needs them. */
+static bool nvidia_warps(const sn_gpu *g)
+{
+    const cl_device_info cc_major = 0x4000; /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */
+    char ext[8192] = "";
+    cl_uint major = 0;
+    if (strcmp(g->info.type, "GPU") != 0 || !strstr(g->info.vendor, "NVIDIA") ||
+        clGetDeviceInfo(g->device, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL) != CL_SUCCESS ||
+        !strstr(ext, "cl_nv_device_attribute_query"))
+        return false;
+    return clGetDeviceInfo(g->device, cc_major, sizeof major, &major, NULL) == CL_SUCCESS &&
+           major >= 7;
+}
+
 void sn_gpu_sorter_destroy(sn_gpu_sorter *s)
 {
     if (!s)
@@ -144,8 +160,13 @@ sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
     s->g = g;
     s->wg = wg;
     char opts[96];
-    snprintf(opts, sizeof opts, "-DWG=%zu -DSN_SORT_BUG=%d", wg, planted_bugs());
+    bool nv = nvidia_warps(g);
+    snprintf(opts, sizeof opts, "-DWG=%zu -DSN_SORT_BUG=%d -DSN_NV=%d", wg, planted_bugs(), nv);
     sn_status st = sn_gpu_build_source_opts(g, src, opts, false, &s->prog, diag);
+    if (st == SN_EBUILD && nv) { /* a compiler without inline PTX: the portable kernels */
+        snprintf(opts, sizeof opts, "-DWG=%zu -DSN_SORT_BUG=%d -DSN_NV=0", wg, planted_bugs());
+        st = sn_gpu_build_source_opts(g, src, opts, false, &s->prog, diag);
+    }
     for (int i = 0; i < KS_COUNT && st == SN_OK; i++) {
         cl_int err;
         s->k[i] = clCreateKernel(s->prog, kernel_names[i], &err);
