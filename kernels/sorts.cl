@@ -290,7 +290,8 @@ inline uint corank_lp(__local const uint *s, uint a0, uint la, uint b0, uint lb,
 }
 
 /* Merge E outputs of runs a = [a0, a0 + la) and b = [b0, b0 + lb) of (sk, si)
- * into registers, from a's ia-th and b's ib-th key on (ties from a). */
+ * into registers, from a's ia-th and b's ib-th key on (ties from a); the
+ * places si only with payload (hp). */
 #define MERGE_INTO(x, xi, sk, si, a0, la, b0, lb, ia, ib)                                         \
     do {                                                                                       \
         uint av_ = ia < (la) ? sk[LP((a0) + ia)] : 0u, bv_ = ib < (lb) ? sk[LP((b0) + ib)] : 0u; \
@@ -298,12 +299,12 @@ inline uint corank_lp(__local const uint *s, uint a0, uint la, uint b0, uint lb,
             bool ta_ = ib >= (lb) || (ia < (la) && av_ <= bv_);                                \
             if (ta_) {                                                                         \
                 x[e_] = av_;                                                                   \
-                xi[e_] = si[LP((a0) + ia)];                                                    \
+                if (hp) xi[e_] = si[LP((a0) + ia)];                                            \
                 ia++;                                                                          \
                 av_ = ia < (la) ? sk[LP((a0) + ia)] : 0u;                                      \
             } else {                                                                           \
                 x[e_] = bv_;                                                                   \
-                xi[e_] = si[LP((b0) + ib)];                                                    \
+                if (hp) xi[e_] = si[LP((b0) + ib)];                                            \
                 ib++;                                                                          \
                 bv_ = ib < (lb) ? sk[LP((b0) + ib)] : 0u;                                      \
             }                                                                                  \
@@ -311,21 +312,21 @@ inline uint corank_lp(__local const uint *s, uint a0, uint la, uint b0, uint lb,
     } while (0)
 
 __kernel void ms_tile(__global const uint *k, __global const uint *p, __global uint *ok,
-                      __global uint *op, uint n, uint hp)
+                      __global uint *op, uint n, uint hp, __local uint *ai /* MTP words if hp */)
 {
-    __local uint ak[MTP], ai[MTP];
+    __local uint ak[MTP];
     uint lid = (uint)get_local_id(0), off = (uint)get_group_id(0) * MT;
     uint cnt = min((uint)MT, n - off), q0 = lid * MERGE_E;
     for (uint i = lid; i < MT; i += WG) {
         ak[LP(i)] = i < cnt ? k[off + i] : 0xFFFFFFFFu;
-        ai[LP(i)] = i;
+        if (hp) ai[LP(i)] = i;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     uint x[MERGE_E], xi[MERGE_E];
 #pragma unroll
     for (uint e = 0; e < MERGE_E; e++) {
         x[e] = ak[LP(q0 + e)];
-        xi[e] = ai[LP(q0 + e)];
+        xi[e] = q0 + e;
     }
 #pragma unroll
 #if SN_SORT_BUG & 8
@@ -346,7 +347,7 @@ __kernel void ms_tile(__global const uint *k, __global const uint *p, __global u
 #pragma unroll
         for (uint e = 0; e < MERGE_E; e++) {
             ak[LP(q0 + e)] = x[e];
-            ai[LP(q0 + e)] = xi[e];
+            if (hp) ai[LP(q0 + e)] = xi[e];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         uint base = q0 & ~(2 * w - 1), d = q0 - base;
@@ -357,7 +358,7 @@ __kernel void ms_tile(__global const uint *k, __global const uint *p, __global u
 #pragma unroll
     for (uint e = 0; e < MERGE_E; e++) {
         ak[LP(q0 + e)] = x[e];
-        ai[LP(q0 + e)] = xi[e];
+        if (hp) ai[LP(q0 + e)] = xi[e];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint i = lid; i < cnt; i += WG) {
@@ -389,9 +390,10 @@ __kernel void ms_partition(__global const uint *k, __global uint *bounds, uint n
  * registers (with their place in the slice, for the payload); the chunk goes
  * back through local memory so that the writes are coalesced. */
 __kernel void ms_merge(__global const uint *k, __global const uint *p, __global uint *ok,
-                       __global uint *op, uint n, uint w, uint hp, __global const uint *bounds)
+                       __global uint *op, uint n, uint w, uint hp, __global const uint *bounds,
+                       __local uint *si /* MTP words if hp */)
 {
-    __local uint sk[MTP], si[MTP];
+    __local uint sk[MTP];
     uint lid = (uint)get_local_id(0), c = (uint)get_group_id(0);
     uint out0 = c * MT;
     uint base = out0 & ~(2 * w - 1);
@@ -404,7 +406,7 @@ __kernel void ms_merge(__global const uint *k, __global const uint *p, __global 
     uint na = a1 - a0, nb = b1 - b0;
     for (uint i = lid; i < na + nb; i += WG) {
         sk[LP(i)] = k[i < na ? base + a0 + i : base + la + b0 + (i - na)];
-        si[LP(i)] = i;
+        if (hp) si[LP(i)] = i;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     uint t0 = lid * MERGE_E, x[MERGE_E], xi[MERGE_E];
@@ -417,7 +419,7 @@ __kernel void ms_merge(__global const uint *k, __global const uint *p, __global 
     for (uint e = 0; e < MERGE_E; e++) {
         if (t0 + e < na + nb) {
             sk[LP(t0 + e)] = x[e];
-            si[LP(t0 + e)] = xi[e];
+            if (hp) si[LP(t0 + e)] = xi[e];
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -523,9 +525,9 @@ inline uint nv_shfl(uint v, uint lane)
  * shuffle is a warp-wide meeting point.) One scan of the counters in
  * (digit, warp) order then gives every (digit, warp) its first place. */
 inline void rank_nv(__global const uint *k, uint off, uint cnt, uint shift, uint mask, uint nd,
-                    __local uint *tk, __local uint *ti, __local uint *start, uint lid)
+                    __local uint *tk, __local uint *ti, uint hp, __local uint *start, __local uint *wc,
+                    __local uint *part, __local uint *tmp, uint lid)
 {
-    __local uint wc[256 * NW], part[WG], tmp[WG];
     uint lane = lid & 31, w = lid >> 5, x[RADIX_E], rank[RADIX_E];
     for (uint i = lid; i < nd * NW; i += WG)
         wc[i] = 0;
@@ -568,17 +570,22 @@ inline void rank_nv(__global const uint *k, uint off, uint cnt, uint shift, uint
     for (uint e = 0; e < RADIX_E; e++) {
         uint d = (x[e] >> shift) & mask, pos = wc[d * NW + w] + rank[e];
         tk[LP(pos)] = x[e];
-        ti[LP(pos)] = w * 32 * RADIX_E + e * 32 + lane;
+        if (hp) ti[LP(pos)] = w * 32 * RADIX_E + e * 32 + lane;
     }
 }
 #endif
 
 __kernel void rx_scatter(__global const uint *k, __global const uint *p, __global uint *ok,
                          __global uint *op, uint n, uint shift, uint bits,
-                         __global const uint *offs, uint tiles, uint hp)
+                         __global const uint *offs, uint tiles, uint hp,
+                         __local uint *si /* with payload RTP words (NV) or 2 RTP, else 1 */)
 {
-    __local uint sk[2][RTP], si[2][RTP];
+#if SN_NV
+    __local uint sk[1][RTP];
+#else
+    __local uint sk[2][RTP];
     __local ulong cs[WG], ctmp[WG];
+#endif
     __local uint dst0[256], start[256];
     uint lid = (uint)get_local_id(0), t = (uint)get_group_id(0), nd = 1u << bits;
     uint mask = nd - 1, off = t * RT, cnt = min((uint)RT, n - off);
@@ -586,7 +593,7 @@ __kernel void rx_scatter(__global const uint *k, __global const uint *p, __globa
     /* padding past n gets the largest key: a stable sort leaves it last */
     for (uint i = lid; i < RT; i += WG) {
         sk[0][LP(i)] = i < cnt ? k[off + i] : 0xFFFFFFFFu;
-        si[0][LP(i)] = i;
+        if (hp) si[LP(i)] = i;
     }
 #endif
     /* where each digit of this tile goes: its place in the digit-major scan */
@@ -594,7 +601,8 @@ __kernel void rx_scatter(__global const uint *k, __global const uint *p, __globa
         dst0[d] = offs[d * tiles + t];
     uint s = 0;
 #if SN_NV
-    rank_nv(k, off, cnt, shift, mask, nd, sk[0], si[0], start, lid);
+    __local uint wc[256 * NW], part[WG], tmp[WG];
+    rank_nv(k, off, cnt, shift, mask, nd, sk[0], si, hp, start, wc, part, tmp, lid);
 #else
     /* stable splits by 2 bits of the digit at a time: one work-group scan
      * of four packed counters each; work-item lid owns positions
@@ -609,7 +617,7 @@ __kernel void rx_scatter(__global const uint *k, __global const uint *p, __globa
         ulong c = 0;
         for (uint e = 0; e < RADIX_E; e++) {
             x[e] = sk[s][LP(q0 + e)];
-            xi[e] = si[s][LP(q0 + e)];
+            if (hp) xi[e] = si[s * RTP + LP(q0 + e)];
             c += 1ul << (16 * ((x[e] >> (shift + b)) & 3u));
         }
         cs[lid] = c;
@@ -622,7 +630,7 @@ __kernel void rx_scatter(__global const uint *k, __global const uint *p, __globa
             uint dst = base + (uint)((pre >> (16 * v)) & 0xFFFFu);
             pre += 1ul << (16 * v);
             sk[s ^ 1][LP(dst)] = x[e];
-            si[s ^ 1][LP(dst)] = xi[e];
+            if (hp) si[(s ^ 1) * RTP + LP(dst)] = xi[e];
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -642,7 +650,7 @@ __kernel void rx_scatter(__global const uint *k, __global const uint *p, __globa
         if (dst >= n) /* only if the tile was not sorted by digit (a bug) */
             continue;
         ok[dst] = x;
-        if (hp) op[dst] = p[off + si[s][LP(q)]];
+        if (hp) op[dst] = p[off + si[s * RTP + LP(q)]];
     }
 }
 

@@ -57,6 +57,7 @@ struct sn_gpu_sorter {
     cl_program prog;
     cl_kernel k[KS_COUNT];
     size_t wg;
+    bool nv; /* built with -DSN_NV=1 (rank_nv) */
 };
 
 const char *sn_sort_algo_name(sn_sort_algo a)
@@ -166,7 +167,9 @@ sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
     if (st == SN_EBUILD && nv) { /* a compiler without inline PTX: the portable kernels */
         snprintf(opts, sizeof opts, "-DWG=%zu -DSN_SORT_BUG=%d -DSN_NV=0", wg, planted_bugs());
         st = sn_gpu_build_source_opts(g, src, opts, false, &s->prog, diag);
+        nv = false;
     }
+    s->nv = nv;
     for (int i = 0; i < KS_COUNT && st == SN_OK; i++) {
         cl_int err;
         s->k[i] = clCreateKernel(s->prog, kernel_names[i], &err);
@@ -347,12 +350,25 @@ static sn_status run_transposition_local(run *r, sn_diag *diag)
 
 /* ---- rank, merge, hybrid: kernels from k[cur] to k[cur ^ 1] */
 
+/* Bytes of a kernel's local array of tile places: `words` with payload,
+ * else a word (the kernels touch it only with payload). */
+static size_t places(const run *r, size_t words)
+{
+    return r->hp ? words * 4 : 4;
+}
+#define L(bytes) (size_t)(bytes), (const void *)NULL
+/* words of a local tile of e keys a work-item, with a pad word every 32 */
+#define PADDED(r, e) ((r)->s->wg * (e) + (r)->s->wg * (e) / 32)
+
 static sn_status step(run *r, int which, size_t items, sn_diag *diag)
 {
     int c = r->cur;
     cl_kernel k = r->s->k[which];
     sn_status st = args(k, kernel_names[which], diag, 6, M(r->k[c]), M(r->p[c]), M(r->k[c ^ 1]),
                         M(r->p[c ^ 1]), U(r->n), U(r->hp));
+    if (st == SN_OK && which == KS_MS_TILE)
+        if (clSetKernelArg(k, 6, places(r, PADDED(r, MERGE_E)), NULL) != CL_SUCCESS)
+            st = sn_diag_set(diag, SN_EDEVICE, 0, 0, "clSetKernelArg(ms_tile, local places) failed");
     if (st == SN_OK)
         st = launch(r, which, items, diag);
     r->cur ^= 1;
@@ -375,8 +391,9 @@ static sn_status run_merges(run *r, int tile_kernel, size_t tile, sn_diag *diag)
         if (st == SN_OK)
             st = launch(r, KS_MS_PARTITION, chunks, diag);
         if (st == SN_OK)
-            st = args(r->s->k[KS_MS_MERGE], "ms_merge", diag, 8, M(r->k[c]), M(r->p[c]),
-                      M(r->k[c ^ 1]), M(r->p[c ^ 1]), U(r->n), U(cw), U(r->hp), M(r->offs));
+            st = args(r->s->k[KS_MS_MERGE], "ms_merge", diag, 9, M(r->k[c]), M(r->p[c]),
+                      M(r->k[c ^ 1]), M(r->p[c ^ 1]), U(r->n), U(cw), U(r->hp), M(r->offs),
+                      L(places(r, PADDED(r, MERGE_E))));
         if (st == SN_OK)
             st = launch(r, KS_MS_MERGE, chunks * r->s->wg, diag);
         r->cur ^= 1;
@@ -438,9 +455,9 @@ static sn_status run_radix(run *r, unsigned bits, sn_diag *diag)
         if (st == SN_OK)
             st = scan(r, r->counts, r->offs, len, 0, diag);
         if (st == SN_OK)
-            st = args(r->s->k[KS_RX_SCATTER], "rx_scatter", diag, 10, M(r->k[c]), M(r->p[c]),
+            st = args(r->s->k[KS_RX_SCATTER], "rx_scatter", diag, 11, M(r->k[c]), M(r->p[c]),
                       M(r->k[c ^ 1]), M(r->p[c ^ 1]), U(r->n), U(shift), U(b), M(r->offs),
-                      U(ct), U(hp));
+                      U(ct), U(hp), L(places(r, PADDED(r, RADIX_E) * (r->s->nv ? 1 : 2))));
         if (st == SN_OK)
             st = launch(r, KS_RX_SCATTER, tiles * r->s->wg, diag);
         r->cur ^= 1;
