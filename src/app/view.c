@@ -491,7 +491,7 @@ sn_status sn_view_init(sn_view *v, const char *spec, const sn_view_input *in, sn
     snprintf(v->name, sizeof v->name, "%s", sn_schedule_name(s));
     v->input = keys;
     install_trace(v, &r);
-    sn_view_message(v, false, "Right: next layer   Space: play   H: help");
+    sn_view_message(v, false, "Right: next layer   Space: play   R: new random input");
     /* nothing to step through yet: start building it */
     if (v->layers == 0 && n >= 2)
         sn_view_action(v, SN_ACT_EDIT);
