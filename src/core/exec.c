@@ -446,7 +446,7 @@ typedef struct geom {
     uint64_t seg;       /* a sweep's step */
 } geom;
 
-static geom geom_make(unsigned block_log, uint32_t n, unsigned nt)
+static geom geom_make(unsigned block_log, bool no_sweep, uint32_t n, unsigned nt)
 {
     if (block_log == 0 || block_log > 30)
         block_log = BLOCK_LOG;
@@ -454,7 +454,7 @@ static geom geom_make(unsigned block_log, uint32_t n, unsigned nt)
     if (g.seg == 0)
         g.seg = 1;
     /* each thread's share must hold the triangles at both its ends */
-    if (nt > 1 && (uint64_t)n / nt < 4 * g.sweep_max)
+    if (no_sweep || (nt > 1 && (uint64_t)n / nt < 4 * g.sweep_max))
         g.sweep_max = 0;
     return g;
 }
@@ -621,6 +621,7 @@ typedef struct par {
     bool convert; /* raw bits in and out (else already internal) */
     unsigned nt;  /* threads, the caller included */
     unsigned block_log;
+    bool no_sweep;
     geom g;
     const atomic_bool *cancel; /* may be NULL */
     atomic_size_t stop_at;     /* the phase after which all stop (SIZE_MAX: none) */
@@ -749,7 +750,7 @@ static size_t run_parallel(par *p, unsigned nt, bool *stopped)
         started++;
     }
     p->nt = started + 1;
-    p->g = geom_make(p->block_log, p->n, p->nt);
+    p->g = geom_make(p->block_log, p->no_sweep, p->n, p->nt);
     memset(p->swaps, 0, sizeof p->swaps);
     pthread_barrier_init(&p->bar, NULL, p->nt);
     p->ready = true;
@@ -781,7 +782,8 @@ bool sn_exec_run_opts(const sn_schedule *s, sn_key_type t, uint32_t *keys, uint3
     if (nt > 1 && n > 1) {
         par p = {.s = s, .type = t, .keys = keys, .pay = payload, .n = n, .k0 = 0,
                  .k1 = sn_schedule_layer_count(s), .mode = payload ? MODE_SCALAR : MODE_FAST,
-                 .convert = true, .block_log = block_log, .cancel = cancel};
+                 .convert = true, .block_log = block_log, .no_sweep = o && o->no_sweep,
+                 .cancel = cancel};
         bool stopped = false;
         run_parallel(&p, nt, &stopped);
         return !stopped;
@@ -796,7 +798,7 @@ bool sn_exec_run_opts(const sn_schedule *s, sn_key_type t, uint32_t *keys, uint3
                 apply_layer(&c, s, k);
         }
     } else {
-        geom g = geom_make(block_log, n, 1);
+        geom g = geom_make(block_log, o && o->no_sweep, n, 1);
         done = run_closed(&c, s, &g, cancel);
     }
     from_internal(t, keys, n);

@@ -65,6 +65,9 @@ typedef struct sn_exec_opts {
      * (15). Tests shrink it to reach the blocked and swept paths at small
      * n; any value gives the same result. */
     unsigned block_log;
+    /* Every global layer in a pass of its own, as before sweeps existed
+     * (for benchmarks: the same result, slower). */
+    bool no_sweep;
 } sn_exec_opts;
 
 /* Returns false when *o->cancel stopped the run, else true. o may be
