@@ -220,6 +220,13 @@ typedef struct sn_gpu_verify_opts {
     /* A user's layer kernel (OpenCL C source, borrowed, NUL-terminated) run
      * in place of ours, layer by layer; see docs/student-kernel.md. */
     const char *user_source;
+    /* Progress of a long run: called on the caller's thread as each phase
+     * of a fused (final-array) or batched verification ends, with the
+     * phase's name ("device run", "reference executor", ...), its wall
+     * seconds and, for the reference executor, its thread count (else 0).
+     * NULL: none. The library prints nothing itself. */
+    void (*progress)(void *ctx, const char *phase, double seconds, unsigned threads);
+    void *progress_ctx;
 } sn_gpu_verify_opts;
 
 typedef enum sn_gpu_method {
@@ -240,6 +247,12 @@ typedef struct sn_gpu_report {
     uint32_t expected; /* raw bits */
     uint32_t actual;
     bool in_payload; /* the keys agree there but the payload differs */
+    /* Wall seconds of the phases of a fused or batched verification (0
+     * where a phase did not run): the input's copies, the device run, the
+     * reference executor (on reference_threads threads; with a fused
+     * variant it runs during the device run) and the comparison. */
+    double copy_s, device_s, reference_s, compare_s;
+    unsigned reference_threads;
 } sn_gpu_report;
 
 /* Run s on the device from input[0..n) (raw bits of type t; with_payload:
