@@ -491,8 +491,10 @@ static sn_status verify_final(sn_gpu *g, const sn_schedule *s, sn_key_type t, co
         goto done;
     }
     phase_done(o, "copies of the input", t0, &rep->copy_s, 0);
-    ref_job job = {.s = s, .t = t, .keys = ref, .pay = ref_pay,
-                   .threads = sn_exec_threads_auto(n)};
+    /* one core left to the device run's thread (a runtime may spin while
+     * it waits), so no worker of the reference's barriers is preempted */
+    unsigned nt = sn_exec_threads_auto(n);
+    ref_job job = {.s = s, .t = t, .keys = ref, .pay = ref_pay, .threads = nt > 2 ? nt - 1 : nt};
     atomic_init(&job.cancel, false);
     rep->reference_threads = job.threads;
     pthread_t th;
