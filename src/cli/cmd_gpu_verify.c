@@ -71,7 +71,7 @@ static void verify_help(void)
 typedef struct verify_args {
     const char *spec, *kernel_file, *timeout_arg, *save_source;
     double timeout;
-    bool json, with_payload;
+    bool json, with_payload, progress;
     sn_gpu_verify_opts vo;
     cli_input in;
 } verify_args;
@@ -412,7 +412,8 @@ static int run_here(const verify_args *a, const sn_schedule *s, const uint32_t *
     sn_status st = sn_gpu_open(a->spec, g, &d);
     if (st != SN_OK)
         return gpu_report("gpu verify", st, &d, NULL);
-    st = sn_gpu_verify(*g, s, a->in.type, keys, a->with_payload, &a->vo, &v->rep, &d);
+    st = sn_gpu_verify_progress(*g, s, a->in.type, keys, a->with_payload, &a->vo,
+                                a->progress ? progress_line : NULL, NULL, &v->rep, &d);
     if (st != SN_OK)
         return gpu_report("gpu verify", st, &d, sn_gpu_build_log(*g));
     v->device = sn_gpu_device_name(*g);
@@ -455,7 +456,7 @@ int gpu_verify(int argc, char **argv)
         char desc[96];
         fprintf(stderr, "sortnet: gpu verify: making the input (%s): %.2f s\n",
                 sn_input_describe(&a.in.spec, desc, sizeof desc), (cli_now_ms() - t0) / 1000.0);
-        a.vo.progress = progress_line;
+        a.progress = true;
     }
     if (a.kernel_file) {
         size_t len = 0;

@@ -220,13 +220,6 @@ typedef struct sn_gpu_verify_opts {
     /* A user's layer kernel (OpenCL C source, borrowed, NUL-terminated) run
      * in place of ours, layer by layer; see docs/student-kernel.md. */
     const char *user_source;
-    /* Progress of a long run: called on the caller's thread as each phase
-     * of a fused (final-array) or batched verification ends, with the
-     * phase's name ("device run", "reference executor", ...), its wall
-     * seconds and, for the reference executor, its thread count (else 0).
-     * NULL: none. The library prints nothing itself. */
-    void (*progress)(void *ctx, const char *phase, double seconds, unsigned threads);
-    void *progress_ctx;
 } sn_gpu_verify_opts;
 
 typedef enum sn_gpu_method {
@@ -268,6 +261,20 @@ typedef struct sn_gpu_report {
 sn_status sn_gpu_verify(sn_gpu *g, const sn_schedule *s, sn_key_type t, const uint32_t *input,
                         bool with_payload, const sn_gpu_verify_opts *opts, sn_gpu_report *rep,
                         sn_diag *diag);
+
+/* Progress of a long run: called on the caller's thread as each phase of
+ * a fused (final-array) or batched verification ends, with the phase's
+ * name ("device run", "reference executor", ...), its wall seconds and,
+ * for the reference executor, its thread count (else 0). */
+typedef void (*sn_gpu_progress_fn)(void *ctx, const char *phase, double seconds,
+                                   unsigned threads);
+
+/* sn_gpu_verify that reports its phases to progress (NULL: none) as they
+ * end; the library prints nothing itself. */
+sn_status sn_gpu_verify_progress(sn_gpu *g, const sn_schedule *s, sn_key_type t,
+                                 const uint32_t *input, bool with_payload,
+                                 const sn_gpu_verify_opts *opts, sn_gpu_progress_fn progress,
+                                 void *progress_ctx, sn_gpu_report *rep, sn_diag *diag);
 
 /* ---- a user's kernel in a process of its own
  *

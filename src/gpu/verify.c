@@ -130,15 +130,21 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The caller's progress hook (fn may be NULL). */
+typedef struct progress {
+    sn_gpu_progress_fn fn;
+    void *ctx;
+} progress;
+
 /* A phase ended: its time into *slot and to the caller's progress hook. */
-static void phase_done(const sn_gpu_verify_opts *o, const char *phase, double t0, double *slot,
+static void phase_done(const progress *o, const char *phase, double t0, double *slot,
                        unsigned threads)
 {
     double sec = now_s() - t0;
     if (slot)
         *slot = sec;
-    if (o->progress)
-        o->progress(o->progress_ctx, phase, sec, threads);
+    if (o->fn)
+        o->fn(o->ctx, phase, sec, threads);
 }
 
 /* ---- lockstep: the reference one layer behind the device */
@@ -476,7 +482,7 @@ static void *ref_worker(void *arg)
 }
 
 static sn_status verify_final(sn_gpu *g, const sn_schedule *s, sn_key_type t, const uint32_t *input,
-                              bool with_payload, sn_gpu_variant v, const sn_gpu_verify_opts *o,
+                              bool with_payload, sn_gpu_variant v, const progress *o,
                               sn_gpu_report *rep, sn_diag *diag)
 {
     uint32_t n = sn_schedule_wires(s);
@@ -513,10 +519,10 @@ static sn_status verify_final(sn_gpu *g, const sn_schedule *s, sn_key_type t, co
     if (st != SN_OK)
         goto done;
     rep->reference_s = job.seconds;
-    if (o->progress)
-        o->progress(o->progress_ctx, meanwhile ? "reference executor (during the device run)"
-                                               : "reference executor",
-                    job.seconds, job.threads);
+    if (o->fn)
+        o->fn(o->ctx, meanwhile ? "reference executor (during the device run)"
+                                : "reference executor",
+              job.seconds, job.threads);
     t0 = now_s();
     mismatch(rep, L ? L - 1 : 0, ref, dev, ref_pay, dev_pay, n);
     phase_done(o, "comparison", t0, &rep->compare_s, 0);
@@ -668,7 +674,7 @@ static sn_status batched_final(batched *b, sn_gpu_report *rep, sn_diag *diag)
  * and the final array. */
 static sn_status verify_batched(sn_gpu *g, const sn_schedule *s, sn_key_type t,
                                 const uint32_t *input, bool with_payload,
-                                const sn_gpu_batch_opts *bo, const sn_gpu_verify_opts *o,
+                                const sn_gpu_batch_opts *bo, const progress *o,
                                 sn_gpu_report *rep, sn_diag *diag)
 {
     batched b;
@@ -714,6 +720,15 @@ sn_status sn_gpu_verify(sn_gpu *g, const sn_schedule *s, sn_key_type t, const ui
                         bool with_payload, const sn_gpu_verify_opts *opts, sn_gpu_report *rep,
                         sn_diag *diag)
 {
+    return sn_gpu_verify_progress(g, s, t, input, with_payload, opts, NULL, NULL, rep, diag);
+}
+
+sn_status sn_gpu_verify_progress(sn_gpu *g, const sn_schedule *s, sn_key_type t,
+                                 const uint32_t *input, bool with_payload,
+                                 const sn_gpu_verify_opts *opts, sn_gpu_progress_fn progress_fn,
+                                 void *progress_ctx, sn_gpu_report *rep, sn_diag *diag)
+{
+    progress prog = {progress_fn, progress_ctx};
     sn_gpu_verify_opts none;
     memset(&none, 0, sizeof none);
     const sn_gpu_verify_opts *o = opts ? opts : &none;
@@ -739,7 +754,7 @@ sn_status sn_gpu_verify(sn_gpu *g, const sn_schedule *s, sn_key_type t, const ui
                                "comparison or injected fault (use a per-layer variant)",
                                sn_gpu_variant_name(bo.variant));
         rep->method = SN_GPU_CHECK_FINAL;
-        return verify_final(g, s, t, input, with_payload, bo.variant, o, rep, diag);
+        return verify_final(g, s, t, input, with_payload, bo.variant, &prog, rep, diag);
     }
     if (o->per_layer) {
         rep->method = SN_GPU_CHECK_LOCKSTEP;
@@ -750,5 +765,5 @@ sn_status sn_gpu_verify(sn_gpu *g, const sn_schedule *s, sn_key_type t, const ui
     bo.inject = o->inject;
     bo.inject_layer = o->inject_layer;
     bo.inject_index = o->inject_index;
-    return verify_batched(g, s, t, input, with_payload, &bo, o, rep, diag);
+    return verify_batched(g, s, t, input, with_payload, &bo, &prog, rep, diag);
 }
