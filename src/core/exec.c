@@ -444,18 +444,25 @@ typedef struct geom {
     uint32_t block;     /* wires of a local window */
     uint64_t sweep_max; /* a sweep's distances add up to at most this (0: no sweeps) */
     uint64_t seg;       /* a sweep's step */
+    uint64_t chunk;     /* wires of a closure block's chunks */
+    int bits_max;       /* a closure block has at most 2^bits_max chunks (0: none) */
 } geom;
 
 static geom geom_make(unsigned block_log, bool no_sweep, uint32_t n, unsigned nt)
 {
     if (block_log == 0 || block_log > 30)
         block_log = BLOCK_LOG;
-    geom g = {(uint32_t)1 << block_log, (uint64_t)2 << block_log, ((uint64_t)1 << block_log) / 8};
+    geom g = {(uint32_t)1 << block_log, (uint64_t)2 << block_log, ((uint64_t)1 << block_log) / 8,
+              ((uint64_t)1 << block_log) / 32, 7};
     if (g.seg == 0)
         g.seg = 1;
+    if (g.chunk == 0)
+        g.chunk = 1;
     /* each thread's share must hold the triangles at both its ends */
     if (no_sweep || (nt > 1 && (uint64_t)n / nt < 4 * g.sweep_max))
         g.sweep_max = 0;
+    if (no_sweep)
+        g.bits_max = 0;
     return g;
 }
 
@@ -477,12 +484,60 @@ static bool layer_is_global(const sn_schedule *s, size_t k, uint32_t block)
     return w == 0 || w > block;
 }
 
-enum { PH_LOCAL, PH_GLOBAL, PH_SWEEP };
+/* The wire bits in which a closed-form layer's two wires can differ:
+ * bitonic's xor step q: q; odd-even merge (p, p): p; (p, q < p): the
+ * bits from q up to 2p (w + q carries, inside the 2p window); UINT64_MAX
+ * for the others (the mirror step and transposition change low bits). */
+static uint64_t layer_mask(sn_layer_form f)
+{
+    switch (f.algo) {
+    case SN_ALGO_BITONIC: return f.q == f.p / 2 ? UINT64_MAX : f.q;
+    case SN_ALGO_ODDEVEN_MERGE: return f.q == f.p ? f.p : 2 * (uint64_t)f.p - f.q;
+    default: return UINT64_MAX;
+    }
+}
+
+static int popcount64(uint64_t x)
+{
+    int c = 0;
+    for (; x; x &= x - 1)
+        c++;
+    return c;
+}
+
+/* Closure blocks: when the layers [k, j) pair only wires that differ in
+ * the bits of U, all above the chunk size, the wires B | x + i (x any
+ * subset of U, i < chunk) for a base B with no bit of U or below the
+ * chunk are closed under them: 2^|U| chunks that the group runs on in
+ * cache, layer after layer, one pass for the group. Bitonic's xor steps
+ * have one bit each (7 consecutive ones per pass); odd-even merge's first
+ * r layers of a merge share r bits. Returns the end of the longest such
+ * group from k, and U. */
+static size_t block_group_end(const sn_schedule *s, size_t k, size_t kend, const geom *g,
+                              uint64_t *umask)
+{
+    uint64_t U = 0;
+    size_t j = k;
+    while (j < kend && g->bits_max && layer_is_global(s, j, g->block)) {
+        uint64_t m = layer_mask(sn_schedule_layer_form(s, j));
+        if (m == UINT64_MAX || (m & (g->chunk - 1)) || popcount64(U | m) > g->bits_max)
+            break;
+        U |= m;
+        j++;
+    }
+    *umask = U;
+    return j;
+}
+
+enum { PH_LOCAL, PH_GLOBAL, PH_SWEEP, PH_BLOCKS };
 
 /* The phase of a closed-form run that starts at layer k (< kend): the
  * local layers from k up to the next global one (PH_LOCAL), one global
- * layer (PH_GLOBAL) or a sweep of several (PH_SWEEP). Returns its end. */
-static size_t phase_end(const sn_schedule *s, size_t k, size_t kend, const geom *g, int *kind)
+ * layer (PH_GLOBAL), a sweep of several (PH_SWEEP) or a group on closure
+ * blocks (PH_BLOCKS, *umask its bits), whichever covers more layers.
+ * Returns its end. */
+static size_t phase_end(const sn_schedule *s, size_t k, size_t kend, const geom *g, int *kind,
+                        uint64_t *umask)
 {
     size_t j = k + 1;
     if (!layer_is_global(s, k, g->block)) {
@@ -498,6 +553,11 @@ static size_t phase_end(const sn_schedule *s, size_t k, size_t kend, const geom 
             break;
         sum += d;
         j++;
+    }
+    size_t jb = block_group_end(s, k, kend, g, umask);
+    if (jb > j && jb - k > 1) {
+        *kind = PH_BLOCKS;
+        return jb;
     }
     *kind = j - k > 1 ? PH_SWEEP : PH_GLOBAL;
     return j;
@@ -572,6 +632,35 @@ static void sweep_boundary(ctx *c, const sn_schedule *s, size_t k0, size_t k1, u
     }
 }
 
+/* Layers [k0, k1) on the closure block with base B (see block_group_end):
+ * each layer on all the block's chunks before the next. */
+static void run_block(ctx *c, const sn_schedule *s, size_t k0, size_t k1, uint64_t B, uint64_t U,
+                      uint64_t chunk)
+{
+    uint32_t n = sn_schedule_wires(s);
+    for (size_t k = k0; k < k1; k++) {
+        sn_layer_form f = sn_schedule_layer_form(s, k);
+        uint64_t x = 0;
+        do {
+            if ((B | x) < n)
+                layer_range(c, f, n, B | x, (B | x) + chunk);
+            x = (x - U) & U; /* the next subset of U */
+        } while (x);
+    }
+}
+
+/* The closure blocks t, t + nt, ... (in the order of their bases). */
+static void run_blocks(ctx *c, const sn_schedule *s, size_t k0, size_t k1, uint64_t U,
+                       uint64_t chunk, unsigned t, unsigned nt)
+{
+    uint32_t n = sn_schedule_wires(s);
+    uint64_t M = U | (chunk - 1); /* the bits a base keeps clear */
+    uint64_t i = 0;
+    for (uint64_t B = 0; B < n; B = ((B | M) + 1) & ~M, i++)
+        if (i % nt == t)
+            run_block(c, s, k0, k1, B, U, chunk);
+}
+
 /* Run every layer of a closed-form schedule, blocking local layers and
  * sweeping global ones; false when *cancel was set. */
 static bool run_closed(ctx *c, const sn_schedule *s, const geom *g, const atomic_bool *cancel)
@@ -582,9 +671,12 @@ static bool run_closed(ctx *c, const sn_schedule *s, const geom *g, const atomic
         if (cancel && atomic_load(cancel))
             return false;
         int kind;
-        j = phase_end(s, k, L, g, &kind);
+        uint64_t U;
+        j = phase_end(s, k, L, g, &kind, &U);
         if (kind == PH_GLOBAL)
             apply_window(c, sn_schedule_layer_form(s, k), 0, n);
+        else if (kind == PH_BLOCKS)
+            run_blocks(c, s, k, j, U, g->chunk, 0, 1);
         else if (kind == PH_SWEEP)
             sweep_region(c, s, k, j, 0, n, false, false, g->seg);
         else
@@ -662,9 +754,12 @@ static void global_part(ctx *c, sn_layer_form f, uint32_t n, unsigned t, unsigne
 static size_t closed_phase(ctx *c, par *p, size_t k, unsigned t)
 {
     int kind;
-    size_t j = phase_end(p->s, k, p->k1, &p->g, &kind);
+    uint64_t U;
+    size_t j = phase_end(p->s, k, p->k1, &p->g, &kind, &U);
     if (kind == PH_GLOBAL) {
         global_part(c, sn_schedule_layer_form(p->s, k), p->n, t, p->nt);
+    } else if (kind == PH_BLOCKS) {
+        run_blocks(c, p->s, k, j, U, p->g.chunk, t, p->nt);
     } else if (kind == PH_SWEEP) {
         uint64_t a = (uint64_t)p->n * t / p->nt, b = (uint64_t)p->n * (t + 1) / p->nt;
         sweep_region(c, p->s, k, j, a, b, t > 0, t + 1 < p->nt, p->g.seg);
