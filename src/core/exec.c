@@ -12,8 +12,8 @@
  * min/max. Bitonic and odd-even merge layers whose comparators stay inside
  * aligned windows of a block (2^15 wires) are run window by window, so the
  * many small-stride layers touch memory that is already in cache, and
- * consecutive layers that leave the block but pair close wires are swept
- * in one pass (see "phases" below); bitonic layers
+ * consecutive layers that leave the block run several per pass, swept or
+ * on closure blocks (see "phases" below); bitonic layers
  * that stay inside one vector run fused in registers. Explicit schedules
  * and runs with payload or swap flags take a plain scalar path. Every path
  * swaps only when the min wire's key is strictly greater. */
@@ -436,7 +436,8 @@ static void run_local(ctx *c, const sn_schedule *s, size_t k0, size_t k1, uint32
  * distance, and the band between them stays in cache. Odd-even merge's
  * large merges end in log2(block) + 1 such layers (q = block .. 1): one
  * pass instead of one each. A global layer farther apart than that runs
- * alone, in one pass. Every comparator still runs after those of the
+ * alone, in one pass, unless it starts a group on closure blocks
+ * (block_group_end). Every comparator still runs after those of the
  * layers before it that share a wire with it, so the result is the
  * layer-by-layer one, bit for bit. */
 
