@@ -448,15 +448,14 @@ int gpu_verify(int argc, char **argv)
     memset(&v, 0, sizeof v);
     if ((rc = cli_load(argv[first], &s)) != 0 || (rc = check_inject(&a, s)) != 0)
         goto done;
-    bool progress = sn_schedule_wires(s) >= PROGRESS_MIN_WIRES;
+    a.progress = sn_schedule_wires(s) >= PROGRESS_MIN_WIRES;
     double t0 = cli_now_ms();
     if ((rc = cli_input_make(&a.in, sn_schedule_wires(s), &keys)) != 0)
         goto done;
-    if (progress) {
+    if (a.progress) {
         char desc[96];
         fprintf(stderr, "sortnet: gpu verify: making the input (%s): %.2f s\n",
                 sn_input_describe(&a.in.spec, desc, sizeof desc), (cli_now_ms() - t0) / 1000.0);
-        a.progress = true;
     }
     if (a.kernel_file) {
         size_t len = 0;
