@@ -71,15 +71,48 @@ static uint64_t digest_parallel(const uint32_t *keys, uint32_t n)
     return sum;
 }
 
-/* First i with a[i] != b[i], or n. */
-static uint32_t first_diff(const uint32_t *a, const uint32_t *b, uint32_t n)
+/* First i in [lo, hi) with a[i] != b[i], or hi. */
+static uint32_t first_diff_in(const uint32_t *a, const uint32_t *b, uint32_t lo, uint32_t hi)
 {
-    if (memcmp(a, b, (size_t)n * 4) == 0)
-        return n;
-    uint32_t i = 0;
+    if (memcmp(a + lo, b + lo, (size_t)(hi - lo) * 4) == 0)
+        return hi;
+    uint32_t i = lo;
     while (a[i] == b[i])
         i++;
     return i;
+}
+
+/* Large arrays are compared in pieces on all cores, each piece's first
+ * difference kept: the first of them is the answer. */
+#define DIFF_PIECE ((uint32_t)1 << 16)
+
+typedef struct diff_job {
+    const uint32_t *a, *b;
+    uint32_t n;
+    uint32_t *first; /* per piece */
+} diff_job;
+
+static void diff_piece(void *ctx, size_t i)
+{
+    const diff_job *j = ctx;
+    uint32_t lo = (uint32_t)(i * DIFF_PIECE), hi = j->n - lo > DIFF_PIECE ? lo + DIFF_PIECE : j->n;
+    j->first[i] = first_diff_in(j->a, j->b, lo, hi);
+}
+
+/* First i with a[i] != b[i], or n. */
+static uint32_t first_diff(const uint32_t *a, const uint32_t *b, uint32_t n)
+{
+    size_t pieces = ((size_t)n + DIFF_PIECE - 1) / DIFF_PIECE;
+    uint32_t *first = pieces > 1 ? sn_calloc(pieces, sizeof *first) : NULL;
+    if (!first)
+        return first_diff_in(a, b, 0, n);
+    diff_job j = {a, b, n, first};
+    sn_parallel_for(pieces, 0, diff_piece, &j);
+    uint32_t at = n;
+    for (size_t i = 0; i < pieces && at == n; i++)
+        at = first[i] < (i + 1) * (size_t)DIFF_PIECE && first[i] < n ? first[i] : at;
+    sn_free(first);
+    return at;
 }
 
 /* Compare one step's keys (and payload); true and *rep filled on a
