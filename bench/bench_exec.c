@@ -41,8 +41,9 @@ static unsigned long arg_num(const char *s, const char *what, unsigned long lo, 
     char *end;
     unsigned long v = strtoul(s, &end, 10);
     if (*s < '0' || *s > '9' || *end || v < lo || v > hi) {
-        fprintf(stderr, "bench_exec: %s must be a whole number from %lu to %lu, not '%s' (see "
-                        "--help)\n",
+        fprintf(stderr,
+                "bench_exec: %s must be a whole number from %lu to %lu, not '%s' (see "
+                "--help)\n",
                 what, lo, hi, s);
         exit(2);
     }
@@ -133,8 +134,8 @@ int main(int argc, char **argv)
         for (int i = 2; i < argc && count < 32; i++)
             sizes[count++] = 1u << arg_num(argv[i], "LOG2N", 4, 31);
     }
-    printf("%-14s %11s %10s %7s %9s %9s %9s %8s %7s %8s\n", "schedule", "n", "exec_1t_s",
-           "threads", "exec_s", "nosweep_s", "qsort_s", "1t/qsort", "speedup", "new/old");
+    printf("%-14s %11s %10s %7s %9s %9s %9s %8s %7s %8s\n", "schedule", "n", "exec_1t_s", "threads",
+           "exec_s", "nosweep_s", "qsort_s", "1t/qsort", "speedup", "new/old");
     for (int i = 0; i < count; i++)
         if (bench_size(sizes[i], reps) != 0)
             return 1;

@@ -363,9 +363,8 @@ static void check_sweeps(void)
                         CHECK(sn_exec_run_opts(s, t, got, pay ? gpay : NULL, &o));
                         CHECKF(memcmp(got, want, (size_t)n * 4) == 0 &&
                                    (!pay || memcmp(gpay, wpay, (size_t)n * 4) == 0),
-                               "%s, block 2^%u, %u threads, %s, payload %d",
-                               sn_schedule_name(s), blocks[b], threads[th], sn_key_type_name(t),
-                               pay);
+                               "%s, block 2^%u, %u threads, %s, payload %d", sn_schedule_name(s),
+                               blocks[b], threads[th], sn_key_type_name(t), pay);
                     }
             sn_free(in);
             sn_free(want);

@@ -187,8 +187,11 @@ static void test_random_regimes(void)
         uint32_t n;
         unsigned bb, cb;
         sn_key_type t;
-    } g[] = {{100000, 6, 10, SN_KEY_I32}, {77777, 3, 12, SN_KEY_F32}, {4096, 0, 4, SN_KEY_U32},
-             {1, 2, 4, SN_KEY_I32}, {5000, 10, 8, SN_KEY_I32}};
+    } g[] = {{100000, 6, 10, SN_KEY_I32},
+             {77777, 3, 12, SN_KEY_F32},
+             {4096, 0, 4, SN_KEY_U32},
+             {1, 2, 4, SN_KEY_I32},
+             {5000, 10, 8, SN_KEY_I32}};
     for (size_t gi = 0; gi < sizeof g / sizeof g[0]; gi++) {
         uint32_t n = g[gi].n;
         uint32_t *ref = malloc((size_t)n * 4), *k = malloc((size_t)n * 4);

@@ -375,8 +375,8 @@ static void progress_line(void *ctx, const char *phase, double seconds, unsigned
 {
     (void)ctx;
     if (threads)
-        fprintf(stderr, "sortnet: gpu verify: %s: %.2f s (%u thread%s)\n", phase, seconds,
-                threads, threads == 1 ? "" : "s");
+        fprintf(stderr, "sortnet: gpu verify: %s: %.2f s (%u thread%s)\n", phase, seconds, threads,
+                threads == 1 ? "" : "s");
     else
         fprintf(stderr, "sortnet: gpu verify: %s: %.2f s\n", phase, seconds);
 }

@@ -585,8 +585,8 @@ static void layer_range(ctx *c, sn_layer_form f, uint32_t n, uint64_t lo, uint64
  * (inner_left), layer k keeps L_k = d_{k0} + ... + d_{k-1} wires off a
  * (the neighbour's earlier layers still reach into them); to the right
  * (inner_right) it stops R_k short of b: sweep_boundary does the rest. */
-static void sweep_region(ctx *c, const sn_schedule *s, size_t k0, size_t k1, uint64_t a,
-                         uint64_t b, bool inner_left, bool inner_right, uint64_t seg)
+static void sweep_region(ctx *c, const sn_schedule *s, size_t k0, size_t k1, uint64_t a, uint64_t b,
+                         bool inner_left, bool inner_right, uint64_t seg)
 {
     uint32_t n = sn_schedule_wires(s);
     for (uint64_t F = a;; F += seg) {
@@ -682,8 +682,7 @@ static bool run_closed(ctx *c, const sn_schedule *s, const geom *g, const atomic
             sweep_region(c, s, k, j, 0, n, false, false, g->seg);
         else
             for (uint64_t b = 0; b < n; b += g->block)
-                run_local(c, s, k, j, (uint32_t)b,
-                          (uint32_t)(b + g->block < n ? b + g->block : n));
+                run_local(c, s, k, j, (uint32_t)b, (uint32_t)(b + g->block < n ? b + g->block : n));
     }
     return true;
 }

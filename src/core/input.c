@@ -395,8 +395,7 @@ sn_status sn_input_random_scatter(uint32_t *keys, uint32_t n, sn_key_type t, uin
 {
     if (bucket_bits > 24 || chunk_bits < 4 || chunk_bits > 32)
         return SN_EINVAL;
-    scatter sc = {.keys = keys, .n = n, .t = t, .seed = seed, .bb = bucket_bits,
-                  .cb = chunk_bits};
+    scatter sc = {.keys = keys, .n = n, .t = t, .seed = seed, .bb = bucket_bits, .cb = chunk_bits};
     sc.chunks = (size_t)(((uint64_t)n + ((uint64_t)1 << chunk_bits) - 1) >> chunk_bits);
     size_t cells;
     if (!sn_mul_size(sc.chunks, (size_t)1 << bucket_bits, &cells))
@@ -452,8 +451,10 @@ sn_status sn_input_make(const sn_input_spec *spec, sn_key_type t, uint32_t n, ui
     case SN_INPUT_RANDOM: {
         sn_status st = sn_input_random(keys, n, t, spec->seed, 0);
         if (st != SN_OK)
-            return sn_diag_set(diag, st, 0, 0, "out of memory for the random permutation's "
-                                               "bucket counts (%u keys)", n);
+            return sn_diag_set(diag, st, 0, 0,
+                               "out of memory for the random permutation's "
+                               "bucket counts (%u keys)",
+                               n);
         return SN_OK;
     }
     case SN_INPUT_REVERSE:

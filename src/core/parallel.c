@@ -29,8 +29,7 @@ static void *pfor_worker(void *arg)
     return NULL;
 }
 
-void sn_parallel_for(size_t tasks, unsigned threads, void (*fn)(void *ctx, size_t task),
-                     void *ctx)
+void sn_parallel_for(size_t tasks, unsigned threads, void (*fn)(void *ctx, size_t task), void *ctx)
 {
     unsigned nt = threads ? threads : sn_parallel_cpus();
     if (nt > SN_PARALLEL_THREADS_MAX)

@@ -18,8 +18,7 @@ unsigned sn_parallel_cpus(void);
  * online CPUs), the caller being one of them; tasks are handed out in
  * increasing order as threads become free. When a thread cannot be
  * started, the others (the caller at least) do its tasks. */
-void sn_parallel_for(size_t tasks, unsigned threads, void (*fn)(void *ctx, size_t task),
-                     void *ctx);
+void sn_parallel_for(size_t tasks, unsigned threads, void (*fn)(void *ctx, size_t task), void *ctx);
 
 /* dst[i] = src[i] and dst[i] = i for i < n, in pieces of a few MiB on
  * `threads` threads (0: the online CPUs; one thread below 1 Mi words). */

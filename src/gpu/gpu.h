@@ -266,8 +266,7 @@ sn_status sn_gpu_verify(sn_gpu *g, const sn_schedule *s, sn_key_type t, const ui
  * a fused (final-array) or batched verification ends, with the phase's
  * name ("device run", "reference executor", ...), its wall seconds and,
  * for the reference executor, its thread count (else 0). */
-typedef void (*sn_gpu_progress_fn)(void *ctx, const char *phase, double seconds,
-                                   unsigned threads);
+typedef void (*sn_gpu_progress_fn)(void *ctx, const char *phase, double seconds, unsigned threads);
 
 /* sn_gpu_verify that reports its phases to progress (NULL: none) as they
  * end; the library prints nothing itself. */

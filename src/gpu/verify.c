@@ -552,8 +552,8 @@ static sn_status verify_final(sn_gpu *g, const sn_schedule *s, sn_key_type t, co
         goto done;
     rep->reference_s = job.seconds;
     if (o->fn)
-        o->fn(o->ctx, meanwhile ? "reference executor (during the device run)"
-                                : "reference executor",
+        o->fn(o->ctx,
+              meanwhile ? "reference executor (during the device run)" : "reference executor",
               job.seconds, job.threads);
     t0 = now_s();
     mismatch(rep, L ? L - 1 : 0, ref, dev, ref_pay, dev_pay, n);
@@ -706,8 +706,8 @@ static sn_status batched_final(batched *b, sn_gpu_report *rep, sn_diag *diag)
  * and the final array. */
 static sn_status verify_batched(sn_gpu *g, const sn_schedule *s, sn_key_type t,
                                 const uint32_t *input, bool with_payload,
-                                const sn_gpu_batch_opts *bo, const progress *o,
-                                sn_gpu_report *rep, sn_diag *diag)
+                                const sn_gpu_batch_opts *bo, const progress *o, sn_gpu_report *rep,
+                                sn_diag *diag)
 {
     batched b;
     memset(&b, 0, sizeof b);
