@@ -65,8 +65,8 @@ typedef struct sn_exec_opts {
      * (15). Tests shrink it to reach the blocked and swept paths at small
      * n; any value gives the same result. */
     unsigned block_log;
-    /* Every global layer in a pass of its own, as before sweeps existed
-     * (for benchmarks: the same result, slower). */
+    /* Every global layer in a pass of its own, no sweeps or closure
+     * blocks, as before they existed (for benchmarks: the same result). */
     bool no_sweep;
 } sn_exec_opts;
 
