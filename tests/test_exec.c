@@ -325,6 +325,72 @@ static void check_threads(void)
     sn_schedule_destroy(s);
 }
 
+/* The blocked and swept paths (global layers grouped into one pass) at
+ * small n: with block sizes of 2^2..2^6 wires nearly every layer is
+ * global, and sweeps cross the borders of the threads' shares. Each run
+ * must equal the layer-by-layer one (sn_exec_layer runs one layer at a
+ * time, never a sweep), keys and payload, on 1, 2, 3 and 7 threads. */
+static void check_sweeps(void)
+{
+    const sn_algo algos[] = {SN_ALGO_ODDEVEN_MERGE, SN_ALGO_BITONIC, SN_ALGO_TRANSPOSITION};
+    const uint32_t ns[] = {33, 1000, 4099, 5000, 1u << 13};
+    const unsigned blocks[] = {2, 4, 6}, threads[] = {1, 2, 3, 7};
+    for (size_t a = 0; a < 3; a++)
+        for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+            uint32_t n = ns[i];
+            if (algos[a] == SN_ALGO_TRANSPOSITION && n > 1000)
+                continue; /* n layers */
+            sn_schedule *s = NULL;
+            CHECK(sn_schedule_generate(algos[a], n, &s, NULL) == SN_OK);
+            if (!s)
+                continue;
+            sn_key_type t = (sn_key_type)(i % 3);
+            uint32_t *in = sn_calloc(n, 4), *want = sn_calloc(n, 4), *got = sn_calloc(n, 4);
+            uint32_t *wpay = sn_calloc(n, 4), *gpay = sn_calloc(n, 4);
+            make_input(in, n, i % 2 ? IN_FEW : IN_RANDOM, t);
+            memcpy(want, in, (size_t)n * 4);
+            for (uint32_t w = 0; w < n; w++)
+                wpay[w] = w;
+            for (size_t k = 0; k < sn_schedule_layer_count(s); k++)
+                sn_exec_layer(s, k, t, want, wpay, NULL);
+            for (size_t b = 0; b < 3; b++)
+                for (size_t th = 0; th < 4; th++)
+                    for (int pay = 0; pay < 2; pay++) {
+                        memcpy(got, in, (size_t)n * 4);
+                        for (uint32_t w = 0; w < n; w++)
+                            gpay[w] = w;
+                        sn_exec_opts o = {.threads = threads[th], .block_log = blocks[b]};
+                        CHECK(sn_exec_run_opts(s, t, got, pay ? gpay : NULL, &o));
+                        CHECKF(memcmp(got, want, (size_t)n * 4) == 0 &&
+                                   (!pay || memcmp(gpay, wpay, (size_t)n * 4) == 0),
+                               "%s, block 2^%u, %u threads, %s, payload %d", sn_schedule_name(s),
+                               blocks[b], threads[th], sn_key_type_name(t), pay);
+                    }
+            sn_free(in);
+            sn_free(want);
+            sn_free(got);
+            sn_free(wpay);
+            sn_free(gpay);
+            sn_schedule_destroy(s);
+        }
+    /* a set cancel flag stops the run (on one thread and on several) */
+    sn_schedule *s = NULL;
+    CHECK(sn_schedule_generate(SN_ALGO_ODDEVEN_MERGE, 4099, &s, NULL) == SN_OK);
+    uint32_t *k = sn_calloc(4099, 4);
+    atomic_bool stop;
+    atomic_init(&stop, true);
+    for (unsigned th = 1; th <= 3; th += 2) {
+        sn_exec_opts o = {.threads = th, .cancel = &stop};
+        CHECK(!sn_exec_run_opts(s, SN_KEY_I32, k, NULL, &o));
+    }
+    atomic_store(&stop, false);
+    sn_exec_opts o = {.threads = 3, .cancel = &stop};
+    CHECK(sn_exec_run_opts(s, SN_KEY_I32, k, NULL, &o));
+    CHECK(sn_exec_run_opts(s, SN_KEY_I32, k, NULL, NULL));
+    sn_free(k);
+    sn_schedule_destroy(s);
+}
+
 int main(void)
 {
     sn_key_type t;
@@ -376,5 +442,6 @@ int main(void)
     check_trace(SN_ALGO_BITONIC, 1000, SN_KEY_F32, true);
     check_big_bitonic();
     check_threads();
+    check_sweeps();
     return sn_test_finish("test_exec");
 }

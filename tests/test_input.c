@@ -141,6 +141,115 @@ static void test_random(void)
     CHECK(sn_rand_next(&st) == sn_rand_next(&st2) && st == st2 && st != 0);
 }
 
+/* keys is a permutation of the values 1..n as keys of type t. */
+static bool is_permutation(const uint32_t *keys, uint32_t n, sn_key_type t)
+{
+    uint8_t *seen = calloc(n + 1, 1);
+    bool ok = seen != NULL;
+    for (uint32_t i = 0; ok && i < n; i++) {
+        uint32_t v = keys[i];
+        if (t == SN_KEY_F32) {
+            float f;
+            memcpy(&f, &v, sizeof f);
+            v = (uint32_t)f;
+        }
+        ok = v >= 1 && v <= n && !seen[v];
+        if (ok)
+            seen[v] = 1;
+    }
+    free(seen);
+    return ok;
+}
+
+/* Mean |position - original position| over n keys (values 1..n): n/3 for
+ * a uniform permutation, 0 for the identity, a fixed shift for a
+ * rotation. */
+static double mean_displacement(const uint32_t *keys, uint32_t n)
+{
+    double sum = 0;
+    for (uint32_t i = 0; i < n; i++)
+        sum += keys[i] - 1 > i ? (double)(keys[i] - 1 - i) : (double)(i - (keys[i] - 1));
+    return sum / n;
+}
+
+/* The two regimes of --random: the small one keeps the Fisher-Yates
+ * permutation it always had (pinned here), the parallel one is the same
+ * for any thread count, a permutation, and looks random. */
+static void test_random_regimes(void)
+{
+    uint32_t k12[12];
+    static const uint32_t want12[12] = {10, 8, 12, 6, 5, 11, 7, 1, 4, 3, 2, 9};
+    CHECK(sn_input_random(k12, 12, SN_KEY_I32, 42, 0) == SN_OK);
+    CHECK(memcmp(k12, want12, sizeof k12) == 0); /* `sortnet run ...:12 --random 42` */
+
+    /* small geometries: many buckets and chunks at a test's size */
+    static const struct {
+        uint32_t n;
+        unsigned bb, cb;
+        sn_key_type t;
+    } g[] = {{100000, 6, 10, SN_KEY_I32},
+             {77777, 3, 12, SN_KEY_F32},
+             {4096, 0, 4, SN_KEY_U32},
+             {1, 2, 4, SN_KEY_I32},
+             {5000, 10, 8, SN_KEY_I32}};
+    for (size_t gi = 0; gi < sizeof g / sizeof g[0]; gi++) {
+        uint32_t n = g[gi].n;
+        uint32_t *ref = malloc((size_t)n * 4), *k = malloc((size_t)n * 4);
+        CHECK(ref && k);
+        if (!ref || !k)
+            return;
+        CHECK(sn_input_random_scatter(ref, n, g[gi].t, 7, 1, g[gi].bb, g[gi].cb) == SN_OK);
+        CHECKF(is_permutation(ref, n, g[gi].t), "n %u: not a permutation", n);
+        static const unsigned threads[] = {2, 3, 7};
+        for (size_t ti = 0; ti < 3; ti++) {
+            memset(k, 0, (size_t)n * 4);
+            CHECK(sn_input_random_scatter(k, n, g[gi].t, 7, threads[ti], g[gi].bb, g[gi].cb) ==
+                  SN_OK);
+            CHECKF(memcmp(k, ref, (size_t)n * 4) == 0, "n %u: %u threads differ from one", n,
+                   threads[ti]);
+        }
+        if (n >= 4096 && g[gi].t != SN_KEY_F32) {
+            double md = mean_displacement(ref, n);
+            CHECKF(md > n / 3.0 * 0.95 && md < n / 3.0 * 1.05, "n %u: mean displacement %.0f", n,
+                   md);
+            CHECK(sn_input_random_scatter(k, n, g[gi].t, 8, 2, g[gi].bb, g[gi].cb) == SN_OK);
+            CHECK(memcmp(k, ref, (size_t)n * 4) != 0); /* the seed matters */
+        }
+        free(ref);
+        free(k);
+    }
+    CHECK(sn_input_random_scatter(k12, 12, SN_KEY_I32, 1, 1, 25, 10) == SN_EINVAL);
+    CHECK(sn_input_random_scatter(k12, 12, SN_KEY_I32, 1, 1, 2, 3) == SN_EINVAL);
+
+    /* the default geometry just above the threshold: what --random gives */
+    uint32_t n = SN_INPUT_SERIAL_MAX + 3;
+    uint32_t *a = malloc((size_t)n * 4), *b = malloc((size_t)n * 4);
+    CHECK(a && b);
+    if (!a || !b)
+        return;
+    sn_input_spec spec = {SN_INPUT_RANDOM, 5, NULL};
+    CHECK(sn_input_make(&spec, SN_KEY_I32, n, a, NULL) == SN_OK);
+    CHECK(sn_input_random(b, n, SN_KEY_I32, 5, 3) == SN_OK);
+    CHECK(memcmp(a, b, (size_t)n * 4) == 0);
+    CHECK(is_permutation(a, n, SN_KEY_I32));
+    double md = mean_displacement(a, n);
+    CHECKF(md > n / 3.0 * 0.99 && md < n / 3.0 * 1.01, "mean displacement %.0f", md);
+    /* where value 1 and value n went: anywhere, not near their start */
+    size_t p1 = 0, pn = 0, first_quarter = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        p1 = a[i] == 1 ? i : p1;
+        pn = a[i] == n ? i : pn;
+        first_quarter += i < n / 4 && a[i] <= n / 4;
+    }
+    /* a uniform permutation keeps about 1/16 of the values in the first
+     * quarter in the first quarter; the identity keeps all */
+    CHECKF(first_quarter > n / 16 - n / 200 && first_quarter < n / 16 + n / 200,
+           "%zu of the first quarter stayed", first_quarter);
+    CHECK(p1 != 0 || pn != n - 1);
+    free(a);
+    free(b);
+}
+
 static void test_keys(void)
 {
     char buf[64];
@@ -208,6 +317,7 @@ int main(void)
     test_lists();
     test_bits_and_orders();
     test_random();
+    test_random_regimes();
     test_keys();
     return sn_test_finish("test_input");
 }

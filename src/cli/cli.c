@@ -82,7 +82,9 @@ int cli_load(const char *spec, sn_schedule **out)
 const char cli_input_help[] =
     "Input (one of; default: a random permutation of 1..n):\n"
     "  --input 3,1,2     exactly n comma-separated values\n"
-    "  --random SEED     a random permutation of 1..n from SEED\n"
+    "  --random SEED     a random permutation of 1..n from SEED (the same on\n"
+    "                    every machine; above 2^22 keys made on all cores by\n"
+    "                    a scatter shuffle, below by Fisher-Yates)\n"
     "  --reverse         n, n-1, ..., 1\n"
     "  --sorted          1, 2, ..., n\n"
     "  --bits 0110       a 0-1 input, one character per wire\n"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_time.h"
 #include "cmd_gpu.h"
 #include "core/alloc.h"
 #include "core/format.h" // for: sn_file_read_all (--kernel FILE.cl)
@@ -70,7 +71,7 @@ static void verify_help(void)
 typedef struct verify_args {
     const char *spec, *kernel_file, *timeout_arg, *save_source;
     double timeout;
-    bool json, with_payload;
+    bool json, with_payload, progress;
     sn_gpu_verify_opts vo;
     cli_input in;
 } verify_args;
@@ -365,6 +366,21 @@ static int save_source(sn_gpu *g, const sn_schedule *s, const verify_args *a)
     return rc;
 }
 
+/* Runs of at least this many wires say on stderr how long each phase
+ * took, as it ends (a billion keys take a minute; smaller runs, those of
+ * the tests among them, stay quiet). */
+#define PROGRESS_MIN_WIRES ((uint32_t)1 << 24)
+
+static void progress_line(void *ctx, const char *phase, double seconds, unsigned threads)
+{
+    (void)ctx;
+    if (threads)
+        fprintf(stderr, "sortnet: gpu verify: %s: %.2f s (%u thread%s)\n", phase, seconds, threads,
+                threads == 1 ? "" : "s");
+    else
+        fprintf(stderr, "sortnet: gpu verify: %s: %.2f s\n", phase, seconds);
+}
+
 /* A student's kernel runs in a process of its own: this one must not
  * open OpenCL at all (a runtime does not survive fork). */
 static int run_isolated(const verify_args *a, const sn_schedule *s, const uint32_t *keys,
@@ -396,7 +412,8 @@ static int run_here(const verify_args *a, const sn_schedule *s, const uint32_t *
     sn_status st = sn_gpu_open(a->spec, g, &d);
     if (st != SN_OK)
         return gpu_report("gpu verify", st, &d, NULL);
-    st = sn_gpu_verify(*g, s, a->in.type, keys, a->with_payload, &a->vo, &v->rep, &d);
+    st = sn_gpu_verify_progress(*g, s, a->in.type, keys, a->with_payload, &a->vo,
+                                a->progress ? progress_line : NULL, NULL, &v->rep, &d);
     if (st != SN_OK)
         return gpu_report("gpu verify", st, &d, sn_gpu_build_log(*g));
     v->device = sn_gpu_device_name(*g);
@@ -429,9 +446,17 @@ int gpu_verify(int argc, char **argv)
     sn_gpu *g = NULL;
     verdict v;
     memset(&v, 0, sizeof v);
-    if ((rc = cli_load(argv[first], &s)) != 0 || (rc = check_inject(&a, s)) != 0 ||
-        (rc = cli_input_make(&a.in, sn_schedule_wires(s), &keys)) != 0)
+    if ((rc = cli_load(argv[first], &s)) != 0 || (rc = check_inject(&a, s)) != 0)
         goto done;
+    a.progress = sn_schedule_wires(s) >= PROGRESS_MIN_WIRES;
+    double t0 = cli_now_ms();
+    if ((rc = cli_input_make(&a.in, sn_schedule_wires(s), &keys)) != 0)
+        goto done;
+    if (a.progress) {
+        char desc[96];
+        fprintf(stderr, "sortnet: gpu verify: making the input (%s): %.2f s\n",
+                sn_input_describe(&a.in.spec, desc, sizeof desc), (cli_now_ms() - t0) / 1000.0);
+    }
     if (a.kernel_file) {
         size_t len = 0;
         sn_diag d;

@@ -10,8 +10,10 @@
  * lo[j] is compared with hi[j] (or with hi[-j] for the bitonic mirror
  * step), which GCC/Clang vector extensions turn into branchless SIMD
  * min/max. Bitonic and odd-even merge layers whose comparators stay inside
- * aligned windows of BLOCK wires are run window by window, so the many
- * small-stride layers touch memory that is already in cache; bitonic layers
+ * aligned windows of a block (2^15 wires) are run window by window, so the
+ * many small-stride layers touch memory that is already in cache, and
+ * consecutive layers that leave the block run several per pass, swept or
+ * on closure blocks (see "phases" below); bitonic layers
  * that stay inside one vector run fused in registers. Explicit schedules
  * and runs with payload or swap flags take a plain scalar path. Every path
  * swaps only when the min wire's key is strictly greater. */
@@ -88,8 +90,9 @@ typedef int32_t vec __attribute__((vector_size(16)));
     ((vec){(0 & (b)) ? 0 : -1, (1 & (b)) ? 0 : -1, (2 & (b)) ? 0 : -1, (3 & (b)) ? 0 : -1})
 #endif
 
-/* Aligned window (in wires) that local layers run in: fits in L2. */
-#define BLOCK ((uint32_t)1 << 15)
+/* Aligned window (in wires) that local layers run in: fits in L2. The
+ * tests shrink it (sn_exec_opts.block_log) to reach every path at small n. */
+#define BLOCK_LOG 15
 
 static inline vec vload(const int32_t *p)
 {
@@ -391,7 +394,7 @@ static int vector_pattern(const sn_schedule *s, size_t k0, size_t k1)
     return sn_schedule_layer_form(s, k1 - 1).p == f0.p ? 2 : 0;
 }
 
-/* Layers [k0, k1), all local to windows of BLOCK wires, over [s, e). */
+/* Layers [k0, k1), all local to windows of g->block wires, over [s, e). */
 static void run_local(ctx *c, const sn_schedule *s, size_t k0, size_t k1, uint32_t bs, uint32_t be)
 {
     bool bitonic = sn_schedule_algo(s) == SN_ALGO_BITONIC && c->mode == MODE_FAST;
@@ -420,53 +423,285 @@ static void run_local(ctx *c, const sn_schedule *s, size_t k0, size_t k1, uint32
     }
 }
 
-/* Whether closed-form layer k's comparators leave aligned BLOCK windows. */
-static bool layer_is_global(const sn_schedule *s, size_t k)
+/* ---- phases: how a closed-form schedule's layers are grouped
+ *
+ * Local layers (comparators inside aligned windows of `block` wires) run
+ * block by block, a group of consecutive ones per pass over the array.
+ * The others ("global") are grouped into sweeps: a layer whose partners
+ * are at most d wires apart (odd-even merge (p, q): q; bitonic: q, or p
+ * for the mirror step) only needs the layers before it done up to d wires
+ * to the right, so consecutive global layers whose distances add up to at
+ * most `sweep_max` run in one pass: a frontier moves left to right in
+ * segments, each layer's frontier trailing the one before by its
+ * distance, and the band between them stays in cache. Odd-even merge's
+ * large merges end in log2(block) + 1 such layers (q = block .. 1): one
+ * pass instead of one each. A global layer farther apart than that runs
+ * alone, in one pass, unless it starts a group on closure blocks
+ * (block_group_end). Every comparator still runs after those of the
+ * layers before it that share a wire with it, so the result is the
+ * layer-by-layer one, bit for bit. */
+
+typedef struct geom {
+    uint32_t block;     /* wires of a local window */
+    uint64_t sweep_max; /* a sweep's distances add up to at most this (0: no sweeps) */
+    uint64_t seg;       /* a sweep's step */
+    uint64_t chunk;     /* wires of a closure block's chunks */
+    int bits_max;       /* a closure block has at most 2^bits_max chunks (0: none) */
+} geom;
+
+static geom geom_make(unsigned block_log, bool no_sweep, uint32_t n, unsigned nt)
 {
-    uint64_t w = layer_window(sn_schedule_layer_form(s, k));
-    return w == 0 || w > BLOCK;
+    if (block_log == 0 || block_log > 30)
+        block_log = BLOCK_LOG;
+    geom g = {(uint32_t)1 << block_log, (uint64_t)2 << block_log, ((uint64_t)1 << block_log) / 8,
+              ((uint64_t)1 << block_log) / 32, 7};
+    if (g.seg == 0)
+        g.seg = 1;
+    if (g.chunk == 0)
+        g.chunk = 1;
+    /* each thread's share must hold the triangles at both its ends */
+    if (no_sweep || (nt > 1 && (uint64_t)n / nt < 4 * g.sweep_max))
+        g.sweep_max = 0;
+    if (no_sweep)
+        g.bits_max = 0;
+    return g;
 }
 
-/* The phase of a closed-form run that starts at layer k (< kend): one
- * global layer (*global), or the local layers from k up to the next global
- * one, which run BLOCK window by BLOCK window. Returns the phase's end. */
-static size_t phase_end(const sn_schedule *s, size_t k, size_t kend, bool *global)
+/* Farthest apart a closed-form layer's two wires can be. */
+static uint64_t layer_dist(sn_layer_form f)
 {
-    *global = layer_is_global(s, k);
-    if (*global)
-        return k + 1;
-    size_t j = k + 1;
-    while (j < kend && !layer_is_global(s, j))
+    switch (f.algo) {
+    case SN_ALGO_BITONIC: return f.q == f.p / 2 ? f.p : f.q;
+    case SN_ALGO_ODDEVEN_MERGE: return f.q;
+    case SN_ALGO_TRANSPOSITION: return 1;
+    default: return UINT64_MAX;
+    }
+}
+
+/* Whether closed-form layer k's comparators leave aligned block windows. */
+static bool layer_is_global(const sn_schedule *s, size_t k, uint32_t block)
+{
+    uint64_t w = layer_window(sn_schedule_layer_form(s, k));
+    return w == 0 || w > block;
+}
+
+/* The wire bits in which a closed-form layer's two wires can differ:
+ * bitonic's xor step q: q; odd-even merge (p, p): p; (p, q < p): the
+ * bits from q up to 2p (w + q carries, inside the 2p window); UINT64_MAX
+ * for the others (the mirror step and transposition change low bits). */
+static uint64_t layer_mask(sn_layer_form f)
+{
+    switch (f.algo) {
+    case SN_ALGO_BITONIC: return f.q == f.p / 2 ? UINT64_MAX : f.q;
+    case SN_ALGO_ODDEVEN_MERGE: return f.q == f.p ? f.p : 2 * (uint64_t)f.p - f.q;
+    default: return UINT64_MAX;
+    }
+}
+
+static int popcount64(uint64_t x)
+{
+    int c = 0;
+    for (; x; x &= x - 1)
+        c++;
+    return c;
+}
+
+/* Closure blocks: when the layers [k, j) pair only wires that differ in
+ * the bits of U, all above the chunk size, the wires B | x + i (x any
+ * subset of U, i < chunk) for a base B with no bit of U or below the
+ * chunk are closed under them: 2^|U| chunks that the group runs on in
+ * cache, layer after layer, one pass for the group. Bitonic's xor steps
+ * have one bit each (7 consecutive ones per pass); odd-even merge's first
+ * r layers of a merge share r bits. Returns the end of the longest such
+ * group from k, and U. */
+static size_t block_group_end(const sn_schedule *s, size_t k, size_t kend, const geom *g,
+                              uint64_t *umask)
+{
+    uint64_t U = 0;
+    size_t j = k;
+    while (j < kend && g->bits_max && layer_is_global(s, j, g->block)) {
+        uint64_t m = layer_mask(sn_schedule_layer_form(s, j));
+        if (m == UINT64_MAX || (m & (g->chunk - 1)) || popcount64(U | m) > g->bits_max)
+            break;
+        U |= m;
         j++;
+    }
+    *umask = U;
     return j;
 }
 
-/* Run every layer of a closed-form schedule, blocking local layers. */
-static void run_closed(ctx *c, const sn_schedule *s)
+enum { PH_LOCAL, PH_GLOBAL, PH_SWEEP, PH_BLOCKS };
+
+/* The phase of a closed-form run that starts at layer k (< kend): the
+ * local layers from k up to the next global one (PH_LOCAL), one global
+ * layer (PH_GLOBAL), a sweep of several (PH_SWEEP) or a group on closure
+ * blocks (PH_BLOCKS, *umask its bits), whichever covers more layers.
+ * Returns its end. */
+static size_t phase_end(const sn_schedule *s, size_t k, size_t kend, const geom *g, int *kind,
+                        uint64_t *umask)
+{
+    size_t j = k + 1;
+    if (!layer_is_global(s, k, g->block)) {
+        *kind = PH_LOCAL;
+        while (j < kend && !layer_is_global(s, j, g->block))
+            j++;
+        return j;
+    }
+    uint64_t sum = layer_dist(sn_schedule_layer_form(s, k));
+    while (j < kend && sum <= g->sweep_max && layer_is_global(s, j, g->block)) {
+        uint64_t d = layer_dist(sn_schedule_layer_form(s, j));
+        if (d > g->sweep_max - sum)
+            break;
+        sum += d;
+        j++;
+    }
+    size_t jb = block_group_end(s, k, kend, g, umask);
+    if (jb > j && jb - k > 1) {
+        *kind = PH_BLOCKS;
+        return jb;
+    }
+    *kind = j - k > 1 ? PH_SWEEP : PH_GLOBAL;
+    return j;
+}
+
+/* The comparators of closed-form layer f whose min wire is in [lo, hi). */
+static void layer_range(ctx *c, sn_layer_form f, uint32_t n, uint64_t lo, uint64_t hi)
+{
+    if (hi > n)
+        hi = n;
+    if (lo >= hi)
+        return;
+    uint64_t w = layer_window(f);
+    c->mlo = (uint32_t)lo;
+    c->mhi = (uint32_t)hi;
+    apply_window(c, f, (uint32_t)(w ? lo - lo % w : lo), n);
+    c->mlo = 0;
+    c->mhi = UINT32_MAX;
+}
+
+/* Sweep layers [k0, k1) over the min wires [a, b). Layer k's frontier
+ * trails by R_k = d_{k0+1} + ... + d_k (the wires it touches are then
+ * done by layer k - 1). Where a neighbour's share lies to the left
+ * (inner_left), layer k keeps L_k = d_{k0} + ... + d_{k-1} wires off a
+ * (the neighbour's earlier layers still reach into them); to the right
+ * (inner_right) it stops R_k short of b: sweep_boundary does the rest. */
+static void sweep_region(ctx *c, const sn_schedule *s, size_t k0, size_t k1, uint64_t a, uint64_t b,
+                         bool inner_left, bool inner_right, uint64_t seg)
+{
+    uint32_t n = sn_schedule_wires(s);
+    for (uint64_t F = a;; F += seg) {
+        bool more = false;
+        uint64_t R = 0, L = 0, dprev = 0;
+        for (size_t k = k0; k < k1; k++) {
+            sn_layer_form f = sn_schedule_layer_form(s, k);
+            uint64_t d = layer_dist(f);
+            if (k > k0) {
+                R += d;
+                L += dprev;
+            }
+            dprev = d;
+            uint64_t lo_lim = inner_left ? a + L : a, hi_lim = inner_right ? b - R : b;
+            uint64_t lo = F > R ? F - R : 0, hi = F + seg > R ? F + seg - R : 0;
+            if (lo < lo_lim)
+                lo = lo_lim;
+            if (hi < hi_lim)
+                more = true;
+            else
+                hi = hi_lim;
+            layer_range(c, f, n, lo, hi);
+        }
+        if (!more)
+            return;
+    }
+}
+
+/* The triangle at the border x of two threads' shares, after both swept:
+ * layer k's min wires in [x - R_k, x + L_k), layer by layer. */
+static void sweep_boundary(ctx *c, const sn_schedule *s, size_t k0, size_t k1, uint64_t x)
+{
+    uint32_t n = sn_schedule_wires(s);
+    uint64_t R = 0, L = 0, dprev = 0;
+    for (size_t k = k0; k < k1; k++) {
+        sn_layer_form f = sn_schedule_layer_form(s, k);
+        uint64_t d = layer_dist(f);
+        if (k > k0) {
+            R += d;
+            L += dprev;
+        }
+        dprev = d;
+        layer_range(c, f, n, x - R, x + L);
+    }
+}
+
+/* Layers [k0, k1) on the closure block with base B (see block_group_end):
+ * each layer on all the block's chunks before the next. */
+static void run_block(ctx *c, const sn_schedule *s, size_t k0, size_t k1, uint64_t B, uint64_t U,
+                      uint64_t chunk)
+{
+    uint32_t n = sn_schedule_wires(s);
+    for (size_t k = k0; k < k1; k++) {
+        sn_layer_form f = sn_schedule_layer_form(s, k);
+        uint64_t x = 0;
+        do {
+            if ((B | x) < n)
+                layer_range(c, f, n, B | x, (B | x) + chunk);
+            x = (x - U) & U; /* the next subset of U */
+        } while (x);
+    }
+}
+
+/* The closure blocks t, t + nt, ... (in the order of their bases). */
+static void run_blocks(ctx *c, const sn_schedule *s, size_t k0, size_t k1, uint64_t U,
+                       uint64_t chunk, unsigned t, unsigned nt)
+{
+    uint32_t n = sn_schedule_wires(s);
+    uint64_t M = U | (chunk - 1); /* the bits a base keeps clear */
+    uint64_t i = 0;
+    for (uint64_t B = 0; B < n; B = ((B | M) + 1) & ~M, i++)
+        if (i % nt == t)
+            run_block(c, s, k0, k1, B, U, chunk);
+}
+
+/* Run every layer of a closed-form schedule, blocking local layers and
+ * sweeping global ones; false when *cancel was set. */
+static bool run_closed(ctx *c, const sn_schedule *s, const geom *g, const atomic_bool *cancel)
 {
     size_t L = sn_schedule_layer_count(s);
     uint32_t n = sn_schedule_wires(s);
     for (size_t k = 0, j; k < L; k = j) {
-        bool global;
-        j = phase_end(s, k, L, &global);
-        if (global)
+        if (cancel && atomic_load(cancel))
+            return false;
+        int kind;
+        uint64_t U;
+        j = phase_end(s, k, L, g, &kind, &U);
+        if (kind == PH_GLOBAL)
             apply_window(c, sn_schedule_layer_form(s, k), 0, n);
+        else if (kind == PH_BLOCKS)
+            run_blocks(c, s, k, j, U, g->chunk, 0, 1);
+        else if (kind == PH_SWEEP)
+            sweep_region(c, s, k, j, 0, n, false, false, g->seg);
         else
-            for (uint64_t b = 0; b < n; b += BLOCK)
-                run_local(c, s, k, j, (uint32_t)b, (uint32_t)(b + BLOCK < n ? b + BLOCK : n));
+            for (uint64_t b = 0; b < n; b += g->block)
+                run_local(c, s, k, j, (uint32_t)b, (uint32_t)(b + g->block < n ? b + g->block : n));
     }
+    return true;
 }
 
 /* ---- threads --------------------------------------------------------
  *
  * For large n the layers [k0, k1) run on several threads that walk the
  * same sequence of phases, with a barrier after each: a group of
- * consecutive local layers (whole BLOCK windows dealt out to the threads),
- * or one global layer (its comparators dealt out by min wire, in chunks).
- * A layer's comparators touch disjoint wires, so who runs which comparator
+ * consecutive local layers (whole block windows dealt out to the threads),
+ * one global layer (its comparators dealt out by min wire, in chunks), or
+ * a sweep (each thread sweeps its share of the min wires, then, after a
+ * barrier, the triangle at the left border of its share). A layer's
+ * comparators touch disjoint wires and each runs after those of the
+ * earlier layers that share a wire with it, so who runs which comparator
  * cannot change a bit of the result: the output is the single-threaded
  * one. Swap flags need the comparators in order, so they stay on one
- * thread. */
+ * thread. A cancel flag is read by thread 0 before each barrier and the
+ * phase to stop after published through stop_at, so that every thread
+ * stops after the same barrier. */
 
 typedef struct par {
     const sn_schedule *s;
@@ -477,6 +712,11 @@ typedef struct par {
     int mode;
     bool convert; /* raw bits in and out (else already internal) */
     unsigned nt;  /* threads, the caller included */
+    unsigned block_log;
+    bool no_sweep;
+    geom g;
+    const atomic_bool *cancel; /* may be NULL */
+    atomic_size_t stop_at;     /* the phase after which all stop (SIZE_MAX: none) */
     pthread_barrier_t bar;
     pthread_mutex_t gate;
     pthread_cond_t go;
@@ -503,30 +743,34 @@ static void explicit_part(ctx *c, const sn_network *net, size_t k, size_t i0, si
  * all its min wires in the lower half of each window) still spread. */
 static void global_part(ctx *c, sn_layer_form f, uint32_t n, unsigned t, unsigned nt)
 {
-    uint64_t w = layer_window(f);
     uint64_t chunk = ((uint64_t)n + 8 * nt - 1) / (8 * nt);
     if (chunk < 4096)
         chunk = 4096;
-    for (uint64_t lo = t * chunk; lo < n; lo += nt * chunk) {
-        c->mlo = (uint32_t)lo;
-        c->mhi = (uint32_t)(lo + chunk < n ? lo + chunk : n);
-        apply_window(c, f, (uint32_t)(w ? lo - lo % w : lo), n);
-    }
-    c->mlo = 0;
-    c->mhi = UINT32_MAX;
+    for (uint64_t lo = t * chunk; lo < n; lo += nt * chunk)
+        layer_range(c, f, n, lo, lo + chunk);
 }
 
 /* Thread t's share of the phase that starts at layer k; returns its end. */
-static size_t closed_phase(ctx *c, const par *p, size_t k, unsigned t)
+static size_t closed_phase(ctx *c, par *p, size_t k, unsigned t)
 {
-    bool global;
-    size_t j = phase_end(p->s, k, p->k1, &global);
-    if (global) {
+    int kind;
+    uint64_t U;
+    size_t j = phase_end(p->s, k, p->k1, &p->g, &kind, &U);
+    if (kind == PH_GLOBAL) {
         global_part(c, sn_schedule_layer_form(p->s, k), p->n, t, p->nt);
-        return j;
+    } else if (kind == PH_BLOCKS) {
+        run_blocks(c, p->s, k, j, U, p->g.chunk, t, p->nt);
+    } else if (kind == PH_SWEEP) {
+        uint64_t a = (uint64_t)p->n * t / p->nt, b = (uint64_t)p->n * (t + 1) / p->nt;
+        sweep_region(c, p->s, k, j, a, b, t > 0, t + 1 < p->nt, p->g.seg);
+        pthread_barrier_wait(&p->bar);
+        if (t > 0)
+            sweep_boundary(c, p->s, k, j, a);
+    } else {
+        uint64_t blk = p->g.block;
+        for (uint64_t b = (uint64_t)t * blk; b < p->n; b += (uint64_t)p->nt * blk)
+            run_local(c, p->s, k, j, (uint32_t)b, (uint32_t)(b + blk < p->n ? b + blk : p->n));
     }
-    for (uint64_t b = (uint64_t)t * BLOCK; b < p->n; b += (uint64_t)p->nt * BLOCK)
-        run_local(c, p->s, k, j, (uint32_t)b, (uint32_t)(b + BLOCK < p->n ? b + BLOCK : p->n));
     return j;
 }
 
@@ -539,7 +783,7 @@ static void par_work(par *p, unsigned t)
     if (p->convert)
         to_internal(p->type, p->keys + lo, hi - lo);
     pthread_barrier_wait(&p->bar);
-    for (size_t k = p->k0; k < p->k1;) {
+    for (size_t k = p->k0, phase = 0; k < p->k1; phase++) {
         if (net) {
             size_t m = sn_schedule_layer_size(p->s, k);
             explicit_part(&c, net, k, m * t / p->nt, m * (t + 1) / p->nt);
@@ -547,7 +791,11 @@ static void par_work(par *p, unsigned t)
         } else {
             k = closed_phase(&c, p, k, t);
         }
+        if (t == 0 && p->cancel && atomic_load(p->cancel))
+            atomic_store(&p->stop_at, phase);
         pthread_barrier_wait(&p->bar);
+        if (atomic_load(&p->stop_at) <= phase)
+            break;
     }
     if (p->convert)
         from_internal(p->type, p->keys + lo, hi - lo);
@@ -578,13 +826,15 @@ unsigned sn_exec_threads_auto(uint32_t n)
 
 /* Layers [k0, k1) on nt threads (the caller is one of them); keys are raw
  * bits when convert, else internal. Falls back to fewer threads (one at
- * least: the caller) when threads cannot be started. Returns the swaps. */
-static size_t run_parallel(par *p, unsigned nt)
+ * least: the caller) when threads cannot be started. Returns the swaps;
+ * *stopped (may be NULL): whether p->cancel stopped the run. */
+static size_t run_parallel(par *p, unsigned nt, bool *stopped)
 {
     pthread_t tid[SN_EXEC_THREADS_MAX];
     par_arg args[SN_EXEC_THREADS_MAX];
     unsigned started = 0;
     p->ready = false;
+    atomic_init(&p->stop_at, SIZE_MAX);
     pthread_mutex_init(&p->gate, NULL);
     pthread_cond_init(&p->go, NULL);
     pthread_mutex_lock(&p->gate);
@@ -595,6 +845,7 @@ static size_t run_parallel(par *p, unsigned nt)
         started++;
     }
     p->nt = started + 1;
+    p->g = geom_make(p->block_log, p->no_sweep, p->n, p->nt);
     memset(p->swaps, 0, sizeof p->swaps);
     pthread_barrier_init(&p->bar, NULL, p->nt);
     p->ready = true;
@@ -609,32 +860,51 @@ static size_t run_parallel(par *p, unsigned nt)
     pthread_barrier_destroy(&p->bar);
     pthread_cond_destroy(&p->go);
     pthread_mutex_destroy(&p->gate);
+    if (stopped)
+        *stopped = atomic_load(&p->stop_at) != SIZE_MAX;
     return swaps;
 }
 
-void sn_exec_run_threads(const sn_schedule *s, sn_key_type t, uint32_t *keys, uint32_t *payload,
-                         unsigned threads)
+bool sn_exec_run_opts(const sn_schedule *s, sn_key_type t, uint32_t *keys, uint32_t *payload,
+                      const sn_exec_opts *o)
 {
     uint32_t n = sn_schedule_wires(s);
-    unsigned nt = threads ? threads : sn_exec_threads_auto(n);
+    unsigned nt = o && o->threads ? o->threads : sn_exec_threads_auto(n);
+    const atomic_bool *cancel = o ? o->cancel : NULL;
+    unsigned block_log = o ? o->block_log : 0;
     if (nt > SN_EXEC_THREADS_MAX)
         nt = SN_EXEC_THREADS_MAX;
     if (nt > 1 && n > 1) {
         par p = {.s = s, .type = t, .keys = keys, .pay = payload, .n = n, .k0 = 0,
                  .k1 = sn_schedule_layer_count(s), .mode = payload ? MODE_SCALAR : MODE_FAST,
-                 .convert = true};
-        run_parallel(&p, nt);
-        return;
+                 .convert = true, .block_log = block_log, .no_sweep = o && o->no_sweep,
+                 .cancel = cancel};
+        bool stopped = false;
+        run_parallel(&p, nt, &stopped);
+        return !stopped;
     }
     ctx c = CTX(keys, payload, NULL, payload ? MODE_SCALAR : MODE_FAST);
     to_internal(t, keys, n);
+    bool done = true;
     if (sn_schedule_network(s)) {
-        for (size_t k = 0; k < sn_schedule_layer_count(s); k++)
-            apply_layer(&c, s, k);
+        for (size_t k = 0; done && k < sn_schedule_layer_count(s); k++) {
+            done = !(cancel && atomic_load(cancel));
+            if (done)
+                apply_layer(&c, s, k);
+        }
     } else {
-        run_closed(&c, s);
+        geom g = geom_make(block_log, o && o->no_sweep, n, 1);
+        done = run_closed(&c, s, &g, cancel);
     }
     from_internal(t, keys, n);
+    return done;
+}
+
+void sn_exec_run_threads(const sn_schedule *s, sn_key_type t, uint32_t *keys, uint32_t *payload,
+                         unsigned threads)
+{
+    sn_exec_opts o = {.threads = threads};
+    sn_exec_run_opts(s, t, keys, payload, &o);
 }
 
 void sn_exec_run(const sn_schedule *s, sn_key_type t, uint32_t *keys, uint32_t *payload)
@@ -661,7 +931,7 @@ size_t sn_exec_layer(const sn_schedule *s, size_t k, sn_key_type t, uint32_t *ke
     if (nt > 1 && !swapped && k < sn_schedule_layer_count(s)) {
         par p = {.s = s, .type = t, .keys = keys, .pay = payload, .n = n, .k0 = k, .k1 = k + 1,
                  .mode = payload ? MODE_SCALAR : MODE_COUNT, .convert = true};
-        return run_parallel(&p, nt);
+        return run_parallel(&p, nt, NULL);
     }
     to_internal(t, keys, n);
     size_t swaps = exec_layer_internal(s, k, keys, payload, swapped);

@@ -11,6 +11,7 @@
 #ifndef SN_EXEC_H
 #define SN_EXEC_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -53,6 +54,26 @@ void sn_exec_run(const sn_schedule *s, sn_key_type t, uint32_t *keys, uint32_t *
  * use the automatic count. */
 void sn_exec_run_threads(const sn_schedule *s, sn_key_type t, uint32_t *keys, uint32_t *payload,
                          unsigned threads);
+
+/* sn_exec_run_threads with more say. */
+typedef struct sn_exec_opts {
+    unsigned threads; /* 0: sn_exec_threads_auto(n) */
+    /* NULL, or read between passes over the array: once it is set the run
+     * stops early (the keys are then in no useful state). */
+    const atomic_bool *cancel;
+    /* log2 of the cache block that local layers run in; 0: the default
+     * (15). Tests shrink it to reach the blocked and swept paths at small
+     * n; any value gives the same result. */
+    unsigned block_log;
+    /* Every global layer in a pass of its own, no sweeps or closure
+     * blocks, as before they existed (for benchmarks: the same result). */
+    bool no_sweep;
+} sn_exec_opts;
+
+/* Returns false when *o->cancel stopped the run, else true. o may be
+ * NULL (all defaults). */
+bool sn_exec_run_opts(const sn_schedule *s, sn_key_type t, uint32_t *keys, uint32_t *payload,
+                      const sn_exec_opts *o);
 
 #define SN_EXEC_THREADS_MAX 64
 /* Below this many wires one thread: a layer is then too little work for

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+#include "core/parallel.h"
+
 const char *sn_input_describe(const sn_input_spec *spec, char *buf, size_t cap)
 {
     const char *bits = spec->text ? spec->text : "";
@@ -280,6 +283,165 @@ static void shuffle(uint32_t *keys, uint32_t n, uint64_t seed)
     }
 }
 
+/* ---- the parallel regime: Sanders' scatter shuffle
+ *
+ * Above SN_INPUT_SERIAL_MAX keys the sequential Fisher-Yates is bound by a
+ * cache miss per key (15 s for a billion), so the permutation is made as
+ * P. Sanders, "Random permutations on distributed, external and
+ * hierarchical memory" (IPL 1998): every value draws one of 2^bb buckets
+ * uniformly; the buckets are laid out one after the other in bucket order
+ * (values in increasing order inside each); then each bucket is shuffled
+ * by Fisher-Yates. Which values land in a bucket is a uniform random
+ * subset of its size, and its order a uniform permutation, so the whole is
+ * a uniform random permutation. The draws come from fixed pieces of work
+ * with their own splitmix streams, derived from (seed, piece): the values
+ * in chunks of 2^cb (one stream per chunk, a counting pass and a scatter
+ * pass that replays the same draws) and the buckets (one stream each).
+ * Threads only pick pieces, so the result depends on (seed, n) alone. */
+
+/* A stream's starting state from (seed, kind of piece, piece). */
+static uint64_t stream_of(uint64_t seed, uint64_t kind, uint64_t piece)
+{
+    uint64_t st = seed ^ (kind * 0xD1B54A32D192ED03ull);
+    uint64_t a = sn_rand_next(&st);
+    st = a ^ (piece * 0x9E3779B97F4A7C15ull);
+    return sn_rand_next(&st);
+}
+
+typedef struct scatter {
+    uint32_t *keys;
+    uint32_t n;
+    sn_key_type t;
+    uint64_t seed;
+    unsigned bb, cb;  /* log2 of the bucket count and of the chunk size */
+    size_t chunks;    /* ceil(n / 2^cb) */
+    uint32_t *counts; /* chunks x 2^bb: counts, then each chunk's write places */
+    uint32_t *bstart; /* 2^bb + 1: where each bucket starts */
+} scatter;
+
+static inline uint32_t bucket_draw(uint64_t *st, unsigned bb)
+{
+    uint64_t r = sn_rand_next(st);
+    return bb ? (uint32_t)(r >> (64 - bb)) : 0;
+}
+
+static void scatter_count(void *ctx, size_t c)
+{
+    const scatter *sc = ctx;
+    uint32_t *cnt = sc->counts + (c << sc->bb);
+    uint64_t lo = (uint64_t)c << sc->cb, hi = lo + ((uint64_t)1 << sc->cb);
+    if (hi > sc->n)
+        hi = sc->n;
+    uint64_t st = stream_of(sc->seed, 1, c);
+    for (uint64_t i = lo; i < hi; i++)
+        cnt[bucket_draw(&st, sc->bb)]++;
+}
+
+static void scatter_place(void *ctx, size_t c)
+{
+    const scatter *sc = ctx;
+    uint32_t *at = sc->counts + (c << sc->bb);
+    uint64_t lo = (uint64_t)c << sc->cb, hi = lo + ((uint64_t)1 << sc->cb);
+    if (hi > sc->n)
+        hi = sc->n;
+    uint64_t st = stream_of(sc->seed, 1, c);
+    for (uint64_t i = lo; i < hi; i++)
+        sc->keys[at[bucket_draw(&st, sc->bb)]++] = key_of(sc->t, (uint32_t)(i + 1));
+}
+
+/* Fisher-Yates inside one bucket, the index by multiply-shift as above. */
+static void scatter_bucket(void *ctx, size_t b)
+{
+    const scatter *sc = ctx;
+    uint32_t *a = sc->keys + sc->bstart[b];
+    uint32_t len = sc->bstart[b + 1] - sc->bstart[b];
+    uint64_t st = stream_of(sc->seed, 2, b);
+    for (uint32_t i = len; i > 1; i--) {
+        uint32_t j = (uint32_t)(((sn_rand_next(&st) >> 32) * i) >> 32);
+        uint32_t tmp = a[i - 1];
+        a[i - 1] = a[j];
+        a[j] = tmp;
+    }
+}
+
+/* Turn the per-chunk counts into write places: bucket b of chunk c starts
+ * after all of buckets < b and after bucket b of the chunks < c. Row by
+ * row (chunk-major, as the table lies in memory), with bstart as the
+ * running place of each bucket. */
+static void scatter_offsets(scatter *sc)
+{
+    size_t nb = (size_t)1 << sc->bb;
+    memset(sc->bstart, 0, (nb + 1) * sizeof *sc->bstart);
+    for (size_t c = 0; c < sc->chunks; c++)
+        for (size_t b = 0; b < nb; b++)
+            sc->bstart[b + 1] += sc->counts[(c << sc->bb) + b];
+    for (size_t b = 0; b < nb; b++)
+        sc->bstart[b + 1] += sc->bstart[b]; /* now where bucket b starts */
+    for (size_t c = 0; c < sc->chunks; c++) {
+        uint32_t *row = sc->counts + (c << sc->bb);
+        for (size_t b = 0; b < nb; b++) {
+            uint32_t k = row[b];
+            row[b] = sc->bstart[b];
+            sc->bstart[b] += k;
+        }
+    }
+    /* bstart[b] is now the end of bucket b, the start of b + 1 */
+    memmove(sc->bstart + 1, sc->bstart, nb * sizeof *sc->bstart);
+    sc->bstart[0] = 0;
+}
+
+sn_status sn_input_random_scatter(uint32_t *keys, uint32_t n, sn_key_type t, uint64_t seed,
+                                  unsigned threads, unsigned bucket_bits, unsigned chunk_bits)
+{
+    if (bucket_bits > 24 || chunk_bits < 4 || chunk_bits > 32)
+        return SN_EINVAL;
+    scatter sc = {.keys = keys, .n = n, .t = t, .seed = seed, .bb = bucket_bits, .cb = chunk_bits};
+    sc.chunks = (size_t)(((uint64_t)n + ((uint64_t)1 << chunk_bits) - 1) >> chunk_bits);
+    size_t cells;
+    if (!sn_mul_size(sc.chunks, (size_t)1 << bucket_bits, &cells))
+        return SN_ENOMEM;
+    sc.counts = sn_calloc(cells + 1, sizeof *sc.counts);
+    sc.bstart = sn_calloc(((size_t)1 << bucket_bits) + 1, sizeof *sc.bstart);
+    if (!sc.counts || !sc.bstart) {
+        sn_free(sc.counts);
+        sn_free(sc.bstart);
+        return SN_ENOMEM;
+    }
+    sn_parallel_for(sc.chunks, threads, scatter_count, &sc);
+    scatter_offsets(&sc);
+    sn_parallel_for(sc.chunks, threads, scatter_place, &sc);
+    sn_parallel_for((size_t)1 << bucket_bits, threads, scatter_bucket, &sc);
+    sn_free(sc.counts);
+    sn_free(sc.bstart);
+    return SN_OK;
+}
+
+/* The parallel regime's geometry for n keys: buckets of about 2^18 keys
+ * (1 MiB: Fisher-Yates inside one stays in a core's cache), chunks of
+ * 2^20 values or more, at most 2^10 of them (the count table stays small). */
+static void scatter_geometry(uint32_t n, unsigned *bucket_bits, unsigned *chunk_bits)
+{
+    unsigned lg = 0;
+    while (lg < 32 && ((uint64_t)1 << lg) < n)
+        lg++;
+    *bucket_bits = lg > 18 ? lg - 18 : 0;
+    *chunk_bits = lg > 30 ? lg - 10 : 20;
+}
+
+sn_status sn_input_random(uint32_t *keys, uint32_t n, sn_key_type t, uint64_t seed,
+                          unsigned threads)
+{
+    if (n <= SN_INPUT_SERIAL_MAX) {
+        for (uint32_t i = 0; i < n; i++)
+            keys[i] = key_of(t, i + 1);
+        shuffle(keys, n, seed);
+        return SN_OK;
+    }
+    unsigned bb, cb;
+    scatter_geometry(n, &bb, &cb);
+    return sn_input_random_scatter(keys, n, t, seed, threads, bb, cb);
+}
+
 sn_status sn_input_make(const sn_input_spec *spec, sn_key_type t, uint32_t n, uint32_t *keys,
                         sn_diag *diag)
 {
@@ -287,9 +449,12 @@ sn_status sn_input_make(const sn_input_spec *spec, sn_key_type t, uint32_t n, ui
         return sn_diag_set(diag, SN_EINVAL, 0, 0, "sn_input_make: missing argument");
     switch (spec->kind) {
     case SN_INPUT_RANDOM: {
-        for (uint32_t i = 0; i < n; i++)
-            keys[i] = key_of(t, i + 1);
-        shuffle(keys, n, spec->seed);
+        sn_status st = sn_input_random(keys, n, t, spec->seed, 0);
+        if (st != SN_OK)
+            return sn_diag_set(diag, st, 0, 0,
+                               "out of memory for the random permutation's "
+                               "bucket counts (%u keys)",
+                               n);
         return SN_OK;
     }
     case SN_INPUT_REVERSE:

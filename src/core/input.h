@@ -30,6 +30,24 @@ typedef struct sn_input_spec {
 sn_status sn_input_make(const sn_input_spec *spec, sn_key_type t, uint32_t n, uint32_t *keys,
                         sn_diag *diag);
 
+/* SN_INPUT_RANDOM's permutation of the values 1..n (as keys of type t)
+ * from seed, on `threads` threads (0: the online CPUs). Up to
+ * SN_INPUT_SERIAL_MAX keys: Fisher-Yates on one thread, the permutation
+ * small inputs had from the start (tests, docs and lessons show them).
+ * Above: Sanders' scatter shuffle (input.c), a uniform random permutation
+ * too, made in parallel, the same for (seed, n) on every machine and for
+ * any number of threads. SN_ENOMEM when its count table cannot be had. */
+#define SN_INPUT_SERIAL_MAX ((uint32_t)1 << 22)
+sn_status sn_input_random(uint32_t *keys, uint32_t n, sn_key_type t, uint64_t seed,
+                          unsigned threads);
+
+/* The parallel regime with its geometry given: 2^bucket_bits buckets
+ * (at most 2^24), chunks of 2^chunk_bits values (4 to 32) for the streams.
+ * sn_input_random picks these from n; tests pick small ones. SN_EINVAL for
+ * a geometry out of range. */
+sn_status sn_input_random_scatter(uint32_t *keys, uint32_t n, sn_key_type t, uint64_t seed,
+                                  unsigned threads, unsigned bucket_bits, unsigned chunk_bits);
+
 /* A short description of an input for people: "random (seed 42)",
  * "given", "reversed", "sorted", "0-1 (0110)" (0-1 strings longer than 24
  * characters end in "..."). Writes at most cap bytes into buf, returns

@@ -256,6 +256,12 @@ typedef struct sn_gpu_report {
     uint32_t expected; /* raw bits */
     uint32_t actual;
     bool in_payload; /* the keys agree there but the payload differs */
+    /* Wall seconds of the phases of a fused or batched verification (0
+     * where a phase did not run): the input's copies, the device run, the
+     * reference executor (on reference_threads threads; with a fused
+     * variant it runs during the device run) and the comparison. */
+    double copy_s, device_s, reference_s, compare_s;
+    unsigned reference_threads;
 } sn_gpu_report;
 
 /* Run s on the device from input[0..n) (raw bits of type t; with_payload:
@@ -271,6 +277,19 @@ typedef struct sn_gpu_report {
 sn_status sn_gpu_verify(sn_gpu *g, const sn_schedule *s, sn_key_type t, const uint32_t *input,
                         bool with_payload, const sn_gpu_verify_opts *opts, sn_gpu_report *rep,
                         sn_diag *diag);
+
+/* Progress of a long run: called on the caller's thread as each phase of
+ * a fused (final-array) or batched verification ends, with the phase's
+ * name ("device run", "reference executor", ...), its wall seconds and,
+ * for the reference executor, its thread count (else 0). */
+typedef void (*sn_gpu_progress_fn)(void *ctx, const char *phase, double seconds, unsigned threads);
+
+/* sn_gpu_verify that reports its phases to progress (NULL: none) as they
+ * end; the library prints nothing itself. */
+sn_status sn_gpu_verify_progress(sn_gpu *g, const sn_schedule *s, sn_key_type t,
+                                 const uint32_t *input, bool with_payload,
+                                 const sn_gpu_verify_opts *opts, sn_gpu_progress_fn progress,
+                                 void *progress_ctx, sn_gpu_report *rep, sn_diag *diag);
 
 /* ---- a user's kernel in a process of its own
  *

@@ -14,11 +14,14 @@
 #include "gpu/gpu_internal.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "core/parallel.h"
 
 /* ---- the reference's per-layer digests, with the digest summed by
  * several threads for large n (the sum is order-independent, so the value
@@ -68,15 +71,48 @@ static uint64_t digest_parallel(const uint32_t *keys, uint32_t n)
     return sum;
 }
 
-/* First i with a[i] != b[i], or n. */
-static uint32_t first_diff(const uint32_t *a, const uint32_t *b, uint32_t n)
+/* First i in [lo, hi) with a[i] != b[i], or hi. */
+static uint32_t first_diff_in(const uint32_t *a, const uint32_t *b, uint32_t lo, uint32_t hi)
 {
-    if (memcmp(a, b, (size_t)n * 4) == 0)
-        return n;
-    uint32_t i = 0;
+    if (memcmp(a + lo, b + lo, (size_t)(hi - lo) * 4) == 0)
+        return hi;
+    uint32_t i = lo;
     while (a[i] == b[i])
         i++;
     return i;
+}
+
+/* Large arrays are compared in pieces on all cores, each piece's first
+ * difference kept: the first of them is the answer. */
+#define DIFF_PIECE ((uint32_t)1 << 16)
+
+typedef struct diff_job {
+    const uint32_t *a, *b;
+    uint32_t n;
+    uint32_t *first; /* per piece */
+} diff_job;
+
+static void diff_piece(void *ctx, size_t i)
+{
+    const diff_job *j = ctx;
+    uint32_t lo = (uint32_t)(i * DIFF_PIECE), hi = j->n - lo > DIFF_PIECE ? lo + DIFF_PIECE : j->n;
+    j->first[i] = first_diff_in(j->a, j->b, lo, hi);
+}
+
+/* First i with a[i] != b[i], or n. */
+static uint32_t first_diff(const uint32_t *a, const uint32_t *b, uint32_t n)
+{
+    size_t pieces = ((size_t)n + DIFF_PIECE - 1) / DIFF_PIECE;
+    uint32_t *first = pieces > 1 ? sn_calloc(pieces, sizeof *first) : NULL;
+    if (!first)
+        return first_diff_in(a, b, 0, n);
+    diff_job j = {a, b, n, first};
+    sn_parallel_for(pieces, 0, diff_piece, &j);
+    uint32_t at = n;
+    for (size_t i = 0; i < pieces && at == n; i++)
+        at = first[i] < (i + 1) * (size_t)DIFF_PIECE && first[i] < n ? first[i] : at;
+    sn_free(first);
+    return at;
 }
 
 /* Compare one step's keys (and payload); true and *rep filled on a
@@ -101,20 +137,47 @@ static bool mismatch(sn_gpu_report *rep, size_t k, const uint32_t *exp, const ui
     return true;
 }
 
+/* A copy of src[0..n) and the identity 0..n-1, on all cores for large n
+ * (a fresh buffer of gigabytes costs more in page faults than in copying:
+ * each thread faults in the pages it writes). */
 static uint32_t *dup_words(const uint32_t *src, uint32_t n)
 {
     uint32_t *d = sn_malloc((size_t)n * 4 + 4);
     if (d && n)
-        memcpy(d, src, (size_t)n * 4);
+        sn_parallel_copy(d, src, n, 0);
     return d;
 }
 
 static uint32_t *identity(uint32_t n)
 {
     uint32_t *d = sn_malloc((size_t)n * 4 + 4);
-    for (uint32_t i = 0; d && i < n; i++)
-        d[i] = i;
+    if (d)
+        sn_parallel_iota(d, n, 0);
     return d;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The caller's progress hook (fn may be NULL). */
+typedef struct progress {
+    sn_gpu_progress_fn fn;
+    void *ctx;
+} progress;
+
+/* A phase ended: its time into *slot and to the caller's progress hook. */
+static void phase_done(const progress *o, const char *phase, double t0, double *slot,
+                       unsigned threads)
+{
+    double sec = now_s() - t0;
+    if (slot)
+        *slot = sec;
+    if (o->fn)
+        o->fn(o->ctx, phase, sec, threads);
 }
 
 /* ---- lockstep: the reference one layer behind the device */
@@ -424,14 +487,39 @@ done:
     return st;
 }
 
-/* ---- fused variants: the final array, bit for bit (payload included) */
+/* ---- fused variants: the final array, bit for bit (payload included)
+ *
+ * The device run mostly waits for the device, so the reference executor
+ * runs meanwhile on a thread of its own (with its worker threads): the
+ * two take the longer of their times, not the sum. A device that fails
+ * stops the reference at its next pass. */
+
+typedef struct ref_job {
+    const sn_schedule *s;
+    sn_key_type t;
+    uint32_t *keys, *pay;
+    unsigned threads;
+    atomic_bool cancel; /* set when the device failed: its verdict is not needed */
+    double seconds;     /* the reference's wall time */
+} ref_job;
+
+static void *ref_worker(void *arg)
+{
+    ref_job *j = arg;
+    double t0 = now_s();
+    sn_exec_opts o = {.threads = j->threads, .cancel = &j->cancel};
+    sn_exec_run_opts(j->s, j->t, j->keys, j->pay, &o);
+    j->seconds = now_s() - t0;
+    return NULL;
+}
 
 static sn_status verify_final(sn_gpu *g, const sn_schedule *s, sn_key_type t, const uint32_t *input,
-                              bool with_payload, sn_gpu_variant v, sn_gpu_report *rep,
-                              sn_diag *diag)
+                              bool with_payload, sn_gpu_variant v, const progress *o,
+                              sn_gpu_report *rep, sn_diag *diag)
 {
     uint32_t n = sn_schedule_wires(s);
     size_t L = sn_schedule_layer_count(s);
+    double t0 = now_s();
     uint32_t *dev = dup_words(input, n), *ref = dup_words(input, n);
     uint32_t *dev_pay = with_payload ? identity(n) : NULL;
     uint32_t *ref_pay = with_payload ? identity(n) : NULL;
@@ -440,13 +528,36 @@ static sn_status verify_final(sn_gpu *g, const sn_schedule *s, sn_key_type t, co
         st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %u keys", n);
         goto done;
     }
-    /* The device first: a device that is too small fails before the
-     * reference has run. */
+    phase_done(o, "copies of the input", t0, &rep->copy_s, 0);
+    /* one core left to the device run's thread (a runtime may spin while
+     * it waits), so no worker of the reference's barriers is preempted */
+    unsigned nt = sn_exec_threads_auto(n);
+    ref_job job = {.s = s, .t = t, .keys = ref, .pay = ref_pay, .threads = nt > 2 ? nt - 1 : nt};
+    atomic_init(&job.cancel, false);
+    rep->reference_threads = job.threads;
+    pthread_t th;
+    bool meanwhile = pthread_create(&th, NULL, ref_worker, &job) == 0;
+    t0 = now_s();
     st = sn_gpu_run(g, s, v, t, dev, dev_pay, diag);
+    if (st == SN_OK)
+        phase_done(o, "device run", t0, &rep->device_s, 0);
+    if (meanwhile) {
+        if (st != SN_OK)
+            atomic_store(&job.cancel, true);
+        pthread_join(th, NULL);
+    } else if (st == SN_OK) {
+        ref_worker(&job); /* no thread to spare: after the device, as before */
+    }
     if (st != SN_OK)
         goto done;
-    sn_exec_run(s, t, ref, ref_pay);
+    rep->reference_s = job.seconds;
+    if (o->fn)
+        o->fn(o->ctx,
+              meanwhile ? "reference executor (during the device run)" : "reference executor",
+              job.seconds, job.threads);
+    t0 = now_s();
     mismatch(rep, L ? L - 1 : 0, ref, dev, ref_pay, dev_pay, n);
+    phase_done(o, "comparison", t0, &rep->compare_s, 0);
 done:
     sn_free(dev);
     sn_free(ref);
@@ -595,7 +706,8 @@ static sn_status batched_final(batched *b, sn_gpu_report *rep, sn_diag *diag)
  * and the final array. */
 static sn_status verify_batched(sn_gpu *g, const sn_schedule *s, sn_key_type t,
                                 const uint32_t *input, bool with_payload,
-                                const sn_gpu_batch_opts *bo, sn_gpu_report *rep, sn_diag *diag)
+                                const sn_gpu_batch_opts *bo, const progress *o, sn_gpu_report *rep,
+                                sn_diag *diag)
 {
     batched b;
     memset(&b, 0, sizeof b);
@@ -608,17 +720,30 @@ static sn_status verify_batched(sn_gpu *g, const sn_schedule *s, sn_key_type t,
     b.full = (uint64_t)(b.L + 1) * b.n <= SN_TRACE_FULL_MAX;
     rep->method = b.full ? SN_GPU_CHECK_STATES : SN_GPU_CHECK_DIGESTS;
     bool done = false;
+    double t0 = now_s();
     sn_status st = batched_alloc(&b, diag);
+    if (st == SN_OK)
+        phase_done(o, "copies of the input", t0, &rep->copy_s, 0);
     /* The device first: a device too small fails before the (slower)
      * reference has run. */
+    t0 = now_s();
     if (st == SN_OK)
         st = sn_gpu_batch(g, s, bo, b.keys, b.pay, b.dig, b.states, b.pay_states, diag);
     if (st == SN_OK)
+        phase_done(o, "device run", t0, &rep->device_s, 0);
+    t0 = now_s();
+    rep->reference_threads = b.full ? 1 : sn_exec_threads_auto(b.n);
+    if (st == SN_OK)
         st = batched_reference(&b, diag);
+    if (st == SN_OK)
+        phase_done(o, "reference executor", t0, &rep->reference_s, rep->reference_threads);
+    t0 = now_s();
     if (st == SN_OK)
         st = batched_layers(g, &b, bo, rep, &done, diag);
     if (st == SN_OK && !done)
         st = batched_final(&b, rep, diag);
+    if (st == SN_OK)
+        phase_done(o, "comparison", t0, &rep->compare_s, 0);
     batched_free(&b);
     return st;
 }
@@ -627,6 +752,15 @@ sn_status sn_gpu_verify(sn_gpu *g, const sn_schedule *s, sn_key_type t, const ui
                         bool with_payload, const sn_gpu_verify_opts *opts, sn_gpu_report *rep,
                         sn_diag *diag)
 {
+    return sn_gpu_verify_progress(g, s, t, input, with_payload, opts, NULL, NULL, rep, diag);
+}
+
+sn_status sn_gpu_verify_progress(sn_gpu *g, const sn_schedule *s, sn_key_type t,
+                                 const uint32_t *input, bool with_payload,
+                                 const sn_gpu_verify_opts *opts, sn_gpu_progress_fn progress_fn,
+                                 void *progress_ctx, sn_gpu_report *rep, sn_diag *diag)
+{
+    progress prog = {progress_fn, progress_ctx};
     sn_gpu_verify_opts none;
     memset(&none, 0, sizeof none);
     const sn_gpu_verify_opts *o = opts ? opts : &none;
@@ -652,7 +786,7 @@ sn_status sn_gpu_verify(sn_gpu *g, const sn_schedule *s, sn_key_type t, const ui
                                "comparison or injected fault (use a per-layer variant)",
                                sn_gpu_variant_name(bo.variant));
         rep->method = SN_GPU_CHECK_FINAL;
-        return verify_final(g, s, t, input, with_payload, bo.variant, rep, diag);
+        return verify_final(g, s, t, input, with_payload, bo.variant, &prog, rep, diag);
     }
     if (o->per_layer) {
         rep->method = SN_GPU_CHECK_LOCKSTEP;
@@ -663,5 +797,5 @@ sn_status sn_gpu_verify(sn_gpu *g, const sn_schedule *s, sn_key_type t, const ui
     bo.inject = o->inject;
     bo.inject_layer = o->inject_layer;
     bo.inject_index = o->inject_index;
-    return verify_batched(g, s, t, input, with_payload, &bo, rep, diag);
+    return verify_batched(g, s, t, input, with_payload, &bo, &prog, rep, diag);
 }
