@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/parallel.h" // for: the reference on every core
 #include "gpu/gpu_internal.h"
 #include "gpu/kernels.h"
 
@@ -567,50 +568,135 @@ done:
     return st;
 }
 
-/* ---- the reference: LSD radix sort on the host, two passes of 16 bits */
+/* ---- the reference: a stable LSD radix sort on the host, four passes of
+ * 8 bits on every core. The array is cut into a fixed number of chunks (so
+ * the work does not depend on the thread count); per pass each chunk counts
+ * its digits, one prefix over (digit, chunk) gives every chunk its first
+ * place for each digit, and each chunk scatters its keys in order: stable.
+ * A pass whose digit is the same for every key moves nothing and is skipped
+ * (permutations of 1..n leave the high bytes zero). */
+
+#define REF_DIGITS 256
+#define REF_CHUNK_MIN ((size_t)1 << 12)
+#define REF_CHUNKS_MAX 256
+
+typedef struct ref_job {
+    sn_key_type t;
+    const uint32_t *in;       /* the caller's keys (the mapping task reads them) */
+    uint32_t *sk, *dk, *sp, *dp;
+    size_t n, chunk, chunks;
+    unsigned shift;
+    size_t (*count)[REF_DIGITS]; /* [chunk][digit]: counts, then first places */
+} ref_job;
+
+static void ref_range(const ref_job *j, size_t c, size_t *lo, size_t *hi)
+{
+    *lo = c * j->chunk;
+    *hi = c + 1 == j->chunks ? j->n : *lo + j->chunk;
+}
+
+static void ref_map(void *ctx, size_t c)
+{
+    ref_job *j = ctx;
+    size_t lo, hi;
+    ref_range(j, c, &lo, &hi);
+    for (size_t i = lo; i < hi; i++)
+        j->sk[i] = sn_key_to_ordered(j->t, j->in[i]);
+}
+
+static void ref_unmap(void *ctx, size_t c)
+{
+    ref_job *j = ctx;
+    size_t lo, hi;
+    ref_range(j, c, &lo, &hi);
+    for (size_t i = lo; i < hi; i++)
+        j->sk[i] = sn_key_from_ordered(j->t, j->sk[i]);
+}
+
+static void ref_count(void *ctx, size_t c)
+{
+    ref_job *j = ctx;
+    size_t lo, hi, *h = j->count[c];
+    ref_range(j, c, &lo, &hi);
+    memset(h, 0, REF_DIGITS * sizeof *h);
+    for (size_t i = lo; i < hi; i++)
+        h[(j->sk[i] >> j->shift) & 0xFFu]++;
+}
+
+static void ref_scatter(void *ctx, size_t c)
+{
+    ref_job *j = ctx;
+    size_t lo, hi, *at = j->count[c];
+    ref_range(j, c, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
+        size_t to = at[(j->sk[i] >> j->shift) & 0xFFu]++;
+        j->dk[to] = j->sk[i];
+        if (j->dp)
+            j->dp[to] = j->sp[i];
+    }
+}
+
+/* Counts into first places: digit-major over the chunks. False when one
+ * digit holds every key (the pass would move nothing). */
+static bool ref_places(ref_job *j)
+{
+    size_t total = 0;
+    for (size_t d = 0; d < REF_DIGITS; d++) {
+        size_t first = total;
+        for (size_t c = 0; c < j->chunks; c++) {
+            size_t k = j->count[c][d];
+            j->count[c][d] = total;
+            total += k;
+        }
+        if (total - first == j->n)
+            return false;
+    }
+    return true;
+}
 
 sn_status sn_sort_reference(sn_key_type t, const uint32_t *keys, const uint32_t *pay, size_t n,
                             uint32_t *out_keys, uint32_t *out_pay, sn_diag *diag)
 {
     bool hp = pay && out_pay;
+    ref_job j = {t, keys, out_keys, NULL, hp ? out_pay : NULL, NULL, n, 0, 0, 0, NULL};
+    j.chunks = n / REF_CHUNK_MIN;
+    j.chunks = j.chunks < 1 ? 1 : j.chunks > REF_CHUNKS_MAX ? REF_CHUNKS_MAX : j.chunks;
+    j.chunk = n / j.chunks;
     uint32_t *tk = sn_malloc(n * 4 + 4), *tp = hp ? sn_malloc(n * 4 + 4) : NULL;
-    size_t *count = sn_calloc(65536, sizeof *count);
-    if (!tk || (hp && !tp) || !count) {
+    j.count = sn_calloc(j.chunks, sizeof *j.count);
+    if (!tk || (hp && !tp) || !j.count) {
         sn_free(tk);
         sn_free(tp);
-        sn_free(count);
+        sn_free(j.count);
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for the reference (%zu keys)", n);
     }
-    for (size_t i = 0; i < n; i++)
-        out_keys[i] = sn_key_to_ordered(t, keys[i]);
+    sn_parallel_for(j.chunks, 0, ref_map, &j);
     if (hp)
-        memcpy(out_pay, pay, n * 4);
-    /* pass 0: out -> tmp by the low half; pass 1: tmp -> out by the high */
-    for (int pass = 0; pass < 2; pass++) {
-        uint32_t *sk = pass ? tk : out_keys, *dk = pass ? out_keys : tk;
-        uint32_t *sp = pass ? tp : out_pay, *dp = pass ? out_pay : tp;
-        unsigned sh = pass ? 16u : 0u;
-        memset(count, 0, 65536 * sizeof *count);
-        for (size_t i = 0; i < n; i++)
-            count[(sk[i] >> sh) & 0xFFFFu]++;
-        size_t sum = 0;
-        for (size_t d = 0; d < 65536; d++) {
-            size_t c = count[d];
-            count[d] = sum;
-            sum += c;
-        }
-        for (size_t i = 0; i < n; i++) {
-            size_t at = count[(sk[i] >> sh) & 0xFFFFu]++;
-            dk[at] = sk[i];
-            if (hp)
-                dp[at] = sp[i];
-        }
+        sn_parallel_copy(out_pay, pay, n, 0);
+    j.dk = tk;
+    j.dp = tp;
+    for (unsigned pass = 0; pass < 4; pass++) {
+        j.shift = 8 * pass;
+        sn_parallel_for(j.chunks, 0, ref_count, &j);
+        if (!ref_places(&j))
+            continue;
+        sn_parallel_for(j.chunks, 0, ref_scatter, &j);
+        uint32_t *k = j.sk, *p = j.sp; /* the output is the next pass's input */
+        j.sk = j.dk;
+        j.sp = j.dp;
+        j.dk = k;
+        j.dp = p;
     }
-    for (size_t i = 0; i < n; i++)
-        out_keys[i] = sn_key_from_ordered(t, out_keys[i]);
+    if (j.sk != out_keys) { /* an odd number of passes moved the keys */
+        sn_parallel_copy(out_keys, j.sk, n, 0);
+        if (hp)
+            sn_parallel_copy(out_pay, j.sp, n, 0);
+    }
+    j.sk = out_keys;
+    sn_parallel_for(j.chunks, 0, ref_unmap, &j);
     sn_free(tk);
     sn_free(tp);
-    sn_free(count);
+    sn_free(j.count);
     return SN_OK;
 }
 
