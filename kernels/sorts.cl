@@ -342,7 +342,9 @@ __kernel void ms_tile(__global const uint *k, __global const uint *p, __global u
             }
         }
     }
-    for (uint w = MERGE_E; w < MT; w <<= 1) {
+    /* runs of w in registers go to local memory; the last round (w = MT)
+     * only stores the sorted tile */
+    for (uint w = MERGE_E;; w <<= 1) {
         barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
         for (uint e = 0; e < MERGE_E; e++) {
@@ -350,17 +352,12 @@ __kernel void ms_tile(__global const uint *k, __global const uint *p, __global u
             if (hp) ai[LP(q0 + e)] = xi[e];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
+        if (w == MT)
+            break;
         uint base = q0 & ~(2 * w - 1), d = q0 - base;
         uint ia = corank_lp(ak, base, w, base + w, w, d), ib = d - ia;
         MERGE_INTO(x, xi, ak, ai, base, w, base + w, w, ia, ib);
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-    for (uint e = 0; e < MERGE_E; e++) {
-        ak[LP(q0 + e)] = x[e];
-        if (hp) ai[LP(q0 + e)] = xi[e];
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
     for (uint i = lid; i < cnt; i += WG) {
         ok[off + i] = ak[LP(i)];
         if (hp) op[off + i] = p[off + ai[LP(i)]];

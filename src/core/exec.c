@@ -585,21 +585,35 @@ static void layer_range(ctx *c, sn_layer_form f, uint32_t n, uint64_t lo, uint64
  * (inner_left), layer k keeps L_k = d_{k0} + ... + d_{k-1} wires off a
  * (the neighbour's earlier layers still reach into them); to the right
  * (inner_right) it stops R_k short of b: sweep_boundary does the rest. */
+/* The lags of a sweep's layer k: R_k = d_{k0+1} + ... + d_k behind the
+ * frontier, L_k = d_{k0} + ... + d_{k-1} ahead; call for k = k0, k0+1, ...
+ * in turn with the same lag (zeroed first). */
+typedef struct lag {
+    uint64_t R, L, dprev;
+} lag;
+
+static sn_layer_form lag_next(const sn_schedule *s, size_t k0, size_t k, lag *g)
+{
+    sn_layer_form f = sn_schedule_layer_form(s, k);
+    uint64_t d = layer_dist(f);
+    if (k > k0) {
+        g->R += d;
+        g->L += g->dprev;
+    }
+    g->dprev = d;
+    return f;
+}
+
 static void sweep_region(ctx *c, const sn_schedule *s, size_t k0, size_t k1, uint64_t a, uint64_t b,
                          bool inner_left, bool inner_right, uint64_t seg)
 {
     uint32_t n = sn_schedule_wires(s);
     for (uint64_t F = a;; F += seg) {
         bool more = false;
-        uint64_t R = 0, L = 0, dprev = 0;
+        lag g = {0, 0, 0};
         for (size_t k = k0; k < k1; k++) {
-            sn_layer_form f = sn_schedule_layer_form(s, k);
-            uint64_t d = layer_dist(f);
-            if (k > k0) {
-                R += d;
-                L += dprev;
-            }
-            dprev = d;
+            sn_layer_form f = lag_next(s, k0, k, &g);
+            uint64_t R = g.R, L = g.L;
             uint64_t lo_lim = inner_left ? a + L : a, hi_lim = inner_right ? b - R : b;
             uint64_t lo = F > R ? F - R : 0, hi = F + seg > R ? F + seg - R : 0;
             if (lo < lo_lim)
@@ -620,16 +634,10 @@ static void sweep_region(ctx *c, const sn_schedule *s, size_t k0, size_t k1, uin
 static void sweep_boundary(ctx *c, const sn_schedule *s, size_t k0, size_t k1, uint64_t x)
 {
     uint32_t n = sn_schedule_wires(s);
-    uint64_t R = 0, L = 0, dprev = 0;
+    lag g = {0, 0, 0};
     for (size_t k = k0; k < k1; k++) {
-        sn_layer_form f = sn_schedule_layer_form(s, k);
-        uint64_t d = layer_dist(f);
-        if (k > k0) {
-            R += d;
-            L += dprev;
-        }
-        dprev = d;
-        layer_range(c, f, n, x - R, x + L);
+        sn_layer_form f = lag_next(s, k0, k, &g);
+        layer_range(c, f, n, x - g.R, x + g.L);
     }
 }
 

@@ -587,6 +587,7 @@ typedef struct ref_job {
     size_t n, chunk, chunks;
     unsigned shift;
     size_t (*count)[REF_DIGITS]; /* [chunk][digit]: counts, then first places */
+    bool back;                   /* ref_convert: from the ordered form */
 } ref_job;
 
 static void ref_range(const ref_job *j, size_t c, size_t *lo, size_t *hi)
@@ -595,22 +596,14 @@ static void ref_range(const ref_job *j, size_t c, size_t *lo, size_t *hi)
     *hi = c + 1 == j->chunks ? j->n : *lo + j->chunk;
 }
 
-static void ref_map(void *ctx, size_t c)
+/* Keys into the ordered form (or back, j->back) in place, chunk c. */
+static void ref_convert(void *ctx, size_t c)
 {
     ref_job *j = ctx;
     size_t lo, hi;
     ref_range(j, c, &lo, &hi);
     for (size_t i = lo; i < hi; i++)
-        j->sk[i] = sn_key_to_ordered(j->t, j->in[i]);
-}
-
-static void ref_unmap(void *ctx, size_t c)
-{
-    ref_job *j = ctx;
-    size_t lo, hi;
-    ref_range(j, c, &lo, &hi);
-    for (size_t i = lo; i < hi; i++)
-        j->sk[i] = sn_key_from_ordered(j->t, j->sk[i]);
+        j->sk[i] = j->back ? sn_key_from_ordered(j->t, j->sk[i]) : sn_key_to_ordered(j->t, j->in[i]);
 }
 
 static void ref_count(void *ctx, size_t c)
@@ -658,7 +651,7 @@ sn_status sn_sort_reference(sn_key_type t, const uint32_t *keys, const uint32_t 
                             uint32_t *out_keys, uint32_t *out_pay, sn_diag *diag)
 {
     bool hp = pay && out_pay;
-    ref_job j = {t, keys, out_keys, NULL, hp ? out_pay : NULL, NULL, n, 0, 0, 0, NULL};
+    ref_job j = {t, keys, out_keys, NULL, hp ? out_pay : NULL, NULL, n, 0, 0, 0, NULL, false};
     j.chunks = n / REF_CHUNK_MIN;
     j.chunks = j.chunks < 1 ? 1 : j.chunks > REF_CHUNKS_MAX ? REF_CHUNKS_MAX : j.chunks;
     j.chunk = n / j.chunks;
@@ -670,7 +663,7 @@ sn_status sn_sort_reference(sn_key_type t, const uint32_t *keys, const uint32_t 
         sn_free(j.count);
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for the reference (%zu keys)", n);
     }
-    sn_parallel_for(j.chunks, 0, ref_map, &j);
+    sn_parallel_for(j.chunks, 0, ref_convert, &j);
     if (hp)
         sn_parallel_copy(out_pay, pay, n, 0);
     j.dk = tk;
@@ -693,7 +686,8 @@ sn_status sn_sort_reference(sn_key_type t, const uint32_t *keys, const uint32_t 
             sn_parallel_copy(out_pay, j.sp, n, 0);
     }
     j.sk = out_keys;
-    sn_parallel_for(j.chunks, 0, ref_unmap, &j);
+    j.back = true;
+    sn_parallel_for(j.chunks, 0, ref_convert, &j);
     sn_free(tk);
     sn_free(tp);
     sn_free(j.count);
