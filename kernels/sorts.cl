@@ -311,10 +311,10 @@ inline uint corank_lp(__local const uint *s, uint a0, uint la, uint b0, uint lb,
         }                                                                                      \
     } while (0)
 
-__kernel void ms_tile(__global const uint *k, __global const uint *p, __global uint *ok,
-                      __global uint *op, uint n, uint hp, __local uint *ai /* MTP words if hp */)
+__attribute__((always_inline)) inline void ms_tile_body(__global const uint *k, __global const uint *p, __global uint *ok,
+                         __global uint *op, uint n, const uint hp, __local uint *ak,
+                         __local uint *ai)
 {
-    __local uint ak[MTP];
     uint lid = (uint)get_local_id(0), off = (uint)get_group_id(0) * MT;
     uint cnt = min((uint)MT, n - off), q0 = lid * MERGE_E;
     for (uint i = lid; i < MT; i += WG) {
@@ -364,6 +364,25 @@ __kernel void ms_tile(__global const uint *k, __global const uint *p, __global u
     }
 }
 
+/* Each sort's tile kernels come twice: keys only (hp a constant 0, so the
+ * places' registers and code go away and more work-groups fit a compute
+ * unit) and with payload (_kv). The host picks one by the run; both take
+ * the same arguments (hp, and the places' local array: a word when there
+ * is no payload). */
+__kernel void ms_tile(__global const uint *k, __global const uint *p, __global uint *ok,
+                      __global uint *op, uint n, uint hp, __local uint *ai)
+{
+    __local uint ak[MTP];
+    ms_tile_body(k, p, ok, op, n, 0u, ak, ai);
+}
+
+__kernel void ms_tile_kv(__global const uint *k, __global const uint *p, __global uint *ok,
+                         __global uint *op, uint n, uint hp, __local uint *ai /* MTP words */)
+{
+    __local uint ak[MTP];
+    ms_tile_body(k, p, ok, op, n, 1u, ak, ai);
+}
+
 /* Merge path: runs of w (sorted) are merged in pairs; output chunk c is
  * [c*MT, c*MT + MT) of its pair (MT divides 2w). ms_partition finds, for
  * every chunk at once, how many of its pair's first run come before the
@@ -386,11 +405,10 @@ __kernel void ms_partition(__global const uint *k, __global uint *bounds, uint n
  * outputs' start by a co-rank search in local memory and merges them into
  * registers (with their place in the slice, for the payload); the chunk goes
  * back through local memory so that the writes are coalesced. */
-__kernel void ms_merge(__global const uint *k, __global const uint *p, __global uint *ok,
-                       __global uint *op, uint n, uint w, uint hp, __global const uint *bounds,
-                       __local uint *si /* MTP words if hp */)
+__attribute__((always_inline)) inline void ms_merge_body(__global const uint *k, __global const uint *p, __global uint *ok,
+                          __global uint *op, uint n, uint w, const uint hp,
+                          __global const uint *bounds, __local uint *sk, __local uint *si)
 {
-    __local uint sk[MTP];
     uint lid = (uint)get_local_id(0), c = (uint)get_group_id(0);
     uint out0 = c * MT;
     uint base = out0 & ~(2 * w - 1);
@@ -427,6 +445,22 @@ __kernel void ms_merge(__global const uint *k, __global const uint *p, __global 
             op[out0 + i] = p[j < na ? base + a0 + j : base + la + b0 + (j - na)];
         }
     }
+}
+
+__kernel void ms_merge(__global const uint *k, __global const uint *p, __global uint *ok,
+                       __global uint *op, uint n, uint w, uint hp, __global const uint *bounds,
+                       __local uint *si)
+{
+    __local uint sk[MTP];
+    ms_merge_body(k, p, ok, op, n, w, 0u, bounds, sk, si);
+}
+
+__kernel void ms_merge_kv(__global const uint *k, __global const uint *p, __global uint *ok,
+                          __global uint *op, uint n, uint w, uint hp, __global const uint *bounds,
+                          __local uint *si /* MTP words */)
+{
+    __local uint sk[MTP];
+    ms_merge_body(k, p, ok, op, n, w, 1u, bounds, sk, si);
 }
 
 /* ---- 5. LSD radix sort, one pass per digit of `bits` bits at `shift`:
@@ -521,7 +555,7 @@ inline uint nv_shfl(uint v, uint lane)
  * (The atomic keeps successive leaders of a digit in order: each e's
  * shuffle is a warp-wide meeting point.) One scan of the counters in
  * (digit, warp) order then gives every (digit, warp) its first place. */
-inline void rank_nv(__global const uint *k, uint off, uint cnt, uint shift, uint mask, uint nd,
+__attribute__((always_inline)) inline void rank_nv(__global const uint *k, uint off, uint cnt, uint shift, uint mask, uint nd,
                     __local uint *tk, __local uint *ti, uint hp, __local uint *start, __local uint *wc,
                     __local uint *part, __local uint *tmp, uint lid)
 {
@@ -572,24 +606,32 @@ inline void rank_nv(__global const uint *k, uint off, uint cnt, uint shift, uint
 }
 #endif
 
-__kernel void rx_scatter(__global const uint *k, __global const uint *p, __global uint *ok,
-                         __global uint *op, uint n, uint shift, uint bits,
-                         __global const uint *offs, uint tiles, uint hp,
-                         __local uint *si /* with payload RTP words (NV) or 2 RTP, else 1 */)
-{
+/* The local arrays of a radix tile: the keys (sk: one tile for the
+ * NVIDIA ranking, two for the split sort's ping-pong), and each way's own. */
 #if SN_NV
-    __local uint sk[1][RTP];
+#define RX_PARAMS __local uint *sk, __local uint *wc, __local uint *part, __local uint *tmp
+#define RX_LOCALS __local uint sk[RTP], wc[256 * NW], part[WG], tmp[WG]
+#define RX_ARGS sk, wc, part, tmp
 #else
-    __local uint sk[2][RTP];
-    __local ulong cs[WG], ctmp[WG];
+#define RX_PARAMS __local uint *sk, __local ulong *cs, __local ulong *ctmp
+#define RX_LOCALS                                                                                  \
+    __local uint sk[2 * RTP];                                                                      \
+    __local ulong cs[WG], ctmp[WG]
+#define RX_ARGS sk, cs, ctmp
 #endif
-    __local uint dst0[256], start[256];
+
+__attribute__((always_inline)) inline void rx_scatter_body(__global const uint *k, __global const uint *p, __global uint *ok,
+                            __global uint *op, uint n, uint shift, uint bits,
+                            __global const uint *offs, uint tiles, const uint hp,
+                            __local uint *si, __local uint *dst0, __local uint *start,
+                            RX_PARAMS)
+{
     uint lid = (uint)get_local_id(0), t = (uint)get_group_id(0), nd = 1u << bits;
     uint mask = nd - 1, off = t * RT, cnt = min((uint)RT, n - off);
 #if !SN_NV
     /* padding past n gets the largest key: a stable sort leaves it last */
     for (uint i = lid; i < RT; i += WG) {
-        sk[0][LP(i)] = i < cnt ? k[off + i] : 0xFFFFFFFFu;
+        sk[LP(i)] = i < cnt ? k[off + i] : 0xFFFFFFFFu;
         if (hp) si[LP(i)] = i;
     }
 #endif
@@ -598,8 +640,7 @@ __kernel void rx_scatter(__global const uint *k, __global const uint *p, __globa
         dst0[d] = offs[d * tiles + t];
     uint s = 0;
 #if SN_NV
-    __local uint wc[256 * NW], part[WG], tmp[WG];
-    rank_nv(k, off, cnt, shift, mask, nd, sk[0], si, hp, start, wc, part, tmp, lid);
+    rank_nv(k, off, cnt, shift, mask, nd, sk, si, hp, start, wc, part, tmp, lid);
 #else
     /* stable splits by 2 bits of the digit at a time: one work-group scan
      * of four packed counters each; work-item lid owns positions
@@ -613,7 +654,7 @@ __kernel void rx_scatter(__global const uint *k, __global const uint *p, __globa
         uint q0 = lid * RADIX_E, x[RADIX_E], xi[RADIX_E];
         ulong c = 0;
         for (uint e = 0; e < RADIX_E; e++) {
-            x[e] = sk[s][LP(q0 + e)];
+            x[e] = sk[(s) * RTP + LP(q0 + e)];
             if (hp) xi[e] = si[s * RTP + LP(q0 + e)];
             c += 1ul << (16 * ((x[e] >> (shift + b)) & 3u));
         }
@@ -626,7 +667,7 @@ __kernel void rx_scatter(__global const uint *k, __global const uint *p, __globa
             uint base = (v > 0 ? t0 : 0u) + (v > 1 ? t1 : 0u) + (v > 2 ? t2 : 0u);
             uint dst = base + (uint)((pre >> (16 * v)) & 0xFFFFu);
             pre += 1ul << (16 * v);
-            sk[s ^ 1][LP(dst)] = x[e];
+            sk[(s ^ 1) * RTP + LP(dst)] = x[e];
             if (hp) si[(s ^ 1) * RTP + LP(dst)] = xi[e];
         }
     }
@@ -635,20 +676,39 @@ __kernel void rx_scatter(__global const uint *k, __global const uint *p, __globa
      * another digit), so that a key's place is its digit's place plus its
      * distance from the run's start */
     for (uint q = lid; q < cnt; q += WG) {
-        uint d = (sk[s][LP(q)] >> shift) & mask;
-        if (q == 0 || ((sk[s][LP(q - 1)] >> shift) & mask) != d)
+        uint d = (sk[(s) * RTP + LP(q)] >> shift) & mask;
+        if (q == 0 || ((sk[(s) * RTP + LP(q - 1)] >> shift) & mask) != d)
             start[d] = q;
     }
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint q = lid; q < cnt; q += WG) {
-        uint x = sk[s][LP(q)], d = (x >> shift) & mask;
+        uint x = sk[(s) * RTP + LP(q)], d = (x >> shift) & mask;
         uint dst = dst0[d] + (q - start[d]);
         if (dst >= n) /* only if the tile was not sorted by digit (a bug) */
             continue;
         ok[dst] = x;
         if (hp) op[dst] = p[off + si[s * RTP + LP(q)]];
     }
+}
+
+__kernel void rx_scatter(__global const uint *k, __global const uint *p, __global uint *ok,
+                         __global uint *op, uint n, uint shift, uint bits,
+                         __global const uint *offs, uint tiles, uint hp, __local uint *si)
+{
+    RX_LOCALS;
+    __local uint dst0[256], start[256];
+    rx_scatter_body(k, p, ok, op, n, shift, bits, offs, tiles, 0u, si, dst0, start, RX_ARGS);
+}
+
+/* si: RTP words for the NVIDIA ranking, 2 RTP for the split sort */
+__kernel void rx_scatter_kv(__global const uint *k, __global const uint *p, __global uint *ok,
+                            __global uint *op, uint n, uint shift, uint bits,
+                            __global const uint *offs, uint tiles, uint hp, __local uint *si)
+{
+    RX_LOCALS;
+    __local uint dst0[256], start[256];
+    rx_scatter_body(k, p, ok, op, n, shift, bits, offs, tiles, 1u, si, dst0, start, RX_ARGS);
 }
 
 /* Exclusive scan of v[0..len) into out, a block of 4*WG per work-group;

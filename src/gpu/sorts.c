@@ -42,13 +42,17 @@ enum {
     KS_SCAN_BLOCK,
     KS_SCAN_ADD,
     KS_HY_TILE,
+    KS_MS_TILE_KV, /* the tile kernels with payload (kv() picks them) */
+    KS_MS_MERGE_KV,
+    KS_RX_SCATTER_KV,
     KS_COUNT
 };
 
 static const char *const kernel_names[KS_COUNT] = {
     "sort_to_ordered", "sort_from_ordered", "tr_phase",   "trl_block", "trl_merge_split",
     "rank_global",     "rank_tiled",        "ms_tile",    "ms_merge",  "ms_partition",
-    "rx_count",        "rx_scatter",        "scan_block", "scan_add",  "hy_tile"};
+    "rx_count",        "rx_scatter",        "scan_block", "scan_add",  "hy_tile",
+    "ms_tile_kv",      "ms_merge_kv",       "rx_scatter_kv"};
 
 static const char *const algo_names[SN_SORT_COUNT] = {
     "transposition", "transposition-local", "rank", "rank-global", "merge", "radix", "hybrid"};
@@ -361,13 +365,26 @@ static size_t places(const run *r, size_t words)
 /* words of a local tile of e keys a work-item, with a pad word every 32 */
 #define PADDED(r, e) ((r)->s->wg * (e) + (r)->s->wg * (e) / 32)
 
-static sn_status step(run *r, int which, size_t items, sn_diag *diag)
+/* The kernel a run launches for `which`: its _kv twin with payload. */
+static int kv(const run *r, int which)
 {
-    int c = r->cur;
+    if (!r->hp)
+        return which;
+    switch (which) {
+    case KS_MS_TILE: return KS_MS_TILE_KV;
+    case KS_MS_MERGE: return KS_MS_MERGE_KV;
+    case KS_RX_SCATTER: return KS_RX_SCATTER_KV;
+    default: return which;
+    }
+}
+
+static sn_status step(run *r, int which0, size_t items, sn_diag *diag)
+{
+    int c = r->cur, which = kv(r, which0);
     cl_kernel k = r->s->k[which];
     sn_status st = args(k, kernel_names[which], diag, 6, M(r->k[c]), M(r->p[c]), M(r->k[c ^ 1]),
                         M(r->p[c ^ 1]), U(r->n), U(r->hp));
-    if (st == SN_OK && which == KS_MS_TILE)
+    if (st == SN_OK && which0 == KS_MS_TILE)
         if (clSetKernelArg(k, 6, places(r, PADDED(r, MERGE_E)), NULL) != CL_SUCCESS)
             st = sn_diag_set(diag, SN_EDEVICE, 0, 0, "clSetKernelArg(ms_tile, local places) failed");
     if (st == SN_OK)
@@ -392,11 +409,11 @@ static sn_status run_merges(run *r, int tile_kernel, size_t tile, sn_diag *diag)
         if (st == SN_OK)
             st = launch(r, KS_MS_PARTITION, chunks, diag);
         if (st == SN_OK)
-            st = args(r->s->k[KS_MS_MERGE], "ms_merge", diag, 9, M(r->k[c]), M(r->p[c]),
+            st = args(r->s->k[kv(r, KS_MS_MERGE)], "ms_merge", diag, 9, M(r->k[c]), M(r->p[c]),
                       M(r->k[c ^ 1]), M(r->p[c ^ 1]), U(r->n), U(cw), U(r->hp), M(r->offs),
                       L(places(r, PADDED(r, MERGE_E))));
         if (st == SN_OK)
-            st = launch(r, KS_MS_MERGE, chunks * r->s->wg, diag);
+            st = launch(r, kv(r, KS_MS_MERGE), chunks * r->s->wg, diag);
         r->cur ^= 1;
     }
     return st;
@@ -456,11 +473,11 @@ static sn_status run_radix(run *r, unsigned bits, sn_diag *diag)
         if (st == SN_OK)
             st = scan(r, r->counts, r->offs, len, 0, diag);
         if (st == SN_OK)
-            st = args(r->s->k[KS_RX_SCATTER], "rx_scatter", diag, 11, M(r->k[c]), M(r->p[c]),
+            st = args(r->s->k[kv(r, KS_RX_SCATTER)], "rx_scatter", diag, 11, M(r->k[c]), M(r->p[c]),
                       M(r->k[c ^ 1]), M(r->p[c ^ 1]), U(r->n), U(shift), U(b), M(r->offs),
                       U(ct), U(hp), L(places(r, PADDED(r, RADIX_E) * (r->s->nv ? 1 : 2))));
         if (st == SN_OK)
-            st = launch(r, KS_RX_SCATTER, tiles * r->s->wg, diag);
+            st = launch(r, kv(r, KS_RX_SCATTER), tiles * r->s->wg, diag);
         r->cur ^= 1;
     }
     return st;
