@@ -320,6 +320,19 @@ err_has "only with --kernel"
 expect 3 env OCL_ICD_VENDORS="$T/novendors" "$S" gpu verify bitonic:8 --kernel "$T/good.cl"
 err_has "no OpenCL platform"
 
+# progress on long runs: from 2^24 wires every phase's seconds on stderr
+# (not under the sanitizers: minutes there), none for small n
+expect 0 "$S" gpu verify bitonic:1024 --random 1 --variant fused
+grep -q "gpu verify: .* s$" "$T/err" && fail "phase lines for 1024 wires: $(head -c 300 "$T/err")"
+if [ "${SN_SANITIZED:-0}" != 1 ]; then
+    expect 0 "$S" gpu verify bitonic-pad:16777216 --random 1 --variant fused
+    out_has "identical"
+    for phase in "making the input" "copies of the input" "device run" \
+        "reference executor (during the device run)" "comparison"; do
+        err_has "gpu verify: $phase"
+    done
+fi
+
 # the repository's network files (assets/networks/sn)
 for f in "${SN_NETWORKS:-$(dirname "$0")/../assets/networks}"/sn/*.sn; do
     expect 0 "$S" gpu verify "$f" --random 4 --payload
