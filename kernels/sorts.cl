@@ -54,16 +54,6 @@ __kernel void sort_from_ordered(__global uint *k, uint n, uint kt)
 
 /* ---- searches: how many of a[0..len) are < x (lower) or <= x (upper) */
 
-inline uint lower_g(__global const uint *a, uint len, uint x)
-{
-    uint lo = 0, hi = len;
-    while (lo < hi) {
-        uint m = (lo + hi) >> 1;
-        if (a[m] < x) lo = m + 1; else hi = m;
-    }
-    return lo;
-}
-
 inline uint lower_l(__local const uint *a, uint len, uint x)
 {
     uint lo = 0, hi = len;
@@ -87,16 +77,6 @@ inline uint upper_l(__local const uint *a, uint len, uint x)
 /* Merge path: of the first d outputs of the stable merge of a[0..la) and
  * b[0..lb) (a first on ties), how many come from a. */
 inline uint corank_g(__global const uint *a, uint la, __global const uint *b, uint lb, uint d)
-{
-    uint lo = d > lb ? d - lb : 0, hi = min(d, la);
-    while (lo < hi) {
-        uint m = (lo + hi + 1) >> 1;
-        if (a[m - 1] <= b[d - m]) lo = m; else hi = m - 1;
-    }
-    return lo;
-}
-
-inline uint corank_l(__local const uint *a, uint la, __local const uint *b, uint lb, uint d)
 {
     uint lo = d > lb ? d - lb : 0, hi = min(d, la);
     while (lo < hi) {
@@ -278,7 +258,7 @@ __kernel void rank_tiled(__global const uint *k, __global const uint *p, __globa
  * leaves last. Local arrays are indexed through LP. */
 #define MTP (MT + MT / 32)
 
-/* corank_l over runs a = s[LP(a0)..) and b = s[LP(b0)..) of one array */
+/* corank_g's search over runs a = s[LP(a0)..) and b = s[LP(b0)..) of one local array */
 inline uint corank_lp(__local const uint *s, uint a0, uint la, uint b0, uint lb, uint d)
 {
     uint lo = d > lb ? d - lb : 0, hi = min(d, la);

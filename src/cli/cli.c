@@ -114,12 +114,18 @@ bool cli_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
     return true;
 }
 
+int cli_type_arg(const char *arg, sn_key_type *out)
+{
+    if (!sn_key_type_parse(arg, out))
+        return cli_error(CLI_USAGE, "--type", "'%s' is not i32, u32 or f32", arg);
+    return 0;
+}
+
 int cli_input_option(cli_input *in, const char *name, const char *arg)
 {
     if (strcmp(name, "type") == 0) {
-        if (!sn_key_type_parse(arg, &in->type))
-            return cli_error(CLI_USAGE, "--type", "'%s' is not a key type (i32, u32 or f32)", arg);
-        return 1;
+        int rc = cli_type_arg(arg, &in->type);
+        return rc ? rc : 1;
     }
     sn_input_spec s = {SN_INPUT_RANDOM, 0, NULL};
     if (strcmp(name, "input") == 0) {

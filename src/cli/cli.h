@@ -102,6 +102,10 @@ void cli_out_abort(cli_out *o);                 /* removes the temporary */
 /* Parse an unsigned decimal within [lo, hi]; false if malformed. */
 bool cli_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
 
+/* --type: the key type named by arg into *out; 0, or 2 with the error
+ * printed. */
+int cli_type_arg(const char *arg, sn_key_type *out);
+
 /* For getopt_long loops (optstring must start with ':'): report an unknown
  * option or a missing argument ('?' or ':' from getopt) and return 2. */
 int cli_bad_option(const char *cmd, int c, char **argv);

@@ -176,8 +176,8 @@ int cmd_gen(int argc, char **argv)
                                  "'%s' is not a format (bracket, json, sn, c, opencl)", optarg);
             break;
         case 't':
-            if (!sn_key_type_parse(optarg, &co.type))
-                return cli_error(CLI_USAGE, "--type", "'%s' is not i32, u32 or f32", optarg);
+            if (cli_type_arg(optarg, &co.type))
+                return CLI_USAGE;
             code_only = "--type";
             break;
         case 'p':

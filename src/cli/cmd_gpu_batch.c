@@ -126,9 +126,7 @@ static int take(void *ctx, int key, const char *name, const char *arg)
             return cli_error(CLI_USAGE, "--layout", "'%s' is not rows or columns", arg);
         return 0;
     case O_TYPE:
-        if (!sn_key_type_parse(arg, &a->type))
-            return cli_error(CLI_USAGE, "--type", "'%s' is not i32, u32 or f32", arg);
-        return 0;
+        return cli_type_arg(arg, &a->type);
     case O_PAYLOAD: a->payload = true; return 0;
     case O_KEYS:
         if (strcmp(arg, "random") == 0)

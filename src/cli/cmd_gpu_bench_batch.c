@@ -90,9 +90,7 @@ static int take(void *ctx, int key, const char *name, const char *arg)
             return cli_error(CLI_USAGE, "--layout", "'%s' is not rows, columns or both", arg);
         return 0;
     case O_TYPE:
-        if (!sn_key_type_parse(arg, &a->type))
-            return cli_error(CLI_USAGE, "--type", "'%s' is not i32, u32 or f32", arg);
-        return 0;
+        return cli_type_arg(arg, &a->type);
     case O_PAYLOAD: a->payload = true; return 0;
     case O_REPS:
         if (!cli_parse_u64(arg, 1, 1000, &a->reps))

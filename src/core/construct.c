@@ -366,6 +366,16 @@ uint64_t sn_construct_size_bound(sn_algo algo, uint32_t n)
     }
 }
 
+/* The wires 0..n-1 in order (the list the recursive constructions split),
+ * or NULL when out of memory. */
+static uint32_t *wires(uint32_t n)
+{
+    uint32_t *w = sn_calloc((size_t)n + 1, sizeof *w);
+    for (uint32_t i = 0; w && i < n; i++)
+        w[i] = i;
+    return w;
+}
+
 sn_status sn_construct_sort(sn_algo algo, sn_network *net, sn_diag *diag)
 {
     uint32_t n = sn_network_wires(net);
@@ -374,12 +384,10 @@ sn_status sn_construct_sort(sn_algo algo, sn_network *net, sn_diag *diag)
     sn_comparator *buf = NULL;
     bool lists = algo == SN_ALGO_ODDEVEN_SPLIT || algo == SN_ALGO_BITONIC_SPLIT;
     if (lists) {
-        w = sn_calloc((size_t)n + 1, sizeof *w);
+        w = wires(n);
         tmp = sn_calloc(2 * (size_t)n + 80, sizeof *tmp);
         if (!w || !tmp)
             bd.st = SN_ENOMEM;
-        for (uint32_t i = 0; w && i < n; i++)
-            w[i] = i;
     }
     if (algo == SN_ALGO_BALANCED && !(buf = sn_calloc((size_t)n / 2 + 1, sizeof *buf)))
         bd.st = SN_ENOMEM;
@@ -407,13 +415,11 @@ sn_status sn_construct_blocks(sn_algo algo, uint32_t n, sn_construct_block_fn fn
     if (algo != SN_ALGO_ODDEVEN_SPLIT && algo != SN_ALGO_BITONIC_SPLIT)
         return SN_OK;
     builder bd = {NULL, NULL, SN_OK, NULL, SIZE_MAX, 0, fn, user};
-    uint32_t *w = sn_calloc((size_t)n + 1, sizeof *w);
+    uint32_t *w = wires(n);
     uint32_t *tmp = sn_calloc(2 * (size_t)n + 80, sizeof *tmp);
     bd.wdepth = sn_calloc((size_t)n + 1, sizeof *bd.wdepth);
     if (!w || !tmp || !bd.wdepth)
         bd.st = SN_ENOMEM;
-    for (uint32_t i = 0; bd.st == SN_OK && i < n; i++)
-        w[i] = i;
     if (bd.st == SN_OK && algo == SN_ALGO_ODDEVEN_SPLIT)
         oem_sort(&bd, w, n, tmp, 0);
     else if (bd.st == SN_OK)
@@ -459,12 +465,10 @@ sn_status sn_construct_merge(uint32_t a, uint32_t b, sn_network **out, sn_diag *
     if (st != SN_OK)
         return st;
     builder bd = {*out, diag, SN_OK, NULL, SIZE_MAX, 0, NULL, NULL};
-    uint32_t *w = sn_calloc((size_t)a + b + 1, sizeof *w);
+    uint32_t *w = wires(a + b);
     uint32_t *tmp = sn_calloc(2 * ((size_t)a + b) + 80, sizeof *tmp);
     if (!w || !tmp)
         bd.st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "%s: out of memory", name);
-    for (uint32_t i = 0; w && i < a + b; i++)
-        w[i] = i;
     if (bd.st == SN_OK)
         oem_merge(&bd, w, a, w + a, b, tmp);
     sn_free(w);
@@ -480,11 +484,9 @@ sn_status sn_construct_bitonic_merge(uint32_t n, sn_network **out, sn_diag *diag
     if (st != SN_OK)
         return st;
     builder bd = {*out, diag, SN_OK, NULL, SIZE_MAX, 0, NULL, NULL};
-    uint32_t *w = sn_calloc((size_t)n + 1, sizeof *w);
+    uint32_t *w = wires(n);
     if (!w)
         bd.st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "%s: out of memory", name);
-    for (uint32_t i = 0; w && i < n; i++)
-        w[i] = i;
     if (bd.st == SN_OK)
         bitonic_merge(&bd, w, n / 2, n);
     sn_free(w);

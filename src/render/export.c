@@ -64,14 +64,10 @@ static cairo_status_t write_stream(void *closure, const unsigned char *data, uns
     return CAIRO_STATUS_SUCCESS;
 }
 
-static sn_status draw_on(cairo_surface_t *surf, const sn_layout *lo, const sn_theme *th,
-                         const sn_draw_state *st, sn_diag *diag)
+/* Destroy cr after drawing: cairo's own error first, then the drawing's
+ * status rs. */
+static sn_status drawn(cairo_t *cr, sn_status rs, sn_diag *diag)
 {
-    if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS)
-        return sn_diag_set(diag, SN_EIO, 0, 0, "cairo: %s",
-                           cairo_status_to_string(cairo_surface_status(surf)));
-    cairo_t *cr = cairo_create(surf);
-    sn_status rs = sn_draw(cr, lo, th, st, NULL);
     cairo_status_t cs = cairo_status(cr);
     cairo_destroy(cr);
     if (cs != CAIRO_STATUS_SUCCESS)
@@ -79,6 +75,16 @@ static sn_status draw_on(cairo_surface_t *surf, const sn_layout *lo, const sn_th
     if (rs != SN_OK)
         return sn_diag_set(diag, rs, 0, 0, "drawing failed: %s", sn_status_str(rs));
     return SN_OK;
+}
+
+static sn_status draw_on(cairo_surface_t *surf, const sn_layout *lo, const sn_theme *th,
+                         const sn_draw_state *st, sn_diag *diag)
+{
+    if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS)
+        return sn_diag_set(diag, SN_EIO, 0, 0, "cairo: %s",
+                           cairo_status_to_string(cairo_surface_status(surf)));
+    cairo_t *cr = cairo_create(surf);
+    return drawn(cr, sn_draw(cr, lo, th, st, NULL), diag);
 }
 
 static sn_status finish(cairo_surface_t *surf, stream *s, sn_status rs, sn_diag *diag)
@@ -439,13 +445,7 @@ static sn_status draw_stack(cairo_surface_t *surf, const sn_layout *const *lo,
             rs = r;
         y += th_ + lo[i]->height;
     }
-    cairo_status_t cs = cairo_status(cr);
-    cairo_destroy(cr);
-    if (cs != CAIRO_STATUS_SUCCESS)
-        return sn_diag_set(diag, SN_EIO, 0, 0, "cairo: %s", cairo_status_to_string(cs));
-    if (rs != SN_OK)
-        return sn_diag_set(diag, rs, 0, 0, "drawing failed: %s", sn_status_str(rs));
-    return SN_OK;
+    return drawn(cr, rs, diag);
 }
 
 sn_status sn_export_write_stack(FILE *out, sn_export_format fmt, const sn_layout *const *lo,
