@@ -240,6 +240,14 @@ json_t *cli_json_value(sn_key_type t, uint32_t bits, bool payload)
 {
     return payload ? json_integer(bits) : cli_json_key(t, bits);
 }
+
+int cli_json_print(json_t *o, size_t flags)
+{
+    int rc = json_dumpf(o, stdout, flags) == 0 ? CLI_OK : CLI_USAGE;
+    putchar('\n');
+    json_decref(o);
+    return rc;
+}
 #endif
 
 void cli_print_keys(FILE *f, sn_key_type t, const uint32_t *keys, uint32_t n)

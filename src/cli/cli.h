@@ -83,6 +83,9 @@ json_t *cli_json_key(sn_key_type t, uint32_t bits);
 /* A value of a first mismatch: a payload value (an index, a JSON integer)
  * when payload, else a key as cli_json_key. New reference. */
 json_t *cli_json_value(sn_key_type t, uint32_t bits, bool payload);
+/* Print o on one line of stdout with jansson's `flags` and release it;
+ * 0, or 2 when it could not be written. */
+int cli_json_print(json_t *o, size_t flags);
 #endif
 
 /* Print keys as "a,b,c". */

@@ -124,10 +124,7 @@ static int print_json(const sn_check_result *r, const char *mode)
             json_array_append_new(red, json_integer((json_int_t)r->redundant[i]));
         json_object_set_new(o, "redundant", red);
     }
-    int rc = json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(9)) == 0 ? 0 : CLI_USAGE;
-    putchar('\n');
-    json_decref(o);
-    return rc;
+    return cli_json_print(o, JSON_COMPACT | JSON_REAL_PRECISION(9));
 }
 #endif
 

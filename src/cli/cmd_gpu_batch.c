@@ -229,9 +229,7 @@ static void report_json(const batch_args *a, const sn_gpu *g, const sn_network *
         json_object_set_new(m, "actual", cli_json_value(a->type, r->actual, r->in_payload));
     }
     json_object_set_new(o, "first_mismatch", m);
-    json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(9));
-    putchar('\n');
-    json_decref(o);
+    cli_json_print(o, JSON_COMPACT | JSON_REAL_PRECISION(9));
 }
 #endif
 

@@ -158,6 +158,21 @@ static int cpu_rows(bench *b, const sn_schedule *s, const char *net, double naiv
     return 0;
 }
 
+/* n random keys into b->input from *seed, and, when the CPU rows run at n
+ * (--cpu-max), their qsorted order into b->sorted; returns whether they do. */
+static bool bench_input(bench *b, uint32_t n, uint64_t *seed)
+{
+    for (uint32_t i = 0; i < n; i++)
+        b->input[i] = (uint32_t)sn_rand_next(seed);
+    bool cpu = n <= b->a->cpu_max;
+    if (cpu) {
+        memcpy(b->sorted, b->input, (size_t)n * 4);
+        qsort_type = b->a->type;
+        qsort(b->sorted, n, 4, cmp_key);
+    }
+    return cpu;
+}
+
 /* Every variant of network net at n keys. */
 static int bench_point(bench *b, sn_algo alg, uint32_t n, uint64_t *seed)
 {
@@ -167,14 +182,7 @@ static int bench_point(bench *b, sn_algo alg, uint32_t n, uint64_t *seed)
     if (st != SN_OK)
         return gpu_report("gpu bench", st, &b->d, NULL);
     const char *net = sn_algo_name(alg);
-    for (uint32_t i = 0; i < n; i++)
-        b->input[i] = (uint32_t)sn_rand_next(seed);
-    bool cpu = n <= a->cpu_max;
-    if (cpu) {
-        memcpy(b->sorted, b->input, (size_t)n * 4);
-        qsort_type = a->type;
-        qsort(b->sorted, n, 4, cmp_key);
-    }
+    bool cpu = bench_input(b, n, seed);
     double naive_ms = 0, copy_ms = 0;
     if (sn_gpu_copy_time(b->g, n, (size_t)a->reps, &copy_ms, &b->d) != SN_OK) {
         copy_ms = 0; /* only a yardstick: the rows go on without it */
@@ -194,14 +202,7 @@ static int bench_point(bench *b, sn_algo alg, uint32_t n, uint64_t *seed)
 static int sort_rows(bench *b, void **cache, uint32_t n, uint64_t *seed)
 {
     const bench_args *a = b->a;
-    for (uint32_t i = 0; i < n; i++)
-        b->input[i] = (uint32_t)sn_rand_next(seed);
-    bool cpu = n <= a->cpu_max;
-    if (cpu) {
-        memcpy(b->sorted, b->input, (size_t)n * 4);
-        qsort_type = a->type;
-        qsort(b->sorted, n, 4, cmp_key);
-    }
+    bool cpu = bench_input(b, n, seed);
     for (size_t vi = 0; vi < a->nsortv; vi++) {
         fprintf(stderr, "bench: sort %u %s ...\n", n, a->sortv[vi]);
         gpu_sort_point pt;

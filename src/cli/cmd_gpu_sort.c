@@ -163,10 +163,7 @@ static int report_json(const sort_run *r, const char *device, const sn_gpu_sort_
             json_object_set_new(fm, "payload", json_true());
     }
     json_object_set_new(o, "first_mismatch", fm);
-    int rc = json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(9)) == 0 ? 0 : CLI_USAGE;
-    putchar('\n');
-    json_decref(o);
-    return rc;
+    return cli_json_print(o, JSON_COMPACT | JSON_REAL_PRECISION(9));
 }
 #endif
 

@@ -261,10 +261,7 @@ static int print_json(const verify_args *a, const verdict *v)
     }
     json_object_set_new(o, "first_mismatch", m);
     json_object_set_new(o, "fault", v->fault ? json_fault(v) : json_null());
-    int rc = json_dumpf(o, stdout, JSON_COMPACT) == 0 ? 0 : CLI_USAGE;
-    putchar('\n');
-    json_decref(o);
-    return rc;
+    return cli_json_print(o, JSON_COMPACT);
 }
 #endif
 

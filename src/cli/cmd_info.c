@@ -221,10 +221,7 @@ static int print_json(const sn_schedule *s, const info *in)
         json_object_set_new(o, "inputs", json_integer((json_int_t)z->inputs));
         json_object_set_new(o, "layers", arr);
     }
-    int rc = json_dumpf(o, stdout, JSON_COMPACT) == 0 ? 0 : CLI_USAGE;
-    putchar('\n');
-    json_decref(o);
-    return rc;
+    return cli_json_print(o, JSON_COMPACT);
 }
 #endif
 

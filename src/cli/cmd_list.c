@@ -110,10 +110,7 @@ static int print_json(uint32_t only_n)
                       e.source, "file", e.path, "kind", sn_library_kind_name(e.kind));
         json_array_append_new(arr, o);
     }
-    int rc = json_dumpf(arr, stdout, JSON_COMPACT) == 0 ? CLI_OK : CLI_USAGE;
-    putchar('\n');
-    json_decref(arr);
-    return rc;
+    return cli_json_print(arr, JSON_COMPACT);
 }
 #endif
 

@@ -103,10 +103,7 @@ static int print_json(const sn_trace *tr, bool trace, bool payload)
         }
         json_object_set_new(o, "layers", layers);
     }
-    int rc = json_dumpf(o, stdout, JSON_COMPACT) == 0 ? 0 : CLI_USAGE;
-    putchar('\n');
-    json_decref(o);
-    return rc;
+    return cli_json_print(o, JSON_COMPACT);
 }
 #endif
 

@@ -413,13 +413,19 @@ sn_status sn_gpu_finish(sn_gpu *g, sn_diag *diag)
     return SN_OK;
 }
 
+/* The fused program built for (payload, t), and s's plan on g into *plan. */
+static sn_status fused_plan(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, bool payload,
+                            sn_key_type t, sn_fused_plan *plan, sn_diag *diag)
+{
+    sn_status st = sn_fused_build(g, payload, t, diag);
+    return st == SN_OK ? sn_fused_plan_make(g, &g->tune, s, v, payload, t, plan, diag) : st;
+}
+
 /* Build the fused kernels, plan the passes and upload their descriptors. */
 static sn_status fused_prepare(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, sn_key_type t,
                                sn_gpu_bufs *b, sn_fused_plan *plan, sn_diag *diag)
 {
-    sn_status st = sn_fused_build(g, b->payload, t, diag);
-    if (st == SN_OK)
-        st = sn_fused_plan_make(g, &g->tune, s, v, b->payload, t, plan, diag);
+    sn_status st = fused_plan(g, s, v, b->payload, t, plan, diag);
     if (st == SN_OK && !plan->serial && sn_gpu_generates(g))
         st = sn_fused_codegen(g, &g->tune, plan, diag);
     if (st == SN_OK && plan->window_passes) /* their second array */
@@ -449,9 +455,7 @@ sn_status sn_gpu_fused_describe(sn_gpu *g, const sn_schedule *s, sn_gpu_variant 
 {
     memset(out, 0, sizeof *out);
     sn_fused_plan plan;
-    sn_status st = sn_fused_build(g, payload, t, diag);
-    if (st == SN_OK)
-        st = sn_fused_plan_make(g, &g->tune, s, v, payload, t, &plan, diag);
+    sn_status st = fused_plan(g, s, v, payload, t, &plan, diag);
     if (st != SN_OK)
         return st;
     out->layers = sn_schedule_layer_count(s);
@@ -475,9 +479,7 @@ sn_status sn_gpu_fused_source(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v,
 {
     *out = NULL;
     sn_fused_plan plan;
-    sn_status st = sn_fused_build(g, payload, t, diag);
-    if (st == SN_OK)
-        st = sn_fused_plan_make(g, &g->tune, s, v, payload, t, &plan, diag);
+    sn_status st = fused_plan(g, s, v, payload, t, &plan, diag);
     if (st != SN_OK)
         return st;
     if (!plan.serial && sn_gpu_generates(g) && plan.tile_passes + plan.window_passes > 0)
