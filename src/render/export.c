@@ -101,36 +101,6 @@ static sn_status finish(cairo_surface_t *surf, stream *s, sn_status rs, sn_diag 
     return SN_OK;
 }
 
-static sn_status export_png(stream *s, const sn_layout *lo, const sn_theme *th,
-                            const sn_draw_state *st, sn_diag *diag)
-{
-    double w = ceil(lo->width), h = ceil(lo->height);
-    if (w > SN_EXPORT_PNG_MAX_SIDE || h > SN_EXPORT_PNG_MAX_SIDE ||
-        w * h > SN_EXPORT_PNG_MAX_PIXELS)
-        return sn_diag_set(diag, SN_ELIMIT, 0, 0,
-                           "a %.0fx%.0f pixel PNG is too large (at most %d per side, %.0f "
-                           "in all); use --width or --scale, or SVG/PDF",
-                           w, h, SN_EXPORT_PNG_MAX_SIDE, SN_EXPORT_PNG_MAX_PIXELS);
-    cairo_surface_t *surf =
-        cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)fmax(w, 1), (int)fmax(h, 1));
-    /* the picture is rarely a whole number of pixels high or wide: the
-     * last row and column would blend with the surface's black */
-    if (cairo_surface_status(surf) == CAIRO_STATUS_SUCCESS) {
-        cairo_t *bg = cairo_create(surf);
-        cairo_set_source_rgb(bg, th->background.r, th->background.g, th->background.b);
-        cairo_paint(bg);
-        cairo_destroy(bg);
-    }
-    sn_status rs = draw_on(surf, lo, th, st, diag);
-    if (rs == SN_OK) {
-        cairo_status_t cs = cairo_surface_write_to_png_stream(surf, write_stream, s);
-        if (cs != CAIRO_STATUS_SUCCESS && !s->failed)
-            rs = sn_diag_set(diag, cs == CAIRO_STATUS_NO_MEMORY ? SN_ENOMEM : SN_EIO, 0, 0,
-                             "cairo: %s", cairo_status_to_string(cs));
-    }
-    return finish(surf, s, rs, diag);
-}
-
 /* ---- TikZ: the same layout written as text */
 
 static void tex_color(FILE *f, const char *name, sn_rgb c)
@@ -387,29 +357,6 @@ static sn_status export_tex(stream *s, const sn_layout *lo, const sn_theme *th,
     return SN_OK;
 }
 
-sn_status sn_export_write(FILE *out, sn_export_format fmt, const sn_layout *lo, const sn_theme *th,
-                          const sn_draw_state *st, sn_diag *diag)
-{
-    stream s = {out, false};
-    double w = fmax(lo->width, 1), h = fmax(lo->height, 1);
-    cairo_surface_t *surf;
-    switch (fmt) {
-    case SN_EXPORT_SVG:
-        surf = cairo_svg_surface_create_for_stream(write_stream, &s, w, h);
-        if (cairo_surface_status(surf) == CAIRO_STATUS_SUCCESS)
-            cairo_svg_surface_set_document_unit(surf, CAIRO_SVG_UNIT_PX);
-        return finish(surf, &s, draw_on(surf, lo, th, st, diag), diag);
-    case SN_EXPORT_PDF:
-        surf = cairo_pdf_surface_create_for_stream(write_stream, &s, w, h);
-        if (cairo_surface_status(surf) == CAIRO_STATUS_SUCCESS)
-            cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATOR, "sortnet");
-        return finish(surf, &s, draw_on(surf, lo, th, st, diag), diag);
-    case SN_EXPORT_PNG: return export_png(&s, lo, th, st, diag);
-    case SN_EXPORT_TEX: return export_tex(&s, lo, th, st, diag);
-    default: return sn_diag_set(diag, SN_EINVAL, 0, 0, "unknown picture format");
-    }
-}
-
 /* ---- several diagrams stacked, each under a title line */
 
 /* Height of a title line over each diagram. */
@@ -448,6 +395,86 @@ static sn_status draw_stack(cairo_surface_t *surf, const sn_layout *const *lo,
     return drawn(cr, rs, diag);
 }
 
+/* ---- SVG, PDF and PNG, of one diagram or a stack */
+
+/* What a surface shows: one diagram (lo, st) or, when count > 0, a stack
+ * of them under their titles. */
+typedef struct picture {
+    const sn_layout *lo;
+    const sn_draw_state *st;
+    const sn_layout *const *los;
+    const sn_draw_state *const *sts;
+    const char *const *titles;
+    size_t count;
+    const sn_theme *th;
+} picture;
+
+static sn_status draw_picture(cairo_surface_t *surf, const picture *p, sn_diag *diag)
+{
+    return p->count ? draw_stack(surf, p->los, p->sts, p->titles, p->count, p->th, diag)
+                    : draw_on(surf, p->lo, p->th, p->st, diag);
+}
+
+static sn_status export_png(stream *s, double pw, double ph, const picture *p, sn_diag *diag)
+{
+    double w = ceil(pw), h = ceil(ph);
+    if (w > SN_EXPORT_PNG_MAX_SIDE || h > SN_EXPORT_PNG_MAX_SIDE ||
+        w * h > SN_EXPORT_PNG_MAX_PIXELS)
+        return sn_diag_set(diag, SN_ELIMIT, 0, 0,
+                           "a %.0fx%.0f pixel PNG is too large (at most %d per side, %.0f "
+                           "in all); use --width or --scale, or SVG/PDF",
+                           w, h, SN_EXPORT_PNG_MAX_SIDE, SN_EXPORT_PNG_MAX_PIXELS);
+    cairo_surface_t *surf =
+        cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)fmax(w, 1), (int)fmax(h, 1));
+    /* the picture is rarely a whole number of pixels high or wide: the
+     * last row and column would blend with the surface's black */
+    if (cairo_surface_status(surf) == CAIRO_STATUS_SUCCESS) {
+        cairo_t *bg = cairo_create(surf);
+        cairo_set_source_rgb(bg, p->th->background.r, p->th->background.g, p->th->background.b);
+        cairo_paint(bg);
+        cairo_destroy(bg);
+    }
+    sn_status rs = draw_picture(surf, p, diag);
+    if (rs == SN_OK) {
+        cairo_status_t cs = cairo_surface_write_to_png_stream(surf, write_stream, s);
+        if (cs != CAIRO_STATUS_SUCCESS && !s->failed)
+            rs = sn_diag_set(diag, cs == CAIRO_STATUS_NO_MEMORY ? SN_ENOMEM : SN_EIO, 0, 0,
+                             "cairo: %s", cairo_status_to_string(cs));
+    }
+    return finish(surf, s, rs, diag);
+}
+
+/* p as an SVG, PDF or PNG picture of w x h on s. */
+static sn_status export_surface(sn_export_format fmt, stream *s, double w, double h,
+                                const picture *p, sn_diag *diag)
+{
+    cairo_surface_t *surf;
+    switch (fmt) {
+    case SN_EXPORT_SVG:
+        surf = cairo_svg_surface_create_for_stream(write_stream, s, w, h);
+        if (cairo_surface_status(surf) == CAIRO_STATUS_SUCCESS)
+            cairo_svg_surface_set_document_unit(surf, CAIRO_SVG_UNIT_PX);
+        return finish(surf, s, draw_picture(surf, p, diag), diag);
+    case SN_EXPORT_PDF:
+        surf = cairo_pdf_surface_create_for_stream(write_stream, s, w, h);
+        if (cairo_surface_status(surf) == CAIRO_STATUS_SUCCESS)
+            cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATOR, "sortnet");
+        return finish(surf, s, draw_picture(surf, p, diag), diag);
+    case SN_EXPORT_PNG: return export_png(s, w, h, p, diag);
+    default: return sn_diag_set(diag, SN_EINVAL, 0, 0, "unknown picture format");
+    }
+}
+
+sn_status sn_export_write(FILE *out, sn_export_format fmt, const sn_layout *lo, const sn_theme *th,
+                          const sn_draw_state *st, sn_diag *diag)
+{
+    stream s = {out, false};
+    if (fmt == SN_EXPORT_TEX)
+        return export_tex(&s, lo, th, st, diag);
+    picture p = {lo, st, NULL, NULL, NULL, 0, th};
+    return export_surface(fmt, &s, fmax(lo->width, 1), fmax(lo->height, 1), &p, diag);
+}
+
 sn_status sn_export_write_stack(FILE *out, sn_export_format fmt, const sn_layout *const *lo,
                                 const sn_draw_state *const *st, const char *const *titles,
                                 size_t count, const sn_theme *th, sn_diag *diag)
@@ -469,38 +496,11 @@ sn_status sn_export_write_stack(FILE *out, sn_export_format fmt, const sn_layout
     cairo_destroy(m);
     cairo_surface_destroy(scratch);
     h = fmax(h, 1);
-    stream s = {out, false};
-    cairo_surface_t *surf;
-    switch (fmt) {
-    case SN_EXPORT_SVG:
-        surf = cairo_svg_surface_create_for_stream(write_stream, &s, w, h);
-        if (cairo_surface_status(surf) == CAIRO_STATUS_SUCCESS)
-            cairo_svg_surface_set_document_unit(surf, CAIRO_SVG_UNIT_PX);
-        return finish(surf, &s, draw_stack(surf, lo, st, titles, count, th, diag), diag);
-    case SN_EXPORT_PDF:
-        surf = cairo_pdf_surface_create_for_stream(write_stream, &s, w, h);
-        return finish(surf, &s, draw_stack(surf, lo, st, titles, count, th, diag), diag);
-    case SN_EXPORT_PNG: {
-        double pw = ceil(w), ph = ceil(h);
-        if (pw > SN_EXPORT_PNG_MAX_SIDE || ph > SN_EXPORT_PNG_MAX_SIDE ||
-            pw * ph > SN_EXPORT_PNG_MAX_PIXELS)
-            return sn_diag_set(diag, SN_ELIMIT, 0, 0,
-                               "a %.0fx%.0f pixel PNG is too large; use --width or --scale, or "
-                               "SVG/PDF",
-                               pw, ph);
-        surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)pw, (int)ph);
-        sn_status rs = draw_stack(surf, lo, st, titles, count, th, diag);
-        if (rs == SN_OK) {
-            cairo_status_t cs = cairo_surface_write_to_png_stream(surf, write_stream, &s);
-            if (cs != CAIRO_STATUS_SUCCESS && !s.failed)
-                rs = sn_diag_set(diag, SN_EIO, 0, 0, "cairo: %s", cairo_status_to_string(cs));
-        }
-        return finish(surf, &s, rs, diag);
-    }
-    case SN_EXPORT_TEX:
+    if (fmt == SN_EXPORT_TEX)
         return sn_diag_set(diag, SN_EUNSUPPORTED, 0, 0,
                            "TikZ holds one network: draw each to its own .tex, or use "
                            ".svg, .png or .pdf for several side by side");
-    default: return sn_diag_set(diag, SN_EINVAL, 0, 0, "unknown picture format");
-    }
+    stream s = {out, false};
+    picture p = {NULL, NULL, lo, st, titles, count, th};
+    return export_surface(fmt, &s, w, h, &p, diag);
 }
