@@ -70,6 +70,47 @@ static void test_asap(void)
     sn_network_destroy(net);
 }
 
+/* Offsets and comparator lookup against counting layer by layer, on a
+ * network grown by ASAP insertions into earlier layers across several
+ * doublings of the layer capacity (mixed with whole layers appended). */
+static void test_offsets_many_layers(void)
+{
+    const uint32_t n = 64;
+    sn_network *net = sn_network_create(n);
+    CHECK(net != NULL);
+    uint64_t r = 12345;
+    for (int i = 0; i < 20000 && net; i++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t a = (uint32_t)(r >> 33) % n, b = (uint32_t)(r >> 45) % n;
+        if (a == b)
+            continue;
+        if (i % 97 == 0) {
+            sn_comparator c = {a < b ? a : b, a < b ? b : a};
+            CHECK(sn_network_layer_add(net, &c, 1, NULL) == SN_OK);
+        } else {
+            CHECK(sn_network_add_asap(net, a < b ? a : b, a < b ? b : a, NULL) == SN_OK);
+        }
+    }
+    size_t layers = sn_network_layer_count(net), before = 0, bad = 0;
+    CHECK(layers > 64);
+    for (size_t k = 0; k <= layers; k++) {
+        bad += sn_network_layer_offset(net, k) != before;
+        size_t count = 0;
+        const sn_comparator *l = sn_network_layer(net, k, &count);
+        for (size_t j = 0; j < count; j++) {
+            sn_comparator c;
+            size_t at;
+            bad += !sn_network_comparator(net, before + j, &c, &at) || at != k || c.a != l[j].a ||
+                   c.b != l[j].b;
+        }
+        before += count;
+    }
+    CHECKF(bad == 0, "%zu offsets or lookups differ from counting", bad);
+    CHECK(before == sn_network_size(net));
+    CHECK(!sn_network_comparator(net, before, NULL, NULL));
+    sn_network_destroy(net);
+}
+
 static void test_names_and_limits(void)
 {
     sn_network *net = sn_network_create(3);
@@ -115,6 +156,7 @@ static void test_alloc_failures(void)
 
 int main(void)
 {
+    test_offsets_many_layers();
     test_validation();
     test_asap();
     test_names_and_limits();
