@@ -54,8 +54,11 @@ double check_bf_estimate(const check_ctx *c);
 sn_status check_bruteforce(check_ctx *c, check_outcome *out, sn_diag *diag);
 sn_status check_reduce(check_ctx *c, check_outcome *out, sn_diag *diag);
 /* Sorting by the split (check_modes.c), for n > 64; n <= 64 goes to
- * sn_check_run's auto method. depth: recursion level (0 at the top). */
+ * sn_check_run's auto method. held: the bytes the enclosing splits hold
+ * while this one runs (0 at the top); a split whose nested parts would hold
+ * more than SPLIT_MEMORY_MAX in all is refused (SN_ELIMIT). */
+#define SPLIT_MEMORY_MAX ((size_t)1 << 30)
 sn_status check_split(const sn_network *net, const sn_check_options *opt, sn_check_result *res,
-                      sn_diag *diag, int depth);
+                      sn_diag *diag, size_t held);
 
 #endif

@@ -461,11 +461,11 @@ typedef struct split_ctx {
     uint32_t n;
     uint8_t *side, *rest;
     const sn_check_options *opt;
-    int depth;
+    size_t held; /* bytes held by this split and those around it */
 } split_ctx;
 
 static sn_status split_once(const sn_network *net, const sn_check_options *opt,
-                            sn_check_result *res, sn_diag *diag, int depth);
+                            sn_check_result *res, sn_diag *diag, size_t held);
 
 /* Check the part on side s; on failure try its counterexample with the
  * other side all 1s and all 0s on the whole network. *verdict: 1 sorts,
@@ -480,7 +480,7 @@ static sn_status check_part(const split_ctx *x, uint8_t s, sn_check_result *res,
     sn_check_result pr;
     memset(&pr, 0, sizeof pr);
     if (st == SN_OK) {
-        st = check_split(p, x->opt, &pr, diag, x->depth + 1);
+        st = check_split(p, x->opt, &pr, diag, x->held);
         if (st == SN_ELIMIT && diag && strncmp(diag->text, "its part", 8) != 0) {
             sn_diag inner = *diag;
             sn_diag_set(diag, st, 0, 0, "its part on %u wires cannot be checked: %s",
@@ -554,7 +554,7 @@ static sn_status split_merge(const split_ctx *x, sn_check_result *res)
 }
 
 sn_status check_split(const sn_network *net, const sn_check_options *opt, sn_check_result *res,
-                      sn_diag *diag, int depth)
+                      sn_diag *diag, size_t held)
 {
     uint32_t n = sn_network_wires(net);
     sn_check_options o = *opt;
@@ -565,21 +565,34 @@ sn_status check_split(const sn_network *net, const sn_check_options *opt, sn_che
         /* a part: splitting it further is cheaper than the reduction on
          * most networks; where the split cannot decide, the reduction
          * (or brute force) does */
-        sn_status st = split_once(net, opt, res, diag, depth);
+        sn_status st = split_once(net, opt, res, diag, held);
         if (st != SN_ELIMIT)
             return st;
         return sn_check_run(net, &o, res, diag);
     }
-    return split_once(net, opt, res, diag, depth);
+    return split_once(net, opt, res, diag, held);
 }
 
 static sn_status split_once(const sn_network *net, const sn_check_options *opt,
-                            sn_check_result *res, sn_diag *diag, int depth)
+                            sn_check_result *res, sn_diag *diag, size_t held)
 {
     uint32_t n = sn_network_wires(net);
     memset(res, 0, sizeof *res);
+    if (opt->cancel && *opt->cancel) /* each nested split looks: one level's work at most */
+        return sn_diag_set(diag, SN_EINTERRUPTED, 0, 0, "stopped on request");
+    /* held meanwhile: the flat list, its rest marks and a part network
+     * (each split nests its parts' splits: a network that splits off one
+     * wire at a time, like insertion:n, nests n deep, O(n^3) bytes) */
+    size_t ncmp = sn_network_size(net);
+    size_t need = ncmp * (2 * sizeof(sn_comparator) + 1) + (size_t)n * 16;
+    if (need > SPLIT_MEMORY_MAX || held > SPLIT_MEMORY_MAX - need)
+        return sn_diag_set(diag, SN_ELIMIT, 0, 0,
+                           "the split's nested parts would hold more than %zu MiB (at %u wires "
+                           "and %zu comparators, %zu MiB held around it); brute force over 2^%u "
+                           "inputs is impossible",
+                           SPLIT_MEMORY_MAX >> 20, n, ncmp, held >> 20, n);
     double t0 = check_now();
-    split_ctx x = {net, NULL, 0, n, sn_calloc(n, 1), NULL, opt, depth};
+    split_ctx x = {net, NULL, 0, n, sn_calloc(n, 1), NULL, opt, held + need};
     uint32_t *parent = sn_calloc(n, sizeof *parent);
     x.cmp = flatten(net, 0, sn_network_layer_count(net), &x.ncmp);
     x.rest = sn_calloc(x.ncmp + 1, 1);
