@@ -24,17 +24,31 @@
 #ifndef SN_SORT_BUG
 #define SN_SORT_BUG 0
 #endif
-#define MERGE_E 16 /* keys per work-item in merge tiles and merge chunks */
+#ifndef MERGE_E
+#define MERGE_E 16 /* keys per work-item in merge tiles and merge chunks (the host may set it) */
+#endif
 #define MT (WG * MERGE_E)
-#define RADIX_E 8 /* keys per work-item in a radix tile */
+#ifndef TILE_E
+#define TILE_E MERGE_E /* keys per work-item in a keys-only merge tile (the host may set it) */
+#endif
+#define E_MAX (TILE_E > MERGE_E ? TILE_E : MERGE_E)
+#ifndef RADIX_E
+#define RADIX_E 8 /* keys per work-item in a radix tile (the host may set it) */
+#endif
 #define RT (WG * RADIX_E)
 #define RTP (RT + RT / 32)
-#define HYB_E 8 /* keys per work-item in a bitonic tile */
+#define HYB_E (MERGE_E > 16 ? MERGE_E / 2 : 8) /* keys per work-item in a bitonic tile: MT divides 2 HT */
 #define HT (WG * HYB_E)
 #define TB (2 * WG) /* transposition-local block */
 /* a local index with a pad word every 32: consecutive words of one
  * work-item fall in distinct banks */
 #define LP(q) ((q) + ((q) >> 5))
+/* Merge passes write each work-item's keys from its registers (measured
+ * faster at 16 keys a work-item on the H200 and on pocl, much slower at 32
+ * on the H200) instead of through local memory. */
+#ifndef MS_DIRECT
+#define MS_DIRECT (MERGE_E <= 16)
+#endif
 
 /* ---- key mapping */
 
@@ -70,18 +84,6 @@ inline uint upper_l(__local const uint *a, uint len, uint x)
     while (lo < hi) {
         uint m = (lo + hi) >> 1;
         if (a[m] <= x) lo = m + 1; else hi = m;
-    }
-    return lo;
-}
-
-/* Merge path: of the first d outputs of the stable merge of a[0..la) and
- * b[0..lb) (a first on ties), how many come from a. */
-inline uint corank_g(__global const uint *a, uint la, __global const uint *b, uint lb, uint d)
-{
-    uint lo = d > lb ? d - lb : 0, hi = min(d, la);
-    while (lo < hi) {
-        uint m = (lo + hi + 1) >> 1;
-        if (a[m - 1] <= b[d - m]) lo = m; else hi = m - 1;
     }
     return lo;
 }
@@ -257,8 +259,12 @@ __kernel void rank_tiled(__global const uint *k, __global const uint *p, __globa
  * is padded with the largest key at the largest places, which a stable sort
  * leaves last. Local arrays are indexed through LP. */
 #define MTP (MT + MT / 32)
+#define TILE_MTP (WG * TILE_E + WG * TILE_E / 32)
 
-/* corank_g's search over runs a = s[LP(a0)..) and b = s[LP(b0)..) of one local array */
+/* Merge path: of the first d outputs of the stable merge of runs
+ * a = s[LP(a0)..) and b = s[LP(b0)..) of one local array, la and lb long
+ * (a first on ties), how many come from a. ms_partition searches the same
+ * way in global memory. */
 inline uint corank_lp(__local const uint *s, uint a0, uint la, uint b0, uint lb, uint d)
 {
     uint lo = d > lb ? d - lb : 0, hi = min(d, la);
@@ -272,10 +278,12 @@ inline uint corank_lp(__local const uint *s, uint a0, uint la, uint b0, uint lb,
 /* Merge E outputs of runs a = [a0, a0 + la) and b = [b0, b0 + lb) of (sk, si)
  * into registers, from a's ia-th and b's ib-th key on (ties from a); the
  * places si only with payload (hp). */
-#define MERGE_INTO(x, xi, sk, si, a0, la, b0, lb, ia, ib)                                         \
+#define MERGE_INTO(x, xi, E, sk, si, a0, la, b0, lb, ia, ib)                                         \
     do {                                                                                       \
         uint av_ = ia < (la) ? sk[LP((a0) + ia)] : 0u, bv_ = ib < (lb) ? sk[LP((b0) + ib)] : 0u; \
-        _Pragma("unroll") for (uint e_ = 0; e_ < MERGE_E; e_++) {                              \
+        _Pragma("unroll") for (uint e_ = 0; e_ < E_MAX; e_++) {                            \
+            if (e_ >= (E))                                                                     \
+                break;                                                                         \
             bool ta_ = ib >= (lb) || (ia < (la) && av_ <= bv_);                                \
             if (ta_) {                                                                         \
                 x[e_] = av_;                                                                   \
@@ -293,50 +301,68 @@ inline uint corank_lp(__local const uint *s, uint a0, uint la, uint b0, uint lb,
 
 __attribute__((always_inline)) inline void ms_tile_body(__global const uint *k, __global const uint *p, __global uint *ok,
                          __global uint *op, uint n, const uint hp, __local uint *ak,
-                         __local uint *ai)
+                         __local uint *ai, const uint E)
 {
-    uint lid = (uint)get_local_id(0), off = (uint)get_group_id(0) * MT;
-    uint cnt = min((uint)MT, n - off), q0 = lid * MERGE_E;
-    for (uint i = lid; i < MT; i += WG) {
-        ak[LP(i)] = i < cnt ? k[off + i] : 0xFFFFFFFFu;
-        if (hp) ai[LP(i)] = i;
+    /* loops run to E_MAX, a constant, and skip past E: so they unroll
+     * before E is known (the body is inlined with E a constant) and the
+     * arrays stay in registers */
+    uint lid = (uint)get_local_id(0), off = (uint)get_group_id(0) * (E * WG);
+    uint cnt = min(E * WG, n - off), q0 = lid * E;
+    uint x[E_MAX], xi[E_MAX];
+    /* all of a work-item's loads are issued before the first store, so
+     * that they wait on global memory together */
+#pragma unroll
+    for (uint e = 0; e < E_MAX; e++) {
+        uint i = e * WG + lid;
+        if (e < E)
+            x[e] = i < cnt ? k[off + i] : 0xFFFFFFFFu;
+    }
+#pragma unroll
+    for (uint e = 0; e < E_MAX; e++) {
+        if (e < E) {
+            ak[LP(e * WG + lid)] = x[e];
+            if (hp) ai[LP(e * WG + lid)] = e * WG + lid;
+        }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    uint x[MERGE_E], xi[MERGE_E];
 #pragma unroll
-    for (uint e = 0; e < MERGE_E; e++) {
-        x[e] = ak[LP(q0 + e)];
-        xi[e] = q0 + e;
+    for (uint e = 0; e < E_MAX; e++) {
+        if (e < E) {
+            x[e] = ak[LP(q0 + e)];
+            xi[e] = q0 + e;
+        }
     }
 #pragma unroll
 #if SN_SORT_BUG & 8
-    for (uint r = 2; r < MERGE_E; r++) { /* planted: two rounds short */
+    for (uint r = 2; r < E_MAX; r++) { /* planted: two rounds short */
 #else
-    for (uint r = 0; r < MERGE_E; r++) {
+    for (uint r = 0; r < E_MAX; r++) {
 #endif
 #pragma unroll
-        for (uint e = r & 1; e + 1 < MERGE_E; e += 2) {
-            if (x[e] > x[e + 1]) {
+        for (uint e = r & 1; e + 1 < E_MAX; e += 2) {
+            if (r < E && e + 1 < E && x[e] > x[e + 1]) {
                 uint t = x[e]; x[e] = x[e + 1]; x[e + 1] = t;
                 t = xi[e]; xi[e] = xi[e + 1]; xi[e + 1] = t;
             }
         }
     }
-    /* runs of w in registers go to local memory; the last round (w = MT)
-     * only stores the sorted tile */
-    for (uint w = MERGE_E;; w <<= 1) {
+    /* runs of w in registers go to local memory; the last round (w = the
+     * tile) only stores the sorted tile */
+    for (uint w = E;; w <<= 1) {
         barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
-        for (uint e = 0; e < MERGE_E; e++) {
-            ak[LP(q0 + e)] = x[e];
-            if (hp) ai[LP(q0 + e)] = xi[e];
+        for (uint e = 0; e < E_MAX; e++) {
+            if (e < E) {
+                ak[LP(q0 + e)] = x[e];
+                if (hp) ai[LP(q0 + e)] = xi[e];
+            }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (w == MT)
+        if (w == E * WG)
             break;
         uint base = q0 & ~(2 * w - 1), d = q0 - base;
         uint ia = corank_lp(ak, base, w, base + w, w, d), ib = d - ia;
-        MERGE_INTO(x, xi, ak, ai, base, w, base + w, w, ia, ib);
+        MERGE_INTO(x, xi, E, ak, ai, base, w, base + w, w, ia, ib);
     }
     for (uint i = lid; i < cnt; i += WG) {
         ok[off + i] = ak[LP(i)];
@@ -352,32 +378,71 @@ __attribute__((always_inline)) inline void ms_tile_body(__global const uint *k, 
 __kernel void ms_tile(__global const uint *k, __global const uint *p, __global uint *ok,
                       __global uint *op, uint n, uint hp, __local uint *ai)
 {
-    __local uint ak[MTP];
-    ms_tile_body(k, p, ok, op, n, 0u, ak, ai);
+    __local uint ak[TILE_MTP];
+    ms_tile_body(k, p, ok, op, n, 0u, ak, ai, TILE_E);
 }
 
 __kernel void ms_tile_kv(__global const uint *k, __global const uint *p, __global uint *ok,
                          __global uint *op, uint n, uint hp, __local uint *ai /* MTP words */)
 {
     __local uint ak[MTP];
-    ms_tile_body(k, p, ok, op, n, 1u, ak, ai);
+    ms_tile_body(k, p, ok, op, n, 1u, ak, ai, MERGE_E);
 }
 
 /* Merge path: runs of w (sorted) are merged in pairs; output chunk c is
  * [c*MT, c*MT + MT) of its pair (MT divides 2w). ms_partition finds, for
  * every chunk at once, how many of its pair's first run come before the
- * chunk (a co-rank: a binary search along the chunk's diagonal), so no
- * work-group of ms_merge waits on a search in global memory. */
+ * chunk (a co-rank along the chunk's diagonal), so no work-group of
+ * ms_merge waits on a search in global memory. The search is PG-ary: each
+ * round the chunk's PG work-items probe PG evenly spaced points of the
+ * range (the test holds on a prefix of them) and keep the piece after the
+ * last that holds, so it takes log_PG(w) reads in a row, not log2(w): the
+ * kernel is all latency. */
+#ifndef PG
+#define PG 1 /* work-items a chunk (the host sets it) */
+#endif
 __kernel void ms_partition(__global const uint *k, __global uint *bounds, uint n, uint w,
                            uint chunks)
 {
+#if PG == 1
     uint c = (uint)get_global_id(0);
     if (c >= chunks)
         return;
-    uint out0 = c * MT, base = out0 & ~(2 * w - 1);
+#else
+    __local uint cut[WG / PG];
+    uint lid = (uint)get_local_id(0), j = lid % PG, g = lid / PG;
+    uint c = (uint)get_group_id(0) * (WG / PG) + g;
+#endif
+    bool live = c < chunks;
+    uint out0 = live ? c * MT : 0, base = out0 & ~(2 * w - 1);
     uint la = min(w, n - base);
     uint lb = n - base > w ? min(w, n - base - w) : 0;
-    bounds[c] = corank_g(k + base, la, k + base + la, lb, out0 - base);
+    uint d = out0 - base, lo = d > lb ? d - lb : 0, hi = min(d, la);
+    __global const uint *a = k + base, *b = k + base + la;
+#if PG == 1
+    while (lo < hi) { /* as in corank_lp */
+        uint m = (lo + hi + 1) >> 1;
+        if (a[m - 1] <= b[d - m]) lo = m; else hi = m - 1;
+    }
+    bounds[c] = lo;
+#else
+    /* every range is at most w wide and shrinks alike: one round count for all */
+    for (uint bound = w; bound > 0; bound = (bound + PG) / PG - 1) {
+        uint step = (hi - lo + PG) / PG, m = lo + (j + 1) * step;
+        if (j == 0)
+            cut[g] = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (live && m <= hi && a[m - 1] <= b[d - m]) /* as in corank_lp */
+            atomic_max(&cut[g], j + 1);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        uint held = cut[g];
+        hi = min(hi, lo + (held + 1) * step - 1);
+        lo += held * step;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (live && j == 0)
+        bounds[c] = lo;
+#endif
 }
 
 /* Work-group c loads the slices of both runs its chunk needs (from the
@@ -399,16 +464,50 @@ __attribute__((always_inline)) inline void ms_merge_body(__global const uint *k,
     uint a0 = bounds[c], a1 = d1 == la + lb ? la : bounds[c + 1];
     uint b0 = d0 - a0, b1 = d1 - a1;
     uint na = a1 - a0, nb = b1 - b0;
-    for (uint i = lid; i < na + nb; i += WG) {
-        sk[LP(i)] = k[i < na ? base + a0 + i : base + la + b0 + (i - na)];
-        if (hp) si[LP(i)] = i;
+    uint t0 = lid * MERGE_E, x[MERGE_E], xi[MERGE_E];
+    /* loads first, then stores (as in ms_tile); na + nb <= MT */
+#pragma unroll
+    for (uint e = 0; e < MERGE_E; e++) {
+        uint i = e * WG + lid;
+        x[e] = i < na + nb ? k[i < na ? base + a0 + i : base + la + b0 + (i - na)] : 0u;
+    }
+#pragma unroll
+    for (uint e = 0; e < MERGE_E; e++) {
+        uint i = e * WG + lid;
+        if (i < na + nb) {
+            sk[LP(i)] = x[e];
+            if (hp) si[LP(i)] = i;
+        }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    uint t0 = lid * MERGE_E, x[MERGE_E], xi[MERGE_E];
     if (t0 < na + nb) {
         uint ia = corank_lp(sk, 0, na, na, nb, t0), ib = t0 - ia;
-        MERGE_INTO(x, xi, sk, si, 0, na, na, nb, ia, ib);
+        MERGE_INTO(x, xi, MERGE_E, sk, si, 0, na, na, nb, ia, ib);
     }
+#if MS_DIRECT
+    /* each work-item's outputs straight from its registers, a 16-byte
+     * store at a time where whole (out0 + t0 is a multiple of MERGE_E) */
+#if MERGE_E % 4 == 0
+    if (t0 + MERGE_E <= na + nb && !hp) {
+        __global uint4 *o4 = (__global uint4 *)(ok + out0 + t0);
+#pragma unroll
+        for (uint e = 0; e < MERGE_E; e += 4)
+            o4[e / 4] = (uint4)(x[e], x[e + 1], x[e + 2], x[e + 3]);
+        return;
+    }
+#endif
+#pragma unroll
+    for (uint e = 0; e < MERGE_E; e++) {
+        if (t0 + e < na + nb) {
+            ok[out0 + t0 + e] = x[e];
+            if (hp) {
+                uint j = xi[e];
+                op[out0 + t0 + e] = p[j < na ? base + a0 + j : base + la + b0 + (j - na)];
+            }
+        }
+    }
+    return;
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
     for (uint e = 0; e < MERGE_E; e++) {
@@ -456,12 +555,17 @@ __kernel void rx_count(__global const uint *k, uint n, uint shift, uint bits,
 {
     __local uint h[256];
     uint lid = (uint)get_local_id(0), t = (uint)get_group_id(0), nd = 1u << bits;
-    uint mask = nd - 1, off = t * RT, cnt = min((uint)RT, n - off);
+    uint mask = nd - 1, off = t * RT, cnt = min((uint)RT, n - off), x[RADIX_E];
+#pragma unroll
+    for (uint e = 0; e < RADIX_E; e++) /* every load in flight at once */
+        x[e] = e * WG + lid < cnt ? k[off + e * WG + lid] : 0u;
     for (uint d = lid; d < nd; d += WG)
         h[d] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint i = lid; i < cnt; i += WG)
-        atomic_inc(&h[(k[off + i] >> shift) & mask]);
+#pragma unroll
+    for (uint e = 0; e < RADIX_E; e++)
+        if (e * WG + lid < cnt)
+            atomic_inc(&h[(x[e] >> shift) & mask]);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint d = lid; d < nd; d += WG)
         counts[d * tiles + t] = h[d];
@@ -524,36 +628,67 @@ inline uint nv_shfl(uint v, uint lane)
     return r;
 }
 
+inline uint nv_shfl_up(uint v, uint delta)
+{
+    uint r;
+    asm volatile("shfl.sync.up.b32 %0, %1, %2, 0x0, 0xffffffff;" : "=r"(r) : "r"(v), "r"(delta));
+    return r;
+}
+
+/* Exclusive scan of one value a work-item over the work-group: within
+ * each warp by shuffles, then over the warps' totals (wt: NW words). */
+inline uint nv_scan(uint v, __local uint *wt, uint lid)
+{
+    uint lane = lid & 31, w = lid >> 5, s = v, before = 0;
+    for (uint d = 1; d < 32; d <<= 1) {
+        uint y = nv_shfl_up(s, d);
+        if (lane >= d)
+            s += y;
+    }
+    if (lane == 31)
+        wt[w] = s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = 0; i < w; i++)
+        before += wt[i];
+    return before + s - v;
+}
+
+/* A digit's row of NW warp counters, one word longer, so that the
+ * work-items reading their digits' rows (below) hit distinct banks. */
+#define WCP (NW + 1)
+
 /* Sort the tile by digit into (tk, ti) (key, place in the tile) in one
- * sweep, and say where each digit starts (start[d]). Warp w's lanes take
- * the warp-striped places w*32*E + e*32 + lane, so (e, lane) runs in the
- * tiles' order and the loads are coalesced. For each e, match.any finds the
- * lanes holding the same digit; the lowest of them adds their number to
- * the warp's counter of that digit, getting the count before them, and a
- * shuffle hands it to the others: a key's rank among the warp's keys of
- * its digit is that count plus its lanes of the same digit below it.
- * (The atomic keeps successive leaders of a digit in order: each e's
- * shuffle is a warp-wide meeting point.) One scan of the counters in
- * (digit, warp) order then gives every (digit, warp) its first place. */
+ * sweep, and turn dst0[d] (where digit d's keys of this tile go) into
+ * where the tile's key at place q of digit d goes, less q. Warp w's lanes
+ * take the warp-striped places w*32*E + e*32 + lane, so (e, lane) runs in
+ * the tiles' order and the loads are coalesced. For each e, match.any
+ * finds the lanes holding the same digit; the lowest of them adds their
+ * number to the warp's counter of that digit, getting the count before
+ * them, and a shuffle hands it to the others: a key's rank among the
+ * warp's keys of its digit is that count plus its lanes of the same digit
+ * below it. (The atomic keeps successive leaders of a digit in order: each
+ * e's shuffle is a warp-wide meeting point.) Work-item d then owns digit
+ * d's row of counters: the digits' totals are scanned over the work-group
+ * and each (digit, warp) gets its first place. Needs WG >= nd. */
 __attribute__((always_inline)) inline void rank_nv(__global const uint *k, uint off, uint cnt, uint shift, uint mask, uint nd,
-                    __local uint *tk, __local uint *ti, uint hp, __local uint *start, __local uint *wc,
-                    __local uint *part, __local uint *tmp, uint lid)
+                    __local uint *tk, __local uint *ti, uint hp, __local uint *dst0, __local uint *wc,
+                    __local uint *wt, uint lid)
 {
     uint lane = lid & 31, w = lid >> 5, x[RADIX_E], rank[RADIX_E];
-    for (uint i = lid; i < nd * NW; i += WG)
-        wc[i] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
     for (uint e = 0; e < RADIX_E; e++) {
         uint q = w * 32 * RADIX_E + e * 32 + lane;
         x[e] = q < cnt ? k[off + q] : 0xFFFFFFFFu;
     }
+    for (uint i = lid; i < nd * WCP; i += WG)
+        wc[i] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
     for (uint e = 0; e < RADIX_E; e++) {
         uint d = (x[e] >> shift) & mask, m = nv_match(d);
         uint leader = popcount((m & (0u - m)) - 1u), old = 0;
         if (lane == leader)
-            old = atomic_add(&wc[d * NW + w], popcount(m));
+            old = atomic_add(&wc[d * WCP + w], popcount(m));
         old = nv_shfl(old, leader);
 #if SN_SORT_BUG & 16
         rank[e] = old; /* planted: lanes of one digit share a rank */
@@ -562,24 +697,25 @@ __attribute__((always_inline)) inline void rank_nv(__global const uint *k, uint 
 #endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    /* exclusive scan of wc[0 .. nd*NW): C consecutive counters a work-item */
-    uint c = (nd * NW + WG - 1) / WG, c0 = min(lid * c, nd * NW), c1 = min(c0 + c, nd * NW), sum = 0;
-    for (uint i = c0; i < c1; i++)
-        sum += wc[i];
-    part[lid] = sum;
-    scan_wg(part, tmp, lid);
-    sum = part[lid];
-    for (uint i = c0; i < c1; i++) {
-        uint v = wc[i];
-        wc[i] = sum;
-        sum += v;
+    uint row[NW], tot = 0;
+#pragma unroll
+    for (uint v = 0; v < NW; v++) {
+        row[v] = lid < nd ? wc[lid * WCP + v] : 0u;
+        tot += row[v];
+    }
+    uint first = nv_scan(tot, wt, lid); /* digit lid's first place in the sorted tile */
+    if (lid < nd) {
+        dst0[lid] -= first;
+#pragma unroll
+        for (uint v = 0; v < NW; v++) {
+            wc[lid * WCP + v] = first;
+            first += row[v];
+        }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint d = lid; d < nd; d += WG)
-        start[d] = wc[d * NW];
 #pragma unroll
     for (uint e = 0; e < RADIX_E; e++) {
-        uint d = (x[e] >> shift) & mask, pos = wc[d * NW + w] + rank[e];
+        uint d = (x[e] >> shift) & mask, pos = wc[d * WCP + w] + rank[e];
         tk[LP(pos)] = x[e];
         if (hp) ti[LP(pos)] = w * 32 * RADIX_E + e * 32 + lane;
     }
@@ -589,9 +725,12 @@ __attribute__((always_inline)) inline void rank_nv(__global const uint *k, uint 
 /* The local arrays of a radix tile: the keys (sk: one tile for the
  * NVIDIA ranking, two for the split sort's ping-pong), and each way's own. */
 #if SN_NV
-#define RX_PARAMS __local uint *sk, __local uint *wc, __local uint *part, __local uint *tmp
-#define RX_LOCALS __local uint sk[RTP], wc[256 * NW], part[WG], tmp[WG]
-#define RX_ARGS sk, wc, part, tmp
+#if WG != 256
+#error "the NVIDIA ranking needs work-groups of 256 (a digit a work-item)"
+#endif
+#define RX_PARAMS __local uint *sk, __local uint *wc, __local uint *wt
+#define RX_LOCALS __local uint sk[RTP], wc[256 * WCP], wt[NW]
+#define RX_ARGS sk, wc, wt
 #else
 #define RX_PARAMS __local uint *sk, __local ulong *cs, __local ulong *ctmp
 #define RX_LOCALS                                                                                  \
@@ -600,28 +739,39 @@ __attribute__((always_inline)) inline void rank_nv(__global const uint *k, uint 
 #define RX_ARGS sk, cs, ctmp
 #endif
 
+/* offs: the scan of the counts, less each block's scanned sum when the
+ * host left that to this kernel (bblk > 0: bsum[i / bblk] is added to
+ * offs[i]; it saves a pass over the counts). */
 __attribute__((always_inline)) inline void rx_scatter_body(__global const uint *k, __global const uint *p, __global uint *ok,
                             __global uint *op, uint n, uint shift, uint bits,
                             __global const uint *offs, uint tiles, const uint hp,
-                            __local uint *si, __local uint *dst0, __local uint *start,
-                            RX_PARAMS)
+                            __global const uint *bsum, uint bblk,
+                            __local uint *si, __local uint *dst0, RX_PARAMS)
 {
     uint lid = (uint)get_local_id(0), t = (uint)get_group_id(0), nd = 1u << bits;
     uint mask = nd - 1, off = t * RT, cnt = min((uint)RT, n - off);
-#if !SN_NV
-    /* padding past n gets the largest key: a stable sort leaves it last */
-    for (uint i = lid; i < RT; i += WG) {
-        sk[LP(i)] = i < cnt ? k[off + i] : 0xFFFFFFFFu;
-        if (hp) si[LP(i)] = i;
-    }
-#endif
     /* where each digit of this tile goes: its place in the digit-major scan */
-    for (uint d = lid; d < nd; d += WG)
-        dst0[d] = offs[d * tiles + t];
-    uint s = 0;
+    for (uint d = lid; d < nd; d += WG) {
+        uint i = d * tiles + t;
+        dst0[d] = offs[i] + (bblk ? bsum[i / bblk] : 0u);
+    }
 #if SN_NV
-    rank_nv(k, off, cnt, shift, mask, nd, sk, si, hp, start, wc, part, tmp, lid);
+    uint s = 0;
+    rank_nv(k, off, cnt, shift, mask, nd, sk, si, hp, dst0, wc, wt, lid);
 #else
+    uint s = 0;
+    /* padding past n gets the largest key: a stable sort leaves it last */
+    {
+        uint x[RADIX_E];
+#pragma unroll
+        for (uint e = 0; e < RADIX_E; e++)
+            x[e] = e * WG + lid < cnt ? k[off + e * WG + lid] : 0xFFFFFFFFu;
+#pragma unroll
+        for (uint e = 0; e < RADIX_E; e++) {
+            sk[LP(e * WG + lid)] = x[e];
+            if (hp) si[LP(e * WG + lid)] = e * WG + lid;
+        }
+    }
     /* stable splits by 2 bits of the digit at a time: one work-group scan
      * of four packed counters each; work-item lid owns positions
      * [lid*RADIX_E, +RADIX_E) (distinct banks through LP) */
@@ -658,13 +808,12 @@ __attribute__((always_inline)) inline void rx_scatter_body(__global const uint *
     for (uint q = lid; q < cnt; q += WG) {
         uint d = (sk[(s) * RTP + LP(q)] >> shift) & mask;
         if (q == 0 || ((sk[(s) * RTP + LP(q - 1)] >> shift) & mask) != d)
-            start[d] = q;
+            dst0[d] -= q;
     }
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint q = lid; q < cnt; q += WG) {
-        uint x = sk[(s) * RTP + LP(q)], d = (x >> shift) & mask;
-        uint dst = dst0[d] + (q - start[d]);
+        uint x = sk[(s) * RTP + LP(q)], dst = dst0[(x >> shift) & mask] + q;
         if (dst >= n) /* only if the tile was not sorted by digit (a bug) */
             continue;
         ok[dst] = x;
@@ -674,21 +823,23 @@ __attribute__((always_inline)) inline void rx_scatter_body(__global const uint *
 
 __kernel void rx_scatter(__global const uint *k, __global const uint *p, __global uint *ok,
                          __global uint *op, uint n, uint shift, uint bits,
-                         __global const uint *offs, uint tiles, uint hp, __local uint *si)
+                         __global const uint *offs, uint tiles, uint hp, __local uint *si,
+                         __global const uint *bsum, uint bblk)
 {
     RX_LOCALS;
-    __local uint dst0[256], start[256];
-    rx_scatter_body(k, p, ok, op, n, shift, bits, offs, tiles, 0u, si, dst0, start, RX_ARGS);
+    __local uint dst0[256];
+    rx_scatter_body(k, p, ok, op, n, shift, bits, offs, tiles, 0u, bsum, bblk, si, dst0, RX_ARGS);
 }
 
 /* si: RTP words for the NVIDIA ranking, 2 RTP for the split sort */
 __kernel void rx_scatter_kv(__global const uint *k, __global const uint *p, __global uint *ok,
                             __global uint *op, uint n, uint shift, uint bits,
-                            __global const uint *offs, uint tiles, uint hp, __local uint *si)
+                            __global const uint *offs, uint tiles, uint hp, __local uint *si,
+                            __global const uint *bsum, uint bblk)
 {
     RX_LOCALS;
-    __local uint dst0[256], start[256];
-    rx_scatter_body(k, p, ok, op, n, shift, bits, offs, tiles, 1u, si, dst0, start, RX_ARGS);
+    __local uint dst0[256];
+    rx_scatter_body(k, p, ok, op, n, shift, bits, offs, tiles, 1u, bsum, bblk, si, dst0, RX_ARGS);
 }
 
 /* Exclusive scan of v[0..len) into out, a block of 4*WG per work-group;

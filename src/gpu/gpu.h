@@ -159,6 +159,19 @@ typedef struct sn_gpu_tuning {
     /* generated windows: at most this many layers per register round (0:
      * as many as the registers allow) */
     unsigned window_round;
+    /* the radix sort's keys a work-item on NVIDIA's one-sweep ranking (0:
+     * 16; SN_RADIX_E) */
+    unsigned radix_e;
+    /* the merge sort's keys a work-item, a power of two up to 32 (0: 16;
+     * SN_MERGE_E) */
+    unsigned merge_e;
+    /* work-items a merge partition search (a PG-ary search), a power of
+     * two up to 32 (0: 1, a binary search; SN_MERGE_PG) */
+    unsigned merge_pg;
+    /* the merge sort's keys a work-item in a keys-only tile, a power of two
+     * up to 32 and at least half merge_e (0: 32 on NVIDIA's, else merge_e;
+     * SN_MERGE_TILE_E) */
+    unsigned merge_tile_e;
 } sn_gpu_tuning;
 
 /* The defaults above, without the environment. */

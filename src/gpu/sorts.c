@@ -19,9 +19,10 @@
 #include "gpu/kernels.h"
 
 /* Must match kernels/sorts.cl: keys per tile as multiples of WG. */
-#define MERGE_E 16
-#define RADIX_E 8
-#define HYB_E 8
+#define MERGE_E 16 /* keys per work-item in merge tiles and chunks, unless tuned */
+#define RADIX_E 8     /* keys per work-item in a radix tile: the portable kernels */
+#define RADIX_E_NV 16 /* with the NVIDIA ranking, whose tile is not double-buffered */
+#define HYB_E(me) ((me) > 16 ? (me) / 2 : 8) /* keys per work-item in a hybrid tile */
 #define SORT_WG_MAX 256
 /* transposition: rounds per flag read-back grow from 1 to this */
 #define FLAG_BATCH_MAX 64
@@ -62,7 +63,11 @@ struct sn_gpu_sorter {
     cl_program prog;
     cl_kernel k[KS_COUNT];
     size_t wg;
-    bool nv; /* built with -DSN_NV=1 (rank_nv) */
+    bool nv;          /* built with -DSN_NV=1 (rank_nv) */
+    unsigned radix_e; /* RADIX_E it was built with */
+    unsigned merge_e; /* MERGE_E it was built with */
+    unsigned merge_pg; /* PG: ms_partition's work-items a chunk */
+    unsigned tile_e;   /* TILE_E: keys a work-item in a keys-only merge tile */
 };
 
 const char *sn_sort_algo_name(sn_sort_algo a)
@@ -154,7 +159,8 @@ sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
         return sn_diag_set(diag, SN_EDEVICE, 0, 0,
                            "the sorts need work-groups of 64, the device allows %zu",
                            g->info.max_work_group);
-    /* the radix scatter's local memory, the largest of the kernels */
+    /* the radix scatter's local memory, the largest of the kernels: the
+     * portable one's (keys and places double-buffered, packed counters) */
     uint64_t local_need = (uint64_t)wg * RADIX_E * 16 * 33 / 32 + wg * 16 + 2048;
     if (g->info.local_mem < local_need)
         return sn_diag_set(diag, SN_ELIMIT, 0, 0,
@@ -165,16 +171,41 @@ sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
     s->g = g;
     s->wg = wg;
-    char opts[96];
-    bool nv = nvidia_warps(g);
-    snprintf(opts, sizeof opts, "-DWG=%zu -DSN_SORT_BUG=%d -DSN_NV=%d", wg, planted_bugs(), nv);
-    sn_status st = sn_gpu_build_source_opts(g, src, opts, false, &s->prog, diag);
-    if (st == SN_EBUILD && nv) { /* a compiler without inline PTX: the portable kernels */
-        snprintf(opts, sizeof opts, "-DWG=%zu -DSN_SORT_BUG=%d -DSN_NV=0", wg, planted_bugs());
-        st = sn_gpu_build_source_opts(g, src, opts, false, &s->prog, diag);
-        nv = false;
+    /* the NVIDIA ranking: a tile of keys and places, 256 digits' rows of
+     * 9 warp counters, the digits' places */
+    unsigned e_nv = g->tune.radix_e ? g->tune.radix_e : RADIX_E_NV;
+    bool nv = wg == 256 && nvidia_warps(g) &&
+              g->info.local_mem >= (uint64_t)wg * e_nv * 8 * 33 / 32 + 256 * 9 * 4 + 2048;
+    s->merge_e = g->tune.merge_e ? g->tune.merge_e : MERGE_E;
+    s->merge_pg = g->tune.merge_pg ? g->tune.merge_pg : 1;
+    /* SN_SORT_DEFS: more -D options for kernels/sorts.cl, a tuning aid */
+    const char *defs = getenv("SN_SORT_DEFS");
+    char opts[512];
+    for (;;) {
+        s->radix_e = nv ? e_nv : RADIX_E;
+        /* keys-only merge tiles twice as long on NVIDIA (measured: one
+         * merge pass less for a tile that costs about the same) */
+        s->tile_e = g->tune.merge_tile_e ? g->tune.merge_tile_e : nv ? 32 : s->merge_e;
+        if (s->tile_e < s->merge_e / 2)
+            s->tile_e = s->merge_e / 2; /* the merge chunk must divide two tiles */
+        snprintf(opts, sizeof opts,
+                 "-DWG=%zu -DSN_SORT_BUG=%d -DSN_NV=%d -DRADIX_E=%u -DMERGE_E=%u -DPG=%u "
+                 "-DTILE_E=%u %.300s",
+                 wg, planted_bugs(), nv, s->radix_e, s->merge_e, s->merge_pg, s->tile_e,
+                 defs ? defs : "");
+        sn_status st = sn_gpu_build_source_opts(g, src, opts, false, &s->prog, diag);
+        if (st == SN_EBUILD && nv) { /* a compiler without inline PTX: the portable kernels */
+            nv = false;
+            continue;
+        }
+        if (st != SN_OK) {
+            sn_gpu_sorter_destroy(s);
+            return st;
+        }
+        break;
     }
     s->nv = nv;
+    sn_status st = SN_OK;
     for (int i = 0; i < KS_COUNT && st == SN_OK; i++) {
         cl_int err;
         s->k[i] = clCreateKernel(s->prog, kernel_names[i], &err);
@@ -385,7 +416,7 @@ static sn_status step(run *r, int which0, size_t items, sn_diag *diag)
     sn_status st = args(k, kernel_names[which], diag, 6, M(r->k[c]), M(r->p[c]), M(r->k[c ^ 1]),
                         M(r->p[c ^ 1]), U(r->n), U(r->hp));
     if (st == SN_OK && which0 == KS_MS_TILE)
-        if (clSetKernelArg(k, 6, places(r, PADDED(r, MERGE_E)), NULL) != CL_SUCCESS)
+        if (clSetKernelArg(k, 6, places(r, PADDED(r, r->s->merge_e)), NULL) != CL_SUCCESS)
             st = sn_diag_set(diag, SN_EDEVICE, 0, 0, "clSetKernelArg(ms_tile, local places) failed");
     if (st == SN_OK)
         st = launch(r, which, items, diag);
@@ -397,9 +428,7 @@ static sn_status run_merges(run *r, int tile_kernel, size_t tile, sn_diag *diag)
 {
     size_t groups = (r->n + tile - 1) / tile;
     sn_status st = step(r, tile_kernel, groups * r->s->wg, diag);
-    size_t chunk = r->s->wg * MERGE_E, chunks = (r->n + chunk - 1) / chunk;
-    if (st == SN_OK && tile < r->n)
-        st = buf(r, (chunks + 1) * 4, &r->offs, "merge partition", diag);
+    size_t chunk = r->s->wg * r->s->merge_e, chunks = (r->n + chunk - 1) / chunk;
     cl_uint nc = (cl_uint)chunks;
     for (uint64_t w = tile; st == SN_OK && w < r->n; w *= 2) {
         cl_uint cw = (cl_uint)w;
@@ -407,11 +436,11 @@ static sn_status run_merges(run *r, int tile_kernel, size_t tile, sn_diag *diag)
         st = args(r->s->k[KS_MS_PARTITION], "ms_partition", diag, 5, M(r->k[c]), M(r->offs),
                   U(r->n), U(cw), U(nc));
         if (st == SN_OK)
-            st = launch(r, KS_MS_PARTITION, chunks, diag);
+            st = launch(r, KS_MS_PARTITION, chunks * r->s->merge_pg, diag);
         if (st == SN_OK)
             st = args(r->s->k[kv(r, KS_MS_MERGE)], "ms_merge", diag, 9, M(r->k[c]), M(r->p[c]),
                       M(r->k[c ^ 1]), M(r->p[c ^ 1]), U(r->n), U(cw), U(r->hp), M(r->offs),
-                      L(places(r, PADDED(r, MERGE_E))));
+                      L(places(r, PADDED(r, r->s->merge_e))));
         if (st == SN_OK)
             st = launch(r, kv(r, KS_MS_MERGE), chunks * r->s->wg, diag);
         r->cur ^= 1;
@@ -423,7 +452,8 @@ static sn_status run_merges(run *r, int tile_kernel, size_t tile, sn_diag *diag)
 
 /* Exclusive scan of `in` (len words) into `out` on the device, recursing
  * over the block sums (levels from level on). */
-static sn_status scan(run *r, cl_mem in, cl_mem out, size_t len, unsigned level, sn_diag *diag)
+static sn_status scan(run *r, cl_mem in, cl_mem out, size_t len, unsigned level, bool add,
+                      sn_diag *diag)
 {
     cl_uint l = (cl_uint)len;
     size_t blk = 4 * r->s->wg, groups = (len + blk - 1) / blk;
@@ -434,7 +464,7 @@ static sn_status scan(run *r, cl_mem in, cl_mem out, size_t len, unsigned level,
         st = launch(r, KS_SCAN_BLOCK, groups * r->s->wg, diag);
     if (st != SN_OK || groups == 1)
         return st;
-    if ((st = scan(r, sums, ssum, groups, level + 1, diag)) != SN_OK)
+    if ((st = scan(r, sums, ssum, groups, level + 1, true, diag)) != SN_OK || !add)
         return st;
     st = args(r->s->k[KS_SCAN_ADD], "scan_add", diag, 3, M(out), U(l), M(ssum));
     return st != SN_OK ? st : launch(r, KS_SCAN_ADD, len, diag);
@@ -458,12 +488,20 @@ static sn_status radix_buffers(run *r, size_t len, sn_diag *diag)
     return st;
 }
 
+static unsigned radix_bits(const sn_gpu_sort_opts *o)
+{
+    return o->radix_bits ? o->radix_bits : 8;
+}
+
 static sn_status run_radix(run *r, unsigned bits, sn_diag *diag)
 {
-    size_t tile = r->s->wg * RADIX_E, tiles = (r->n + tile - 1) / tile;
+    size_t tile = r->s->wg * r->s->radix_e, tiles = (r->n + tile - 1) / tile;
     cl_uint nd = 1u << bits, ct = (cl_uint)tiles, b = bits, hp = r->hp;
-    size_t len = (size_t)nd * tiles;
-    sn_status st = radix_buffers(r, len, diag);
+    size_t len = (size_t)nd * tiles, blk = 4 * r->s->wg;
+    /* the scatter adds the scan's block sums itself (a pass over the
+     * counts less) */
+    cl_uint bblk = len > blk ? (cl_uint)blk : 0;
+    sn_status st = SN_OK;
     for (cl_uint shift = 0; st == SN_OK && shift < 32; shift += bits) {
         int c = r->cur;
         st = args(r->s->k[KS_RX_COUNT], "rx_count", diag, 6, M(r->k[c]), U(r->n), U(shift), U(b),
@@ -471,11 +509,13 @@ static sn_status run_radix(run *r, unsigned bits, sn_diag *diag)
         if (st == SN_OK)
             st = launch(r, KS_RX_COUNT, tiles * r->s->wg, diag);
         if (st == SN_OK)
-            st = scan(r, r->counts, r->offs, len, 0, diag);
+            st = scan(r, r->counts, r->offs, len, 0, false, diag);
         if (st == SN_OK)
-            st = args(r->s->k[kv(r, KS_RX_SCATTER)], "rx_scatter", diag, 11, M(r->k[c]), M(r->p[c]),
-                      M(r->k[c ^ 1]), M(r->p[c ^ 1]), U(r->n), U(shift), U(b), M(r->offs),
-                      U(ct), U(hp), L(places(r, PADDED(r, RADIX_E) * (r->s->nv ? 1 : 2))));
+            st = args(r->s->k[kv(r, KS_RX_SCATTER)], "rx_scatter", diag, 13, M(r->k[c]),
+                      M(r->p[c]), M(r->k[c ^ 1]), M(r->p[c ^ 1]), U(r->n), U(shift), U(b),
+                      M(r->offs), U(ct), U(hp),
+                      L(places(r, PADDED(r, r->s->radix_e) * (r->s->nv ? 1 : 2))),
+                      M(r->lv[0][1]), U(bblk));
         if (st == SN_OK)
             st = launch(r, kv(r, KS_RX_SCATTER), tiles * r->s->wg, diag);
         r->cur ^= 1;
@@ -493,9 +533,10 @@ static sn_status run_algo(run *r, const sn_gpu_sort_opts *o, sn_diag *diag)
     case SN_SORT_TRANSPOSITION_LOCAL: return run_transposition_local(r, diag);
     case SN_SORT_RANK: return step(r, KS_RANK_TILED, r->n, diag);
     case SN_SORT_RANK_GLOBAL: return step(r, KS_RANK_GLOBAL, r->n, diag);
-    case SN_SORT_MERGE: return run_merges(r, KS_MS_TILE, wg * MERGE_E, diag);
-    case SN_SORT_HYBRID: return run_merges(r, KS_HY_TILE, wg * HYB_E, diag);
-    case SN_SORT_RADIX: return run_radix(r, o->radix_bits ? o->radix_bits : 8, diag);
+    case SN_SORT_MERGE:
+        return run_merges(r, KS_MS_TILE, wg * (r->hp ? r->s->merge_e : r->s->tile_e), diag);
+    case SN_SORT_HYBRID: return run_merges(r, KS_HY_TILE, wg * HYB_E(r->s->merge_e), diag);
+    case SN_SORT_RADIX: return run_radix(r, radix_bits(o), diag);
     default: return sn_diag_set(diag, SN_EINVAL, 0, 0, "no such sort");
     }
 }
@@ -534,6 +575,44 @@ static sn_status run_alloc(run *r, size_t n, bool payload, sn_diag *diag)
     return st;
 }
 
+/* The run's scratch buffers (run_alloc made the keys' and payload's) */
+static sn_status run_scratch(run *r, const sn_gpu_sort_opts *o, sn_diag *diag)
+{
+    size_t wg = r->s->wg;
+    switch (o->algo) {
+    case SN_SORT_RADIX: {
+        size_t tile = wg * r->s->radix_e, tiles = (r->n + tile - 1) / tile;
+        return radix_buffers(r, ((size_t)1 << radix_bits(o)) * tiles, diag);
+    }
+    case SN_SORT_MERGE:
+    case SN_SORT_HYBRID: {
+        size_t chunk = wg * r->s->merge_e, chunks = (r->n + chunk - 1) / chunk;
+        return buf(r, (chunks + 1) * 4, &r->offs, "merge partition", diag);
+    }
+    default: return SN_OK;
+    }
+}
+
+/* Place every buffer of the run on the device before the clock starts:
+ * a driver that allocates on first use (NVIDIA's) would otherwise do it
+ * between two timed kernels, the first that touches the buffer. */
+static sn_status run_settle(run *r, sn_diag *diag)
+{
+    cl_mem all[8 + 16];
+    cl_uint c = 0;
+    cl_mem own[] = {r->k[0], r->k[1], r->p[0], r->p[1], r->flags, r->counts, r->offs};
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+        if (own[i])
+            all[c++] = own[i];
+    for (unsigned l = 0; l < 8; l++)
+        for (int j = 0; j < 2; j++)
+            if (r->lv[l][j])
+                all[c++] = r->lv[l][j];
+    cl_int err = clEnqueueMigrateMemObjects(r->s->g->queue, c, all,
+                                            CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0, NULL, NULL);
+    return err == CL_SUCCESS ? SN_OK : sn_gpu_cl_fail(diag, "clEnqueueMigrateMemObjects", err);
+}
+
 sn_status sn_gpu_sort(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, uint32_t *keys,
                       uint32_t *payload, size_t n, sn_gpu_sort_stats *stats, sn_diag *diag)
 {
@@ -551,7 +630,8 @@ sn_status sn_gpu_sort(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, uint32_t *key
     r.n = (cl_uint)n;
     r.hp = payload ? 1u : 0u;
     double t0 = sn_gpu_now_ms();
-    if ((st = run_alloc(&r, n, payload != NULL, diag)) != SN_OK)
+    if ((st = run_alloc(&r, n, payload != NULL, diag)) != SN_OK ||
+        (st = run_scratch(&r, o, diag)) != SN_OK || (st = run_settle(&r, diag)) != SN_OK)
         goto done;
     if ((st = sn_gpu_write(g, r.k[0], n * 4, keys, "keys", diag)) != SN_OK)
         goto done;

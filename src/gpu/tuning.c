@@ -57,6 +57,37 @@ sn_status sn_gpu_tuning_from_env(sn_gpu_tuning *t, sn_diag *diag)
         return st;
     if (set)
         t->codegen = v ? SN_GPU_CODEGEN_GENERATE : SN_GPU_CODEGEN_INTERPRET;
+    if ((st = knob("SN_RADIX_E", 1, 32, &set, &v, diag)) != SN_OK)
+        return st;
+    if (set)
+        t->radix_e = v;
+    if ((st = knob("SN_MERGE_E", 2, 32, &set, &v, diag)) != SN_OK)
+        return st;
+    if (set && (v & (v - 1)))
+        return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                           "environment: SN_MERGE_E=%u is not a power of two (see "
+                           "docs/gpu-speed.md)",
+                           v);
+    if (set)
+        t->merge_e = v;
+    if ((st = knob("SN_MERGE_PG", 1, 32, &set, &v, diag)) != SN_OK)
+        return st;
+    if (set && (v & (v - 1)))
+        return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                           "environment: SN_MERGE_PG=%u is not a power of two (see "
+                           "docs/gpu-speed.md)",
+                           v);
+    if (set)
+        t->merge_pg = v;
+    if ((st = knob("SN_MERGE_TILE_E", 2, 32, &set, &v, diag)) != SN_OK)
+        return st;
+    if (set && (v & (v - 1)))
+        return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                           "environment: SN_MERGE_TILE_E=%u is not a power of two (see "
+                           "docs/gpu-speed.md)",
+                           v);
+    if (set)
+        t->merge_tile_e = v;
     return SN_OK;
 }
 
