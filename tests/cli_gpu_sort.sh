@@ -71,6 +71,20 @@ expect 0 "$S" gpu sort transposition:3000 --full-rounds --reverse
 out_has "rounds: 1500 "
 out_has identical
 
+# the sorts' tuning knobs (docs/gpu-speed.md): other tile and chunk sizes
+# than the defaults pocl builds (NVIDIA's keys-only merge tiles of 32 keys a
+# work-item, the PG-ary partition search) still sort; a bad value is named
+expect 0 env SN_MERGE_TILE_E=32 "$S" gpu sort merge:70001 --random 2
+out_has identical
+expect 0 env SN_MERGE_E=8 SN_MERGE_TILE_E=4 SN_MERGE_PG=4 "$S" gpu sort merge:70001 --random 2
+out_has identical
+expect 0 env SN_MERGE_E=8 SN_MERGE_PG=32 "$S" gpu sort hybrid:70001 --random 2 --payload
+out_has identical
+expect 2 env SN_MERGE_TILE_E=3 "$S" gpu sort merge:100
+err_has "SN_MERGE_TILE_E=3 is not a power of two"
+expect 2 env SN_RADIX_E=0 "$S" gpu sort radix:100
+err_has "SN_RADIX_E"
+
 # a planted bug (test-only switch; "all": the build test_sorts made, so pocl
 # has it cached) must be reported as a mismatch, exit 1
 expect 1 env SN_SORT_BUG=all "$S" gpu sort radix:3000 --random 2
