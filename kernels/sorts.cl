@@ -46,9 +46,7 @@
 /* Merge passes write each work-item's keys from its registers (measured
  * faster at 16 keys a work-item on the H200 and on pocl, much slower at 32
  * on the H200) instead of through local memory. */
-#ifndef MS_DIRECT
 #define MS_DIRECT (MERGE_E <= 16)
-#endif
 
 /* ---- key mapping */
 
