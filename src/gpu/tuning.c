@@ -3,6 +3,7 @@
  * lists them with what each measured). */
 #include "gpu/gpu_internal.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,33 +62,25 @@ sn_status sn_gpu_tuning_from_env(sn_gpu_tuning *t, sn_diag *diag)
         return st;
     if (set)
         t->radix_e = v;
-    if ((st = knob("SN_MERGE_E", 2, 32, &set, &v, diag)) != SN_OK)
-        return st;
-    if (set && (v & (v - 1)))
-        return sn_diag_set(diag, SN_EINVAL, 0, 0,
-                           "environment: SN_MERGE_E=%u is not a power of two (see "
-                           "docs/gpu-speed.md)",
-                           v);
-    if (set)
-        t->merge_e = v;
-    if ((st = knob("SN_MERGE_PG", 1, 32, &set, &v, diag)) != SN_OK)
-        return st;
-    if (set && (v & (v - 1)))
-        return sn_diag_set(diag, SN_EINVAL, 0, 0,
-                           "environment: SN_MERGE_PG=%u is not a power of two (see "
-                           "docs/gpu-speed.md)",
-                           v);
-    if (set)
-        t->merge_pg = v;
-    if ((st = knob("SN_MERGE_TILE_E", 2, 32, &set, &v, diag)) != SN_OK)
-        return st;
-    if (set && (v & (v - 1)))
-        return sn_diag_set(diag, SN_EINVAL, 0, 0,
-                           "environment: SN_MERGE_TILE_E=%u is not a power of two (see "
-                           "docs/gpu-speed.md)",
-                           v);
-    if (set)
-        t->merge_tile_e = v;
+    /* the merge sort's sizes, powers of two */
+    static const struct {
+        const char *name;
+        unsigned lo;
+        size_t field;
+    } pow2[] = {{"SN_MERGE_E", 2, offsetof(sn_gpu_tuning, merge_e)},
+                {"SN_MERGE_PG", 1, offsetof(sn_gpu_tuning, merge_pg)},
+                {"SN_MERGE_TILE_E", 2, offsetof(sn_gpu_tuning, merge_tile_e)}};
+    for (size_t i = 0; i < sizeof pow2 / sizeof pow2[0]; i++) {
+        if ((st = knob(pow2[i].name, pow2[i].lo, 32, &set, &v, diag)) != SN_OK)
+            return st;
+        if (set && (v & (v - 1)))
+            return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                               "environment: %s=%u is not a power of two (see "
+                               "docs/gpu-speed.md)",
+                               pow2[i].name, v);
+        if (set)
+            *(unsigned *)((char *)t + pow2[i].field) = v;
+    }
     return SN_OK;
 }
 
