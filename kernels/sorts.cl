@@ -612,11 +612,10 @@ inline ulong scan_wg4(__local ulong *v, __local ulong *tmp, uint lid)
  * only there): warp primitives through inline PTX, which NVIDIA's OpenCL
  * compiler accepts. Other devices take the portable split sort. */
 #define NW (WG / 32) /* warps in a work-group */
-inline uint nv_match(uint v)
+/* __syncwarp: the warp's lanes meet, and see each other's local memory */
+inline void nv_syncwarp(void)
 {
-    uint m;
-    asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(m) : "r"(v));
-    return m;
+    asm volatile("bar.warp.sync 0xffffffff;" ::: "memory");
 }
 
 inline uint nv_shfl(uint v, uint lane)
@@ -659,15 +658,22 @@ inline uint nv_scan(uint v, __local uint *wt, uint lid)
  * sweep, and turn dst0[d] (where digit d's keys of this tile go) into
  * where the tile's key at place q of digit d goes, less q. Warp w's lanes
  * take the warp-striped places w*32*E + e*32 + lane, so (e, lane) runs in
- * the tiles' order and the loads are coalesced. For each e, match.any
- * finds the lanes holding the same digit; the lowest of them adds their
- * number to the warp's counter of that digit, getting the count before
- * them, and a shuffle hands it to the others: a key's rank among the
- * warp's keys of its digit is that count plus its lanes of the same digit
- * below it. (The atomic keeps successive leaders of a digit in order: each
- * e's shuffle is a warp-wide meeting point.) Work-item d then owns digit
- * d's row of counters: the digits' totals are scanned over the work-group
- * and each (digit, warp) gets its first place. Needs WG >= nd. */
+ * the tiles' order and the loads are coalesced. For each e, the lanes
+ * holding the same digit find each other by an atomic or of their bits
+ * into the warp's word for that digit (256 words a warp, in tk, which is
+ * not used until the tile is placed), read back after the warp meets;
+ * the lowest of them adds their number to the warp's counter of that
+ * digit, getting the count before them, and a shuffle hands it to the
+ * others: a key's rank among the warp's keys of its digit is that count
+ * plus its lanes of the same digit below it. The lowest then clears the
+ * word for the next e. (PTX match.any, the instruction made for finding
+ * the lanes, took 1.5 times as long on the H200.) Work-item d then owns
+ * digit d's row of counters: the digits' totals are scanned over the
+ * work-group and each (digit, warp) gets its first place. Needs WG >= nd
+ * and a tile of at least NW * 256 words. */
+#if RTP < NW * 256
+#error "the NVIDIA ranking keeps 256 words a warp in the tile: RADIX_E must be 8 or more"
+#endif
 __attribute__((always_inline)) inline void rank_nv(__global const uint *k, uint off, uint cnt, uint shift, uint mask, uint nd,
                     __local uint *tk, __local uint *ti, uint hp, __local uint *dst0, __local uint *wc,
                     __local uint *wt, uint lid)
@@ -680,14 +686,22 @@ __attribute__((always_inline)) inline void rank_nv(__global const uint *k, uint 
     }
     for (uint i = lid; i < nd * WCP; i += WG)
         wc[i] = 0;
+    for (uint i = lid; i < NW * 256; i += WG)
+        tk[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
     for (uint e = 0; e < RADIX_E; e++) {
-        uint d = (x[e] >> shift) & mask, m = nv_match(d);
-        uint leader = popcount((m & (0u - m)) - 1u), old = 0;
+        uint d = (x[e] >> shift) & mask;
+        __local uint *bin = tk + w * 256 + d;
+        atomic_or(bin, 1u << lane);
+        nv_syncwarp();
+        uint m = *bin, leader = popcount((m & (0u - m)) - 1u), old = 0;
         if (lane == leader)
             old = atomic_add(&wc[d * WCP + w], popcount(m));
         old = nv_shfl(old, leader);
+        if (lane == leader)
+            *bin = 0;
+        nv_syncwarp();
 #if SN_SORT_BUG & 16
         rank[e] = old; /* planted: lanes of one digit share a rank */
 #else

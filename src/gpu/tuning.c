@@ -58,7 +58,7 @@ sn_status sn_gpu_tuning_from_env(sn_gpu_tuning *t, sn_diag *diag)
         return st;
     if (set)
         t->codegen = v ? SN_GPU_CODEGEN_GENERATE : SN_GPU_CODEGEN_INTERPRET;
-    if ((st = knob("SN_RADIX_E", 1, 32, &set, &v, diag)) != SN_OK)
+    if ((st = knob("SN_RADIX_E", 8, 32, &set, &v, diag)) != SN_OK)
         return st;
     if (set)
         t->radix_e = v;
