@@ -667,7 +667,7 @@ inline uint nv_scan(uint v, __local uint *wt, uint lid)
  * others: a key's rank among the warp's keys of its digit is that count
  * plus its lanes of the same digit below it. The lowest then clears the
  * word for the next e. (PTX match.any, the instruction made for finding
- * the lanes, took 1.5 times as long on the H200.) Work-item d then owns
+ * the lanes, took 1.7 times as long on the H200.) Work-item d then owns
  * digit d's row of counters: the digits' totals are scanned over the
  * work-group and each (digit, warp) gets its first place. Needs WG >= nd
  * and a tile of at least NW * 256 words. */
