@@ -43,7 +43,7 @@ static void sort_help(void)
            "                       path (co-rank) over the whole array\n"
            "  radix                LSD radix sort: per digit a histogram per tile, a\n"
            "                       scan, and a scatter from the tile sorted by digit in\n"
-           "                       local memory (one sweep with warp match on NVIDIA\n"
+           "                       local memory (one sweep with warp shuffles on NVIDIA\n"
            "                       GPUs, 2-bit split scans elsewhere), coalesced\n"
            "  hybrid               bitonic network tiles, then merge path\n\n%s"
            "Options:\n"
