@@ -391,11 +391,13 @@ __kernel void ms_tile_kv(__global const uint *k, __global const uint *p, __globa
  * [c*MT, c*MT + MT) of its pair (MT divides 2w). ms_partition finds, for
  * every chunk at once, how many of its pair's first run come before the
  * chunk (a co-rank along the chunk's diagonal), so no work-group of
- * ms_merge waits on a search in global memory. The search is PG-ary: each
- * round the chunk's PG work-items probe PG evenly spaced points of the
- * range (the test holds on a prefix of them) and keep the piece after the
- * last that holds, so it takes log_PG(w) reads in a row, not log2(w): the
- * kernel is all latency. */
+ * ms_merge waits on a search in global memory. By default (PG = 1) one
+ * work-item does a binary search. With PG > 1 (a tuning knob) the search
+ * is PG-ary: each round the chunk's PG work-items probe PG evenly spaced
+ * points of the range (the test holds on a prefix of them) and keep the
+ * piece after the last that holds, so it takes log_PG(w) reads in a row,
+ * not log2(w); the kernel is all latency, but PG = 32 costs bandwidth
+ * instead (docs/gpu-sorts.md). */
 #ifndef PG
 #define PG 1 /* work-items a chunk (the host sets it) */
 #endif
