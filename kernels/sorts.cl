@@ -555,17 +555,26 @@ __kernel void rx_count(__global const uint *k, uint n, uint shift, uint bits,
 {
     __local uint h[256];
     uint lid = (uint)get_local_id(0), t = (uint)get_group_id(0), nd = 1u << bits;
-    uint mask = nd - 1, off = t * RT, cnt = min((uint)RT, n - off), x[RADIX_E];
+    uint mask = nd - 1, off = t * RT, cnt = min((uint)RT, n - off);
+#if SN_NV
+    /* every load in flight at once (on pocl the plain loop is faster) */
+    uint x[RADIX_E];
 #pragma unroll
-    for (uint e = 0; e < RADIX_E; e++) /* every load in flight at once */
+    for (uint e = 0; e < RADIX_E; e++)
         x[e] = e * WG + lid < cnt ? k[off + e * WG + lid] : 0u;
+#endif
     for (uint d = lid; d < nd; d += WG)
         h[d] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
+#if SN_NV
 #pragma unroll
     for (uint e = 0; e < RADIX_E; e++)
         if (e * WG + lid < cnt)
             atomic_inc(&h[(x[e] >> shift) & mask]);
+#else
+    for (uint i = lid; i < cnt; i += WG)
+        atomic_inc(&h[(k[off + i] >> shift) & mask]);
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint d = lid; d < nd; d += WG)
         counts[d * tiles + t] = h[d];
@@ -754,12 +763,12 @@ __attribute__((always_inline)) inline void rank_nv(__global const uint *k, uint 
 #endif
 
 /* offs: the scan of the counts, less each block's scanned sum when the
- * host left that to this kernel (bblk > 0: bsum[i / bblk] is added to
- * offs[i]; it saves a pass over the counts). */
+ * host left adding it to this kernel (fold: bsum[i / (4 WG)] is added to
+ * offs[i], as scan_add would; it saves a pass over the counts). */
 __attribute__((always_inline)) inline void rx_scatter_body(__global const uint *k, __global const uint *p, __global uint *ok,
                             __global uint *op, uint n, uint shift, uint bits,
                             __global const uint *offs, uint tiles, const uint hp,
-                            __global const uint *bsum, uint bblk,
+                            __global const uint *bsum, uint fold,
                             __local uint *si, __local uint *dst0, RX_PARAMS)
 {
     uint lid = (uint)get_local_id(0), t = (uint)get_group_id(0), nd = 1u << bits;
@@ -767,7 +776,7 @@ __attribute__((always_inline)) inline void rx_scatter_body(__global const uint *
     /* where each digit of this tile goes: its place in the digit-major scan */
     for (uint d = lid; d < nd; d += WG) {
         uint i = d * tiles + t;
-        dst0[d] = offs[i] + (bblk ? bsum[i / bblk] : 0u);
+        dst0[d] = offs[i] + (fold ? bsum[i / (4 * WG)] : 0u);
     }
 #if SN_NV
     uint s = 0;
@@ -775,16 +784,9 @@ __attribute__((always_inline)) inline void rx_scatter_body(__global const uint *
 #else
     uint s = 0;
     /* padding past n gets the largest key: a stable sort leaves it last */
-    {
-        uint x[RADIX_E];
-#pragma unroll
-        for (uint e = 0; e < RADIX_E; e++)
-            x[e] = e * WG + lid < cnt ? k[off + e * WG + lid] : 0xFFFFFFFFu;
-#pragma unroll
-        for (uint e = 0; e < RADIX_E; e++) {
-            sk[LP(e * WG + lid)] = x[e];
-            if (hp) si[LP(e * WG + lid)] = e * WG + lid;
-        }
+    for (uint i = lid; i < RT; i += WG) {
+        sk[LP(i)] = i < cnt ? k[off + i] : 0xFFFFFFFFu;
+        if (hp) si[LP(i)] = i;
     }
     /* stable splits by 2 bits of the digit at a time: one work-group scan
      * of four packed counters each; work-item lid owns positions
@@ -838,22 +840,22 @@ __attribute__((always_inline)) inline void rx_scatter_body(__global const uint *
 __kernel void rx_scatter(__global const uint *k, __global const uint *p, __global uint *ok,
                          __global uint *op, uint n, uint shift, uint bits,
                          __global const uint *offs, uint tiles, uint hp, __local uint *si,
-                         __global const uint *bsum, uint bblk)
+                         __global const uint *bsum, uint fold)
 {
     RX_LOCALS;
     __local uint dst0[256];
-    rx_scatter_body(k, p, ok, op, n, shift, bits, offs, tiles, 0u, bsum, bblk, si, dst0, RX_ARGS);
+    rx_scatter_body(k, p, ok, op, n, shift, bits, offs, tiles, 0u, bsum, fold, si, dst0, RX_ARGS);
 }
 
 /* si: RTP words for the NVIDIA ranking, 2 RTP for the split sort */
 __kernel void rx_scatter_kv(__global const uint *k, __global const uint *p, __global uint *ok,
                             __global uint *op, uint n, uint shift, uint bits,
                             __global const uint *offs, uint tiles, uint hp, __local uint *si,
-                            __global const uint *bsum, uint bblk)
+                            __global const uint *bsum, uint fold)
 {
     RX_LOCALS;
     __local uint dst0[256];
-    rx_scatter_body(k, p, ok, op, n, shift, bits, offs, tiles, 1u, bsum, bblk, si, dst0, RX_ARGS);
+    rx_scatter_body(k, p, ok, op, n, shift, bits, offs, tiles, 1u, bsum, fold, si, dst0, RX_ARGS);
 }
 
 /* Exclusive scan of v[0..len) into out, a block of 4*WG per work-group;

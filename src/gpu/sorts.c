@@ -497,7 +497,7 @@ static sn_status run_radix(run *r, unsigned bits, sn_diag *diag)
     size_t len = (size_t)nd * tiles, blk = 4 * r->s->wg;
     /* the scatter adds the scan's block sums itself (a pass over the
      * counts less) */
-    cl_uint bblk = len > blk ? (cl_uint)blk : 0;
+    cl_uint fold = len > blk; /* kernels/sorts.cl's scan blocks are 4 WG too */
     sn_status st = SN_OK;
     for (cl_uint shift = 0; st == SN_OK && shift < 32; shift += bits) {
         int c = r->cur;
@@ -512,7 +512,7 @@ static sn_status run_radix(run *r, unsigned bits, sn_diag *diag)
                       M(r->p[c]), M(r->k[c ^ 1]), M(r->p[c ^ 1]), U(r->n), U(shift), U(b),
                       M(r->offs), U(ct), U(hp),
                       L(places(r, PADDED(r, r->s->radix_e) * (r->s->nv ? 1 : 2))),
-                      M(r->lv[0][1]), U(bblk));
+                      M(r->lv[0][1]), U(fold));
         if (st == SN_OK)
             st = launch(r, kv(r, KS_RX_SCATTER), tiles * r->s->wg, diag);
         r->cur ^= 1;
