@@ -19,7 +19,7 @@
 #define WG 256
 #endif
 #ifndef SN_NV
-#define SN_NV 0 /* 1: an NVIDIA GPU with warp match and shuffle (see rank_nv) */
+#define SN_NV 0 /* 1: an NVIDIA GPU with warp barriers and shuffles (see rank_nv) */
 #endif
 #ifndef SN_SORT_BUG
 #define SN_SORT_BUG 0
@@ -448,8 +448,9 @@ __kernel void ms_partition(__global const uint *k, __global uint *bounds, uint n
 /* Work-group c loads the slices of both runs its chunk needs (from the
  * partition) into local memory; each work-item finds its own MERGE_E
  * outputs' start by a co-rank search in local memory and merges them into
- * registers (with their place in the slice, for the payload); the chunk goes
- * back through local memory so that the writes are coalesced. */
+ * registers (with their place in the slice, for the payload), then writes
+ * them out (MS_DIRECT), or sends the chunk back through local memory so
+ * that the writes are coalesced. */
 __attribute__((always_inline)) inline void ms_merge_body(__global const uint *k, __global const uint *p, __global uint *ok,
                           __global uint *op, uint n, uint w, const uint hp,
                           __global const uint *bounds, __local uint *sk, __local uint *si)
@@ -464,12 +465,14 @@ __attribute__((always_inline)) inline void ms_merge_body(__global const uint *k,
     uint a0 = bounds[c], a1 = d1 == la + lb ? la : bounds[c + 1];
     uint b0 = d0 - a0, b1 = d1 - a1;
     uint na = a1 - a0, nb = b1 - b0;
+    /* place i of the slice (a's part, then b's) in the input */
+#define SLICE(i) ((i) < na ? base + a0 + (i) : base + la + b0 + ((i) - na))
     uint t0 = lid * MERGE_E, x[MERGE_E], xi[MERGE_E];
     /* loads first, then stores (as in ms_tile); na + nb <= MT */
 #pragma unroll
     for (uint e = 0; e < MERGE_E; e++) {
         uint i = e * WG + lid;
-        x[e] = i < na + nb ? k[i < na ? base + a0 + i : base + la + b0 + (i - na)] : 0u;
+        x[e] = i < na + nb ? k[SLICE(i)] : 0u;
     }
 #pragma unroll
     for (uint e = 0; e < MERGE_E; e++) {
@@ -500,10 +503,8 @@ __attribute__((always_inline)) inline void ms_merge_body(__global const uint *k,
     for (uint e = 0; e < MERGE_E; e++) {
         if (t0 + e < na + nb) {
             ok[out0 + t0 + e] = x[e];
-            if (hp) {
-                uint j = xi[e];
-                op[out0 + t0 + e] = p[j < na ? base + a0 + j : base + la + b0 + (j - na)];
-            }
+            if (hp)
+                op[out0 + t0 + e] = p[SLICE(xi[e])];
         }
     }
     return;
@@ -521,9 +522,10 @@ __attribute__((always_inline)) inline void ms_merge_body(__global const uint *k,
         ok[out0 + i] = sk[LP(i)];
         if (hp) {
             uint j = si[LP(i)];
-            op[out0 + i] = p[j < na ? base + a0 + j : base + la + b0 + (j - na)];
+            op[out0 + i] = p[SLICE(j)];
         }
     }
+#undef SLICE
 }
 
 __kernel void ms_merge(__global const uint *k, __global const uint *p, __global uint *ok,
@@ -778,11 +780,10 @@ __attribute__((always_inline)) inline void rx_scatter_body(__global const uint *
         uint i = d * tiles + t;
         dst0[d] = offs[i] + (fold ? bsum[i / (4 * WG)] : 0u);
     }
+    uint s = 0; /* which of the split sort's two tiles holds the keys */
 #if SN_NV
-    uint s = 0;
     rank_nv(k, off, cnt, shift, mask, nd, sk, si, hp, dst0, wc, wt, lid);
 #else
-    uint s = 0;
     /* padding past n gets the largest key: a stable sort leaves it last */
     for (uint i = lid; i < RT; i += WG) {
         sk[LP(i)] = i < cnt ? k[off + i] : 0xFFFFFFFFu;

@@ -18,7 +18,8 @@
 #include "gpu/gpu_internal.h"
 #include "gpu/kernels.h"
 
-/* Must match kernels/sorts.cl: keys per tile as multiples of WG. */
+/* Keys per tile as multiples of WG: the kernels are built with these
+ * (-DMERGE_E, -DRADIX_E, -DTILE_E); HYB_E must match kernels/sorts.cl's. */
 #define MERGE_E 16 /* keys per work-item in merge tiles and chunks, unless tuned */
 #define RADIX_E 8     /* keys per work-item in a radix tile: the portable kernels */
 #define RADIX_E_NV 16 /* with the NVIDIA ranking, whose tile is not double-buffered */
@@ -421,11 +422,18 @@ static sn_status step(run *r, int which0, size_t items, sn_diag *diag)
     return st;
 }
 
+/* Merge passes' output chunks of MT keys, one work-group each */
+static size_t merge_chunks(const run *r)
+{
+    size_t chunk = r->s->wg * r->s->merge_e;
+    return (r->n + chunk - 1) / chunk;
+}
+
 static sn_status run_merges(run *r, int tile_kernel, size_t tile, sn_diag *diag)
 {
     size_t groups = (r->n + tile - 1) / tile;
     sn_status st = step(r, tile_kernel, groups * r->s->wg, diag);
-    size_t chunk = r->s->wg * r->s->merge_e, chunks = (r->n + chunk - 1) / chunk;
+    size_t chunks = merge_chunks(r);
     cl_uint nc = (cl_uint)chunks;
     for (uint64_t w = tile; st == SN_OK && w < r->n; w *= 2) {
         cl_uint cw = (cl_uint)w;
@@ -490,9 +498,16 @@ static unsigned radix_bits(const sn_gpu_sort_opts *o)
     return o->radix_bits ? o->radix_bits : 8;
 }
 
+/* Radix tiles of RT keys, one work-group each */
+static size_t radix_tiles(const run *r)
+{
+    size_t tile = r->s->wg * r->s->radix_e;
+    return (r->n + tile - 1) / tile;
+}
+
 static sn_status run_radix(run *r, unsigned bits, sn_diag *diag)
 {
-    size_t tile = r->s->wg * r->s->radix_e, tiles = (r->n + tile - 1) / tile;
+    size_t tiles = radix_tiles(r);
     cl_uint nd = 1u << bits, ct = (cl_uint)tiles, b = bits, hp = r->hp;
     size_t len = (size_t)nd * tiles, blk = 4 * r->s->wg;
     /* the scatter adds the scan's block sums itself (a pass over the
@@ -575,17 +590,10 @@ static sn_status run_alloc(run *r, size_t n, bool payload, sn_diag *diag)
 /* The run's scratch buffers (run_alloc made the keys' and payload's) */
 static sn_status run_scratch(run *r, const sn_gpu_sort_opts *o, sn_diag *diag)
 {
-    size_t wg = r->s->wg;
     switch (o->algo) {
-    case SN_SORT_RADIX: {
-        size_t tile = wg * r->s->radix_e, tiles = (r->n + tile - 1) / tile;
-        return radix_buffers(r, ((size_t)1 << radix_bits(o)) * tiles, diag);
-    }
+    case SN_SORT_RADIX: return radix_buffers(r, ((size_t)1 << radix_bits(o)) * radix_tiles(r), diag);
     case SN_SORT_MERGE:
-    case SN_SORT_HYBRID: {
-        size_t chunk = wg * r->s->merge_e, chunks = (r->n + chunk - 1) / chunk;
-        return buf(r, (chunks + 1) * 4, &r->offs, "merge partition", diag);
-    }
+    case SN_SORT_HYBRID: return buf(r, (merge_chunks(r) + 1) * 4, &r->offs, "merge partition", diag);
     default: return SN_OK;
     }
 }
