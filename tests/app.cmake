@@ -3,6 +3,8 @@
 # (registered with the other cli_*.sh scripts).
 if(SORTNET_WITH_SDL)
   sn_test(test_app LIBS sn_app)
+  # the tones, rendered offline: no audio driver, no clock
+  sn_test(test_sound LIBS sn_app)
 endif()
 # The lecture-hall parts (side by side, lessons, recordings, the fitted
 # layout) without a window; the headless sessions are tests/cli_lecture.sh.

@@ -86,17 +86,18 @@ expect 0 env -u SDL_AUDIODRIVER -u PULSE_SERVER XDG_RUNTIME_DIR=/nonexistent SDL
     "$S" view bitonic:8 --sound --script "space" --dump-state "$T/state"
 # (a machine with a sound card but no working device may hear from ALSA)
 [ -e /dev/snd ] || [ ! -s "$T/err" ] || fail "--sound without a device wrote: $(head -c 300 "$T/err")"
-if [ "${SN_SANITIZED:-0}" != 1 ]; then
-    expect 0 env SDL_AUDIODRIVER=disk SDL_DISKAUDIOFILE="$T/audio.raw" SDL_VIDEODRIVER=offscreen \
-        "$S" view bitonic:8 \
-        --sound --script "right wait:300"
-    python3 -c "
-import array
-a = array.array('f'); d = open('$T/audio.raw', 'rb').read()
-a.frombytes(d[:len(d) // 4 * 4])
-assert len(a) > 1000 and 0.01 < max(abs(x) for x in a) <= 1.0, (len(a), max(map(abs, a or [0])))" ||
-        fail "no tones reached SDL's disk audio driver"
-fi
+# SDL's disk driver opens as a device; what is checked is what the window
+# queued (one tone per comparator of the layer stepped through), never how
+# much of it the audio thread has written by the time the script ends: that
+# depends on the machine's load. test_sound hears the tones themselves.
+expect 0 env SDL_AUDIODRIVER=disk SDL_DISKAUDIOFILE="$T/audio.raw" SDL_VIDEODRIVER=offscreen \
+    "$S" view bitonic:8 --sound --script "right right" --dump-state "$T/state"
+[ "$(field sound_device)" = open ] || fail "the disk audio driver did not open: $(field sound_device)"
+[ "$(field tones)" = "8 queued, 0 dropped" ] || fail "two layers of bitonic:8: tones $(field tones)"
+expect 0 env SDL_AUDIODRIVER=disk SDL_DISKAUDIOFILE="$T/audio.raw" SDL_VIDEODRIVER=offscreen \
+    "$S" view bitonic:8 --script "right right" --dump-state "$T/state"
+[ "$(field tones)" = "0 queued, 0 dropped" ] && [ "$(field sound_device)" = - ] ||
+    fail "sound off: $(field sound_device), tones $(field tones)"
 
 # --record FILE.gif: an animated GIF with the script's timing
 if "$S" --version | grep -q . && expect 0 view bitonic:8 --script "space wait:2000" \

@@ -72,11 +72,33 @@ expect 0 view bitonic:4 --input 4,3,1,2 --script ""
 
 # a file that fails to load on reload shows the error and keeps the old network
 mkfifo "$T/net.fifo"
-# (a FIFO serves the good text to the first read, the bad one to the reload;
-# the pause lets the first reader see end-of-file before the writer reopens)
-(printf '[(0,1),(2,3)]\n[(0,2),(1,3)]\n[(1,2)]\n' >"$T/net.fifo"
- sleep 0.5
- printf '[(0,1),(2,3)]\n[(0,2),(1,x)]\n' >"$T/net.fifo") &
+# (a FIFO serves the good text to the first read, the bad one to the reload.
+# The writer reopens only once no process holds the FIFO any more: the first
+# reader has seen end-of-file and closed it, and the reload's open cannot
+# complete before the writer's, so no pause has to be long enough)
+python3 - "$T/net.fifo" <<'PY' &
+import os, sys, time
+fifo = os.path.realpath(sys.argv[1])
+def held():
+    for pid in filter(str.isdigit, os.listdir('/proc')):
+        try:
+            fds = os.listdir(f'/proc/{pid}/fd')
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                if os.readlink(f'/proc/{pid}/fd/{fd}') == fifo:
+                    return True
+            except OSError:
+                pass
+    return False
+with open(fifo, 'w') as f:
+    f.write('[(0,1),(2,3)]\n[(0,2),(1,3)]\n[(1,2)]\n')
+while held():
+    time.sleep(0.02)
+with open(fifo, 'w') as f:
+    f.write('[(0,1),(2,3)]\n[(0,2),(1,x)]\n')
+PY
 expect 0 view "$T/net.fifo" --input 4,3,2,1 --script "right o"
 wait
 [ "$(field layers)" = 3 ] && [ "$(field step)" = 1 ] || fail "old network kept: $(cat "$T/state")"

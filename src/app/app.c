@@ -801,6 +801,10 @@ static bool dump_state(app *a, const char *path)
     fprintf(f, "result: %s\n",
             v->step < v->layers ? "-" : sn_view_output_sorted(v, NULL) ? "sorted" : "NOT sorted");
     fprintf(f, "font_scale: %g\nsound: %s\n", v->font_scale, v->sound ? "on" : "off");
+    size_t queued, dropped;
+    sn_sound_counts(a->sound, &queued, &dropped);
+    fprintf(f, "sound_device: %s\ntones: %zu queued, %zu dropped\n",
+            a->sound ? "open" : a->sound_tried ? "none" : "-", queued, dropped);
     fprintf(f, "networks: %zu\n", a->group.count);
     /* the others side by side: network, step, result and values on one line */
     for (size_t i = 1; i < a->group.count; i++) {

@@ -32,11 +32,12 @@ typedef struct voice {
 } voice;
 
 struct sn_sound {
-    SDL_AudioDeviceID dev;
+    SDL_AudioDeviceID dev; /* 0: offline (sn_sound_open_offline) */
     int rate;
     tone queue[QUEUE];
     atomic_uint head, tail;
-    voice v[VOICES]; /* audio thread only */
+    voice v[VOICES];        /* audio thread only */
+    size_t queued, dropped; /* producer only: what the window asked for */
 };
 
 static void take_queued(sn_sound *s)
@@ -56,11 +57,8 @@ static void take_queued(sn_sound *s)
     atomic_store_explicit(&s->tail, tail, memory_order_release);
 }
 
-static void SDLCALL callback(void *user, Uint8 *stream, int len)
+void sn_sound_mix(sn_sound *s, float *out, int frames)
 {
-    sn_sound *s = user;
-    float *out = (float *)(void *)stream;
-    int frames = len / (int)sizeof(float);
     take_queued(s);
     double dt = 1.0 / s->rate, dur = TONE_MS / 1000.0;
     for (int k = 0; k < frames; k++) {
@@ -85,6 +83,11 @@ static void SDLCALL callback(void *user, Uint8 *stream, int len)
         }
         out[k] = (float)tanh(sum); /* many tones at once: soft clipping, no wrap */
     }
+}
+
+static void SDLCALL callback(void *user, Uint8 *stream, int len)
+{
+    sn_sound_mix(user, (float *)(void *)stream, len / (int)sizeof(float));
 }
 
 /* Is there anything to play on? Without a sound card, a PulseAudio or a
@@ -136,13 +139,31 @@ sn_sound *sn_sound_open(void)
     return s;
 }
 
+sn_sound *sn_sound_open_offline(int rate)
+{
+    if (rate <= 0)
+        return NULL;
+    sn_sound *s = sn_calloc(1, sizeof *s);
+    if (s)
+        s->rate = rate;
+    return s;
+}
+
 void sn_sound_close(sn_sound *s)
 {
     if (!s)
         return;
-    SDL_CloseAudioDevice(s->dev);
-    SDL_QuitSubSystem(SDL_INIT_AUDIO);
+    if (s->dev) {
+        SDL_CloseAudioDevice(s->dev);
+        SDL_QuitSubSystem(SDL_INIT_AUDIO);
+    }
     sn_free(s);
+}
+
+void sn_sound_counts(const sn_sound *s, size_t *queued, size_t *dropped)
+{
+    *queued = s ? s->queued : 0;
+    *dropped = s ? s->dropped : 0;
 }
 
 void sn_sound_tone(sn_sound *s, double pitch, bool loud, double delay_ms)
@@ -151,11 +172,14 @@ void sn_sound_tone(sn_sound *s, double pitch, bool loud, double delay_ms)
         return;
     unsigned head = atomic_load_explicit(&s->head, memory_order_relaxed);
     unsigned tail = atomic_load_explicit(&s->tail, memory_order_acquire);
-    if (head - tail >= QUEUE)
-        return; /* full: drop it rather than wait */
+    if (head - tail >= QUEUE) {
+        s->dropped++; /* full: drop it rather than wait */
+        return;
+    }
     pitch = fmin(1, fmax(0, pitch));
     /* 220 Hz to 1760 Hz, three octaves, evenly in pitch */
     s->queue[head % QUEUE] =
         (tone){220.0 * pow(2.0, 3.0 * pitch), loud ? 0.22 : 0.07, fmax(0, delay_ms) / 1000.0};
     atomic_store_explicit(&s->head, head + 1, memory_order_release);
+    s->queued++;
 }
