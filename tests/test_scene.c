@@ -134,6 +134,54 @@ static void test_paint(void)
     sn_scene_destroy(sc);
 }
 
+/* The box the scene measured is where cairo puts the ink: text painted
+ * on an image, its ink found column by column, lies inside the box (the
+ * glyphs' side bearings keep it a little inside at both ends). */
+static void test_text_painted_in_box(void)
+{
+    static const char *const texts[] = {"0123456789", "half-cleaner 16", "sort 8 \xe2\x86\x91",
+                                        "merge 4+4"};
+    for (size_t t = 0; t < sizeof texts / sizeof *texts; t++)
+        for (int bold = 0; bold < 2; bold++) {
+            int W = 400, H = 60;
+            sn_scene *sc = sn_scene_create(W, H);
+            sn_scene_style bg = sn_scene_fill((sn_rgba){1, 1, 1, 1});
+            sn_scene_rect(sc, 0, 0, W, H, 0, &bg, sn_scene_tag_of(SN_ROLE_BACKGROUND));
+            size_t i = sn_scene_text(
+                sc, 200, 30, texts[t], 24, bold ? SN_FONT_BOLD : SN_FONT_REGULAR,
+                SN_TEXT_CENTER | SN_TEXT_MIDDLE, black, sn_scene_tag_of(SN_ROLE_LABEL));
+            const sn_prim *p = sn_scene_at(sc, i);
+            cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
+            cairo_t *cr = cairo_create(s);
+            CHECK(sn_scene_paint(sc, cr, NULL) == SN_OK);
+            cairo_surface_flush(s);
+            unsigned char *d = cairo_image_surface_get_data(s);
+            int stride = cairo_image_surface_get_stride(s);
+            int ix0 = W, ix1 = -1, iy0 = H, iy1 = -1;
+            for (int y = 0; y < H; y++)
+                for (int x = 0; x < W; x++) {
+                    uint32_t v = *(uint32_t *)(void *)(d + y * stride + x * 4) & 0xffffff;
+                    if (v != 0xffffff) {
+                        ix0 = x < ix0 ? x : ix0;
+                        ix1 = x > ix1 ? x : ix1;
+                        iy0 = y < iy0 ? y : iy0;
+                        iy1 = y > iy1 ? y : iy1;
+                    }
+                }
+            CHECKF(
+                ix0 >= floor(p->x0) && ix1 + 1 <= ceil(p->x1) && iy0 >= floor(p->y0) &&
+                    iy1 + 1 <= ceil(p->y1),
+                "\"%s\" bold %d: ink (%d, %d)-(%d, %d) outside its box (%.1f, %.1f)-(%.1f, %.1f)",
+                texts[t], bold, ix0, iy0, ix1 + 1, iy1 + 1, p->x0, p->y0, p->x1, p->y1);
+            /* and fills it: the ink reaches within a quarter em of each end */
+            CHECKF(ix0 - p->x0 < 6 && p->x1 - (ix1 + 1) < 6, "\"%s\": ink %d..%d in box %.1f..%.1f",
+                   texts[t], ix0, ix1 + 1, p->x0, p->x1);
+            cairo_destroy(cr);
+            cairo_surface_destroy(s);
+            sn_scene_destroy(sc);
+        }
+}
+
 static void test_checker(void)
 {
     sn_scene *sc = sn_scene_create(100, 40);
@@ -266,6 +314,7 @@ int main(void)
     test_metrics();
     test_build_and_read();
     test_paint();
+    test_text_painted_in_box();
     test_checker();
     test_readable_diagrams();
     return sn_test_finish("test_scene");
