@@ -2,5 +2,6 @@
 if(TARGET sn_render)
   sn_test(test_layout LIBS sn_render)
   sn_test(test_draw LIBS sn_render)
+  sn_test(test_scene LIBS sn_render)
   sn_test(test_plot LIBS sn_render)
 endif()

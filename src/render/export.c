@@ -366,8 +366,8 @@ static double stack_title_h(const sn_layout *lo)
 }
 
 static sn_status draw_stack(cairo_surface_t *surf, const sn_layout *const *lo,
-                            const sn_draw_state *const *st, const char *const *titles,
-                            size_t count, const sn_theme *th, sn_diag *diag)
+                            const sn_draw_state *const *st, const char *const *titles, size_t count,
+                            const sn_theme *th, sn_diag *diag)
 {
     if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS)
         return sn_diag_set(diag, SN_EIO, 0, 0, "cairo: %s",
