@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "core/library.h" /* for: sn_library_best, sn_library_get */
 
 #define PI 3.14159265358979323846
 
@@ -198,6 +197,9 @@ static void bar_labels(sn_scene *sc, const sn_view *v, const sn_panes *p, const 
         widest = fmax(widest, text_w(buf, lf, true));
     }
     uint32_t every = (uint32_t)fmax(1, ceil(widest * 1.2 / slot));
+    /* the grid of every k-th starts at the first bar whose label needs no
+     * push away from the pane's left end (so the second does not clash) */
+    uint32_t first = every > 1 ? (uint32_t)ceil(fmax(0, widest / 2 - slot / 2) / slot) : 0;
     span *placed = sn_calloc(n, sizeof *placed);
     if (!placed)
         return;
@@ -207,7 +209,7 @@ static void bar_labels(sn_scene *sc, const sn_view *v, const sn_panes *p, const 
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t i = 0; i < n; i++) {
             bool bad = sn_view_out_of_order(v, i);
-            if (bad != (pass == 0) || (!bad && i % every != 0))
+            if (bad != (pass == 0) || (!bad && (i < first || (i - first) % every != 0)))
                 continue;
             sn_key_format(v->type, vals[i], buf, sizeof buf);
             double tw = text_w(buf, lf, true);
@@ -248,9 +250,9 @@ static uint32_t most_subcols(const sn_layout *lo)
 static void bracket_sizes(const sn_panes *p, double slot, double *lw, double *dy_min,
                           double *dy_pref)
 {
-    *lw = fmax(1, fmin(p->font * 0.16, slot * 0.3));
-    *dy_min = fmax(3, 2.5 * *lw);
-    *dy_pref = fmax(*dy_min, p->font * 0.45);
+    *lw = fmax(1, fmin(p->font * 0.1, slot * 0.3));
+    *dy_min = fmax(3, 2 * *lw);
+    *dy_pref = fmax(*dy_min, p->font * 0.4);
 }
 
 /* The next layer's comparators as brackets under the bars, from y0 down
@@ -311,7 +313,7 @@ static void bars_place(const sn_view *v, const sn_layout *lo, const sn_panes *p,
     double lw, dy_min, dy_pref;
     bracket_sizes(p, g->slot, &lw, &dy_min, &dy_pref);
     g->conn_h = 0;
-    if (lo && lo->layer_count)
+    if (lo && lo->layer_count && g->slot >= 3 * lw) /* else they never show */
         g->conn_h = fmin(p->bars.h * 0.28, dy_pref * most_subcols(lo) + lw);
     /* room above the tallest bar for the lift of a swap and the marker of
      * the followed element: nothing leaves the pane */
@@ -333,9 +335,9 @@ void sn_frame_scene_bars(sn_scene *sc, const sn_view *v, const sn_layout *lo, co
     bars_place(v, lo, p, &g);
     double den = n > 1 ? (double)(n - 1) : 1.0;
     double t = ease(anim_t(v));
-    const uint8_t *sw =
-        v->anim_ms > 0 && lo && v->anim_layer < lo->layer_count ? sn_view_swaps(v, v->anim_layer)
-                                                                : NULL;
+    const uint8_t *sw = v->anim_ms > 0 && lo && v->anim_layer < lo->layer_count
+                            ? sn_view_swaps(v, v->anim_layer)
+                            : NULL;
     clip_box(sc, p->bars);
     fill_rect(sc, (sn_box){p->bars.x, g.top, p->bars.w, g.base - g.top}, ink(th->band),
               sn_scene_tag_of(SN_ROLE_BACKGROUND));
@@ -561,14 +563,14 @@ static void view_line(sn_scene *sc, const sn_view *v, double x, double y, double
 
 /* The line under it: the message (red for errors) and, on the right,
  * playback and the help key (and a lesson's progress). */
-static void message_line(sn_scene *sc, const sn_view *v, double x, double y, double maxw,
-                         double fs, const char *progress, bool playing)
+static void message_line(sn_scene *sc, const sn_view *v, double x, double y, double maxw, double fs,
+                         const char *progress, bool playing)
 {
     const sn_theme *th = theme_of(v);
     char right[160], right_s[80];
-    snprintf(right, sizeof right, "%s%s%s   %g layers/s    %sH: help",
-             progress ? progress : "", progress ? "    " : "", playing ? "playing" : "paused",
-             sn_view_speed(v), v->edit ? "E: end editing   " : "");
+    snprintf(right, sizeof right, "%s%s%s   %g layers/s    %sH: help", progress ? progress : "",
+             progress ? "    " : "", playing ? "playing" : "paused", sn_view_speed(v),
+             v->edit ? "E: end editing   " : "");
     snprintf(right_s, sizeof right_s, "%s%sH: help", progress ? progress : "",
              progress ? "   " : "");
     status_item msg = {v->message, NULL, v->message_error ? error_red(v) : th->text, false};
@@ -596,7 +598,9 @@ static void edit_line(sn_scene *sc, const sn_view *v, const sn_panes *p, double 
     double x1 = x + tw + 2 * tx + fs * 0.8;
     char verdict[200], vline[240], size[160];
     sn_view_verdict_text(v, verdict, sizeof verdict);
-    snprintf(vline, sizeof vline, verdict[0] ? "this network %s" : "", verdict);
+    vline[0] = '\0';
+    if (verdict[0])
+        snprintf(vline, sizeof vline, "this network: %s", verdict);
     sn_view_size_text(v, size, sizeof size);
     sn_rgb vc = v->verdict == SN_VERDICT_SORTS   ? good_green(v)
                 : v->verdict == SN_VERDICT_FAILS ? error_red(v)
@@ -607,8 +611,7 @@ static void edit_line(sn_scene *sc, const sn_view *v, const sn_panes *p, double 
     scene_items(sc, x1, y, x + maxw - x1, fs, it, 2, NULL);
 }
 
-void sn_frame_scene_status(sn_scene *sc, const sn_view *v, const sn_panes *p,
-                           const char *progress)
+void sn_frame_scene_status(sn_scene *sc, const sn_view *v, const sn_panes *p, const char *progress)
 {
     const sn_theme *th = theme_of(v);
     clip_box(sc, p->status);
@@ -674,8 +677,7 @@ void sn_frame_scene_group_status(sn_scene *sc, const sn_group *g, sn_box b, doub
 /* Words of text wrapped to lines no wider than maxw at fs: the start and
  * length of each line, at most `max` lines. A word wider than maxw alone
  * gets a line of its own (cut by the caller). */
-static size_t wrap(const char *text, double fs, double maxw, size_t *start, size_t *len,
-                   size_t max)
+static size_t wrap(const char *text, double fs, double maxw, size_t *start, size_t *len, size_t max)
 {
     size_t lines = 0, n = strlen(text), i = 0;
     char buf[1024];
@@ -839,10 +841,146 @@ void sn_frame_scene_help(sn_scene *sc, const sn_view *v, double w, double h, dou
     box.stroke = ink(th->stage);
     box.width = 2;
     sn_scene_rect(sc, bx, by, bw, bh, 0, &box, sn_scene_tag_of(SN_ROLE_PANEL));
-    put_text(sc, bx + 1.5 * fs, by + lh * 1.1, "Keys", fs * 1.1, true, SN_TEXT_LEFT,
-             th->comparator, SN_ROLE_TITLE);
+    put_text(sc, bx + 1.5 * fs, by + lh * 1.1, "Keys", fs * 1.1, true, SN_TEXT_LEFT, th->comparator,
+             SN_ROLE_TITLE);
     double y = by + lh * 2.1;
     help_rows(sc, th, fs, lh, 0, two ? split : HELP_LINES, bx + 1.5 * fs, y, kw1);
     if (two)
         help_rows(sc, th, fs, lh, split + 1, HELP_LINES, bx + 4.5 * fs + cw1, y, kw2);
+}
+
+/* ---- on the network (layout units) */
+
+/* Mix of colours a and b: t = 0 gives a. */
+static sn_rgb mix(sn_rgb a, sn_rgb b, double t)
+{
+    return (sn_rgb){a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
+}
+
+/* A comparator drawn anew in colour col over whatever is there: its
+ * column cleared to the layer's background and the wires through it
+ * redrawn, so a faded comparator really looks faded. */
+static void redraw_cmp(sn_scene *sc, const sn_layout *lo, const sn_theme *th, size_t i, sn_rgb col)
+{
+    const sn_layout_cmp *c = &lo->cmp[i];
+    sn_scene_tag tag = {SN_ROLE_COMPARATOR, (int32_t)c->a, (int32_t)c->layer, (int64_t)i};
+    double r = lo->dot_r * 1.3;
+    sn_scene_style bg = sn_scene_fill(ink(c->layer % 2 == 1 ? th->band : th->background));
+    sn_scene_rect(sc, c->x - r, c->y0 - r, 2 * r, c->y1 - c->y0 + 2 * r, 0, &bg,
+                  sn_scene_tag_of(SN_ROLE_BAND));
+    uint32_t w0, w1;
+    sn_layout_wires_in(lo, c->y0, c->y1, &w0, &w1);
+    sn_scene_style wire = sn_scene_stroke(ink(th->wire), lo->wire_w);
+    for (uint32_t k = w0; k < w1; k++)
+        if (lo->wire_y[k] >= c->y0 - r && lo->wire_y[k] <= c->y1 + r)
+            sn_scene_line(sc, c->x - r, lo->wire_y[k], c->x + r, lo->wire_y[k], &wire,
+                          sn_scene_tag_wire(SN_ROLE_WIRE, k));
+    sn_scene_style seg = sn_scene_stroke(ink(col), lo->cmp_w);
+    sn_scene_line(sc, c->x, c->y0, c->x, c->y1, &seg, tag);
+    sn_scene_style dot = sn_scene_fill(ink(col));
+    double ya = lo->wire_y[c->a], yb = lo->wire_y[c->b];
+    sn_scene_circle(sc, c->x, ya, lo->dot_r, &dot, tag);
+    if (c->a < c->b) {
+        sn_scene_circle(sc, c->x, yb, lo->dot_r, &dot, tag);
+    } else { /* reversed: the arrow head at b, as the diagram draws it */
+        double ah = 2.6 * lo->dot_r, aw = 1.25 * lo->dot_r, dir = yb < ya ? -1.0 : 1.0;
+        sn_point pts[3] = {{c->x, yb}, {c->x - aw, yb - dir * ah}, {c->x + aw, yb - dir * ah}};
+        sn_scene_poly(sc, pts, 3, true, &dot, tag);
+    }
+}
+
+void sn_frame_scene_net_overlay(sn_scene *sc, const sn_view *v, const sn_layout *lo, double z)
+{
+    const sn_theme *th = theme_of(v);
+    /* the comparators of the animated layer that swapped, glowing */
+    if (v->anim_ms > 0 && v->anim_layer < lo->layer_count) {
+        const uint8_t *sw = sn_view_swaps(v, v->anim_layer);
+        const sn_layout_layer *L = &lo->layer[v->anim_layer];
+        sn_scene_style glow = sn_scene_stroke(sn_rgba_of(th->swap, 0.85 * (1 - ease(anim_t(v)))),
+                                              fmax(lo->cmp_w * 3.5, 5 / z));
+        glow.cap = SN_CAP_ROUND;
+        for (size_t i = 0; sw && i < L->count; i++) {
+            const sn_layout_cmp *c = &lo->cmp[L->first + i];
+            if (sw[i])
+                sn_scene_line(sc, c->x, c->y0, c->x, c->y1, &glow,
+                              (sn_scene_tag){SN_ROLE_COMPARATOR, (int32_t)c->a, (int32_t)c->layer,
+                                             (int64_t)(L->first + i)});
+        }
+    }
+    if (!v->edit)
+        return;
+    double room = sn_frame_edit_room(v, lo);
+    sn_scene_style dash = sn_scene_stroke(ink(mix(th->wire, th->background, 0.55)), lo->wire_w);
+    dash.dash_on = dash.dash_off = 3 * lo->scale;
+    for (uint32_t i = 0; i < lo->n; i++)
+        sn_scene_line(sc, lo->wire_x1, lo->wire_y[i], lo->wire_x1 + room - lo->pitch / 2,
+                      lo->wire_y[i], &dash, sn_scene_tag_wire(SN_ROLE_WIRE, i));
+    if (v->redundant_count && v->verdict_net == v->net_id)
+        for (size_t i = 0; i < lo->cmp_count; i++)
+            if (sn_view_is_redundant(v, i))
+                redraw_cmp(sc, lo, th, i, mix(th->comparator, th->background, 0.7));
+    if (v->sel_layer >= 0 && (size_t)v->sel_layer < lo->layer_count &&
+        (size_t)v->sel_index < lo->layer[v->sel_layer].count) {
+        size_t i = lo->layer[v->sel_layer].first + (size_t)v->sel_index;
+        const sn_layout_cmp *c = &lo->cmp[i];
+        sn_scene_style halo =
+            sn_scene_stroke(sn_rgba_of(th->highlight, 0.45), fmax(lo->dot_r * 3.4, 8 / z));
+        halo.cap = SN_CAP_ROUND;
+        sn_scene_line(
+            sc, c->x, c->y0, c->x, c->y1, &halo,
+            (sn_scene_tag){SN_ROLE_COMPARATOR, (int32_t)c->a, (int32_t)c->layer, (int64_t)i});
+    }
+    if (v->preview.on && v->preview.a < lo->n && v->preview.b < lo->n) {
+        double ya = lo->wire_y[v->preview.a], yb = lo->wire_y[v->preview.b], x = v->preview.x;
+        sn_scene_style pl = sn_scene_stroke(ink(th->highlight), lo->cmp_w * 1.4);
+        pl.dash_on = 4 * lo->scale;
+        pl.dash_off = 3 * lo->scale;
+        sn_scene_tag tag = sn_scene_tag_of(SN_ROLE_LABEL);
+        sn_scene_line(sc, x, ya, x, yb, &pl, tag);
+        sn_scene_style dot = sn_scene_fill(ink(th->highlight));
+        sn_scene_circle(sc, x, ya, lo->dot_r * 1.2, &dot, tag);
+        if (v->preview.a != v->preview.b)
+            sn_scene_circle(sc, x, yb, lo->dot_r * 1.2, &dot, tag);
+    }
+}
+
+void sn_frame_scene_append(sn_scene *dst, const sn_scene *src, double z, double ox, double oy)
+{
+    size_t n = sn_scene_count(src);
+    sn_point pts[64];
+    for (size_t i = 0; i < n; i++) {
+        const sn_prim *p = sn_scene_at(src, i);
+        sn_scene_style st = *sn_scene_style_of(src, p);
+        st.width *= z;
+        st.dash_on *= z;
+        st.dash_off *= z;
+        double x0 = ox + p->x0 * z, y0 = oy + p->y0 * z, x1 = ox + p->x1 * z, y1 = oy + p->y1 * z;
+        switch ((sn_prim_kind)p->kind) {
+        case SN_PRIM_LINE: sn_scene_line(dst, x0, y0, x1, y1, &st, p->tag); break;
+        case SN_PRIM_RECT:
+            sn_scene_rect(dst, x0, y0, x1 - x0, y1 - y0, p->r * z, &st, p->tag);
+            break;
+        case SN_PRIM_CIRCLE: sn_scene_circle(dst, x0, y0, p->r * z, &st, p->tag); break;
+        case SN_PRIM_POLY: {
+            const sn_point *q = sn_scene_points(src, p);
+            size_t c = p->count < 64 ? p->count : 64;
+            for (size_t k = 0; k < c; k++)
+                pts[k] = (sn_point){ox + q[k].x * z, oy + q[k].y * z};
+            sn_scene_poly(dst, pts, c, p->r != 0, &st, p->tag);
+            break;
+        }
+        case SN_PRIM_TEXT:
+            sn_scene_text(dst, x0, oy + p->base * z, sn_scene_str(src, p), p->size * z,
+                          (sn_font_weight)p->weight, SN_TEXT_LEFT | SN_TEXT_BASELINE, st.fill,
+                          p->tag);
+            break;
+        case SN_PRIM_CLIP_PUSH:
+            sn_scene_clip_push(dst, (sn_rect){x0, y0, x1 - x0, y1 - y0}, p->tag.role);
+            break;
+        case SN_PRIM_CLIP_POP: sn_scene_clip_pop(dst); break;
+        case SN_PRIM_NOTE:
+            sn_scene_note(dst, (sn_note_kind)p->note, p->size, sn_scene_str(src, p));
+            break;
+        }
+    }
 }

@@ -81,8 +81,7 @@ void sn_frame_scene_bars(sn_scene *sc, const sn_view *v, const sn_layout *lo, co
                          const uint32_t *ranks);
 
 /* The status line(s) of a single view (not compact) into p->status. */
-void sn_frame_scene_status(sn_scene *sc, const sn_view *v, const sn_panes *p,
-                           const char *progress);
+void sn_frame_scene_status(sn_scene *sc, const sn_view *v, const sn_panes *p, const char *progress);
 /* The heading line of a compact row (its numbers). */
 void sn_frame_scene_heading(sn_scene *sc, const sn_view *v, const sn_panes *p);
 /* The common status line of a group of several, in box b. */
@@ -97,6 +96,17 @@ double sn_frame_scene_caption(sn_scene *sc, const sn_view *v, const sn_frame_ext
 /* The keys in a box over a w x h frame. */
 void sn_frame_scene_help(sn_scene *sc, const sn_view *v, double w, double h, double font,
                          double floor);
+
+/* What the window adds on the network (layout units, for the net pane's
+ * transform): the glow of the comparators that swapped while a step
+ * animates, and edit mode's marks (wires drawn on into the room for new
+ * comparators, redundant comparators faded, the selected one haloed, the
+ * one being dragged). */
+void sn_frame_scene_net_overlay(sn_scene *sc, const sn_view *v, const sn_layout *lo, double z);
+
+/* Append src to dst scaled by z and moved by (ox, oy): dst = ox + z * src
+ * (a diagram in layout units into the frame's device pixels). */
+void sn_frame_scene_append(sn_scene *dst, const sn_scene *src, double z, double ox, double oy);
 
 /* Height of the common status line of a group. */
 double sn_frame_group_status_h(double font);
