@@ -24,6 +24,10 @@
 #include "render/palette.h"
 #include "render/scene_cairo.h"
 
+/* Edit mode reserves room for this many new columns, and rescales only
+ * when they are used up. */
+#define SN_FRAME_EDIT_COLUMNS 2
+
 struct sn_frame {
     sn_layout *layout;
     uint64_t layout_net;   /* net_id the layout was made for (0: none) */
@@ -171,9 +175,16 @@ static void fit_layout(sn_frame *f, const sn_view *v, const sn_panes *p, double 
         layout_for(f, v, 0, 0, 0);
         const sn_layout *lo = current_layout(f, v);
         if (lo) {
+            /* a column: its value boxes and a layer band of two sub-columns */
+            double col = lo->value_w + lo->scale * (2 * SN_LAYOUT_VALUE_GAP + 2 * SN_LAYOUT_PAD +
+                                                    2 * SN_LAYOUT_SUBCOL);
             double need = lo->width + sn_frame_edit_room(v, lo);
-            if (f->edit_n != v->n || need > f->edit_w)
-                f->edit_w = need * 1.5;
+            if (f->edit_n != v->n || need > f->edit_w) {
+                /* the whole pane at the scale its height allows, or room
+                 * for a few more columns, whichever is wider */
+                double at_height = lo->height > 0 ? p->net.w * lo->height / p->net.h : 0;
+                f->edit_w = fmax(need + SN_FRAME_EDIT_COLUMNS * col, at_height);
+            }
             f->edit_n = v->n;
         }
         return;

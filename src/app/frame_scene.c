@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/library.h" /* for: sn_library_best, sn_library_best_size */
 
 #define PI 3.14159265358979323846
 
@@ -578,6 +579,22 @@ static void message_line(sn_scene *sc, const sn_view *v, double x, double y, dou
     scene_items(sc, x, y, maxw, fs, &msg, 1, &r);
 }
 
+/* What the network is worth against the library's best for its n:
+ * "5 comparators (best known 5), 3 layers (best known 3)". */
+static void edit_size_text(const sn_view *v, char *buf, size_t cap)
+{
+    size_t size = v->cmp_before[v->layers], best = sn_library_best_size(v->n);
+    char bs[48] = "", bd[48] = "";
+    if (best > 0)
+        snprintf(bs, sizeof bs, " (best known %zu)", best);
+    sn_library_info info;
+    size_t i = sn_library_best(v->n, true);
+    if (i != SN_LIBRARY_NONE && sn_library_get(i, &info))
+        snprintf(bd, sizeof bd, " (best known %u)", info.depth);
+    snprintf(buf, cap, "%zu comparator%s%s, %zu layer%s%s", size, size == 1 ? "" : "s", bs,
+             v->layers, v->layers == 1 ? "" : "s", bd);
+}
+
 /* Edit mode's line: an EDIT tag, the network's verdict (what stands out:
  * green when it sorts, red when not) and its size and depth against the
  * best known. */
@@ -601,7 +618,7 @@ static void edit_line(sn_scene *sc, const sn_view *v, const sn_panes *p, double 
     vline[0] = '\0';
     if (verdict[0])
         snprintf(vline, sizeof vline, "this network: %s", verdict);
-    sn_view_size_text(v, size, sizeof size);
+    edit_size_text(v, size, sizeof size);
     sn_rgb vc = v->verdict == SN_VERDICT_SORTS   ? good_green(v)
                 : v->verdict == SN_VERDICT_FAILS ? error_red(v)
                                                  : th->wire;
