@@ -63,9 +63,28 @@ w=$(python3 -c 'import struct,sys;d=open(sys.argv[1],"rb").read(24);print(struct
 [ "$w" = 300 ] || fail "--width 300 gave a $w pixel wide PNG"
 expect 0 "$S" draw bitonic:8 -o "$T/s.png" --scale 2
 w2=$(python3 -c 'import struct,sys;d=open(sys.argv[1],"rb").read(24);print(struct.unpack(">I",d[16:20])[0])' "$T/s.png")
-expect 0 "$S" draw bitonic:8 -o "$T/s1.png"
+expect 0 "$S" draw bitonic:8 -o "$T/s1.png" --scale 1
 w1=$(python3 -c 'import struct,sys;d=open(sys.argv[1],"rb").read(24);print(struct.unpack(">I",d[16:20])[0])' "$T/s1.png")
 [ $((w2 - 2 * w1)) -le 2 ] && [ $((2 * w1 - w2)) -le 2 ] || fail "--scale 2: $w2 px, not twice $w1"
+# a default PNG fills a slide (1280x720) instead of being a thumbnail; SVG
+# keeps scale 1 (one unit a point); one network or a stack
+pngsize() { python3 -c 'import struct,sys;d=open(sys.argv[1],"rb").read(24);print(*struct.unpack(">II",d[16:24]))' "$1"; }
+for args in "bitonic:8" "transposition:3" "bitonic:8 oddeven-merge:8 --random 1"; do
+    expect 0 "$S" draw $args -o "$T/slide.png"
+    read -r sw sh < <(pngsize "$T/slide.png")
+    [ "$sw" -le 1280 ] && [ "$sh" -le 720 ] && { [ "$sw" -ge 1260 ] || [ "$sh" -ge 700 ]; } ||
+        fail "default PNG of $args is ${sw}x$sh, not filling 1280x720"
+done
+expect 0 "$S" draw bitonic:64 -o "$T/big.png"
+read -r bw bh < <(pngsize "$T/big.png")
+expect 0 "$S" draw bitonic:64 -o "$T/big1.png" --scale 1
+[ "$(pngsize "$T/big1.png")" = "$bw $bh" ] || fail "a PNG larger than a slide was scaled"
+expect 0 "$S" draw bitonic:8 -o "$T/small.svg"
+grep -q 'width="23[0-9]' "$T/small.svg" || fail "default SVG is not at scale 1: $(grep -o 'width="[0-9.]*' "$T/small.svg" | head -1)"
+expect 0 "$S" draw --help
+out_has "1280 x 720"
+out_has "--force"
+expect 0 "$S" draw bitonic:8 -o "$T/forced.svg" --force
 expect 0 "$S" draw bitonic:4 -o "$T/v.tex" --input 40,30,20,10
 for v in 40 30 20 10; do grep -q "{$v}" "$T/v.tex" || fail "value $v missing from v.tex"; done
 
@@ -81,6 +100,12 @@ expect 2 "$S" draw nosuchnet:8 -o "$T/x7.svg"
 expect 2 "$S" draw bitonic:8
 expect 2 "$S" draw bitonic:1024 -o "$T/huge.png"
 grep -q "too large" "$T/err" || fail "huge PNG: no 'too large' message"
+# one size limit for every format, before anything is written
+for ext in svg pdf png tex; do
+    expect 2 "$S" draw bubble:2000 -o "$T/huge2.$ext"
+    err_has "limit of 1000000"
+    err_has "--force"
+done
 left=$(ls "$T" | grep -E '^(x|nodir|huge)' || true)
 [ -z "$left" ] || fail "failed runs left files: $left"
 

@@ -92,11 +92,13 @@ if "$S" draw --help >/dev/null 2>&1; then
         fail "s.svg is not XML"
     head -c 5 "$T/s.pdf" | grep -q "%PDF-" || fail "s.pdf is not a PDF"
     # the structure needs room: wider than the plain picture; the chart is taller
-    expect 0 "$S" draw bitonic:16 -o "$T/plain.png"
+    # (at one scale: a default PNG is scaled to fill a slide)
+    expect 0 "$S" draw bitonic:16 -o "$T/plain.png" --scale 1
+    expect 0 "$S" draw bitonic:16 --structure -o "$T/s.png" --scale 1
     read -r pw ph < <(pngsize "$T/plain.png")
     read -r sw sh < <(pngsize "$T/s.png")
     [ "$sw" -gt "$pw" ] && [ "$sh" = "$ph" ] || fail "structure: ${sw}x$sh vs plain ${pw}x$ph"
-    expect 0 "$S" draw bitonic:16 --zero-one -o "$T/zo.png"
+    expect 0 "$S" draw bitonic:16 --zero-one -o "$T/zo.png" --scale 1
     read -r zw zh < <(pngsize "$T/zo.png")
     [ "$zh" -gt "$ph" ] || fail "--zero-one added no chart: ${zw}x$zh vs ${pw}x$ph"
     # values, a step and both parts together

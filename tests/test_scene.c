@@ -7,6 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/alloc.h"
+#include "core/format.h" /* for: sn_schedule_load */
+#include "core/schedule.h"
+#include "render/diagram.h"
+#include "render/layout.h"
 #include "render/scene.h"
 #include "render/scene_cairo.h"
 #include "sn_test.h"
@@ -129,6 +134,54 @@ static void test_paint(void)
     sn_scene_destroy(sc);
 }
 
+/* The box the scene measured is where cairo puts the ink: text painted
+ * on an image, its ink found column by column, lies inside the box (the
+ * glyphs' side bearings keep it a little inside at both ends). */
+static void test_text_painted_in_box(void)
+{
+    static const char *const texts[] = {"0123456789", "half-cleaner 16", "sort 8 \xe2\x86\x91",
+                                        "merge 4+4"};
+    for (size_t t = 0; t < sizeof texts / sizeof *texts; t++)
+        for (int bold = 0; bold < 2; bold++) {
+            int W = 400, H = 60;
+            sn_scene *sc = sn_scene_create(W, H);
+            sn_scene_style bg = sn_scene_fill((sn_rgba){1, 1, 1, 1});
+            sn_scene_rect(sc, 0, 0, W, H, 0, &bg, sn_scene_tag_of(SN_ROLE_BACKGROUND));
+            size_t i = sn_scene_text(
+                sc, 200, 30, texts[t], 24, bold ? SN_FONT_BOLD : SN_FONT_REGULAR,
+                SN_TEXT_CENTER | SN_TEXT_MIDDLE, black, sn_scene_tag_of(SN_ROLE_LABEL));
+            const sn_prim *p = sn_scene_at(sc, i);
+            cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
+            cairo_t *cr = cairo_create(s);
+            CHECK(sn_scene_paint(sc, cr, NULL) == SN_OK);
+            cairo_surface_flush(s);
+            unsigned char *d = cairo_image_surface_get_data(s);
+            int stride = cairo_image_surface_get_stride(s);
+            int ix0 = W, ix1 = -1, iy0 = H, iy1 = -1;
+            for (int y = 0; y < H; y++)
+                for (int x = 0; x < W; x++) {
+                    uint32_t v = *(uint32_t *)(void *)(d + y * stride + x * 4) & 0xffffff;
+                    if (v != 0xffffff) {
+                        ix0 = x < ix0 ? x : ix0;
+                        ix1 = x > ix1 ? x : ix1;
+                        iy0 = y < iy0 ? y : iy0;
+                        iy1 = y > iy1 ? y : iy1;
+                    }
+                }
+            CHECKF(
+                ix0 >= floor(p->x0) && ix1 + 1 <= ceil(p->x1) && iy0 >= floor(p->y0) &&
+                    iy1 + 1 <= ceil(p->y1),
+                "\"%s\" bold %d: ink (%d, %d)-(%d, %d) outside its box (%.1f, %.1f)-(%.1f, %.1f)",
+                texts[t], bold, ix0, iy0, ix1 + 1, iy1 + 1, p->x0, p->y0, p->x1, p->y1);
+            /* and fills it: the ink reaches within a quarter em of each end */
+            CHECKF(ix0 - p->x0 < 6 && p->x1 - (ix1 + 1) < 6, "\"%s\": ink %d..%d in box %.1f..%.1f",
+                   texts[t], ix0, ix1 + 1, p->x0, p->x1);
+            cairo_destroy(cr);
+            cairo_surface_destroy(s);
+            sn_scene_destroy(sc);
+        }
+}
+
 static void test_checker(void)
 {
     sn_scene *sc = sn_scene_create(100, 40);
@@ -145,11 +198,124 @@ static void test_checker(void)
     sn_scene_destroy(sc);
 }
 
+/* A diagram as `sortnet draw` makes it: net (a generator name), values
+ * at `step` (-1: none), structure labels, the 0-1 chart, at `scale` or
+ * fitted to `width`, text no smaller than SN_SCENE_MIN_FONT. */
+typedef struct dcase {
+    const char *net;
+    long step; /* -2: the window's way, room for values at every step (each checked) */
+    bool structure, zero_one;
+    double scale, width;
+    long window_step; /* with step -2: the step shown */
+} dcase;
+
+static sn_scene *diagram(const dcase *c, sn_layout **out_lo)
+{
+    sn_schedule *s = NULL;
+    sn_diag d;
+    sn_diag_clear(&d);
+    if (sn_schedule_load(c->net, &s, &d) != SN_OK) {
+        CHECKF(false, "%s: %s", c->net, d.text);
+        return NULL;
+    }
+    uint32_t n = sn_schedule_wires(s);
+    bool window = c->step == -2;
+    long step = window ? c->window_step : c->step;
+    sn_layout_opts o = {c->scale,
+                        c->width,
+                        c->step >= 0 || window,
+                        0,
+                        window ? -1 : c->step,
+                        c->structure,
+                        c->zero_one,
+                        0,
+                        0,
+                        SN_SCENE_MIN_FONT};
+    sn_layout *lo = NULL;
+    CHECK(sn_layout_create(s, &o, &lo, NULL) == SN_OK);
+    uint32_t *vals = sn_calloc(n, sizeof *vals);
+    for (uint32_t i = 0; i < n; i++)
+        vals[i] = (i * 7919u + 13u) % (n * 10u); /* distinct-ish, up to 4-5 digits */
+    sn_zero_one z;
+    memset(&z, 0, sizeof z);
+    sn_draw_state st;
+    sn_draw_state_init(&st);
+    if (step >= 0) {
+        st.values = vals;
+        st.step = (size_t)step;
+    }
+    if (c->zero_one) {
+        CHECK(sn_zero_one_profile(s, 24, 1, &z, NULL) == SN_OK);
+        st.zo = &z;
+        st.zo_ones = n / 2;
+    }
+    sn_scene *sc = sn_scene_create(lo->width, lo->height);
+    CHECK(sn_diagram_scene(sc, lo, sn_theme_get(SN_THEME_LIGHT), &st, NULL) == SN_OK);
+    sn_zero_one_free(&z);
+    sn_free(vals);
+    sn_schedule_destroy(s);
+    if (out_lo)
+        *out_lo = lo;
+    else
+        sn_layout_destroy(lo);
+    return sc;
+}
+
+/* The readability test: in each hard case no text box overlaps another or
+ * what hides it, none leaves the picture, none is below the minimum. */
+static void test_readable_diagrams(void)
+{
+    static const dcase cases[] = {
+        {"bitonic:8", 2, false, false, 1, 0, 0},
+        {"bitonic:64", 3, false, false, 1, 0, 0},
+        {"bitonic:1024", 5, false, false, 1, 0, 0},
+        {"bitonic:1024", 5, false, false, 0.25, 0, 0},
+        {"bitonic:64", 0, false, false, 1, 800, 0},
+        {"bitonic:16", 4, false, false, 2, 0, 0},
+        {"bitonic:16", 4, true, false, 3, 0, 0},
+        {"bitonic-classic:16", -1, true, false, 1, 0, 0},
+        {"bitonic-classic:16", 4, true, false, 1, 0, 0},
+        {"bitonic-classic:16", 4, true, true, 1, 0, 0},
+        {"bitonic-classic:16", 4, true, false, 2, 0, 0},
+        {"oddeven-merge:64", -1, true, false, 1, 0, 0},
+        {"oddeven-merge:64", 6, true, false, 1, 0, 0},
+        {"oddeven-merge:64", 6, true, false, 0.5, 0, 0},
+        {"bitonic:64", 2, true, false, 1, 0, 0},
+        {"pairwise:32", 3, true, false, 1, 0, 0},
+        {"transposition:16", 3, true, false, 1, 0, 0},
+        {"bubble:64", 10, false, false, 1, 0, 0},
+        {"insertion:64", 10, false, false, 1, 0, 0},
+        {"bitonic:8", 1, false, true, 1, 0, 0},
+    };
+    char rep[2048];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        dcase c = cases[i];
+        /* the window's way: every step it can show */
+        for (c.window_step = 0; c.window_step < 64; c.window_step++) {
+            sn_layout *lo = NULL;
+            sn_scene *sc = diagram(&c, &lo);
+            if (!sc)
+                break;
+            size_t k = sn_scene_check_readable(sc, SN_SCENE_MIN_FONT, 0.01, rep, sizeof rep);
+            CHECKF(k == 0,
+                   "%s step %ld/%ld structure %d zero-one %d scale %g width %g: %zu problems:\n%s",
+                   c.net, c.step, c.window_step, c.structure, c.zero_one, c.scale, c.width, k, rep);
+            size_t L = lo->layer_count;
+            sn_scene_destroy(sc);
+            sn_layout_destroy(lo);
+            if (c.step != -2 || (size_t)c.window_step >= L || k)
+                break;
+        }
+    }
+}
+
 int main(void)
 {
     test_metrics();
     test_build_and_read();
     test_paint();
+    test_text_painted_in_box();
     test_checker();
+    test_readable_diagrams();
     return sn_test_finish("test_scene");
 }

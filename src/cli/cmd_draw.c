@@ -17,6 +17,11 @@
 #include "core/input.h"
 #include "render/export.h"
 #include "render/layout.h"
+#include "render/scene.h" /* for: SN_SCENE_MIN_FONT */
+
+/* A slide, which a default PNG fills (never scaled below 1). */
+#define DRAW_SLIDE_W 1280
+#define DRAW_SLIDE_H 720
 
 static void help(void)
 {
@@ -41,12 +46,20 @@ static void help(void)
            "                     with H ones\n"
            "  --ones H           that H (default n/2)\n"
            "  --theme T          light (default), dark or contrast\n"
-           "  --scale S          size factor (default 1: 24 units between wires)\n"
+           "  --scale S          size factor (1: 24 units between wires). Default: 1 for\n"
+           "                     SVG, PDF and TikZ (1 unit = 1 pt); a PNG smaller than\n"
+           "                     a slide is scaled up to fill %d x %d pixels\n"
            "  --width PX         scale the picture to this width\n"
+           "  --force            write pictures past the size limit (about %.0f drawing\n"
+           "                     elements, e.g. 330 000 comparators, in any format)\n"
            "  -h, --help         this text\n\n"
            "Without an input option or --step only the network is drawn; with one of\n"
-           "them the values are shown (at step 0 unless --step is given).\n\n",
-           SN_ZERO_ONE_MAX_WIRES);
+           "them the values are shown (at step 0 unless --step is given).\n\n"
+           "Text is never smaller than %.0f units (pixels in a PNG): where rows are too\n"
+           "close for it, only every k-th wire is labelled, and structure labels that\n"
+           "find no free place are left out rather than overlap.\n\n",
+           SN_ZERO_ONE_MAX_WIRES, DRAW_SLIDE_W, DRAW_SLIDE_H, SN_EXPORT_MAX_PRIMS,
+           SN_SCENE_MIN_FONT);
     fputs(cli_input_help, stdout);
 }
 
@@ -61,6 +74,8 @@ typedef struct draw_opts {
     sn_layout_opts lopt;
     cli_input in;
     bool have_step, have_follow, have_ones;
+    bool have_size; /* --scale or --width given */
+    bool force;     /* past SN_EXPORT_MAX_PRIMS */
     uint64_t step, follow, ones;
     sn_export_format fmt;
 } draw_opts;
@@ -72,6 +87,7 @@ typedef struct draw_job {
     sn_layout *lo;
     sn_zero_one zo;
     sn_draw_state st;
+    sn_layout_opts lopt; /* what lo was made with */
     size_t swaps;
     bool sorted;
     char title[256];
@@ -152,7 +168,8 @@ static int parse_args(int argc, char **argv, draw_opts *o)
         {"output", 1, NULL, 'o'},    {"step", 1, NULL, 'k'},     {"theme", 1, NULL, 't'},
         {"scale", 1, NULL, 's'},     {"width", 1, NULL, 'w'},    {"follow", 1, NULL, 'f'},
         {"structure", 0, NULL, 'S'}, {"zero-one", 0, NULL, 'Z'}, {"ones", 1, NULL, 'O'},
-        CLI_INPUT_LONGOPTS,          {"help", 0, NULL, 'h'},     {NULL, 0, NULL, 0}};
+        {"force", 0, NULL, 'F'},     CLI_INPUT_LONGOPTS,         {"help", 0, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
     uint64_t width = 0;
     int c, idx = 0, rc = 0;
     opterr = 0;
@@ -178,12 +195,14 @@ static int parse_args(int argc, char **argv, draw_opts *o)
             if (end == optarg || *end || !isfinite(v) || v <= 0 || v > 100)
                 return cli_error(CLI_USAGE, "--scale", "'%s' is not a scale in (0, 100]", optarg);
             o->lopt.scale = v;
+            o->have_size = true;
             break;
         }
         case 'w':
             rc = parse_number("--width", optarg, 1, 1000000, "a width in pixels (1..1000000)",
                               &width);
             o->lopt.width = (double)width;
+            o->have_size = true;
             break;
         case CLI_OPT_INPUT: {
             int r = cli_input_option(&o->in, opts[idx].name, optarg);
@@ -192,6 +211,7 @@ static int parse_args(int argc, char **argv, draw_opts *o)
             break;
         }
         case 'S': o->lopt.structure = true; break;
+        case 'F': o->force = true; break;
         case 'Z': o->lopt.zero_one = true; break;
         case 'O':
             rc = parse_number("--ones", optarg, 0, SN_ZERO_ONE_MAX_WIRES, "a number of ones",
@@ -238,6 +258,16 @@ static int check_job(const draw_opts *o, const draw_job *j)
     if (size > sn_limits_get().max_comparators)
         return cli_error(CLI_USAGE, sn_schedule_name(j->s), "%zu comparators are too many to draw",
                          size);
+    /* the one size limit, before anything is laid out or written */
+    bool values = o->in.given || o->have_step || o->have_follow;
+    double prims = sn_export_estimate(n, size, L, values, 0);
+    if (!o->force && prims > SN_EXPORT_MAX_PRIMS)
+        return cli_error(CLI_USAGE, o->out_path,
+                         "%s would take about %.0f drawing elements, more than the limit of "
+                         "%.0f for any picture (the %s would be about %.0f MB); draw a smaller "
+                         "network, or use --force to write it anyway",
+                         sn_schedule_name(j->s), prims, SN_EXPORT_MAX_PRIMS,
+                         sn_export_format_name(o->fmt), ceil(prims * 35 / 1e6));
     if (o->have_step && o->step > L && o->count == 1)
         return cli_error(CLI_USAGE, "--step", "%llu is past the last layer (the network has %zu)",
                          (unsigned long long)o->step, L);
@@ -266,6 +296,55 @@ static int zero_one_step(const draw_opts *o, draw_job *j)
                          d.text[0] ? d.text : sn_status_str(zs));
     j->st.zo = &j->zo;
     j->st.zo_ones = o->have_ones ? (uint32_t)o->ones : n / 2;
+    return 0;
+}
+
+/* j's layout at that scale (replacing any it had). */
+static int make_layout(draw_job *j, double scale)
+{
+    sn_layout_opts lopt = j->lopt;
+    lopt.scale = scale;
+    sn_layout_destroy(j->lo);
+    j->lo = NULL;
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_status r = sn_layout_create(j->s, &lopt, &j->lo, &d);
+    if (r != SN_OK)
+        return cli_error(cli_status_exit(r), sn_schedule_name(j->s), "%s",
+                         d.text[0] ? d.text : sn_status_str(r));
+    return 0;
+}
+
+/* A PNG without --scale or --width: scaled up (never down) to fill a
+ * slide, so a small network is not a thumbnail. */
+static int fill_slide(const draw_opts *o, draw_job *jobs, size_t count)
+{
+    if (o->fmt != SN_EXPORT_PNG || o->have_size)
+        return 0;
+    /* a few passes: layout is not quite linear in the scale (half-unit
+     * snapping, title lines rounded) */
+    for (int pass = 0; pass < 4; pass++) {
+        const sn_layout *los[DRAW_MAX];
+        const char *titles[DRAW_MAX];
+        for (size_t i = 0; i < count; i++) {
+            los[i] = jobs[i].lo;
+            titles[i] = jobs[i].title;
+        }
+        double w = jobs[0].lo->width, h = jobs[0].lo->height;
+        if (count > 1)
+            sn_export_stack_size(los, titles, count, &w, &h);
+        double f = fmin(DRAW_SLIDE_W / w, DRAW_SLIDE_H / h), now = jobs[0].lo->scale;
+        if (f <= 1 && f > 0.995)
+            return 0; /* fills it */
+        double scale = fmax(1.0, now * f * 0.998);
+        if (scale == now)
+            return 0;
+        for (size_t i = 0; i < count; i++) {
+            int rc = make_layout(&jobs[i], scale);
+            if (rc)
+                return rc;
+        }
+    }
     return 0;
 }
 
@@ -299,12 +378,11 @@ static int layout_step(const draw_opts *o, draw_job *j)
                      : j->sorted ? ", sorted"
                                  : ", NOT sorted");
     }
-    sn_diag d;
-    sn_diag_clear(&d);
-    sn_status r = sn_layout_create(j->s, &lopt, &j->lo, &d);
-    if (r != SN_OK)
-        return cli_error(cli_status_exit(r), sn_schedule_name(j->s), "%s",
-                         d.text[0] ? d.text : sn_status_str(r));
+    lopt.min_font = SN_SCENE_MIN_FONT;
+    j->lopt = lopt;
+    int rc = make_layout(j, lopt.scale);
+    if (rc)
+        return rc;
     if (lopt.structure && j->lo->block_count == 0)
         fprintf(stderr,
                 "sortnet: --structure: %s has no recursive structure to label (only "
@@ -326,18 +404,19 @@ static int write_step(const draw_opts *o, draw_job *jobs, size_t count)
         titles[i] = jobs[i].title;
     }
     const sn_layout *lo = jobs[0].lo;
-    if (count == 1 && o->fmt == SN_EXPORT_PNG &&
-        (ceil(lo->width) > SN_EXPORT_PNG_MAX_SIDE || ceil(lo->height) > SN_EXPORT_PNG_MAX_SIDE ||
-         ceil(lo->width) * ceil(lo->height) > SN_EXPORT_PNG_MAX_PIXELS))
-        return cli_error(CLI_USAGE, o->out_path,
-                         "a %.0fx%.0f pixel PNG is too large; use --width or --scale, or SVG/PDF",
-                         ceil(lo->width), ceil(lo->height));
+    double w = lo->width, h = lo->height;
+    if (count > 1)
+        sn_export_stack_size(los, titles, count, &w, &h);
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_status cs =
+        sn_export_check(o->fmt, los, count, jobs[0].st.values != NULL, w, h, o->force, &d);
+    if (cs != SN_OK)
+        return cli_error(CLI_USAGE, o->out_path, "%s", d.text);
     cli_out out;
     int rc = cli_out_open(&out, o->out_path);
     if (rc)
         return rc;
-    sn_diag d;
-    sn_diag_clear(&d);
     const sn_theme *th = sn_theme_get(o->theme);
     sn_status r = count == 1
                       ? sn_export_write(out.f, o->fmt, lo, th, &jobs[0].st, &d)
@@ -379,6 +458,8 @@ int cmd_draw(int argc, char **argv)
         if (rc == 0)
             rc = layout_step(&o, j);
     }
+    if (rc == 0)
+        rc = fill_slide(&o, jobs, o.count);
     if (rc == 0)
         rc = write_step(&o, jobs, o.count);
     for (size_t i = 0; i < o.count; i++) {

@@ -465,6 +465,37 @@ static sn_status export_surface(sn_export_format fmt, stream *s, double w, doubl
     }
 }
 
+double sn_export_estimate(uint32_t n, size_t size, size_t layers, bool values, size_t blocks)
+{
+    /* as sn_diagram_scene_estimate: a segment and two dots per comparator,
+     * a line and a label per wire, a band per layer, two per block */
+    return 3.0 * (double)size + 2.0 * n + (double)layers + 3.0 * (double)blocks +
+           (values ? 3.0 * n : 0) + 16;
+}
+
+sn_status sn_export_check(sn_export_format fmt, const sn_layout *const *lo, size_t count,
+                          bool values, double width, double height, bool force, sn_diag *diag)
+{
+    double prims = 0;
+    for (size_t i = 0; i < count; i++)
+        prims += sn_diagram_scene_estimate(lo[i], values);
+    if (!force && prims > SN_EXPORT_MAX_PRIMS)
+        return sn_diag_set(diag, SN_ELIMIT, 0, 0,
+                           "about %.0f drawing elements, more than the limit of %.0f for any "
+                           "picture (the %s would be about %.0f MB); draw a smaller network, or "
+                           "use --force to write it anyway",
+                           prims, SN_EXPORT_MAX_PRIMS, sn_export_format_name(fmt),
+                           ceil(prims * 35 / 1e6));
+    double w = ceil(width), h = ceil(height);
+    if (fmt == SN_EXPORT_PNG && (w > SN_EXPORT_PNG_MAX_SIDE || h > SN_EXPORT_PNG_MAX_SIDE ||
+                                 w * h > SN_EXPORT_PNG_MAX_PIXELS))
+        return sn_diag_set(diag, SN_ELIMIT, 0, 0,
+                           "a %.0fx%.0f pixel PNG is too large (at most %d per side, %.0f "
+                           "in all); use --width or --scale, or SVG/PDF",
+                           w, h, SN_EXPORT_PNG_MAX_SIDE, SN_EXPORT_PNG_MAX_PIXELS);
+    return SN_OK;
+}
+
 sn_status sn_export_write(FILE *out, sn_export_format fmt, const sn_layout *lo, const sn_theme *th,
                           const sn_draw_state *st, sn_diag *diag)
 {
@@ -475,26 +506,29 @@ sn_status sn_export_write(FILE *out, sn_export_format fmt, const sn_layout *lo, 
     return export_surface(fmt, &s, fmax(lo->width, 1), fmax(lo->height, 1), &p, diag);
 }
 
+void sn_export_stack_size(const sn_layout *const *lo, const char *const *titles, size_t count,
+                          double *width, double *height)
+{
+    /* as wide as the widest diagram or title line */
+    double w = 1, h = 0;
+    for (size_t i = 0; i < count; i++) {
+        double tw = sn_scene_text_width(titles && titles[i] ? titles[i] : "",
+                                        lo[i]->font_size * 1.15, SN_FONT_BOLD);
+        w = fmax(w, fmax(lo[i]->width, tw + 2 * SN_LAYOUT_MARGIN * lo[i]->scale));
+        h += stack_title_h(lo[i]) + lo[i]->height;
+    }
+    *width = w;
+    *height = fmax(h, 1);
+}
+
 sn_status sn_export_write_stack(FILE *out, sn_export_format fmt, const sn_layout *const *lo,
                                 const sn_draw_state *const *st, const char *const *titles,
                                 size_t count, const sn_theme *th, sn_diag *diag)
 {
     if (count == 0)
         return sn_diag_set(diag, SN_EINVAL, 0, 0, "no diagram to stack");
-    double w = 1, h = 0;
-    /* as wide as the widest diagram or title line */
-    cairo_surface_t *scratch = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
-    cairo_t *m = cairo_create(scratch);
-    cairo_select_font_face(m, SN_DRAW_FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-    for (size_t i = 0; i < count; i++) {
-        cairo_text_extents_t e;
-        cairo_set_font_size(m, lo[i]->font_size * 1.15);
-        cairo_text_extents(m, titles[i] ? titles[i] : "", &e);
-        w = fmax(w, fmax(lo[i]->width, e.x_advance + 2 * SN_LAYOUT_MARGIN * lo[i]->scale));
-        h += stack_title_h(lo[i]) + lo[i]->height;
-    }
-    cairo_destroy(m);
-    cairo_surface_destroy(scratch);
+    double w, h;
+    sn_export_stack_size(lo, titles, count, &w, &h);
     h = fmax(h, 1);
     if (fmt == SN_EXPORT_TEX)
         return sn_diag_set(diag, SN_EUNSUPPORTED, 0, 0,

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "render/scene.h" /* for: sn_scene_text_width (the font metrics) */
 
 static double snap(double v)
 {
@@ -73,32 +74,6 @@ static uint32_t assign_subcols(sn_layout_cmp *c, const sn_comparator *order, siz
     return used ? used : 1;
 }
 
-/* Advance of text in DejaVu Sans, in ems, from its metrics (lowercase,
- * digits, space, '+', '-'; other characters as a wide letter): layout has
- * no cairo, and a label only needs a box that surely holds it. */
-static double text_ems(const char *t)
-{
-    static const double lower[26] = {0.613, 0.635, 0.550, 0.635, 0.615, 0.352, 0.635, 0.634, 0.278,
-                                     0.278, 0.579, 0.278, 0.974, 0.634, 0.612, 0.635, 0.635, 0.411,
-                                     0.521, 0.392, 0.634, 0.592, 0.818, 0.592, 0.592, 0.525};
-    double w = 0;
-    for (const unsigned char *c = (const unsigned char *)t; *c; c++) {
-        if (*c >= 'a' && *c <= 'z')
-            w += lower[*c - 'a'];
-        else if (*c >= '0' && *c <= '9')
-            w += 0.636;
-        else if (*c == ' ')
-            w += 0.318;
-        else if (*c == '-')
-            w += 0.361;
-        else if ((*c & 0xC0) == 0x80)
-            continue; /* UTF-8 continuation byte: counted with its lead */
-        else
-            w += 0.838; /* '+', the arrows, capitals */
-    }
-    return w;
-}
-
 /* Does a comparator cross the line between wires we - 1 and we anywhere
  * in [x0, x1]? */
 static bool crossed(const sn_layout *lo, uint32_t we, double x0, double x1)
@@ -119,7 +94,7 @@ static bool crossed(const sn_layout *lo, uint32_t we, double x0, double x1)
     return false;
 }
 
-/* Is the label box of b clear of every label placed before it? */
+/* Is the label box of b clear of every label placed before it (by gap)? */
 static bool clear_of_labels(const sn_layout *lo, size_t count, const sn_layout_block *b, double gap)
 {
     for (size_t j = 0; j < count; j++) {
@@ -133,18 +108,61 @@ static bool clear_of_labels(const sn_layout *lo, size_t count, const sn_layout_b
     return true;
 }
 
-/* Outline and label place of every block (see sn_layout_block). */
+/* Does [x0, x1] meet a column of value boxes? The window (value_step < 0)
+ * has one at every step, an export at value_step only. */
+static bool in_value_column(const sn_layout *lo, const sn_layout_opts *o, double x0, double x1)
+{
+    if (!o->show_values || lo->value_w <= 0)
+        return false;
+    double half = lo->value_w / 2 + 2 * lo->scale;
+    if (o->value_step >= 0) {
+        if ((size_t)o->value_step > lo->layer_count)
+            return false;
+        double c = lo->step_x[o->value_step];
+        return x0 < c + half && c - half < x1;
+    }
+    /* first step with step_x + half > x0 (step_x increases) */
+    size_t l = 0, h = lo->layer_count + 1;
+    while (l < h) {
+        size_t m = l + (h - l) / 2;
+        if (lo->step_x[m] + half <= x0)
+            l = m + 1;
+        else
+            h = m;
+    }
+    return l <= lo->layer_count && lo->step_x[l] - half < x1;
+}
+
+/* Does the label box of b meet a deeper block's outline region (a block
+ * inside it, whose own label would be confused with b's)? */
+static bool over_inner_block(const sn_layout *lo, const sn_layout_block *b)
+{
+    for (size_t j = 0; j < lo->block_count; j++) {
+        const sn_layout_block *o = &lo->block[j];
+        if (o->depth <= b->depth)
+            continue;
+        if (b->lx < o->x1 && o->x0 < b->lx + b->lw && b->ly - b->lh / 2 < o->y1 &&
+            o->y0 < b->ly + b->lh / 2)
+            return true;
+    }
+    return false;
+}
+
+/* Outline and label place of every block (see sn_layout_block). Labels
+ * keep a gap of 0.8 of their size from each other, stay out of every value
+ * column and the chart's caption, and never shrink: a block whose label
+ * finds no place stays unlabelled (the diagram's scene says how many). */
 static void place_blocks(sn_layout *lo, const sn_layout_opts *o, const sn_block *src, double s)
 {
-    /* an export's value boxes stand in one column: keep labels out of it */
-    double vx0 = 1, vx1 = 0;
     bool window = o->show_values && o->value_step < 0;
-    if (o->show_values && o->value_step >= 0 && (size_t)o->value_step <= lo->layer_count) {
-        vx0 = lo->step_x[o->value_step] - lo->value_w / 2 - 2 * s;
-        vx1 = lo->step_x[o->value_step] + lo->value_w / 2 + 2 * s;
-    }
     double top = lo->wire_y[0] - lo->pitch / 2;
-    lo->label_font = lo->font_size * SN_LAYOUT_BLOCK_FONT;
+    double gap = fmax(2 * s, 0.8 * lo->label_font);
+    /* the chart's "all 2^n inputs" caption, above its top left corner */
+    double cap_x1 = lo->chart.x0 + 16 * 0.64 * lo->label_font, cap_y0 = 0, cap_y1 = 0;
+    if (lo->zero_one) {
+        cap_y1 = lo->chart.y0;
+        cap_y0 = cap_y1 - 3 * s - 1.2 * lo->label_font;
+    }
     for (size_t g = 0; g < lo->block_count; g++) {
         sn_layout_block *b = &lo->block[g];
         const sn_block *k = &src[g];
@@ -158,33 +176,60 @@ static void place_blocks(sn_layout *lo, const sn_layout_opts *o, const sn_block 
         b->y1 = y1 - iy;
         b->depth = k->depth;
         memcpy(b->label, k->label, sizeof b->label);
+    }
+    /* labels, once every outline is known (over_inner_block reads them) */
+    for (size_t g = 0; g < lo->block_count; g++) {
+        sn_layout_block *b = &lo->block[g];
+        const sn_block *k = &src[g];
         b->lh = lo->label_font * 1.3;
-        b->lw = (1.1 * text_ems(b->label) + 0.5) * lo->label_font; /* bold: ~10% wider */
+        b->lw = sn_scene_text_width(b->label, lo->label_font, SN_FONT_BOLD) + 0.6 * lo->label_font;
         b->labelled = false;
         /* candidates: along the top edge from the left, then along the
-         * bottom edge; then centred on the block but wider than it */
+         * bottom edge; then centred on the block but wider than it; then
+         * the lines between wires inside the block, nearest its edges
+         * first, where no deeper block would claim the label */
         double pad = 2 * s, room = b->x1 - b->x0 - 2 * pad - b->lw;
         int slides = room > 0 ? 1 + (int)fmin(8, floor(room / (b->lw / 3))) : 0;
-        double edges[2] = {y0, y1};
-        uint32_t we[2] = {k->first_wire, k->last_wire + 1};
-        for (int c = 0; c < 2 * slides + 2 && !b->labelled; c++) {
-            int e = c < 2 * slides ? c / slides : c - 2 * slides;
-            double lx = (b->x0 + b->x1 - b->lw) / 2;
-            if (c < 2 * slides && slides > 1)
-                lx = b->x0 + pad + room * (c % slides) / (slides - 1);
-            if (lx < lo->wire_x0 || lx + b->lw > lo->wire_x1 || (lx < vx1 && vx0 < lx + b->lw))
+        uint32_t span = k->last_wire - k->first_wire + 1;
+        int inner = span > 2 ? (int)fmin(6, span - 1) : 0;
+        int total = 2 * slides + 2 + inner * (slides ? slides : 1);
+        for (int c = 0; c < total && !b->labelled; c++) {
+            uint32_t we; /* the label sits on the line above wire we */
+            double lx = (b->x0 + b->x1 - b->lw) / 2, nudge = 0;
+            bool edge = c < 2 * slides + 2;
+            if (edge) {
+                int e = c < 2 * slides ? c / slides : c - 2 * slides;
+                if (c < 2 * slides && slides > 1)
+                    lx = b->x0 + pad + room * (c % slides) / (slides - 1);
+                we = e == 0 ? k->first_wire : k->last_wire + 1;
+                /* nudged towards its own block, so a label on a line two
+                 * blocks share says whose it is - except in the window,
+                 * whose value boxes at every step would then hide half of it */
+                nudge = window ? 0 : fmax(0, lo->pitch / 2 - b->lh / 2 - 1.5 * s);
+                if (e == 1)
+                    nudge = -nudge;
+            } else {
+                int ci = c - (2 * slides + 2), per = slides ? slides : 1;
+                int line = ci / per, i = line / 2 + 1;
+                we = line % 2 == 0 ? k->first_wire + (uint32_t)i : k->last_wire + 1 - (uint32_t)i;
+                if (slides > 1)
+                    lx = b->x0 + pad + room * (ci % per) / (slides - 1);
+            }
+            if (lx < lo->wire_x0 || lx + b->lw > lo->wire_x1 ||
+                in_value_column(lo, o, lx - gap / 2, lx + b->lw + gap / 2))
                 continue;
-            /* nudged towards its own block, so a label on a line two
-             * blocks share says whose it is - except in the window, whose
-             * value boxes at every step would then hide half of it */
-            double nudge = window ? 0 : fmax(0, lo->pitch / 2 - b->lh / 2 - 1.5 * s);
             b->lx = lx;
-            b->ly = edges[e] + (e == 0 ? nudge : -nudge);
+            b->ly = top + we * lo->pitch + nudge;
             if (b->ly - b->lh / 2 < 0 || b->ly + b->lh / 2 > lo->height)
                 continue;
-            if (crossed(lo, we[e], lx - lo->dot_r - s, lx + b->lw + lo->dot_r + s))
+            if (lo->zero_one && lx < cap_x1 && b->ly + b->lh / 2 > cap_y0 &&
+                b->ly - b->lh / 2 < cap_y1)
                 continue;
-            b->labelled = clear_of_labels(lo, g, b, 2 * s);
+            if (crossed(lo, we, lx - lo->dot_r - s, lx + b->lw + lo->dot_r + s))
+                continue;
+            if (!edge && over_inner_block(lo, b))
+                continue;
+            b->labelled = clear_of_labels(lo, g, b, gap);
         }
     }
 }
@@ -206,9 +251,13 @@ static void place(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks
     lo->wire_w = SN_LAYOUT_WIRE_W * s;
     lo->pitch = SN_LAYOUT_PITCH * s;
     /* rows closer than the text is tall: label every k-th wire only */
+    /* (a text box is ascent + descent high: rows closer than that would
+     * overlap their neighbours' labels) */
+    double text_h = sn_scene_font_ascent(font) + sn_scene_font_descent(font);
     lo->label_every = 1;
-    if (font * 1.05 > lo->pitch)
-        lo->label_every = (uint32_t)ceil(font * 1.05 / lo->pitch);
+    if (text_h > lo->pitch)
+        lo->label_every = (uint32_t)ceil(text_h / lo->pitch);
+    lo->label_font = fmax(font * SN_LAYOUT_BLOCK_FONT, o->min_font > 0 ? o->min_font : 0);
     lo->label_x = SN_LAYOUT_MARGIN * s + label_w;
     lo->wire_x0 = lo->label_x + SN_LAYOUT_LABEL_GAP * s;
     double vgap = 0;

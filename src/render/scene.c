@@ -586,14 +586,26 @@ size_t sn_scene_check_readable(const sn_scene *sc, double min_font, double tol, 
         tb[j] = bb;
         ti[j] = ii;
     }
+    /* (labels of one kind on one baseline closer than SN_SCENE_WORD_GAP
+     * of their size read as one: "sort 16 sort 16") */
+    double maxsize = 0;
     for (size_t a = 0; a < k; a++)
-        for (size_t b = a + 1; b < k && tb[b].x0 < tb[a].x1; b++)
+        maxsize = fmax(maxsize, sc->prims[ti[a]].size);
+    for (size_t a = 0; a < k; a++)
+        for (size_t b = a + 1; b < k && tb[b].x0 < tb[a].x1 + SN_SCENE_WORD_GAP * maxsize; b++) {
+            const sn_prim *p = &sc->prims[ti[a]], *q = &sc->prims[ti[b]];
             if (overlap(tb[a], tb[b])) {
-                const sn_prim *p = &sc->prims[ti[a]], *q = &sc->prims[ti[b]];
                 problem(&r, "%s \"%s\" at (%.1f, %.1f) overlaps %s \"%s\" at (%.1f, %.1f)",
                         role_name(p->tag.role), sc->pool + p->first, p->x0, p->base,
                         role_name(q->tag.role), sc->pool + q->first, q->x0, q->base);
+            } else if (p->tag.role == q->tag.role && fabs(p->base - q->base) < 0.5 &&
+                       tb[b].x0 < tb[a].x1 + SN_SCENE_WORD_GAP * fmin(p->size, q->size) &&
+                       tb[a].x0 < tb[b].x1 + SN_SCENE_WORD_GAP * fmin(p->size, q->size)) {
+                problem(&r, "%s \"%s\" at (%.1f, %.1f) runs into \"%s\" at (%.1f, %.1f)",
+                        role_name(p->tag.role), sc->pool + p->first, p->x0, p->base,
+                        sc->pool + q->first, q->x0, q->base);
             }
+        }
     /* text against what hides or crosses it */
     for (size_t i = 0; i < sc->count; i++) {
         const sn_prim *o = &sc->prims[i];

@@ -55,7 +55,7 @@
 /* Smallest text a diagram shows, in layout units at scale 1 (pixels in a
  * PNG at the default size): smaller labels are thinned (every k-th) or
  * left out, and the scene says so in a note. */
-#define SN_SCENE_MIN_FONT 9.0
+#define SN_SCENE_MIN_FONT 10.0
 
 typedef struct sn_rect {
     double x, y, w, h; /* layout units */
@@ -251,9 +251,16 @@ double sn_scene_font_descent(double size); /* below it, positive */
 /* Height of the digits (where SN_TEXT_MIDDLE centres). */
 double sn_scene_digit_height(double size);
 
+/* Least gap between two labels of one role on one baseline, in ems: closer
+ * ones read as one ("sort 16 sort 16"). */
+#define SN_SCENE_WORD_GAP 0.5
+
 /* Readability: is every text box at least min_font, clear of every other
  * text box (boxes may touch; each box is shrunk by tol on every side
- * before comparing), and inside its clip and the picture? Returns the
+ * before comparing) and of value boxes and label pills that would hide it
+ * (block and wire labels: also of comparators crossing them), apart from
+ * labels of its role on its baseline by SN_SCENE_WORD_GAP, and inside its
+ * clip and the picture? Returns the
  * number of problems; when report is not NULL, up to report_size bytes of
  * the first few, one per line. Text of role SN_ROLE_NONE is checked too. */
 size_t sn_scene_check_readable(const sn_scene *sc, double min_font, double tol, char *report,
