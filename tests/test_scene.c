@@ -182,6 +182,53 @@ static void test_text_painted_in_box(void)
         }
 }
 
+/* The window's way: fitted into a pane with a text floor. The values'
+ * text never goes below the floor; where it would, it is hidden and the
+ * scene says so. */
+static void test_fitted_values(void)
+{
+    static const struct {
+        const char *net;
+        double w, h;
+    } panes[] = {{"bitonic:1024", 1280, 720},
+                 {"bitonic:64", 420, 600},
+                 {"best:64", 420, 600},
+                 {"bitonic:16", 1280, 720}};
+    char rep[1024];
+    for (size_t i = 0; i < sizeof panes / sizeof *panes; i++) {
+        sn_schedule *s = NULL;
+        CHECK(sn_schedule_load(panes[i].net, &s, NULL) == SN_OK);
+        if (!s)
+            continue;
+        uint32_t n = sn_schedule_wires(s);
+        sn_layout_opts o = {1,     0,     true,       0,          -1,
+                            false, false, panes[i].w, panes[i].h, SN_SCENE_MIN_FONT};
+        sn_layout *lo = NULL;
+        CHECK(sn_layout_create(s, &o, &lo, NULL) == SN_OK);
+        uint32_t *vals = sn_calloc(n, sizeof *vals);
+        for (uint32_t k = 0; k < n; k++)
+            vals[k] = n - k;
+        sn_draw_state st;
+        sn_draw_state_init(&st);
+        st.values = vals;
+        st.step = 1;
+        sn_scene *sc = sn_scene_create(lo->width, lo->height);
+        CHECK(sn_diagram_scene(sc, lo, sn_theme_get(SN_THEME_DARK), &st, NULL) == SN_OK);
+        size_t k = sn_scene_check_readable(sc, SN_SCENE_MIN_FONT, 0.01, rep, sizeof rep);
+        CHECKF(k == 0, "%s in %gx%g: %zu problems:\n%s", panes[i].net, panes[i].w, panes[i].h, k,
+               rep);
+        CHECKF(lo->value_font >= SN_SCENE_MIN_FONT ||
+                   (lo->value_font == 0 && sn_scene_find_note(sc, SN_NOTE_TEXT_HIDDEN)),
+               "%s: value text %.2f", panes[i].net, lo->value_font);
+        /* the label thinning is said too */
+        CHECK(lo->label_every <= 1 || sn_scene_find_note(sc, SN_NOTE_LABELS_THINNED));
+        sn_scene_destroy(sc);
+        sn_free(vals);
+        sn_layout_destroy(lo);
+        sn_schedule_destroy(s);
+    }
+}
+
 static void test_checker(void)
 {
     sn_scene *sc = sn_scene_create(100, 40);
@@ -316,6 +363,7 @@ int main(void)
     test_paint();
     test_text_painted_in_box();
     test_checker();
+    test_fitted_values();
     test_readable_diagrams();
     return sn_test_finish("test_scene");
 }

@@ -454,7 +454,7 @@ static sn_status values(const ctx *C, const view *v, uint32_t w0, uint32_t w1)
     }
     /* two runs: dark ink on light boxes, then light ink on dark ones */
     char buf[48];
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < 2 && lo->value_font > 0; pass++) {
         for (uint32_t i = w0; i < w1; i++) {
             if (!sn_layout_labelled(lo, i))
                 continue;
@@ -490,6 +490,9 @@ static void notes(const ctx *C)
                  lo->font_size);
         sn_scene_note(C->sc, SN_NOTE_LABELS_THINNED, lo->label_every, buf);
     }
+    if (lo->value_w > 0 && lo->value_font <= 0)
+        sn_scene_note(C->sc, SN_NOTE_TEXT_HIDDEN, 0,
+                      "values: no room for readable text, the boxes' colours show the ranks");
     size_t omitted = 0;
     for (size_t g = 0; g < lo->block_count; g++)
         omitted += !lo->block[g].labelled;

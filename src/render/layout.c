@@ -255,8 +255,8 @@ static void place(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks
      * overlap their neighbours' labels) */
     double text_h = sn_scene_font_ascent(font) + sn_scene_font_descent(font);
     lo->label_every = 1;
-    if (text_h > lo->pitch)
-        lo->label_every = (uint32_t)ceil(text_h / lo->pitch);
+    if (text_h + 1 > lo->pitch) /* (+ 1: wires are snapped to half units) */
+        lo->label_every = (uint32_t)ceil((text_h + 1) / lo->pitch);
     lo->label_font = fmax(font * SN_LAYOUT_BLOCK_FONT, o->min_font > 0 ? o->min_font : 0);
     lo->label_x = SN_LAYOUT_MARGIN * s + label_w;
     lo->wire_x0 = lo->label_x + SN_LAYOUT_LABEL_GAP * s;
@@ -265,10 +265,12 @@ static void place(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks
     lo->value_font = font;
     if (o->show_values) {
         unsigned vchars = o->value_chars ? o->value_chars : digits_of(n);
-        lo->value_font = vfont > 0 ? fmin(vfont, font) : font;
+        /* vfont < 0: no room for the text at its floor, the boxes are
+         * colour chips */
+        lo->value_font = vfont < 0 ? 0 : vfont > 0 ? fmin(vfont, font) : font;
         lo->value_w = vchars * SN_LAYOUT_DIGIT * lo->value_font + 2 * SN_LAYOUT_VALUE_PAD * s;
         /* boxes never overlap the next row's, whatever the text size */
-        lo->value_h = fmin(lo->value_font + 5 * s, SN_LAYOUT_PITCH * s * 0.92);
+        lo->value_h = fmin((vfont < 0 ? font : lo->value_font) + 5 * s, SN_LAYOUT_PITCH * s * 0.92);
         vgap = lo->value_w + 2 * SN_LAYOUT_VALUE_GAP * s;
     }
     /* gap[k] = room before layer k (k = layer_count: after the last) */
@@ -294,10 +296,13 @@ static void place(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks
     }
     lo->wire_x1 = x;
     lo->width = x + SN_LAYOUT_MARGIN * s;
-    double top = SN_LAYOUT_MARGIN * s + lo->pitch / 2;
+    /* the first and last wires' labels stay inside the picture, however
+     * small the pitch against the text floor (half a unit for snapping) */
+    double vm = fmax(SN_LAYOUT_MARGIN * s, 0.6 * font - lo->pitch / 2 + 1.0);
+    double top = vm + lo->pitch / 2;
     for (uint32_t i = 0; i < n; i++)
         lo->wire_y[i] = snap(top + i * lo->pitch);
-    lo->height = 2 * SN_LAYOUT_MARGIN * s + n * lo->pitch;
+    lo->height = 2 * vm + n * lo->pitch;
     for (size_t i = 0; i < lo->cmp_count; i++) {
         sn_layout_cmp *c = &lo->cmp[i];
         uint32_t a = c->a < c->b ? c->a : c->b, b = c->a < c->b ? c->b : c->a;
@@ -320,7 +325,7 @@ static void place(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks
         c->bar_w = fmin(fmax(0.6 * minstep, 2 * s), 14 * s);
         c->x0 = lo->wire_x0;
         c->x1 = lo->wire_x1;
-        c->y0 = lo->height - SN_LAYOUT_MARGIN * s + 14 * s;
+        c->y0 = lo->height - vm + 14 * s;
         c->y1 = c->y0 + SN_LAYOUT_CHART_H * s;
         c->caption_y = c->y1 + 1.4 * font;
         /* two caption lines, as wide as they need */
@@ -390,10 +395,15 @@ static void fit(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks)
         place(lo, o, blocks, s, 1.0, 0);
     }
     s_min = fmin(s_min, s);
+    /* the values' text never goes below the floor: past it, it is hidden
+     * (vfont -1) and the diagram's scene says so */
+    double vfloor = o->min_font > 0 ? o->min_font : 4 * s;
     for (int pass = 0; pass < 24 && lo->width > o->fit_w; pass++) {
         double f = o->fit_w / lo->width;
-        if (f <= 0.98 && vfont > 4 * s) {
-            vfont = fmax(4 * s, vfont * fmax(f, 0.5));
+        if (f <= 0.98 && vfont > vfloor) {
+            vfont = fmax(vfloor, vfont * fmax(f, 0.5));
+        } else if (f <= 0.98 && vfont > 0 && o->min_font > 0 && o->show_values) {
+            vfont = -1;
         } else {
             /* text keeps its size, so the rest must shrink more than f */
             double ns = fmax(s_min, s * fmax(0.5, 1 - 2 * (1 - f)) * 0.999);

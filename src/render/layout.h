@@ -130,7 +130,8 @@ typedef struct sn_layout {
     double font_size, dot_r, cmp_w, wire_w, pitch;
     double value_w, value_h; /* value box size (0 without values) */
     double value_font;       /* text in value boxes (font_size, less where a fitted
-                                layout has no room for more) */
+                                layout has no room for more, never below min_font:
+                                0 = no text, the boxes are colour chips) */
     double *wire_y;          /* [n] */
     double *step_x;          /* [layer_count + 1] */
     sn_layout_layer *layer;  /* [layer_count] */
