@@ -11,7 +11,6 @@ if(SORTNET_WITH_SDL)
 endif()
 # The window's frames read as scenes: no overlapping, clipped or too small
 # text in the hard cases (issue 28).
-# (registered once the diagram's own readability fixes are merged)
-# if(SORTNET_WITH_SDL)
-#   sn_test(test_frame_scene LIBS sn_app)
-# endif()
+if(SORTNET_WITH_SDL)
+  sn_test(test_frame_scene LIBS sn_app)
+endif()

@@ -24,7 +24,7 @@ static sn_view_input rnd(uint64_t seed)
 
 /* The frame of g (frames fr) at w x h readable? `what` names the case. */
 static bool check_frame(sn_frame *const *fr, sn_group *g, const sn_frame_extra *x, double w,
-                        double h, const char *what)
+                        double h, bool all_labels, const char *what)
 {
     sn_scene *sc = sn_scene_create(w, h);
     CHECK(sc != NULL);
@@ -38,14 +38,19 @@ static bool check_frame(sn_frame *const *fr, sn_group *g, const sn_frame_extra *
     for (size_t i = 0; i < sn_scene_count(sc); i++)
         texts += sn_scene_at(sc, i)->kind == SN_PRIM_TEXT;
     CHECKF(texts > 5, "%s: only %zu texts", what, texts);
+    /* where every row has room, no label is thinned out (font scale 2 once
+     * left every other value box blank) */
+    const sn_prim *thin = sn_scene_find_note(sc, SN_NOTE_LABELS_THINNED);
+    CHECKF(!all_labels || !thin, "%s at step %zu: %s", what, g->step,
+           thin ? sn_scene_str(sc, thin) : "");
     sn_scene_destroy(sc);
-    return bad == 0 && texts > 5;
+    return bad == 0 && texts > 5 && (!all_labels || !thin);
 }
 
 /* Every step of the networks specs[0, count) at w x h (font scale fs,
  * then the actions acts, if any, before stepping). */
 static void check_case(const char *const *specs, size_t count, double w, double h, double fs,
-                       const sn_action *acts, size_t nacts, const char *what)
+                       const sn_action *acts, size_t nacts, bool all_labels, const char *what)
 {
     sn_group g;
     sn_diag d;
@@ -62,7 +67,7 @@ static void check_case(const char *const *specs, size_t count, double w, double 
     size_t L = sn_group_layers(&g);
     for (size_t k = 0; k <= L; k++) {
         sn_group_step_to(&g, k);
-        if (!check_frame(fr, &g, NULL, w, h, what))
+        if (!check_frame(fr, &g, NULL, w, h, all_labels, what))
             break; /* the first failing step says enough */
     }
     for (size_t i = 0; i < count; i++)
@@ -73,20 +78,20 @@ static void check_case(const char *const *specs, size_t count, double w, double 
 static void test_hard_cases(void)
 {
     const char *three[3] = {"bitonic:64", "oddeven-merge:64", "best:64"};
-    check_case(three, 3, 1280, 720, 1, NULL, 0, "three panes of 64 at 1280x720");
+    check_case(three, 3, 1280, 720, 1, NULL, 0, false, "three panes of 64 at 1280x720");
     const char *b64[1] = {"bitonic:64"};
-    check_case(b64, 1, 1280, 720, 1, NULL, 0, "bitonic:64 at 1280x720");
+    check_case(b64, 1, 1280, 720, 1, NULL, 0, false, "bitonic:64 at 1280x720");
     const char *b1024[1] = {"bitonic:1024"};
-    check_case(b1024, 1, 1280, 800, 1, NULL, 0, "bitonic:1024 at 1280x800");
+    check_case(b1024, 1, 1280, 800, 1, NULL, 0, false, "bitonic:1024 at 1280x800");
     const char *b16[1] = {"bitonic:16"};
-    check_case(b16, 1, 1280, 800, 2, NULL, 0, "bitonic:16 at font scale 2");
+    check_case(b16, 1, 1280, 800, 2, NULL, 0, true, "bitonic:16 at font scale 2");
     const sn_action w[1] = {SN_ACT_STRUCTURE};
     const char *bc16[1] = {"bitonic-classic:16"};
-    check_case(bc16, 1, 1280, 800, 1, w, 1, "bitonic-classic:16 with structure labels");
+    check_case(bc16, 1, 1280, 800, 1, w, 1, false, "bitonic-classic:16 with structure labels");
     const char *oem64[1] = {"oddeven-merge:64"};
-    check_case(oem64, 1, 1280, 800, 1, w, 1, "oddeven-merge:64 with structure labels");
+    check_case(oem64, 1, 1280, 800, 1, w, 1, false, "oddeven-merge:64 with structure labels");
     const sn_action z[1] = {SN_ACT_ZERO_ONE};
-    check_case(b16, 1, 1280, 800, 1, z, 1, "bitonic:16 with the 0-1 chart");
+    check_case(b16, 1, 1280, 800, 1, z, 1, false, "bitonic:16 with the 0-1 chart");
 }
 
 /* Edit mode: the EDIT line with the network's verdict. */
@@ -94,7 +99,7 @@ static void test_edit_frame(void)
 {
     const char *spec[1] = {"bitonic:8"};
     const sn_action e[1] = {SN_ACT_EDIT};
-    check_case(spec, 1, 1280, 720, 1, e, 1, "bitonic:8 in edit mode");
+    check_case(spec, 1, 1280, 720, 1, e, 1, true, "bitonic:8 in edit mode");
 }
 
 /* A lesson's caption over three panes (lesson 03's layout). */
@@ -110,7 +115,7 @@ static void test_caption(void)
                         "The same input goes through three networks at once. Watch how many "
                         "layers each needs, and which comparators do the work.",
                         "step 2 of 5"};
-    check_frame(fr, &g, &x, 1280, 720, "three panes under a caption");
+    check_frame(fr, &g, &x, 1280, 720, false, "three panes under a caption");
     for (int i = 0; i < 3; i++)
         sn_frame_destroy(fr[i]);
     sn_group_cleanup(&g);

@@ -192,15 +192,15 @@ static void fit_layout(sn_frame *f, const sn_view *v, const sn_panes *p, double 
     f->edit_n = 0;
     double w = p->net.w, h = fmax(p->net.h - min_px * 1.2, 1);
     layout_for(f, v, w, h, floor_px);
+    /* a text box is ascent + descent high (plus the half unit wires snap by) */
+    double em_h = sn_scene_font_ascent(1) + sn_scene_font_descent(1);
     const sn_layout *lo = current_layout(f, v);
-    if (lo && lo->label_every > 1 && floor_px > min_px) {
-        double fit = floor(fmax(min_px, lo->pitch / 1.05));
-        if (fit < floor_px) {
-            layout_for(f, v, w, h, fit);
-            lo = current_layout(f, v);
-            if (lo && lo->label_every > 1 && fit > min_px)
-                layout_for(f, v, w, h, floor(fmax(min_px, lo->pitch / 1.05)));
-        }
+    for (int pass = 0; pass < 2 && lo && lo->label_every > 1 && f->min_font > min_px; pass++) {
+        double fit = floor(fmax(min_px, (lo->pitch - 0.5) / em_h));
+        if (fit >= f->min_font)
+            break;
+        layout_for(f, v, w, h, fit);
+        lo = current_layout(f, v);
     }
 }
 

@@ -197,7 +197,10 @@ static void bar_labels(sn_scene *sc, const sn_view *v, const sn_panes *p, const 
         sn_key_format(v->type, vals[i], buf, sizeof buf);
         widest = fmax(widest, text_w(buf, lf, true));
     }
-    uint32_t every = (uint32_t)fmax(1, ceil(widest * 1.2 / slot));
+    /* labels on one line read as one below half an em apart (the scene
+     * checker's word gap): keep a little more */
+    double gap = lf * SN_SCENE_WORD_GAP * 1.2;
+    uint32_t every = (uint32_t)fmax(1, ceil((widest + gap) / slot));
     /* the grid of every k-th starts at the first bar whose label needs no
      * push away from the pane's left end (so the second does not clash) */
     uint32_t first = every > 1 ? (uint32_t)ceil(fmax(0, widest / 2 - slot / 2) / slot) : 0;
@@ -205,7 +208,6 @@ static void bar_labels(sn_scene *sc, const sn_view *v, const sn_panes *p, const 
     if (!placed)
         return;
     size_t np = 0, skipped = 0;
-    double gap = lf * 0.3;
     double y = base + lf * 0.2;
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t i = 0; i < n; i++) {
