@@ -722,6 +722,27 @@ bool sn_frame_pick(sn_frame *f, const sn_view *v, double w, double h, double s, 
     return true;
 }
 
+/* The comparator drawn under layout point (x, y) within tol, asking the
+ * picture itself: the diagram and the window's overlay around the point,
+ * the last drawn first; -1 when none. */
+static long scene_cmp_hit(sn_frame *f, const sn_view *v, const sn_layout *lo, double x,
+                          double y, double tol)
+{
+    sn_scene_reset(f->net, lo->width, lo->height);
+    sn_draw_state st;
+    uint32_t sel[2];
+    diagram_state(f, v, lo, true, &st, sel);
+    sn_rect around = {x - tol, y - tol, 2 * tol, 2 * tol};
+    if (sn_diagram_scene(f->net, lo, theme_of(v), &st, &around) != SN_OK)
+        return sn_layout_hit(lo, x, y, tol); /* out of memory: the geometry */
+    sn_frame_scene_net_overlay(f->net, v, lo, 1);
+    long k = sn_scene_hit(f->net, x, y, tol, SN_ROLE_COMPARATOR);
+    if (k < 0)
+        return -1;
+    int64_t c = sn_scene_at(f->net, (size_t)k)->tag.cmp;
+    return c >= 0 && (size_t)c < lo->cmp_count ? (long)c : -1;
+}
+
 bool sn_frame_edit_hit(sn_frame *f, const sn_view *v, double w, double h, double s, double x,
                        double y, sn_frame_hit *hit)
 {
@@ -750,7 +771,7 @@ bool sn_frame_edit_hit(sn_frame *f, const sn_view *v, double w, double h, double
     hit->col = k;
     /* a comparator within a few pixels, never farther than half a sub-column */
     double tol = fmin(fmax(6 / z, lo->cmp_w * 2), SN_LAYOUT_SUBCOL * lo->scale / 2);
-    long i = sn_layout_hit(lo, lx, ly, tol);
+    long i = scene_cmp_hit(f, v, lo, lx, ly, tol);
     if (i >= 0) {
         hit->layer = (long)lo->cmp[i].layer;
         hit->index = i - (long)lo->layer[lo->cmp[i].layer].first;
