@@ -22,6 +22,34 @@ static sn_view_input rnd(uint64_t seed)
     return in;
 }
 
+/* The next layer's brackets under the bars read as separate lines: two
+ * whose spans overlap lie at least two line widths apart, and brackets at
+ * one depth never share a stretch of line. */
+static size_t brackets_merged(const sn_scene *sc)
+{
+    size_t bad = 0, n = sn_scene_count(sc);
+    for (size_t i = 0; i < n; i++) {
+        const sn_prim *p = sn_scene_at(sc, i);
+        if (p->kind != SN_PRIM_POLY || p->r != 0 || p->tag.role != SN_ROLE_COMPARATOR)
+            continue;
+        const sn_point *a = sn_scene_points(sc, p);
+        double w = sn_scene_style_of(sc, p)->width;
+        for (size_t j = i + 1; j < n; j++) {
+            const sn_prim *q = sn_scene_at(sc, j);
+            if (q->kind != SN_PRIM_POLY || q->r != 0 || q->tag.role != SN_ROLE_COMPARATOR)
+                continue;
+            const sn_point *b = sn_scene_points(sc, q);
+            double a0 = fmin(a[1].x, a[2].x), a1 = fmax(a[1].x, a[2].x);
+            double b0 = fmin(b[1].x, b[2].x), b1 = fmax(b[1].x, b[2].x);
+            bool overlap = a0 <= b1 + w && b0 <= a1 + w;
+            double dy = fabs(a[1].y - b[1].y);
+            if (overlap && dy < 2 * w)
+                bad++;
+        }
+    }
+    return bad;
+}
+
 /* The frame of g (frames fr) at w x h readable? `what` names the case. */
 static bool check_frame(sn_frame *const *fr, sn_group *g, const sn_frame_extra *x, double w,
                         double h, bool all_labels, const char *what)
@@ -38,13 +66,16 @@ static bool check_frame(sn_frame *const *fr, sn_group *g, const sn_frame_extra *
     for (size_t i = 0; i < sn_scene_count(sc); i++)
         texts += sn_scene_at(sc, i)->kind == SN_PRIM_TEXT;
     CHECKF(texts > 5, "%s: only %zu texts", what, texts);
+    size_t merged = brackets_merged(sc);
+    CHECKF(merged == 0, "%s at step %zu: %zu pairs of brackets run together", what, g->step,
+           merged);
     /* where every row has room, no label is thinned out (font scale 2 once
      * left every other value box blank) */
     const sn_prim *thin = sn_scene_find_note(sc, SN_NOTE_LABELS_THINNED);
     CHECKF(!all_labels || !thin, "%s at step %zu: %s", what, g->step,
            thin ? sn_scene_str(sc, thin) : "");
     sn_scene_destroy(sc);
-    return bad == 0 && texts > 5 && (!all_labels || !thin);
+    return bad == 0 && merged == 0 && texts > 5 && (!all_labels || !thin);
 }
 
 /* Every step of the networks specs[0, count) at w x h (font scale fs,

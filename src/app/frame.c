@@ -725,8 +725,8 @@ bool sn_frame_pick(sn_frame *f, const sn_view *v, double w, double h, double s, 
 /* The comparator drawn under layout point (x, y) within tol, asking the
  * picture itself: the diagram and the window's overlay around the point,
  * the last drawn first; -1 when none. */
-static long scene_cmp_hit(sn_frame *f, const sn_view *v, const sn_layout *lo, double x,
-                          double y, double tol)
+static long scene_cmp_hit(sn_frame *f, const sn_view *v, const sn_layout *lo, double x, double y,
+                          double tol)
 {
     sn_scene_reset(f->net, lo->width, lo->height);
     sn_draw_state st;
