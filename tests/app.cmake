@@ -11,3 +11,8 @@ endif()
 if(SORTNET_WITH_SDL)
   sn_test(test_lecture LIBS sn_app)
 endif()
+# The window's frames read as scenes: no overlapping, clipped or too small
+# text in the hard cases (issue 28).
+if(SORTNET_WITH_SDL)
+  sn_test(test_frame_scene LIBS sn_app)
+endif()

@@ -122,18 +122,19 @@ expect 2 view "$T/four.json" --script "e del:0,0 save:$T/no/such/dir.txt"
 field message | grep -q "^error: not saved" || fail "save error: $(field message)"
 
 # the mouse (window points at 640x400; the wires of empty:4 lie at y = 48,
-# 87, 126, 165, and the drop room right of the values at x = 330):
+# 87, 126, 165, the first layer at x = 108 (edit mode keeps the picture
+# left-aligned and its scale fixed), and the drop room at x = 330):
 # press on one wire, release on another adds; upward adds a reversed one;
 # a click selects, Delete removes, a drag moves
 expect 0 view empty:4 --script "drag:330,48,0,39" --discard
 [ "$(field net)" = "[(0,1)]" ] || fail "drag down: $(field net)"
 expect 0 view empty:4 --script "drag:330,165,0,-39" --discard
 [ "$(field net)" = "[(3,2)]" ] || fail "drag up: $(field net)"
-expect 0 view empty:4 --script "add:0,1 add:2,3 click:255,67" --discard
+expect 0 view empty:4 --script "add:0,1 add:2,3 click:108,67" --discard
 [ "$(field selected)" = "0,0" ] || fail "click selects: $(field selected) $(field message)"
-expect 0 view empty:4 --script "add:0,1 add:2,3 click:255,67 delete" --discard
+expect 0 view empty:4 --script "add:0,1 add:2,3 click:108,67 delete" --discard
 [ "$(field net)" = "[(2,3)]" ] || fail "delete: $(field net)"
-expect 0 view empty:4 --script "add:0,1 add:2,3 drag:255,67,150,0" --discard
+expect 0 view empty:4 --script "add:0,1 add:2,3 drag:108,67,150,0" --discard
 [ "$(field net)" = "[(2,3)] [(0,1)]" ] || fail "drag moves: $(field net)"
 
 # the same script gives the same picture (the verdict is waited for)

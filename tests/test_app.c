@@ -349,9 +349,8 @@ static void test_script(void)
         CHECK(ev[11].act == SN_ACT_SELECT);
     }
     sn_free(ev);
-    static const char *const bad[] = {"add:1",     "add:a,b",   "add:1,2,3,4", "del:-1,0",
-                                      "add:1.5,2", "del:0",     "move:1,2",    "select:1",
-                                      "save:",     "add:1,1e10"};
+    static const char *const bad[] = {"add:1", "add:a,b",  "add:1,2,3,4", "del:-1,0", "add:1.5,2",
+                                      "del:0", "move:1,2", "select:1",    "save:",    "add:1,1e10"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[64];
         snprintf(text, sizeof text, "e right %s", bad[i]);
@@ -496,7 +495,6 @@ static void test_screenshot_matches(void)
     sn_view_cleanup(&v);
 }
 
-
 /* The bracket text of a network: "[(0,1),(2,3)] [(1,2)]". */
 static const char *layers_text(const sn_network *net, char *buf, size_t cap)
 {
@@ -507,8 +505,8 @@ static const char *layers_text(const sn_network *net, char *buf, size_t cap)
         const sn_comparator *c = sn_network_layer(net, k, &count);
         used += (size_t)snprintf(buf + used, cap - used, "%s[", k ? " " : "");
         for (size_t i = 0; i < count && used < cap; i++)
-            used += (size_t)snprintf(buf + used, cap - used, "%s(%u,%u)", i ? "," : "", c[i].a,
-                                     c[i].b);
+            used +=
+                (size_t)snprintf(buf + used, cap - used, "%s(%u,%u)", i ? "," : "", c[i].a, c[i].b);
         if (used < cap)
             used += (size_t)snprintf(buf + used, cap - used, "]");
     }
@@ -765,6 +763,81 @@ static void test_edit_hit(void)
     sn_view_cleanup(&v);
 }
 
+/* Device x of comparator `index` of layer `layer` as the last frame drew it. */
+static double cmp_device_x(sn_frame *f, const sn_view *v, double W, double H, size_t layer,
+                           size_t index)
+{
+    sn_diag d;
+    const sn_layout *lo = sn_frame_layout(f, v, &d);
+    sn_panes p;
+    sn_frame_panes(f, v, W, H, 1.0, &p);
+    double ox, oy, z = sn_frame_net_transform(lo, v, &p, &ox, &oy);
+    return ox + lo->cmp[lo->layer[layer].first + index].x * z;
+}
+
+/* A comparator dragged from wire a to wire b at device x, as the window
+ * does it (press: wire and column; release: the other wire), then a frame. */
+static void drag_add(sn_frame *f, sn_view *v, cairo_t *cr, double W, double H, double x, uint32_t a,
+                     uint32_t b)
+{
+    sn_diag d;
+    const sn_layout *lo = sn_frame_layout(f, v, &d);
+    sn_panes p;
+    sn_frame_panes(f, v, W, H, 1.0, &p);
+    double ox, oy, z = sn_frame_net_transform(lo, v, &p, &ox, &oy);
+    sn_frame_hit press, rel;
+    CHECK(sn_frame_edit_hit(f, v, W, H, 1.0, x, oy + lo->wire_y[a] * z, &press));
+    CHECK(sn_frame_edit_hit(f, v, W, H, 1.0, x, oy + lo->wire_y[b] * z, &rel));
+    CHECK(press.wire_hit && rel.wire_hit && press.wire == a && rel.wire == b);
+    CHECK(sn_view_edit_add(v, press.wire, rel.wire, (long)press.col));
+    CHECK(sn_frame_draw(f, v, cr, W, H, 1.0) == SN_OK);
+}
+
+/* Right of the last layer, where a new column is dropped (device x). */
+static double drop_x(sn_frame *f, const sn_view *v, double W, double H)
+{
+    sn_diag d;
+    const sn_layout *lo = sn_frame_layout(f, v, &d);
+    sn_panes p;
+    sn_frame_panes(f, v, W, H, 1.0, &p);
+    double ox, oy, z = sn_frame_net_transform(lo, v, &p, &ox, &oy);
+    return ox + (lo->wire_x1 + lo->pitch) * z;
+}
+
+/* Adding comparators by mouse keeps the drawing where it was: a second
+ * comparator dropped where the first one shows joins its layer, so
+ * (0,1),(2,3) | (0,2),(1,3) | (1,2) make 3 layers, not 5 (issue 28). */
+static void test_edit_stable(void)
+{
+    sn_view v;
+    sn_view_input in = rnd(2);
+    sn_diag d;
+    CHECK(sn_view_init(&v, "empty:4", &in, &d) == SN_OK);
+    CHECK(v.edit); /* empty:N opens in edit mode */
+    const double W = 1280, H = 720;
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)W, (int)H);
+    cairo_t *cr = cairo_create(s);
+    sn_frame *f = sn_frame_create();
+    CHECK(sn_frame_draw(f, &v, cr, W, H, 1.0) == SN_OK);
+    drag_add(f, &v, cr, W, H, drop_x(f, &v, W, H), 0, 1);
+    double x0 = cmp_device_x(f, &v, W, H, 0, 0);
+    drag_add(f, &v, cr, W, H, x0, 2, 3);
+    CHECK(fabs(cmp_device_x(f, &v, W, H, 0, 0) - x0) < 0.01);
+    drag_add(f, &v, cr, W, H, drop_x(f, &v, W, H), 0, 2);
+    CHECKF(fabs(cmp_device_x(f, &v, W, H, 0, 0) - x0) < 0.01, "layer 1 moved layer 0");
+    double x1 = cmp_device_x(f, &v, W, H, 1, 0);
+    drag_add(f, &v, cr, W, H, x1, 1, 3);
+    drag_add(f, &v, cr, W, H, drop_x(f, &v, W, H), 1, 2);
+    CHECKF(fabs(cmp_device_x(f, &v, W, H, 0, 0) - x0) < 0.01 &&
+               fabs(cmp_device_x(f, &v, W, H, 1, 0) - x1) < 0.01,
+           "adding moved the drawing");
+    CHECKF(v.layers == 3, "%zu layers", v.layers);
+    sn_frame_destroy(f);
+    cairo_destroy(cr);
+    cairo_surface_destroy(s);
+    sn_view_cleanup(&v);
+}
+
 /* W and Z: toggles, the layout follows them, the frame draws them. */
 static void test_structure_and_zero_one_keys(void)
 {
@@ -832,6 +905,7 @@ int main(void)
     test_edit_ops();
     test_edit_view();
     test_edit_hit();
+    test_edit_stable();
     test_structure_and_zero_one_keys();
     test_frame_pixels();
     test_screenshot_matches();

@@ -1,6 +1,7 @@
-/* frame.h - one frame of the window drawn with cairo from a view: the
- * network pane (the diagram renderer), the bars pane, the status line and
- * the help overlay. Reads the view, never changes it.
+/* frame.h - one frame of the window painted with cairo from a view: the
+ * network pane (the diagram's scene), the bars pane, the status line and
+ * the help overlay, placed by frame_scene.h. Reads the view, never
+ * changes it.
  *
  * The frame keeps a draw-side cache (the layout of the current network and
  * an image of the static network at the current camera), which is why it is
@@ -13,21 +14,10 @@
 
 #include "core/status.h"
 #include "render/layout.h"
+#include "render/scene.h"
+#include "frame_scene.h" /* for: sn_box, sn_panes, sn_frame_extra */
 #include "group.h"
 #include "view.h"
-
-typedef struct sn_box {
-    double x, y, w, h; /* device pixels */
-} sn_box;
-
-/* Where things are in a frame of w x h device pixels at HiDPI factor s. */
-typedef struct sn_panes {
-    double font;   /* UI text size in pixels */
-    sn_box net;    /* the network pane */
-    sn_box fitted; /* the fitted (zoom 1) picture inside the net pane */
-    sn_box bars;   /* the bars pane */
-    sn_box status; /* the status line(s) */
-} sn_panes;
 
 typedef struct sn_frame sn_frame;
 
@@ -43,13 +33,6 @@ void sn_frame_panes(const sn_frame *f, const sn_view *v, double w, double h, dou
 /* Draw v into cr over a w x h device-pixel area at HiDPI factor s. */
 sn_status sn_frame_draw(sn_frame *f, const sn_view *v, cairo_t *cr, double w, double h, double s);
 
-/* What a lesson adds to a frame (all borrowed, each may be NULL). */
-typedef struct sn_frame_extra {
-    const char *title;    /* the step's title, over the caption */
-    const char *caption;  /* one to three sentences in large type across the top */
-    const char *progress; /* "step 3 of 12", on the status line */
-} sn_frame_extra;
-
 /* Draw a group: one view as sn_frame_draw does, several as stacked rows
  * (each row: a line of its own numbers, its network, its bars) over one
  * status line; frames[i] draws g->view[i]. The caption band of x, when
@@ -63,6 +46,13 @@ sn_status sn_frame_draw_group(sn_frame *const *frames, const sn_group *g, const 
                               cairo_t *cr, double w, double h, double s, sn_box *dirty,
                               size_t *ndirty);
 
+/* The whole frame of g as sn_frame_draw_group paints it, as one scene in
+ * device pixels (sc is reset to w x h): the diagrams at their steps over
+ * what their panes show, bars, status lines, caption, help. For tests
+ * (readability) and for painters other than cairo. */
+sn_status sn_frame_scene_group(sn_frame *const *frames, const sn_group *g, const sn_frame_extra *x,
+                               double w, double h, double s, sn_scene *sc);
+
 /* The area the last frame gave this view (false before the first). */
 bool sn_frame_area(const sn_frame *f, sn_box *area);
 
@@ -74,12 +64,12 @@ bool sn_frame_pick(sn_frame *f, const sn_view *v, double w, double h, double s, 
 
 /* What lies under device pixel (x, y) of the network pane, for edit mode. */
 typedef struct sn_frame_hit {
-    bool wire_hit;   /* a wire within half a pitch */
-    uint32_t wire;   /* the nearest wire */
-    size_t col;      /* column: layers whose band ends left of x */
-    double x;        /* layout x */
-    long layer;      /* comparator under the point: its layer, or -1 */
-    long index;      /* and its index in the layer */
+    bool wire_hit; /* a wire within half a pitch */
+    uint32_t wire; /* the nearest wire */
+    size_t col;    /* column: layers whose band ends left of x */
+    double x;      /* layout x */
+    long layer;    /* comparator under the point: its layer, or -1 */
+    long index;    /* and its index in the layer */
 } sn_frame_hit;
 
 /* false when (x, y) is outside the network pane. */
