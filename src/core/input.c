@@ -383,6 +383,19 @@ static sn_status make_list(const char *text, sn_key_type t, uint32_t n, uint32_t
     return scan_list(&c, t, keys, &count, diag);
 }
 
+/* Whether the first bytes are all digits, signs, blanks, commas, '#' and
+ * letters: a text key file given with --binary, most likely. */
+static bool looks_like_text(const char *buf, size_t len)
+{
+    size_t k = len < 4096 ? len : 4096;
+    for (size_t i = 0; i < k; i++) {
+        unsigned char ch = (unsigned char)buf[i];
+        if (!(ch >= 0x20 && ch < 0x7f) && !is_blank((char)ch))
+            return false;
+    }
+    return k > 0;
+}
+
 sn_status sn_keys_parse(const char *name, const char *buf, size_t len, sn_key_type t, bool binary,
                         uint32_t **keys, size_t *count, sn_diag *diag)
 {
@@ -394,11 +407,12 @@ sn_status sn_keys_parse(const char *name, const char *buf, size_t len, sn_key_ty
     size_t found = 0, bytes;
     if (binary) {
         if (len % 4 != 0)
-            return sn_diag_set(diag, SN_EPARSE, 0, 0,
-                               "%s: %zu bytes is not a whole number of 4-byte %s keys (%zu "
-                               "byte%s left over at byte offset %zu)",
-                               what, len, type_text(t), len % 4, len % 4 == 1 ? "" : "s",
-                               len - len % 4);
+            return sn_diag_set(
+                diag, SN_EPARSE, 0, 0,
+                "%s: %zu bytes is not a whole number of 4-byte %s keys (%zu "
+                "byte%s left over at byte offset %zu)%s",
+                what, len, type_text(t), len % 4, len % 4 == 1 ? "" : "s", len - len % 4,
+                looks_like_text(buf, len) ? "; it looks like text: drop --binary" : "");
         found = len / 4;
     } else {
         scan c;
