@@ -247,12 +247,20 @@ out_has "identical"
 expect 1 "$S" gpu verify bitonic:4 --kernel "$T/wrong.cl" --payload --bits 0011
 out_has "differs: first after layer 1, payload of wire 0: expected 0, actual 1"
 expect 2 "$S" gpu verify bitonic:8 --kernel "$T/broken.cl"
-err_has "clBuildProgram"
+# one line that says so, then the build log once, indented under it; no
+# stray "1 error generated." from the runtime's compiler
+[ "$(head -n 1 "$T/err")" = "sortnet: $T/broken.cl: build failed:" ] ||
+    fail "build failure's first line: $(head -n 1 "$T/err")"
 err_has "no_such_variable"
+[ "$(grep -c no_such_variable "$T/err")" = 1 ] || fail "build log twice: $(cat "$T/err")"
+grep -v '^sortnet: ' "$T/err" | grep -qv '^    ' && fail "unindented build log: $(cat "$T/err")"
+grep -q "generated\." "$T/err" && fail "stray compiler summary: $(cat "$T/err")"
 # the log names the student's file and line, not the runtime's temporary copy
 err_has "$T/broken.cl:1:"
 grep -q tempfile "$T/err" && fail "the build log names a temporary file: $(cat "$T/err")"
 expect 2 "$S" gpu verify bitonic:8 --kernel "$T/no-such-file.cl"
+[ "$(cat "$T/err")" = "sortnet: --kernel: $T/no-such-file.cl: cannot open: No such file or directory" ] ||
+    fail "missing kernel file: $(cat "$T/err")"
 
 # user kernels run in a process of their own: a crash or an endless loop
 # is a verdict (exit 1) naming the layer, in bounded time, and nothing of
