@@ -315,10 +315,9 @@ static int check_cost(const sort_run *r, const sn_gpu *g, const uint32_t *rp, do
     if (c.seconds > ESTIMATE_LIMIT_S && !r->force)
         return cli_error(CLI_USAGE, "gpu sort",
                          "%s on %llu keys: %s, estimated %s on this %s device (more than the "
-                         "%.0f s allowed without --force; --force runs it, with progress on "
-                         "stderr)",
+                         "%.0f s allowed without --force; --force runs it%s)",
                          sn_sort_algo_name(r->o.algo), (unsigned long long)r->n, work, time,
-                         type, ESTIMATE_LIMIT_S);
+                         type, ESTIMATE_LIMIT_S, tr ? ", with progress on stderr" : "");
     fprintf(stderr, "sortnet: gpu sort: %s on %llu keys: %s, estimated %s%s\n",
             sn_sort_algo_name(r->o.algo), (unsigned long long)r->n, work, time,
             tr ? "" : " (one launch: no progress to show)");
