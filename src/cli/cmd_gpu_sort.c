@@ -71,8 +71,7 @@ static void sort_help(void)
 
 /* "ALGO:N" with N decimal or 2^K; "ALGO" alone when a key file gives N
  * (*sized false). */
-static int parse_target(const char *arg, bool from_file, sn_sort_algo *a, uint64_t *n,
-                        bool *sized)
+static int parse_target(const char *arg, bool from_file, sn_sort_algo *a, uint64_t *n, bool *sized)
 {
     const char *colon = strchr(arg, ':');
     char name[32];
@@ -304,7 +303,8 @@ static int check_cost(const sort_run *r, const sn_gpu *g, const uint32_t *rp, do
 {
     bool tr = r->o.algo == SN_SORT_TRANSPOSITION || r->o.algo == SN_SORT_TRANSPOSITION_LOCAL;
     size_t n = (size_t)r->n;
-    sn_gpu_sort_cost c = sn_gpu_sort_estimate(g, &r->o, n, tr && rp ? displacement(rp, n) : SIZE_MAX);
+    sn_gpu_sort_cost c =
+        sn_gpu_sort_estimate(g, &r->o, n, tr && rp ? displacement(rp, n) : SIZE_MAX);
     *est = c.seconds;
     if (c.seconds <= PROGRESS_S)
         return 0;
@@ -316,8 +316,8 @@ static int check_cost(const sort_run *r, const sn_gpu *g, const uint32_t *rp, do
         return cli_error(CLI_USAGE, "gpu sort",
                          "%s on %llu keys: %s, estimated %s on this %s device (more than the "
                          "%.0f s allowed without --force; --force runs it%s)",
-                         sn_sort_algo_name(r->o.algo), (unsigned long long)r->n, work, time,
-                         type, ESTIMATE_LIMIT_S, tr ? ", with progress on stderr" : "");
+                         sn_sort_algo_name(r->o.algo), (unsigned long long)r->n, work, time, type,
+                         ESTIMATE_LIMIT_S, tr ? ", with progress on stderr" : "");
     fprintf(stderr, "sortnet: gpu sort: %s on %llu keys: %s, estimated %s%s\n",
             sn_sort_algo_name(r->o.algo), (unsigned long long)r->n, work, time,
             tr ? "" : " (one launch: no progress to show)");
@@ -386,8 +386,9 @@ static int sort_and_verify(const sort_run *r, const uint32_t *input)
     ms[1] = cli_median(ht, r->reps);
     sn_sort_mismatch m = sn_sort_compare(rk, r->payload ? rp : NULL, keys, pay, n);
     if (r->output && !m.identical)
-        fprintf(stderr, "sortnet: --output: %s not written: the device's output differs from the "
-                        "reference\n",
+        fprintf(stderr,
+                "sortnet: --output: %s not written: the device's output differs from the "
+                "reference\n",
                 r->output);
     else if (r->output && (rc = cli_keys_write(r->output, r->in.binary, r->o.type, keys, n)) != 0)
         goto done;
@@ -509,8 +510,8 @@ int cmd_gpu_sort(int argc, char **argv)
     r.o.type = r.in.type;
     /* input, device output, reference and its work arrays, payloads (the
      * transposition sorts' estimate keeps the original indices too) */
-    bool idx = r.payload || r.o.algo == SN_SORT_TRANSPOSITION ||
-               r.o.algo == SN_SORT_TRANSPOSITION_LOCAL;
+    bool idx =
+        r.payload || r.o.algo == SN_SORT_TRANSPOSITION || r.o.algo == SN_SORT_TRANSPOSITION_LOCAL;
     uint64_t words = r.n * (idx ? 8 : 4);
     if (cli_memory_check("gpu sort", words * 4))
         return CLI_USAGE;

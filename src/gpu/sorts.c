@@ -639,9 +639,9 @@ void sn_gpu_sorter_set_progress(sn_gpu_sorter *s, sn_gpu_sort_progress_fn fn, vo
  * a round, 100000 keys 0.38 ms a round; rank sorts did 2-5 * 10^9
  * comparisons a second). A GPU's are guesses well below an H100's. */
 typedef struct sort_rates {
-    double launch_s;     /* one launch, with the flag read-back shared out */
-    double key_phase_s;  /* a key in one phase of a transposition round */
-    double compare_s;    /* one comparison of a rank sort */
+    double launch_s;    /* one launch, with the flag read-back shared out */
+    double key_phase_s; /* a key in one phase of a transposition round */
+    double compare_s;   /* one comparison of a rank sort */
 } sort_rates;
 
 static sort_rates rates_of(const sn_gpu *g)
