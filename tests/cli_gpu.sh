@@ -85,6 +85,21 @@ err_has "MiB"
 expect 0 "$S" gpu verify bitonic:4 --input 3,-1,2,-1 --payload
 expect 0 "$S" gpu verify bitonic:4 --type f32 --input -0,0,nan,-inf
 expect 2 "$S" gpu verify bitonic:4 --input 1,2
+# keys from a file: n from the file for a generator named without :N
+printf '# keys\n9 -3 7\n0 5 5 -1\n' >"$T/keys.txt"
+expect 0 "$S" gpu verify oddeven-merge-pad --input-file "$T/keys.txt" --payload
+out_has "oddeven-merge-pad:7: 7 wires"
+out_has "input from $T/keys.txt"
+out_has identical
+expect 2 "$S" gpu verify bitonic:8 --input-file "$T/keys.txt"
+err_has "7 keys, but bitonic:8 has 8 wires"
+# gpu batch: the arrays from a file, one after another
+printf '4 3 2 1\n1 1 0 0\n8 -8 7 -7\n' >"$T/arrays.txt"
+expect 0 "$S" gpu batch bitonic:4 --input-file "$T/arrays.txt" --layout columns --json
+[ "$(json 'd["arrays"], d["identical"], d["unsorted"]')" = "3 True 0" ] ||
+    fail "gpu batch --input-file: $(cat "$T/out")"
+expect 2 "$S" gpu batch bitonic:4 --input-file "$T/arrays.txt" --arrays 2
+err_has "12 keys, but --arrays 2"
 
 # fused variants: the final array, with the launch count printed
 for v in fused fused-local fused-serial; do
