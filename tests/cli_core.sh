@@ -152,6 +152,18 @@ expect 2 "$S" run bitonic:4 --output "$T/no/such/dir/k.txt"
 [ -z "$(ls "$T" | grep tmp)" ] || fail "temporary files left: $(ls "$T")"
 expect 2 "$S" run bitonic:4 --binary
 err_has "--binary: goes with --input-file"
+# view takes the keys of a file too (n from the file; the window's build,
+# with SDL's offscreen driver, only)
+printf '5 1 4 2 8 7 3 6\n' >"$T/eight.txt"
+if "$S" view --help >/dev/null 2>&1 &&
+    SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --script "" >/dev/null 2>&1; then
+    expect 0 env SDL_VIDEODRIVER=offscreen "$S" view bitonic oddeven-merge --size 640x400 \
+        --input-file "$T/eight.txt" --script "right" --dump-state "$T/state"
+    grep -q "^network: bitonic:8$" "$T/state" || fail "view --input-file: $(head -c 300 "$T/state")"
+    grep -q "^values: 1,5,2,4,7,8,3,6$" "$T/state" || fail "view --input-file values: $(cat "$T/state")"
+    expect 2 env SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --input-file "$T/eight.txt" --script ""
+    err_has "8 keys, but bitonic:4 has 4 wires"
+fi
 expect 0 "$S" run --help
 out_has "--input-file FILE"
 out_has "--output FILE"
