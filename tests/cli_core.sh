@@ -164,6 +164,13 @@ if "$S" view --help >/dev/null 2>&1 &&
     expect 2 env SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --input-file "$T/eight.txt" --script ""
     err_has "8 keys, but bitonic:4 has 4 wires"
 fi
+# draw too (the cairo build only)
+if "$S" draw --help >/dev/null 2>&1; then
+    expect 0 "$S" draw bitonic --input-file "$T/eight.txt" -o "$T/eight.svg"
+    grep -q "<svg" "$T/eight.svg" || fail "draw --input-file wrote no SVG"
+    expect 2 "$S" draw bitonic:4 --input-file "$T/eight.txt" -o "$T/four.svg"
+    err_has "8 keys, but bitonic:4 has 4 wires"
+fi
 expect 0 "$S" run --help
 out_has "--input-file FILE"
 out_has "--output FILE"

@@ -27,12 +27,15 @@ static void sort_help(void)
 {
     printf("usage: sortnet gpu sort ALGO:N [INPUT] [--device P:D] [--payload] [--json]\n"
            "                        [--digit-bits 4|8] [--full-rounds]\n"
-           "                        [--nearly-sorted PCT[,DIST]] [--reps R] [--force]\n\n"
+           "                        [--nearly-sorted PCT[,DIST]] [--reps R] [--force]\n"
+           "                        [--output FILE [--binary]]\n"
+           "       sortnet gpu sort ALGO --input-file FILE [--binary] [options]\n\n"
            "Sort N keys (any N from 0 to 2^31) on an OpenCL device with one of the classic\n"
            "GPU sorts and compare the output with the reference, a stable sort in the\n"
            "key order of the networks (with --payload, the original indices too). Prints\n"
            "\"identical\" (exit 0) or the first differing index, expected and actual\n"
-           "value (exit 1). Every algorithm is stable. ALGO:\n"
+           "value (exit 1). Every algorithm is stable. With --input-file, ALGO alone\n"
+           "takes N from the file (ALGO:N must match it). ALGO:\n"
            "  transposition        odd-even transposition: a launch per phase, a device\n"
            "                       flag read back each round; stops after a round that\n"
            "                       moves nothing (prints the rounds taken); O(n^2)\n"
@@ -61,12 +64,20 @@ static void sort_help(void)
            "                       (default: anywhere)\n"
            "  --reps R             sort R times from the same input, report the median\n"
            "                       times (default 1), verify the last\n"
-           "  --force              allow rank and transposition above 2^20 keys\n"
+           "  --force              run an O(n^2) sort (transposition, transposition-local,\n"
+           "                       rank, rank-global) estimated to take more than %.0f s;\n"
+           "                       the estimate (rounds from how far keys must travel,\n"
+           "                       or n^2 comparisons, at conservative rates for the\n"
+           "                       device type) is printed before long runs, and long\n"
+           "                       transposition runs show their rounds on stderr\n"
+           "  --output FILE        write the sorted keys (only when identical to the\n"
+           "                       reference) to FILE, one per line, or raw little-endian\n"
+           "                       4-byte keys with --binary; - is stdout\n"
            "  --json               {\"identical\",\"device\",\"algorithm\",\"n\",\"kernel_ms\",\n"
            "                       \"host_ms\",\"reference_ms\",\"rounds\",\"launches\",\n"
            "                       \"first_mismatch\"}\n"
            "  -h, --help           this text\n",
-           cli_input_help);
+           cli_input_help, ESTIMATE_LIMIT_S);
 }
 
 /* "ALGO:N" with N decimal or 2^K; "ALGO" alone when a key file gives N
