@@ -226,6 +226,55 @@ check "f32: NaN and infinities sort by totalOrder" 0 "-nan,-inf,-1(\.0*)?,-0(\.0
 check "f32: upper-case and signed spellings" 0 "-inf,.*,inf" \
     "$S" run bitonic:4 --type f32 --input INF,-Infinity,+1,NaN
 check "f32: 1e39 is out of range" 2 "--input" "$S" run bitonic:4 --type f32 --input 1e39,1,2,3
+check "--input: trailing comma" 2 "^sortnet: --input: column 8: trailing comma after 2" \
+    "$S" run bitonic:4 --input 5,1,4,2,
+check "--input: leading comma" 2 "--input: column 1: expected a value before the comma" \
+    "$S" run bitonic:4 --input ,5,1,4,2
+check "--input: two options" 2 "^sortnet: --reverse: only one of --input" \
+    "$S" run bitonic:4 --sorted --reverse
+
+# ---- key files (--input-file FILE [--binary]) ---------------------------------
+printf '1 2\n3 x\n' >"$(f badkey.txt)"
+check "key file: bad token" 2 "^sortnet: .*badkey\.txt:2:3: 'x' is not a number" \
+    "$S" run bitonic:4 --input-file "$(f badkey.txt)"
+printf '1 2\n3,\n# the end\n' >"$(f comma.txt)"
+check "key file: trailing comma" 2 "comma\.txt:2:2: trailing comma after 3" \
+    "$S" run bitonic --input-file "$(f comma.txt)"
+printf '1 2 3 99999999999\n' >"$(f range.txt)"
+check "key file: out of range" 2 "range\.txt:1:7: 99999999999 is out of range for i32" \
+    "$S" run bitonic:4 --input-file "$(f range.txt)"
+check "key file: empty" 2 "empty\.txt: no keys in the file" \
+    "$S" run bitonic --input-file "$(f empty.txt)"
+printf '# nothing\n\n' >"$(f comments.txt)"
+check "key file: only comments" 2 "comments\.txt: no keys" \
+    "$S" run bitonic:4 --input-file "$(f comments.txt)"
+printf '\1\0\0\0\2\0\0\0\3\0' >"$(f ten.bin)"
+check "key file: binary size not a multiple of 4" 2 \
+    "ten\.bin: 10 bytes .*4-byte i32 keys.*byte offset 8" \
+    "$S" run bitonic --input-file "$(f ten.bin)" --binary
+check "key file: text read as binary" 2 "comma\.txt: 17 bytes.*looks like text" \
+    "$S" run bitonic --input-file "$(f comma.txt)" --binary
+check "key file: missing" 2 "^sortnet: .*nokeys\.txt: cannot open" \
+    "$S" run bitonic --input-file "$(f nokeys.txt)"
+check "key file: a directory" 2 "^sortnet: $T: cannot read: Is a directory" \
+    "$S" run bitonic --input-file "$T"
+printf '5 1 4 2 3\n' >"$(f five.txt)"
+check "key file: count mismatch" 2 "five\.txt: 5 keys, but bitonic:4 has 4 wires" \
+    "$S" run bitonic:4 --input-file "$(f five.txt)"
+# (the OpenCL build only; these fail before a device is opened)
+if "$S" gpu --help >/dev/null 2>&1; then
+check "key file: count mismatch (gpu verify)" 2 "five\.txt: 5 keys, but pairwise:8 has 8 wires" \
+    "$S" gpu verify pairwise:8 --input-file "$(f five.txt)"
+check "key file: count mismatch (gpu sort)" 2 "five\.txt: 5 keys, but radix:4 asks for 4" \
+    "$S" gpu sort radix:4 --input-file "$(f five.txt)"
+check "key file: not whole arrays (gpu batch)" 2 "five\.txt: 5 keys are not whole arrays" \
+    "$S" gpu batch bitonic:4 --input-file "$(f five.txt)"
+fi
+check "key file: two inputs" 2 "^sortnet: --input-file: only one of" \
+    "$S" run bitonic:4 --reverse --input-file "$(f five.txt)"
+check "key file: binary NUL garbage is keys" 0 "sorted" \
+    "$S" run bitonic --input-file "$(f nul.txt)" --binary
+check "--binary alone" 2 "^sortnet: --binary: goes with --input-file" "$S" run bitonic:4 --binary
 
 # ---- names of the constructions and the library ----------------------------
 check "merge:A,B: not a number" 2 "merge:3,x.*not a number" "$S" info merge:3,x

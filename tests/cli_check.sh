@@ -45,7 +45,7 @@ expect 1 "$S" check "$T/b4.txt" --json
 ce=$(json '",".join(map(str, d["counterexample"]))')
 outp=$(json '",".join(map(str, d["output"]))')
 [ "$ce" = "1,0,1,0" ] || fail "smallest counterexample: $ce"
-expect 0 "$S" run "$T/b4.txt" --input "$ce" --json
+expect 1 "$S" run "$T/b4.txt" --input "$ce" --json
 [ "$(json '",".join(map(str, d["output"]))')" = "$outp" ] || fail "run disagrees: $(cat "$T/out")"
 [ "$(json 'd["output"] == sorted(d["output"])')" = "False" ] || fail "replayed output is sorted"
 expect 1 "$S" check "$T/b4.txt" --method reduce --json

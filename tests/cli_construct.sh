@@ -81,7 +81,7 @@ expect 1 "$S" check "$T/b128.txt"
 out_has "sorts: no"
 input=$(sed -n 's/^  replay: sortnet run .* --input //p' "$T/out")
 [ -n "$input" ] || fail "no replay line: $(cat "$T/out")"
-expect 0 "$S" run "$T/b128.txt" --input "$input"
+expect 1 "$S" run "$T/b128.txt" --input "$input"
 grep -q "^result: " "$T/out" && ! grep -q "^result:  sorted" "$T/out" ||
     fail "replayed counterexample sorts: $(head -c 300 "$T/out")"
 expect 2 "$S" check transposition:70

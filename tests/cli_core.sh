@@ -98,6 +98,82 @@ expect 2 "$S" run bitonic:4 --random abc
 expect 2 "$S" run bitonic:4 --type i64
 expect 2 "$S" run bitonic:4 --input 1,2,3,99999999999
 expect 2 "$S" run bitonic:4 --reverse --sorted
+# messages about options name them with their dashes
+err_has "sortnet: --sorted: only one of --input, --input-file, --random"
+# values are separated by commas and/or blanks, the same rule everywhere
+expect 0 "$S" run bitonic:4 --input "5 1 4 2" --json
+[ "$(json 'd["input"], d["output"]')" = "[5, 1, 4, 2] [1, 2, 4, 5]" ] || fail "spaces: $(cat "$T/out")"
+expect 0 "$S" run bitonic:4 --input "5, 1 ,4  2" --json
+[ "$(json 'd["input"]')" = "[5, 1, 4, 2]" ] || fail "commas and blanks: $(cat "$T/out")"
+expect 2 "$S" run bitonic:4 --input 5,1,4,2,
+err_has "sortnet: --input: column 8: trailing comma after 2"
+expect 2 "$S" run bitonic:4 --input 5,,1,4
+err_has "column 3: expected a value between two commas"
+# an f32 literal longer than 63 characters is a number like any other
+long=1.$(printf '0%.0s' $(seq 70))1
+expect 0 "$S" run bitonic:2 --type f32 --input "$long,0.5" --json
+[ "$(json 'd["output"]')" = "[0.5, 1.0]" ] || fail "long f32 literal: $(cat "$T/out")"
+
+# run's exit status is its verdict: 1 when the output is not sorted
+printf '[(1,2)]\n' >"$T/unsorting.txt"
+expect 1 "$S" run "$T/unsorting.txt" --input 3,1,2
+out_has "NOT sorted"
+expect 1 "$S" run "$T/unsorting.txt" --input 3,1,2 --json
+[ "$(json 'd["sorted"]')" = False ] || fail "unsorted json: $(cat "$T/out")"
+expect 0 "$S" run "$T/unsorting.txt" --input 1,3,2
+
+# --input-file: text with comments, n from the file for a generator named
+# without :N, stdin, binary; a fixed n must match the count
+printf '# my keys\n5, 1 4\n2 3   # and more\n9\n8 0\n' >"$T/keys.txt"
+expect 0 "$S" run bitonic --input-file "$T/keys.txt" --json
+[ "$(json 'd["n"], d["output"]')" = "8 [0, 1, 2, 3, 4, 5, 8, 9]" ] || fail "input-file: $(cat "$T/out")"
+expect 0 "$S" run oddeven-merge:8 --input-file "$T/keys.txt"
+out_has "from $T/keys.txt"
+expect 2 "$S" run bitonic:4 --input-file "$T/keys.txt"
+err_has "sortnet: $T/keys.txt: 8 keys, but bitonic:4 has 4 wires"
+"$S" run transposition --input-file - --json <"$T/keys.txt" >"$T/out" 2>"$T/err" || fail "stdin keys: $(cat "$T/err")"
+[ "$(json 'd["n"]')" = 8 ] || fail "stdin keys: $(cat "$T/out")"
+expect 0 "$S" run bitonic --type f32 --input-file "$T/keys.txt" --json
+[ "$(json 'd["output"][-1]')" = 9.0 ] || fail "f32 keys from a file: $(cat "$T/out")"
+# --output: the sorted keys, one per line, or raw with --binary; 0644, atomic
+expect 0 "$S" run bitonic --input-file "$T/keys.txt" --output "$T/sorted.txt"
+[ "$(tr '\n' ' ' <"$T/sorted.txt")" = "0 1 2 3 4 5 8 9 " ] || fail "--output: $(cat "$T/sorted.txt")"
+[ "$(stat -c %a "$T/sorted.txt")" = "$(printf '%o' $((0666 & ~$(umask))))" ] ||
+    fail "--output mode $(stat -c %a "$T/sorted.txt")"
+expect 0 "$S" run bitonic:8 --reverse --type u32 --output "$T/sorted.bin" --binary
+[ "$(od -An -tu4 -v "$T/sorted.bin" | tr -s ' \n' ' ')" = " 1 2 3 4 5 6 7 8 " ] ||
+    fail "--output --binary: $(od -An -tx4 "$T/sorted.bin")"
+expect 0 "$S" run bitonic --input-file "$T/sorted.bin" --binary --type u32 --json
+[ "$(json 'd["n"], d["input"]')" = "8 [1, 2, 3, 4, 5, 6, 7, 8]" ] || fail "binary round trip: $(cat "$T/out")"
+echo keep >"$T/kept.txt"
+expect 2 "$S" run bitonic:4 --input-file "$T/keys.txt" --output "$T/kept.txt"
+[ "$(cat "$T/kept.txt")" = keep ] || fail "a failed run overwrote --output"
+expect 2 "$S" run bitonic:4 --output "$T/no/such/dir/k.txt"
+[ -z "$(ls "$T" | grep tmp)" ] || fail "temporary files left: $(ls "$T")"
+expect 2 "$S" run bitonic:4 --binary
+err_has "--binary: goes with --input-file"
+# view takes the keys of a file too (n from the file; the window's build,
+# with SDL's offscreen driver, only)
+printf '5 1 4 2 8 7 3 6\n' >"$T/eight.txt"
+if "$S" view --help >/dev/null 2>&1 &&
+    SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --script "" >/dev/null 2>&1; then
+    expect 0 env SDL_VIDEODRIVER=offscreen "$S" view bitonic oddeven-merge --size 640x400 \
+        --input-file "$T/eight.txt" --script "right" --dump-state "$T/state"
+    grep -q "^network: bitonic:8$" "$T/state" || fail "view --input-file: $(head -c 300 "$T/state")"
+    grep -q "^values: 1,5,2,4,7,8,3,6$" "$T/state" || fail "view --input-file values: $(cat "$T/state")"
+    expect 2 env SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --input-file "$T/eight.txt" --script ""
+    err_has "8 keys, but bitonic:4 has 4 wires"
+fi
+# draw too (the cairo build only)
+if "$S" draw --help >/dev/null 2>&1; then
+    expect 0 "$S" draw bitonic --input-file "$T/eight.txt" -o "$T/eight.svg"
+    grep -q "<svg" "$T/eight.svg" || fail "draw --input-file wrote no SVG"
+    expect 2 "$S" draw bitonic:4 --input-file "$T/eight.txt" -o "$T/four.svg"
+    err_has "8 keys, but bitonic:4 has 4 wires"
+fi
+expect 0 "$S" run --help
+out_has "--input-file FILE"
+out_has "--output FILE"
 # limits are applied before allocating: a closed form with too many layers,
 # and a JSON text with more lists than the limits allow (before jansson
 # builds the document)

@@ -34,6 +34,16 @@ expect 2 "$S" gpu sort merge:10 --device x
 err_has "'x' is not a device"
 expect 2 "$S" gpu sort rank:2^21
 err_has "--force"
+err_has "comparisons, estimated"
+# an O(n^2) sort is estimated before it starts and refused past the limit
+# with the estimate; rounds come from how far keys must travel, so a sorted
+# input of the same size runs
+expect 2 "$S" gpu sort transposition:1000000
+err_has "sortnet: gpu sort: transposition on 1000000 keys: 500001 rounds of 2 launches"
+err_has "estimated"
+err_has "--force runs it, with progress on stderr"
+expect 0 "$S" gpu sort transposition:1000000 --sorted --json
+[ "$(json 'd["identical"], d["rounds"]')" = "True 1" ] || fail "sorted 10^6: $(cat "$T/out")"
 expect 2 "$S" gpu sort merge:10 --nearly-sorted 1 --reverse
 expect 2 "$S" gpu sort merge:10 --nearly-sorted x
 expect 2 "$S" gpu sort merge:3 --input 1,2
@@ -59,6 +69,24 @@ out_has identical
 expect 0 "$S" gpu sort radix:5000 --digit-bits 4 --type f32 --input "$(python3 -c 'import random; r=random.Random(1); print(",".join(r.choice(["nan","-nan","inf","-inf","-0","0","1.5","-2"]) for _ in range(5000)))')" --payload
 out_has "4-bit digits"
 out_has identical
+
+# keys from a file: ALGO alone takes n from it, ALGO:N must match it;
+# --output writes the verified keys (text or raw)
+printf '5 -1 3\n# two more\n-1 0\n' >"$T/keys.txt"
+expect 0 "$S" gpu sort merge --input-file "$T/keys.txt" --payload --json
+[ "$(json 'd["n"], d["identical"]')" = "5 True" ] || fail "merge from a file: $(cat "$T/out")"
+expect 0 "$S" gpu sort radix:5 --input-file "$T/keys.txt" --output "$T/sorted.txt"
+[ "$(tr '\n' ' ' <"$T/sorted.txt")" = "-1 -1 0 3 5 " ] || fail "--output: $(cat "$T/sorted.txt")"
+expect 2 "$S" gpu sort radix:6 --input-file "$T/keys.txt"
+err_has "5 keys, but radix:6 asks for 6"
+expect 0 "$S" gpu sort hybrid:2^12 --random 4 --type f32 --output "$T/sorted.bin" --binary
+[ "$(stat -c %s "$T/sorted.bin")" = 16384 ] || fail "--binary output size"
+expect 0 "$S" gpu sort radix --input-file "$T/sorted.bin" --binary --type f32 --json
+[ "$(json 'd["n"], d["identical"]')" = "4096 True" ] || fail "binary round trip: $(cat "$T/out")"
+# a wrong device output is never written
+expect 1 env SN_SORT_BUG=all "$S" gpu sort radix:3000 --random 2 --output "$T/bad.txt"
+[ ! -e "$T/bad.txt" ] || fail "a differing output was written"
+err_has "not written"
 
 # early exit: a sorted input stops after one round; 1% out of place near
 # their place takes far fewer rounds than the n/2 of the network

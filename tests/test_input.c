@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/input.h"
 #include "sn_test.h"
 
@@ -34,6 +35,20 @@ static void test_lists(void)
     CHECK(make(SN_INPUT_LIST, " -3 , 2147483647,-2147483648 ,+7", SN_KEY_I32, 4, k, &d) == SN_OK);
     CHECK((int32_t)k[0] == -3 && (int32_t)k[1] == INT32_MAX && (int32_t)k[2] == INT32_MIN &&
           k[3] == 7);
+    /* blanks, commas or both separate values, the same rule everywhere */
+    CHECK(make(SN_INPUT_LIST, "5 1 4 2", SN_KEY_I32, 4, k, &d) == SN_OK);
+    CHECK(k[0] == 5 && k[1] == 1 && k[2] == 4 && k[3] == 2);
+    CHECK(make(SN_INPUT_LIST, "5, 1\t4 ,2\n", SN_KEY_I32, 4, k, &d) == SN_OK);
+    CHECK(k[0] == 5 && k[1] == 1 && k[2] == 4 && k[3] == 2);
+    /* an f32 literal of more than 63 characters is a number like any other */
+    static const char long_f32[] =
+        "1.0000000000000000000000000000000000000000000000000000000000000000001";
+    CHECK(sizeof long_f32 > 64);
+    CHECK(make(SN_INPUT_LIST, long_f32, SN_KEY_F32, 1, k, &d) == SN_OK && k[0] == fbits(1.0f));
+    CHECK(make(SN_INPUT_LIST,
+               "000000000000000000000000000000000000000000000000000000000000000000000025e-1",
+               SN_KEY_F32, 1, k, &d) == SN_OK &&
+          k[0] == fbits(2.5f));
     CHECK(make(SN_INPUT_LIST, "4294967295,0,7", SN_KEY_U32, 3, k, &d) == SN_OK);
     CHECK(k[0] == UINT32_MAX && k[1] == 0 && k[2] == 7);
     CHECK(make(SN_INPUT_LIST, "-0,0,nan,-inf,1.5,-nan,inf,1e-45", SN_KEY_F32, 8, k, &d) == SN_OK);
@@ -62,13 +77,18 @@ static void test_lists(void)
         {"4294967296", SN_KEY_U32, 1, "out of range", 1},
         {"1.5", SN_KEY_I32, 1, "not a number", 1},
         {"0x10", SN_KEY_I32, 1, "not a number", 1},
-        {"1 2", SN_KEY_I32, 1, "not a number", 1},
+        {"1 2", SN_KEY_I32, 1, "expected 1 value, got 2", 0}, /* blanks separate values */
+        {"5,1,4,2,", SN_KEY_I32, 4, "column 8: trailing comma after 2", 8},
+        {"5 1 4 2 , ", SN_KEY_I32, 4, "trailing comma after 2", 9},
+        {",5,1,4,2", SN_KEY_I32, 4, "column 1: expected a value before the comma", 1},
+        {"5 , , 1", SN_KEY_I32, 2, "column 5: expected a value between two commas", 5},
+        {"5\n1,\n x", SN_KEY_I32, 3, "line 3, column 2: 'x' is not a number", 2},
         {"1e39", SN_KEY_F32, 1, "out of range for f32", 1},
         {"-1e39", SN_KEY_F32, 1, "out of range", 1},
         {"1.5x", SN_KEY_F32, 1, "not a number", 1},
         {"nanx", SN_KEY_F32, 1, "not a number", 1},
         {"nan(1)", SN_KEY_F32, 1, "not a number", 1},
-        {"- 1", SN_KEY_F32, 1, "not a number", 1},
+        {"- 1", SN_KEY_F32, 2, "column 1: '-' is not a number", 1},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         sn_status st = make(SN_INPUT_LIST, bad[i].text, bad[i].t, bad[i].n, k, &d);
@@ -312,8 +332,69 @@ static void test_keys(void)
     CHECK(sn_key_parse(SN_KEY_F32, "1e-50", 5, &v) == SN_OK && v == 0);
 }
 
+/* Key files: text with comments and line:column errors, raw binary. */
+static void test_key_files(void)
+{
+    uint32_t *k = NULL;
+    size_t count = 99;
+    sn_diag d;
+    static const char text[] = "# my keys\n5, 1 4\n\n2 # the last\n-7";
+    CHECK(sn_keys_parse("k.txt", text, sizeof text - 1, SN_KEY_I32, false, &k, &count, &d) ==
+          SN_OK);
+    CHECK(count == 5 && k && k[0] == 5 && k[1] == 1 && k[2] == 4 && k[3] == 2 &&
+          (int32_t)k[4] == -7);
+    sn_free(k);
+    /* not NUL-terminated: only len bytes are read */
+    CHECK(sn_keys_parse("k.txt", "12345", 2, SN_KEY_U32, false, &k, &count, &d) == SN_OK &&
+          count == 1 && k[0] == 12);
+    sn_free(k);
+    /* empty and comment-only files have no keys (the caller decides) */
+    CHECK(sn_keys_parse("k.txt", "", 0, SN_KEY_I32, false, &k, &count, &d) == SN_OK && count == 0 &&
+          k);
+    sn_free(k);
+    CHECK(sn_keys_parse("k.txt", "# none\n  \n", 10, SN_KEY_I32, false, &k, &count, &d) == SN_OK &&
+          count == 0);
+    sn_free(k);
+    static const struct {
+        const char *text;
+        sn_key_type t;
+        const char *message;
+        unsigned long line, col;
+    } bad[] = {
+        {"1 2\n3 x 4\n", SN_KEY_I32, "k.txt:2:3: 'x' is not a number", 2, 3},
+        {"1,2,\n# end\n", SN_KEY_I32, "k.txt:1:4: trailing comma after 2", 1, 4},
+        {"\n,1,2", SN_KEY_I32, "k.txt:2:1: expected a value before the comma", 2, 1},
+        {"1 2\n\n  -1", SN_KEY_U32, "k.txt:3:3: -1 is out of range for u32", 3, 3},
+        {"1\n2\x01\n", SN_KEY_F32, "k.txt:2:1: '2\\x01' is not a number", 2, 1},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        k = NULL;
+        sn_status st = sn_keys_parse("k.txt", bad[i].text, strlen(bad[i].text), bad[i].t, false, &k,
+                                     &count, &d);
+        CHECKF(st == SN_EPARSE && !k, "key file case %zu: status %d", i, (int)st);
+        CHECKF(strstr(d.text, bad[i].message) != NULL, "key file case %zu: '%s' lacks '%s'", i,
+               d.text, bad[i].message);
+        if (bad[i].line)
+            CHECKF(d.line == bad[i].line && d.column == bad[i].col, "key file case %zu: %lu:%lu", i,
+                   d.line, d.column);
+    }
+    /* an embedded NUL is no number */
+    CHECK(sn_keys_parse("k.txt", "1 2\0 3", 7, SN_KEY_I32, false, &k, &count, &d) == SN_EPARSE &&
+          strstr(d.text, "k.txt:1:3: '2\\x00' is not a number"));
+    /* binary: little-endian 4-byte keys, any bits */
+    static const char bin[] = "\x01\x00\x00\x00\xff\xff\xff\xff\x00\x00\xc0\x7f";
+    CHECK(sn_keys_parse("k.bin", bin, 12, SN_KEY_F32, true, &k, &count, &d) == SN_OK &&
+          count == 3 && k[0] == 1 && k[1] == 0xffffffffu && k[2] == 0x7fc00000u);
+    sn_free(k);
+    CHECK(sn_keys_parse("k.bin", bin, 10, SN_KEY_I32, true, &k, &count, &d) == SN_EPARSE &&
+          strstr(d.text, "k.bin: 10 bytes") && strstr(d.text, "byte offset 8"));
+    CHECK(sn_keys_parse("k.bin", bin, 0, SN_KEY_I32, true, &k, &count, &d) == SN_OK && count == 0);
+    sn_free(k);
+}
+
 int main(void)
 {
+    test_key_files();
     test_lists();
     test_bits_and_orders();
     test_random();

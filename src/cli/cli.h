@@ -43,13 +43,17 @@ int cli_load(const char *spec, sn_schedule **out);
  * was printed. */
 int cli_load_network(const char *spec, sn_schedule **s, sn_network **net);
 
-/* The input options shared by run, draw, view and gpu verify:
- *   --input 3,1,2 | --random SEED | --reverse | --sorted | --bits 0110,
- *   --type i32|u32|f32. */
+/* The input options shared by run, draw, view, gpu verify and gpu sort:
+ *   --input 3,1,2 | --random SEED | --reverse | --sorted | --bits 0110 |
+ *   --input-file FILE|- [--binary], --type i32|u32|f32. */
 typedef struct cli_input {
-    sn_input_spec spec;
-    bool given; /* any input option seen */
+    sn_input_spec spec; /* --input-file: SN_INPUT_KEYS, text = the file's name */
+    bool given;         /* any input option seen */
     sn_key_type type;
+    bool binary;          /* --binary: key files (and --output) as raw little-endian keys */
+    const char *file;     /* --input-file's argument, NULL without */
+    const uint32_t *keys; /* its keys once read (cli_input_load), kept until exit */
+    size_t count;
 } cli_input;
 
 void cli_input_init(cli_input *in); /* default: random with a time seed */
@@ -57,11 +61,34 @@ void cli_input_init(cli_input *in); /* default: random with a time seed */
  * argument; returns 1 if taken, 0 if not an input option, or an exit
  * code > 1 (after printing) when the argument is bad. */
 int cli_input_option(cli_input *in, const char *name, const char *arg);
+/* After the options: --binary needs --input-file or (has_output: the
+ * command was given --output) an output of keys, and the key file is read (with the
+ * final --type) into in->keys/count. 0, or an exit code after printing
+ * (a missing file, a bad key with FILE:LINE:COLUMN, no keys at all). */
+int cli_input_finish(cli_input *in, bool has_output);
+/* cli_load for a command with an input: with --input-file, a generator
+ * named without its size ("bitonic", "oddeven-merge-pad") takes n = the
+ * number of keys; a network of fixed n must have as many wires as the
+ * file has keys (else an error naming both counts). */
+int cli_input_load_net(cli_input *in, const char *spec, sn_schedule **out);
+/* spec with n taken from the key file (into buf) when the file sizes it,
+ * else spec itself; *sized tells which. */
+const char *cli_input_sized_spec(const cli_input *in, const char *spec, char *buf, size_t cap,
+                                 bool *sized);
 /* Make the keys for n wires (sn_malloc'd into *keys); prints and returns 2
- * on bad input. */
+ * on bad input (with --input-file: a key count other than n). */
 int cli_input_make(const cli_input *in, uint32_t n, uint32_t **keys);
 /* The help lines describing the input options (for --help texts). */
 extern const char cli_input_help[];
+
+/* Read a key file (text, or raw little-endian with binary; "-" is stdin)
+ * as keys of type t into *keys (sn_malloc'd: the caller frees) and
+ * *count. 0, or an exit code after printing. A file with no
+ * keys is an error. */
+int cli_keys_read(const char *path, bool binary, sn_key_type t, uint32_t **keys, size_t *count);
+/* Write keys[0..n) to path atomically ("-": stdout): text one per line, or
+ * raw little-endian 4-byte keys with binary. 0, or an exit code (printed). */
+int cli_keys_write(const char *path, bool binary, sn_key_type t, const uint32_t *keys, size_t n);
 
 /* getopt_long entries for the input options; their `val`s are
  * CLI_OPT_INPUT, so a command's switch sends them to cli_input_option with
@@ -70,7 +97,8 @@ extern const char cli_input_help[];
 #define CLI_INPUT_LONGOPTS                                                                         \
     {"input", 1, NULL, CLI_OPT_INPUT}, {"random", 1, NULL, CLI_OPT_INPUT},                         \
         {"reverse", 0, NULL, CLI_OPT_INPUT}, {"sorted", 0, NULL, CLI_OPT_INPUT},                   \
-        {"bits", 1, NULL, CLI_OPT_INPUT},                                                          \
+        {"bits", 1, NULL, CLI_OPT_INPUT}, {"input-file", 1, NULL, CLI_OPT_INPUT},                  \
+        {"binary", 0, NULL, CLI_OPT_INPUT},                                                        \
     {                                                                                              \
         "type", 1, NULL, CLI_OPT_INPUT                                                             \
     }

@@ -445,7 +445,7 @@ int cmd_draw(int argc, char **argv)
     for (; rc == 0 && made < o.count; made++) {
         draw_job *j = &jobs[made];
         sn_draw_state_init(&j->st);
-        if ((rc = cli_load(o.nets[made], &j->s)) != 0)
+        if ((rc = cli_input_load_net(&o.in, o.nets[made], &j->s)) != 0)
             break;
         if (made > 0 && sn_schedule_wires(j->s) != sn_schedule_wires(jobs[0].s))
             rc = cli_error(CLI_USAGE, o.nets[made],

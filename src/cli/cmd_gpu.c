@@ -111,7 +111,17 @@ int gpu_device_arg(const char *arg)
 int gpu_report(const char *what, sn_status st, const sn_diag *d, const char *log)
 {
     const char *nl = strchr(d->text, '\n');
-    if (log && *log && nl)
+    if (st == SN_EBUILD && log && *log) {
+        /* One line that says so, then the log once, indented under it. */
+        fprintf(stderr, "sortnet: %s: build failed:\n", what);
+        for (const char *p = log; *p;) {
+            const char *e = strchr(p, '\n');
+            size_t len = e ? (size_t)(e - p) : strlen(p);
+            if (len)
+                fprintf(stderr, "    %.*s\n", (int)len, p);
+            p += len + (e != NULL);
+        }
+    } else if (log && *log && nl)
         fprintf(stderr, "sortnet: %s: %.*s\n%s\n", what, (int)(nl - d->text), d->text, log);
     else
         fprintf(stderr, "sortnet: %s: %s\n", what, d->text[0] ? d->text : sn_status_str(st));

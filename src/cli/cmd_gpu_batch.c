@@ -19,7 +19,8 @@ static void batch_help(void)
 {
     printf("usage: sortnet gpu batch NET --arrays M [--layout rows|columns] [--type T]\n"
            "                         [--payload] [--keys random|dups|bits] [--seed S]\n"
-           "                         [--device P:D] [--inject-fault A:W] [--json]\n\n"
+           "                         [--device P:D] [--inject-fault A:W] [--json]\n"
+           "                         [--input-file FILE [--binary]]\n\n"
            "Sort M independent arrays of n keys at once (n = NET's wires, 1..%u; any\n"
            "network: a generator, best:N, a file): one work-item per array, the whole\n"
            "network in registers, as the straight-line kernels `sortnet gen NET --format\n"
@@ -34,6 +35,11 @@ static void batch_help(void)
            "  --keys K          random (default) 32-bit keys, dups (few distinct values,\n"
            "                    f32 with -0.0, +0.0, infinities and NaNs) or bits (0/1)\n"
            "  --seed S          random seed (default 1)\n"
+           "  --input-file FILE the arrays from a file (- reads stdin), one after another,\n"
+           "                    n keys each: values separated by commas, blanks or\n"
+           "                    newlines, # comments; M = keys / n unless --arrays\n"
+           "                    is given (then it must match)\n"
+           "  --binary          the file holds raw little-endian 4-byte keys\n"
            "  --device P:D      platform and device index (`sortnet gpu list`)\n"
            "  --inject-fault A:W  corrupt array A's wire W on the device after the kernel\n"
            "                    (shows that a mismatch is caught)\n"
@@ -90,6 +96,8 @@ static int fail(const char *what, sn_status st, const sn_diag *d)
 
 typedef struct batch_args {
     const char *net, *device;
+    const char *file; /* --input-file */
+    bool binary, keys_given;
     uint64_t arrays;
     sn_batch_layout layout;
     sn_key_type type;
@@ -98,7 +106,19 @@ typedef struct batch_args {
     uint64_t seed, inj_array, inj_wire;
 } batch_args;
 
-enum { O_ARRAYS = 256, O_LAYOUT, O_TYPE, O_PAYLOAD, O_KEYS, O_SEED, O_DEVICE, O_INJECT, O_JSON };
+enum {
+    O_ARRAYS = 256,
+    O_LAYOUT,
+    O_TYPE,
+    O_PAYLOAD,
+    O_KEYS,
+    O_SEED,
+    O_DEVICE,
+    O_INJECT,
+    O_JSON,
+    O_FILE,
+    O_BINARY
+};
 
 /* --inject-fault ARRAY:WIRE */
 static bool parse_inject(const char *arg, batch_args *a)
@@ -128,7 +148,10 @@ static int take(void *ctx, int key, const char *name, const char *arg)
     case O_TYPE:
         return cli_type_arg(arg, &a->type);
     case O_PAYLOAD: a->payload = true; return 0;
+    case O_FILE: a->file = arg; return 0;
+    case O_BINARY: a->binary = true; return 0;
     case O_KEYS:
+        a->keys_given = true;
         if (strcmp(arg, "random") == 0)
             a->keys = KEYS_RANDOM;
         else if (strcmp(arg, "dups") == 0)
@@ -139,6 +162,7 @@ static int take(void *ctx, int key, const char *name, const char *arg)
             return cli_error(CLI_USAGE, "--keys", "'%s' is not random, dups or bits", arg);
         return 0;
     case O_SEED:
+        a->keys_given = true;
         if (!cli_parse_u64(arg, 0, UINT64_MAX, &a->seed))
             return cli_error(CLI_USAGE, "--seed", "'%s' is not a number", arg);
         return 0;
@@ -163,6 +187,8 @@ static int parse_batch(int argc, char **argv, batch_args *a)
                                          {"device", 1, NULL, O_DEVICE},
                                          {"inject-fault", 1, NULL, O_INJECT},
                                          {"json", 0, NULL, O_JSON},
+                                         {"input-file", 1, NULL, O_FILE},
+                                         {"binary", 0, NULL, O_BINARY},
                                          {"help", 0, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     int first, rc = gpu_options("gpu batch", argc, argv, "", opts, batch_help, take, a, &first);
@@ -170,8 +196,13 @@ static int parse_batch(int argc, char **argv, batch_args *a)
         return rc;
     if (first != argc - 1)
         return cli_error(CLI_USAGE, "gpu batch", "expected one network (see --help)");
-    if (a->arrays == 0)
-        return cli_error(CLI_USAGE, "gpu batch", "--arrays M is required");
+    if (a->arrays == 0 && !a->file)
+        return cli_error(CLI_USAGE, "gpu batch", "--arrays M is required (or --input-file FILE)");
+    if (a->binary && !a->file)
+        return cli_error(CLI_USAGE, "--binary", "goes with --input-file (raw 4-byte keys)");
+    if (a->file && a->keys_given)
+        return cli_error(CLI_USAGE, "--input-file",
+                         "the keys come from the file: drop --keys and --seed");
 #ifndef SN_HAVE_JANSSON
     if (a->json)
         return cli_error(CLI_NOENV, "--json", "built without jansson (libjansson-dev)");
@@ -267,8 +298,12 @@ static void report(const batch_args *a, const sn_gpu *g, const sn_network *net,
 
 int cmd_gpu_batch(int argc, char **argv)
 {
-    batch_args a = {NULL, NULL, 0, SN_BATCH_ROWS, SN_KEY_I32, false, false, false, KEYS_RANDOM,
-                    1,    0,    0};
+    batch_args a;
+    memset(&a, 0, sizeof a);
+    a.layout = SN_BATCH_ROWS;
+    a.type = SN_KEY_I32;
+    a.keys = KEYS_RANDOM;
+    a.seed = 1;
     int rc = parse_batch(argc, argv, &a);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
@@ -276,10 +311,28 @@ int cmd_gpu_batch(int argc, char **argv)
     sn_network *net = NULL;
     sn_gpu *g = NULL;
     sn_batch_kernel *k = NULL;
-    uint32_t *in = NULL, *keys = NULL, *pay = NULL;
+    uint32_t *in = NULL, *keys = NULL, *pay = NULL, *file_keys = NULL;
+    size_t file_count = 0;
     if ((rc = load_net(a.net, &s, &net)) != 0)
         goto done;
     uint32_t n = sn_network_wires(net);
+    if (a.file) {
+        if ((rc = cli_keys_read(a.file, a.binary, a.type, &file_keys, &file_count)) != 0)
+            goto done;
+        const char *name = strcmp(a.file, "-") == 0 ? "<stdin>" : a.file;
+        if (file_count % n != 0 || (a.arrays && file_count != a.arrays * n)) {
+            rc = a.arrays ? cli_error(CLI_USAGE, name,
+                                      "%zu keys, but --arrays %llu of %s's n = %u need %llu",
+                                      file_count, (unsigned long long)a.arrays, a.net, n,
+                                      (unsigned long long)a.arrays * n)
+                          : cli_error(CLI_USAGE, name,
+                                      "%zu keys are not whole arrays of %s's n = %u (%zu left "
+                                      "over)",
+                                      file_count, a.net, n, file_count % n);
+            goto done;
+        }
+        a.arrays = file_count / n;
+    }
     size_t words = (size_t)a.arrays * n;
     if ((rc = cli_memory_check("gpu batch", (uint64_t)words * 4 * (a.payload ? 3 : 2))) != 0)
         goto done;
@@ -290,7 +343,12 @@ int cmd_gpu_batch(int argc, char **argv)
         rc = cli_error(CLI_USAGE, "gpu batch", "out of memory for %zu keys", words);
         goto done;
     }
-    fill_keys(a.type, a.keys, a.seed, in, words);
+    if (file_keys) /* the file's arrays one after another, placed in the layout */
+        for (uint64_t ar = 0; ar < a.arrays; ar++)
+            for (uint32_t w = 0; w < n; w++)
+                in[sn_batch_index(a.layout, n, a.arrays, ar, w)] = file_keys[ar * n + w];
+    else
+        fill_keys(a.type, a.keys, a.seed, in, words);
     memcpy(keys, in, words * 4);
     if (pay)
         fill_payload(a.layout, n, a.arrays, pay);
@@ -310,11 +368,16 @@ int cmd_gpu_batch(int argc, char **argv)
                sn_batch_layout_name(a.layout), sn_batch_layout_name(a.layout));
         if (a.layout == SN_BATCH_ROWS)
             printf(", work-groups of %u through local memory", sn_batch_kernel_wg(k));
-        printf("); %s keys, %s (seed %llu)%s\n", sn_key_type_name(a.type),
-               a.keys == KEYS_RANDOM ? "random"
-               : a.keys == KEYS_DUPS ? "duplicates"
-                                     : "0/1",
-               (unsigned long long)a.seed, a.payload ? ", with payload" : "");
+        if (a.file)
+            printf("); %s keys from %s%s\n", sn_key_type_name(a.type),
+                   strcmp(a.file, "-") == 0 ? "<stdin>" : a.file,
+                   a.payload ? ", with payload" : "");
+        else
+            printf("); %s keys, %s (seed %llu)%s\n", sn_key_type_name(a.type),
+                   a.keys == KEYS_RANDOM ? "random"
+                   : a.keys == KEYS_DUPS ? "duplicates"
+                                         : "0/1",
+                   (unsigned long long)a.seed, a.payload ? ", with payload" : "");
     }
     sn_batch_run run = {a.layout, a.arrays, 1, a.inject, a.inj_array, (uint32_t)a.inj_wire};
     double ms = 0;
@@ -332,6 +395,7 @@ done:
     sn_free(in);
     sn_free(keys);
     sn_free(pay);
+    sn_free(file_keys);
     sn_network_destroy(net);
     sn_schedule_destroy(s);
     return rc;

@@ -2,9 +2,11 @@
  * (src/gpu/sorts.h) on an OpenCL device, verified against the stable
  * reference (keys and, with --payload, the original indices), and their
  * rows in `sortnet gpu bench`. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h> // for: isatty
 
 #include "cli.h"
 #include "cli_time.h"
@@ -15,20 +17,25 @@
 #include "cmd_gpu_sort.h"
 #include "gpu/sorts.h"
 
-/* O(n^2) sorts above this many keys need --force. */
-#define QUADRATIC_MAX ((uint64_t)1 << 20)
+/* An O(n^2) sort estimated to take longer than this (sn_gpu_sort_estimate)
+ * needs --force; one estimated past PROGRESS_S shows progress on stderr. */
+#define ESTIMATE_LIMIT_S 60.0
+#define PROGRESS_S 5.0
 #define REPS_MAX 100
 
 static void sort_help(void)
 {
     printf("usage: sortnet gpu sort ALGO:N [INPUT] [--device P:D] [--payload] [--json]\n"
            "                        [--digit-bits 4|8] [--full-rounds]\n"
-           "                        [--nearly-sorted PCT[,DIST]] [--reps R] [--force]\n\n"
+           "                        [--nearly-sorted PCT[,DIST]] [--reps R] [--force]\n"
+           "                        [--output FILE [--binary]]\n"
+           "       sortnet gpu sort ALGO --input-file FILE [--binary] [options]\n\n"
            "Sort N keys (any N from 0 to 2^31) on an OpenCL device with one of the classic\n"
            "GPU sorts and compare the output with the reference, a stable sort in the\n"
            "key order of the networks (with --payload, the original indices too). Prints\n"
            "\"identical\" (exit 0) or the first differing index, expected and actual\n"
-           "value (exit 1). Every algorithm is stable. ALGO:\n"
+           "value (exit 1). Every algorithm is stable. With --input-file, ALGO alone\n"
+           "takes N from the file (ALGO:N must match it). ALGO:\n"
            "  transposition        odd-even transposition: a launch per phase, a device\n"
            "                       flag read back each round; stops after a round that\n"
            "                       moves nothing (prints the rounds taken); O(n^2)\n"
@@ -57,16 +64,25 @@ static void sort_help(void)
            "                       (default: anywhere)\n"
            "  --reps R             sort R times from the same input, report the median\n"
            "                       times (default 1), verify the last\n"
-           "  --force              allow rank and transposition above 2^20 keys\n"
+           "  --force              run an O(n^2) sort (transposition, transposition-local,\n"
+           "                       rank, rank-global) estimated to take more than %.0f s;\n"
+           "                       the estimate (rounds from how far keys must travel,\n"
+           "                       or n^2 comparisons, at conservative rates for the\n"
+           "                       device type) is printed before long runs, and long\n"
+           "                       transposition runs show their rounds on stderr\n"
+           "  --output FILE        write the sorted keys (only when identical to the\n"
+           "                       reference) to FILE, one per line, or raw little-endian\n"
+           "                       4-byte keys with --binary; - is stdout\n"
            "  --json               {\"identical\",\"device\",\"algorithm\",\"n\",\"kernel_ms\",\n"
            "                       \"host_ms\",\"reference_ms\",\"rounds\",\"launches\",\n"
            "                       \"first_mismatch\"}\n"
            "  -h, --help           this text\n",
-           cli_input_help);
+           cli_input_help, ESTIMATE_LIMIT_S);
 }
 
-/* "ALGO:N" with N decimal or 2^K. */
-static int parse_target(const char *arg, sn_sort_algo *a, uint64_t *n)
+/* "ALGO:N" with N decimal or 2^K; "ALGO" alone when a key file gives N
+ * (*sized false). */
+static int parse_target(const char *arg, bool from_file, sn_sort_algo *a, uint64_t *n, bool *sized)
 {
     const char *colon = strchr(arg, ':');
     char name[32];
@@ -80,9 +96,14 @@ static int parse_target(const char *arg, sn_sort_algo *a, uint64_t *n)
                          "'%s' is not a sort (transposition, transposition-local, rank, "
                          "rank-global, merge, radix, hybrid)",
                          name);
+    *sized = colon != NULL;
+    if (!colon && from_file)
+        return 0;
     if (!colon)
-        return cli_error(CLI_USAGE, "gpu sort", "'%s': give the size as ALGO:N (e.g. %s:1000)", arg,
-                         name);
+        return cli_error(CLI_USAGE, "gpu sort",
+                         "'%s': give the size as ALGO:N (e.g. %s:1000), or the keys with "
+                         "--input-file FILE",
+                         arg, name);
     const char *s = colon + 1;
     uint64_t e;
     bool ok = (s[0] == '2' && s[1] == '^') ? cli_parse_u64(s + 2, 0, 31, &e) && (*n = 1ull << e, 1)
@@ -131,6 +152,7 @@ typedef struct sort_run {
     sn_gpu_sort_opts o;
     uint64_t n, reps;
     bool payload, json, force;
+    const char *output; /* --output FILE: the sorted keys */
     double pct;
     uint64_t dist;
     bool nearly;
@@ -227,38 +249,117 @@ static int report(const sort_run *r, const char *device, const sn_gpu_sort_stats
     return 0;
 }
 
+/* "45 s", "16 min", "3.2 h" */
+static void duration(double s, char *buf, size_t cap)
+{
+    if (s < 90)
+        snprintf(buf, cap, "%.0f s", s < 1 ? 1 : s);
+    else if (s < 5400)
+        snprintf(buf, cap, "%.0f min", s / 60);
+    else if (s < 172800)
+        snprintf(buf, cap, "%.1f h", s / 3600);
+    else
+        snprintf(buf, cap, "%.0f days", s / 86400);
+}
+
+/* The farthest any key stands from its place in the reference's output
+ * (rp: each output place's original index). */
+static size_t displacement(const uint32_t *rp, size_t n)
+{
+    size_t d = 0;
+    for (size_t j = 0; j < n; j++) {
+        size_t m = rp[j] > j ? rp[j] - j : j - rp[j];
+        d = m > d ? m : d;
+    }
+    return d;
+}
+
+/* The work an estimate counts, for its messages. */
+static void cost_text(const sort_run *r, const sn_gpu_sort_cost *c, char *buf, size_t cap)
+{
+    if (c->comparisons > 0)
+        snprintf(buf, cap, "%.3g comparisons", c->comparisons);
+    else
+        snprintf(buf, cap, "%s%llu rounds of 2 launches over %llu keys",
+                 c->rounds * 2 >= r->n ? "" : "about ", (unsigned long long)c->rounds,
+                 (unsigned long long)r->n);
+}
+
+/* Progress of a long transposition sort on stderr: on a terminal one line
+ * rewritten in place, else a line after PROGRESS_S seconds and every 30 s
+ * after that. Wall time here only paces the messages. */
+typedef struct progress {
+    bool tty, shown;
+    double t0, last;
+} progress;
+
+static void progress_rounds(void *ctx, uint64_t done, uint64_t cap)
+{
+    progress *p = ctx;
+    double now = cli_now_ms(), s = (now - p->t0) / 1000;
+    if (p->tty ? now - p->last < 250 : s < PROGRESS_S || now - p->last < 30000)
+        return;
+    p->last = now;
+    p->shown = true;
+    fprintf(stderr, "%ssortnet: gpu sort: round %llu of at most %llu (%.0f%%), %.0f s%s",
+            p->tty ? "\r" : "", (unsigned long long)done, (unsigned long long)cap,
+            100.0 * (double)done / (double)(cap ? cap : 1), s, p->tty ? "" : "\n");
+    fflush(stderr);
+}
+
+/* Refuse an O(n^2) run estimated past ESTIMATE_LIMIT_S without --force;
+ * say what a long one will take. rp: the reference's original indices
+ * (for the transposition sorts' rounds), or NULL. */
+static int check_cost(const sort_run *r, const sn_gpu *g, const uint32_t *rp, double *est)
+{
+    bool tr = r->o.algo == SN_SORT_TRANSPOSITION || r->o.algo == SN_SORT_TRANSPOSITION_LOCAL;
+    size_t n = (size_t)r->n;
+    sn_gpu_sort_cost c =
+        sn_gpu_sort_estimate(g, &r->o, n, tr && rp ? displacement(rp, n) : SIZE_MAX);
+    *est = c.seconds;
+    if (c.seconds <= PROGRESS_S)
+        return 0;
+    char work[96], time[32];
+    cost_text(r, &c, work, sizeof work);
+    duration(c.seconds, time, sizeof time);
+    const char *type = sn_gpu_info(g)->type;
+    if (c.seconds > ESTIMATE_LIMIT_S && !r->force)
+        return cli_error(CLI_USAGE, "gpu sort",
+                         "%s on %llu keys: %s, estimated %s on this %s device (more than the "
+                         "%.0f s allowed without --force; --force runs it%s)",
+                         sn_sort_algo_name(r->o.algo), (unsigned long long)r->n, work, time, type,
+                         ESTIMATE_LIMIT_S, tr ? ", with progress on stderr" : "");
+    fprintf(stderr, "sortnet: gpu sort: %s on %llu keys: %s, estimated %s%s\n",
+            sn_sort_algo_name(r->o.algo), (unsigned long long)r->n, work, time,
+            tr ? "" : " (one launch: no progress to show)");
+    return 0;
+}
+
 /* Sort r->reps times from input, verify the last output. */
 static int sort_and_verify(const sort_run *r, const uint32_t *input)
 {
     size_t n = (size_t)r->n, words = n ? n : 1;
+    /* The transposition sorts' estimate needs each key's place: the
+     * reference runs with the original indices then too. */
+    bool tr = r->o.algo == SN_SORT_TRANSPOSITION || r->o.algo == SN_SORT_TRANSPOSITION_LOCAL;
+    bool idx = r->payload || tr;
     uint32_t *keys = sn_malloc(words * 4), *pay = r->payload ? sn_malloc(words * 4) : NULL;
-    uint32_t *rk = sn_malloc(words * 4), *rp = r->payload ? sn_malloc(words * 4) : NULL;
-    uint32_t *ip = r->payload ? sn_malloc(words * 4) : NULL;
+    uint32_t *rk = sn_malloc(words * 4), *rp = idx ? sn_malloc(words * 4) : NULL;
+    uint32_t *ip = idx ? sn_malloc(words * 4) : NULL;
     double *kt = sn_calloc(r->reps, sizeof *kt), *ht = sn_calloc(r->reps, sizeof *ht);
     sn_gpu *g = NULL;
     sn_gpu_sorter *so = NULL;
     sn_diag d;
     sn_diag_clear(&d);
     int rc = CLI_OK;
-    if (!keys || !rk || !kt || !ht || (r->payload && (!pay || !rp || !ip))) {
+    progress pr = {isatty(fileno(stderr)) != 0, false, cli_now_ms(), 0};
+    if (!keys || !rk || !kt || !ht || (r->payload && !pay) || (idx && (!rp || !ip))) {
         rc = cli_error(CLI_USAGE, "gpu sort", "out of memory for %zu keys", n);
         goto done;
     }
     for (size_t i = 0; i < n && ip; i++)
         ip[i] = (uint32_t)i;
     sn_status st = sn_gpu_open(r->device, &g, &d);
-    if (st == SN_OK)
-        st = sn_gpu_sorter_create(g, &so, &d);
-    sn_gpu_sort_stats s;
-    memset(&s, 0, sizeof s);
-    for (uint64_t rep = 0; st == SN_OK && rep < r->reps; rep++) {
-        memcpy(keys, input, n * 4);
-        if (pay)
-            memcpy(pay, ip, n * 4);
-        st = sn_gpu_sort(so, &r->o, keys, pay, n, &s, &d);
-        kt[rep] = s.kernel_ms;
-        ht[rep] = s.host_ms;
-    }
     if (st != SN_OK) {
         rc = cli_error(cli_status_exit(st), "gpu sort", "%s",
                        d.text[0] ? d.text : sn_status_str(st));
@@ -269,10 +370,39 @@ static int sort_and_verify(const sort_run *r, const uint32_t *input)
         rc = cli_error(cli_status_exit(st), "gpu sort", "%s", d.text);
         goto done;
     }
-    double ms[3] = {0, 0, cli_now_ms() - t0};
+    double ms[3] = {0, 0, cli_now_ms() - t0}, est = 0;
+    if ((rc = check_cost(r, g, rp, &est)) != 0)
+        goto done;
+    st = sn_gpu_sorter_create(g, &so, &d);
+    if (st == SN_OK && tr && est > PROGRESS_S)
+        sn_gpu_sorter_set_progress(so, progress_rounds, &pr);
+    sn_gpu_sort_stats s;
+    memset(&s, 0, sizeof s);
+    for (uint64_t rep = 0; st == SN_OK && rep < r->reps; rep++) {
+        memcpy(keys, input, n * 4);
+        if (pay)
+            memcpy(pay, ip, n * 4);
+        st = sn_gpu_sort(so, &r->o, keys, pay, n, &s, &d);
+        kt[rep] = s.kernel_ms;
+        ht[rep] = s.host_ms;
+    }
+    if (pr.shown && pr.tty)
+        fputc('\n', stderr);
+    if (st != SN_OK) {
+        rc = cli_error(cli_status_exit(st), "gpu sort", "%s",
+                       d.text[0] ? d.text : sn_status_str(st));
+        goto done;
+    }
     ms[0] = cli_median(kt, r->reps);
     ms[1] = cli_median(ht, r->reps);
-    sn_sort_mismatch m = sn_sort_compare(rk, rp, keys, pay, n);
+    sn_sort_mismatch m = sn_sort_compare(rk, r->payload ? rp : NULL, keys, pay, n);
+    if (r->output && !m.identical)
+        fprintf(stderr,
+                "sortnet: --output: %s not written: the device's output differs from the "
+                "reference\n",
+                r->output);
+    else if (r->output && (rc = cli_keys_write(r->output, r->in.binary, r->o.type, keys, n)) != 0)
+        goto done;
     rc = report(r, sn_gpu_device_name(g), &s, ms, &m);
     if (rc == 0)
         rc = m.identical ? CLI_OK : CLI_NEGATIVE;
@@ -289,7 +419,7 @@ done:
     return rc;
 }
 
-enum { O_DEVICE = 256, O_PAYLOAD, O_JSON, O_DIGITS, O_FULL, O_NEARLY, O_REPS, O_FORCE };
+enum { O_DEVICE = 256, O_PAYLOAD, O_JSON, O_DIGITS, O_FULL, O_NEARLY, O_REPS, O_FORCE, O_OUTPUT };
 
 /* One option of gpu sort (gpu_take_fn). */
 static int take(void *ctx, int key, const char *name, const char *arg)
@@ -317,6 +447,7 @@ static int take(void *ctx, int key, const char *name, const char *arg)
             return cli_error(CLI_USAGE, "--reps", "'%s' is not a number in 1..%d", arg, REPS_MAX);
         return 0;
     case O_FORCE: r->force = true; return 0;
+    case O_OUTPUT: r->output = arg; return 0;
     default: {
         int rc = cli_input_option(&r->in, name, arg);
         return rc > 1 ? rc : 0;
@@ -336,6 +467,7 @@ static int parse_options(int argc, char **argv, sort_run *r)
         {"nearly-sorted", required_argument, NULL, O_NEARLY},
         {"reps", required_argument, NULL, O_REPS},
         {"force", no_argument, NULL, O_FORCE},
+        {"output", required_argument, NULL, O_OUTPUT},
         CLI_INPUT_LONGOPTS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -347,19 +479,29 @@ static int parse_options(int argc, char **argv, sort_run *r)
         return cli_error(CLI_USAGE, "gpu sort", "no sort given (e.g. radix:1000000)");
     if (first + 1 < argc)
         return cli_error(CLI_USAGE, "gpu sort", "unexpected argument '%s'", argv[first + 1]);
-    if ((rc = parse_target(argv[first], &r->o.algo, &r->n)) != 0)
+    bool sized = false;
+    if ((rc = parse_target(argv[first], r->in.file != NULL, &r->o.algo, &r->n, &sized)) != 0)
         return rc;
+    if ((rc = cli_input_finish(&r->in, r->output != NULL)) != 0)
+        return rc;
+    if (r->in.file) {
+        if (sized && r->n != r->in.count)
+            return cli_error(CLI_USAGE, r->in.spec.text,
+                             "%zu keys, but %s asks for %llu (write %s alone to take n from the "
+                             "file)",
+                             r->in.count, argv[first], (unsigned long long)r->n,
+                             sn_sort_algo_name(r->o.algo));
+        if (r->in.count > (uint64_t)1 << 31)
+            return cli_error(CLI_USAGE, r->in.spec.text, "%zu keys: gpu sort takes at most 2^31",
+                             r->in.count);
+        r->n = r->in.count;
+    }
     if (r->o.radix_bits && r->o.algo != SN_SORT_RADIX)
         return cli_error(CLI_USAGE, "--digit-bits", "only with radix");
     if (r->o.full_rounds && r->o.algo != SN_SORT_TRANSPOSITION)
         return cli_error(CLI_USAGE, "--full-rounds", "only with transposition");
     if (r->nearly && r->in.given)
         return cli_error(CLI_USAGE, "--nearly-sorted", "is an input: give one input option");
-    if (sn_sort_algo_quadratic(r->o.algo) && r->n > QUADRATIC_MAX && !r->force)
-        return cli_error(CLI_USAGE, "gpu sort",
-                         "%s does O(n^2) work: %llu keys would take very long (--force to run "
-                         "it anyway)",
-                         sn_sort_algo_name(r->o.algo), (unsigned long long)r->n);
 #ifndef SN_HAVE_JANSSON
     if (r->json)
         return cli_error(CLI_NOENV, "--json", "built without jansson (libjansson-dev)");
@@ -377,8 +519,11 @@ int cmd_gpu_sort(int argc, char **argv)
     if (rc)
         return rc < 0 ? CLI_OK : rc;
     r.o.type = r.in.type;
-    /* input, device output, reference and its work arrays, payloads */
-    uint64_t words = r.n * (r.payload ? 8 : 4);
+    /* input, device output, reference and its work arrays, payloads (the
+     * transposition sorts' estimate keeps the original indices too) */
+    bool idx =
+        r.payload || r.o.algo == SN_SORT_TRANSPOSITION || r.o.algo == SN_SORT_TRANSPOSITION_LOCAL;
+    uint64_t words = r.n * (idx ? 8 : 4);
     if (cli_memory_check("gpu sort", words * 4))
         return CLI_USAGE;
     uint32_t *input = NULL;

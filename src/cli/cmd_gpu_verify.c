@@ -443,7 +443,8 @@ int gpu_verify(int argc, char **argv)
     sn_gpu *g = NULL;
     verdict v;
     memset(&v, 0, sizeof v);
-    if ((rc = cli_load(argv[first], &s)) != 0 || (rc = check_inject(&a, s)) != 0)
+    if ((rc = cli_input_finish(&a.in, false)) != 0 ||
+        (rc = cli_input_load_net(&a.in, argv[first], &s)) != 0 || (rc = check_inject(&a, s)) != 0)
         goto done;
     a.progress = sn_schedule_wires(s) >= PROGRESS_MIN_WIRES;
     double t0 = cli_now_ms();
@@ -459,8 +460,9 @@ int gpu_verify(int argc, char **argv)
         sn_diag d;
         sn_diag_clear(&d);
         sn_status st = sn_file_read_all(a.kernel_file, KERNEL_FILE_MAX, &source, &len, &d);
-        if (st != SN_OK) {
-            rc = gpu_report(a.kernel_file, st, &d, NULL);
+        if (st != SN_OK) { /* d names the file already */
+            rc = cli_error(cli_status_exit(st), "--kernel", "%s",
+                           d.text[0] ? d.text : sn_status_str(st));
             goto done;
         }
         a.vo.user_source = source;

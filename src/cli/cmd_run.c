@@ -1,6 +1,7 @@
-/* cmd_run.c - `sortnet run NET [input] [--trace] [--payload] [--json]`: run
- * a network on one input with the CPU reference executor and show the
- * result, optionally the state after every layer. */
+/* cmd_run.c - `sortnet run NET [input] [--trace] [--payload] [--json]
+ * [--output FILE]`: run a network on one input with the CPU reference
+ * executor and show the result, optionally the state after every layer;
+ * exit 1 when the output is not sorted. */
 #include <getopt.h>
 #include <string.h>
 
@@ -18,14 +19,20 @@
 
 static void help(void)
 {
-    printf("usage: sortnet run NET [INPUT] [--trace] [--payload] [--full] [--json]\n\n"
-           "Run NET on one input with the CPU reference executor.\n\n%s\n"
+    printf("usage: sortnet run NET [INPUT] [--trace] [--payload] [--full] [--json]\n"
+           "                      [--output FILE [--binary]]\n\n"
+           "Run NET on one input with the CPU reference executor. Exit 0 when the\n"
+           "output is sorted, 1 when it is not (the network does not sort this\n"
+           "input), 2 for bad usage or input.\n\n%s\n"
            "  --trace      show the array after every layer (and the swaps it made):\n"
            "               \"start:\" is the input, \"after layer K:\" the array after\n"
            "               layer K, layers counted from 1; for large n, a 64-bit\n"
            "               digest of every layer's array\n"
            "  --payload    also show where each output element came from (input index)\n"
            "  --full       print whole arrays even when n > %d\n"
+           "  --output FILE  write the output keys to FILE (- for stdout), one per line,\n"
+           "               or raw little-endian 4-byte keys with --binary; written to a\n"
+           "               temporary file and renamed, never left half written\n"
            "  --json       one JSON object: {\"n\",\"input\",\"output\",\"sorted\",\"layers\"};\n"
            "               with --trace, layers[k-1] is the array after layer k (JSON\n"
            "               arrays count from 0)\n"
@@ -158,11 +165,12 @@ int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {CLI_INPUT_LONGOPTS,        {"trace", 0, NULL, 't'},
                                          {"payload", 0, NULL, 'p'}, {"full", 0, NULL, 'f'},
-                                         {"json", 0, NULL, 'j'},    {"help", 0, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
+                                         {"json", 0, NULL, 'j'},    {"output", 1, NULL, 'o'},
+                                         {"help", 0, NULL, 'h'},    {NULL, 0, NULL, 0}};
     cli_input in;
     cli_input_init(&in);
     bool trace = false, payload = false, full = false, json = false;
+    const char *output = NULL;
     int c, idx = 0, rc;
     opterr = 0;
     optind = 1;
@@ -176,6 +184,7 @@ int cmd_run(int argc, char **argv)
         case 'p': payload = true; break;
         case 'f': full = true; break;
         case 'j': json = true; break;
+        case 'o': output = optarg; break;
         case 'h': help(); return CLI_OK;
         default: return cli_bad_option("run", c, argv);
         }
@@ -186,8 +195,10 @@ int cmd_run(int argc, char **argv)
     if (json)
         return cli_error(CLI_NOENV, "--json", "built without jansson (libjansson-dev)");
 #endif
+    if ((rc = cli_input_finish(&in, output != NULL)) != 0)
+        return rc;
     sn_schedule *s = NULL;
-    if ((rc = cli_load(argv[optind], &s)) != 0)
+    if ((rc = cli_input_load_net(&in, argv[optind], &s)) != 0)
         return rc;
     uint32_t n = sn_schedule_wires(s), *keys = NULL, *pay = NULL;
     sn_trace *tr = NULL;
@@ -213,12 +224,18 @@ int cmd_run(int argc, char **argv)
         rc = cli_error(cli_status_exit(st), "run", "%s", d.text[0] ? d.text : sn_status_str(st));
         goto done;
     }
+    const uint32_t *out = sn_trace_state(tr, sn_trace_layer_count(tr));
+    /* The file first: a failed write is an error, not a verdict. */
+    if (output && (rc = cli_keys_write(output, in.binary, in.type, out, n)) != 0)
+        goto done;
 #ifdef SN_HAVE_JANSSON
     if (json)
         rc = print_json(tr, trace, payload);
     else
 #endif
         print_text(s, &in, tr, trace, payload, full, secs);
+    if (rc == 0 && !is_sorted(in.type, out, n))
+        rc = CLI_NEGATIVE;
 done:
     sn_trace_destroy(tr);
     sn_free(keys);

@@ -9,6 +9,7 @@
 #include "app.h"
 #include "cli.h"
 #include "commands.h"
+#include "core/alloc.h"
 #include "render/palette.h"
 
 /* Seed of --random-less scripted runs: the same script gives the same
@@ -91,6 +92,44 @@ static bool parse_size(const char *s, int *w, int *h)
     *w = (int)x;
     *h = (int)y;
     return true;
+}
+
+/* --input-file: n from the file for generators named without :N (the
+ * default network too: bitonic), every network's n checked against the
+ * key count, and the keys handed to the window as a value list (the text
+ * lives until exit: the window borrows it). */
+static int file_input(cli_input *in, sn_app_options *o)
+{
+    static char names[3][256];
+    static char *text;
+    int rc = cli_input_finish(in, false);
+    if (rc)
+        return rc;
+    if (o->lesson)
+        return cli_error(CLI_USAGE, "--input-file", "a lesson sets its own inputs");
+    const char **nets[3] = {&o->net, &o->more[0], &o->more[1]};
+    if (!o->net)
+        o->net = "bitonic";
+    for (int i = 0; i < 3 && *nets[i]; i++) {
+        bool sized;
+        sn_schedule *s = NULL;
+        if ((rc = cli_input_load_net(in, *nets[i], &s)) != 0)
+            return rc;
+        sn_schedule_destroy(s);
+        *nets[i] = cli_input_sized_spec(in, *nets[i], names[i], sizeof names[i], &sized);
+    }
+    size_t cap = in->count * 16 + 1;
+    if (!(text = sn_malloc(cap)))
+        return cli_error(CLI_USAGE, "--input-file", "out of memory for %zu keys", in->count);
+    size_t at = 0;
+    for (size_t i = 0; i < in->count; i++) {
+        char key[64];
+        sn_key_format(in->type, in->keys[i], key, sizeof key);
+        at += (size_t)snprintf(text + at, cap - at, "%s%s", i ? "," : "", key);
+    }
+    in->spec.kind = SN_INPUT_LIST;
+    in->spec.text = text;
+    return 0;
 }
 
 int cmd_view(int argc, char **argv)
@@ -192,6 +231,11 @@ int cmd_view(int argc, char **argv)
         return cli_error(CLI_USAGE, "--stay", "goes with --script (run it, then stay open)");
     if (!in.given && (o.script || o.screenshot || o.record))
         in.spec.seed = VIEW_SCRIPT_SEED;
+    if (in.file) {
+        int r = file_input(&in, &o);
+        if (r)
+            return r;
+    }
     o.input.kind = in.spec.kind;
     o.input.seed = in.spec.seed;
     o.input.text = in.spec.text;

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@ const char *sn_input_describe(const sn_input_spec *spec, char *buf, size_t cap)
     case SN_INPUT_LIST: snprintf(buf, cap, "given"); break;
     case SN_INPUT_REVERSE: snprintf(buf, cap, "reversed"); break;
     case SN_INPUT_SORTED: snprintf(buf, cap, "sorted"); break;
+    case SN_INPUT_KEYS: snprintf(buf, cap, "from %s", bits[0] ? bits : "a key file"); break;
     case SN_INPUT_BITS:
         if (strlen(bits) <= 24)
             snprintf(buf, cap, "0-1 (%s)", bits);
@@ -56,7 +58,7 @@ static uint32_t key_of(sn_key_type t, uint32_t v)
 
 /* ---- one key */
 
-typedef enum why { WHY_OK, WHY_EMPTY, WHY_NOT_NUMBER, WHY_RANGE } why;
+typedef enum why { WHY_OK, WHY_EMPTY, WHY_NOT_NUMBER, WHY_RANGE, WHY_NOMEM } why;
 
 static bool all_digits(const char *s)
 {
@@ -79,18 +81,33 @@ static bool same_word(const char *s, const char *word)
     return !*s && !*word;
 }
 
+/* A token too long for the stack buffer (an f32 literal with many digits
+ * is still a fine number) is copied to the heap. */
+#define KEY_BUF 64
+
+static why parse_key_z(sn_key_type t, const char *buf, uint32_t *out);
+
 static why parse_key(sn_key_type t, const char *s, size_t len, uint32_t *out)
 {
-    char buf[64];
+    char small[KEY_BUF];
     if (len == 0)
         return WHY_EMPTY;
-    if (len >= sizeof buf)
-        return (s[0] == '-' || s[0] == '+' || (s[0] >= '0' && s[0] <= '9')) ? WHY_RANGE
-                                                                            : WHY_NOT_NUMBER;
+    if (memchr(s, '\0', len)) /* an embedded NUL is no number */
+        return WHY_NOT_NUMBER;
+    char *buf = small;
+    if (len >= sizeof small && !(buf = sn_malloc(len + 1)))
+        return WHY_NOMEM;
     memcpy(buf, s, len);
     buf[len] = '\0';
-    if (memchr(buf, '\0', len)) /* an embedded NUL is no number */
-        return WHY_NOT_NUMBER;
+    why w = parse_key_z(t, buf, out);
+    if (buf != small)
+        sn_free(buf);
+    return w;
+}
+
+/* parse_key on a NUL-terminated copy. */
+static why parse_key_z(sn_key_type t, const char *buf, uint32_t *out)
+{
     const char *body = buf + (buf[0] == '-' || buf[0] == '+');
     if (t == SN_KEY_I32 || t == SN_KEY_U32) {
         /* Digits only: strtoll would also take blanks, hex and "-" for u32. */
@@ -145,7 +162,8 @@ sn_status sn_key_parse(sn_key_type t, const char *s, size_t len, uint32_t *out)
 {
     if (!s || !out)
         return SN_EINVAL;
-    return parse_key(t, s, len, out) == WHY_OK ? SN_OK : SN_EPARSE;
+    why w = parse_key(t, s, len, out);
+    return w == WHY_OK ? SN_OK : w == WHY_NOMEM ? SN_ENOMEM : SN_EPARSE;
 }
 
 int sn_key_format(sn_key_type t, uint32_t bits, char *buf, size_t cap)
@@ -188,49 +206,239 @@ static bool is_blank(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+/* ---- value lists: --input "5 1 4 2" and key files
+ *
+ * One rule everywhere: values are separated by commas and/or whitespace
+ * (at most one comma between two values); key files also take '#'
+ * comments to the end of a line. A list is read twice by the same scanner:
+ * once for its shape and count (so that a wrong count, the likelier
+ * mistake, is named before a bad value), once for the values. */
+
+typedef struct scan {
+    const char *s;
+    size_t len, pos;
+    unsigned long line, col; /* of s[pos], from 1 */
+    const char *name;        /* a key file's name: messages "name:line:col: "; NULL: --input */
+    bool comments;           /* '#' starts a comment (key files) */
+} scan;
+
+static void scan_init(scan *c, const char *s, size_t len, const char *name, bool comments)
+{
+    c->s = s;
+    c->len = len;
+    c->pos = 0;
+    c->line = c->col = 1;
+    c->name = name;
+    c->comments = comments;
+}
+
+static void scan_next(scan *c)
+{
+    if (c->s[c->pos] == '\n') {
+        c->line++;
+        c->col = 1;
+    } else {
+        c->col++;
+    }
+    c->pos++;
+}
+
+static bool scan_ends_token(const scan *c, char ch)
+{
+    return is_blank(ch) || ch == ',' || (c->comments && ch == '#');
+}
+
+/* Skip blanks and comments. */
+static void scan_skip(scan *c)
+{
+    while (c->pos < c->len) {
+        char ch = c->s[c->pos];
+        if (c->comments && ch == '#') {
+            while (c->pos < c->len && c->s[c->pos] != '\n')
+                scan_next(c);
+        } else if (is_blank(ch)) {
+            scan_next(c);
+        } else {
+            break;
+        }
+    }
+}
+
+/* A token for a message: at most 24 bytes, other bytes than printable
+ * ASCII as \xNN, "..." when cut. */
+static const char *shown(const char *s, size_t len, char *buf, size_t cap)
+{
+    size_t k = 0, i = 0;
+    for (; i < len && i < 24 && k + 5 < cap; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch >= 0x20 && ch < 0x7f)
+            buf[k++] = (char)ch;
+        else
+            k += (size_t)snprintf(buf + k, cap - k, "\\x%02x", ch);
+    }
+    if (i < len && k + 4 < cap) {
+        memcpy(buf + k, "...", 3);
+        k += 3;
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+/* The diagnostic of a list: "name:L:C: msg" for a key file, "column C:
+ * msg" (or "line L, column C: msg") for --input. */
+static sn_status scan_fail(const scan *c, sn_diag *d, sn_status st, unsigned long line,
+                           unsigned long col, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+static sn_status scan_fail(const scan *c, sn_diag *d, sn_status st, unsigned long line,
+                           unsigned long col, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (c->name)
+        return sn_diag_set(d, st, line, col, "%s:%lu:%lu: %s", c->name, line, col, msg);
+    if (line > 1)
+        return sn_diag_set(d, st, line, col, "line %lu, column %lu: %s", line, col, msg);
+    return sn_diag_set(d, st, line, col, "column %lu: %s", col, msg);
+}
+
+/* Walk the list: with keys == NULL check its shape and count the values
+ * into *count; else parse the values into keys[0..*count). */
+static sn_status scan_list(scan *c, sn_key_type t, uint32_t *keys, size_t *count, sn_diag *d)
+{
+    enum { AT_START, AFTER_VALUE, AFTER_COMMA } state = AT_START;
+    unsigned long comma_line = 0, comma_col = 0;
+    size_t last_at = 0, last_len = 0, found = 0;
+    char show[128];
+    for (;;) {
+        scan_skip(c);
+        if (c->pos >= c->len)
+            break;
+        char ch = c->s[c->pos];
+        if (ch == ',') {
+            if (state == AT_START)
+                return scan_fail(c, d, SN_EPARSE, c->line, c->col,
+                                 "expected a value before the comma");
+            if (state == AFTER_COMMA)
+                return scan_fail(c, d, SN_EPARSE, c->line, c->col,
+                                 "expected a value between two commas");
+            state = AFTER_COMMA;
+            comma_line = c->line;
+            comma_col = c->col;
+            scan_next(c);
+            continue;
+        }
+        size_t at = c->pos;
+        unsigned long line = c->line, col = c->col;
+        while (c->pos < c->len && !scan_ends_token(c, c->s[c->pos]))
+            scan_next(c);
+        size_t len = c->pos - at;
+        if (keys) {
+            const char *tok = c->s + at;
+            switch (parse_key(t, tok, len, &keys[found])) {
+            case WHY_OK: break;
+            case WHY_NOMEM:
+                return scan_fail(c, d, SN_ENOMEM, line, col, "out of memory for a %zu-byte value",
+                                 len);
+            case WHY_EMPTY: /* tokens are never empty */
+            case WHY_NOT_NUMBER:
+                return scan_fail(c, d, SN_EPARSE, line, col, "'%s' is not a number",
+                                 shown(tok, len, show, sizeof show));
+            case WHY_RANGE:
+                return scan_fail(c, d, SN_EPARSE, line, col, "%s is out of range for %s",
+                                 shown(tok, len, show, sizeof show), type_text(t));
+            }
+        }
+        found++;
+        last_at = at;
+        last_len = len;
+        state = AFTER_VALUE;
+    }
+    if (state == AFTER_COMMA)
+        return scan_fail(c, d, SN_EPARSE, comma_line, comma_col, "trailing comma after %s",
+                         shown(c->s + last_at, last_len, show, sizeof show));
+    *count = found;
+    return SN_OK;
+}
+
 static sn_status make_list(const char *text, sn_key_type t, uint32_t n, uint32_t *keys,
                            sn_diag *diag)
 {
-    /* Count first: a wrong count is the likelier mistake, and says more. */
-    size_t count = 1;
-    bool blank = true;
-    for (const char *p = text; *p; p++) {
-        count += *p == ',';
-        blank = blank && is_blank(*p);
-    }
-    if (blank)
-        count = 0;
+    scan c;
+    size_t count = 0;
+    scan_init(&c, text, strlen(text), NULL, false);
+    sn_status st = scan_list(&c, t, NULL, &count, diag);
+    if (st != SN_OK)
+        return st;
     if (count != n)
         return sn_diag_set(diag, SN_EPARSE, 0, 0, "expected %u value%s, got %zu", n,
                            n == 1 ? "" : "s", count);
-    const char *p = text;
-    for (uint32_t i = 0; i < n; i++) {
-        while (is_blank(*p))
-            p++;
-        const char *start = p;
-        while (*p && *p != ',')
-            p++;
-        const char *end = p;
-        while (end > start && is_blank(end[-1]))
-            end--;
-        size_t len = (size_t)(end - start);
-        unsigned long col = (unsigned long)(start - text) + 1;
-        int shown = len > 24 ? 24 : (int)len;
-        switch (parse_key(t, start, len, &keys[i])) {
-        case WHY_OK: break;
-        case WHY_EMPTY:
-            return sn_diag_set(diag, SN_EPARSE, 1, col, "column %lu: expected a value (value %u)",
-                               col, i + 1);
-        case WHY_NOT_NUMBER:
-            return sn_diag_set(diag, SN_EPARSE, 1, col, "column %lu: '%.*s%s' is not a number", col,
-                               shown, start, len > 24 ? "..." : "");
-        case WHY_RANGE:
-            return sn_diag_set(diag, SN_EPARSE, 1, col, "column %lu: %.*s%s is out of range for %s",
-                               col, shown, start, len > 24 ? "..." : "", type_text(t));
-        }
-        if (*p == ',')
-            p++;
+    scan_init(&c, text, strlen(text), NULL, false);
+    return scan_list(&c, t, keys, &count, diag);
+}
+
+/* Whether the first bytes are all digits, signs, blanks, commas, '#' and
+ * letters: a text key file given with --binary, most likely. */
+static bool looks_like_text(const char *buf, size_t len)
+{
+    size_t k = len < 4096 ? len : 4096;
+    for (size_t i = 0; i < k; i++) {
+        unsigned char ch = (unsigned char)buf[i];
+        if (!(ch >= 0x20 && ch < 0x7f) && !is_blank((char)ch))
+            return false;
     }
+    return k > 0;
+}
+
+sn_status sn_keys_parse(const char *name, const char *buf, size_t len, sn_key_type t, bool binary,
+                        uint32_t **keys, size_t *count, sn_diag *diag)
+{
+    if (!keys || !count || (!buf && len > 0))
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "sn_keys_parse: missing argument");
+    *keys = NULL;
+    *count = 0;
+    const char *what = name ? name : "keys";
+    size_t found = 0, bytes;
+    if (binary) {
+        if (len % 4 != 0)
+            return sn_diag_set(
+                diag, SN_EPARSE, 0, 0,
+                "%s: %zu bytes is not a whole number of 4-byte %s keys (%zu "
+                "byte%s left over at byte offset %zu)%s",
+                what, len, type_text(t), len % 4, len % 4 == 1 ? "" : "s", len - len % 4,
+                looks_like_text(buf, len) ? "; it looks like text: drop --binary" : "");
+        found = len / 4;
+    } else {
+        scan c;
+        scan_init(&c, buf ? buf : "", len, what, true);
+        sn_status st = scan_list(&c, t, NULL, &found, diag);
+        if (st != SN_OK)
+            return st;
+    }
+    if (!sn_mul_size(found ? found : 1, sizeof **keys, &bytes) || !(*keys = sn_malloc(bytes)))
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "%s: out of memory for %zu keys", what, found);
+    if (binary) {
+        const unsigned char *b = (const unsigned char *)buf;
+        for (size_t i = 0; i < found; i++, b += 4)
+            (*keys)[i] =
+                (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+    } else {
+        scan c;
+        scan_init(&c, buf ? buf : "", len, what, true);
+        sn_status st = scan_list(&c, t, *keys, &found, diag);
+        if (st != SN_OK) {
+            sn_free(*keys);
+            *keys = NULL;
+            return st;
+        }
+    }
+    *count = found;
     return SN_OK;
 }
 
@@ -465,6 +673,9 @@ sn_status sn_input_make(const sn_input_spec *spec, sn_key_type t, uint32_t n, ui
         for (uint32_t i = 0; i < n; i++)
             keys[i] = key_of(t, i + 1);
         return SN_OK;
+    case SN_INPUT_KEYS:
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "the keys of %s are the caller's to copy",
+                           spec->text ? spec->text : "a key file");
     case SN_INPUT_LIST:
     case SN_INPUT_BITS:
         if (!spec->text)

@@ -1,9 +1,11 @@
 /* input.h - the inputs of the command line as arrays of raw 32-bit keys:
- * explicit lists ("3,1,2"), random permutations, reversed order and 0-1
- * strings. Used by the CLI, the window and the GPU verifier alike. */
+ * explicit lists ("3,1,2" or "3 1 2"), random permutations, reversed order,
+ * 0-1 strings and keys read from a user's file (text or raw binary). Used
+ * by the CLI, the window and the GPU verifier alike. */
 #ifndef SN_INPUT_H
 #define SN_INPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,18 +17,23 @@ typedef enum sn_input_kind {
     SN_INPUT_LIST,       /* "3,1,2": exactly n values of type t */
     SN_INPUT_REVERSE,    /* n, n-1, ..., 1 */
     SN_INPUT_SORTED,     /* 1, 2, ..., n */
-    SN_INPUT_BITS        /* "0110": exactly n characters 0/1 */
+    SN_INPUT_BITS,       /* "0110": exactly n characters 0/1 */
+    SN_INPUT_KEYS        /* keys the caller holds (a key file, sn_keys_parse): text
+                          * names the file; sn_input_make cannot make them */
 } sn_input_kind;
 
 typedef struct sn_input_spec {
     sn_input_kind kind;
     uint64_t seed;    /* RANDOM */
-    const char *text; /* LIST, BITS: borrowed */
+    const char *text; /* LIST, BITS: borrowed; KEYS: the file's name (for people) */
 } sn_input_spec;
 
 /* Fill keys[0..n) with raw bits of type t. LIST and BITS check the count
  * and every value (diag: "column 7: 'x' is not a number", "expected 16
- * values, got 3"); values outside the type's range are SN_EPARSE. */
+ * values, got 3", "column 8: trailing comma after 2"); values outside the
+ * type's range are SN_EPARSE. A LIST's values are separated by commas
+ * and/or whitespace ("5 1 4 2", "5, 1,4 2"); at most one comma between two
+ * values. KEYS is SN_EINVAL (the caller has the keys). */
 sn_status sn_input_make(const sn_input_spec *spec, sn_key_type t, uint32_t n, uint32_t *keys,
                         sn_diag *diag);
 
@@ -48,10 +55,23 @@ sn_status sn_input_random(uint32_t *keys, uint32_t n, sn_key_type t, uint64_t se
 sn_status sn_input_random_scatter(uint32_t *keys, uint32_t n, sn_key_type t, uint64_t seed,
                                   unsigned threads, unsigned bucket_bits, unsigned chunk_bits);
 
+/* Keys from a file's bytes buf[0..len) (need not be NUL-terminated), as
+ * raw keys of type t into *keys (sn_malloc'd, the caller frees; never NULL
+ * on success) and their number into *count (0 for a file with no keys).
+ * Text: values separated by commas and/or whitespace (the LIST rule),
+ * '#' starts a comment to the end of the line; errors are SN_EPARSE with
+ * diag "NAME:LINE:COLUMN: 'x' is not a number" (line and column in diag's
+ * fields too). binary: raw little-endian 4-byte keys (any bits are a key
+ * of every type); a length not a multiple of 4 is SN_EPARSE naming the
+ * byte offset of the leftover bytes. name (borrowed, may be NULL: "keys")
+ * only labels the messages. */
+sn_status sn_keys_parse(const char *name, const char *buf, size_t len, sn_key_type t, bool binary,
+                        uint32_t **keys, size_t *count, sn_diag *diag);
+
 /* A short description of an input for people: "random (seed 42)",
  * "given", "reversed", "sorted", "0-1 (0110)" (0-1 strings longer than 24
- * characters end in "..."). Writes at most cap bytes into buf, returns
- * buf. */
+ * characters end in "..."), "from FILE". Writes at most cap bytes into
+ * buf, returns buf. */
 const char *sn_input_describe(const sn_input_spec *spec, char *buf, size_t cap);
 
 /* Deterministic 64-bit generator (splitmix64) for reproducible inputs. */

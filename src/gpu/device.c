@@ -6,9 +6,11 @@
  * leaks a context, queue or program. */
 #include "gpu/gpu_internal.h"
 
+#include <ctype.h> // for: isdigit (the compiler's "N errors generated." lines)
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h> // for: dup, dup2 (the compiler's stray stderr lines)
 
 #include "core/alloc.h"
 #include "gpu/kernels.h"
@@ -398,6 +400,59 @@ static void set_log(sn_gpu *g, const char *text)
         memcpy(g->build_log, text, len + 1);
 }
 
+/* Some runtimes' compilers (pocl's clang) write "1 error generated." to the
+ * process's stderr beside the build log, where it lands unformatted after
+ * our messages. While a program builds, fd 2 goes to a temporary file;
+ * afterwards what came is passed back to stderr except those summary
+ * lines (the build log says the same, in full). */
+typedef struct err_capture {
+    int saved;
+    FILE *tmp;
+} err_capture;
+
+static void capture_begin(err_capture *c)
+{
+    c->saved = -1;
+    c->tmp = NULL;
+    fflush(stderr);
+    int fd = dup(2);
+    FILE *t = fd >= 0 ? tmpfile() : NULL;
+    if (!t || dup2(fileno(t), 2) < 0) {
+        if (t)
+            fclose(t);
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    c->saved = fd;
+    c->tmp = t;
+}
+
+/* "1 error generated.", "2 warnings and 1 error generated." */
+static bool compiler_summary(const char *line)
+{
+    if (!isdigit((unsigned char)line[0]))
+        return false;
+    const char *end = strstr(line, " generated.");
+    return end && (end[11] == '\n' || end[11] == '\0') &&
+           (strstr(line, " error") || strstr(line, " warning"));
+}
+
+static void capture_end(err_capture *c)
+{
+    if (!c->tmp)
+        return;
+    fflush(stderr);
+    dup2(c->saved, 2);
+    close(c->saved);
+    rewind(c->tmp);
+    char line[1024];
+    while (fgets(line, sizeof line, c->tmp))
+        if (!compiler_summary(line))
+            fputs(line, stderr);
+    fclose(c->tmp);
+}
+
 sn_status sn_gpu_build_source(sn_gpu *g, const char *source, bool user, cl_program *prog,
                               sn_diag *diag)
 {
@@ -420,7 +475,10 @@ sn_status sn_gpu_build_source_opts(sn_gpu *g, const char *source, const char *op
                          : clCreateProgramWithSource(g->ctx, 1, &source, NULL, &err);
     if (err != CL_SUCCESS)
         return sn_gpu_cl_fail(diag, "clCreateProgramWithSource", err);
+    err_capture cap;
+    capture_begin(&cap);
     cl_int berr = clBuildProgram(pr, 1, &g->device, opts, NULL, NULL);
+    capture_end(&cap);
     size_t log_len = 0;
     err = clGetProgramBuildInfo(pr, g->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &log_len);
     if (err == CL_SUCCESS && log_len > 0) {

@@ -68,6 +68,31 @@ typedef struct sn_gpu_sort_stats {
 sn_status sn_gpu_sort(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, uint32_t *keys,
                       uint32_t *payload, size_t n, sn_gpu_sort_stats *stats, sn_diag *diag);
 
+/* What a run will cost, estimated before it starts (sn_gpu_sort_estimate):
+ * seconds from conservative rates per device type (pocl's measured runs in
+ * docs/gpu-sorts.md, rounded to the slow side), and the work they come
+ * from: rounds for the transposition sorts, comparisons for rank sorts. */
+typedef struct sn_gpu_sort_cost {
+    double seconds;
+    uint64_t rounds;    /* transposition, transposition-local: at most this many; else 0 */
+    double comparisons; /* rank, rank-global: n^2; else 0 */
+} sn_gpu_sort_cost;
+
+/* The cost of sorting n keys with o on g. Only the O(n^2) sorts
+ * (sn_sort_algo_quadratic and transposition-local) are estimated; the
+ * others get seconds 0. For the transposition sorts, `displacement` is the
+ * farthest any key stands from its sorted place (SIZE_MAX: unknown): a
+ * round moves a key at most two places, so about `displacement` rounds
+ * (never more than the network's n/2 + 1) are counted. */
+sn_gpu_sort_cost sn_gpu_sort_estimate(const sn_gpu *g, const sn_gpu_sort_opts *o, size_t n,
+                                      size_t displacement);
+
+/* Called by the transposition sorts after each batch of rounds read back
+ * (done rounds of at most `cap`), for progress on long runs. */
+typedef void (*sn_gpu_sort_progress_fn)(void *ctx, uint64_t done, uint64_t cap);
+/* Set (fn NULL: clear) the progress callback of s's later sorts. */
+void sn_gpu_sorter_set_progress(sn_gpu_sorter *s, sn_gpu_sort_progress_fn fn, void *ctx);
+
 /* The reference: a stable sort of keys[0..n) (raw bits of t) by the key
  * order of the networks (sn_key_to_ordered), into out_keys, with pay[0..n)
  * moved along into out_pay (both NULL: no payload). An LSD radix sort on
