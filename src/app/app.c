@@ -91,6 +91,7 @@ typedef struct app {
     unsigned long frames_drawn;
     int rc;
     bool script_failed; /* a script step failed: rc is 2, the rest not run */
+    bool headless;      /* no window: a script that shows nothing, no display */
 } app;
 
 static sn_view *main_view(app *a)
@@ -909,8 +910,11 @@ static int open_window(app *a)
         return fail(3,
                     "no display (DISPLAY and WAYLAND_DISPLAY are unset): for a picture "
                     "without a window use `sortnet draw %s -o FILE.png`, or run the window "
-                    "headless with SDL_VIDEODRIVER=offscreen",
-                    main_view(a)->name);
+                    "headless with SDL_VIDEODRIVER=offscreen%s",
+                    main_view(a)->name,
+                    o->script ? " (a --script that shows nothing, without --screenshot, "
+                                "--record or mouse events, needs no display)"
+                              : "");
     if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) != 0)
         return fail(3,
                     "cannot open a display (%s): for a picture without a window use "
@@ -964,6 +968,39 @@ static int open_window(app *a)
     return 0;
 }
 
+/* A scripted run shows nothing when it writes no picture (no --screenshot,
+ * --record, --stats, --stay or sound) and its script has no pointer
+ * events and no keys that save the window's picture or resize it: then,
+ * with no display, it runs on the platform-free view code alone, with no
+ * window (edit verbs, save:, --dump-state). A script that does not parse
+ * counts too: the loop reports it (exit 2), not the missing display. */
+static bool shows_nothing(const sn_app_options *o)
+{
+    if (!o->script || o->screenshot || o->record || o->stats || o->stay || o->sound)
+        return false;
+    sn_script_event *ev = NULL;
+    size_t count = 0;
+    sn_diag d;
+    if (sn_script_parse(o->script, &ev, &count, &d) != SN_OK)
+        return true;
+    bool nothing = true;
+    for (size_t i = 0; i < count && nothing; i++) {
+        switch (ev[i].kind) {
+        case SN_SCRIPT_CLICK:
+        case SN_SCRIPT_DCLICK:
+        case SN_SCRIPT_WHEEL:
+        case SN_SCRIPT_DRAG: nothing = false; break;
+        case SN_SCRIPT_ACTION:
+            nothing = ev[i].act != SN_ACT_SAVE_PNG && ev[i].act != SN_ACT_SAVE_SVG &&
+                      ev[i].act != SN_ACT_FULLSCREEN && ev[i].act != SN_ACT_MUTE;
+            break;
+        default: break;
+        }
+    }
+    sn_free(ev);
+    return nothing;
+}
+
 /* The script has ended: the final screenshot, then exit or (--stay)
  * carry on as a live window. true when the loop should end. */
 static bool script_done(app *a)
@@ -1002,9 +1039,9 @@ static int loop(app *a)
     while (!(main_view(a)->requests & SN_REQ_QUIT)) {
         SDL_Event e;
         bool idle = !a->scripted && !dirty && !sn_group_busy(&a->group);
-        if (idle && SDL_WaitEventTimeout(&e, 500))
+        if (!a->headless && idle && SDL_WaitEventTimeout(&e, 500))
             dirty |= event(a, &e);
-        while (SDL_PollEvent(&e))
+        while (!a->headless && SDL_PollEvent(&e))
             dirty |= event(a, &e);
         double now = sn_app_now();
         double dt = a->scripted ? FRAME_MS : (now - last) * 1000;
@@ -1032,17 +1069,17 @@ static int loop(app *a)
             do_requests(a);
             dirty = true;
         }
-        if (dirty) {
+        if (dirty && !a->headless) {
             update_title(a);
             draw(a);
-            dirty = false;
         }
+        dirty = false;
         if (a->scripted && next >= nscript && wait_ms <= 0) {
             settle_ms += dt;
             if ((!sn_group_busy(&a->group) || settle_ms > SETTLE_MAX_MS) && script_done(a))
                 break;
         }
-        if (!a->vsync && !(a->scripted && a->offscreen)) {
+        if (!a->vsync && !(a->scripted && (a->offscreen || a->headless))) {
             double spent = (sn_app_now() - now) * 1000;
             if (spent < FRAME_MS)
                 SDL_Delay((Uint32)(FRAME_MS - spent));
@@ -1170,7 +1207,8 @@ int sn_app_run(const sn_app_options *o)
         if (!(a.frames[i] = sn_frame_create()))
             rc = fail(1, "out of memory");
     a.frame = a.frames[0];
-    if (rc == 0)
+    a.headless = rc == 0 && !display_available() && shows_nothing(o);
+    if (rc == 0 && !a.headless)
         rc = open_window(&a);
     if (rc == 0)
         rc = start_record(&a);
