@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h> // for: mkdir
 #include <time.h>
+#include <unistd.h> // for: getpid (temporary file names)
 
 #include <SDL.h>
 #include <cairo.h>
@@ -277,10 +278,15 @@ static bool write_png(app *a, const char *path, char *why, size_t cap)
 {
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)SDL_GetTicks());
+    errno = 0;
     cairo_status_t cs = cairo_surface_write_to_png(a->surf, tmp);
     if (cs != CAIRO_STATUS_SUCCESS) {
+        /* cairo says only "error while writing to output stream": the
+         * cause is in errno (a folder that does not exist, a full disk) */
+        int e = errno;
         remove(tmp);
-        snprintf(why, cap, "%s", cairo_status_to_string(cs));
+        snprintf(why, cap, "%s",
+                 cs == CAIRO_STATUS_WRITE_ERROR && e ? strerror(e) : cairo_status_to_string(cs));
         return false;
     }
     if (rename(tmp, path) != 0) {
@@ -830,7 +836,10 @@ static void dump_edit(FILE *f, const sn_view *v)
 
 static bool dump_state(app *a, const char *path)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    /* like every output: a temporary beside it, renamed when complete */
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(tmp, "w");
     if (!f)
         return false;
     const sn_view *v = main_view(a);
@@ -873,10 +882,14 @@ static bool dump_state(app *a, const char *path)
                 a->lesson->count, a->lesson->steps[a->lesson_step].title);
     dump_edit(f, v);
     bool ok = !ferror(f);
-    if (f != stdout)
+    if (f != stdout) {
         ok = fclose(f) == 0 && ok;
-    else
+        ok = ok && rename(tmp, path) == 0;
+        if (!ok)
+            remove(tmp);
+    } else {
         fflush(f);
+    }
     return ok;
 }
 
@@ -1217,7 +1230,8 @@ int sn_app_run(const sn_app_options *o)
     stop_record(&a, &rc);
     /* the state of a failed script too: it shows where it stopped */
     if ((rc == 0 || a.script_failed) && o->dump_state && !dump_state(&a, o->dump_state) && rc == 0)
-        rc = fail(2, "--dump-state %s: cannot write", o->dump_state);
+        rc =
+            fail(2, "--dump-state %s: %s", o->dump_state, errno ? strerror(errno) : "cannot write");
     /* a script that edits must say what becomes of the edits */
     if (rc == 0 && (o->script || o->screenshot) && sn_view_unsaved(main_view(&a)) && !o->discard)
         rc = fail(2,
