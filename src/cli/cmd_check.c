@@ -131,18 +131,21 @@ static json_t *json_bits(const uint8_t *v, uint32_t n)
     return a;
 }
 
-static int print_json(const sn_check_result *r, const char *mode)
+/* One object; with reason (undecided: r holds only n and the method)
+ * "sorts" and the rest are null, plus "reason" and "bruteforce_seconds". */
+static int print_json(const sn_check_result *r, const char *mode, const char *reason, double bf)
 {
+    bool known = !reason, fails = known && !r->sorts;
     json_t *o = json_object();
     json_object_set_new(o, "n", json_integer(r->n));
-    json_object_set_new(o, "sorts", json_boolean(r->sorts));
+    json_object_set_new(o, "sorts", known ? json_boolean(r->sorts) : json_null());
     json_object_set_new(o, "method", json_string(sn_check_method_name(r->method)));
     json_object_set_new(o, "mode", json_string(mode));
-    json_object_set_new(o, "seconds", json_real(r->seconds));
+    json_object_set_new(o, "seconds", known ? json_real(r->seconds) : json_null());
     json_object_set_new(o, "counterexample",
-                        r->sorts ? json_null() : json_bits(r->counterexample, r->n));
-    json_object_set_new(o, "output", r->sorts ? json_null() : json_bits(r->output, r->n));
-    if (r->redundant_unknown) {
+                        fails ? json_bits(r->counterexample, r->n) : json_null());
+    json_object_set_new(o, "output", fails ? json_bits(r->output, r->n) : json_null());
+    if (!known || r->redundant_unknown) {
         json_object_set_new(o, "redundant", json_null());
     } else {
         json_t *red = json_array();
@@ -150,28 +153,11 @@ static int print_json(const sn_check_result *r, const char *mode)
             json_array_append_new(red, json_integer((json_int_t)r->redundant[i]));
         json_object_set_new(o, "redundant", red);
     }
+    if (reason) {
+        json_object_set_new(o, "reason", json_string(reason));
+        json_object_set_new(o, "bruteforce_seconds", bf < 1e300 ? json_real(bf) : json_null());
+    }
     return cli_json_print(o, JSON_COMPACT | JSON_REAL_PRECISION(9));
-}
-#endif
-
-#ifdef SN_HAVE_JANSSON
-/* An undecided check: the keys of a verdict, "sorts": null, and why. */
-static int print_json_undecided(uint32_t n, const char *method, const char *mode,
-                                const char *reason, double bf_seconds)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "n", json_integer(n));
-    json_object_set_new(o, "sorts", json_null());
-    json_object_set_new(o, "method", json_string(method));
-    json_object_set_new(o, "mode", json_string(mode));
-    json_object_set_new(o, "seconds", json_null());
-    json_object_set_new(o, "counterexample", json_null());
-    json_object_set_new(o, "output", json_null());
-    json_object_set_new(o, "redundant", json_null());
-    json_object_set_new(o, "reason", json_string(reason));
-    json_object_set_new(o, "bruteforce_seconds",
-                        bf_seconds < 1e300 ? json_real(bf_seconds) : json_null());
-    return cli_json_print(o, JSON_COMPACT | JSON_REAL_PRECISION(4));
 }
 #endif
 
@@ -185,28 +171,21 @@ static int report_undecided(const sn_network *net, const char *spec, const char 
     char dur[64], reason[1400];
     format_duration(bf, dur, sizeof dur);
     snprintf(reason, sizeof reason, "cannot be decided by this method: %s", why);
-    unsigned threads = opt->threads;
-    if (!threads) {
-        long k = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = k < 1 ? 1u : (unsigned)k;
-    }
     fprintf(stderr,
             "sortnet: check: %s: %s\n"
-            "  brute force over all 2^%u 0-1 inputs x %zu comparators would take %s on %u "
-            "thread(s)%s\n",
-            spec, reason, n, sn_network_size(net), dur, threads,
+            "  brute force over all 2^%u 0-1 inputs x %zu comparators would take %s here%s\n",
+            spec, reason, n, sn_network_size(net), dur,
             n <= 64 && bf < 86400.0 ? " (--force runs it)" : "");
+    int jrc = 0;
 #ifdef SN_HAVE_JANSSON
-    if (json) {
-        int jrc = print_json_undecided(n, sn_check_method_name(opt->method), mode, reason, bf);
-        if (jrc)
-            return jrc;
-    }
+    sn_check_result u = {.n = n, .method = opt->method};
+    if (json)
+        jrc = print_json(&u, mode, reason, bf);
 #else
     (void)json;
     (void)mode;
 #endif
-    return CHECK_UNDECIDED;
+    return jrc ? jrc : CHECK_UNDECIDED;
 }
 
 /* How the verdict was reached, for the text output. */
@@ -500,7 +479,7 @@ int cmd_check(int argc, char **argv)
         int jrc = 0;
 #ifdef SN_HAVE_JANSSON
         if (json)
-            jrc = print_json(&res, mode.name);
+            jrc = print_json(&res, mode.name, NULL, 0.0);
 #endif
         if (!json) {
             print_text(&res, spec, mode.name, mode.what);
