@@ -316,5 +316,16 @@ if "$S" view --help >/dev/null 2>&1; then
         "$S" view --lesson "$(f longline.lesson)"
 fi
 
+# ---- the window's file readers and writers: the cause, not a library's text
+if "$S" view --help >/dev/null 2>&1; then
+    check "lesson: a directory" 2 "$T: is a directory" "$S" view --lesson "$T"
+    check "view --record: no such folder" 2 "x\.gif: No such file or directory" \
+        env SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --script "" --record "$T/no/such/x.gif"
+    check "view --screenshot: no such folder" 2 "x\.png: .*No such file or directory" \
+        env SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --script "" --screenshot "$T/no/such/x.png"
+    check "view --dump-state: no such folder" 2 "x\.txt: No such file or directory" \
+        env SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --script "" --dump-state "$T/no/such/x.txt"
+fi
+
 echo "cli_badinput: $cases cases, $fails failed"
 [ $fails = 0 ]

@@ -53,10 +53,15 @@ expect 0 view "$T/four.json" --script "e del:2,0 b end" --discard
 [ "$(field input)" = "0-1 ($cex)" ] || fail "B: $(field input)"
 python3 -c "v=[int(x) for x in '$(field values)'.split(',')]; assert v!=sorted(v)" ||
     fail "B then End shows a sorted output: $(field values)"
-# undo / redo, and the history survives a failed edit
-expect 0 view "$T/four.json" --script "e del:2,0 del:5,5 undo" --discard
+# undo / redo
+expect 0 view "$T/four.json" --script "e del:2,0 undo" --discard
 [ "$(field verdict)" = sorts ] && [ "$(field size)" = 5 ] && [ "$(field unsaved)" = no ] ||
     fail "undo: $(cat "$T/state")"
+# a failed edit fails the script there (exit 2, the message on stderr, the
+# rest not run), changing nothing; the state dump shows where it stopped
+expect 2 view "$T/four.json" --script "e del:2,0 del:5,5 undo" --discard
+err_has "sortnet: view: --script column 11: del:5,5: there is no layer 6: the network has 2"
+[ "$(field size)" = 4 ] && [ "$(field unsaved)" = yes ] || fail "failed del: $(cat "$T/state")"
 expect 0 view "$T/four.json" --script "e del:2,0 undo ctrl+y" --discard
 [ "$(field size)" = 4 ] || fail "redo: $(field size)"
 # the file on disk never changed: the unsaved run failed without touching it
@@ -91,17 +96,38 @@ expect 0 view empty:4 --script "add:0,1 add:2,3 move:0,0,1" --discard
 expect 0 view empty:3 --script "add:2,0" --discard
 [ "$(field net)" = "[(2,0)]" ] || fail "reversed: $(field net)"
 
-# refusals: a message, nothing changes, the script goes on
-expect 0 view empty:4 --script "add:1,1" --discard
-field message | grep -q "^error: add 1,1: a comparator joins two different wires" || fail "I == J: $(field message)"
+# refusals: exit 2 with the message on stderr, nothing changes
+expect 2 view empty:4 --script "add:1,1" --discard
+err_has "column 1: add:1,1: a comparator joins two different wires"
+field message | grep -q "^error: add:1,1: a comparator joins two different wires" || fail "I == J: $(field message)"
 [ "$(field size)" = 0 ] || fail "I == J changed the network"
-expect 0 view empty:4 --script "add:0,4"
-field message | grep -q "wire 4 does not exist" || fail "out of range: $(field message)"
-expect 0 view empty:4 --script "add:0,1 del:0,1 del:1,0" --discard
-field message | grep -q "no layer 1" || fail "del: $(field message)"
+expect 2 view empty:4 --script "add:0,4"
+err_has "wire 4 does not exist"
+expect 2 view empty:4 --script "add:0,1 del:0,1 del:1,0" --discard
+err_has "column 9: del:0,1: layer 1 has no comparator 2: it has 1 (script verbs number them 0 to 0)"
 [ "$(field size)" = 1 ] || fail "a failed del changed the network"
-expect 0 view bitonic:4 --script "add:0,1"
-field message | grep -q "edit mode is off (press E first)" || fail "add without e: $(field message)"
+expect 2 view empty:4 --script "add:0,1 del:1,0" --discard
+err_has "del:1,0: there is no layer 2: the network has 1"
+expect 2 view empty:4 --script "add:0,1 select:0,3" --discard
+err_has "select:0,3: layer 1 has no comparator 4"
+# edit verbs outside edit mode: exit 2 (they used to exit 0 in silence),
+# and the keys after them are not run
+expect 2 view bitonic:4 --script "add:0,1 right"
+err_has "--script column 1: add:0,1: edit mode is off (press E first; a script starts with e)"
+[ "$(field step)" = 0 ] || fail "the script went on after a failed verb: step $(field step)"
+for verb in "del:0,0" "move:0,0,1" "select:0,0" "undo" "tab" "delete"; do
+    expect 2 view bitonic:4 --script "$verb"
+    err_has "edit mode is off"
+done
+# messages count layers from 1, as the status line does
+expect 0 view empty:4 --script "add:0,1 add:1,2" --discard
+[ "$(field message)" = "added (1,2) in layer 2" ] || fail "1-based add: $(field message)"
+expect 0 view empty:4 --script "add:0,1 add:1,2 select:1,0" --discard
+field message | grep -q "^selected (1,2) of layer 2" || fail "1-based select: $(field message)"
+expect 0 view empty:4 --script "add:0,1 add:2,3 move:0,0,1" --discard
+[ "$(field message)" = "moved to layer 2" ] || fail "1-based move: $(field message)"
+expect 0 view empty:4 --script "add:0,1 add:1,2 del:1,0" --discard
+[ "$(field message)" = "deleted (1,2) of layer 2" ] || fail "1-based del: $(field message)"
 # bad verbs: exit 2 naming the column
 for bad in "add:1" "add:a,b" "del:-1,0" "add:1.5,2" "move:1,2" "save:" "add:0,1,2,3"; do
     expect 2 view empty:4 --script "e $bad"
@@ -118,7 +144,8 @@ expect 0 view empty:4 --script "add:0,1" --discard
     --dump-state "$T/state") || fail "ctrl+s"
 [ -s "$T/sortnet-empty-4.txt" ] || fail "ctrl+s wrote no sortnet-empty-4.txt"
 field message | grep -q "saved sortnet-empty-4.txt" || fail "ctrl+s: $(field message)"
-expect 2 view "$T/four.json" --script "e del:0,0 save:$T/no/such/dir.txt"
+expect 2 view "$T/four.json" --script "e del:0,0 save:$T/no/such/dir.txt" --discard
+err_has "'save:$T/no/such/dir.txt': not saved: $T/no/such/dir.txt: cannot write: No such file or directory"
 field message | grep -q "^error: not saved" || fail "save error: $(field message)"
 
 # the mouse (window points at 640x400; the wires of empty:4 lie at y = 48,
@@ -136,6 +163,24 @@ expect 0 view empty:4 --script "add:0,1 add:2,3 click:108,67 delete" --discard
 [ "$(field net)" = "[(2,3)]" ] || fail "delete: $(field net)"
 expect 0 view empty:4 --script "add:0,1 add:2,3 drag:108,67,150,0" --discard
 [ "$(field net)" = "[(2,3)] [(0,1)]" ] || fail "drag moves: $(field net)"
+
+# no display at all (DISPLAY, WAYLAND_DISPLAY and SDL_VIDEODRIVER unset): a
+# script that shows nothing runs on the view code alone, with no window;
+# one that shows something exits 3 and points to `sortnet draw`
+nodisplay() { env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$S" "$@"; }
+expect 0 nodisplay view empty:4 --script "add:0,1 add:2,3 add:0,2 add:1,3 add:1,2 save:$T/hl.json" \
+    --dump-state "$T/state"
+[ "$(field verdict)" = sorts ] && [ "$(field unsaved)" = no ] || fail "headless: $(cat "$T/state")"
+expect 0 "$S" check "$T/hl.json"
+expect 0 nodisplay view bitonic:8 --script "e del:0,0 right right" --discard --dump-state "$T/state"
+[ "$(field step) $(field edit)" = "2 on" ] || fail "headless keys: $(cat "$T/state")"
+expect 2 nodisplay view bitonic:8 --script "add:0,1"
+err_has "edit mode is off"
+expect 3 nodisplay view empty:4 --script "add:0,1" --discard --screenshot "$T/hl.png"
+err_has "sortnet draw empty:4"
+[ ! -e "$T/hl.png" ] || fail "a screenshot without a display"
+expect 3 nodisplay view empty:4 --script "drag:330,48,0,39" --discard
+err_has "no display"
 
 # the same script gives the same picture (the verdict is waited for)
 expect 0 view empty:8 --script "add:0,1 add:2,3 add:1,2" --discard --screenshot "$T/a.png"

@@ -128,6 +128,14 @@ while d[i] != 0x3B:
 assert 6 <= frames <= 80, frames
 assert 280 <= delay <= 340, delay
 PY
+    # created like every other output: 0666 less the umask (giflib's own
+    # open made it 0600, and a course page could not serve it)
+    (umask 022 && view bitonic:4 --script "right" --record "$T/m.gif" >/dev/null 2>&1)
+    [ "$(stat -c %a "$T/m.gif" 2>/dev/null)" = 644 ] ||
+        fail "GIF mode under umask 022: $(stat -c %a "$T/m.gif" 2>&1)"
+    (umask 027 && view bitonic:4 --script "right" --record "$T/m2.gif" >/dev/null 2>&1)
+    [ "$(stat -c %a "$T/m2.gif" 2>/dev/null)" = 640 ] ||
+        fail "GIF mode under umask 027: $(stat -c %a "$T/m2.gif" 2>&1)"
 else
     err_has "giflib"
 fi

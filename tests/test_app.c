@@ -586,9 +586,13 @@ static void test_edit_ops(void)
     CHECK(sn_edit_insert(net, 0, 4, 0, &out, NULL, NULL, &d) == SN_EINVAL && out == NULL);
     CHECKF(strstr(d.text, "wire 4 does not exist") != NULL, "%s", d.text);
     CHECK(sn_edit_delete(net, 3, 0, &out, &d) == SN_EINVAL && out == NULL);
-    CHECKF(strstr(d.text, "no layer 3") != NULL, "%s", d.text);
+    /* messages count layers and comparators from 1, as the status line;
+     * the range the script verbs take is said too */
+    CHECKF(strstr(d.text, "no layer 4: the network has 3 (script verbs number them 0 to 2)") !=
+               NULL,
+           "%s", d.text);
     CHECK(sn_edit_delete(net, 1, 1, &out, &d) == SN_EINVAL && out == NULL);
-    CHECKF(strstr(d.text, "layer 1 has no comparator 1") != NULL, "%s", d.text);
+    CHECKF(strstr(d.text, "layer 2 has no comparator 2: it has 1") != NULL, "%s", d.text);
     CHECK(sn_edit_move(net, 0, 5, 1, &out, NULL, NULL, &d) == SN_EINVAL && out == NULL);
     CHECKF(strcmp(layers_text(net, buf, sizeof buf), "[(0,1),(2,3)] [(0,2)] [(1,2)]") == 0,
            "the original never changes: %s", buf);
@@ -626,6 +630,13 @@ static void test_edit_view(void)
         CHECK(sn_view_edit_add(&v, adds[i][0], adds[i][1], -1));
     CHECK(v.layers == 3 && v.cmp_before[3] == 5 && v.hist_count == 6 && sn_view_unsaved(&v));
     CHECK(v.sel_layer == 2 && v.sel_index == 0);
+    /* the third layer is "layer 3" in what people read */
+    CHECKF(strcmp(v.message, "added (1,2) in layer 3") == 0, "%s", v.message);
+    CHECK(sn_view_edit_select(&v, 1, 0));
+    CHECKF(strstr(v.message, "selected (0,2) of layer 2") == v.message, "%s", v.message);
+    CHECK(!sn_view_edit_select(&v, 5, 0));
+    CHECKF(strstr(v.message, "select:5,0: there is no layer 6: the network has 3") == v.message,
+           "%s", v.message);
     sn_view_settle(&v);
     CHECKF(v.verdict == SN_VERDICT_SORTS, "verdict %d", (int)v.verdict);
     CHECK(strcmp(sn_view_verdict_text(&v, buf, sizeof buf), "sorts") == 0);
@@ -636,7 +647,7 @@ static void test_edit_view(void)
     uint64_t id = v.net_id;
     CHECK(!sn_view_edit_add(&v, 1, 1, -1) && v.message_error && strstr(v.message, "different"));
     CHECK(!sn_view_edit_add(&v, 0, 4, -1) && strstr(v.message, "wire 4 does not exist"));
-    CHECK(!sn_view_edit_delete(&v, 3, 0) && strstr(v.message, "no layer 3"));
+    CHECK(!sn_view_edit_delete(&v, 3, 0) && strstr(v.message, "del:3,0: there is no layer 4"));
     CHECK(!sn_view_edit_delete(&v, 2, 1) && strstr(v.message, "nothing changed"));
     CHECK(!sn_view_edit_move(&v, 0, 2, 0));
     CHECK(!sn_view_edit_select(&v, 1, 7));

@@ -534,6 +534,60 @@ static void test_limits(void)
     sn_network_destroy(net);
 }
 
+/* Networks that sort but that a method cannot prove come back undecided
+ * (SN_ELIMIT) with the reason, decided from cheap facts before the work;
+ * those whose pattern sets grow like 2^n reach the split and are proven. */
+static void test_undecided(void)
+{
+    sn_check_result res;
+    sn_diag d;
+    sn_check_options opt;
+    sn_check_options_init(&opt);
+    /* insertion:1000: the split peels one wire per level (O(n^3) bytes
+     * nested): refused before the first part is built, in a handful of
+     * allocations (the old path made thousands and held 1.2 GB) */
+    sn_network *net = gen(SN_ALGO_INSERTION, 1000);
+    CHECK(net != NULL);
+    sn_alloc_fail_after(0);
+    sn_status st = sn_check_run(net, &opt, &res, &d);
+    size_t allocs = sn_alloc_fail_after(0);
+    CHECKF(st == SN_ELIMIT, "insertion:1000: %s: %s", sn_status_str(st), d.text);
+    CHECKF(allocs < 40, "insertion:1000: %zu allocations before refusing", allocs);
+    CHECK(strstr(d.text, "split again") != NULL && strstr(d.text, "GiB") != NULL);
+    CHECK(sn_check_bruteforce_seconds(net, 2) > 1e280);
+    sn_network_destroy(net);
+    /* pairwise:100 sorts, its parts do not by themselves: undecided,
+     * never "does not sort" */
+    net = gen(SN_ALGO_PAIRWISE, 100);
+    st = sn_check_run(net, &opt, &res, &d);
+    CHECKF(st == SN_ELIMIT && strstr(d.text, "does not sort") == NULL, "pairwise:100: %s", d.text);
+    sn_network_destroy(net);
+    /* insertion:64: the reduction's probe stops early (the full one held
+     * 585 MB before refusing), and the split proves it */
+    net = gen(SN_ALGO_INSERTION, 64);
+    st = sn_check_run(net, &opt, &res, &d);
+    CHECKF(st == SN_OK && res.sorts && res.method == SN_CHECK_SPLIT, "insertion:64: %s: %s",
+           sn_status_str(st), d.text);
+    if (st == SN_OK)
+        sn_check_result_free(&res);
+    /* a broken insertion:64 is still caught, with a real counterexample */
+    sn_network *b = broken(net, 1, sn_network_size(net) - 1, 0);
+    st = sn_check_run(b, &opt, &res, &d);
+    CHECKF(st == SN_OK && !res.sorts, "broken insertion:64: %s", d.text);
+    if (st == SN_OK) {
+        check_counterexample(b, &res, "insertion:64 last reversed");
+        sn_check_result_free(&res);
+    }
+    sn_network_destroy(b);
+    sn_network_destroy(net);
+    /* the estimate grows with n and with the comparators */
+    sn_network *n30 = gen(SN_ALGO_BITONIC, 30), *n31 = gen(SN_ALGO_BITONIC, 31);
+    CHECK(sn_check_bruteforce_seconds(n31, 1) > 2.0 * sn_check_bruteforce_seconds(n30, 1));
+    CHECK(sn_check_bruteforce_seconds(n30, 1) > sn_check_bruteforce_seconds(n30, 4));
+    sn_network_destroy(n30);
+    sn_network_destroy(n31);
+}
+
 /* Every allocation failure is reported, never a crash or a leak. */
 static void test_alloc_failures(void)
 {
@@ -563,6 +617,7 @@ static void test_alloc_failures(void)
 int main(void)
 {
     test_limits();
+    test_undecided();
     test_alloc_failures();
     test_agree_generated();
     test_generators_bruteforce();

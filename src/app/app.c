@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h> // for: mkdir
 #include <time.h>
+#include <unistd.h> // for: getpid (temporary file names)
 
 #include <SDL.h>
 #include <cairo.h>
@@ -51,17 +52,17 @@ double sn_app_now(void)
 
 typedef struct app {
     const sn_app_options *opt;
-    sn_group group;                  /* the networks shown (one, or side by side) */
-    sn_frame *frames[SN_GROUP_MAX];  /* frames[i] draws group.view[i] */
-    sn_frame *frame;                 /* frames[0] */
-    sn_lesson *lesson;               /* --lesson, or NULL */
+    sn_group group;                 /* the networks shown (one, or side by side) */
+    sn_frame *frames[SN_GROUP_MAX]; /* frames[i] draws group.view[i] */
+    sn_frame *frame;                /* frames[0] */
+    sn_lesson *lesson;              /* --lesson, or NULL */
     size_t lesson_step;
-    char progress[48];               /* "step 3 of 12" */
-    sn_record *rec;                  /* --record, or NULL */
-    double vtime_ms;                 /* time of the session (virtual when scripted) */
-    sn_sound *sound;                 /* opened when sound is first turned on */
-    bool sound_tried;                /* ... once: no device means silence */
-    size_t heard[SN_GROUP_MAX];      /* step of each view when tones were last queued */
+    char progress[48];          /* "step 3 of 12" */
+    sn_record *rec;             /* --record, or NULL */
+    double vtime_ms;            /* time of the session (virtual when scripted) */
+    sn_sound *sound;            /* opened when sound is first turned on */
+    bool sound_tried;           /* ... once: no device means silence */
+    size_t heard[SN_GROUP_MAX]; /* step of each view when tones were last queued */
     bool scripted;
     SDL_Window *win;
     /* Two ways to the screen. The window's own surface (the default):
@@ -81,15 +82,17 @@ typedef struct app {
     /* mouse */
     bool down, dragging;
     double down_x, down_y, last_x, last_y;
-    bool edit_down;        /* the press began an edit gesture (edit mode) */
-    sn_frame_hit press;    /* where it began */
-    char title[200];       /* the window title shown */
+    bool edit_down;     /* the press began an edit gesture (edit mode) */
+    sn_frame_hit press; /* where it began */
+    char title[200];    /* the window title shown */
     /* stats */
     double *times; /* [2 * cap_times]: wall ms, then this thread's CPU ms, per frame */
     size_t ntimes, cap_times;
     double first_frame_s;
     unsigned long frames_drawn;
     int rc;
+    bool script_failed; /* a script step failed: rc is 2, the rest not run */
+    bool headless;      /* no window: a script that shows nothing, no display */
 } app;
 
 static sn_view *main_view(app *a)
@@ -233,8 +236,8 @@ static void draw(app *a)
     size_t nd = 0;
     /* the texture path uploads everything anyway; a fresh surface needs all */
     bool partial = a->use_wsurf && a->drawn_once;
-    sn_status st = sn_frame_draw_group(a->frames, &a->group, lesson_extra(a, &x), cr, a->dw,
-                                       a->dh, a->scale, partial ? dirty : NULL, &nd);
+    sn_status st = sn_frame_draw_group(a->frames, &a->group, lesson_extra(a, &x), cr, a->dw, a->dh,
+                                       a->scale, partial ? dirty : NULL, &nd);
     a->drawn_once = true;
     cairo_destroy(cr);
     if (st != SN_OK && a->frames_drawn == 0)
@@ -275,10 +278,15 @@ static bool write_png(app *a, const char *path, char *why, size_t cap)
 {
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)SDL_GetTicks());
+    errno = 0;
     cairo_status_t cs = cairo_surface_write_to_png(a->surf, tmp);
     if (cs != CAIRO_STATUS_SUCCESS) {
+        /* cairo says only "error while writing to output stream": the
+         * cause is in errno (a folder that does not exist, a full disk) */
+        int e = errno;
         remove(tmp);
-        snprintf(why, cap, "%s", cairo_status_to_string(cs));
+        snprintf(why, cap, "%s",
+                 cs == CAIRO_STATUS_WRITE_ERROR && e ? strerror(e) : cairo_status_to_string(cs));
         return false;
     }
     if (rename(tmp, path) != 0) {
@@ -455,8 +463,8 @@ static void edit_motion(app *a, double x, double y)
         const sn_comparator *c =
             sn_network_layer(v->hist[v->hist_pos], (size_t)a->press.layer, &count);
         if ((size_t)a->press.index < count) {
-            v->preview = (sn_view_preview){true, true, c[a->press.index].a,
-                                              c[a->press.index].b, h.x};
+            v->preview =
+                (sn_view_preview){true, true, c[a->press.index].a, c[a->press.index].b, h.x};
         }
     } else if (a->press.wire_hit && h.wire != a->press.wire) {
         v->preview = (sn_view_preview){true, false, a->press.wire, h.wire, a->press.x};
@@ -687,15 +695,63 @@ static double script_event(app *a, const sn_script_event *ev)
         else
             drag(a, ev->dx, ev->dy);
         return 0;
-    case SN_SCRIPT_ADD:
-        sn_view_edit_add(v, (uint32_t)ev->i, (uint32_t)ev->j, ev->k);
-        return 0;
+    case SN_SCRIPT_ADD: sn_view_edit_add(v, (uint32_t)ev->i, (uint32_t)ev->j, ev->k); return 0;
     case SN_SCRIPT_DEL: sn_view_edit_delete(v, (size_t)ev->i, (size_t)ev->j); return 0;
-    case SN_SCRIPT_MOVE: sn_view_edit_move(v, (size_t)ev->i, (size_t)ev->j, (size_t)ev->k); return 0;
+    case SN_SCRIPT_MOVE:
+        sn_view_edit_move(v, (size_t)ev->i, (size_t)ev->j, (size_t)ev->k);
+        return 0;
     case SN_SCRIPT_SELECT: sn_view_edit_select(v, ev->i, ev->j); return 0;
     case SN_SCRIPT_SAVE: sn_view_save(v, ev->path); return 0;
     }
     return 0;
+}
+
+/* One script step, as script_event; an edit verb, edit key or save that
+ * leaves an error message in any view (outside edit mode, a layer that
+ * does not exist, a file that cannot be written) fails the scripted run:
+ * exit 2 with the message, the rest of the script not run. */
+static bool can_fail(const sn_script_event *ev)
+{
+    if (ev->kind != SN_SCRIPT_ACTION)
+        return ev->kind != SN_SCRIPT_WAIT && ev->kind != SN_SCRIPT_CLICK &&
+               ev->kind != SN_SCRIPT_DCLICK && ev->kind != SN_SCRIPT_WHEEL &&
+               ev->kind != SN_SCRIPT_DRAG;
+    /* keys whose red message is a verdict or a hint (B on a network that
+     * sorts, 1-6 beside another network, O on a file that changed badly)
+     * inform; the edit keys and the savers fail */
+    switch (ev->act) {
+    case SN_ACT_EDIT:
+    case SN_ACT_UNDO:
+    case SN_ACT_REDO:
+    case SN_ACT_DELETE:
+    case SN_ACT_SELECT:
+    case SN_ACT_SAVE_NET:
+    case SN_ACT_SAVE_SVG:
+    case SN_ACT_SAVE_PNG: return true;
+    default: return false;
+    }
+}
+
+static double script_step(app *a, const char *text, const sn_script_event *ev)
+{
+    unsigned long seq[SN_GROUP_MAX];
+    for (size_t i = 0; i < a->group.count; i++)
+        seq[i] = a->group.view[i].message_seq;
+    double ms = script_event(a, ev);
+    for (size_t i = 0; can_fail(ev) && i < a->group.count && !a->script_failed; i++) {
+        const sn_view *v = &a->group.view[i];
+        if (v->message_seq != seq[i] && v->message_error) {
+            a->script_failed = true;
+            int len = (int)(ev->len > 60 ? 60 : ev->len);
+            const char *tok = text + ev->col - 1;
+            /* an edit verb's message begins with the verb already */
+            if (strncmp(v->message, tok, (size_t)len) == 0)
+                a->rc = fail(2, "--script column %lu: %s", ev->col, v->message);
+            else
+                a->rc = fail(2, "--script column %lu, '%.*s': %s", ev->col, len, tok, v->message);
+        }
+    }
+    return ms;
 }
 
 /* ---- state dump and statistics */
@@ -718,12 +774,11 @@ static void print_stats(app *a)
     qsort(cpu, n, sizeof *cpu, cmp_double);
 #define PCT(t, q) t[(size_t)((q) * (double)(n - 1) + 0.5)]
     printf("frames: %zu at %dx%d px (%s, %s)\n", n, a->dw, a->dh,
-           a->use_wsurf ? "window surface" : "renderer texture",
-           a->vsync ? "vsync" : "unpaced");
+           a->use_wsurf ? "window surface" : "renderer texture", a->vsync ? "vsync" : "unpaced");
     printf("frame ms: p50 %.2f  p90 %.2f  p99 %.2f  max %.2f\n", PCT(wall, 0.5), PCT(wall, 0.9),
            PCT(wall, 0.99), wall[n - 1]);
-    printf("frame cpu ms: p50 %.2f  p90 %.2f  p99 %.2f  max %.2f\n", PCT(cpu, 0.5),
-           PCT(cpu, 0.9), PCT(cpu, 0.99), cpu[n - 1]);
+    printf("frame cpu ms: p50 %.2f  p90 %.2f  p99 %.2f  max %.2f\n", PCT(cpu, 0.5), PCT(cpu, 0.9),
+           PCT(cpu, 0.99), cpu[n - 1]);
     printf("start to first frame: %.1f ms\n", a->first_frame_s * 1000);
 #undef PCT
 }
@@ -741,7 +796,7 @@ static void dump_edit(FILE *f, const sn_view *v)
     fprintf(f, "verdict: %s\n", buf[0] ? buf : "-");
     fprintf(f, "counterexample: %s\n",
             v->edit && v->verdict == SN_VERDICT_FAILS && v->verdict_net == v->net_id ? v->cex
-                                                                                    : "-");
+                                                                                     : "-");
     fprintf(f, "redundant: ");
     size_t shown = 0;
     for (size_t i = 0; v->edit && v->verdict_net == v->net_id && i < v->redundant_count; i++)
@@ -781,7 +836,10 @@ static void dump_edit(FILE *f, const sn_view *v)
 
 static bool dump_state(app *a, const char *path)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    /* like every output: a temporary beside it, renamed when complete */
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(tmp, "w");
     if (!f)
         return false;
     const sn_view *v = main_view(a);
@@ -799,7 +857,9 @@ static bool dump_state(app *a, const char *path)
             v->playing || a->group.playing, v->help, sn_theme_get(v->theme)->name);
     fprintf(f, "message: %s%s\n", v->message_error ? "error: " : "", v->message);
     fprintf(f, "result: %s\n",
-            v->step < v->layers ? "-" : sn_view_output_sorted(v, NULL) ? "sorted" : "NOT sorted");
+            v->step < v->layers              ? "-"
+            : sn_view_output_sorted(v, NULL) ? "sorted"
+                                             : "NOT sorted");
     fprintf(f, "font_scale: %g\nsound: %s\n", v->font_scale, v->sound ? "on" : "off");
     size_t queued, dropped;
     sn_sound_counts(a->sound, &queued, &dropped);
@@ -811,7 +871,9 @@ static bool dump_state(app *a, const char *path)
         const sn_view *w = &a->group.view[i];
         fprintf(f, "view%zu: %s step %zu of %zu, %zu swaps, %s, values ", i + 1, w->name, w->step,
                 w->layers, w->swap_before[w->step],
-                w->step < w->layers ? "-" : sn_view_output_sorted(w, NULL) ? "sorted" : "NOT sorted");
+                w->step < w->layers              ? "-"
+                : sn_view_output_sorted(w, NULL) ? "sorted"
+                                                 : "NOT sorted");
         const uint32_t *wv = sn_view_values(w);
         for (uint32_t k = 0; k < w->n; k++) {
             sn_key_format(w->type, wv[k], buf, sizeof buf);
@@ -824,10 +886,14 @@ static bool dump_state(app *a, const char *path)
                 a->lesson->count, a->lesson->steps[a->lesson_step].title);
     dump_edit(f, v);
     bool ok = !ferror(f);
-    if (f != stdout)
+    if (f != stdout) {
         ok = fclose(f) == 0 && ok;
-    else
+        ok = ok && rename(tmp, path) == 0;
+        if (!ok)
+            remove(tmp);
+    } else {
         fflush(f);
+    }
     return ok;
 }
 
@@ -861,8 +927,11 @@ static int open_window(app *a)
         return fail(3,
                     "no display (DISPLAY and WAYLAND_DISPLAY are unset): for a picture "
                     "without a window use `sortnet draw %s -o FILE.png`, or run the window "
-                    "headless with SDL_VIDEODRIVER=offscreen",
-                    main_view(a)->name);
+                    "headless with SDL_VIDEODRIVER=offscreen%s",
+                    main_view(a)->name,
+                    o->script ? " (a --script that shows nothing, without --screenshot, "
+                                "--record or mouse events, needs no display)"
+                              : "");
     if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) != 0)
         return fail(3,
                     "cannot open a display (%s): for a picture without a window use "
@@ -916,6 +985,39 @@ static int open_window(app *a)
     return 0;
 }
 
+/* A scripted run shows nothing when it writes no picture (no --screenshot,
+ * --record, --stats, --stay or sound) and its script has no pointer
+ * events and no keys that save the window's picture or resize it: then,
+ * with no display, it runs on the platform-free view code alone, with no
+ * window (edit verbs, save:, --dump-state). A script that does not parse
+ * counts too: the loop reports it (exit 2), not the missing display. */
+static bool shows_nothing(const sn_app_options *o)
+{
+    if (!o->script || o->screenshot || o->record || o->stats || o->stay || o->sound)
+        return false;
+    sn_script_event *ev = NULL;
+    size_t count = 0;
+    sn_diag d;
+    if (sn_script_parse(o->script, &ev, &count, &d) != SN_OK)
+        return true;
+    bool nothing = true;
+    for (size_t i = 0; i < count && nothing; i++) {
+        switch (ev[i].kind) {
+        case SN_SCRIPT_CLICK:
+        case SN_SCRIPT_DCLICK:
+        case SN_SCRIPT_WHEEL:
+        case SN_SCRIPT_DRAG: nothing = false; break;
+        case SN_SCRIPT_ACTION:
+            nothing = ev[i].act != SN_ACT_SAVE_PNG && ev[i].act != SN_ACT_SAVE_SVG &&
+                      ev[i].act != SN_ACT_FULLSCREEN && ev[i].act != SN_ACT_MUTE;
+            break;
+        default: break;
+        }
+    }
+    sn_free(ev);
+    return nothing;
+}
+
 /* The script has ended: the final screenshot, then exit or (--stay)
  * carry on as a live window. true when the loop should end. */
 static bool script_done(app *a)
@@ -954,9 +1056,9 @@ static int loop(app *a)
     while (!(main_view(a)->requests & SN_REQ_QUIT)) {
         SDL_Event e;
         bool idle = !a->scripted && !dirty && !sn_group_busy(&a->group);
-        if (idle && SDL_WaitEventTimeout(&e, 500))
+        if (!a->headless && idle && SDL_WaitEventTimeout(&e, 500))
             dirty |= event(a, &e);
-        while (SDL_PollEvent(&e))
+        while (!a->headless && SDL_PollEvent(&e))
             dirty |= event(a, &e);
         double now = sn_app_now();
         double dt = a->scripted ? FRAME_MS : (now - last) * 1000;
@@ -969,7 +1071,9 @@ static int loop(app *a)
                 wait_ms -= dt;
             } else if (next < nscript) {
                 /* one script event per frame, so a recording shows each */
-                wait_ms = script_event(a, &script[next++]);
+                wait_ms = script_step(a, o->script, &script[next++]);
+                if (a->script_failed)
+                    break;
                 /* the verdict of an edit is part of the step's frame, so the
                  * same script always gives the same pictures */
                 sn_group_settle(&a->group);
@@ -982,17 +1086,17 @@ static int loop(app *a)
             do_requests(a);
             dirty = true;
         }
-        if (dirty) {
+        if (dirty && !a->headless) {
             update_title(a);
             draw(a);
-            dirty = false;
         }
+        dirty = false;
         if (a->scripted && next >= nscript && wait_ms <= 0) {
             settle_ms += dt;
             if ((!sn_group_busy(&a->group) || settle_ms > SETTLE_MAX_MS) && script_done(a))
                 break;
         }
-        if (!a->vsync && !(a->scripted && a->offscreen)) {
+        if (!a->vsync && !(a->scripted && (a->offscreen || a->headless))) {
             double spent = (sn_app_now() - now) * 1000;
             if (spent < FRAME_MS)
                 SDL_Delay((Uint32)(FRAME_MS - spent));
@@ -1050,9 +1154,10 @@ static int start_record(app *a)
     for (uint32_t i = 0; i < n && nk < 128; i++)
         keep[nk++] = sn_palette_rank(n > 1 ? (double)i / (n - 1) : 0);
     const sn_theme *th = sn_theme_get(main_view(a)->theme);
-    sn_rgb fixed[] = {th->background, th->band, th->stage, th->wire, th->comparator, th->text,
-                      th->swap, th->noswap, th->highlight, th->step,
-                      {0.75, 0.1, 0.05}, {0.1, 0.5, 0.15}, {0, 0, 0}, {1, 1, 1}};
+    sn_rgb fixed[] = {th->background, th->band, th->stage,         th->wire,
+                      th->comparator, th->text, th->swap,          th->noswap,
+                      th->highlight,  th->step, {0.75, 0.1, 0.05}, {0.1, 0.5, 0.15},
+                      {0, 0, 0},      {1, 1, 1}};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         keep[nk++] = fixed[i];
     sn_diag d;
@@ -1119,15 +1224,18 @@ int sn_app_run(const sn_app_options *o)
         if (!(a.frames[i] = sn_frame_create()))
             rc = fail(1, "out of memory");
     a.frame = a.frames[0];
-    if (rc == 0)
+    a.headless = rc == 0 && !display_available() && shows_nothing(o);
+    if (rc == 0 && !a.headless)
         rc = open_window(&a);
     if (rc == 0)
         rc = start_record(&a);
     if (rc == 0)
         rc = loop(&a);
     stop_record(&a, &rc);
-    if (rc == 0 && o->dump_state && !dump_state(&a, o->dump_state))
-        rc = fail(2, "--dump-state %s: cannot write", o->dump_state);
+    /* the state of a failed script too: it shows where it stopped */
+    if ((rc == 0 || a.script_failed) && o->dump_state && !dump_state(&a, o->dump_state) && rc == 0)
+        rc =
+            fail(2, "--dump-state %s: %s", o->dump_state, errno ? strerror(errno) : "cannot write");
     /* a script that edits must say what becomes of the edits */
     if (rc == 0 && (o->script || o->screenshot) && sn_view_unsaved(main_view(&a)) && !o->discard)
         rc = fail(2,

@@ -146,21 +146,27 @@ sn_status sn_edit_insert(const sn_network *net, uint32_t a, uint32_t b, size_t c
     return st;
 }
 
+/* Messages count layers and comparators from 1, as the window does; the
+ * script verbs that name them (del:, move:, select:) count from 0, so the
+ * message gives their range too. */
 static sn_status find(const sn_network *net, size_t layer, size_t index, sn_comparator *c,
                       sn_diag *diag)
 {
     size_t L = sn_network_layer_count(net), count = 0;
     if (layer >= L)
         return L ? sn_diag_set(diag, SN_EINVAL, 0, 0,
-                               "there is no layer %zu (the network has %zu: 0 to %zu)", layer, L,
-                               L - 1)
+                               "there is no layer %zu: the network has %zu (script verbs number "
+                               "them 0 to %zu)",
+                               layer + 1, L, L - 1)
                  : sn_diag_set(diag, SN_EINVAL, 0, 0,
-                               "there is no layer %zu (the network has no comparators)", layer);
+                               "there is no layer %zu: the network has no comparators yet",
+                               layer + 1);
     const sn_comparator *cs = sn_network_layer(net, layer, &count);
     if (index >= count)
         return sn_diag_set(diag, SN_EINVAL, 0, 0,
-                           "layer %zu has no comparator %zu (it has %zu: 0 to %zu)", layer, index,
-                           count, count - 1);
+                           "layer %zu has no comparator %zu: it has %zu (script verbs number "
+                           "them 0 to %zu)",
+                           layer + 1, index + 1, count, count - 1);
     *c = cs[index];
     return SN_OK;
 }
@@ -249,7 +255,8 @@ sn_status sn_edit_save(const sn_network *net, const char *path, sn_diag *diag)
         remove(tmp);
         sn_free(tmp);
         if (st != SN_OK)
-            return sn_diag_set(diag, st, 0, 0, "%s: %s", path, d.text[0] ? d.text : sn_status_str(st));
+            return sn_diag_set(diag, st, 0, 0, "%s: %s", path,
+                               d.text[0] ? d.text : sn_status_str(st));
         return sn_diag_set(diag, SN_EIO, 0, 0, "%s: write failed: %s", path, strerror(e));
     }
     sn_free(tmp);

@@ -3,8 +3,9 @@
  * keep every version for undo and redo. Plus an atomic save.
  *
  * Positions: layers and comparator indices inside a layer count from 0
- * (as `gpu verify` counts layers); a "column" c means "before layer c"
- * (c == layers: after the last one). A comparator (a, b) leaves the
+ * here and in the script verbs (as files do); a "column" c means "before
+ * layer c" (c == layers: after the last one). Messages people read count
+ * from 1, as the window's status line does. A comparator (a, b) leaves the
  * minimum on wire a, so a > b is a reversed comparator. */
 #ifndef SN_EDIT_H
 #define SN_EDIT_H

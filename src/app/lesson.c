@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h> // for: fstat (a directory is not a lesson)
 
 #include "core/alloc.h"
 #include "script.h"
@@ -367,16 +368,23 @@ sn_status sn_lesson_load(const char *path, sn_lesson **out, sn_diag *diag)
     }
     if (!f)
         return sn_diag_set(diag, SN_EIO, 0, 0, "%s: %s", path, strerror(errno));
+    /* fopen opens a directory for reading; the first read fails (EISDIR) */
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        fclose(f);
+        return sn_diag_set(diag, SN_EIO, 0, 0, "%s: is a directory, not a lesson file", path);
+    }
     char *text = sn_malloc(LESSON_MAX_BYTES + 1);
     size_t n = text ? fread(text, 1, LESSON_MAX_BYTES + 1, f) : 0;
     bool bad = ferror(f);
+    int read_errno = errno;
     fclose(f);
     if (!text)
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
     if (bad || n > LESSON_MAX_BYTES) {
         sn_free(text);
         return sn_diag_set(diag, bad ? SN_EIO : SN_ELIMIT, 0, 0, "%s: %s", path,
-                           bad ? "read error" : "larger than 1 MiB: not a lesson");
+                           bad ? strerror(read_errno) : "larger than 1 MiB: not a lesson");
     }
     text[n] = '\0';
     if (memchr(text, '\0', n)) {

@@ -13,6 +13,7 @@
 #include "record.h"
 
 #include <errno.h>
+#include <fcntl.h> // for: open (the GIF with the mode of every output)
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,7 @@
 #include <cairo.h> // for: cairo_image_surface_create_for_data (PNG frames)
 
 #ifdef SN_HAVE_GIF
-#include <gif_lib.h> // for: EGifOpenFileName, EGifPutLine, ...
+#include <gif_lib.h> // for: EGifOpenFileHandle, EGifPutLine, ...
 #endif
 
 #include "core/alloc.h"
@@ -267,10 +268,19 @@ static sn_status open_gif(sn_record *r, const sn_rgb *keep, size_t nkeep, sn_dia
         colors[i].Green = (GifByteType)lround(r->pal[i].g * 255);
         colors[i].Blue = (GifByteType)lround(r->pal[i].b * 255);
     }
+    /* our own open: giflib's EGifOpenFileName creates the file 0600, and a
+     * GIF put on a course page must be readable like every other output
+     * (0666 less the umask); its error text would not name the cause */
+    int fd = open(r->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return sn_diag_set(d, SN_EIO, 0, 0, "%s: %s", r->path, strerror(errno));
     int err = 0;
-    r->gif = EGifOpenFileName(r->tmp, false, &err);
-    if (!r->gif)
+    r->gif = EGifOpenFileHandle(fd, &err);
+    if (!r->gif) {
+        close(fd);
+        remove(r->tmp);
         return sn_diag_set(d, SN_EIO, 0, 0, "%s: %s", r->path, GifErrorString(err));
+    }
     ColorMapObject *cmap = GifMakeMapObject(256, colors);
     if (!cmap)
         return sn_diag_set(d, SN_ENOMEM, 0, 0, "%s: out of memory for the GIF", r->path);

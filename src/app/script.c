@@ -152,6 +152,8 @@ sn_status sn_script_parse(const char *text, sn_script_event **out, size_t *count
                                (unsigned long)(start - text) + 1, (int)(len > 40 ? 40 : len),
                                start);
         }
+        ev.col = (unsigned long)(start - text) + 1;
+        ev.len = len;
         if (n == cap) {
             size_t ncap = cap ? cap * 2 : 16, bytes;
             sn_script_event *g = NULL;

@@ -33,6 +33,8 @@ typedef struct sn_script_event {
     double x, y, dx, dy, z;
     long i, j, k;                      /* edit verbs: wires or layer, index, column */
     char path[SN_SCRIPT_PATH_MAX + 1]; /* save */
+    unsigned long col;                 /* where its token starts in the script (from 1) */
+    size_t len;                        /* and its length */
 } sn_script_event;
 
 /* Parse a script: tokens separated by blanks or commas outside a token's

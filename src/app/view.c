@@ -32,25 +32,56 @@ static const struct {
     const char *name;
     sn_action act;
 } names[] = {
-    {"right", SN_ACT_RIGHT}, {"left", SN_ACT_LEFT},       {"space", SN_ACT_PLAY},
-    {"plus", SN_ACT_FASTER}, {"+", SN_ACT_FASTER},        {"minus", SN_ACT_SLOWER},
-    {"-", SN_ACT_SLOWER},    {"home", SN_ACT_HOME},       {"end", SN_ACT_END},
-    {"r", SN_ACT_RANDOM},    {"v", SN_ACT_REVERSE},       {"0", SN_ACT_BITS},
-    {"b", SN_ACT_COUNTER},   {"1", SN_ACT_GEN1},          {"2", SN_ACT_GEN2},
-    {"3", SN_ACT_GEN3},      {"4", SN_ACT_GEN4},          {"5", SN_ACT_GEN5},
-    {"6", SN_ACT_GEN6},      {"7", SN_ACT_BEST},          {"[", SN_ACT_N_DOWN},
+    {"right", SN_ACT_RIGHT},
+    {"left", SN_ACT_LEFT},
+    {"space", SN_ACT_PLAY},
+    {"plus", SN_ACT_FASTER},
+    {"+", SN_ACT_FASTER},
+    {"minus", SN_ACT_SLOWER},
+    {"-", SN_ACT_SLOWER},
+    {"home", SN_ACT_HOME},
+    {"end", SN_ACT_END},
+    {"r", SN_ACT_RANDOM},
+    {"v", SN_ACT_REVERSE},
+    {"0", SN_ACT_BITS},
+    {"b", SN_ACT_COUNTER},
+    {"1", SN_ACT_GEN1},
+    {"2", SN_ACT_GEN2},
+    {"3", SN_ACT_GEN3},
+    {"4", SN_ACT_GEN4},
+    {"5", SN_ACT_GEN5},
+    {"6", SN_ACT_GEN6},
+    {"7", SN_ACT_BEST},
+    {"[", SN_ACT_N_DOWN},
     {"]", SN_ACT_N_UP},
-    {"o", SN_ACT_RELOAD},    {"s", SN_ACT_SAVE_SVG},      {"p", SN_ACT_SAVE_PNG},
-    {"g", SN_ACT_GPU},       {"h", SN_ACT_HELP},          {"f1", SN_ACT_HELP},
-    {"?", SN_ACT_HELP},      {"f11", SN_ACT_FULLSCREEN},  {"t", SN_ACT_THEME},
-    {"fit", SN_ACT_FIT},     {"escape", SN_ACT_UNFOLLOW}, {"q", SN_ACT_QUIT},
-    {"e", SN_ACT_EDIT},      {"undo", SN_ACT_UNDO},       {"ctrl+z", SN_ACT_UNDO},
-    {"redo", SN_ACT_REDO},   {"ctrl+y", SN_ACT_REDO},     {"delete", SN_ACT_DELETE},
-    {"tab", SN_ACT_SELECT},  {"ctrl+s", SN_ACT_SAVE_NET},
-    {"w", SN_ACT_STRUCTURE}, {"z", SN_ACT_ZERO_ONE},
-    {"pagedown", SN_ACT_PAGE_DOWN}, {"pageup", SN_ACT_PAGE_UP},
-    {"down", SN_ACT_DOWN},   {"up", SN_ACT_UP},
-    {"ctrl+plus", SN_ACT_FONT_UP}, {"ctrl+minus", SN_ACT_FONT_DOWN},
+    {"o", SN_ACT_RELOAD},
+    {"s", SN_ACT_SAVE_SVG},
+    {"p", SN_ACT_SAVE_PNG},
+    {"g", SN_ACT_GPU},
+    {"h", SN_ACT_HELP},
+    {"f1", SN_ACT_HELP},
+    {"?", SN_ACT_HELP},
+    {"f11", SN_ACT_FULLSCREEN},
+    {"t", SN_ACT_THEME},
+    {"fit", SN_ACT_FIT},
+    {"escape", SN_ACT_UNFOLLOW},
+    {"q", SN_ACT_QUIT},
+    {"e", SN_ACT_EDIT},
+    {"undo", SN_ACT_UNDO},
+    {"ctrl+z", SN_ACT_UNDO},
+    {"redo", SN_ACT_REDO},
+    {"ctrl+y", SN_ACT_REDO},
+    {"delete", SN_ACT_DELETE},
+    {"tab", SN_ACT_SELECT},
+    {"ctrl+s", SN_ACT_SAVE_NET},
+    {"w", SN_ACT_STRUCTURE},
+    {"z", SN_ACT_ZERO_ONE},
+    {"pagedown", SN_ACT_PAGE_DOWN},
+    {"pageup", SN_ACT_PAGE_UP},
+    {"down", SN_ACT_DOWN},
+    {"up", SN_ACT_UP},
+    {"ctrl+plus", SN_ACT_FONT_UP},
+    {"ctrl+minus", SN_ACT_FONT_DOWN},
     {"m", SN_ACT_MUTE},
 };
 
@@ -77,6 +108,7 @@ void sn_view_message(sn_view *v, bool error, const char *fmt, ...)
     vsnprintf(v->message, sizeof v->message, fmt, ap);
     va_end(ap);
     v->message_error = error;
+    v->message_seq++;
 }
 
 static void set_diag_message(sn_view *v, sn_status st, const sn_diag *d, const char *what)
@@ -257,7 +289,6 @@ static sn_status input_for(sn_view *v, uint32_t n, sn_input_kind *kind, uint32_t
 }
 
 /* ---- networks */
-
 
 static void edit_reset(sn_view *v);
 static bool edit_begin(sn_view *v);
@@ -684,7 +715,7 @@ static bool editing(sn_view *v, const char *what)
 {
     if (v->edit && v->hist_count)
         return true;
-    sn_view_message(v, true, "%s: edit mode is off (press E first)", what);
+    sn_view_message(v, true, "%s: edit mode is off (press E first; a script starts with e)", what);
     return false;
 }
 
@@ -723,7 +754,7 @@ static void select_cmp(sn_view *v, size_t layer, size_t index)
 bool sn_view_edit_add(sn_view *v, uint32_t a, uint32_t b, long col)
 {
     char what[64];
-    snprintf(what, sizeof what, "add %u,%u", a, b);
+    snprintf(what, sizeof what, "add:%u,%u", a, b);
     if (!editing(v, what))
         return false;
     const sn_network *cur = v->hist[v->hist_pos];
@@ -743,14 +774,14 @@ bool sn_view_edit_add(sn_view *v, uint32_t a, uint32_t b, long col)
         return false;
     select_cmp(v, layer, index);
     sn_view_message(v, false, "added (%u,%u)%s in layer %zu", a, b, a > b ? " (reversed)" : "",
-                    layer);
+                    layer + 1);
     return true;
 }
 
 bool sn_view_edit_delete(sn_view *v, size_t layer, size_t index)
 {
     char what[64];
-    snprintf(what, sizeof what, "delete %zu,%zu", layer, index);
+    snprintf(what, sizeof what, "del:%zu,%zu", layer, index);
     if (!editing(v, what))
         return false;
     sn_network *res = NULL;
@@ -769,14 +800,14 @@ bool sn_view_edit_delete(sn_view *v, size_t layer, size_t index)
     if (!apply(v, res))
         return false;
     v->sel_layer = v->sel_index = -1;
-    sn_view_message(v, false, "deleted (%u,%u) of layer %zu", c.a, c.b, layer);
+    sn_view_message(v, false, "deleted (%u,%u) of layer %zu", c.a, c.b, layer + 1);
     return true;
 }
 
 bool sn_view_edit_move(sn_view *v, size_t layer, size_t index, size_t col)
 {
     char what[64];
-    snprintf(what, sizeof what, "move %zu,%zu", layer, index);
+    snprintf(what, sizeof what, "move:%zu,%zu,%zu", layer, index, col);
     if (!editing(v, what))
         return false;
     sn_network *res = NULL;
@@ -791,7 +822,7 @@ bool sn_view_edit_move(sn_view *v, size_t layer, size_t index, size_t col)
         return false;
     }
     select_cmp(v, nl, ni);
-    sn_view_message(v, false, "moved to layer %zu", nl);
+    sn_view_message(v, false, "moved to layer %zu", nl + 1);
     return true;
 }
 
@@ -808,13 +839,22 @@ bool sn_view_edit_select(sn_view *v, long layer, long index)
     if ((size_t)layer < v->layers)
         sn_network_layer(v->hist[v->hist_pos], (size_t)layer, &count);
     if (index < 0 || (size_t)index >= count) {
-        sn_view_message(v, true, "select: there is no comparator %ld in layer %ld", index, layer);
+        if ((size_t)layer >= v->layers)
+            sn_view_message(v, true,
+                            "select:%ld,%ld: there is no layer %ld: the network has %zu (script "
+                            "verbs number them 0 to %ld)",
+                            layer, index, layer + 1, v->layers, (long)v->layers - 1);
+        else
+            sn_view_message(v, true,
+                            "select:%ld,%ld: layer %ld has no comparator %ld: it has %zu (script "
+                            "verbs number them 0 to %ld)",
+                            layer, index, layer + 1, index + 1, count, (long)count - 1);
         return false;
     }
     select_cmp(v, (size_t)layer, (size_t)index);
     const sn_comparator *c = sn_network_layer(v->hist[v->hist_pos], (size_t)layer, &count);
     sn_view_message(v, false, "selected (%u,%u) of layer %ld: Delete removes it, a drag moves it",
-                    c[index].a, c[index].b, layer);
+                    c[index].a, c[index].b, layer + 1);
     return true;
 }
 
@@ -975,8 +1015,8 @@ const char *sn_view_size_text(const sn_view *v, char *buf, size_t cap)
         snprintf(buf, cap, "%zu comparator%s, best known %zu; %zu layer%s", size,
                  size == 1 ? "" : "s", best, v->layers, v->layers == 1 ? "" : "s");
     else
-        snprintf(buf, cap, "%zu comparator%s; %zu layer%s", size, size == 1 ? "" : "s",
-                 v->layers, v->layers == 1 ? "" : "s");
+        snprintf(buf, cap, "%zu comparator%s; %zu layer%s", size, size == 1 ? "" : "s", v->layers,
+                 v->layers == 1 ? "" : "s");
     return buf;
 }
 
@@ -1045,8 +1085,10 @@ static bool counterexample(sn_view *v)
     if (v->edit && v->verdict_net == v->net_id) {
         verdict_poll(v, false);
         if (v->verdict == SN_VERDICT_CHECKING) { /* never freeze the window */
-            sn_view_message(v, false, "still checking (%.0f%%): B plays the counterexample "
-                                      "once there is one", v->verdict_progress * 100);
+            sn_view_message(v, false,
+                            "still checking (%.0f%%): B plays the counterexample "
+                            "once there is one",
+                            v->verdict_progress * 100);
             return true;
         }
         if (v->verdict == SN_VERDICT_FAILS) {
@@ -1123,8 +1165,9 @@ static bool change_n(sn_view *v, bool up)
         return true;
     }
     if (algo == SN_ALGO_EXPLICIT) {
-        sn_view_message(v, true, "[ and ] change n of a generated or best-known network; "
-                                 "press 1-7 first");
+        sn_view_message(v, true,
+                        "[ and ] change n of a generated or best-known network; "
+                        "press 1-7 first");
         return true;
     }
     uint32_t n = up ? v->n * 2 : v->n / 2;
@@ -1207,7 +1250,9 @@ bool sn_view_action(sn_view *v, sn_action a)
     case SN_ACT_RIGHT: v->playing = false; return sn_view_step_to(v, v->step + 1, true);
     case SN_ACT_PAGE_UP:
     case SN_ACT_UP:
-    case SN_ACT_LEFT: v->playing = false; return v->step > 0 && sn_view_step_to(v, v->step - 1, true);
+    case SN_ACT_LEFT:
+        v->playing = false;
+        return v->step > 0 && sn_view_step_to(v, v->step - 1, true);
     case SN_ACT_PLAY:
         if (!v->playing && v->step == v->layers)
             sn_view_step_to(v, 0, false); /* play again from the start */
@@ -1274,8 +1319,8 @@ bool sn_view_action(sn_view *v, sn_action a)
         return true;
     case SN_ACT_FONT_UP:
     case SN_ACT_FONT_DOWN:
-        v->font_scale = a == SN_ACT_FONT_UP ? fmin(v->font_scale * 1.2, 3.0)
-                                            : fmax(v->font_scale / 1.2, 0.6);
+        v->font_scale =
+            a == SN_ACT_FONT_UP ? fmin(v->font_scale * 1.2, 3.0) : fmax(v->font_scale / 1.2, 0.6);
         sn_view_message(v, false, "text size %.0f%% (Ctrl + / Ctrl -)", v->font_scale * 100);
         return true;
     case SN_ACT_MUTE:
@@ -1464,8 +1509,7 @@ void sn_view_status_parts(const sn_view *v, sn_view_status *st)
         snprintf(st->input_short, sizeof st->input_short, "0-1 (%.8s%s)", v->bits,
                  v->n > 8 ? "..." : "");
     else if (v->input_kind == SN_INPUT_RANDOM)
-        snprintf(st->input_short, sizeof st->input_short, "seed %llu",
-                 (unsigned long long)v->seed);
+        snprintf(st->input_short, sizeof st->input_short, "seed %llu", (unsigned long long)v->seed);
     else
         snprintf(st->input_short, sizeof st->input_short, "%.39s", st->input);
     if (v->step == v->layers)

@@ -27,10 +27,14 @@ static void help(void)
            "Prove that NET sorts every input by the 0-1 principle (all 2^n inputs of 0s\n"
            "and 1s, directly or through an exact reduction), or show the smallest 0-1\n"
            "input it does not sort. Exit 0: sorts (merges, selects); 1: it does not;\n"
-           "2: bad usage.\n\n"
+           "2: bad usage; 4: undecided (a proof this method cannot give within its\n"
+           "limits: the message says why and what brute force would take; with --json,\n"
+           "\"sorts\": null and a \"reason\").\n\n"
            "  --threads N   worker threads (default: all online CPUs)\n"
            "  --method M    auto (default): brute force for n <= 24, the reduction up to\n"
-           "                64 wires, the split above; bruteforce: every input,\n"
+           "                64 wires (where its pattern sets grow large, the split\n"
+           "                first: then no redundant comparators), the split above;\n"
+           "                bruteforce: every input,\n"
            "                bit-sliced; reduce: reachable 0-1 patterns per cluster of\n"
            "                wires (n <= 64); split: two parts that sort (checked\n"
            "                recursively), then a merge of them ((a+1)(b+1) inputs)\n"
@@ -96,6 +100,28 @@ static void print_bits(const uint8_t *v, uint32_t n, const char *sep)
         printf("%s%u", i && *sep ? sep : "", v[i]);
 }
 
+/* Exit status of an undecided check (shared/DESIGN.md: 4 = undecided). */
+enum { CHECK_UNDECIDED = 4 };
+
+/* "about 3.2e+20 years": seconds in the unit a reader grasps. */
+static void format_duration(double s, char *buf, size_t size)
+{
+    if (!(s < 1e300))
+        snprintf(buf, size, "more than 1e+292 years");
+    else if (s < 120.0)
+        snprintf(buf, size, "about %.0f s", s < 1.0 ? 1.0 : s);
+    else if (s < 7200.0)
+        snprintf(buf, size, "about %.0f minutes", s / 60.0);
+    else if (s < 2 * 86400.0)
+        snprintf(buf, size, "about %.0f hours", s / 3600.0);
+    else if (s < 2 * 365.25 * 86400.0)
+        snprintf(buf, size, "about %.0f days", s / 86400.0);
+    else if (s < 1e6 * 365.25 * 86400.0)
+        snprintf(buf, size, "about %.0f years", s / (365.25 * 86400.0));
+    else
+        snprintf(buf, size, "about %.2g years", s / (365.25 * 86400.0));
+}
+
 #ifdef SN_HAVE_JANSSON
 static json_t *json_bits(const uint8_t *v, uint32_t n)
 {
@@ -105,18 +131,21 @@ static json_t *json_bits(const uint8_t *v, uint32_t n)
     return a;
 }
 
-static int print_json(const sn_check_result *r, const char *mode)
+/* One object; with reason (undecided: r holds only n and the method)
+ * "sorts" and the rest are null, plus "reason" and "bruteforce_seconds". */
+static int print_json(const sn_check_result *r, const char *mode, const char *reason, double bf)
 {
+    bool known = !reason, fails = known && !r->sorts;
     json_t *o = json_object();
     json_object_set_new(o, "n", json_integer(r->n));
-    json_object_set_new(o, "sorts", json_boolean(r->sorts));
+    json_object_set_new(o, "sorts", known ? json_boolean(r->sorts) : json_null());
     json_object_set_new(o, "method", json_string(sn_check_method_name(r->method)));
     json_object_set_new(o, "mode", json_string(mode));
-    json_object_set_new(o, "seconds", json_real(r->seconds));
+    json_object_set_new(o, "seconds", known ? json_real(r->seconds) : json_null());
     json_object_set_new(o, "counterexample",
-                        r->sorts ? json_null() : json_bits(r->counterexample, r->n));
-    json_object_set_new(o, "output", r->sorts ? json_null() : json_bits(r->output, r->n));
-    if (r->redundant_unknown) {
+                        fails ? json_bits(r->counterexample, r->n) : json_null());
+    json_object_set_new(o, "output", fails ? json_bits(r->output, r->n) : json_null());
+    if (!known || r->redundant_unknown) {
         json_object_set_new(o, "redundant", json_null());
     } else {
         json_t *red = json_array();
@@ -124,9 +153,40 @@ static int print_json(const sn_check_result *r, const char *mode)
             json_array_append_new(red, json_integer((json_int_t)r->redundant[i]));
         json_object_set_new(o, "redundant", red);
     }
+    if (reason) {
+        json_object_set_new(o, "reason", json_string(reason));
+        json_object_set_new(o, "bruteforce_seconds", bf < 1e300 ? json_real(bf) : json_null());
+    }
     return cli_json_print(o, JSON_COMPACT | JSON_REAL_PRECISION(9));
 }
 #endif
+
+/* A verdict this method cannot give: say so (never "does not sort"), with
+ * what brute force over every 0-1 input would take; exit 4. */
+static int report_undecided(const sn_network *net, const char *spec, const char *mode,
+                            const sn_check_options *opt, const char *why, bool json)
+{
+    uint32_t n = sn_network_wires(net);
+    double bf = sn_check_bruteforce_seconds(net, opt->threads);
+    char dur[64], reason[1400];
+    format_duration(bf, dur, sizeof dur);
+    snprintf(reason, sizeof reason, "cannot be decided by this method: %s", why);
+    fprintf(stderr,
+            "sortnet: check: %s: %s\n"
+            "  brute force over all 2^%u 0-1 inputs x %zu comparators would take %s here%s\n",
+            spec, reason, n, sn_network_size(net), dur,
+            n <= 64 && bf < 86400.0 ? " (--force runs it)" : "");
+    int jrc = 0;
+#ifdef SN_HAVE_JANSSON
+    sn_check_result u = {.n = n, .method = opt->method};
+    if (json)
+        jrc = print_json(&u, mode, reason, bf);
+#else
+    (void)json;
+    (void)mode;
+#endif
+    return jrc ? jrc : CHECK_UNDECIDED;
+}
 
 /* How the verdict was reached, for the text output. */
 static void print_how(const sn_check_result *r, const char *mode)
@@ -411,15 +471,15 @@ int cmd_check(int argc, char **argv)
 
     if (st == SN_EINTERRUPTED) {
         rc = cli_error(130, "check", "interrupted; no verdict");
+    } else if (st == SN_ELIMIT) {
+        rc = report_undecided(net, spec, mode.name, &opt, d.text, json);
     } else if (st != SN_OK) {
-        rc = cli_error(
-            cli_status_exit(st), "check", "%s: %s%s", spec, d.text,
-            st == SN_ELIMIT && sn_network_wires(net) <= 64 ? " (use --force to run anyway)" : "");
+        rc = cli_error(cli_status_exit(st), "check", "%s: %s", spec, d.text);
     } else {
         int jrc = 0;
 #ifdef SN_HAVE_JANSSON
         if (json)
-            jrc = print_json(&res, mode.name);
+            jrc = print_json(&res, mode.name, NULL, 0.0);
 #endif
         if (!json) {
             print_text(&res, spec, mode.name, mode.what);

@@ -204,8 +204,63 @@ static sn_status run_bf(check_ctx *c, check_outcome *o, sn_diag *diag)
     return check_bruteforce(c, o, diag);
 }
 
+/* auto's probe on 25..64 wires: the reduction with these limits first
+ * (milliseconds); past them the split is tried, then the reduction in
+ * full. Networks whose pattern sets grow like 2^n (insertion:64) reach the
+ * split before the reduction has spent seconds and gigabytes. */
+#define PROBE_MAX_SET ((size_t)1 << 16)
+#define PROBE_MAX_PRODUCT ((double)(1u << 22))
+#define PROBE_STREAM_SECONDS 1.0
+
+static void outcome_reset(check_ctx *c, check_outcome *o)
+{
+    memset(o->swapped, 0, c->ncmp ? c->ncmp : 1);
+    o->failing_count = 0;
+    o->min_failing = 0;
+    o->inputs = 0;
+    o->max_patterns = 0;
+}
+
+/* The reduction's probe, then the split: SN_OK with *decided when the
+ * probe (o) or the split (res, method split) gave the verdict; SN_ELIMIT
+ * when neither could (split_why: why the split could not). */
+static sn_status probe_then_split(check_ctx *c, const sn_network *net, const sn_check_options *opt,
+                                  check_outcome *o, sn_check_result *res, bool *by_split,
+                                  sn_diag *split_why, sn_diag *diag)
+{
+    c->reduce_max_set = PROBE_MAX_SET;
+    c->reduce_max_product = PROBE_MAX_PRODUCT;
+    c->reduce_max_stream_seconds = PROBE_STREAM_SECONDS;
+    sn_status st = check_reduce(c, o, diag);
+    c->reduce_max_set = 0;
+    c->reduce_max_product = 0.0;
+    c->reduce_max_stream_seconds = 0.0;
+    if (st != SN_ELIMIT)
+        return st;
+    st = check_split_once(net, opt, res, split_why, 0);
+    if (st == SN_OK) {
+        *by_split = true;
+        return SN_OK;
+    }
+    if (st != SN_ELIMIT) {
+        if (diag && split_why)
+            *diag = *split_why;
+        return st;
+    }
+    memset(res, 0, sizeof *res);
+    res->n = c->n;
+    outcome_reset(c, o);
+    return SN_ELIMIT;
+}
+
 sn_status sn_check_run(const sn_network *net, const sn_check_options *opt, sn_check_result *res,
                        sn_diag *diag)
+{
+    return check_run(net, opt, res, diag, true);
+}
+
+sn_status check_run(const sn_network *net, const sn_check_options *opt, sn_check_result *res,
+                    sn_diag *diag, bool try_split)
 {
     sn_check_options defaults;
     if (!opt) {
@@ -221,7 +276,7 @@ sn_status sn_check_run(const sn_network *net, const sn_check_options *opt, sn_ch
     if (opt->method == SN_CHECK_SPLIT) {
         sn_check_options o = *opt;
         o.method = SN_CHECK_AUTO; /* 64 wires or fewer: nothing to split */
-        return sn_check_run(net, &o, res, diag);
+        return check_run(net, &o, res, diag, try_split);
     }
     check_ctx c;
     sn_status st = ctx_init(&c, net, opt);
@@ -237,31 +292,36 @@ sn_status sn_check_run(const sn_network *net, const sn_check_options *opt, sn_ch
     }
 
     sn_check_method m = opt->method;
+    bool by_split = false;
     if (m == SN_CHECK_AUTO) {
         if (c.n <= AUTO_BF_MAX_N) {
             m = SN_CHECK_BRUTEFORCE;
             st = run_bf(&c, &o, diag);
         } else {
             m = SN_CHECK_REDUCE;
-            st = check_reduce(&c, &o, diag);
+            sn_diag split_why;
+            sn_diag_clear(&split_why);
+            st = SN_ELIMIT;
+            if (try_split && !c.force)
+                st = probe_then_split(&c, net, opt, &o, res, &by_split, &split_why, diag);
+            if (st == SN_ELIMIT)
+                st = check_reduce(&c, &o, diag);
             /* The pattern sets grew too large: brute force may still be
              * feasible (n up to ~36). */
             if (st == SN_ELIMIT && c.n <= 64) {
                 sn_diag rdiag;
+                sn_diag_clear(&rdiag);
                 if (diag)
                     rdiag = *diag;
-                memset(o.swapped, 0, c.ncmp ? c.ncmp : 1);
-                memset(&o.failing_count, 0, sizeof o.failing_count);
-                o.min_failing = 0;
+                outcome_reset(&c, &o);
                 double est = check_bf_estimate(&c);
                 if (c.force || est <= BF_MAX_SECONDS) {
                     m = SN_CHECK_BRUTEFORCE;
                     st = check_bruteforce(&c, &o, diag);
                 } else if (diag) {
                     sn_diag_set(diag, SN_ELIMIT, 0, 0,
-                                "%s; brute force over 2^%u inputs would take about %.3g s on %u "
-                                "thread(s); refusing without force",
-                                rdiag.text, c.n, est, c.threads);
+                                "%s%s%s; brute force would take more than a minute",
+                                rdiag.text, split_why.text[0] ? "; " : "", split_why.text);
                 }
             }
         }
@@ -271,7 +331,9 @@ sn_status sn_check_run(const sn_network *net, const sn_check_options *opt, sn_ch
         st = check_reduce(&c, &o, diag);
     }
 
-    if (st == SN_OK) {
+    if (st == SN_OK && by_split) {
+        res->seconds = check_now() - c.t0; /* the probe included */
+    } else if (st == SN_OK) {
         res->method = m;
         res->sorts = o.failing_count == 0;
         res->failing_count = o.failing_count;
@@ -289,6 +351,17 @@ sn_status sn_check_run(const sn_network *net, const sn_check_options *opt, sn_ch
     sn_free(o.swapped);
     ctx_free(&c);
     return st;
+}
+
+double sn_check_bruteforce_seconds(const sn_network *net, unsigned threads)
+{
+    /* the estimate of check_bf_estimate without building the context */
+    check_ctx c;
+    memset(&c, 0, sizeof c);
+    c.n = sn_network_wires(net);
+    c.ncmp = sn_network_size(net);
+    c.threads = threads ? threads : check_online_cpus();
+    return check_bf_estimate(&c);
 }
 
 sn_status sn_check_quick(const sn_network *net, bool *sorts, size_t **redundant,

@@ -81,9 +81,12 @@ typedef struct sn_check_result {
 } sn_check_result;
 
 /* Check net. On SN_OK *res is filled (free it with sn_check_result_free).
- * SN_ELIMIT (diag gives the estimated inputs and time) when the method
- * would take too long and opt->force is false, or cannot handle n at all
- * (the reduction needs n <= 64; brute force too). Above 64 wires auto
+ * SN_ELIMIT means undecided: diag says why when the method would take too
+ * long and opt->force is false, or cannot handle n at all (the reduction
+ * needs n <= 64; brute force too). Auto on 25..64 wires runs the reduction
+ * with small limits first; past them it tries the split (a verdict without
+ * redundant comparators, res->method split), then the reduction in full,
+ * then brute force where it takes at most a minute. Above 64 wires auto
  * (and split) use the split: the layers before the one that joins all
  * wires must keep exactly two wire sets apart, each sorted by its part
  * (checked recursively), and the rest must merge them; otherwise
@@ -94,6 +97,13 @@ sn_status sn_check_run(const sn_network *net, const sn_check_options *opt, sn_ch
                        sn_diag *diag);
 
 void sn_check_result_free(sn_check_result *res); /* frees the arrays; NULL is a no-op */
+
+/* What brute force over all 2^n 0-1 inputs of net would take, in seconds,
+ * on `threads` threads (0 = all online CPUs), at the rate measured for the
+ * bit-sliced checker: 2^n x (comparators + 8) / (1.5e11 x threads). Any n
+ * (infinity past about 1000 wires): for telling a user what a proof this
+ * checker refuses would cost. */
+double sn_check_bruteforce_seconds(const sn_network *net, unsigned threads);
 
 /* Merging: does net sort every input whose wires [0, a) and [a, n) are
  * each sorted? By the 0-1 principle (a + 1)(n - a + 1) inputs decide it,

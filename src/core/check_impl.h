@@ -27,6 +27,12 @@ typedef struct check_ctx {
     volatile sig_atomic_t *cancel;
     double t0;            /* start (check_now) */
     double last_progress; /* time of the last progress call */
+    /* The reduction's limits without force; 0 = the defaults. auto's first
+     * try (a probe) sets small ones so that a network whose pattern sets
+     * blow up is handed to the split in milliseconds. */
+    size_t reduce_max_set;
+    double reduce_max_product;
+    double reduce_max_stream_seconds;
 } check_ctx;
 
 /* Online CPUs, in 1..256 (the default thread count of the bit-sliced
@@ -53,6 +59,13 @@ double check_bf_estimate(const check_ctx *c);
 
 sn_status check_bruteforce(check_ctx *c, check_outcome *out, sn_diag *diag);
 sn_status check_reduce(check_ctx *c, check_outcome *out, sn_diag *diag);
+/* sn_check_run; try_split false keeps auto from trying the split on 25..64
+ * wires (the split's own fallback for its parts, which it just tried). */
+sn_status check_run(const sn_network *net, const sn_check_options *opt, sn_check_result *res,
+                    sn_diag *diag, bool try_split);
+/* One split of net (any n > 24): SN_ELIMIT when it cannot decide. */
+sn_status check_split_once(const sn_network *net, const sn_check_options *opt, sn_check_result *res,
+                           sn_diag *diag, size_t held);
 /* Sorting by the split (check_modes.c), for n > 64; n <= 64 goes to
  * sn_check_run's auto method. held: the bytes the enclosing splits hold
  * while this one runs (0 at the top); a split whose nested parts would hold

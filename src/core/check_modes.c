@@ -464,9 +464,6 @@ typedef struct split_ctx {
     size_t held; /* bytes held by this split and those around it */
 } split_ctx;
 
-static sn_status split_once(const sn_network *net, const sn_check_options *opt,
-                            sn_check_result *res, sn_diag *diag, size_t held);
-
 /* Check the part on side s; on failure try its counterexample with the
  * other side all 1s and all 0s on the whole network. *verdict: 1 sorts,
  * 0 a counterexample of the whole network is in res, -1 undecided. */
@@ -481,9 +478,9 @@ static sn_status check_part(const split_ctx *x, uint8_t s, sn_check_result *res,
     memset(&pr, 0, sizeof pr);
     if (st == SN_OK) {
         st = check_split(p, x->opt, &pr, diag, x->held);
-        if (st == SN_ELIMIT && diag && strncmp(diag->text, "its part", 8) != 0) {
+        if (st == SN_ELIMIT && diag && strncmp(diag->text, "the split", 9) != 0) {
             sn_diag inner = *diag;
-            sn_diag_set(diag, st, 0, 0, "its part on %u wires cannot be checked: %s",
+            sn_diag_set(diag, st, 0, 0, "the split's part on %u wires cannot be checked: %s",
                         sn_network_wires(p), inner.text);
         }
     }
@@ -506,9 +503,9 @@ static sn_status check_part(const split_ctx *x, uint8_t s, sn_check_result *res,
         }
         if (st == SN_OK && *verdict < 0)
             st = sn_diag_set(diag, SN_ELIMIT, 0, 0,
-                             "its part on %u wires does not sort by itself, so the split cannot "
-                             "decide; brute force over 2^%u inputs is impossible",
-                             sn_network_wires(p), n);
+                             "the split needs parts that sort by themselves, and its part on %u "
+                             "wires does not (the rest of the network may still sort)",
+                             sn_network_wires(p));
         sn_free(in);
         sn_free(v);
     }
@@ -565,16 +562,45 @@ sn_status check_split(const sn_network *net, const sn_check_options *opt, sn_che
         /* a part: splitting it further is cheaper than the reduction on
          * most networks; where the split cannot decide, the reduction
          * (or brute force) does */
-        sn_status st = split_once(net, opt, res, diag, held);
+        sn_status st = check_split_once(net, opt, res, diag, held);
         if (st != SN_ELIMIT)
             return st;
-        return sn_check_run(net, &o, res, diag);
+        return check_run(net, &o, res, diag, false);
     }
-    return split_once(net, opt, res, diag, held);
+    return check_split_once(net, opt, res, diag, held);
 }
 
-static sn_status split_once(const sn_network *net, const sn_check_options *opt,
-                            sn_check_result *res, sn_diag *diag, size_t held)
+/* Bytes one split of a network holds while its parts are checked: the
+ * flat list, its rest marks and a part network. */
+static size_t split_need(size_t ncmp, uint32_t n)
+{
+    return ncmp * (2 * sizeof(sn_comparator) + 1) + (size_t)n * 16;
+}
+
+/* Before descending: what the nested splits of part s would hold, guessed
+ * from the ratio r of its size to this one's (the same ratio at every
+ * level: need / (1 - r) in all). Exact for halving networks, about 1.5
+ * times too much for one that peels off a wire per level (insertion:n):
+ * only a guess far past the limit refuses here, the exact count below
+ * decides the rest. */
+static double split_nested_guess(const sn_comparator *cmp, size_t ncmp, const uint8_t *side,
+                                 const uint8_t *rest, uint32_t n, uint8_t s, uint32_t *wires)
+{
+    size_t pc = 0;
+    uint32_t pw = 0;
+    for (uint32_t i = 0; i < n; i++)
+        pw += side[i] == s;
+    for (size_t j = 0; j < ncmp; j++)
+        pc += !rest[j] && side[cmp[j].a] == s;
+    *wires = pw;
+    if (pw <= 24)
+        return 0.0;
+    double r = (double)split_need(pc, pw) / (double)split_need(ncmp, n);
+    return r < 1.0 ? (double)split_need(pc, pw) / (1.0 - r) : INFINITY;
+}
+
+sn_status check_split_once(const sn_network *net, const sn_check_options *opt, sn_check_result *res,
+                           sn_diag *diag, size_t held)
 {
     uint32_t n = sn_network_wires(net);
     memset(res, 0, sizeof *res);
@@ -584,13 +610,12 @@ static sn_status split_once(const sn_network *net, const sn_check_options *opt,
      * (each split nests its parts' splits: a network that splits off one
      * wire at a time, like insertion:n, nests n deep, O(n^3) bytes) */
     size_t ncmp = sn_network_size(net);
-    size_t need = ncmp * (2 * sizeof(sn_comparator) + 1) + (size_t)n * 16;
+    size_t need = split_need(ncmp, n);
     if (need > SPLIT_MEMORY_MAX || held > SPLIT_MEMORY_MAX - need)
         return sn_diag_set(diag, SN_ELIMIT, 0, 0,
                            "the split's nested parts would hold more than %zu MiB (at %u wires "
-                           "and %zu comparators, %zu MiB held around it); brute force over 2^%u "
-                           "inputs is impossible",
-                           SPLIT_MEMORY_MAX >> 20, n, ncmp, held >> 20, n);
+                           "and %zu comparators, %zu MiB held around it)",
+                           SPLIT_MEMORY_MAX >> 20, n, ncmp, held >> 20);
     double t0 = check_now();
     split_ctx x = {net, NULL, 0, n, sn_calloc(n, 1), NULL, opt, held + need};
     uint32_t *parent = sn_calloc(n, sizeof *parent);
@@ -599,9 +624,18 @@ static sn_status split_once(const sn_network *net, const sn_check_options *opt,
     sn_status st = x.side && parent && x.cmp && x.rest ? SN_OK : SN_ENOMEM;
     if (st == SN_OK && !find_split(x.cmp, x.ncmp, n, x.side, x.rest, parent))
         st = sn_diag_set(diag, SN_ELIMIT, 0, 0,
-                         "%u wires that the comparators never join: brute force over 2^%u = "
-                         "%.3g inputs is impossible",
-                         n, n, ldexp(1.0, (int)n));
+                         "the split needs a comparator that joins all %u wires, and none does", n);
+    for (uint8_t s = 0; st == SN_OK && s < 2; s++) {
+        /* refuse before any part is built when the nesting is hopeless */
+        uint32_t pw;
+        double guess = split_nested_guess(x.cmp, x.ncmp, x.side, x.rest, n, s, &pw);
+        if ((double)held + (double)need + guess > 2.0 * (double)SPLIT_MEMORY_MAX)
+            st = sn_diag_set(diag, SN_ELIMIT, 0, 0,
+                             "the split's part on %u of %u wires would split again and again, "
+                             "its nested parts holding about %.3g GiB (limit %zu MiB)",
+                             pw, n, ((double)held + (double)need + guess) / 1073741824.0,
+                             SPLIT_MEMORY_MAX >> 20);
+    }
     int v0 = 1, v1 = 1;
     if (st == SN_OK)
         st = check_part(&x, 0, res, &v0, diag);

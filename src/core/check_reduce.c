@@ -273,7 +273,8 @@ static sn_status stream(check_ctx *c, const pset *A, const pset *B, size_t c0, b
     double total = (double)A->len * (B ? (double)B->len : 1.0);
     /* the same cost model as brute force: ~1.5e11 comparator-patterns/s */
     double est = total * ((double)(c->ncmp - c0) + 40.0) / (1.5e11 * (double)c->threads);
-    if (!force && (est > 60.0 || total > 1.8e19))
+    double max_est = c->reduce_max_stream_seconds > 0.0 ? c->reduce_max_stream_seconds : 60.0;
+    if (!force && (est > max_est || total > 1.8e19))
         return sn_diag_set(diag, SN_ELIMIT, 0, 0,
                            "the reduction would push 2^%.1f patterns through %zu comparators "
                            "(about %.3g s on %u thread(s)); refusing without force",
@@ -536,8 +537,10 @@ sn_status check_reduce(check_ctx *c, check_outcome *out, sn_diag *diag)
     memset(&r, 0, sizeof r);
     r.c = c;
     r.out = out;
-    r.max_product = c->force ? INFINITY : MAX_PRODUCT_DEFAULT;
-    r.max_set = c->force ? MAX_SET_FORCE : MAX_SET_DEFAULT;
+    r.max_product = c->force                ? INFINITY
+                    : c->reduce_max_product ? c->reduce_max_product
+                                            : MAX_PRODUCT_DEFAULT;
+    r.max_set = c->force ? MAX_SET_FORCE : c->reduce_max_set ? c->reduce_max_set : MAX_SET_DEFAULT;
     size_t n = c->n;
     r.cl = sn_calloc(n, sizeof *r.cl);
     r.members = sn_calloc(n, sizeof *r.members);
