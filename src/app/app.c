@@ -710,35 +710,13 @@ static double script_event(app *a, const sn_script_event *ev)
  * leaves an error message in any view (outside edit mode, a layer that
  * does not exist, a file that cannot be written) fails the scripted run:
  * exit 2 with the message, the rest of the script not run. */
-static bool can_fail(const sn_script_event *ev)
-{
-    if (ev->kind != SN_SCRIPT_ACTION)
-        return ev->kind != SN_SCRIPT_WAIT && ev->kind != SN_SCRIPT_CLICK &&
-               ev->kind != SN_SCRIPT_DCLICK && ev->kind != SN_SCRIPT_WHEEL &&
-               ev->kind != SN_SCRIPT_DRAG;
-    /* keys whose red message is a verdict or a hint (B on a network that
-     * sorts, 1-6 beside another network, O on a file that changed badly)
-     * inform; the edit keys and the savers fail */
-    switch (ev->act) {
-    case SN_ACT_EDIT:
-    case SN_ACT_UNDO:
-    case SN_ACT_REDO:
-    case SN_ACT_DELETE:
-    case SN_ACT_SELECT:
-    case SN_ACT_SAVE_NET:
-    case SN_ACT_SAVE_SVG:
-    case SN_ACT_SAVE_PNG: return true;
-    default: return false;
-    }
-}
-
 static double script_step(app *a, const char *text, const sn_script_event *ev)
 {
     unsigned long seq[SN_GROUP_MAX];
     for (size_t i = 0; i < a->group.count; i++)
         seq[i] = a->group.view[i].message_seq;
     double ms = script_event(a, ev);
-    for (size_t i = 0; can_fail(ev) && i < a->group.count && !a->script_failed; i++) {
+    for (size_t i = 0; sn_script_can_fail(ev) && i < a->group.count && !a->script_failed; i++) {
         const sn_view *v = &a->group.view[i];
         if (v->message_seq != seq[i] && v->message_error) {
             a->script_failed = true;
