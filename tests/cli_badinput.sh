@@ -286,6 +286,12 @@ if "$S" view --help >/dev/null 2>&1; then
     printf 'title: t\nstep: a\nnet: empty:4\nkeys: add:0,1 del:3,0\ntext: x.\n' >"$(f keydel.lesson)"
     check "lesson: no such layer" 2 "keydel\.lesson:4:15: del:3,0: there is no layer 4" \
         "$S" view --lesson "$(f keydel.lesson)"
+    mkdir -p "$T/adir"
+    printf 'title: t\nstep: a\nnet: %s\ntext: x.\n' "$T/adir" >"$(f netdir.lesson)"
+    check "lesson: a network that is a directory" 2 "netdir\.lesson:3:6: .*Is a directory" \
+        "$S" view --lesson "$(f netdir.lesson)"
+    check "view save:DIR" 2 "save:.*adir.*Is a directory" \
+        "$S" view empty:4 --script "add:0,1 save:$T/adir" --discard
 fi
 
 echo "cli_badinput: $cases cases, $fails failed"
