@@ -359,8 +359,9 @@ static void test_script(void)
     for (size_t i = 0; i < n; i++)
         CHECKF(sn_script_can_fail(&ev[i]) == (i >= 6), "step %zu", i);
     sn_free(ev);
-    static const char *const bad[] = {"add:1", "add:a,b",  "add:1,2,3,4", "del:-1,0", "add:1.5,2",
-                                      "del:0", "move:1,2", "select:1",    "save:",    "add:1,1e10"};
+    static const char *const bad[] = {"add:1",     "add:a,b",   "add:1,2,3,4", "del:-1,0",
+                                      "add:1.5,2", "del:0",     "move:1,2",    "select:1",
+                                      "save:",     "add:1,1e10"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[64];
         snprintf(text, sizeof text, "e right %s", bad[i]);
@@ -505,6 +506,7 @@ static void test_screenshot_matches(void)
     sn_view_cleanup(&v);
 }
 
+
 /* The bracket text of a network: "[(0,1),(2,3)] [(1,2)]". */
 static const char *layers_text(const sn_network *net, char *buf, size_t cap)
 {
@@ -515,8 +517,8 @@ static const char *layers_text(const sn_network *net, char *buf, size_t cap)
         const sn_comparator *c = sn_network_layer(net, k, &count);
         used += (size_t)snprintf(buf + used, cap - used, "%s[", k ? " " : "");
         for (size_t i = 0; i < count && used < cap; i++)
-            used +=
-                (size_t)snprintf(buf + used, cap - used, "%s(%u,%u)", i ? "," : "", c[i].a, c[i].b);
+            used += (size_t)snprintf(buf + used, cap - used, "%s(%u,%u)", i ? "," : "", c[i].a,
+                                     c[i].b);
         if (used < cap)
             used += (size_t)snprintf(buf + used, cap - used, "]");
     }
