@@ -325,6 +325,22 @@ if "$S" view --help >/dev/null 2>&1; then
         env SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --script "" --screenshot "$T/no/such/x.png"
     check "view --dump-state: no such folder" 2 "x\.txt: No such file or directory" \
         env SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --script "" --dump-state "$T/no/such/x.txt"
+    # a lesson's keys that fail are its error, at their line and column
+    printf 'title: t\nstep: a\nnet: bitonic:4\nkeys: right add:0,1\ntext: x.\n' >"$(f keyedit.lesson)"
+    check "lesson: an edit verb outside edit mode" 2 "keyedit\.lesson:4:13: add:0,1: edit mode is off" \
+        "$S" view --lesson "$(f keyedit.lesson)"
+    printf 'title: t\nstep: a\nnet: bitonic:4 bitonic:4\nkeys: add:0,1\ntext: x.\n' >"$(f keytwo.lesson)"
+    check "lesson: an edit verb beside another network" 2 "keytwo\.lesson:4:7: add:0,1: .*one network" \
+        "$S" view --lesson "$(f keytwo.lesson)"
+    printf 'title: t\nstep: a\nnet: empty:4\nkeys: add:0,1 del:3,0\ntext: x.\n' >"$(f keydel.lesson)"
+    check "lesson: no such layer" 2 "keydel\.lesson:4:15: del:3,0: there is no layer 4" \
+        "$S" view --lesson "$(f keydel.lesson)"
+    mkdir -p "$T/adir"
+    printf 'title: t\nstep: a\nnet: %s\ntext: x.\n' "$T/adir" >"$(f netdir.lesson)"
+    check "lesson: a network that is a directory" 2 "netdir\.lesson:3:6: .*Is a directory" \
+        "$S" view --lesson "$(f netdir.lesson)"
+    check "view save:DIR" 2 "save:.*adir.*Is a directory" \
+        "$S" view empty:4 --script "add:0,1 save:$T/adir" --discard
 fi
 
 echo "cli_badinput: $cases cases, $fails failed"

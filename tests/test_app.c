@@ -347,10 +347,21 @@ static void test_script(void)
         CHECK(ev[7].act == SN_ACT_UNDO && ev[8].act == SN_ACT_REDO);
         CHECK(ev[9].act == SN_ACT_SAVE_NET && ev[10].act == SN_ACT_DELETE);
         CHECK(ev[11].act == SN_ACT_SELECT);
+        /* where each token is, for the message of a step that fails */
+        CHECK(ev[0].col == 1 && ev[0].len == 1 && ev[2].col == 11 && ev[2].len == 9);
+        /* which steps fail a script when they leave an error message: the
+         * edit verbs, save: and the edit keys, not keys that inform */
+        for (size_t i = 0; i < 12; i++)
+            CHECKF(sn_script_can_fail(&ev[i]), "step %zu", i);
     }
     sn_free(ev);
-    static const char *const bad[] = {"add:1", "add:a,b",  "add:1,2,3,4", "del:-1,0", "add:1.5,2",
-                                      "del:0", "move:1,2", "select:1",    "save:",    "add:1,1e10"};
+    CHECK(sn_script_parse("b o 1 right wait:10 click:1,2 p s", &ev, &n, &d) == SN_OK && n == 8);
+    for (size_t i = 0; i < n; i++)
+        CHECKF(sn_script_can_fail(&ev[i]) == (i >= 6), "step %zu", i);
+    sn_free(ev);
+    static const char *const bad[] = {"add:1",     "add:a,b",   "add:1,2,3,4", "del:-1,0",
+                                      "add:1.5,2", "del:0",     "move:1,2",    "select:1",
+                                      "save:",     "add:1,1e10"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[64];
         snprintf(text, sizeof text, "e right %s", bad[i]);

@@ -409,10 +409,15 @@ static sn_status run_keys(const sn_lesson *l, const sn_lesson_step *st, sn_group
         return sn_diag_set(diag, SN_EPARSE, st->keys_line, st->keys_col, "%s:%lu:%lu: %s", l->file,
                            st->keys_line, st->keys_col, d.text);
     sn_view *v = sn_group_main(g);
-    for (size_t i = 0; i < n; i++) {
+    sn_status st_keys = SN_OK;
+    for (size_t i = 0; i < n && st_keys == SN_OK; i++) {
         const sn_script_event *e = &ev[i];
         /* edit verbs act on a single network (the group refuses E otherwise) */
         bool edits = g->count == 1;
+        unsigned long seq = v->message_seq;
+        if (!edits && e->kind >= SN_SCRIPT_ADD && e->kind <= SN_SCRIPT_SELECT)
+            sn_view_message(v, true, "%.*s: edit verbs need a step with one network (it has %zu)",
+                            (int)e->len, st->keys + e->col - 1, g->count);
         switch (e->kind) {
         case SN_SCRIPT_ACTION: sn_group_action(g, e->act); break;
         case SN_SCRIPT_WAIT:
@@ -438,8 +443,15 @@ static sn_status run_keys(const sn_lesson *l, const sn_lesson_step *st, sn_group
         default: break; /* refused when parsed */
         }
         sn_group_settle(g);
+        /* a verb that fails is the lesson's error, at its column */
+        if (sn_script_can_fail(e) && v->message_seq != seq && v->message_error)
+            st_keys = sn_diag_set(diag, SN_EPARSE, st->keys_line, st->keys_col + e->col - 1,
+                                  "%s:%lu:%lu: %s", l->file, st->keys_line,
+                                  st->keys_col + e->col - 1, v->message);
     }
     sn_free(ev);
+    if (st_keys != SN_OK)
+        return st_keys;
     /* what a lesson builds is part of it, not the teacher's unsaved work */
     if (v->hist_count)
         v->saved_pos = v->hist_pos;

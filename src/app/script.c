@@ -172,3 +172,25 @@ sn_status sn_script_parse(const char *text, sn_script_event **out, size_t *count
     *count = n;
     return SN_OK;
 }
+
+bool sn_script_can_fail(const sn_script_event *ev)
+{
+    if (ev->kind != SN_SCRIPT_ACTION)
+        return ev->kind != SN_SCRIPT_WAIT && ev->kind != SN_SCRIPT_CLICK &&
+               ev->kind != SN_SCRIPT_DCLICK && ev->kind != SN_SCRIPT_WHEEL &&
+               ev->kind != SN_SCRIPT_DRAG;
+    /* keys whose red message is a verdict or a hint (B on a network that
+     * sorts, 1-6 beside another network, O on a file that changed badly)
+     * inform; the edit keys and the savers fail */
+    switch (ev->act) {
+    case SN_ACT_EDIT:
+    case SN_ACT_UNDO:
+    case SN_ACT_REDO:
+    case SN_ACT_DELETE:
+    case SN_ACT_SELECT:
+    case SN_ACT_SAVE_NET:
+    case SN_ACT_SAVE_SVG:
+    case SN_ACT_SAVE_PNG: return true;
+    default: return false;
+    }
+}

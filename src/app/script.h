@@ -47,4 +47,10 @@ typedef struct sn_script_event {
  * token in diag. */
 sn_status sn_script_parse(const char *text, sn_script_event **out, size_t *count, sn_diag *diag);
 
+/* Whether an error message left by ev means the script failed: true for
+ * the edit verbs, save:, the edit keys (e undo redo delete tab ctrl+s)
+ * and the savers (p s); false for waits, the mouse and the other keys,
+ * whose red messages inform (B on a network that sorts, a failed reload). */
+bool sn_script_can_fail(const sn_script_event *ev);
+
 #endif

@@ -32,56 +32,25 @@ static const struct {
     const char *name;
     sn_action act;
 } names[] = {
-    {"right", SN_ACT_RIGHT},
-    {"left", SN_ACT_LEFT},
-    {"space", SN_ACT_PLAY},
-    {"plus", SN_ACT_FASTER},
-    {"+", SN_ACT_FASTER},
-    {"minus", SN_ACT_SLOWER},
-    {"-", SN_ACT_SLOWER},
-    {"home", SN_ACT_HOME},
-    {"end", SN_ACT_END},
-    {"r", SN_ACT_RANDOM},
-    {"v", SN_ACT_REVERSE},
-    {"0", SN_ACT_BITS},
-    {"b", SN_ACT_COUNTER},
-    {"1", SN_ACT_GEN1},
-    {"2", SN_ACT_GEN2},
-    {"3", SN_ACT_GEN3},
-    {"4", SN_ACT_GEN4},
-    {"5", SN_ACT_GEN5},
-    {"6", SN_ACT_GEN6},
-    {"7", SN_ACT_BEST},
-    {"[", SN_ACT_N_DOWN},
+    {"right", SN_ACT_RIGHT}, {"left", SN_ACT_LEFT},       {"space", SN_ACT_PLAY},
+    {"plus", SN_ACT_FASTER}, {"+", SN_ACT_FASTER},        {"minus", SN_ACT_SLOWER},
+    {"-", SN_ACT_SLOWER},    {"home", SN_ACT_HOME},       {"end", SN_ACT_END},
+    {"r", SN_ACT_RANDOM},    {"v", SN_ACT_REVERSE},       {"0", SN_ACT_BITS},
+    {"b", SN_ACT_COUNTER},   {"1", SN_ACT_GEN1},          {"2", SN_ACT_GEN2},
+    {"3", SN_ACT_GEN3},      {"4", SN_ACT_GEN4},          {"5", SN_ACT_GEN5},
+    {"6", SN_ACT_GEN6},      {"7", SN_ACT_BEST},          {"[", SN_ACT_N_DOWN},
     {"]", SN_ACT_N_UP},
-    {"o", SN_ACT_RELOAD},
-    {"s", SN_ACT_SAVE_SVG},
-    {"p", SN_ACT_SAVE_PNG},
-    {"g", SN_ACT_GPU},
-    {"h", SN_ACT_HELP},
-    {"f1", SN_ACT_HELP},
-    {"?", SN_ACT_HELP},
-    {"f11", SN_ACT_FULLSCREEN},
-    {"t", SN_ACT_THEME},
-    {"fit", SN_ACT_FIT},
-    {"escape", SN_ACT_UNFOLLOW},
-    {"q", SN_ACT_QUIT},
-    {"e", SN_ACT_EDIT},
-    {"undo", SN_ACT_UNDO},
-    {"ctrl+z", SN_ACT_UNDO},
-    {"redo", SN_ACT_REDO},
-    {"ctrl+y", SN_ACT_REDO},
-    {"delete", SN_ACT_DELETE},
-    {"tab", SN_ACT_SELECT},
-    {"ctrl+s", SN_ACT_SAVE_NET},
-    {"w", SN_ACT_STRUCTURE},
-    {"z", SN_ACT_ZERO_ONE},
-    {"pagedown", SN_ACT_PAGE_DOWN},
-    {"pageup", SN_ACT_PAGE_UP},
-    {"down", SN_ACT_DOWN},
-    {"up", SN_ACT_UP},
-    {"ctrl+plus", SN_ACT_FONT_UP},
-    {"ctrl+minus", SN_ACT_FONT_DOWN},
+    {"o", SN_ACT_RELOAD},    {"s", SN_ACT_SAVE_SVG},      {"p", SN_ACT_SAVE_PNG},
+    {"g", SN_ACT_GPU},       {"h", SN_ACT_HELP},          {"f1", SN_ACT_HELP},
+    {"?", SN_ACT_HELP},      {"f11", SN_ACT_FULLSCREEN},  {"t", SN_ACT_THEME},
+    {"fit", SN_ACT_FIT},     {"escape", SN_ACT_UNFOLLOW}, {"q", SN_ACT_QUIT},
+    {"e", SN_ACT_EDIT},      {"undo", SN_ACT_UNDO},       {"ctrl+z", SN_ACT_UNDO},
+    {"redo", SN_ACT_REDO},   {"ctrl+y", SN_ACT_REDO},     {"delete", SN_ACT_DELETE},
+    {"tab", SN_ACT_SELECT},  {"ctrl+s", SN_ACT_SAVE_NET},
+    {"w", SN_ACT_STRUCTURE}, {"z", SN_ACT_ZERO_ONE},
+    {"pagedown", SN_ACT_PAGE_DOWN}, {"pageup", SN_ACT_PAGE_UP},
+    {"down", SN_ACT_DOWN},   {"up", SN_ACT_UP},
+    {"ctrl+plus", SN_ACT_FONT_UP}, {"ctrl+minus", SN_ACT_FONT_DOWN},
     {"m", SN_ACT_MUTE},
 };
 
@@ -289,6 +258,7 @@ static sn_status input_for(sn_view *v, uint32_t n, sn_input_kind *kind, uint32_t
 }
 
 /* ---- networks */
+
 
 static void edit_reset(sn_view *v);
 static bool edit_begin(sn_view *v);
@@ -1015,8 +985,8 @@ const char *sn_view_size_text(const sn_view *v, char *buf, size_t cap)
         snprintf(buf, cap, "%zu comparator%s, best known %zu; %zu layer%s", size,
                  size == 1 ? "" : "s", best, v->layers, v->layers == 1 ? "" : "s");
     else
-        snprintf(buf, cap, "%zu comparator%s; %zu layer%s", size, size == 1 ? "" : "s", v->layers,
-                 v->layers == 1 ? "" : "s");
+        snprintf(buf, cap, "%zu comparator%s; %zu layer%s", size, size == 1 ? "" : "s",
+                 v->layers, v->layers == 1 ? "" : "s");
     return buf;
 }
 
@@ -1085,10 +1055,8 @@ static bool counterexample(sn_view *v)
     if (v->edit && v->verdict_net == v->net_id) {
         verdict_poll(v, false);
         if (v->verdict == SN_VERDICT_CHECKING) { /* never freeze the window */
-            sn_view_message(v, false,
-                            "still checking (%.0f%%): B plays the counterexample "
-                            "once there is one",
-                            v->verdict_progress * 100);
+            sn_view_message(v, false, "still checking (%.0f%%): B plays the counterexample "
+                                      "once there is one", v->verdict_progress * 100);
             return true;
         }
         if (v->verdict == SN_VERDICT_FAILS) {
@@ -1165,9 +1133,8 @@ static bool change_n(sn_view *v, bool up)
         return true;
     }
     if (algo == SN_ALGO_EXPLICIT) {
-        sn_view_message(v, true,
-                        "[ and ] change n of a generated or best-known network; "
-                        "press 1-7 first");
+        sn_view_message(v, true, "[ and ] change n of a generated or best-known network; "
+                                 "press 1-7 first");
         return true;
     }
     uint32_t n = up ? v->n * 2 : v->n / 2;
@@ -1250,9 +1217,7 @@ bool sn_view_action(sn_view *v, sn_action a)
     case SN_ACT_RIGHT: v->playing = false; return sn_view_step_to(v, v->step + 1, true);
     case SN_ACT_PAGE_UP:
     case SN_ACT_UP:
-    case SN_ACT_LEFT:
-        v->playing = false;
-        return v->step > 0 && sn_view_step_to(v, v->step - 1, true);
+    case SN_ACT_LEFT: v->playing = false; return v->step > 0 && sn_view_step_to(v, v->step - 1, true);
     case SN_ACT_PLAY:
         if (!v->playing && v->step == v->layers)
             sn_view_step_to(v, 0, false); /* play again from the start */
@@ -1319,8 +1284,8 @@ bool sn_view_action(sn_view *v, sn_action a)
         return true;
     case SN_ACT_FONT_UP:
     case SN_ACT_FONT_DOWN:
-        v->font_scale =
-            a == SN_ACT_FONT_UP ? fmin(v->font_scale * 1.2, 3.0) : fmax(v->font_scale / 1.2, 0.6);
+        v->font_scale = a == SN_ACT_FONT_UP ? fmin(v->font_scale * 1.2, 3.0)
+                                            : fmax(v->font_scale / 1.2, 0.6);
         sn_view_message(v, false, "text size %.0f%% (Ctrl + / Ctrl -)", v->font_scale * 100);
         return true;
     case SN_ACT_MUTE:
@@ -1509,7 +1474,8 @@ void sn_view_status_parts(const sn_view *v, sn_view_status *st)
         snprintf(st->input_short, sizeof st->input_short, "0-1 (%.8s%s)", v->bits,
                  v->n > 8 ? "..." : "");
     else if (v->input_kind == SN_INPUT_RANDOM)
-        snprintf(st->input_short, sizeof st->input_short, "seed %llu", (unsigned long long)v->seed);
+        snprintf(st->input_short, sizeof st->input_short, "seed %llu",
+                 (unsigned long long)v->seed);
     else
         snprintf(st->input_short, sizeof st->input_short, "%.39s", st->input);
     if (v->step == v->layers)
