@@ -1,7 +1,7 @@
 /* bench_render.c - bitonic:1024 (28 160 comparators) to SVG and PNG, and
- * a window-sized partial redraw; CPU seconds of this process (the machine
- * is shared, wall time is noise) and ratios against the layout computation
- * measured in the same run (target: each export under 1 s). */
+ * a window-sized partial redraw, and the scene they all build first; CPU seconds of this process
+ * (the machine is shared, wall time is noise) and ratios against the layout computation measured in
+ * the same run (target: each export under 1 s). */
 #include <cairo.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +12,7 @@
 #include "render/draw.h"
 #include "render/export.h"
 #include "render/layout.h"
+#include "render/scene.h"
 
 static double now(void)
 {
@@ -106,6 +107,21 @@ int main(int argc, char **argv)
     double t_png4 = time_export(SN_EXPORT_PNG, lb, th, reps, &png4_bytes, NULL);
     double t_pdf = time_export(SN_EXPORT_PDF, lo, th, reps, &pdf_bytes, NULL);
 
+    /* the diagram's scene alone (what every export and the window build
+     * before painting) */
+    double t_scene = 1e30;
+    size_t prims = 0;
+    for (int r = 0; r < reps; r++) {
+        sn_scene *sc = sn_scene_create(lo->width, lo->height);
+        double t0 = now();
+        sn_diagram_scene(sc, lo, th, NULL, NULL);
+        double t = now() - t0;
+        prims = sn_scene_count(sc);
+        sn_scene_destroy(sc);
+        if (t < t_scene)
+            t_scene = t;
+    }
+
     /* the window: a 1280x800 view of the full-size layout, middle of it */
     cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1280, 800);
     cairo_t *cr = cairo_create(surf);
@@ -128,6 +144,8 @@ int main(int argc, char **argv)
     printf("%-34s %10s %10s  %s\n", "what", "seconds", "x layout", "size");
     printf("%-34s %10.4f %10.1f  %.0fx%.0f units\n", "layout (baseline)", t_layout, 1.0, lo->width,
            lo->height);
+    printf("%-34s %10.4f %10.1f  %zu primitives\n", "scene, full size", t_scene, t_scene / t_layout,
+           prims);
     printf("%-34s %10.4f %10.1f  %ld bytes, %ld <path> elements\n", "SVG, full size", t_svg,
            t_svg / t_layout, svg_bytes, svg_paths);
     printf("%-34s %10.4f %10.1f  %ld bytes, %.0fx%.0f px\n", "PNG, --width 2048", t_png,

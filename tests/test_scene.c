@@ -229,6 +229,45 @@ static void test_fitted_values(void)
     }
 }
 
+static void test_fit_and_wrap(void)
+{
+    char out[64];
+    const char *t = "does NOT sort: counterexample 1010";
+    double w = sn_scene_text_width(t, 12, SN_FONT_REGULAR);
+    CHECK(sn_scene_text_fit(t, 12, SN_FONT_REGULAR, w, out, sizeof out) == strlen(t));
+    CHECK(strcmp(out, t) == 0);
+    size_t k = sn_scene_text_fit(t, 12, SN_FONT_REGULAR, w / 2, out, sizeof out);
+    CHECK(k > 3 && k < strlen(t) && strcmp(out + k - 3, "\xe2\x80\xa6") == 0);
+    CHECK(strncmp(out, t, k - 3) == 0);
+    CHECK(sn_scene_text_width(out, 12, SN_FONT_REGULAR) <= w / 2);
+    CHECK(sn_scene_text_fit(t, 12, SN_FONT_REGULAR, 2, out, sizeof out) == 0 && out[0] == 0);
+    /* never past out_size */
+    k = sn_scene_text_fit(t, 12, SN_FONT_REGULAR, 1000, out, 8);
+    CHECK(k < 8 && strlen(out) == k);
+    /* UTF-8 kept whole */
+    const char *u = "sort 8 \xe2\x86\x91 merge";
+    k = sn_scene_text_fit(u, 12, SN_FONT_BOLD,
+                          sn_scene_text_width("sort 8 \xe2\x86\x91", 12, SN_FONT_BOLD) +
+                              sn_scene_text_width("\xe2\x80\xa6", 12, SN_FONT_BOLD) + 0.1,
+                          out, sizeof out);
+    CHECK(strcmp(out, "sort 8 \xe2\x86\x91\xe2\x80\xa6") == 0);
+    size_t st[8], ln[8];
+    const char *para = "the network sorts every input of 16 keys";
+    double lw = sn_scene_text_width("the network sorts", 10, SN_FONT_REGULAR);
+    size_t lines = sn_scene_text_wrap(para, 10, SN_FONT_REGULAR, lw, st, ln, 8);
+    CHECK(lines == 3);
+    CHECK(st[0] == 0 && ln[0] == strlen("the network sorts"));
+    for (size_t i = 0; i < lines && i < 8; i++) {
+        char line[64];
+        snprintf(line, sizeof line, "%.*s", (int)ln[i], para + st[i]);
+        CHECKF(sn_scene_text_width(line, 10, SN_FONT_REGULAR) <= lw + 1e-9, "line %zu '%s'", i,
+               line);
+        CHECK(line[0] != ' ' && line[strlen(line) - 1] != ' ');
+    }
+    CHECK(sn_scene_text_wrap(para, 10, SN_FONT_REGULAR, lw, st, ln, 1) == 3);
+    CHECK(sn_scene_text_wrap("", 10, SN_FONT_REGULAR, lw, st, ln, 8) == 0);
+}
+
 static void test_checker(void)
 {
     sn_scene *sc = sn_scene_create(100, 40);
@@ -242,6 +281,19 @@ static void test_checker(void)
     size_t k = sn_scene_check_readable(sc, 9, 0, rep, sizeof rep);
     CHECKF(k == 3, "%zu problems:\n%s", k, rep);
     CHECK(strstr(rep, "overlaps") && strstr(rep, "outside") && strstr(rep, "below"));
+    sn_scene_destroy(sc);
+    /* labels of one kind on one baseline: too close reads as one, the same
+     * words side by side as one printed twice */
+    sc = sn_scene_create(300, 40);
+    sn_scene_tag bl = sn_scene_tag_of(SN_ROLE_BLOCK_LABEL);
+    double w16 = sn_scene_text_width("sort 16", 10, SN_FONT_BOLD);
+    sn_scene_text(sc, 10, 20, "sort 16", 10, SN_FONT_BOLD, SN_TEXT_LEFT, black, bl);
+    sn_scene_text(sc, 10 + w16 + 8, 20, "sort 16", 10, SN_FONT_BOLD, SN_TEXT_LEFT, black, bl);
+    sn_scene_text(sc, 200, 20, "merge 8", 10, SN_FONT_BOLD, SN_TEXT_LEFT, black, bl);
+    sn_scene_text(sc, 200 + sn_scene_text_width("merge 8", 10, SN_FONT_BOLD) + 2, 20, "half", 10,
+                  SN_FONT_BOLD, SN_TEXT_LEFT, black, bl);
+    k = sn_scene_check_readable(sc, 9, 0, rep, sizeof rep);
+    CHECKF(k == 2 && strstr(rep, "printed twice") && strstr(rep, "runs into"), "%zu:\n%s", k, rep);
     sn_scene_destroy(sc);
 }
 
@@ -363,6 +415,7 @@ int main(void)
     test_paint();
     test_text_painted_in_box();
     test_checker();
+    test_fit_and_wrap();
     test_fitted_values();
     test_readable_diagrams();
     return sn_test_finish("test_scene");

@@ -104,6 +104,12 @@ static bool clear_of_labels(const sn_layout *lo, size_t count, const sn_layout_b
         if (b->lx < o->lx + o->lw + gap && o->lx < b->lx + b->lw + gap &&
             fabs(b->ly - o->ly) < (b->lh + o->lh) / 2 + gap / 2)
             return false;
+        /* the same words side by side on one line read as one label
+         * printed twice ("sort 16 sort 16"), whoever they belong to */
+        double twice = fmax(b->lw, o->lw);
+        if (strcmp(b->label, o->label) == 0 && fabs(b->ly - o->ly) < b->lh &&
+            b->lx < o->lx + o->lw + twice && o->lx < b->lx + b->lw + twice)
+            return false;
     }
     return true;
 }

@@ -396,6 +396,92 @@ double sn_scene_digit_height(double size)
     return size * 1493.0 / SN_FONT_UPEM; /* DejaVu Sans: the digits' height */
 }
 
+size_t sn_scene_text_fit(const char *text, double size, sn_font_weight weight, double max_w,
+                         char *out, size_t out_size)
+{
+    static const char ell[] = "\xe2\x80\xa6"; /* … */
+    if (out_size == 0)
+        return 0;
+    out[0] = '\0';
+    size_t len = strlen(text);
+    int bold = weight == SN_FONT_BOLD;
+    double scale = size / SN_FONT_UPEM;
+    bool whole = sn_scene_text_width(text, size, weight) <= max_w;
+    double room = whole ? max_w : max_w - sn_scene_text_width(ell, size, weight);
+    if (room < 0)
+        return 0;
+    /* the longest prefix (at a character boundary) that fits room and out */
+    size_t keep = 0;
+    double w = 0;
+    const unsigned char *p = (const unsigned char *)text;
+    size_t tail = whole ? 1 : sizeof ell; /* NUL, or "…" and NUL */
+    while (*p) {
+        const unsigned char *q = p;
+        double cw = advance_units(next_cp(&q), bold) * scale;
+        size_t next = (size_t)(q - (const unsigned char *)text);
+        if (w + cw > room + 1e-9 || next + tail > out_size)
+            break;
+        w += cw;
+        keep = next;
+        p = q;
+    }
+    if (whole && keep == len) {
+        memcpy(out, text, len + 1);
+        return len;
+    }
+    memcpy(out, text, keep);
+    if (keep + sizeof ell <= out_size) {
+        memcpy(out + keep, ell, sizeof ell);
+        return keep + sizeof ell - 1;
+    }
+    out[keep] = '\0';
+    return keep;
+}
+
+size_t sn_scene_text_wrap(const char *text, double size, sn_font_weight weight, double max_w,
+                          size_t *starts, size_t *lens, size_t max_lines)
+{
+    int bold = weight == SN_FONT_BOLD;
+    double scale = size / SN_FONT_UPEM;
+    size_t lines = 0, i = 0, n = strlen(text);
+    while (i < n) {
+        while (i < n && text[i] == ' ')
+            i++;
+        if (i >= n)
+            break;
+        /* grow the line while it fits; remember the last space */
+        size_t j = i, brk = 0;
+        double w = 0;
+        bool have_brk = false;
+        while (j < n) {
+            const unsigned char *q = (const unsigned char *)text + j;
+            double cw = advance_units(next_cp(&q), bold) * scale;
+            size_t nj = (size_t)(q - (const unsigned char *)text);
+            if (w + cw > max_w + 1e-9 && j > i)
+                break;
+            if (text[j] == ' ') {
+                brk = j;
+                have_brk = true;
+            }
+            w += cw;
+            j = nj;
+        }
+        size_t end = j;
+        if (j < n && have_brk && text[j] != ' ')
+            end = brk; /* break at the last space */
+        size_t e = end;
+        while (e > i && text[e - 1] == ' ')
+            e--;
+        if (lines < max_lines) {
+            starts[lines] = i;
+            lens[lines] = e - i;
+        }
+        lines++;
+        i = end;
+    }
+    return lines;
+}
+
 /* ---- hit test */
 
 static double seg_dist(double px, double py, double x0, double y0, double x1, double y1)
@@ -591,13 +677,27 @@ size_t sn_scene_check_readable(const sn_scene *sc, double min_font, double tol, 
     double maxsize = 0;
     for (size_t a = 0; a < k; a++)
         maxsize = fmax(maxsize, sc->prims[ti[a]].size);
+    /* (and the same words twice on one baseline within a label's width
+     * read as one label printed twice) */
+    double reach = SN_SCENE_WORD_GAP * maxsize;
     for (size_t a = 0; a < k; a++)
-        for (size_t b = a + 1; b < k && tb[b].x0 < tb[a].x1 + SN_SCENE_WORD_GAP * maxsize; b++) {
+        reach = fmax(reach, tb[a].x1 - tb[a].x0);
+    for (size_t a = 0; a < k; a++)
+        for (size_t b = a + 1; b < k && tb[b].x0 < tb[a].x1 + reach; b++) {
             const sn_prim *p = &sc->prims[ti[a]], *q = &sc->prims[ti[b]];
             if (overlap(tb[a], tb[b])) {
                 problem(&r, "%s \"%s\" at (%.1f, %.1f) overlaps %s \"%s\" at (%.1f, %.1f)",
                         role_name(p->tag.role), sc->pool + p->first, p->x0, p->base,
                         role_name(q->tag.role), sc->pool + q->first, q->x0, q->base);
+            } else if (p->tag.role == q->tag.role && fabs(p->base - q->base) < 0.5 &&
+                       p->count == q->count && p->count > 0 &&
+                       memcmp(sc->pool + p->first, sc->pool + q->first, p->count) == 0 &&
+                       tb[b].x0 < tb[a].x1 + (tb[a].x1 - tb[a].x0)) {
+                problem(&r,
+                        "%s \"%s\" at (%.1f, %.1f) is printed twice side by side (again at "
+                        "(%.1f, %.1f))",
+                        role_name(p->tag.role), sc->pool + p->first, p->x0, p->base, q->x0,
+                        q->base);
             } else if (p->tag.role == q->tag.role && fabs(p->base - q->base) < 0.5 &&
                        tb[b].x0 < tb[a].x1 + SN_SCENE_WORD_GAP * fmin(p->size, q->size) &&
                        tb[a].x0 < tb[b].x1 + SN_SCENE_WORD_GAP * fmin(p->size, q->size)) {

@@ -255,6 +255,21 @@ double sn_scene_digit_height(double size);
  * ones read as one ("sort 16 sort 16"). */
 #define SN_SCENE_WORD_GAP 0.5
 
+/* text shortened to fit max_w at that size: whole if it fits, else cut at
+ * a character boundary with "…" appended; "" when not even "…" fits.
+ * Written to out (out_size bytes, NUL-terminated, cut further if out is
+ * short); returns its length. For the window's status line and captions:
+ * painters never measure. */
+size_t sn_scene_text_fit(const char *text, double size, sn_font_weight weight, double max_w,
+                         char *out, size_t out_size);
+/* Break text into lines of at most max_w at that size, at spaces (a word
+ * longer than a line is cut at a character). starts[i] and lens[i] give
+ * line i (byte offset and length into text, spaces between lines left
+ * out); at most max_lines are written. Returns the number of lines the
+ * whole text needs (may be more than max_lines). */
+size_t sn_scene_text_wrap(const char *text, double size, sn_font_weight weight, double max_w,
+                          size_t *starts, size_t *lens, size_t max_lines);
+
 /* Readability: is every text box at least min_font, clear of every other
  * text box (boxes may touch; each box is shrunk by tol on every side
  * before comparing) and of value boxes and label pills that would hide it
