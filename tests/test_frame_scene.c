@@ -12,6 +12,7 @@
 #include "frame.h"
 #include "frame_scene.h"
 #include "group.h"
+#include "lesson.h"
 #include "render/scene.h"
 #include "sn_test.h"
 #include "view.h"
@@ -152,10 +153,41 @@ static void test_caption(void)
     sn_group_cleanup(&g);
 }
 
+/* Every step of every shipped lesson, at 720p, as the window shows it:
+ * the caption band over one to three panes (lesson 03's three rows). */
+static void test_lessons(void)
+{
+    for (const sn_lesson_source *src = sn_lesson_sources; src->name; src++) {
+        sn_lesson *l = NULL;
+        sn_diag d;
+        CHECKF(sn_lesson_parse(src->text, src->name, &l, &d) == SN_OK, "%s: %s", src->name, d.text);
+        if (!l)
+            continue;
+        sn_group g;
+        memset(&g, 0, sizeof g);
+        sn_frame *fr[SN_GROUP_MAX] = {sn_frame_create(), sn_frame_create(), sn_frame_create()};
+        for (size_t i = 0; i < l->count; i++) {
+            CHECKF(sn_lesson_apply(l, i, &g, &d) == SN_OK, "%s step %zu: %s", src->name, i + 1,
+                   d.text);
+            char progress[64], what[160];
+            snprintf(progress, sizeof progress, "step %zu of %zu", i + 1, l->count);
+            snprintf(what, sizeof what, "lesson %s step %zu", src->name, i + 1);
+            sn_frame_extra x = {l->steps[i].title, l->steps[i].caption, progress};
+            if (!check_frame(fr, &g, &x, 1280, 720, false, what))
+                break;
+        }
+        for (int i = 0; i < SN_GROUP_MAX; i++)
+            sn_frame_destroy(fr[i]);
+        sn_group_cleanup(&g);
+        sn_lesson_free(l);
+    }
+}
+
 int main(void)
 {
     test_hard_cases();
     test_edit_frame();
     test_caption();
+    test_lessons();
     return sn_test_finish("test_frame_scene");
 }
