@@ -333,8 +333,8 @@ static void place(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks
         c->x1 = lo->wire_x1;
         /* room above the chart for its "all 2^n inputs" line, clear of
          * the text on the last wire (frame: issue 28, lesson 02 step 8) */
-        c->y0 = fmax(lo->height - vm + 14 * s, lo->height - vm - lo->pitch / 2 + 0.6 * font +
-                                                   1.2 * lo->label_font + 3 * s);
+        c->y0 = fmax(lo->height - vm + 14 * s,
+                     lo->height - vm - lo->pitch / 2 + 0.6 * font + 1.2 * lo->label_font + 3 * s);
         c->y1 = c->y0 + SN_LAYOUT_CHART_H * s;
         c->caption_y = c->y1 + 1.4 * font;
         /* two caption lines, as wide as they need */
