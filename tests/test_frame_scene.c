@@ -132,6 +132,10 @@ static void test_edit_frame(void)
     const char *spec[1] = {"bitonic:8"};
     const sn_action e[1] = {SN_ACT_EDIT};
     check_case(spec, 1, 1280, 720, 1, e, 1, true, "bitonic:8 in edit mode");
+    /* a small window: the drawing is scaled down, its text sized for that */
+    check_case(spec, 1, 640, 400, 1, e, 1, true, "bitonic:8 in edit mode at 640x400");
+    const char *b16[1] = {"bitonic:16"};
+    check_case(b16, 1, 640, 400, 1, e, 1, false, "bitonic:16 in edit mode at 640x400");
 }
 
 /* A lesson's caption over three panes (lesson 03's layout). */
