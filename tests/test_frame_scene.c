@@ -51,14 +51,17 @@ static size_t brackets_merged(const sn_scene *sc)
     return bad;
 }
 
+/* HiDPI factor of the frames checked (device pixels per window point). */
+static double hidpi = 1.0;
+
 /* The frame of g (frames fr) at w x h readable? `what` names the case. */
 static bool check_frame(sn_frame *const *fr, sn_group *g, const sn_frame_extra *x, double w,
                         double h, bool all_labels, const char *what)
 {
     sn_scene *sc = sn_scene_create(w, h);
     CHECK(sc != NULL);
-    CHECK(sn_frame_scene_group(fr, g, x, w, h, 1.0, sc) == SN_OK);
-    double floor_px = SN_FRAME_MIN_TEXT; /* at HiDPI factor 1 */
+    CHECK(sn_frame_scene_group(fr, g, x, w, h, hidpi, sc) == SN_OK);
+    double floor_px = SN_FRAME_MIN_TEXT * hidpi;
     char report[1024];
     size_t bad = sn_scene_check_readable(sc, floor_px, 0.5, report, sizeof report);
     CHECKF(bad == 0, "%s at step %zu: %zu problem(s):\n%s", what, g->step, bad, report);
@@ -193,5 +196,12 @@ int main(void)
     test_edit_frame();
     test_caption();
     test_lessons();
+    /* the same on a HiDPI screen: twice the pixels, twice the floor */
+    hidpi = 2.0;
+    const char *three[3] = {"bitonic:64", "oddeven-merge:64", "best:64"};
+    check_case(three, 3, 2560, 1440, 1, NULL, 0, false, "three panes of 64 at 2560x1440, HiDPI 2");
+    const char *b16[1] = {"bitonic:16"};
+    const sn_action e[1] = {SN_ACT_EDIT};
+    check_case(b16, 1, 1280, 800, 1, e, 1, false, "bitonic:16 in edit mode at 1280x800, HiDPI 2");
     return sn_test_finish("test_frame_scene");
 }
