@@ -221,8 +221,13 @@ static void place_blocks(sn_layout *lo, const sn_layout_opts *o, const sn_block 
                 if (slides > 1)
                     lx = b->x0 + pad + room * (ci % per) / (slides - 1);
             }
+            /* value boxes sit on the wires: a label between two rows
+             * clears them when the rows are far enough apart */
+            double need = (b->lh + lo->value_h) / 2; /* centre to a wire's box */
+            bool vclash = lo->value_h > 0 && ((we > 0 && lo->pitch / 2 + nudge < need) ||
+                                              (we < lo->n && lo->pitch / 2 - nudge < need));
             if (lx < lo->wire_x0 || lx + b->lw > lo->wire_x1 ||
-                in_value_column(lo, o, lx - gap / 2, lx + b->lw + gap / 2))
+                (vclash && in_value_column(lo, o, lx - gap / 2, lx + b->lw + gap / 2)))
                 continue;
             b->lx = lx;
             b->ly = top + we * lo->pitch + nudge;
