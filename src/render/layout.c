@@ -543,7 +543,23 @@ static sn_status build(const sn_schedule *s, const sn_network *net, const sn_lay
         place(lo, &o, blocks, o.scale, 1.0, 0);
     }
     if (!(o.fit_w > 0 && o.fit_h > 0) && o.width > 0 && isfinite(o.width) && lo->width > 0) {
-        place(lo, &o, blocks, o.scale * o.width / lo->width, 1.0, 0);
+        /* text has a floor (min_font) and does not shrink with the rest:
+         * a few passes, by the secant of width against scale, until the
+         * picture is no wider than asked (then exactly that wide) */
+        double s0 = o.scale, w0 = lo->width, s1 = o.scale * o.width / lo->width;
+        for (int pass = 0; pass < 8; pass++) {
+            place(lo, &o, blocks, s1, 1.0, 0);
+            if (lo->width <= o.width && lo->width > o.width * 0.995)
+                break;
+            double slope = (lo->width - w0) / (s1 - s0);
+            double next =
+                slope > 0 ? s1 + (o.width * 0.998 - lo->width) / slope : s1 * o.width / lo->width;
+            s0 = s1;
+            w0 = lo->width;
+            s1 = next > 0 ? next : s1 * 0.5;
+        }
+        if (lo->width > o.width)
+            place(lo, &o, blocks, s1 * o.width / lo->width * 0.99, 1.0, 0);
         lo->width = o.width;
     }
     sn_free(blocks);
