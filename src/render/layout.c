@@ -221,8 +221,13 @@ static void place_blocks(sn_layout *lo, const sn_layout_opts *o, const sn_block 
                 if (slides > 1)
                     lx = b->x0 + pad + room * (ci % per) / (slides - 1);
             }
+            /* value boxes sit on the wires: a label between two rows
+             * clears them when the rows are far enough apart */
+            double need = (b->lh + lo->value_h) / 2; /* centre to a wire's box */
+            bool vclash = lo->value_h > 0 && ((we > 0 && lo->pitch / 2 + nudge < need) ||
+                                              (we < lo->n && lo->pitch / 2 - nudge < need));
             if (lx < lo->wire_x0 || lx + b->lw > lo->wire_x1 ||
-                in_value_column(lo, o, lx - gap / 2, lx + b->lw + gap / 2))
+                (vclash && in_value_column(lo, o, lx - gap / 2, lx + b->lw + gap / 2)))
                 continue;
             b->lx = lx;
             b->ly = top + we * lo->pitch + nudge;
@@ -541,7 +546,23 @@ static sn_status build(const sn_schedule *s, const sn_network *net, const sn_lay
         place(lo, &o, blocks, o.scale, 1.0, 0);
     }
     if (!(o.fit_w > 0 && o.fit_h > 0) && o.width > 0 && isfinite(o.width) && lo->width > 0) {
-        place(lo, &o, blocks, o.scale * o.width / lo->width, 1.0, 0);
+        /* text has a floor (min_font) and does not shrink with the rest:
+         * a few passes, by the secant of width against scale, until the
+         * picture is no wider than asked (then exactly that wide) */
+        double s0 = o.scale, w0 = lo->width, s1 = o.scale * o.width / lo->width;
+        for (int pass = 0; pass < 8; pass++) {
+            place(lo, &o, blocks, s1, 1.0, 0);
+            if (lo->width <= o.width && lo->width > o.width * 0.995)
+                break;
+            double slope = (lo->width - w0) / (s1 - s0);
+            double next =
+                slope > 0 ? s1 + (o.width * 0.998 - lo->width) / slope : s1 * o.width / lo->width;
+            s0 = s1;
+            w0 = lo->width;
+            s1 = next > 0 ? next : s1 * 0.5;
+        }
+        if (lo->width > o.width)
+            place(lo, &o, blocks, s1 * o.width / lo->width * 0.99, 1.0, 0);
         lo->width = o.width;
     }
     sn_free(blocks);

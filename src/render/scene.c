@@ -706,6 +706,18 @@ size_t sn_scene_check_readable(const sn_scene *sc, double min_font, double tol, 
                         sc->pool + q->first, q->x0, q->base);
             }
         }
+    /* nothing drawn is cut off by the picture's edge */
+    for (size_t i = 0; i < sc->count; i++) {
+        const sn_prim *o = &sc->prims[i];
+        if (o->kind != SN_PRIM_LINE && o->kind != SN_PRIM_RECT && o->kind != SN_PRIM_CIRCLE &&
+            o->kind != SN_PRIM_POLY)
+            continue;
+        double g = o->kind == SN_PRIM_CIRCLE ? o->r : 0;
+        if (fmin(o->x0, o->x1) - g < -0.5 || fmin(o->y0, o->y1) - g < -0.5 ||
+            fmax(o->x0, o->x1) + g > sc->w + 0.5 || fmax(o->y0, o->y1) + g > sc->h + 0.5)
+            problem(&r, "a %s at (%.1f, %.1f)-(%.1f, %.1f) leaves the %.1f x %.1f picture",
+                    role_name(o->tag.role), o->x0, o->y0, o->x1, o->y1, sc->w, sc->h);
+    }
     /* text against what hides or crosses it */
     for (size_t i = 0; i < sc->count; i++) {
         const sn_prim *o = &sc->prims[i];
