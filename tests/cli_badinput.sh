@@ -274,6 +274,8 @@ check "key file: two inputs" 2 "^sortnet: --input-file: only one of" \
     "$S" run bitonic:4 --reverse --input-file "$(f five.txt)"
 check "key file: binary NUL garbage is keys" 0 "sorted" \
     "$S" run bitonic --input-file "$(f nul.txt)" --binary
+check "key file: stdin twice" 2 "^sortnet: --input-file: the network and the keys" \
+    "$S" run - --input-file -
 check "--binary alone" 2 "^sortnet: --binary: goes with --input-file" "$S" run bitonic:4 --binary
 
 # ---- names of the constructions and the library ----------------------------

@@ -30,7 +30,8 @@ fi
 view_session
 # unsorted BITS NET: `sortnet run` leaves the 0-1 input BITS unsorted
 unsorted() {
-    "$S" run "$2" --bits "$1" --json >"$T/run.json" || { fail "run $2 --bits $1"; return 1; }
+    "$S" run "$2" --bits "$1" --json >"$T/run.json"
+    [ $? = 1 ] || { fail "run $2 --bits $1: not exit 1 (not sorted)"; return 1; }
     python3 -c "import json; d=json.load(open('$T/run.json')); o=d['output']; assert o!=sorted(o), o" ||
         { fail "counterexample $1 is sorted by $2: $(cat "$T/run.json")"; return 1; }
 }

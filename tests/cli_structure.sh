@@ -137,6 +137,13 @@ if "$S" view --help >/dev/null 2>&1 &&
     expect 0 env SDL_VIDEODRIVER=offscreen "$S" view bitonic:8 --bits 01100101 --script "z end" \
         --dump-state "$T/state"
     grep -q "0-1 principle" "$T/state" || fail "Z left no message: $(cat "$T/state")"
+    # the same state, the same picture: W switched off and on again while a
+    # step animates (the layout, its cached image and the labels follow)
+    expect 0 env SDL_VIDEODRIVER=offscreen "$S" view bitonic-classic:16 --size 1280x720 \
+        --script "w right right w w" --screenshot "$T/w1.png"
+    expect 0 env SDL_VIDEODRIVER=offscreen "$S" view bitonic-classic:16 --size 1280x720 \
+        --script "right right w" --screenshot "$T/w2.png"
+    cmp -s "$T/w1.png" "$T/w2.png" || fail "W off and on changed the picture"
     # 24 wires: over the window's limit of 20, a note instead of a chart
     expect 0 env SDL_VIDEODRIVER=offscreen "$S" view bitonic:24 --script "z" --screenshot "$T/v24.png"
 fi

@@ -487,6 +487,41 @@ static void test_structure_and_zero_one(void)
     }
 }
 
+/* One size limit for every format (sn_export_check), before writing. */
+static void test_limits(void)
+{
+    sn_schedule *s = NULL;
+    CHECK(sn_schedule_generate(SN_ALGO_BUBBLE, 900, &s, NULL) == SN_OK);
+    size_t size = sn_schedule_size(s);
+    /* three primitives a comparator: about 1.2 million */
+    double est = sn_export_estimate(900, size, sn_schedule_layer_count(s), false, 0);
+    CHECK(est > SN_EXPORT_MAX_PRIMS && est < 3.1 * (double)size + 5000);
+    sn_layout *lo = NULL;
+    CHECK(sn_layout_create(s, NULL, &lo, NULL) == SN_OK);
+    const sn_layout *los[1] = {lo};
+    static const sn_export_format fmts[] = {SN_EXPORT_SVG, SN_EXPORT_PDF, SN_EXPORT_TEX};
+    for (int f = 0; f < 3; f++) {
+        sn_diag d;
+        sn_diag_clear(&d);
+        CHECK(sn_export_check(fmts[f], los, 1, false, lo->width, lo->height, false, &d) ==
+              SN_ELIMIT);
+        CHECKF(strstr(d.text, "limit") && strstr(d.text, "--force"), "%s", d.text);
+        CHECK(sn_export_check(fmts[f], los, 1, false, lo->width, lo->height, true, NULL) == SN_OK);
+    }
+    /* a PNG past the pixel limits: refused even with force */
+    CHECK(sn_export_check(SN_EXPORT_PNG, los, 1, false, lo->width, lo->height, true, NULL) ==
+          SN_ELIMIT);
+    sn_layout_destroy(lo);
+    sn_schedule_destroy(s);
+    CHECK(sn_schedule_generate(SN_ALGO_BITONIC, 8, &s, NULL) == SN_OK);
+    CHECK(sn_layout_create(s, NULL, &lo, NULL) == SN_OK);
+    los[0] = lo;
+    CHECK(sn_export_check(SN_EXPORT_PNG, los, 1, true, lo->width, lo->height, false, NULL) ==
+          SN_OK);
+    sn_layout_destroy(lo);
+    sn_schedule_destroy(s);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir))
@@ -496,6 +531,7 @@ int main(void)
     test_png_pixels();
     test_values();
     test_exports();
+    test_limits();
     char cmd[256];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (sn_test_failures == 0 && system(cmd) != 0)

@@ -12,6 +12,7 @@
 #include "frame.h"
 #include "frame_scene.h"
 #include "group.h"
+#include "lesson.h"
 #include "render/scene.h"
 #include "sn_test.h"
 #include "view.h"
@@ -50,14 +51,17 @@ static size_t brackets_merged(const sn_scene *sc)
     return bad;
 }
 
+/* HiDPI factor of the frames checked (device pixels per window point). */
+static double hidpi = 1.0;
+
 /* The frame of g (frames fr) at w x h readable? `what` names the case. */
 static bool check_frame(sn_frame *const *fr, sn_group *g, const sn_frame_extra *x, double w,
                         double h, bool all_labels, const char *what)
 {
     sn_scene *sc = sn_scene_create(w, h);
     CHECK(sc != NULL);
-    CHECK(sn_frame_scene_group(fr, g, x, w, h, 1.0, sc) == SN_OK);
-    double floor_px = SN_FRAME_MIN_TEXT; /* at HiDPI factor 1 */
+    CHECK(sn_frame_scene_group(fr, g, x, w, h, hidpi, sc) == SN_OK);
+    double floor_px = SN_FRAME_MIN_TEXT * hidpi;
     char report[1024];
     size_t bad = sn_scene_check_readable(sc, floor_px, 0.5, report, sizeof report);
     CHECKF(bad == 0, "%s at step %zu: %zu problem(s):\n%s", what, g->step, bad, report);
@@ -131,6 +135,10 @@ static void test_edit_frame(void)
     const char *spec[1] = {"bitonic:8"};
     const sn_action e[1] = {SN_ACT_EDIT};
     check_case(spec, 1, 1280, 720, 1, e, 1, true, "bitonic:8 in edit mode");
+    /* a small window: the drawing is scaled down, its text sized for that */
+    check_case(spec, 1, 640, 400, 1, e, 1, true, "bitonic:8 in edit mode at 640x400");
+    const char *b16[1] = {"bitonic:16"};
+    check_case(b16, 1, 640, 400, 1, e, 1, false, "bitonic:16 in edit mode at 640x400");
 }
 
 /* A lesson's caption over three panes (lesson 03's layout). */
@@ -152,10 +160,48 @@ static void test_caption(void)
     sn_group_cleanup(&g);
 }
 
+/* Every step of every shipped lesson, at 720p, as the window shows it:
+ * the caption band over one to three panes (lesson 03's three rows). */
+static void test_lessons(void)
+{
+    for (const sn_lesson_source *src = sn_lesson_sources; src->name; src++) {
+        sn_lesson *l = NULL;
+        sn_diag d;
+        CHECKF(sn_lesson_parse(src->text, src->name, &l, &d) == SN_OK, "%s: %s", src->name, d.text);
+        if (!l)
+            continue;
+        sn_group g;
+        memset(&g, 0, sizeof g);
+        sn_frame *fr[SN_GROUP_MAX] = {sn_frame_create(), sn_frame_create(), sn_frame_create()};
+        for (size_t i = 0; i < l->count; i++) {
+            CHECKF(sn_lesson_apply(l, i, &g, &d) == SN_OK, "%s step %zu: %s", src->name, i + 1,
+                   d.text);
+            char progress[64], what[160];
+            snprintf(progress, sizeof progress, "step %zu of %zu", i + 1, l->count);
+            snprintf(what, sizeof what, "lesson %s step %zu", src->name, i + 1);
+            sn_frame_extra x = {l->steps[i].title, l->steps[i].caption, progress};
+            if (!check_frame(fr, &g, &x, 1280, 720, false, what))
+                break;
+        }
+        for (int i = 0; i < SN_GROUP_MAX; i++)
+            sn_frame_destroy(fr[i]);
+        sn_group_cleanup(&g);
+        sn_lesson_free(l);
+    }
+}
+
 int main(void)
 {
     test_hard_cases();
     test_edit_frame();
     test_caption();
+    test_lessons();
+    /* the same on a HiDPI screen: twice the pixels, twice the floor */
+    hidpi = 2.0;
+    const char *three[3] = {"bitonic:64", "oddeven-merge:64", "best:64"};
+    check_case(three, 3, 2560, 1440, 1, NULL, 0, false, "three panes of 64 at 2560x1440, HiDPI 2");
+    const char *b16[1] = {"bitonic:16"};
+    const sn_action e[1] = {SN_ACT_EDIT};
+    check_case(b16, 1, 1280, 800, 1, e, 1, false, "bitonic:16 in edit mode at 1280x800, HiDPI 2");
     return sn_test_finish("test_frame_scene");
 }

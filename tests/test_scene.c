@@ -282,6 +282,19 @@ static void test_checker(void)
     CHECKF(k == 3, "%zu problems:\n%s", k, rep);
     CHECK(strstr(rep, "overlaps") && strstr(rep, "outside") && strstr(rep, "below"));
     sn_scene_destroy(sc);
+    /* labels of one kind on one baseline: too close reads as one, the same
+     * words side by side as one printed twice */
+    sc = sn_scene_create(300, 40);
+    sn_scene_tag bl = sn_scene_tag_of(SN_ROLE_BLOCK_LABEL);
+    double w16 = sn_scene_text_width("sort 16", 10, SN_FONT_BOLD);
+    sn_scene_text(sc, 10, 20, "sort 16", 10, SN_FONT_BOLD, SN_TEXT_LEFT, black, bl);
+    sn_scene_text(sc, 10 + w16 + 8, 20, "sort 16", 10, SN_FONT_BOLD, SN_TEXT_LEFT, black, bl);
+    sn_scene_text(sc, 200, 20, "merge 8", 10, SN_FONT_BOLD, SN_TEXT_LEFT, black, bl);
+    sn_scene_text(sc, 200 + sn_scene_text_width("merge 8", 10, SN_FONT_BOLD) + 2, 20, "half", 10,
+                  SN_FONT_BOLD, SN_TEXT_LEFT, black, bl);
+    k = sn_scene_check_readable(sc, 9, 0, rep, sizeof rep);
+    CHECKF(k == 2 && strstr(rep, "printed twice") && strstr(rep, "runs into"), "%zu:\n%s", k, rep);
+    sn_scene_destroy(sc);
 }
 
 /* A diagram as `sortnet draw` makes it: net (a generator name), values
@@ -357,6 +370,9 @@ static void test_readable_diagrams(void)
         {"bitonic:1024", 5, false, false, 1, 0, 0},
         {"bitonic:1024", 5, false, false, 0.25, 0, 0},
         {"bitonic:64", 0, false, false, 1, 800, 0},
+        {"bitonic:32", 3, false, false, 1, 500, 0},
+        {"bitonic:1024", -1, false, false, 1, 1000, 0},
+        {"oddeven-merge:16", -1, true, false, 1, 300, 0},
         {"bitonic:16", 4, false, false, 2, 0, 0},
         {"bitonic:16", 4, true, false, 3, 0, 0},
         {"bitonic-classic:16", -1, true, false, 1, 0, 0},

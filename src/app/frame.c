@@ -52,7 +52,7 @@ struct sn_frame {
     double fit_w, fit_h, min_font;
     /* edit mode: the layout width the pane keeps (grows only when a new
      * column no longer fits), for the network of edit_n wires */
-    double edit_w;
+    double edit_w, edit_font; /* and the text size its layout asks for */
     uint32_t edit_n;
     /* where the last frame put this view: its area, HiDPI factor, UI font
      * and text floor, and whether it was a row of several (compact) */
@@ -171,24 +171,34 @@ static void fit_layout(sn_frame *f, const sn_view *v, const sn_panes *p, double 
     if (v->edit) {
         /* edit mode keeps the natural proportions and a width that grows
          * only when a new column no longer fits: a comparator dropped in
-         * lands where the grid of columns was, and stays there */
-        layout_for(f, v, 0, 0, 0);
-        const sn_layout *lo = current_layout(f, v);
-        if (lo) {
+         * lands where the grid of columns was, and stays there. Its text
+         * is sized (in layout units) to reach the floor at the scale that
+         * width gives, and changes only when that scale does. */
+        for (int pass = 0; pass < 4; pass++) {
+            layout_for(f, v, 0, 0, f->edit_font);
+            const sn_layout *lo = current_layout(f, v);
+            if (!lo || lo->height <= 0)
+                return;
             /* a column: its value boxes and a layer band of two sub-columns */
             double col = lo->value_w + lo->scale * (2 * SN_LAYOUT_VALUE_GAP + 2 * SN_LAYOUT_PAD +
                                                     2 * SN_LAYOUT_SUBCOL);
             double need = lo->width + sn_frame_edit_room(v, lo);
-            if (f->edit_n != v->n || need > f->edit_w) {
-                /* the whole pane at the scale its height allows, or room
-                 * for a few more columns, whichever is wider */
-                double at_height = lo->height > 0 ? p->net.w * lo->height / p->net.h : 0;
-                f->edit_w = fmax(need + SN_FRAME_EDIT_COLUMNS * col, at_height);
-            }
+            if (f->edit_n == v->n && need <= f->edit_w)
+                return; /* it still fits: nothing moves */
+            /* the whole pane at the scale its height allows, or room for a
+             * few more columns, whichever is wider */
+            f->edit_w = fmax(need + SN_FRAME_EDIT_COLUMNS * col, p->net.w * lo->height / p->net.h);
             f->edit_n = v->n;
+            double z = fmin(p->net.w / f->edit_w, p->net.h / lo->height);
+            double want = z > 0 ? ceil(floor_px / z) : 0;
+            if (fabs(want - f->edit_font) < 0.5 || (want <= SN_LAYOUT_FONT && f->edit_font == 0))
+                return;
+            f->edit_font = want;
+            f->edit_n = 0; /* the text changed the layout: fit it again */
         }
         return;
     }
+    f->edit_font = 0;
     f->edit_n = 0;
     double w = p->net.w, h = fmax(p->net.h - min_px * 1.2, 1);
     layout_for(f, v, w, h, floor_px);

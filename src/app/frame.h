@@ -57,12 +57,16 @@ sn_status sn_frame_scene_group(sn_frame *const *frames, const sn_group *g, const
 bool sn_frame_area(const sn_frame *f, sn_box *area);
 
 /* Which wire and step are under device pixel (x, y)? In the bars pane the
- * bar's wire at the current step; in the network pane the nearest wire
- * and the step whose values sit left of x. false when none. */
+ * bar drawn there in the last frame (the scene's tagged bars, at their
+ * animated places; else the bar's slot) at the current step; in the
+ * network pane the nearest wire and the step whose values sit left of x.
+ * false when none. */
 bool sn_frame_pick(sn_frame *f, const sn_view *v, double w, double h, double s, double x, double y,
                    uint32_t *wire, size_t *step);
 
-/* What lies under device pixel (x, y) of the network pane, for edit mode. */
+/* What lies under device pixel (x, y) of the network pane, for edit mode:
+ * the comparator is the one the picture draws there (the diagram's scene
+ * and the window's overlay, last drawn first). */
 typedef struct sn_frame_hit {
     bool wire_hit; /* a wire within half a pitch */
     uint32_t wire; /* the nearest wire */

@@ -75,6 +75,9 @@ int cli_input_load_net(cli_input *in, const char *spec, sn_schedule **out);
  * else spec itself; *sized tells which. */
 const char *cli_input_sized_spec(const cli_input *in, const char *spec, char *buf, size_t cap,
                                  bool *sized);
+/* cli_input_make's part for --input-file: the file's keys copied when
+ * there are n of them (cli_keys.c). */
+int cli_input_file_keys(const cli_input *in, uint32_t n, uint32_t **keys);
 /* Make the keys for n wires (sn_malloc'd into *keys); prints and returns 2
  * on bad input (with --input-file: a key count other than n). */
 int cli_input_make(const cli_input *in, uint32_t n, uint32_t **keys);

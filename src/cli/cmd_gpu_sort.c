@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h> // for: isatty
+#include <unistd.h> // for: isatty (progress)
 
 #include "cli.h"
 #include "cli_time.h"
@@ -17,10 +17,6 @@
 #include "cmd_gpu_sort.h"
 #include "gpu/sorts.h"
 
-/* An O(n^2) sort estimated to take longer than this (sn_gpu_sort_estimate)
- * needs --force; one estimated past PROGRESS_S shows progress on stderr. */
-#define ESTIMATE_LIMIT_S 60.0
-#define PROGRESS_S 5.0
 #define REPS_MAX 100
 
 static void sort_help(void)
@@ -77,7 +73,7 @@ static void sort_help(void)
            "                       \"host_ms\",\"reference_ms\",\"rounds\",\"launches\",\n"
            "                       \"first_mismatch\"}\n"
            "  -h, --help           this text\n",
-           cli_input_help, ESTIMATE_LIMIT_S);
+           cli_input_help, GPU_SORT_LIMIT_S);
 }
 
 /* "ALGO:N" with N decimal or 2^K; "ALGO" alone when a key file gives N
@@ -249,92 +245,6 @@ static int report(const sort_run *r, const char *device, const sn_gpu_sort_stats
     return 0;
 }
 
-/* "45 s", "16 min", "3.2 h" */
-static void duration(double s, char *buf, size_t cap)
-{
-    if (s < 90)
-        snprintf(buf, cap, "%.0f s", s < 1 ? 1 : s);
-    else if (s < 5400)
-        snprintf(buf, cap, "%.0f min", s / 60);
-    else if (s < 172800)
-        snprintf(buf, cap, "%.1f h", s / 3600);
-    else
-        snprintf(buf, cap, "%.0f days", s / 86400);
-}
-
-/* The farthest any key stands from its place in the reference's output
- * (rp: each output place's original index). */
-static size_t displacement(const uint32_t *rp, size_t n)
-{
-    size_t d = 0;
-    for (size_t j = 0; j < n; j++) {
-        size_t m = rp[j] > j ? rp[j] - j : j - rp[j];
-        d = m > d ? m : d;
-    }
-    return d;
-}
-
-/* The work an estimate counts, for its messages. */
-static void cost_text(const sort_run *r, const sn_gpu_sort_cost *c, char *buf, size_t cap)
-{
-    if (c->comparisons > 0)
-        snprintf(buf, cap, "%.3g comparisons", c->comparisons);
-    else
-        snprintf(buf, cap, "%s%llu rounds of 2 launches over %llu keys",
-                 c->rounds * 2 >= r->n ? "" : "about ", (unsigned long long)c->rounds,
-                 (unsigned long long)r->n);
-}
-
-/* Progress of a long transposition sort on stderr: on a terminal one line
- * rewritten in place, else a line after PROGRESS_S seconds and every 30 s
- * after that. Wall time here only paces the messages. */
-typedef struct progress {
-    bool tty, shown;
-    double t0, last;
-} progress;
-
-static void progress_rounds(void *ctx, uint64_t done, uint64_t cap)
-{
-    progress *p = ctx;
-    double now = cli_now_ms(), s = (now - p->t0) / 1000;
-    if (p->tty ? now - p->last < 250 : s < PROGRESS_S || now - p->last < 30000)
-        return;
-    p->last = now;
-    p->shown = true;
-    fprintf(stderr, "%ssortnet: gpu sort: round %llu of at most %llu (%.0f%%), %.0f s%s",
-            p->tty ? "\r" : "", (unsigned long long)done, (unsigned long long)cap,
-            100.0 * (double)done / (double)(cap ? cap : 1), s, p->tty ? "" : "\n");
-    fflush(stderr);
-}
-
-/* Refuse an O(n^2) run estimated past ESTIMATE_LIMIT_S without --force;
- * say what a long one will take. rp: the reference's original indices
- * (for the transposition sorts' rounds), or NULL. */
-static int check_cost(const sort_run *r, const sn_gpu *g, const uint32_t *rp, double *est)
-{
-    bool tr = r->o.algo == SN_SORT_TRANSPOSITION || r->o.algo == SN_SORT_TRANSPOSITION_LOCAL;
-    size_t n = (size_t)r->n;
-    sn_gpu_sort_cost c =
-        sn_gpu_sort_estimate(g, &r->o, n, tr && rp ? displacement(rp, n) : SIZE_MAX);
-    *est = c.seconds;
-    if (c.seconds <= PROGRESS_S)
-        return 0;
-    char work[96], time[32];
-    cost_text(r, &c, work, sizeof work);
-    duration(c.seconds, time, sizeof time);
-    const char *type = sn_gpu_info(g)->type;
-    if (c.seconds > ESTIMATE_LIMIT_S && !r->force)
-        return cli_error(CLI_USAGE, "gpu sort",
-                         "%s on %llu keys: %s, estimated %s on this %s device (more than the "
-                         "%.0f s allowed without --force; --force runs it%s)",
-                         sn_sort_algo_name(r->o.algo), (unsigned long long)r->n, work, time, type,
-                         ESTIMATE_LIMIT_S, tr ? ", with progress on stderr" : "");
-    fprintf(stderr, "sortnet: gpu sort: %s on %llu keys: %s, estimated %s%s\n",
-            sn_sort_algo_name(r->o.algo), (unsigned long long)r->n, work, time,
-            tr ? "" : " (one launch: no progress to show)");
-    return 0;
-}
-
 /* Sort r->reps times from input, verify the last output. */
 static int sort_and_verify(const sort_run *r, const uint32_t *input)
 {
@@ -352,7 +262,7 @@ static int sort_and_verify(const sort_run *r, const uint32_t *input)
     sn_diag d;
     sn_diag_clear(&d);
     int rc = CLI_OK;
-    progress pr = {isatty(fileno(stderr)) != 0, false, cli_now_ms(), 0};
+    gpu_sort_progress pr = {isatty(fileno(stderr)) != 0, false, cli_now_ms(), 0};
     if (!keys || !rk || !kt || !ht || (r->payload && !pay) || (idx && (!rp || !ip))) {
         rc = cli_error(CLI_USAGE, "gpu sort", "out of memory for %zu keys", n);
         goto done;
@@ -371,11 +281,11 @@ static int sort_and_verify(const sort_run *r, const uint32_t *input)
         goto done;
     }
     double ms[3] = {0, 0, cli_now_ms() - t0}, est = 0;
-    if ((rc = check_cost(r, g, rp, &est)) != 0)
+    if ((rc = gpu_sort_check_cost(g, &r->o, r->n, r->force, rp, &est)) != 0)
         goto done;
     st = sn_gpu_sorter_create(g, &so, &d);
-    if (st == SN_OK && tr && est > PROGRESS_S)
-        sn_gpu_sorter_set_progress(so, progress_rounds, &pr);
+    if (st == SN_OK && tr && est > GPU_SORT_PROGRESS_S)
+        sn_gpu_sorter_set_progress(so, gpu_sort_progress_rounds, &pr);
     sn_gpu_sort_stats s;
     memset(&s, 0, sizeof s);
     for (uint64_t rep = 0; st == SN_OK && rep < r->reps; rep++) {

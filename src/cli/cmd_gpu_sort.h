@@ -9,6 +9,7 @@
 
 #include "core/exec.h"
 #include "gpu/gpu.h"
+#include "gpu/sorts.h"
 
 /* Whether `name` is a sort's bench variant: an algorithm of `gpu sort`
  * (transposition, transposition-local, rank, rank-global, merge, radix,
@@ -31,5 +32,29 @@ int gpu_sort_bench_point(sn_gpu *g, void **cache, const char *name, sn_key_type 
                          const uint32_t *input, const uint32_t *sorted, uint32_t n, size_t reps,
                          gpu_sort_point *out);
 void gpu_sort_bench_done(void *cache);
+
+/* An O(n^2) sort estimated to take longer than GPU_SORT_LIMIT_S needs
+ * --force; one estimated past GPU_SORT_PROGRESS_S is announced with its
+ * estimate, and a transposition sort then shows progress on stderr. */
+#define GPU_SORT_LIMIT_S 60.0
+#define GPU_SORT_PROGRESS_S 5.0
+
+/* Estimate sorting `keys` keys with o on g (rp: the reference's original
+ * index of each output place, for the transposition sorts' rounds; NULL:
+ * unknown) into *est seconds; refuse past the limit without force (exit 2,
+ * the estimate in the message), announce a long run on stderr. 0 or the
+ * exit code (cmd_gpu_sort_cost.c). */
+int gpu_sort_check_cost(const sn_gpu *g, const sn_gpu_sort_opts *o, uint64_t keys, bool force,
+                        const uint32_t *rp, double *est);
+
+/* Progress of a long transposition sort on stderr (an
+ * sn_gpu_sort_progress_fn over a gpu_sort_progress): on a terminal one
+ * line rewritten in place, else a line after GPU_SORT_PROGRESS_S seconds
+ * and every 30 s after that. Wall time only paces the messages. */
+typedef struct gpu_sort_progress {
+    bool tty, shown; /* stderr is a terminal; a line was printed */
+    double t0, last; /* cli_now_ms() at the start and at the last line */
+} gpu_sort_progress;
+void gpu_sort_progress_rounds(void *ctx, uint64_t done, uint64_t cap);
 
 #endif

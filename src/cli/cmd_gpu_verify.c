@@ -443,8 +443,8 @@ int gpu_verify(int argc, char **argv)
     sn_gpu *g = NULL;
     verdict v;
     memset(&v, 0, sizeof v);
-    if ((rc = cli_input_finish(&a.in, false)) != 0 ||
-        (rc = cli_input_load_net(&a.in, argv[first], &s)) != 0 || (rc = check_inject(&a, s)) != 0)
+    if ((rc = cli_input_load_net(&a.in, argv[first], &s)) != 0 ||
+        (rc = cli_input_finish(&a.in, false)) != 0 || (rc = check_inject(&a, s)) != 0)
         goto done;
     a.progress = sn_schedule_wires(s) >= PROGRESS_MIN_WIRES;
     double t0 = cli_now_ms();

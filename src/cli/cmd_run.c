@@ -195,13 +195,13 @@ int cmd_run(int argc, char **argv)
     if (json)
         return cli_error(CLI_NOENV, "--json", "built without jansson (libjansson-dev)");
 #endif
-    if ((rc = cli_input_finish(&in, output != NULL)) != 0)
-        return rc;
     sn_schedule *s = NULL;
     if ((rc = cli_input_load_net(&in, argv[optind], &s)) != 0)
         return rc;
     uint32_t n = sn_schedule_wires(s), *keys = NULL, *pay = NULL;
     sn_trace *tr = NULL;
+    if ((rc = cli_input_finish(&in, output != NULL)) != 0) /* --binary's use */
+        goto done;
     if ((rc = cli_input_make(&in, n, &keys)) != 0)
         goto done;
     if (payload) {

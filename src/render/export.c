@@ -14,6 +14,7 @@
 
 #include "core/alloc.h"
 #include "core/input.h" /* for: sn_key_format */
+#include "render/scene_cairo.h"
 
 sn_export_format sn_export_format_from_path(const char *path)
 {
@@ -379,11 +380,19 @@ static sn_status draw_stack(cairo_surface_t *surf, const sn_layout *const *lo,
     double y = 0;
     for (size_t i = 0; i < count; i++) {
         double th_ = stack_title_h(lo[i]);
-        cairo_select_font_face(cr, SN_DRAW_FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-        cairo_set_font_size(cr, lo[i]->font_size * 1.15);
-        cairo_set_source_rgb(cr, th->text.r, th->text.g, th->text.b);
-        cairo_move_to(cr, SN_LAYOUT_MARGIN * lo[i]->scale, y + th_ * 0.72);
-        cairo_show_text(cr, titles[i] ? titles[i] : "");
+        /* the title line: a one-line scene, painted like the diagrams */
+        sn_scene *ts = sn_scene_create(lo[i]->width, th_);
+        if (!ts) {
+            rs = SN_ENOMEM;
+            break;
+        }
+        sn_scene_text(ts, SN_LAYOUT_MARGIN * lo[i]->scale, y + th_ * 0.72,
+                      titles[i] ? titles[i] : "", lo[i]->font_size * 1.15, SN_FONT_BOLD,
+                      SN_TEXT_LEFT, sn_rgba_of(th->text, 1), sn_scene_tag_of(SN_ROLE_TITLE));
+        sn_status tr = sn_scene_paint(ts, cr, NULL);
+        sn_scene_destroy(ts);
+        if (rs == SN_OK && tr != SN_OK)
+            rs = tr;
         cairo_save(cr);
         cairo_translate(cr, 0, y + th_);
         sn_status r = sn_draw(cr, lo[i], th, st[i], NULL);

@@ -104,6 +104,12 @@ static bool clear_of_labels(const sn_layout *lo, size_t count, const sn_layout_b
         if (b->lx < o->lx + o->lw + gap && o->lx < b->lx + b->lw + gap &&
             fabs(b->ly - o->ly) < (b->lh + o->lh) / 2 + gap / 2)
             return false;
+        /* the same words side by side on one line read as one label
+         * printed twice ("sort 16 sort 16"), whoever they belong to */
+        double twice = fmax(b->lw, o->lw);
+        if (strcmp(b->label, o->label) == 0 && fabs(b->ly - o->ly) < b->lh &&
+            b->lx < o->lx + o->lw + twice && o->lx < b->lx + b->lw + twice)
+            return false;
     }
     return true;
 }
@@ -215,8 +221,13 @@ static void place_blocks(sn_layout *lo, const sn_layout_opts *o, const sn_block 
                 if (slides > 1)
                     lx = b->x0 + pad + room * (ci % per) / (slides - 1);
             }
+            /* value boxes sit on the wires: a label between two rows
+             * clears them when the rows are far enough apart */
+            double need = (b->lh + lo->value_h) / 2; /* centre to a wire's box */
+            bool vclash = lo->value_h > 0 && ((we > 0 && lo->pitch / 2 + nudge < need) ||
+                                              (we < lo->n && lo->pitch / 2 - nudge < need));
             if (lx < lo->wire_x0 || lx + b->lw > lo->wire_x1 ||
-                in_value_column(lo, o, lx - gap / 2, lx + b->lw + gap / 2))
+                (vclash && in_value_column(lo, o, lx - gap / 2, lx + b->lw + gap / 2)))
                 continue;
             b->lx = lx;
             b->ly = top + we * lo->pitch + nudge;
@@ -325,7 +336,10 @@ static void place(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks
         c->bar_w = fmin(fmax(0.6 * minstep, 2 * s), 14 * s);
         c->x0 = lo->wire_x0;
         c->x1 = lo->wire_x1;
-        c->y0 = lo->height - vm + 14 * s;
+        /* room above the chart for its "all 2^n inputs" line, clear of
+         * the text on the last wire (frame: issue 28, lesson 02 step 8) */
+        c->y0 = fmax(lo->height - vm + 14 * s,
+                     lo->height - vm - lo->pitch / 2 + 0.6 * font + 1.2 * lo->label_font + 3 * s);
         c->y1 = c->y0 + SN_LAYOUT_CHART_H * s;
         c->caption_y = c->y1 + 1.4 * font;
         /* two caption lines, as wide as they need */
@@ -532,7 +546,23 @@ static sn_status build(const sn_schedule *s, const sn_network *net, const sn_lay
         place(lo, &o, blocks, o.scale, 1.0, 0);
     }
     if (!(o.fit_w > 0 && o.fit_h > 0) && o.width > 0 && isfinite(o.width) && lo->width > 0) {
-        place(lo, &o, blocks, o.scale * o.width / lo->width, 1.0, 0);
+        /* text has a floor (min_font) and does not shrink with the rest:
+         * a few passes, by the secant of width against scale, until the
+         * picture is no wider than asked (then exactly that wide) */
+        double s0 = o.scale, w0 = lo->width, s1 = o.scale * o.width / lo->width;
+        for (int pass = 0; pass < 8; pass++) {
+            place(lo, &o, blocks, s1, 1.0, 0);
+            if (lo->width <= o.width && lo->width > o.width * 0.995)
+                break;
+            double slope = (lo->width - w0) / (s1 - s0);
+            double next =
+                slope > 0 ? s1 + (o.width * 0.998 - lo->width) / slope : s1 * o.width / lo->width;
+            s0 = s1;
+            w0 = lo->width;
+            s1 = next > 0 ? next : s1 * 0.5;
+        }
+        if (lo->width > o.width)
+            place(lo, &o, blocks, s1 * o.width / lo->width * 0.99, 1.0, 0);
         lo->width = o.width;
     }
     sn_free(blocks);

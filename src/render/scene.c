@@ -677,13 +677,27 @@ size_t sn_scene_check_readable(const sn_scene *sc, double min_font, double tol, 
     double maxsize = 0;
     for (size_t a = 0; a < k; a++)
         maxsize = fmax(maxsize, sc->prims[ti[a]].size);
+    /* (and the same words twice on one baseline within a label's width
+     * read as one label printed twice) */
+    double reach = SN_SCENE_WORD_GAP * maxsize;
     for (size_t a = 0; a < k; a++)
-        for (size_t b = a + 1; b < k && tb[b].x0 < tb[a].x1 + SN_SCENE_WORD_GAP * maxsize; b++) {
+        reach = fmax(reach, tb[a].x1 - tb[a].x0);
+    for (size_t a = 0; a < k; a++)
+        for (size_t b = a + 1; b < k && tb[b].x0 < tb[a].x1 + reach; b++) {
             const sn_prim *p = &sc->prims[ti[a]], *q = &sc->prims[ti[b]];
             if (overlap(tb[a], tb[b])) {
                 problem(&r, "%s \"%s\" at (%.1f, %.1f) overlaps %s \"%s\" at (%.1f, %.1f)",
                         role_name(p->tag.role), sc->pool + p->first, p->x0, p->base,
                         role_name(q->tag.role), sc->pool + q->first, q->x0, q->base);
+            } else if (p->tag.role == q->tag.role && fabs(p->base - q->base) < 0.5 &&
+                       p->count == q->count && p->count > 0 &&
+                       memcmp(sc->pool + p->first, sc->pool + q->first, p->count) == 0 &&
+                       tb[b].x0 < tb[a].x1 + (tb[a].x1 - tb[a].x0)) {
+                problem(&r,
+                        "%s \"%s\" at (%.1f, %.1f) is printed twice side by side (again at "
+                        "(%.1f, %.1f))",
+                        role_name(p->tag.role), sc->pool + p->first, p->x0, p->base, q->x0,
+                        q->base);
             } else if (p->tag.role == q->tag.role && fabs(p->base - q->base) < 0.5 &&
                        tb[b].x0 < tb[a].x1 + SN_SCENE_WORD_GAP * fmin(p->size, q->size) &&
                        tb[a].x0 < tb[b].x1 + SN_SCENE_WORD_GAP * fmin(p->size, q->size)) {
@@ -692,6 +706,18 @@ size_t sn_scene_check_readable(const sn_scene *sc, double min_font, double tol, 
                         sc->pool + q->first, q->x0, q->base);
             }
         }
+    /* nothing drawn is cut off by the picture's edge */
+    for (size_t i = 0; i < sc->count; i++) {
+        const sn_prim *o = &sc->prims[i];
+        if (o->kind != SN_PRIM_LINE && o->kind != SN_PRIM_RECT && o->kind != SN_PRIM_CIRCLE &&
+            o->kind != SN_PRIM_POLY)
+            continue;
+        double g = o->kind == SN_PRIM_CIRCLE ? o->r : 0;
+        if (fmin(o->x0, o->x1) - g < -0.5 || fmin(o->y0, o->y1) - g < -0.5 ||
+            fmax(o->x0, o->x1) + g > sc->w + 0.5 || fmax(o->y0, o->y1) + g > sc->h + 0.5)
+            problem(&r, "a %s at (%.1f, %.1f)-(%.1f, %.1f) leaves the %.1f x %.1f picture",
+                    role_name(o->tag.role), o->x0, o->y0, o->x1, o->y1, sc->w, sc->h);
+    }
     /* text against what hides or crosses it */
     for (size_t i = 0; i < sc->count; i++) {
         const sn_prim *o = &sc->prims[i];

@@ -275,7 +275,7 @@ size_t sn_scene_text_wrap(const char *text, double size, sn_font_weight weight, 
  * before comparing) and of value boxes and label pills that would hide it
  * (block and wire labels: also of comparators crossing them), apart from
  * labels of its role on its baseline by SN_SCENE_WORD_GAP, and inside its
- * clip and the picture? Returns the
+ * clip and the picture (and no line, box or dot cut by the picture's edge)? Returns the
  * number of problems; when report is not NULL, up to report_size bytes of
  * the first few, one per line. Text of role SN_ROLE_NONE is checked too. */
 size_t sn_scene_check_readable(const sn_scene *sc, double min_font, double tol, char *report,

@@ -49,8 +49,8 @@ static void check_written(sn_key_type t, const uint32_t *keys, size_t count)
     sn_diag d;
     sn_status st = sn_keys_parse("written", text, at, t, false, &back, &n2, &d);
     if (st != SN_OK || n2 != count) {
-        fprintf(stderr, "written keys do not read back: status %d, %zu of %zu keys: %s\n",
-                (int)st, n2, count, d.text);
+        fprintf(stderr, "written keys do not read back: status %d, %zu of %zu keys: %s\n", (int)st,
+                n2, count, d.text);
         abort();
     }
     for (size_t i = 0; i < count; i++)
@@ -85,8 +85,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         for (size_t i = 0; binary && i < count; i++) {
             const unsigned char *b = (const unsigned char *)buf + 4 * i;
-            uint32_t v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-                         (uint32_t)b[3] << 24;
+            uint32_t v =
+                (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
             if (keys[i] != v)
                 abort();
         }
@@ -96,8 +96,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         if (keys || count != 0 || (st != SN_EPARSE && st != SN_ENOMEM) ||
             strncmp(d.text, "fuzz:", 5) != 0) {
-            fprintf(stderr, "failed parse: status %d, keys %p, count %zu, message '%s'\n",
-                    (int)st, (void *)keys, count, d.text);
+            fprintf(stderr, "failed parse: status %d, keys %p, count %zu, message '%s'\n", (int)st,
+                    (void *)keys, count, d.text);
             abort();
         }
         if (!binary && st == SN_EPARSE) {
