@@ -19,8 +19,9 @@ enum {
     CLI_NEGATIVE = 1, /* does not sort / outputs differ */
     CLI_USAGE = 2,    /* bad usage or bad input */
     CLI_NOENV = 3,    /* no OpenCL platform, no display */
-    CLI_DEVICE = 4    /* the machine failed: a device error, a kernel of sortnet's own
-                       * that did not build, out of memory */
+    CLI_UNDECIDED = 4, /* a proof this method cannot give (check past its limits) */
+    CLI_DEVICE = 5     /* the machine failed: a device error, a kernel of sortnet's own
+                        * that did not build, out of memory */
 };
 
 /* Print "sortnet: <what>: <why>\n" to stderr; returns code. */

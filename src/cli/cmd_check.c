@@ -100,8 +100,6 @@ static void print_bits(const uint8_t *v, uint32_t n, const char *sep)
         printf("%s%u", i && *sep ? sep : "", v[i]);
 }
 
-/* Exit status of an undecided check (shared/DESIGN.md: 4 = undecided). */
-enum { CHECK_UNDECIDED = 4 };
 
 /* "about 3.2e+20 years": seconds in the unit a reader grasps. */
 static void format_duration(double s, char *buf, size_t size)
@@ -185,7 +183,7 @@ static int report_undecided(const sn_network *net, const char *spec, const char 
     (void)json;
     (void)mode;
 #endif
-    return jrc ? jrc : CHECK_UNDECIDED;
+    return jrc ? jrc : CLI_UNDECIDED;
 }
 
 /* How the verdict was reached, for the text output. */

@@ -1,7 +1,7 @@
 /* cmd_gpu.c - `sortnet gpu COMMAND`: the OpenCL executor from the command
  * line. This file dispatches to the subcommands (one file each,
  * cmd_gpu_*.c) and holds what they share. Exit codes: 0 identical, 1 the
- * device's output differs, 2 bad usage or input, 3 no OpenCL platform, 4
+ * device's output differs, 2 bad usage or input, 3 no OpenCL platform, 5
  * the device failed (or memory ran out). */
 #include "cmd_gpu.h"
 
@@ -37,7 +37,7 @@ static void gpu_help(void)
            "prove the output identical to the CPU reference executor.\n"
            "`sortnet gpu COMMAND --help` describes a command. Exit codes: 0 identical,\n"
            "1 the device's output differs, 2 bad usage or input, 3 no OpenCL platform,\n"
-           "4 the device failed, a kernel of sortnet's own did not build, or memory ran\n"
+           "5 the device failed, a kernel of sortnet's own did not build, or memory ran\n"
            "out.\n");
 }
 

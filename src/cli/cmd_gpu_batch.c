@@ -2,7 +2,7 @@
  * of n keys sorted at once on an OpenCL device (gpu/batch.h), verified
  * array by array against the reference executor (its bench, `gpu bench
  * --variant batch`, is cmd_gpu_bench_batch.c). Exit codes: 0 identical,
- * 1 a mismatch, 2 bad usage, 3 no OpenCL platform, 4 the device failed. */
+ * 1 a mismatch, 2 bad usage, 3 no OpenCL platform, 5 the device failed. */
 #include "cmd_gpu_batch.h"
 
 #include <stdio.h>

@@ -91,8 +91,8 @@ static void usage(FILE *f)
                "  best-depth:N (n = 2..64) and lib:NAME; a file (bracket, JSON or\n"
                "  libsortnetwork text, detected from content), or - for standard input.\n\n"
                "`sortnet COMMAND --help` describes a command. Exit codes: 0 success,\n"
-               "1 negative verdict, 2 bad usage or input, 3 missing environment, 4 the\n"
-               "device failed or memory ran out.\n");
+               "1 negative verdict, 2 bad usage or input, 3 missing environment,\n"
+               "4 undecided (check past its limits), 5 the device failed or memory ran out.\n");
     /* the global limit options */
     sn_limits l = sn_limits_get();
     fprintf(f,
