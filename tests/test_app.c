@@ -785,6 +785,56 @@ static void test_edit_hit(void)
     sn_view_cleanup(&v);
 }
 
+/* A click on a bar while a step animates follows the element drawn
+ * there, not the one whose slot it is (the pick asks the frame's scene). */
+static void test_pick_animated_bar(void)
+{
+    sn_view v;
+    sn_view_input in = {SN_INPUT_REVERSE, 0, NULL, SN_KEY_I32}; /* every comparator swaps */
+    sn_diag d;
+    CHECK(sn_view_init(&v, "bitonic:8", &in, &d) == SN_OK);
+    const double W = 1280, H = 720;
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)W, (int)H);
+    cairo_t *cr = cairo_create(s);
+    sn_frame *f = sn_frame_create();
+    CHECK(sn_view_action(&v, SN_ACT_RIGHT) && v.anim_ms > 0);
+    sn_view_tick(&v, v.anim_total * 0.3); /* the bars have left their slots */
+    CHECK(v.anim_ms > 0);
+    CHECK(sn_frame_draw(f, &v, cr, W, H, 1.0) == SN_OK);
+    sn_group g;
+    memset(&g, 0, sizeof g);
+    g.view[0] = v;
+    g.count = 1;
+    sn_scene *sc = sn_scene_create(W, H);
+    sn_frame *tmp = sn_frame_create();
+    CHECK(sn_frame_scene_group(&tmp, &g, NULL, W, H, 1.0, sc) == SN_OK);
+    sn_panes p;
+    sn_frame_panes(f, &v, W, H, 1.0, &p);
+    size_t tried = 0;
+    for (size_t i = 0; i < sn_scene_count(sc); i++) {
+        const sn_prim *q = sn_scene_at(sc, i);
+        if (q->kind != SN_PRIM_RECT || q->tag.role != SN_ROLE_BAR || q->tag.wire < 0)
+            continue;
+        double cx = (q->x0 + q->x1) / 2, cy = (q->y0 + q->y1) / 2;
+        uint32_t slot = (uint32_t)floor((cx - p.bars.x) / (p.bars.w / v.n));
+        if (slot == (uint32_t)q->tag.wire)
+            continue; /* a bar that has not moved says nothing */
+        uint32_t wire;
+        size_t step;
+        CHECK(sn_frame_pick(f, &v, W, H, 1.0, cx, cy, &wire, &step));
+        CHECKF(wire == (uint32_t)q->tag.wire, "picked %u, drawn there: %d (slot %u)", wire,
+               q->tag.wire, slot);
+        tried++;
+    }
+    CHECK(tried >= 2);
+    sn_scene_destroy(sc);
+    sn_frame_destroy(tmp);
+    sn_frame_destroy(f);
+    cairo_destroy(cr);
+    cairo_surface_destroy(s);
+    sn_view_cleanup(&v);
+}
+
 /* Device x of comparator `index` of layer `layer` as the last frame drew it. */
 static double cmp_device_x(sn_frame *f, const sn_view *v, double W, double H, size_t layer,
                            size_t index)
@@ -928,6 +978,7 @@ int main(void)
     test_edit_view();
     test_edit_hit();
     test_edit_stable();
+    test_pick_animated_bar();
     test_structure_and_zero_one_keys();
     test_frame_pixels();
     test_screenshot_matches();
