@@ -73,11 +73,12 @@ expect 0 view bitonic:4 --input 4,3,1,2 --script ""
 # a file that fails to load on reload shows the error and keeps the old network
 mkfifo "$T/net.fifo"
 # (a FIFO serves the good text to the first read, the bad one to the reload.
-# The writer reopens only once no process holds the FIFO any more: the first
-# reader has seen end-of-file and closed it, and the reload's open cannot
-# complete before the writer's, so no pause has to be long enough)
+# The writer reopens only once the first reader is done: it has taken every
+# byte (so it holds the FIFO: no race with its open) and then no process
+# holds the FIFO any more (it saw end-of-file and closed it). The reload's
+# open cannot complete before the writer's. No pause has to be long enough.)
 python3 - "$T/net.fifo" <<'PY' &
-import os, sys, time
+import fcntl, os, struct, sys, termios, time
 fifo = os.path.realpath(sys.argv[1])
 def held():
     for pid in filter(str.isdigit, os.listdir('/proc')):
@@ -92,10 +93,13 @@ def held():
             except OSError:
                 pass
     return False
-with open(fifo, 'w') as f:
-    f.write('[(0,1),(2,3)]\n[(0,2),(1,3)]\n[(1,2)]\n')
+fd = os.open(fifo, os.O_WRONLY)
+os.write(fd, b'[(0,1),(2,3)]\n[(0,2),(1,3)]\n[(1,2)]\n')
+while struct.unpack('i', fcntl.ioctl(fd, termios.FIONREAD, b'\0' * 4))[0]:
+    time.sleep(0.01)
+os.close(fd)
 while held():
-    time.sleep(0.02)
+    time.sleep(0.01)
 with open(fifo, 'w') as f:
     f.write('[(0,1),(2,3)]\n[(0,2),(1,x)]\n')
 PY

@@ -193,7 +193,9 @@ static void test_fitted_values(void)
     } panes[] = {{"bitonic:1024", 1280, 720},
                  {"bitonic:64", 420, 600},
                  {"best:64", 420, 600},
-                 {"bitonic:16", 1280, 720}};
+                 {"bitonic:16", 1280, 720},
+                 /* a third of a 720p window: rows of 2.4 units */
+                 {"best:64", 880, 160}};
     char rep[1024];
     for (size_t i = 0; i < sizeof panes / sizeof *panes; i++) {
         sn_schedule *s = NULL;
@@ -222,6 +224,28 @@ static void test_fitted_values(void)
                "%s: value text %.2f", panes[i].net, lo->value_font);
         /* the label thinning is said too */
         CHECK(lo->label_every <= 1 || sn_scene_find_note(sc, SN_NOTE_LABELS_THINNED));
+        /* every value's digits stand on a filled box of their own wire
+         * (rows thinner than the text would otherwise put them on the
+         * neighbours' colours, or on the background above wire 0) */
+        size_t bare = 0;
+        for (size_t a = 0; a < sn_scene_count(sc); a++) {
+            const sn_prim *t = sn_scene_at(sc, a);
+            if (t->kind != SN_PRIM_TEXT || t->tag.role != SN_ROLE_VALUE)
+                continue;
+            bool under = false;
+            for (size_t b = 0; b < a && !under; b++) {
+                const sn_prim *r = sn_scene_at(sc, b);
+                under = r->kind == SN_PRIM_RECT && r->tag.role == SN_ROLE_VALUE_BOX &&
+                        r->tag.wire == t->tag.wire && sn_scene_style_of(sc, r)->fill.a > 0 &&
+                        r->x0 <= t->x0 + 0.01 && r->x1 >= t->x1 - 0.01 && r->y0 <= t->y0 + 0.01 &&
+                        r->y1 >= t->y1 - 0.01;
+            }
+            if (!under && bare++ == 0)
+                fprintf(stderr, "'%s' at (%.2f,%.2f)-(%.2f,%.2f) has no box of wire %d\n",
+                        sn_scene_str(sc, t), t->x0, t->y0, t->x1, t->y1, (int)t->tag.wire);
+        }
+        CHECKF(bare == 0, "%s in %gx%g: %zu values' text outside their boxes", panes[i].net,
+               panes[i].w, panes[i].h, bare);
         sn_scene_destroy(sc);
         sn_free(vals);
         sn_layout_destroy(lo);

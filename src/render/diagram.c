@@ -452,6 +452,38 @@ static sn_status values(const ctx *C, const view *v, uint32_t w0, uint32_t w1)
         sn_scene_tag t = {SN_ROLE_VALUE_BOX, (int32_t)i, (int32_t)st->step, -1};
         sn_scene_rect(C->sc, x - bw / 2, lo->wire_y[i] - bh / 2, bw, bh, r, &outline, t);
     }
+    /* Rows closer than the text is tall (a fitted window of many wires)
+     * leave each box a stripe thinner than its digits: a labelled value
+     * then gets a box of its own around the text, in its rank colour, over
+     * its neighbours' stripes, so the digits never stand on stripes of
+     * other colours (or on the background above the first wire). Labelled
+     * rows are at least a text height apart (label_every), so these boxes
+     * never cover one another. */
+    double vf = lo->value_font, pad = fmax(1.0, 1.5 * lo->scale);
+    /* the text's box as sn_scene_text places it (MIDDLE: the digits
+     * centred on the wire), with a little room around it */
+    double above = sn_scene_font_ascent(vf) - sn_scene_digit_height(vf) / 2 + pad;
+    double th_box = sn_scene_font_ascent(vf) + sn_scene_font_descent(vf) + 2 * pad;
+    if (vf > 0 && th_box > bh) {
+        for (uint32_t i = w0; i < w1; i++) {
+            if (!sn_layout_labelled(lo, i))
+                continue;
+            sn_scene_style f =
+                sn_scene_fill(rgb(rs == SN_OK ? sn_palette_rank(ranks[i] / den) : th->background));
+            sn_scene_tag t = {SN_ROLE_VALUE_BOX, (int32_t)i, (int32_t)st->step, -1};
+            /* the padding gives way at the picture's edges (the text
+             * itself is inside: the layout leaves it room) */
+            double y0 = fmax(0, lo->wire_y[i] - above);
+            double y1 = fmin(lo->height, lo->wire_y[i] - above + th_box);
+            /* bold digits run a little wider than the layout's box */
+            char txt[48];
+            if (sn_key_format(st->type, st->values[i], txt, sizeof txt) < 0)
+                snprintf(txt, sizeof txt, "?");
+            double w = fmax(bw, sn_scene_text_width(txt, vf, SN_FONT_BOLD) + 2 * pad);
+            sn_scene_rect(C->sc, x - w / 2, y0, w, y1 - y0, r, &f, t);
+            sn_scene_rect(C->sc, x - w / 2, y0, w, y1 - y0, r, &outline, t);
+        }
+    }
     /* two runs: dark ink on light boxes, then light ink on dark ones */
     char buf[48];
     for (int pass = 0; pass < 2 && lo->value_font > 0; pass++) {
