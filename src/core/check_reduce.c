@@ -537,9 +537,9 @@ sn_status check_reduce(check_ctx *c, check_outcome *out, sn_diag *diag)
     memset(&r, 0, sizeof r);
     r.c = c;
     r.out = out;
-    r.max_product = c->force                ? INFINITY
-                    : c->reduce_max_product ? c->reduce_max_product
-                                            : MAX_PRODUCT_DEFAULT;
+    r.max_product = c->force                    ? INFINITY
+                    : c->reduce_max_product > 0 ? c->reduce_max_product
+                                                : MAX_PRODUCT_DEFAULT;
     r.max_set = c->force ? MAX_SET_FORCE : c->reduce_max_set ? c->reduce_max_set : MAX_SET_DEFAULT;
     size_t n = c->n;
     r.cl = sn_calloc(n, sizeof *r.cl);
