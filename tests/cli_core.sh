@@ -114,6 +114,14 @@ long=1.$(printf '0%.0s' $(seq 70))1
 expect 0 "$S" run bitonic:2 --type f32 --input "$long,0.5" --json
 [ "$(json 'd["output"]')" = "[0.5, 1.0]" ] || fail "long f32 literal: $(cat "$T/out")"
 
+# a generator named without :N takes n from --input and --bits too
+expect 0 "$S" run bitonic --input "5 1 4 2 3" --json
+[ "$(json 'd["n"], d["output"]')" = "5 [1, 2, 3, 4, 5]" ] || fail "n from --input: $(cat "$T/out")"
+expect 0 "$S" run oddeven-merge --bits 0110 --json
+[ "$(json 'd["n"]')" = 4 ] || fail "n from --bits: $(cat "$T/out")"
+expect 2 "$S" run bitonic --input "5,,1"
+err_has "sortnet: --input: column 3: expected a value between two commas"
+
 # run's exit status is its verdict: 1 when the output is not sorted
 printf '[(1,2)]\n' >"$T/unsorting.txt"
 expect 1 "$S" run "$T/unsorting.txt" --input 3,1,2
