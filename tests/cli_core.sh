@@ -169,6 +169,9 @@ if "$S" view --help >/dev/null 2>&1 &&
         --input-file "$T/eight.txt" --script "right" --dump-state "$T/state"
     grep -q "^network: bitonic:8$" "$T/state" || fail "view --input-file: $(head -c 300 "$T/state")"
     grep -q "^values: 1,5,2,4,7,8,3,6$" "$T/state" || fail "view --input-file values: $(cat "$T/state")"
+    expect 0 env SDL_VIDEODRIVER=offscreen "$S" view bitonic --size 640x400 --input "5 1 4 2 3" \
+        --script "end" --dump-state "$T/state"
+    grep -q "^network: bitonic:5$" "$T/state" || fail "view n from --input: $(head -c 300 "$T/state")"
     expect 2 env SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --input-file "$T/eight.txt" --script ""
     err_has "8 keys, but bitonic:4 has 4 wires"
 fi
