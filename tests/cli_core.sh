@@ -114,6 +114,14 @@ long=1.$(printf '0%.0s' $(seq 70))1
 expect 0 "$S" run bitonic:2 --type f32 --input "$long,0.5" --json
 [ "$(json 'd["output"]')" = "[0.5, 1.0]" ] || fail "long f32 literal: $(cat "$T/out")"
 
+# a generator named without :N takes n from --input and --bits too
+expect 0 "$S" run bitonic --input "5 1 4 2 3" --json
+[ "$(json 'd["n"], d["output"]')" = "5 [1, 2, 3, 4, 5]" ] || fail "n from --input: $(cat "$T/out")"
+expect 0 "$S" run oddeven-merge --bits 0110 --json
+[ "$(json 'd["n"]')" = 4 ] || fail "n from --bits: $(cat "$T/out")"
+expect 2 "$S" run bitonic --input "5,,1"
+err_has "sortnet: --input: column 3: expected a value between two commas"
+
 # run's exit status is its verdict: 1 when the output is not sorted
 printf '[(1,2)]\n' >"$T/unsorting.txt"
 expect 1 "$S" run "$T/unsorting.txt" --input 3,1,2
@@ -161,6 +169,9 @@ if "$S" view --help >/dev/null 2>&1 &&
         --input-file "$T/eight.txt" --script "right" --dump-state "$T/state"
     grep -q "^network: bitonic:8$" "$T/state" || fail "view --input-file: $(head -c 300 "$T/state")"
     grep -q "^values: 1,5,2,4,7,8,3,6$" "$T/state" || fail "view --input-file values: $(cat "$T/state")"
+    expect 0 env SDL_VIDEODRIVER=offscreen "$S" view bitonic --size 640x400 --input "5 1 4 2 3" \
+        --script "end" --dump-state "$T/state"
+    grep -q "^network: bitonic:5$" "$T/state" || fail "view n from --input: $(head -c 300 "$T/state")"
     expect 2 env SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --input-file "$T/eight.txt" --script ""
     err_has "8 keys, but bitonic:4 has 4 wires"
 fi

@@ -77,6 +77,8 @@ expect 0 "$S" gpu sort merge --input-file "$T/keys.txt" --payload --json
 [ "$(json 'd["n"], d["identical"]')" = "5 True" ] || fail "merge from a file: $(cat "$T/out")"
 expect 0 "$S" gpu sort radix:5 --input-file "$T/keys.txt" --output "$T/sorted.txt"
 [ "$(tr '\n' ' ' <"$T/sorted.txt")" = "-1 -1 0 3 5 " ] || fail "--output: $(cat "$T/sorted.txt")"
+expect 0 "$S" gpu sort merge --input "3 1 2 2" --json
+[ "$(json 'd["n"], d["identical"]')" = "4 True" ] || fail "merge from --input: $(cat "$T/out")"
 expect 2 "$S" gpu sort radix:6 --input-file "$T/keys.txt"
 err_has "5 keys, but radix:6 asks for 6"
 expect 0 "$S" gpu sort hybrid:2^12 --random 4 --type f32 --output "$T/sorted.bin" --binary

@@ -40,6 +40,11 @@ static void test_lists(void)
     CHECK(k[0] == 5 && k[1] == 1 && k[2] == 4 && k[3] == 2);
     CHECK(make(SN_INPUT_LIST, "5, 1\t4 ,2\n", SN_KEY_I32, 4, k, &d) == SN_OK);
     CHECK(k[0] == 5 && k[1] == 1 && k[2] == 4 && k[3] == 2);
+    size_t count = 0;
+    CHECK(sn_input_list_count(" 5, 1\n4 2 ", &count, &d) == SN_OK && count == 4);
+    CHECK(sn_input_list_count("", &count, &d) == SN_OK && count == 0);
+    CHECK(sn_input_list_count("1,,2", &count, &d) == SN_EPARSE &&
+          strstr(d.text, "column 3: expected a value between two commas"));
     /* an f32 literal of more than 63 characters is a number like any other */
     static const char long_f32[] =
         "1.0000000000000000000000000000000000000000000000000000000000000000001";

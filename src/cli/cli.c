@@ -85,8 +85,7 @@ const char cli_input_help[] =
     "                    (\"5 1 4 2\" too)\n"
     "  --input-file FILE the keys of a file (- reads stdin): values separated\n"
     "                    by commas, blanks or newlines, # starts a comment; a\n"
-    "                    generator named without :N (bitonic, radix) takes n\n"
-    "                    from the file, a network of fixed n needs n keys\n"
+    "                    network of fixed n needs n keys\n"
     "  --binary          the key file (and --output) as raw little-endian\n"
     "                    4-byte keys of the --type\n"
     "  --random SEED     a random permutation of 1..n from SEED (the same on\n"
@@ -95,7 +94,9 @@ const char cli_input_help[] =
     "  --reverse         n, n-1, ..., 1\n"
     "  --sorted          1, 2, ..., n\n"
     "  --bits 0110       a 0-1 input, one character per wire\n"
-    "  --type T          key type: i32 (default), u32 or f32 (IEEE totalOrder)\n";
+    "  --type T          key type: i32 (default), u32 or f32 (IEEE totalOrder)\n"
+    "A generator named without :N (bitonic, gpu sort's radix) takes n from\n"
+    "--input, --bits or --input-file.\n";
 
 void cli_input_init(cli_input *in)
 {

@@ -67,12 +67,13 @@ int cli_input_option(cli_input *in, const char *name, const char *arg);
  * final --type) into in->keys/count. 0, or an exit code after printing
  * (a missing file, a bad key with FILE:LINE:COLUMN, no keys at all). */
 int cli_input_finish(cli_input *in, bool has_output);
-/* cli_load for a command with an input: with --input-file, a generator
- * named without its size ("bitonic", "oddeven-merge-pad") takes n = the
- * number of keys; a network of fixed n must have as many wires as the
- * file has keys (else an error naming both counts). */
+/* cli_load for a command with an input: a generator named without its
+ * size ("bitonic", "oddeven-merge-pad") takes n = the number of keys of
+ * --input-file, --input or --bits; with --input-file a network of fixed n
+ * must have as many wires as the file has keys (else an error naming both
+ * counts). */
 int cli_input_load_net(cli_input *in, const char *spec, sn_schedule **out);
-/* spec with n taken from the key file (into buf) when the file sizes it,
+/* spec with n taken from the input (into buf) when the input sizes it,
  * else spec itself; *sized tells which. */
 const char *cli_input_sized_spec(const cli_input *in, const char *spec, char *buf, size_t cap,
                                  bool *sized);

@@ -86,11 +86,21 @@ const char *cli_input_sized_spec(const cli_input *in, const char *spec, char *bu
 {
     sn_algo algo;
     struct stat sb;
+    size_t count = 0;
     *sized = false;
-    if (!in->file || !in->keys || strchr(spec, ':') || strcmp(spec, "-") == 0 ||
-        stat(spec, &sb) == 0 || !sn_algo_parse(spec, &algo))
+    if (strchr(spec, ':') || strcmp(spec, "-") == 0 || stat(spec, &sb) == 0 ||
+        !sn_algo_parse(spec, &algo))
         return spec;
-    snprintf(buf, cap, "%s:%zu", spec, in->count);
+    if (in->file && in->keys)
+        count = in->count;
+    else if (in->spec.kind == SN_INPUT_LIST &&
+             sn_input_list_count(in->spec.text, &count, NULL) != SN_OK)
+        count = 1; /* any size: the list's own error comes when the keys are made */
+    else if (in->spec.kind == SN_INPUT_BITS)
+        count = strlen(in->spec.text);
+    if (count == 0)
+        return spec;
+    snprintf(buf, cap, "%s:%zu", spec, count);
     *sized = true;
     return buf;
 }

@@ -30,8 +30,8 @@ static void sort_help(void)
            "GPU sorts and compare the output with the reference, a stable sort in the\n"
            "key order of the networks (with --payload, the original indices too). Prints\n"
            "\"identical\" (exit 0) or the first differing index, expected and actual\n"
-           "value (exit 1). Every algorithm is stable. With --input-file, ALGO alone\n"
-           "takes N from the file (ALGO:N must match it). ALGO:\n"
+           "value (exit 1). Every algorithm is stable. With --input-file, --input or\n"
+           "--bits, ALGO alone takes N from the keys (ALGO:N must match them). ALGO:\n"
            "  transposition        odd-even transposition: a launch per phase, a device\n"
            "                       flag read back each round; stops after a round that\n"
            "                       moves nothing (prints the rounds taken); O(n^2)\n"
@@ -76,9 +76,9 @@ static void sort_help(void)
            cli_input_help, GPU_SORT_LIMIT_S);
 }
 
-/* "ALGO:N" with N decimal or 2^K; "ALGO" alone when a key file gives N
- * (*sized false). */
-static int parse_target(const char *arg, bool from_file, sn_sort_algo *a, uint64_t *n, bool *sized)
+/* "ALGO:N" with N decimal or 2^K; "ALGO" alone when the keys give N
+ * (from_keys: --input-file, --input, --bits; *sized false). */
+static int parse_target(const char *arg, bool from_keys, sn_sort_algo *a, uint64_t *n, bool *sized)
 {
     const char *colon = strchr(arg, ':');
     char name[32];
@@ -93,7 +93,7 @@ static int parse_target(const char *arg, bool from_file, sn_sort_algo *a, uint64
                          "rank-global, merge, radix, hybrid)",
                          name);
     *sized = colon != NULL;
-    if (!colon && from_file)
+    if (!colon && from_keys)
         return 0;
     if (!colon)
         return cli_error(CLI_USAGE, "gpu sort",
@@ -390,7 +390,8 @@ static int parse_options(int argc, char **argv, sort_run *r)
     if (first + 1 < argc)
         return cli_error(CLI_USAGE, "gpu sort", "unexpected argument '%s'", argv[first + 1]);
     bool sized = false;
-    if ((rc = parse_target(argv[first], r->in.file != NULL, &r->o.algo, &r->n, &sized)) != 0)
+    bool listed = r->in.spec.kind == SN_INPUT_LIST || r->in.spec.kind == SN_INPUT_BITS;
+    if ((rc = parse_target(argv[first], r->in.file || listed, &r->o.algo, &r->n, &sized)) != 0)
         return rc;
     if ((rc = cli_input_finish(&r->in, r->output != NULL)) != 0)
         return rc;
@@ -405,6 +406,12 @@ static int parse_options(int argc, char **argv, sort_run *r)
             return cli_error(CLI_USAGE, r->in.spec.text, "%zu keys: gpu sort takes at most 2^31",
                              r->in.count);
         r->n = r->in.count;
+    } else if (listed && !sized) { /* n from --input or --bits (a bad list: its own error) */
+        size_t count = strlen(r->in.spec.text);
+        if (r->in.spec.kind == SN_INPUT_LIST &&
+            sn_input_list_count(r->in.spec.text, &count, NULL) != SN_OK)
+            count = 1;
+        r->n = count;
     }
     if (r->o.radix_bits && r->o.algo != SN_SORT_RADIX)
         return cli_error(CLI_USAGE, "--digit-bits", "only with radix");

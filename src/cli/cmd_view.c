@@ -242,6 +242,13 @@ int cmd_view(int argc, char **argv)
         int r = file_input(&in, &o);
         if (r)
             return r;
+    } else { /* a generator named without :N takes n from --input or --bits */
+        static char names[3][64];
+        const char **nets[3] = {&o.net, &o.more[0], &o.more[1]};
+        for (int i = 0; i < 3 && *nets[i]; i++) {
+            bool sized;
+            *nets[i] = cli_input_sized_spec(&in, *nets[i], names[i], sizeof names[i], &sized);
+        }
     }
     o.input.kind = in.spec.kind;
     o.input.seed = in.spec.seed;

@@ -367,6 +367,15 @@ static sn_status scan_list(scan *c, sn_key_type t, uint32_t *keys, size_t *count
     return SN_OK;
 }
 
+sn_status sn_input_list_count(const char *text, size_t *count, sn_diag *diag)
+{
+    if (!text || !count)
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "sn_input_list_count: missing argument");
+    scan c;
+    scan_init(&c, text, strlen(text), NULL, false);
+    return scan_list(&c, SN_KEY_I32, NULL, count, diag);
+}
+
 static sn_status make_list(const char *text, sn_key_type t, uint32_t n, uint32_t *keys,
                            sn_diag *diag)
 {

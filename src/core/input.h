@@ -55,6 +55,10 @@ sn_status sn_input_random(uint32_t *keys, uint32_t n, sn_key_type t, uint64_t se
 sn_status sn_input_random_scatter(uint32_t *keys, uint32_t n, sn_key_type t, uint64_t seed,
                                   unsigned threads, unsigned bucket_bits, unsigned chunk_bits);
 
+/* The number of values of a LIST text (the LIST rule) into *count;
+ * SN_EPARSE for a malformed list (diag as sn_input_make's). */
+sn_status sn_input_list_count(const char *text, size_t *count, sn_diag *diag);
+
 /* Keys from a file's bytes buf[0..len) (need not be NUL-terminated), as
  * raw keys of type t into *keys (sn_malloc'd, the caller frees; never NULL
  * on success) and their number into *count (0 for a file with no keys).

@@ -660,12 +660,14 @@ sn_gpu_sort_cost sn_gpu_sort_estimate(const sn_gpu *g, const sn_gpu_sort_opts *o
     uint64_t cap;
     switch (o->algo) {
     case SN_SORT_TRANSPOSITION:
-        cap = ((uint64_t)n + 1) / 2 + 1;
+        /* the early exit's last round finds nothing to move: one more */
+        cap = ((uint64_t)n + 1) / 2 + (o->full_rounds ? 0 : 1);
         c.rounds = o->full_rounds || displacement >= cap ? cap : (uint64_t)displacement + 2;
+        c.rounds = c.rounds < cap ? c.rounds : cap;
         c.seconds = (double)c.rounds * 2 * (rt.launch_s + (double)n * rt.key_phase_s);
         break;
     case SN_SORT_TRANSPOSITION_LOCAL: {
-        /* blocks of 2 work-groups' keys (at most 2 * SORT_WG_MAX) */
+        /* a block holds 2 work-groups' keys, at most 2 * SORT_WG_MAX */
         size_t tb = 2 * SORT_WG_MAX, blocks = (n + tb - 1) / tb;
         c.rounds = displacement / tb + 2 < blocks + 1 ? displacement / tb + 2 : blocks + 1;
         c.seconds = (double)c.rounds * 2 * (rt.launch_s + (double)n * rt.key_phase_s) +
