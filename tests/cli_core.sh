@@ -197,4 +197,9 @@ err_has "more than 22 lists"
 expect 0 "$S" run bitonic:1048576 --random 1
 grep -qE "^result: +sorted" "$T/out" || fail "bitonic:1048576 not sorted: $(head -c 300 "$T/out")"
 
+# one layer, one input: no plural "s"
+expect 0 "$S" run bitonic:2 --sorted
+out_has "(2 inputs, 1 layer)"
+expect 0 "$S" run bitonic:1 --sorted
+out_has "(1 input, 0 layers)"
 finish cli_core

@@ -125,7 +125,8 @@ static void print_text(const sn_schedule *s, const cli_input *in, const sn_trace
      * line up; layers are counted from 1 for people, the input is "start". */
     int width = snprintf(NULL, 0, "%zu", L);
     int lw = (int)sizeof "after layer : " - 1 + width;
-    printf("%-*s%s (%u inputs, %zu layers)\n", lw, "network:", sn_schedule_name(s), n, L);
+    printf("%-*s%s (%u input%s, %zu layer%s)\n", lw, "network:", sn_schedule_name(s), n,
+           n == 1 ? "" : "s", L, L == 1 ? "" : "s");
     printf("%-*s%s, %s keys\n", lw, "input:", sn_input_describe(&in->spec, desc, sizeof desc),
            sn_key_type_name(t));
     snprintf(label, sizeof label, "%-*s", lw, "start:");
