@@ -377,13 +377,13 @@ static void check_sweeps(void)
     sn_schedule *s = NULL;
     CHECK(sn_schedule_generate(SN_ALGO_ODDEVEN_MERGE, 4099, &s, NULL) == SN_OK);
     uint32_t *k = sn_calloc(4099, 4);
-    atomic_bool stop;
-    atomic_init(&stop, true);
+    sn_cancel stop;
+    atomic_init(&stop, 1);
     for (unsigned th = 1; th <= 3; th += 2) {
         sn_exec_opts o = {.threads = th, .cancel = &stop};
         CHECK(!sn_exec_run_opts(s, SN_KEY_I32, k, NULL, &o));
     }
-    atomic_store(&stop, false);
+    atomic_store(&stop, 0);
     sn_exec_opts o = {.threads = 3, .cancel = &stop};
     CHECK(sn_exec_run_opts(s, SN_KEY_I32, k, NULL, &o));
     CHECK(sn_exec_run_opts(s, SN_KEY_I32, k, NULL, NULL));

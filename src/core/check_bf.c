@@ -17,14 +17,14 @@
  * failing count, smallest failing input and swap flags, merged at the end. */
 #include "core/check_impl.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
 #include "core/alloc.h"
 
-#define VW 32 /* words per wire in one block (32 measured fastest: 8 and 64 are 1.3-1.5x slower)   \
-               */
+#define VW                                                                                         \
+    32 /* words per wire in one block (32 measured fastest: 8 and 64 are 1.3-1.5x slower)          \
+        */
 #define BLOCK_BITS 11 /* log2(64 * VW) */
 /* Alignment 16 (what malloc guarantees), so the wide clone uses unaligned
  * loads on heap data instead of faulting. */
@@ -140,9 +140,10 @@ static void bf_collect(bf_thread *t)
     t->watching = kept;
 }
 
-static void *bf_worker(void *arg)
+/* Worker w of sn_parallel_workers (ctx: the bf_thread array). */
+static void bf_worker(void *ctx, unsigned worker)
 {
-    bf_thread *t = arg;
+    bf_thread *t = &((bf_thread *)ctx)[worker];
     bf_shared *sh = t->sh;
     for (;;) {
         if (atomic_load(&sh->stop))
@@ -162,7 +163,6 @@ static void *bf_worker(void *arg)
         if (t->id == 0)
             check_progress(sh->c, (double)k / (double)sh->nchunks);
     }
-    return NULL;
 }
 
 static void bf_thread_free(bf_thread *t)
@@ -236,22 +236,15 @@ sn_status check_bruteforce(check_ctx *c, check_outcome *out, sn_diag *diag)
     if ((uint64_t)nt > sh->nchunks)
         nt = (unsigned)sh->nchunks;
     bf_thread *th = sn_calloc(nt, sizeof *th);
-    pthread_t *tid = sn_calloc(nt, sizeof *tid);
-    sn_status st = (th && tid) ? SN_OK : SN_ENOMEM;
+    sn_status st = th ? SN_OK : SN_ENOMEM;
     unsigned made = 0; /* threads initialized (to free) */
     while (st == SN_OK && made < nt) {
         st = bf_thread_init(&th[made], sh, made);
         if (st == SN_OK)
             made++;
     }
-    unsigned started = 1;
     if (st == SN_OK) {
-        for (unsigned i = 1; i < nt; i++, started++)
-            if (pthread_create(&tid[i], NULL, bf_worker, &th[i]) != 0)
-                break; /* fewer threads still finish the work */
-        bf_worker(&th[0]);
-        for (unsigned i = 1; i < started; i++)
-            pthread_join(tid[i], NULL);
+        sn_parallel_workers(nt, bf_worker, th);
         if (check_cancelled(c))
             st = SN_EINTERRUPTED;
     }
@@ -271,7 +264,6 @@ sn_status check_bruteforce(check_ctx *c, check_outcome *out, sn_diag *diag)
     for (unsigned i = 0; th && i < made; i++)
         bf_thread_free(&th[i]);
     sn_free(th);
-    sn_free(tid);
     sn_free(sh);
     if (st == SN_ENOMEM)
         return sn_diag_set(diag, st, 0, 0, "out of memory");
