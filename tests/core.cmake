@@ -25,3 +25,8 @@ if(SN_PYTHON3)
   add_test(NAME code_shape COMMAND ${SN_PYTHON3} ${PROJECT_SOURCE_DIR}/tools/code_shape.py
                                    ${PROJECT_SOURCE_DIR})
 endif()
+
+# The thread seam's rule on src/core's sources (shared/DESIGN.md).
+add_test(NAME threads_in_one_place
+         COMMAND ${CMAKE_COMMAND} -DROOT=${PROJECT_SOURCE_DIR} -P
+                 ${CMAKE_CURRENT_SOURCE_DIR}/threads_in_one_place.cmake)

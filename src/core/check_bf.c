@@ -22,9 +22,8 @@
 
 #include "core/alloc.h"
 
-#define VW                                                                                         \
-    32 /* words per wire in one block (32 measured fastest: 8 and 64 are 1.3-1.5x slower)          \
-        */
+#define VW 32 /* words per wire in one block (32 measured fastest: 8 and 64 are 1.3-1.5x slower)   \
+               */
 #define BLOCK_BITS 11 /* log2(64 * VW) */
 /* Alignment 16 (what malloc guarantees), so the wide clone uses unaligned
  * loads on heap data instead of faulting. */
@@ -140,10 +139,9 @@ static void bf_collect(bf_thread *t)
     t->watching = kept;
 }
 
-/* Worker w of sn_parallel_workers (ctx: the bf_thread array). */
-static void bf_worker(void *ctx, unsigned worker)
+static void *bf_worker(void *arg)
 {
-    bf_thread *t = &((bf_thread *)ctx)[worker];
+    bf_thread *t = arg;
     bf_shared *sh = t->sh;
     for (;;) {
         if (atomic_load(&sh->stop))
@@ -163,6 +161,13 @@ static void bf_worker(void *ctx, unsigned worker)
         if (t->id == 0)
             check_progress(sh->c, (double)k / (double)sh->nchunks);
     }
+    return NULL;
+}
+
+/* Worker w of sn_parallel_workers (ctx: the bf_thread array). */
+static void bf_run(void *ctx, unsigned worker)
+{
+    bf_worker(&((bf_thread *)ctx)[worker]);
 }
 
 static void bf_thread_free(bf_thread *t)
@@ -244,7 +249,7 @@ sn_status check_bruteforce(check_ctx *c, check_outcome *out, sn_diag *diag)
             made++;
     }
     if (st == SN_OK) {
-        sn_parallel_workers(nt, bf_worker, th);
+        sn_parallel_workers(nt, bf_run, th);
         if (check_cancelled(c))
             st = SN_EINTERRUPTED;
     }

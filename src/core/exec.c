@@ -157,10 +157,7 @@ typedef struct ctx {
     uint32_t mlo, mhi;
 } ctx;
 
-#define CTX(a, pay, flags, mode)                                                                   \
-    {                                                                                              \
-        (int32_t *)(a), (pay), (flags), 0, 0, (mode), 0, UINT32_MAX                                \
-    }
+#define CTX(a, pay, flags, mode) {(int32_t *)(a), (pay), (flags), 0, 0, (mode), 0, UINT32_MAX}
 
 static inline void ce_scalar(ctx *c, uint32_t i, uint32_t j)
 {
