@@ -187,8 +187,10 @@ static inline void zo_observe(zo_thread *t, const zvec *w, size_t k, int hb)
 
 /* The hot loop; compiled for AVX2 and baseline on x86-64 and chosen at
  * load time, as check_bf.c's. */
+/* (not under a sanitizer: its ifunc resolver runs before the sanitizer's
+ * runtime is up, and ThreadSanitizer builds then crash at load) */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) &&                             \
-    !defined(__SANITIZE_ADDRESS__)
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("avx2", "default")))
 #endif
 static void *

@@ -66,8 +66,10 @@ static inline uint64_t lanes_or(const vec *v)
 
 /* The hot loop. Compiled twice on x86-64 (AVX2 and baseline) and chosen at
  * load time, so no -march=native is needed to use wide vectors. */
+/* (not under a sanitizer: its ifunc resolver runs before the sanitizer's
+ * runtime is up, and ThreadSanitizer builds then crash at load) */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) &&                             \
-    !defined(__SANITIZE_ADDRESS__)
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("avx2", "default")))
 #endif
 static void
