@@ -1,6 +1,6 @@
 # Core tests (libc only): each file tests/test_<module>.c is one executable.
 foreach(t IN ITEMS test_network test_schedule test_exec test_format test_input test_analysis test_halo test_library
-            test_construct test_transform)
+            test_construct test_transform test_parallel)
   if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${t}.c)
     sn_test(${t})
   endif()
@@ -25,3 +25,8 @@ if(SN_PYTHON3)
   add_test(NAME code_shape COMMAND ${SN_PYTHON3} ${PROJECT_SOURCE_DIR}/tools/code_shape.py
                                    ${PROJECT_SOURCE_DIR})
 endif()
+
+# The thread seam's rule on src/core's sources (shared/DESIGN.md).
+add_test(NAME threads_in_one_place
+         COMMAND ${CMAKE_COMMAND} -DROOT=${PROJECT_SOURCE_DIR} -P
+                 ${CMAKE_CURRENT_SOURCE_DIR}/threads_in_one_place.cmake)

@@ -494,7 +494,8 @@ static void test_limits(void)
     CHECK(strstr(d.text, "64") != NULL);
     sn_network_destroy(net);
     /* cancel */
-    volatile sig_atomic_t stop = 1;
+    sn_cancel stop;
+    atomic_init(&stop, 1);
     net = gen(SN_ALGO_BITONIC, 20);
     opt.method = SN_CHECK_BRUTEFORCE;
     opt.cancel = &stop;

@@ -5,7 +5,8 @@
 #   tools/setup.sh          install, build, start the visualizer on the demo
 #                           (with no display: say so and do the headless
 #                           equivalent: a screenshot and a diagram)
-#   tools/setup.sh test     install, build, run every test (ctest), fuzz, then
+#   tools/setup.sh test     install, build, run every test (ctest), the core's
+#                           tests without threads, fuzz, then
 #                           the suite again under AddressSanitizer + UBSan;
 #                           every stage runs, a summary names the failed ones
 #   tools/setup.sh build    install and build only
@@ -65,6 +66,15 @@ test)
     failed=()
     configure_and_build "$build" -DSORTNET_WERROR=ON -DSORTNET_REQUIRE_ALL=ON
     (cd "$build" && ctest --output-on-failure -j "$jobs") || failed+=("the test suite")
+    # The core without threads (SORTNET_THREADS=OFF: every task in the
+    # caller, as in the page's wasm32 build): the core's unit tests, the same
+    # files, must give the same results. Core and jansson only, so it is quick.
+    echo "setup: the core's tests again without threads (SORTNET_THREADS=OFF)" >&2
+    (configure_and_build "$build-nothreads" -DSORTNET_WERROR=ON -DSORTNET_THREADS=OFF \
+        -DSORTNET_WITH_SDL=OFF -DSORTNET_WITH_CAIRO=OFF -DSORTNET_WITH_OPENCL=OFF \
+        -DSORTNET_WITH_JANSSON=ON -DSORTNET_BUILD_BENCH=OFF &&
+        cd "$build-nothreads" && ctest --output-on-failure -j "$jobs" -R '^test_') ||
+        failed+=("the core's tests without threads")
     # Fuzzing (tools/fuzz.sh): every libFuzzer target for 20 s on its corpus
     # with clang + ASan/UBSan; any crash fails. Skip with SORTNET_SKIP_FUZZ=1.
     if [ "${SORTNET_SKIP_FUZZ:-0}" != 1 ]; then

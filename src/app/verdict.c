@@ -6,19 +6,20 @@
  * and when cancelling, so no result of an old job is ever seen. */
 #include "verdict.h"
 
-#include <pthread.h>
+#include <pthread.h> // for: the mutex (the thread itself comes from core/parallel.h)
 #include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/parallel.h"
 
 struct sn_verdict {
-    pthread_t thread;
+    sn_thread *thread;
     bool running; /* a thread exists and has not been joined */
     pthread_mutex_t lock;
     bool done;       /* under lock: the thread finished its job */
     double progress; /* under lock */
-    volatile sig_atomic_t cancel;
+    sn_cancel cancel;
     sn_network *net; /* the job's network (owned) */
     sn_verdict_result res;
 };
@@ -73,7 +74,8 @@ static void join(sn_verdict *w, bool keep)
 {
     if (!w->running)
         return;
-    pthread_join(w->thread, NULL);
+    sn_thread_join(w->thread);
+    w->thread = NULL;
     w->running = false;
     sn_network_destroy(w->net);
     w->net = NULL;
@@ -87,7 +89,7 @@ void sn_verdict_cancel(sn_verdict *w)
 {
     if (!w || !w->running)
         return;
-    w->cancel = 1;
+    atomic_store(&w->cancel, 1);
     join(w, false);
 }
 
@@ -108,13 +110,16 @@ sn_status sn_verdict_start(sn_verdict *w, sn_network *net, uint64_t id)
     memset(&w->res, 0, sizeof w->res);
     w->res.id = id;
     w->net = net;
-    w->cancel = 0;
+    atomic_store(&w->cancel, 0);
     w->done = false;
     w->progress = 0;
-    if (pthread_create(&w->thread, NULL, work, w) != 0) {
+    /* in a build without threads the job runs here, now; `done` is then
+     * set when this returns */
+    sn_status st = sn_thread_start(&w->thread, work, w);
+    if (st != SN_OK) {
         sn_network_destroy(net);
         w->net = NULL;
-        return SN_EIO;
+        return st;
     }
     w->running = true;
     return SN_OK;

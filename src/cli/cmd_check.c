@@ -60,12 +60,13 @@ static void help(void)
            "  -h, --help    this text\n");
 }
 
-static volatile sig_atomic_t interrupted;
+/* The checker's cancel flag: lock-free, so the handler may store to it. */
+static sn_cancel interrupted;
 
 static void on_sigint(int sig)
 {
     (void)sig;
-    interrupted = 1;
+    atomic_store(&interrupted, 1);
 }
 
 typedef struct progress_state {
@@ -99,7 +100,6 @@ static void print_bits(const uint8_t *v, uint32_t n, const char *sep)
     for (uint32_t i = 0; i < n; i++)
         printf("%s%u", i && *sep ? sep : "", v[i]);
 }
-
 
 /* "about 3.2e+20 years": seconds in the unit a reader grasps. */
 static void format_duration(double s, char *buf, size_t size)
@@ -457,7 +457,7 @@ int cmd_check(int argc, char **argv)
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old);
-    interrupted = 0;
+    atomic_store(&interrupted, 0);
     opt.cancel = &interrupted;
 
     sn_check_result res;

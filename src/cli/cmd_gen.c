@@ -2,7 +2,6 @@
  * [--standard] [-o FILE]`: write a network (generated or read) in a file
  * format, or as source code (core/codegen.h). */
 #include <getopt.h>
-#include <signal.h> // for: sig_atomic_t (the checker's cancel flag)
 #include <string.h>
 #include <time.h> // for: clock_gettime (the checker's time limit)
 
@@ -65,7 +64,7 @@ static void help(void)
 
 typedef struct check_clock {
     struct timespec t0;
-    volatile sig_atomic_t cancel;
+    sn_cancel cancel;
 } check_clock;
 
 static void check_tick(double fraction, double eta, void *user)
@@ -76,7 +75,7 @@ static void check_tick(double fraction, double eta, void *user)
     clock_gettime(CLOCK_MONOTONIC, &t);
     double s = (double)(t.tv_sec - c->t0.tv_sec) + (double)(t.tv_nsec - c->t0.tv_nsec) / 1e9;
     if (s > GEN_CHECK_LIMIT_S)
-        c->cancel = 1;
+        atomic_store(&c->cancel, 1);
 }
 
 /* Run the 0-1 checker when it is quick (as `sortnet info` does, and at
@@ -87,7 +86,7 @@ static void prove(const sn_network *net, sn_codegen_opts *co, char *note, size_t
     sn_check_options_init(&opt);
     check_clock clk;
     clock_gettime(CLOCK_MONOTONIC, &clk.t0);
-    clk.cancel = 0;
+    atomic_init(&clk.cancel, 0);
     opt.progress = check_tick;
     opt.progress_user = &clk;
     opt.cancel = &clk.cancel;

@@ -7,11 +7,10 @@
  * wires. Layers map to layers, so size and depth are unchanged. */
 #include "core/analysis.h"
 
-#include <pthread.h>
 #include <string.h>
 
 #include "core/alloc.h"
-#include "core/check_impl.h" /* for: check_online_cpus */
+#include "core/parallel.h"
 
 bool sn_network_is_standard(const sn_network *net)
 {
@@ -188,8 +187,10 @@ static inline void zo_observe(zo_thread *t, const zvec *w, size_t k, int hb)
 
 /* The hot loop; compiled for AVX2 and baseline on x86-64 and chosen at
  * load time, as check_bf.c's. */
+/* (not under a sanitizer: its ifunc resolver runs before the sanitizer's
+ * runtime is up, and ThreadSanitizer builds then crash at load) */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) &&                             \
-    !defined(__SANITIZE_ADDRESS__)
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("avx2", "default")))
 #endif
 static void *
@@ -304,6 +305,12 @@ static void zo_patterns(zo_shared *sh)
     }
 }
 
+/* Worker w of sn_parallel_workers: its own block range and counts. */
+static void zo_run(void *ctx, unsigned worker)
+{
+    zo_worker(&((zo_thread *)ctx)[worker]);
+}
+
 sn_status sn_zero_one_profile(const sn_schedule *s, uint32_t max_wires, unsigned threads,
                               sn_zero_one *z, sn_diag *diag)
 {
@@ -318,8 +325,7 @@ sn_status sn_zero_one_profile(const sn_schedule *s, uint32_t max_wires, unsigned
                            "%s: %u wires; the 0-1 inputs are counted layer by layer for at most "
                            "%u wires (2^%u inputs)",
                            sn_schedule_name(s), n, max_wires, max_wires);
-    zo_thread th[256];
-    pthread_t tid[256];
+    zo_thread th[SN_PARALLEL_THREADS_MAX];
     unsigned nt = 0;
     memset(th, 0, sizeof th);
     zo_shared *sh = sn_calloc(1, sizeof *sh);
@@ -336,9 +342,9 @@ sn_status sn_zero_one_profile(const sn_schedule *s, uint32_t max_wires, unsigned
     sh->off = off;
     sh->nblocks = n > ZB ? (uint64_t)1 << (n - ZB) : 1;
     zo_patterns(sh);
-    nt = threads ? threads : check_online_cpus();
-    if (nt > 256)
-        nt = 256;
+    nt = threads ? threads : sn_parallel_cpus();
+    if (nt > SN_PARALLEL_THREADS_MAX)
+        nt = SN_PARALLEL_THREADS_MAX;
     if (nt > sh->nblocks)
         nt = (unsigned)sh->nblocks;
     for (unsigned i = 0; i < nt && st == SN_OK; i++) {
@@ -353,15 +359,7 @@ sn_status sn_zero_one_profile(const sn_schedule *s, uint32_t max_wires, unsigned
         st = SN_ENOMEM;
     if (st != SN_OK)
         goto done;
-    unsigned started = 1;
-    for (unsigned i = 1; i < nt; i++, started++)
-        if (pthread_create(&tid[i], NULL, zo_worker, &th[i]) != 0)
-            break;
-    for (unsigned i = started; i < nt; i++) /* threads that could not start */
-        zo_worker(&th[i]);
-    zo_worker(&th[0]);
-    for (unsigned i = 1; i < started; i++)
-        pthread_join(tid[i], NULL);
+    sn_parallel_workers(nt, zo_run, th);
     z->n = n;
     z->layers = L;
     z->inputs = (uint64_t)1 << n;

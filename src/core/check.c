@@ -6,7 +6,6 @@
 #include <math.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "core/alloc.h"
 
@@ -62,7 +61,7 @@ double check_now(void)
 
 bool check_cancelled(const check_ctx *c)
 {
-    return c->cancel && *c->cancel;
+    return sn_cancel_requested(c->cancel);
 }
 
 void check_progress(check_ctx *c, double fraction)
@@ -76,14 +75,6 @@ void check_progress(check_ctx *c, double fraction)
     double spent = now - c->t0;
     double eta = fraction > 0.001 ? spent * (1.0 - fraction) / fraction : -1.0;
     c->progress(fraction, eta, c->progress_user);
-}
-
-unsigned check_online_cpus(void)
-{
-    long k = sysconf(_SC_NPROCESSORS_ONLN);
-    if (k < 1)
-        return 1;
-    return k > 256 ? 256u : (unsigned)k;
 }
 
 void sn_check_result_free(sn_check_result *res)
@@ -125,7 +116,7 @@ static sn_status ctx_init(check_ctx *c, const sn_network *net, const sn_check_op
         j += count;
     }
     c->layer_off[c->nlayers] = j;
-    c->threads = opt->threads ? opt->threads : check_online_cpus();
+    c->threads = opt->threads ? opt->threads : sn_parallel_cpus();
     c->force = opt->force;
     c->progress = opt->progress;
     c->progress_user = opt->progress_user;
@@ -320,8 +311,8 @@ sn_status check_run(const sn_network *net, const sn_check_options *opt, sn_check
                     st = check_bruteforce(&c, &o, diag);
                 } else if (diag) {
                     sn_diag_set(diag, SN_ELIMIT, 0, 0,
-                                "%s%s%s; brute force would take more than a minute",
-                                rdiag.text, split_why.text[0] ? "; " : "", split_why.text);
+                                "%s%s%s; brute force would take more than a minute", rdiag.text,
+                                split_why.text[0] ? "; " : "", split_why.text);
                 }
             }
         }
@@ -360,7 +351,7 @@ double sn_check_bruteforce_seconds(const sn_network *net, unsigned threads)
     memset(&c, 0, sizeof c);
     c.n = sn_network_wires(net);
     c.ncmp = sn_network_size(net);
-    c.threads = threads ? threads : check_online_cpus();
+    c.threads = threads ? threads : sn_parallel_cpus();
     return check_bf_estimate(&c);
 }
 

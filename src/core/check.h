@@ -19,12 +19,12 @@
 #ifndef SN_CHECK_H
 #define SN_CHECK_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "core/network.h"
+#include "core/parallel.h" // for: sn_cancel
 #include "core/status.h"
 
 typedef enum sn_check_method {
@@ -49,7 +49,7 @@ typedef struct sn_check_options {
     bool force;                    /* run even when estimated too large */
     sn_check_progress_fn progress; /* may be NULL */
     void *progress_user;           /* passed to progress, borrowed */
-    volatile sig_atomic_t *cancel; /* nonzero -> stop with SN_EINTERRUPTED; may be NULL */
+    const sn_cancel *cancel;       /* set -> stop with SN_EINTERRUPTED; may be NULL */
 } sn_check_options;
 
 void sn_check_options_init(sn_check_options *opt); /* auto, all threads, no force */

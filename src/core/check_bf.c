@@ -17,7 +17,6 @@
  * failing count, smallest failing input and swap flags, merged at the end. */
 #include "core/check_impl.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -67,8 +66,10 @@ static inline uint64_t lanes_or(const vec *v)
 
 /* The hot loop. Compiled twice on x86-64 (AVX2 and baseline) and chosen at
  * load time, so no -march=native is needed to use wide vectors. */
+/* (not under a sanitizer: its ifunc resolver runs before the sanitizer's
+ * runtime is up, and ThreadSanitizer builds then crash at load) */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) &&                             \
-    !defined(__SANITIZE_ADDRESS__)
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("avx2", "default")))
 #endif
 static void
@@ -165,6 +166,12 @@ static void *bf_worker(void *arg)
     return NULL;
 }
 
+/* Worker w of sn_parallel_workers (ctx: the bf_thread array). */
+static void bf_run(void *ctx, unsigned worker)
+{
+    bf_worker(&((bf_thread *)ctx)[worker]);
+}
+
 static void bf_thread_free(bf_thread *t)
 {
     sn_free(t->ops);
@@ -236,22 +243,15 @@ sn_status check_bruteforce(check_ctx *c, check_outcome *out, sn_diag *diag)
     if ((uint64_t)nt > sh->nchunks)
         nt = (unsigned)sh->nchunks;
     bf_thread *th = sn_calloc(nt, sizeof *th);
-    pthread_t *tid = sn_calloc(nt, sizeof *tid);
-    sn_status st = (th && tid) ? SN_OK : SN_ENOMEM;
+    sn_status st = th ? SN_OK : SN_ENOMEM;
     unsigned made = 0; /* threads initialized (to free) */
     while (st == SN_OK && made < nt) {
         st = bf_thread_init(&th[made], sh, made);
         if (st == SN_OK)
             made++;
     }
-    unsigned started = 1;
     if (st == SN_OK) {
-        for (unsigned i = 1; i < nt; i++, started++)
-            if (pthread_create(&tid[i], NULL, bf_worker, &th[i]) != 0)
-                break; /* fewer threads still finish the work */
-        bf_worker(&th[0]);
-        for (unsigned i = 1; i < started; i++)
-            pthread_join(tid[i], NULL);
+        sn_parallel_workers(nt, bf_run, th);
         if (check_cancelled(c))
             st = SN_EINTERRUPTED;
     }
@@ -271,7 +271,6 @@ sn_status check_bruteforce(check_ctx *c, check_outcome *out, sn_diag *diag)
     for (unsigned i = 0; th && i < made; i++)
         bf_thread_free(&th[i]);
     sn_free(th);
-    sn_free(tid);
     sn_free(sh);
     if (st == SN_ENOMEM)
         return sn_diag_set(diag, st, 0, 0, "out of memory");

@@ -24,7 +24,7 @@ typedef struct check_ctx {
     bool force;
     sn_check_progress_fn progress;
     void *progress_user;
-    volatile sig_atomic_t *cancel;
+    const sn_cancel *cancel;
     double t0;            /* start (check_now) */
     double last_progress; /* time of the last progress call */
     /* The reduction's limits without force; 0 = the defaults. auto's first
@@ -34,10 +34,6 @@ typedef struct check_ctx {
     double reduce_max_product;
     double reduce_max_stream_seconds;
 } check_ctx;
-
-/* Online CPUs, in 1..256 (the default thread count of the bit-sliced
- * passes over all 0-1 inputs: the checker's and the layer profile's). */
-unsigned check_online_cpus(void);
 
 /* What a method found. swapped[j] != 0 when comparator j swapped on some
  * input (the caller allocates ncmp bytes, zeroed). */

@@ -16,7 +16,6 @@
 #include "core/check_impl.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -303,6 +302,12 @@ static sn_status select_finish(sel_job *jobs, unsigned t, const sn_comparator *c
     return st;
 }
 
+/* Worker w of sn_parallel_workers (ctx: the sel_job array). */
+static void sel_run(void *ctx, unsigned worker)
+{
+    sel_worker(&((sel_job *)ctx)[worker]);
+}
+
 sn_status sn_check_select(const sn_network *net, const uint32_t *k, size_t nk,
                           const sn_check_options *opt, sn_check_result *res, sn_diag *diag)
 {
@@ -311,7 +316,7 @@ sn_status sn_check_select(const sn_network *net, const uint32_t *k, size_t nk,
     sn_status st = select_args(n, k, nk, diag);
     if (st != SN_OK)
         return st;
-    unsigned threads = opt && opt->threads ? opt->threads : check_online_cpus();
+    unsigned threads = opt && opt->threads ? opt->threads : sn_parallel_cpus();
     size_t ncmp;
     double t0 = check_now();
     uint32_t low = n < 6 ? n : 6;
@@ -326,10 +331,8 @@ sn_status sn_check_select(const sn_network *net, const uint32_t *k, size_t nk,
         threads = (unsigned)words;
     sn_comparator *cmp = flatten(net, 0, sn_network_layer_count(net), &ncmp);
     sel_job *jobs = sn_calloc(threads, sizeof *jobs);
-    pthread_t *tid = sn_calloc(threads, sizeof *tid);
     uint8_t *sw = sn_calloc((size_t)threads * (ncmp + 1), 1);
-    st = (cmp && jobs && tid && sw) ? SN_OK : SN_ENOMEM;
-    unsigned started = 0;
+    st = (cmp && jobs && sw) ? SN_OK : SN_ENOMEM;
     for (unsigned i = 0; st == SN_OK && i < threads; i++) {
         jobs[i] = (sel_job){cmp,
                             ncmp,
@@ -341,15 +344,9 @@ sn_status sn_check_select(const sn_network *net, const uint32_t *k, size_t nk,
                             0,
                             0,
                             sw + (size_t)i * (ncmp + 1)};
-        if (pthread_create(&tid[i], NULL, sel_worker, &jobs[i]) != 0)
-            break;
-        started++;
     }
-    for (unsigned i = 0; i < started; i++)
-        pthread_join(tid[i], NULL);
-    if (st == SN_OK && started < threads) /* run what did not start here */
-        for (unsigned i = started; i < threads; i++)
-            sel_worker(&jobs[i]);
+    if (st == SN_OK)
+        sn_parallel_workers(threads, sel_run, jobs);
     res->n = n;
     res->inputs = (uint64_t)1 << n;
     res->method = SN_CHECK_BRUTEFORCE;
@@ -358,7 +355,6 @@ sn_status sn_check_select(const sn_network *net, const uint32_t *k, size_t nk,
     res->seconds = check_now() - t0;
     sn_free(cmp);
     sn_free(jobs);
-    sn_free(tid);
     sn_free(sw);
     if (st != SN_OK) {
         sn_check_result_free(res);
@@ -604,7 +600,7 @@ sn_status check_split_once(const sn_network *net, const sn_check_options *opt, s
 {
     uint32_t n = sn_network_wires(net);
     memset(res, 0, sizeof *res);
-    if (opt->cancel && *opt->cancel) /* each nested split looks: one level's work at most */
+    if (sn_cancel_requested(opt->cancel)) /* each nested split looks: one level's work at most */
         return sn_diag_set(diag, SN_EINTERRUPTED, 0, 0, "stopped on request");
     /* held meanwhile: the flat list, its rest marks and a part network
      * (each split nests its parts' splits: a network that splits off one

@@ -20,7 +20,6 @@
 #include "core/check_impl.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -260,6 +259,13 @@ static void *stream_worker(void *arg)
     return NULL;
 }
 
+/* Worker w of sn_parallel_workers (ctx: the stream_thread array). The hot
+ * loop stays in stream_worker, compiled as before the seam. */
+static void stream_run(void *ctx, unsigned worker)
+{
+    stream_worker(&((stream_thread *)ctx)[worker]);
+}
+
 static sn_status stream(check_ctx *c, const pset *A, const pset *B, size_t c0, bool force,
                         check_outcome *out, sn_diag *diag)
 {
@@ -291,8 +297,7 @@ static sn_status stream(check_ctx *c, const pset *A, const pset *B, size_t c0, b
         nt = jb.nchunks ? (unsigned)jb.nchunks : 1u;
     size_t nops = c->ncmp - c0;
     stream_thread *th = sn_calloc(nt, sizeof *th);
-    pthread_t *tid = sn_calloc(nt, sizeof *tid);
-    sn_status st = th && tid ? SN_OK : SN_ENOMEM;
+    sn_status st = th ? SN_OK : SN_ENOMEM;
     for (unsigned i = 0; st == SN_OK && i < nt; i++) {
         th[i].job = &jb;
         th[i].id = i;
@@ -302,13 +307,7 @@ static sn_status stream(check_ctx *c, const pset *A, const pset *B, size_t c0, b
             st = SN_ENOMEM;
     }
     if (st == SN_OK) {
-        unsigned started = 1;
-        for (unsigned i = 1; i < nt; i++, started++)
-            if (pthread_create(&tid[i], NULL, stream_worker, &th[i]) != 0)
-                break;
-        stream_worker(&th[0]);
-        for (unsigned i = 1; i < started; i++)
-            pthread_join(tid[i], NULL);
+        sn_parallel_workers(nt, stream_run, th);
         if (check_cancelled(c))
             st = SN_EINTERRUPTED;
     }
@@ -325,7 +324,6 @@ static sn_status stream(check_ctx *c, const pset *A, const pset *B, size_t c0, b
     for (unsigned i = 0; th && i < nt; i++)
         sn_free(th[i].found);
     sn_free(th);
-    sn_free(tid);
     if (st == SN_EINTERRUPTED)
         return sn_diag_set(diag, st, 0, 0, "stopped on request");
     if (st != SN_OK)

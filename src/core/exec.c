@@ -19,9 +19,7 @@
  * swaps only when the min wire's key is strictly greater. */
 #include "core/exec.h"
 
-#include <pthread.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/alloc.h"
 
@@ -672,12 +670,12 @@ static void run_blocks(ctx *c, const sn_schedule *s, size_t k0, size_t k1, uint6
 
 /* Run every layer of a closed-form schedule, blocking local layers and
  * sweeping global ones; false when *cancel was set. */
-static bool run_closed(ctx *c, const sn_schedule *s, const geom *g, const atomic_bool *cancel)
+static bool run_closed(ctx *c, const sn_schedule *s, const geom *g, const sn_cancel *cancel)
 {
     size_t L = sn_schedule_layer_count(s);
     uint32_t n = sn_schedule_wires(s);
     for (size_t k = 0, j; k < L; k = j) {
-        if (cancel && atomic_load(cancel))
+        if (sn_cancel_requested(cancel))
             return false;
         int kind;
         uint64_t U;
@@ -723,19 +721,10 @@ typedef struct par {
     unsigned block_log;
     bool no_sweep;
     geom g;
-    const atomic_bool *cancel; /* may be NULL */
-    atomic_size_t stop_at;     /* the phase after which all stop (SIZE_MAX: none) */
-    pthread_barrier_t bar;
-    pthread_mutex_t gate;
-    pthread_cond_t go;
-    bool ready;
+    const sn_cancel *cancel; /* may be NULL */
+    atomic_size_t stop_at;   /* the phase after which all stop (SIZE_MAX: none) */
     size_t swaps[SN_EXEC_THREADS_MAX];
 } par;
-
-typedef struct par_arg {
-    par *p;
-    unsigned t;
-} par_arg;
 
 /* Comparators of explicit layer k with index in [i0, i1). */
 static void explicit_part(ctx *c, const sn_network *net, size_t k, size_t i0, size_t i1)
@@ -759,7 +748,7 @@ static void global_part(ctx *c, sn_layer_form f, uint32_t n, unsigned t, unsigne
 }
 
 /* Thread t's share of the phase that starts at layer k; returns its end. */
-static size_t closed_phase(ctx *c, par *p, size_t k, unsigned t)
+static size_t closed_phase(ctx *c, par *p, sn_team *team, size_t k, unsigned t)
 {
     int kind;
     uint64_t U;
@@ -771,7 +760,7 @@ static size_t closed_phase(ctx *c, par *p, size_t k, unsigned t)
     } else if (kind == PH_SWEEP) {
         uint64_t a = (uint64_t)p->n * t / p->nt, b = (uint64_t)p->n * (t + 1) / p->nt;
         sweep_region(c, p->s, k, j, a, b, t > 0, t + 1 < p->nt, p->g.seg);
-        pthread_barrier_wait(&p->bar);
+        sn_team_barrier(team);
         if (t > 0)
             sweep_boundary(c, p->s, k, j, a);
     } else {
@@ -782,26 +771,28 @@ static size_t closed_phase(ctx *c, par *p, size_t k, unsigned t)
     return j;
 }
 
-static void par_work(par *p, unsigned t)
+/* Member t of the team (sn_parallel_team). */
+static void par_work(void *arg, sn_team *team, unsigned t)
 {
+    par *p = arg;
     ctx c = CTX(p->keys, p->pay, NULL, p->mode);
     uint32_t lo = (uint32_t)((uint64_t)p->n * t / p->nt);
     uint32_t hi = (uint32_t)((uint64_t)p->n * (t + 1) / p->nt);
     const sn_network *net = sn_schedule_network(p->s);
     if (p->convert)
         to_internal(p->type, p->keys + lo, hi - lo);
-    pthread_barrier_wait(&p->bar);
+    sn_team_barrier(team);
     for (size_t k = p->k0, phase = 0; k < p->k1; phase++) {
         if (net) {
             size_t m = sn_schedule_layer_size(p->s, k);
             explicit_part(&c, net, k, m * t / p->nt, m * (t + 1) / p->nt);
             k++;
         } else {
-            k = closed_phase(&c, p, k, t);
+            k = closed_phase(&c, p, team, k, t);
         }
-        if (t == 0 && p->cancel && atomic_load(p->cancel))
+        if (t == 0 && sn_cancel_requested(p->cancel))
             atomic_store(&p->stop_at, phase);
-        pthread_barrier_wait(&p->bar);
+        sn_team_barrier(team);
         if (atomic_load(&p->stop_at) <= phase)
             break;
     }
@@ -810,26 +801,21 @@ static void par_work(par *p, unsigned t)
     p->swaps[t] = c.swaps;
 }
 
-static void *par_thread(void *arg)
+/* The team's size is known: the geometry and the swap counts follow it. */
+static void par_setup(void *arg, unsigned members)
 {
-    par_arg *a = arg;
-    par *p = a->p;
-    pthread_mutex_lock(&p->gate);
-    while (!p->ready)
-        pthread_cond_wait(&p->go, &p->gate);
-    pthread_mutex_unlock(&p->gate);
-    par_work(p, a->t);
-    return NULL;
+    par *p = arg;
+    p->nt = members;
+    p->g = geom_make(p->block_log, p->no_sweep, p->n, p->nt);
+    memset(p->swaps, 0, sizeof p->swaps);
 }
 
 unsigned sn_exec_threads_auto(uint32_t n)
 {
     if (n < SN_EXEC_PARALLEL_MIN)
         return 1;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    if (cpus < 1)
-        return 1;
-    return cpus > SN_EXEC_THREADS_MAX ? SN_EXEC_THREADS_MAX : (unsigned)cpus;
+    unsigned cpus = sn_parallel_cpus();
+    return cpus > SN_EXEC_THREADS_MAX ? SN_EXEC_THREADS_MAX : cpus;
 }
 
 /* Layers [k0, k1) on nt threads (the caller is one of them); keys are raw
@@ -838,36 +824,11 @@ unsigned sn_exec_threads_auto(uint32_t n)
  * *stopped (may be NULL): whether p->cancel stopped the run. */
 static size_t run_parallel(par *p, unsigned nt, bool *stopped)
 {
-    pthread_t tid[SN_EXEC_THREADS_MAX];
-    par_arg args[SN_EXEC_THREADS_MAX];
-    unsigned started = 0;
-    p->ready = false;
     atomic_init(&p->stop_at, SIZE_MAX);
-    pthread_mutex_init(&p->gate, NULL);
-    pthread_cond_init(&p->go, NULL);
-    pthread_mutex_lock(&p->gate);
-    for (unsigned t = 1; t < nt; t++) {
-        args[t] = (par_arg){p, t};
-        if (pthread_create(&tid[t], NULL, par_thread, &args[t]) != 0)
-            break;
-        started++;
-    }
-    p->nt = started + 1;
-    p->g = geom_make(p->block_log, p->no_sweep, p->n, p->nt);
-    memset(p->swaps, 0, sizeof p->swaps);
-    pthread_barrier_init(&p->bar, NULL, p->nt);
-    p->ready = true;
-    pthread_cond_broadcast(&p->go);
-    pthread_mutex_unlock(&p->gate);
-    par_work(p, 0);
-    size_t swaps = p->swaps[0];
-    for (unsigned t = 1; t <= started; t++) {
-        pthread_join(tid[t], NULL);
+    unsigned members = sn_parallel_team(nt, par_setup, par_work, p);
+    size_t swaps = 0;
+    for (unsigned t = 0; t < members; t++)
         swaps += p->swaps[t];
-    }
-    pthread_barrier_destroy(&p->bar);
-    pthread_cond_destroy(&p->go);
-    pthread_mutex_destroy(&p->gate);
     if (stopped)
         *stopped = atomic_load(&p->stop_at) != SIZE_MAX;
     return swaps;
@@ -878,14 +839,22 @@ bool sn_exec_run_opts(const sn_schedule *s, sn_key_type t, uint32_t *keys, uint3
 {
     uint32_t n = sn_schedule_wires(s);
     unsigned nt = o && o->threads ? o->threads : sn_exec_threads_auto(n);
-    const atomic_bool *cancel = o ? o->cancel : NULL;
+    const sn_cancel *cancel = o ? o->cancel : NULL;
     unsigned block_log = o ? o->block_log : 0;
     if (nt > SN_EXEC_THREADS_MAX)
         nt = SN_EXEC_THREADS_MAX;
     if (nt > 1 && n > 1) {
-        par p = {.s = s, .type = t, .keys = keys, .pay = payload, .n = n, .k0 = 0,
-                 .k1 = sn_schedule_layer_count(s), .mode = payload ? MODE_SCALAR : MODE_FAST,
-                 .convert = true, .block_log = block_log, .no_sweep = o && o->no_sweep,
+        par p = {.s = s,
+                 .type = t,
+                 .keys = keys,
+                 .pay = payload,
+                 .n = n,
+                 .k0 = 0,
+                 .k1 = sn_schedule_layer_count(s),
+                 .mode = payload ? MODE_SCALAR : MODE_FAST,
+                 .convert = true,
+                 .block_log = block_log,
+                 .no_sweep = o && o->no_sweep,
                  .cancel = cancel};
         bool stopped = false;
         run_parallel(&p, nt, &stopped);
@@ -896,7 +865,7 @@ bool sn_exec_run_opts(const sn_schedule *s, sn_key_type t, uint32_t *keys, uint3
     bool done = true;
     if (sn_schedule_network(s)) {
         for (size_t k = 0; done && k < sn_schedule_layer_count(s); k++) {
-            done = !(cancel && atomic_load(cancel));
+            done = !sn_cancel_requested(cancel);
             if (done)
                 apply_layer(&c, s, k);
         }
@@ -937,8 +906,15 @@ size_t sn_exec_layer(const sn_schedule *s, size_t k, sn_key_type t, uint32_t *ke
     uint32_t n = sn_schedule_wires(s);
     unsigned nt = sn_exec_threads_auto(n);
     if (nt > 1 && !swapped && k < sn_schedule_layer_count(s)) {
-        par p = {.s = s, .type = t, .keys = keys, .pay = payload, .n = n, .k0 = k, .k1 = k + 1,
-                 .mode = payload ? MODE_SCALAR : MODE_COUNT, .convert = true};
+        par p = {.s = s,
+                 .type = t,
+                 .keys = keys,
+                 .pay = payload,
+                 .n = n,
+                 .k0 = k,
+                 .k1 = k + 1,
+                 .mode = payload ? MODE_SCALAR : MODE_COUNT,
+                 .convert = true};
         return run_parallel(&p, nt, NULL);
     }
     to_internal(t, keys, n);

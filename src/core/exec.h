@@ -11,11 +11,11 @@
 #ifndef SN_EXEC_H
 #define SN_EXEC_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/parallel.h" // for: sn_cancel
 #include "core/schedule.h"
 #include "core/status.h"
 
@@ -60,7 +60,7 @@ typedef struct sn_exec_opts {
     unsigned threads; /* 0: sn_exec_threads_auto(n) */
     /* NULL, or read between passes over the array: once it is set the run
      * stops early (the keys are then in no useful state). */
-    const atomic_bool *cancel;
+    const sn_cancel *cancel;
     /* log2 of the cache block that local layers run in; 0: the default
      * (15). Tests shrink it to reach the blocked and swept paths at small
      * n; any value gives the same result. */

@@ -499,8 +499,8 @@ typedef struct ref_job {
     sn_key_type t;
     uint32_t *keys, *pay;
     unsigned threads;
-    atomic_bool cancel; /* set when the device failed: its verdict is not needed */
-    double seconds;     /* the reference's wall time */
+    sn_cancel cancel; /* set when the device failed: its verdict is not needed */
+    double seconds;   /* the reference's wall time */
 } ref_job;
 
 static void *ref_worker(void *arg)

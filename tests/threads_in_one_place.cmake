@@ -1,0 +1,25 @@
+# threads_in_one_place.cmake (cmake -P, -DROOT=the repository): the thread
+# seam's rule (shared/DESIGN.md): in src/core only parallel.c names pthread
+# or reads the CPU count, and no file includes <signal.h>, so the core
+# builds for wasm32 with SORTNET_THREADS=OFF.
+file(GLOB files ${ROOT}/src/core/*.c ${ROOT}/src/core/*.h)
+set(bad "")
+foreach(f IN LISTS files)
+  get_filename_component(name ${f} NAME)
+  file(READ ${f} text)
+  if(NOT name STREQUAL "parallel.c")
+    if(text MATCHES "pthread")
+      list(APPEND bad "${name}: pthread outside parallel.c")
+    endif()
+    if(text MATCHES "_SC_NPROCESSORS")
+      list(APPEND bad "${name}: reads the CPU count (use sn_parallel_cpus)")
+    endif()
+  endif()
+  if(text MATCHES "#include <signal.h>")
+    list(APPEND bad "${name}: includes <signal.h> (the cancel flag is sn_cancel)")
+  endif()
+endforeach()
+if(bad)
+  string(REPLACE ";" "\n  " bad "${bad}")
+  message(FATAL_ERROR "threads in one place:\n  ${bad}")
+endif()
