@@ -418,6 +418,14 @@ static void zero_one(const ctx *C, const view *v, uint32_t w0, uint32_t w1)
     }
 }
 
+/* The text of wire i's value: what the box behind it is sized for and
+ * what is written on it ("?" where the key does not format). */
+static void value_text(const sn_draw_state *st, uint32_t i, char *buf, size_t cap)
+{
+    if (sn_key_format(st->type, st->values[i], buf, cap) < 0)
+        snprintf(buf, cap, "?");
+}
+
 static sn_status values(const ctx *C, const view *v, uint32_t w0, uint32_t w1)
 {
     const sn_layout *lo = C->lo;
@@ -477,8 +485,7 @@ static sn_status values(const ctx *C, const view *v, uint32_t w0, uint32_t w1)
             double y1 = fmin(lo->height, lo->wire_y[i] - above + th_box);
             /* bold digits run a little wider than the layout's box */
             char txt[48];
-            if (sn_key_format(st->type, st->values[i], txt, sizeof txt) < 0)
-                snprintf(txt, sizeof txt, "?");
+            value_text(st, i, txt, sizeof txt);
             double w = fmax(bw, sn_scene_text_width(txt, vf, SN_FONT_BOLD) + 2 * pad);
             sn_scene_rect(C->sc, x - w / 2, y0, w, y1 - y0, r, &f, t);
             sn_scene_rect(C->sc, x - w / 2, y0, w, y1 - y0, r, &outline, t);
@@ -495,8 +502,7 @@ static sn_status values(const ctx *C, const view *v, uint32_t w0, uint32_t w1)
                 ink = sn_palette_text_on(sn_palette_rank(ranks[i] / den));
             if ((rs == SN_OK ? (ink.r > 0.5 ? 1 : 0) : 0) != pass)
                 continue;
-            if (sn_key_format(st->type, st->values[i], buf, sizeof buf) < 0)
-                snprintf(buf, sizeof buf, "?");
+            value_text(st, i, buf, sizeof buf);
             sn_scene_tag t = {SN_ROLE_VALUE, (int32_t)i, (int32_t)st->step, -1};
             sn_scene_text(C->sc, x, lo->wire_y[i], buf, lo->value_font, SN_FONT_BOLD,
                           SN_TEXT_CENTER | SN_TEXT_MIDDLE, rgb(ink), t);
