@@ -1,0 +1,153 @@
+/* engine.h - the page's engine: the window's state machine (a group of
+ * views, their frames, a lesson) without SDL or cairo, driven through
+ * plain numbers and UTF-8 strings so that a WebAssembly build can export
+ * it to the page's script. The same file builds natively for unit tests
+ * (tests/test_web_engine.c), so the page's behaviour is tested without a
+ * browser too.
+ *
+ * One engine per process (per WebAssembly instance): the functions work
+ * on a single static engine, as a page holds one. Strings passed in are
+ * (pointer, length) pairs of UTF-8 that the caller owns; strings returned
+ * are NUL-terminated UTF-8 owned by the engine, valid until the next call
+ * that returns a string of the same function.
+ *
+ * Status codes returned: 0 ok, 2 bad input (snw_error() says
+ * "FILE:LINE:COL: why" or "name: why"), 3 out of memory / not possible
+ * here. A failed call changes nothing (the network being edited stays).
+ *
+ * The page paints the scene that snw_frame() builds (render/scene.h, the
+ * display list cairo paints natively), read through the packed arrays
+ * below; it never computes where anything goes.
+ *
+ * Packing of the scene (all little-endian doubles, read as Float64Array
+ * views of the module's memory; re-read the pointers after every call,
+ * memory may grow):
+ *   prims:  SNW_PRIM_STRIDE doubles a primitive:
+ *     [0] kind (sn_prim_kind)  [1] style index  [2] role (sn_role)
+ *     [3] wire  [4] layer  [5] cmp (-1: none)
+ *     [6] x0  [7] y0  [8] x1  [9] y1  [10] r  [11] size  [12] base
+ *     [13] weight (text: 0 regular, 1 bold)
+ *     [14] first  [15] count: poly: index of its first point and the
+ *          number of points; text and note: byte offset and length of
+ *          its UTF-8 in the strings buffer
+ *   styles: SNW_STYLE_STRIDE doubles a style:
+ *     [0..3] fill r g b a  [4..7] stroke r g b a (0..1)  [8] width
+ *     [9] dash_on  [10] dash_off  [11] cap  [12] join  [13] flags
+ *     [14] [15] 0
+ *   points: x, y pairs.
+ *   strings: bytes (UTF-8, not NUL-separated: use offset and length). */
+#ifndef SN_WEB_ENGINE_H
+#define SN_WEB_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__wasm__)
+#define SNW_EXPORT(name) __attribute__((export_name(#name)))
+#else
+#define SNW_EXPORT(name)
+#endif
+
+#define SNW_PRIM_STRIDE 16
+#define SNW_STYLE_STRIDE 16
+
+/* ---- memory for the script's strings */
+SNW_EXPORT(snw_alloc) void *snw_alloc(size_t size);
+SNW_EXPORT(snw_free) void snw_free(void *p);
+
+/* The last error's text ("" when none). */
+SNW_EXPORT(snw_error) const char *snw_error(void);
+
+/* What the page offers, as JSON: {"generators":[{"name":"bitonic",
+ * "describe":"..."},...], "best":[lo,hi], "median":[lo,hi],
+ * "lessons":[{"name":"01-...","title":"..."},...], "max_n":N,
+ * "zero_one_max_n":20, "formats":["bracket","json","sn"],
+ * "actions":["right","left",...]}. */
+SNW_EXPORT(snw_catalog) const char *snw_catalog(void);
+
+/* Open network `spec` (a name as on the command line: "bitonic:16",
+ * "best:9", "median:25", "empty:4", ...) on input `input` (as the CLI
+ * options say it: "random:SEED", "reverse", "sorted", "bits:0110",
+ * "list:3,1,2"; empty: random seed 1). Leaves any lesson. */
+SNW_EXPORT(snw_open) int snw_open(const char *spec, size_t spec_len, const char *input,
+                                  size_t input_len);
+/* Open a network from file text in any format sortnet reads (detected);
+ * `file` names it in errors and in the title ("pasted" when empty). */
+SNW_EXPORT(snw_open_text) int snw_open_text(const char *text, size_t len, const char *file,
+                                            size_t file_len, const char *input, size_t input_len);
+/* Change the input of the shown network(s) (same syntax as snw_open). */
+SNW_EXPORT(snw_set_input) int snw_set_input(const char *input, size_t input_len);
+
+/* Open lesson text (file names it in errors) or a shipped lesson by name
+ * (text NULL: name in file); shows its first step. */
+SNW_EXPORT(snw_lesson_open) int snw_lesson_open(const char *text, size_t len, const char *file,
+                                                size_t file_len);
+/* Lesson step i (0-based); 2 when out of range. */
+SNW_EXPORT(snw_lesson_go) int snw_lesson_go(size_t i);
+
+/* Apply an action by its script name (sn_action_parse: "right", "left",
+ * "space", "home", "end", "e", "z", "w", "delete", "undo", "redo", ...).
+ * In a lesson right/left move between its steps as in the window.
+ * Returns 1 when anything visible changed, 0 when not, 2 when the name is
+ * unknown. */
+SNW_EXPORT(snw_action) int snw_action(const char *name, size_t len);
+/* Advance time by dt milliseconds; 1 when anything visible changed. */
+SNW_EXPORT(snw_tick) int snw_tick(double dt_ms);
+/* 1 while playing or animating (the page keeps drawing). */
+SNW_EXPORT(snw_busy) int snw_busy(void);
+/* Go to step k (0..layers) of every view, not animated. */
+SNW_EXPORT(snw_step_to) int snw_step_to(size_t k);
+
+/* Pointer events in device pixels of the last frame (w x h at HiDPI s):
+ * kind 0 press, 1 move, 2 release; returns 1 when anything changed.
+ * Outside edit mode a click follows the element on that wire. In edit
+ * mode: press on a wire and release on another adds a comparator (the
+ * window's drag), and a click on a wire then a click on another wire adds
+ * one too (the page's way on touch screens); a click on a comparator
+ * selects it; dragging it moves it. */
+SNW_EXPORT(snw_pointer) int snw_pointer(int kind, double x, double y);
+/* Mouse wheel: zoom around (x, y) by `notches` (positive: in). */
+SNW_EXPORT(snw_wheel) int snw_wheel(double x, double y, double notches);
+
+/* Build the frame of w x h device pixels at HiDPI factor s (the window's
+ * whole picture: network pane, bars, status, lesson caption, help) as the
+ * current scene; 0 ok. */
+SNW_EXPORT(snw_frame) int snw_frame(double w, double h, double s);
+SNW_EXPORT(snw_scene_count) size_t snw_scene_count(void);
+SNW_EXPORT(snw_scene_prims) const double *snw_scene_prims(void);
+SNW_EXPORT(snw_scene_style_count) size_t snw_scene_style_count(void);
+SNW_EXPORT(snw_scene_styles) const double *snw_scene_styles(void);
+SNW_EXPORT(snw_scene_points) const double *snw_scene_points(void);
+SNW_EXPORT(snw_scene_strings) const char *snw_scene_strings(void);
+SNW_EXPORT(snw_scene_strings_len) size_t snw_scene_strings_len(void);
+
+/* The state the page's controls and the tests read, as JSON:
+ * {"name","n","layers","step","size","depth","values":[..] (keys after
+ *  `step` layers, as the wires show them), "input":"random (seed 7)",
+ *  "status":"...","message":"...","message_error":bool,"playing":bool,
+ *  "edit":bool,"verdict":"sorts"|"does NOT sort: counterexample 0110 ..."
+ *  |"checking…"|"","verdict_kind":"none|checking|sorts|fails|unknown",
+ *  "cex":"0110","size_text":"5 comparators, best known 5; 3 layers",
+ *  "sorted":bool|null (after the last layer),"structure":bool,
+ *  "zero_one":bool,"views":K,"can_undo":bool,"can_redo":bool,
+ *  "lesson":null|{"title","step":i,"count":c,"step_title","caption"}} */
+SNW_EXPORT(snw_state) const char *snw_state(void);
+
+/* The shown network (view 0) as text: "bracket", "json", "sn", or "svg"
+ * (the diagram at the current step, whole, as an SVG document). NULL with
+ * snw_error() set on failure. */
+SNW_EXPORT(snw_export) const char *snw_export(const char *format, size_t len);
+
+/* ---- the live verdict of edit mode, checked in a Web Worker.
+ * The engine asks the page to check a network through the imported
+ * function js_verdict_start(id, text, len) (text: the network in
+ * bracket form; returns 1 when a worker took it, 0 when none: the engine
+ * then checks it itself when the result is needed) and
+ * js_verdict_cancel(). The worker's own instance of the module runs
+ * snw_check_text() and the page hands its answer back with
+ * snw_verdict_deliver(id, answer, len). */
+SNW_EXPORT(snw_check_text) const char *snw_check_text(const char *text, size_t len);
+SNW_EXPORT(snw_verdict_deliver) int snw_verdict_deliver(uint64_t id, const char *answer,
+                                                        size_t len);
+
+#endif
