@@ -140,14 +140,14 @@ SNW_EXPORT(snw_export) const char *snw_export(const char *format, size_t len);
 
 /* ---- the live verdict of edit mode, checked in a Web Worker.
  * The engine asks the page to check a network through the imported
- * function js_verdict_start(id, text, len) (text: the network in
+ * function js_verdict_start(id, text, len) (id: uint32; text: the network in
  * bracket form; returns 1 when a worker took it, 0 when none: the engine
  * then checks it itself when the result is needed) and
  * js_verdict_cancel(). The worker's own instance of the module runs
  * snw_check_text() and the page hands its answer back with
  * snw_verdict_deliver(id, answer, len). */
 SNW_EXPORT(snw_check_text) const char *snw_check_text(const char *text, size_t len);
-SNW_EXPORT(snw_verdict_deliver) int snw_verdict_deliver(uint64_t id, const char *answer,
+SNW_EXPORT(snw_verdict_deliver) int snw_verdict_deliver(uint32_t id, const char *answer,
                                                         size_t len);
 
 #endif
