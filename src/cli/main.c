@@ -32,6 +32,11 @@
 #else
 #define SN_BUILT_JANSSON false
 #endif
+#ifdef SN_HAVE_WEB
+#define SN_BUILT_WEB true
+#else
+#define SN_BUILT_WEB false
+#endif
 #ifdef SN_HAVE_CHECK
 #define SN_BUILT_CHECK true
 #else
@@ -68,6 +73,13 @@ static const command commands[] = {
 #else
     {"draw", NULL, "draw a network as SVG, PNG, PDF or TikZ",
      "built without cairo (reconfigure with -DSORTNET_WITH_CAIRO=ON)"},
+#endif
+#ifdef SN_HAVE_WEB
+    {"web", cmd_web, "write the page: one self-contained HTML file (WebAssembly)", NULL},
+#else
+    {"web", NULL, "write the page: one self-contained HTML file (WebAssembly)",
+     "the page was not built: install clang, lld, wasi-libc and libclang-rt-14-dev-wasm32 "
+     "(tools/setup.sh does) and reconfigure with -DSORTNET_WEB=ON"},
 #endif
 #ifdef SN_HAVE_OPENCL
     {"gpu", cmd_gpu, "run and verify networks on an OpenCL device", NULL},
@@ -186,7 +198,7 @@ static void print_version(void)
     } parts[] = {
         {"SDL2 window", SN_BUILT_SDL},   {"cairo drawing", SN_BUILT_CAIRO},
         {"OpenCL", SN_BUILT_OPENCL},     {"JSON (jansson)", SN_BUILT_JANSSON},
-        {"0-1 checker", SN_BUILT_CHECK},
+        {"0-1 checker", SN_BUILT_CHECK}, {"the page (sortnet web)", SN_BUILT_WEB},
     };
     printf("sortnet %s\nbuilt with:", SORTNET_VERSION);
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)

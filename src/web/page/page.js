@@ -1,0 +1,318 @@
+// page.js - the page around the engine (src/web/engine.h): it turns events
+// into engine calls and paints the scene the engine packs; where anything
+// goes is decided in C, never here. Also: the controls, files (JSON read
+// here, the module has no JSON reader), downloads and the verdict worker.
+'use strict';
+(async () => {
+  const $ = (id) => document.getElementById(id);
+  const canvas = $('canvas'), ctx = canvas.getContext('2d');
+  const cfg = JSON.parse($('sn-config').textContent || '{}');
+  const b64 = $('sn-wasm').textContent.trim();
+  const bytes = new Uint8Array(b64.length * 3 / 4 - (b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0));
+  const bin = atob(b64);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = bin.charCodeAt(i);
+  const module = await WebAssembly.compile(bytes);
+
+  // ---- the verdict worker (edit mode): started on the first request
+  let worker = null, pending = null, E = null;
+  window.snVerdictMs = [];
+  function startWorker() {
+    try {
+      const url = URL.createObjectURL(new Blob([$('sn-worker').textContent], {type: 'text/javascript'}));
+      worker = new Worker(url);
+      URL.revokeObjectURL(url);
+    } catch (e) { console.warn('sortnet: no worker, the engine checks itself:', e); return false; }
+    worker.postMessage({module});
+    worker.onmessage = (e) => {
+      if (e.data.id !== pending) return;
+      pending = null;
+      window.snVerdictMs.push(e.data.ms);
+      if (e.data.answer === null) return showError('verdict: the checker failed');
+      snWithString(E, e.data.answer, (p, n) => E.snw_verdict_deliver(e.data.id, p, n));
+      redraw();
+    };
+    return true;
+  }
+  const env = {
+    js_verdict_start(id, p, len) {
+      if (!worker && !startWorker()) return 0;
+      pending = id >>> 0;
+      worker.postMessage({id: pending, text: snString(E, p, len)});
+      return 1;
+    },
+    js_verdict_cancel() { // a check in progress cannot be interrupted: start afresh
+      if (pending === null || !worker) return;
+      worker.terminate();
+      worker = null;
+      pending = null;
+    },
+  };
+  E = await snInstantiate(module, env);
+  const cat = JSON.parse(snString(E, E.snw_catalog()));
+
+  // ---- engine calls; any failure is one line in #error, nothing else changes
+  function showError(text) { $('error').textContent = text || ''; }
+  function check(rc) {
+    if (rc >= 2) showError(snString(E, E.snw_error()) || 'failed (' + rc + ')');
+    else showError('');
+    redraw();
+    return rc;
+  }
+  const call = (name, s, ...rest) => snWithString(E, s, (p, n) => E[name](p, n, ...rest));
+  function inputSpec() {
+    const k = $('input-kind').value, v = $('input-value').value.trim();
+    return k === 'random' ? 'random:' + (v || '1') : k === 'bits' ? 'bits:' + v : k === 'list' ? 'list:' + v : k;
+  }
+  const open = (spec) => check(snWithString(E, inputSpec(), (ip, il) => call('snw_open', spec, ip, il)));
+  function openText(text, file) {
+    if (/\.json$/i.test(file) || /^\s*\{/.test(text)) {
+      try { text = jsonToSn(text); } catch (e) { showError(file + ':' + e.message); return 2; }
+    }
+    return check(snWithString(E, inputSpec(), (ip, il) =>
+      snWithString(E, file, (fp, fl) => call('snw_open_text', text, fp, fl, ip, il))));
+  }
+  function act(name) { const rc = call('snw_action', name); if (rc === 2) showError(name + ': unknown action'); redraw(); }
+
+  // A JSON network {"N":n,"nw":[[a,b],...] or [[[a,b],...],...]} as
+  // libsortnetwork text (which keeps n); a flat list is layered as early as
+  // possible, as the native JSON reader does. Errors say "line:col: why".
+  function jsonToSn(text) {
+    let o;
+    try { o = JSON.parse(text); } catch (e) {
+      const m = /line (\d+) column (\d+)/.exec(e.message), pos = /position (\d+)/.exec(e.message);
+      let where = m ? m[1] + ':' + m[2] : '1:1';
+      if (!m && pos) {
+        const before = text.slice(0, +pos[1]).split('\n');
+        where = before.length + ':' + (before[before.length - 1].length + 1);
+      }
+      throw new Error(where + ': ' + e.message.replace(/ in JSON.*$/, ''));
+    }
+    const nw = o && o.nw, pair = (c) => Array.isArray(c) && c.length === 2 && c.every(Number.isInteger);
+    if (!Array.isArray(nw)) throw new Error('1:1: expected {"N":n,"nw":[[a,b],...]}');
+    let layers = [];
+    if (nw.length && Array.isArray(nw[0]) && Array.isArray(nw[0][0])) layers = nw;
+    else {
+      const last = [];
+      for (const c of nw) {
+        if (!pair(c)) throw new Error('1:1: "nw" holds ' + JSON.stringify(c) + ', not a comparator [a,b]');
+        const k = Math.max(last[c[0]] ?? -1, last[c[1]] ?? -1) + 1;
+        (layers[k] = layers[k] || []).push(c);
+        last[c[0]] = last[c[1]] = k;
+      }
+    }
+    let n = Number.isInteger(o.N) ? o.N : 0;
+    for (const l of layers) for (const c of l) {
+      if (!pair(c)) throw new Error('1:1: "nw" holds ' + JSON.stringify(c) + ', not a comparator [a,b]');
+      n = Math.max(n, Number.isInteger(o.N) ? 0 : Math.max(c[0], c[1]) + 1);
+    }
+    return 'Inputs: ' + n + '\n' + layers.map((l) => l.map((c) => c[0] + ' ' + c[1]).join('\n') + '\n').join('\n');
+  }
+
+  // ---- painting: one switch over the packed scene, batched as cairo does
+  // (a run of one kind and one style is one path)
+  const rgba = (S, i) => S[i + 3] > 0 ? `rgba(${S[i] * 255},${S[i + 1] * 255},${S[i + 2] * 255},${S[i + 3]})` : null;
+  const CAPS = ['butt', 'round', 'square'], JOINS = ['miter', 'round'];
+  let frames = 0;
+  function paint() {
+    const buf = E.memory.buffer, count = E.snw_scene_count();
+    const P = new Float64Array(buf, E.snw_scene_prims(), count * 16);
+    const S = new Float64Array(buf, E.snw_scene_styles(), E.snw_scene_style_count() * 16);
+    const pp = E.snw_scene_points(), PT = new Float64Array(buf, pp, (buf.byteLength - pp) >> 3);
+    const str = new Uint8Array(buf, E.snw_scene_strings(), E.snw_scene_strings_len());
+    const dec = new TextDecoder();
+    let kind = -1, style = -1, font = '', fill = null, stroke = null;
+    ctx.save();
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    function flush() {
+      if (kind < 0 || kind === 4) { kind = -1; return; }
+      const s = style * 16;
+      if (fill && !(kind === 0)) { ctx.fillStyle = fill; ctx.fill(); }
+      if (stroke || kind === 0 || (kind === 2 && !fill)) {
+        ctx.strokeStyle = stroke || fill;
+        ctx.lineWidth = S[s + 13] & 1 ? Math.max(S[s + 8], 1) : S[s + 8];
+        ctx.lineCap = CAPS[S[s + 11]] || 'butt';
+        ctx.lineJoin = JOINS[S[s + 12]] || 'miter';
+        ctx.setLineDash(S[s + 9] + S[s + 10] >= 2 ? [S[s + 9], S[s + 10]] : []);
+        ctx.stroke();
+      }
+      kind = -1;
+    }
+    for (let i = 0; i < count; i++) {
+      const o = i * 16, k = P[o], st = P[o + 1];
+      if (k === 7) continue; // a note: never painted
+      if (k === 5 || k === 6) {
+        flush();
+        if (k === 5) { ctx.save(); ctx.beginPath(); ctx.rect(P[o + 6], P[o + 7], P[o + 8] - P[o + 6], P[o + 9] - P[o + 7]); ctx.clip(); }
+        else ctx.restore();
+        continue;
+      }
+      if (k !== kind || st !== style) {
+        flush();
+        kind = k; style = st;
+        fill = rgba(S, st * 16); stroke = rgba(S, st * 16 + 4);
+        ctx.beginPath();
+      }
+      const x0 = P[o + 6], y0 = P[o + 7], x1 = P[o + 8], y1 = P[o + 9], r = P[o + 10];
+      switch (k) {
+      case 0: ctx.moveTo(x0, y0); ctx.lineTo(x1, y1); break;
+      case 1:
+        if (r >= 1.5 && 2 * r <= Math.min(x1 - x0, y1 - y0)) ctx.roundRect(x0, y0, x1 - x0, y1 - y0, r);
+        else ctx.rect(x0, y0, x1 - x0, y1 - y0);
+        break;
+      case 2: {
+        const f = P[o + 14], c = P[o + 15];
+        for (let j = 0; j < c; j++) (j ? ctx.lineTo : ctx.moveTo).call(ctx, PT[2 * (f + j)], PT[2 * (f + j) + 1]);
+        if (r) ctx.closePath();
+        break;
+      }
+      case 3: ctx.moveTo(x0 + r, y0); ctx.arc(x0, y0, r, 0, 2 * Math.PI); break;
+      case 4: {
+        const size = P[o + 11];
+        if (size < 4) break;
+        const f = (P[o + 13] ? 'bold ' : '') + size + 'px "DejaVu Sans", sans-serif';
+        if (f !== font) ctx.font = font = f;
+        ctx.fillStyle = fill || '#000';
+        ctx.fillText(dec.decode(str.subarray(P[o + 14], P[o + 14] + P[o + 15])), x0, P[o + 12]);
+        break;
+      }
+      }
+    }
+    flush();
+    ctx.restore();
+    if (frames++ === 0) performance.mark('sn-first-frame');
+    window.snFrames = frames;
+  }
+
+  // ---- one frame: size the canvas in device pixels, build, paint, read the state
+  let raf = 0, last = 0;
+  function draw() {
+    const dpr = window.devicePixelRatio || 1, r = canvas.getBoundingClientRect();
+    const w = Math.max(1, Math.round(r.width * dpr)), h = Math.max(1, Math.round(r.height * dpr));
+    if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
+    if (E.snw_frame(w, h, dpr) === 0) paint();
+    else showError(snString(E, E.snw_error()));
+    const s = window.snState = JSON.parse(snString(E, E.snw_state()));
+    $('verdict').textContent = [s.name, s.size_text, s.verdict].filter(Boolean).join(' · ');
+    $('step').textContent = 'layer ' + s.step + '/' + s.layers;
+    $('play').textContent = s.playing ? 'Pause' : 'Play';
+    for (const [id, on] of [['structure', s.structure], ['zero-one', s.zero_one], ['edit', s.edit]])
+      $(id).setAttribute('aria-pressed', on ? 'true' : 'false');
+    $('undo').disabled = !s.can_undo;
+    $('redo').disabled = !s.can_redo;
+    const L = s.lesson;
+    $('lesson-info').textContent = L ? 'step ' + (L.step + 1) + '/' + L.count + ': ' + L.step_title : '';
+    $('lesson-prev').disabled = !L || L.step === 0;
+    $('lesson-next').disabled = !L || L.step + 1 >= L.count;
+  }
+  function frame(t) {
+    raf = 0;
+    if (E.snw_busy()) E.snw_tick(last ? t - last : 0);
+    last = t;
+    draw();
+    if (E.snw_busy()) redraw(); else last = 0;
+  }
+  function redraw() { if (!raf) raf = requestAnimationFrame(frame); }
+  new ResizeObserver(redraw).observe(canvas);
+
+  // ---- the wires where the last frame drew them, in CSS pixels (tests)
+  window.snWires = () => {
+    const buf = E.memory.buffer, count = E.snw_scene_count(), dpr = window.devicePixelRatio || 1;
+    const P = new Float64Array(buf, E.snw_scene_prims(), count * 16), out = [];
+    for (let i = 0; i < count; i++)
+      if (P[i * 16] === 0 && P[i * 16 + 2] === 8) // a line, role WIRE
+        out.push({wire: P[i * 16 + 3], x0: P[i * 16 + 6] / dpr, x1: P[i * 16 + 8] / dpr, y: P[i * 16 + 7] / dpr});
+    return out;
+  };
+
+  // ---- pointer, wheel, keys (as the window's)
+  const dev = (e) => [e.offsetX * (window.devicePixelRatio || 1), e.offsetY * (window.devicePixelRatio || 1)];
+  const pointer = (kind) => (e) => {
+    if (kind === 0) { canvas.setPointerCapture(e.pointerId); canvas.focus(); }
+    if (E.snw_pointer(kind, ...dev(e))) redraw();
+  };
+  canvas.addEventListener('pointerdown', pointer(0));
+  canvas.addEventListener('pointermove', pointer(1));
+  canvas.addEventListener('pointerup', pointer(2));
+  canvas.addEventListener('wheel', (e) => {
+    e.preventDefault();
+    if (E.snw_wheel(...dev(e), -e.deltaY / 100)) redraw();
+  }, {passive: false});
+  const KEYS = {ArrowRight: 'right', ArrowLeft: 'left', ' ': 'space', Home: 'home', End: 'end', Delete: 'delete', Backspace: 'delete'};
+  document.addEventListener('keydown', (e) => {
+    if (/^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
+    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    let name = (e.ctrlKey || e.metaKey) ? {z: e.shiftKey ? 'redo' : 'undo', y: 'redo'}[k] : KEYS[e.key];
+    if (!name && !e.ctrlKey && !e.metaKey && !e.altKey && e.key.length === 1 && (cat.actions || []).includes(k)) name = k;
+    if (!name) return;
+    e.preventDefault();
+    act(name);
+  });
+
+  // ---- controls
+  for (const g of cat.generators) $('net-gen').add(new Option(g.name, g.name));
+  for (const g of ['best', 'median']) if (cat[g]) $('net-gen').add(new Option(g + ':N (' + cat[g].join('..') + ')', g));
+  for (const l of cat.lessons) $('lesson').add(new Option(l.title || l.name, l.name));
+  const openPicked = () => { $('net-name').value = $('net-gen').value + ':' + $('net-n').value; open($('net-name').value); };
+  $('net-gen').onchange = $('net-n').onchange = openPicked;
+  $('net-open').onclick = () => open($('net-name').value.trim());
+  $('net-name').onkeydown = (e) => { if (e.key === 'Enter') open($('net-name').value.trim()); };
+  $('paste-toggle').onclick = () => {
+    const box = $('paste-box');
+    box.hidden = !box.hidden;
+    $('paste-toggle').setAttribute('aria-expanded', String(!box.hidden));
+    redraw();
+  };
+  $('paste-open').onclick = () => openText($('paste').value, 'pasted');
+  $('file').onchange = async () => {
+    const f = $('file').files[0];
+    if (f) openText(await f.text(), f.name);
+    $('file').value = '';
+  };
+  $('input-apply').onclick = () => check(snWithString(E, inputSpec(), (p, n) => E.snw_set_input(p, n)));
+  $('input-value').onkeydown = (e) => { if (e.key === 'Enter') $('input-apply').onclick(); };
+  const buttons = {home: 'home', back: 'left', play: 'space', fwd: 'right', end: 'end', structure: 'w',
+    'zero-one': 'z', edit: 'e', undo: 'undo', redo: 'redo', delete: 'delete'};
+  for (const [id, name] of Object.entries(buttons)) $(id).onclick = () => act(name);
+  $('lesson').onchange = () => {
+    if ($('lesson').value) check(snWithString(E, $('lesson').value, (p, n) => E.snw_lesson_open(0, 0, p, n)));
+  };
+  const lessonGo = (d) => { if (window.snState.lesson) check(E.snw_lesson_go(window.snState.lesson.step + d)); };
+  $('lesson-prev').onclick = () => lessonGo(-1);
+  $('lesson-next').onclick = () => lessonGo(1);
+  const EXT = {bracket: '.txt', json: '.json', sn: '.sn', svg: '.svg'};
+  for (const fmt of Object.keys(EXT)) $('dl-' + fmt).onclick = () => {
+    const text = snString(E, call('snw_export', fmt));
+    if (text === null) return showError(snString(E, E.snw_error()));
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(new Blob([text], {type: fmt === 'svg' ? 'image/svg+xml' : 'text/plain'}));
+    a.download = (window.snState.name || 'network').replace(/[^\w.-]+/g, '_') + EXT[fmt];
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  };
+
+  // ---- what to open first (the config `sortnet web` wrote)
+  if (cfg.input) {
+    const m = /^(random|bits|list):(.*)$/.exec(cfg.input);
+    $('input-kind').value = m ? m[1] : cfg.input;
+    $('input-value').value = m ? m[2] : '';
+  }
+  if (cfg.lesson_text || cfg.lesson) {
+    const name = cfg.lesson || '';
+    if (cfg.lesson_text) check(snWithString(E, cfg.lesson_text, (tp, tl) =>
+      snWithString(E, cfg.lesson_file || 'lesson', (fp, fl) => E.snw_lesson_open(tp, tl, fp, fl))));
+    else check(snWithString(E, name, (p, n) => E.snw_lesson_open(0, 0, p, n)));
+    if (cfg.lesson && !cfg.lesson_text) $('lesson').value = cat.lessons.some((l) => l.name === name) ? name : '';
+  } else if (cfg.net_text) {
+    openText(cfg.net_text, cfg.net_file || 'network');
+  } else {
+    $('net-name').value = cfg.net || 'bitonic:16';
+    open($('net-name').value);
+  }
+  const m = /^([\w-]+):(\d+)$/.exec($('net-name').value);
+  if (m && [...$('net-gen').options].some((o) => o.value === m[1])) { $('net-gen').value = m[1]; $('net-n').value = m[2]; }
+  window.snReady = true;
+  redraw();
+})().catch((e) => {
+  document.getElementById('error').textContent = 'sortnet: the page could not start: ' + e.message;
+  console.error(e);
+});
