@@ -134,7 +134,7 @@ static void write_page(FILE *f, const web_config *c)
                    c->lesson_file ? strlen(c->lesson_file) : 0);
             fputc('}', f);
         } else {
-            fwrite(m, 1, len, f); /* not a marker (a comment naming them) */
+            fwrite(m, 1, len, f); /* not one of ours: as it is */
         }
         t = m + len;
     }
