@@ -15,6 +15,11 @@ for f in bin/sortnet share/man/man1/sortnet.1 share/doc/sortnet/README.md \
     [ -f "$P/$f" ] || fail "not installed: $f"
 done
 [ -x "$P/bin/sortnet" ] || fail "bin/sortnet is not executable"
+# the page, where the build has it (SORTNET_WEB)
+if "$S" web --help >/dev/null 2>&1; then
+    [ -f "$P/share/sortnet/sortnet.html" ] || fail "not installed: share/sortnet/sortnet.html"
+    grep -q 'id="sn-wasm"' "$P/share/sortnet/sortnet.html" || fail "sortnet.html lacks the module"
+fi
 nbest=$(find "$P/share/sortnet/networks/best" -name '*.json' | wc -l)
 [ "$nbest" -ge 120 ] || fail "only $nbest networks installed"
 

@@ -214,13 +214,15 @@
   function redraw() { if (!raf) raf = requestAnimationFrame(frame); }
   new ResizeObserver(redraw).observe(canvas);
 
-  // ---- the wires where the last frame drew them, in CSS pixels (tests)
-  window.snWires = () => {
-    const buf = E.memory.buffer, count = E.snw_scene_count(), dpr = window.devicePixelRatio || 1;
-    const P = new Float64Array(buf, E.snw_scene_prims(), count * 16), out = [];
-    for (let i = 0; i < count; i++)
-      if (P[i * 16] === 0 && P[i * 16 + 2] === 8) // a line, role WIRE
-        out.push({wire: P[i * 16 + 3], x0: P[i * 16 + 6] / dpr, x1: P[i * 16 + 8] / dpr, y: P[i * 16 + 7] / dpr});
+  // ---- the last frame's primitives of one role (8 wire, 10 comparator, ...),
+  // in CSS pixels: where the tests click
+  window.snScene = (role) => {
+    const count = E.snw_scene_count(), dpr = window.devicePixelRatio || 1, out = [];
+    const P = new Float64Array(E.memory.buffer, E.snw_scene_prims(), count * 16);
+    for (let o = 0; o < count * 16; o += 16)
+      if (P[o + 2] === role)
+        out.push({kind: P[o], wire: P[o + 3], layer: P[o + 4], cmp: P[o + 5], x0: P[o + 6] / dpr,
+          y0: P[o + 7] / dpr, x1: P[o + 8] / dpr, y1: P[o + 9] / dpr, r: P[o + 10] / dpr});
     return out;
   };
 
@@ -280,8 +282,9 @@
   $('lesson-prev').onclick = () => lessonGo(-1);
   $('lesson-next').onclick = () => lessonGo(1);
   const EXT = {bracket: '.txt', json: '.json', sn: '.sn', svg: '.svg'};
+  window.snExport = (fmt) => snString(E, call('snw_export', fmt));
   for (const fmt of Object.keys(EXT)) $('dl-' + fmt).onclick = () => {
-    const text = snString(E, call('snw_export', fmt));
+    const text = window.snExport(fmt);
     if (text === null) return showError(snString(E, E.snw_error()));
     const a = document.createElement('a');
     a.href = URL.createObjectURL(new Blob([text], {type: fmt === 'svg' ? 'image/svg+xml' : 'text/plain'}));

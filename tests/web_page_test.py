@@ -1,0 +1,260 @@
+#!/usr/bin/python3
+"""web_page_test.py - the page (`sortnet web`) in a real browser: Debian's
+chromium, headless, driven by chromedriver through python3-selenium, the
+page loaded from disk (file://) as a teacher would open it.
+
+  - bitonic:8 on 8,7,...,1: three steps show the values `sortnet run
+    --trace` prints after layers 1, 2 and 3;
+  - empty:4: a sorting network built by clicks (wire positions read from
+    the engine's scene, window.snScene) is "sorts"; with one comparator
+    deleted, "does NOT sort" with the counterexample `sortnet check` gives;
+  - a malformed pasted network: FILE:LINE:COLUMN in #error, the network
+    shown stays;
+  - a lesson played to its last step.
+
+Every wait is for a condition (WebDriverWait, 60 s), never a fixed sleep.
+Exit 77 (skipped) only when chromium, chromedriver or selenium is missing.
+Environment: SORTNET (the binary)."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError:
+    print("SKIP: python3-selenium is not installed (apt-get install python3-selenium)")
+    sys.exit(77)
+
+S = os.environ["SORTNET"]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+if not CHROMIUM or not os.path.exists(DRIVER):
+    print("SKIP: chromium and chromium-driver are needed (apt-get install chromium chromium-driver)")
+    sys.exit(77)
+
+WAIT = 60
+ROLE_WIRE, ROLE_COMPARATOR = 8, 10
+failures = []
+tmp = tempfile.mkdtemp()
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    failures.append(msg)
+
+
+def sortnet(*args, check=True):
+    r = subprocess.run([S, *args], capture_output=True, text=True)
+    if check and r.returncode != 0:
+        raise RuntimeError("sortnet %s: exit %d: %s" % (" ".join(args), r.returncode, r.stderr))
+    return r
+
+
+def page(name, *args):
+    path = os.path.join(tmp, name + ".html")
+    sortnet("web", *args, "-o", path)
+    return path
+
+
+def browser():
+    o = Options()
+    o.binary_location = CHROMIUM
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        o.add_argument(a)
+    o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    d = webdriver.Chrome(service=Service(DRIVER), options=o)
+    d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                      {"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": False})
+    return d
+
+
+def state(d):
+    return d.execute_script("return window.snState || null")
+
+
+def until(d, what, cond):
+    """Wait for cond(state) to hold; on a timeout record what was seen."""
+    try:
+        return WebDriverWait(d, WAIT).until(lambda d: cond(state(d) or {}) and (state(d) or True))
+    except Exception:
+        fail("%s: timed out; state %s; error line %r" % (what, json.dumps(state(d)),
+                                                        d.find_element("id", "error").text))
+        return None
+
+
+def load(d, path):
+    d.get("file://" + path)
+    WebDriverWait(d, WAIT).until(lambda d: d.execute_script(
+        "return window.snReady === true || document.getElementById('error').textContent !== ''"))
+    err = d.find_element("id", "error").text
+    if err:
+        fail("%s: the page opened with an error: %s" % (os.path.basename(path), err))
+    if not d.execute_script("return performance.getEntriesByName('sn-first-frame').length"):
+        WebDriverWait(d, WAIT).until(lambda d: d.execute_script(
+            "return performance.getEntriesByName('sn-first-frame').length > 0"))
+
+
+def key(d, k):
+    d.find_element("id", "canvas").send_keys(k)
+
+
+def click_at(d, x, y):
+    """A click at (x, y) CSS pixels of the canvas (real pointer events)."""
+    c = d.find_element("id", "canvas")
+    r = d.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height]", c)
+    ActionChains(d).move_to_element_with_offset(c, int(x - r[0] / 2), int(y - r[1] / 2)).click().perform()
+
+
+def test_steps(d):
+    """Three steps of bitonic:8 against `sortnet run --trace`."""
+    want = json.loads(sortnet("run", "bitonic:8", "--input", "8,7,6,5,4,3,2,1", "--trace",
+                              "--json").stdout)["layers"]
+    load(d, page("steps", "bitonic:8", "--input", "8,7,6,5,4,3,2,1"))
+    s = until(d, "bitonic:8 opens at step 0", lambda s: s.get("step") == 0)
+    if s and s["values"] != [8, 7, 6, 5, 4, 3, 2, 1]:
+        fail("step 0 shows %s" % s["values"])
+    for k in (1, 2, 3):
+        key(d, Keys.ARROW_RIGHT)
+        s = until(d, "step %d" % k, lambda s, k=k: s.get("step") == k and not s.get("playing"))
+        if s and s["values"] != want[k - 1]:
+            fail("after layer %d the page shows %s, `sortnet run --trace` %s"
+                 % (k, s["values"], want[k - 1]))
+
+
+def wires(d):
+    w = {}
+    for p in d.execute_script("return window.snScene(%d)" % ROLE_WIRE):
+        if p["kind"] == 0 and p["wire"] >= 0:
+            w[int(p["wire"])] = p
+    return w
+
+
+def test_edit(d):
+    """A sorting network of 4 wires built by clicks, then one comparator deleted."""
+    load(d, page("edit", "empty:4"))
+    if not until(d, "empty:4 opens", lambda s: s.get("n") == 4):
+        return
+    if not state(d)["edit"]:
+        key(d, "e")
+        until(d, "edit mode", lambda s: s.get("edit"))
+    for i, (a, b) in enumerate([(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)]):
+        w = wires(d)
+        if a not in w or b not in w:
+            return fail("wires %d and %d are not in the scene: %s" % (a, b, sorted(w)))
+        # at the wires' right end: each new comparator goes after the others
+        x = w[a]["x0"] + 0.9 * (w[a]["x1"] - w[a]["x0"])
+        click_at(d, x, w[a]["y0"])
+        click_at(d, x, w[b]["y0"])
+        if not until(d, "comparator %d (%d,%d) added" % (i + 1, a, b), lambda s, i=i: s.get("size") == i + 1):
+            return
+    s = until(d, "the verdict on the built network",
+              lambda s: s.get("verdict_kind") not in (None, "none", "checking"))
+    if s and (s["verdict_kind"] != "sorts" or not s["verdict"].startswith("sorts")):
+        fail("the built network: verdict %r (%s)" % (s["verdict"], s["verdict_kind"]))
+    # select the last comparator (1,2) by a click on it, then Delete
+    cmps = [p for p in d.execute_script("return window.snScene(%d)" % ROLE_COMPARATOR) if p["kind"] == 0]
+    last = max(cmps, key=lambda p: p["cmp"]) if cmps else None
+    if not last:
+        return fail("no comparator lines in the scene")
+    click_at(d, last["x0"], (last["y0"] + last["y1"]) / 2)
+    key(d, Keys.DELETE)
+    s = until(d, "the verdict after a delete",
+              lambda s: s.get("size") == 4 and s.get("verdict_kind") in ("fails", "sorts", "unknown"))
+    if not s:
+        return
+    text = d.execute_script("return window.snExport('bracket')")
+    path = os.path.join(tmp, "edited.txt")
+    with open(path, "w") as f:
+        f.write(text)
+    r = sortnet("check", path, "--json", check=False)
+    cex = "".join(str(v) for v in json.loads(r.stdout)["counterexample"] or [])
+    if s["verdict_kind"] != "fails" or "does NOT sort" not in s["verdict"]:
+        fail("after the delete: verdict %r" % s["verdict"])
+    if s.get("cex") != cex or cex not in s["verdict"]:
+        fail("counterexample: page %r (%r), sortnet check %r" % (s.get("cex"), s["verdict"], cex))
+
+
+def test_paste(d):
+    """A malformed pasted network: FILE:LINE:COLUMN, nothing else lost."""
+    load(d, page("paste", "bitonic:8"))
+    before = until(d, "bitonic:8 opens", lambda s: s.get("n") == 8)
+    d.find_element("id", "paste-toggle").click()
+    box = d.find_element("id", "paste")
+    box.clear()
+    box.send_keys("[(0,1),(2,3)]\n[(1,x)]\n")
+    d.find_element("id", "paste-open").click()
+    try:
+        WebDriverWait(d, WAIT).until(lambda d: d.find_element("id", "error").text)
+    except Exception:
+        return fail("a malformed paste: no error line")
+    err = d.find_element("id", "error").text
+    if not re.search(r"pasted:2:\d+", err):
+        fail("a malformed paste: %r names no pasted:LINE:COLUMN" % err)
+    after = state(d)
+    if before and (after["name"], after["n"], after["size"]) != (before["name"], before["n"], before["size"]):
+        fail("a malformed paste changed the network shown: %s -> %s" % (before["name"], after["name"]))
+    # a JSON syntax error names its line and column too (read by the script)
+    box.clear()
+    box.send_keys('{"N":4,\n"nw":[[0,1] [2,3]]}')
+    d.find_element("id", "paste-open").click()
+    try:
+        WebDriverWait(d, WAIT).until(lambda d: "2:13" in d.find_element("id", "error").text)
+    except Exception:
+        fail("a JSON syntax error: %r" % d.find_element("id", "error").text)
+
+
+def test_lesson(d):
+    """The first shipped lesson, played step by step to its end."""
+    load(d, page("lesson", "--lesson", "01"))
+    s = until(d, "the lesson opens", lambda s: s.get("lesson"))
+    if not s:
+        return
+    count = s["lesson"]["count"]
+    for i in range(1, count):
+        d.find_element("id", "lesson-next").click()
+        s = until(d, "lesson step %d" % (i + 1), lambda s, i=i: (s.get("lesson") or {}).get("step") == i)
+        if not s:
+            return
+        if not s["lesson"].get("caption"):
+            fail("lesson step %d has no caption" % (i + 1))
+    err = d.find_element("id", "error").text
+    if err:
+        fail("the lesson: error %r" % err)
+    if not d.find_element("id", "lesson-next").get_property("disabled"):
+        fail("the lesson's last step still offers Next")
+
+
+def main():
+    d = browser()
+    try:
+        for t in (test_steps, test_edit, test_paste, test_lesson):
+            n = len(failures)
+            try:
+                t(d)
+            except Exception as e:  # one broken scenario does not hide the others
+                fail("%s: %s: %s" % (t.__name__, type(e).__name__, e))
+            print("%s: %s" % (t.__name__, "ok" if len(failures) == n else "FAILED"))
+            if len(failures) != n:
+                for entry in d.get_log("browser")[-10:]:
+                    print("  console:", entry["level"], entry["message"][:300])
+    finally:
+        d.quit()
+        shutil.rmtree(tmp, ignore_errors=True)
+    if failures:
+        print("web_page_test: %d failure(s)" % len(failures))
+        return 1
+    print("web_page_test: all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
