@@ -1560,8 +1560,13 @@ void sn_view_status_parts(const sn_view *v, sn_view_status *st)
         snprintf(st->gpu_short, sizeof st->gpu_short, "OpenCL: %s",
                  v->gpu.identical ? "identical" : "differs");
     } else {
+#if defined(__wasm__)
+        /* the page: no OpenCL to speak of */
+        st->gpu[0] = '\0';
+#else
         snprintf(st->gpu, sizeof st->gpu, "%s",
                  v->gpu_built ? "OpenCL: not checked (G)" : "OpenCL: not built");
+#endif
         snprintf(st->gpu_short, sizeof st->gpu_short, "%s", v->gpu_built ? "G: check" : "");
     }
 }
@@ -1570,7 +1575,7 @@ const char *sn_view_status_text(const sn_view *v, char *buf, size_t cap)
 {
     sn_view_status st;
     sn_view_status_parts(v, &st);
-    snprintf(buf, cap, "%s   n = %u   %s   %s   %s%s%s   %s", v->name, v->n, st.layer, st.counts,
-             st.input, st.result[0] ? "   " : "", st.result, st.gpu);
+    snprintf(buf, cap, "%s   n = %u   %s   %s   %s%s%s%s%s", v->name, v->n, st.layer, st.counts,
+             st.input, st.result[0] ? "   " : "", st.result, st.gpu[0] ? "   " : "", st.gpu);
     return buf;
 }

@@ -1,0 +1,2 @@
+#include "sn_test.h"
+int main(void) { return 0; }
