@@ -11,8 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h> // for: mkstemp
 #include <string.h>
+#if !defined(__wasi__)
 #include <sys/stat.h> // for: umask, fchmod
 #include <unistd.h>   // for: close
+#endif
 
 #include "core/alloc.h"
 
@@ -213,6 +215,15 @@ sn_format sn_edit_format_for(const char *path)
     return SN_FORMAT_BRACKET;
 }
 
+#if defined(__wasi__)
+/* The page (WebAssembly) has no file system of its own: it downloads the
+ * network through the engine's export instead (src/web/engine.h). */
+sn_status sn_edit_save(const sn_network *net, const char *path, sn_diag *diag)
+{
+    (void)net;
+    return sn_diag_set(diag, SN_EIO, 0, 0, "%s: the page cannot save files (use Download)", path);
+}
+#else
 sn_status sn_edit_save(const sn_network *net, const char *path, sn_diag *diag)
 {
     size_t len = strlen(path);
@@ -261,3 +272,4 @@ sn_status sn_edit_save(const sn_network *net, const char *path, sn_diag *diag)
     sn_free(tmp);
     return SN_OK;
 }
+#endif

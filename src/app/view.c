@@ -32,25 +32,56 @@ static const struct {
     const char *name;
     sn_action act;
 } names[] = {
-    {"right", SN_ACT_RIGHT}, {"left", SN_ACT_LEFT},       {"space", SN_ACT_PLAY},
-    {"plus", SN_ACT_FASTER}, {"+", SN_ACT_FASTER},        {"minus", SN_ACT_SLOWER},
-    {"-", SN_ACT_SLOWER},    {"home", SN_ACT_HOME},       {"end", SN_ACT_END},
-    {"r", SN_ACT_RANDOM},    {"v", SN_ACT_REVERSE},       {"0", SN_ACT_BITS},
-    {"b", SN_ACT_COUNTER},   {"1", SN_ACT_GEN1},          {"2", SN_ACT_GEN2},
-    {"3", SN_ACT_GEN3},      {"4", SN_ACT_GEN4},          {"5", SN_ACT_GEN5},
-    {"6", SN_ACT_GEN6},      {"7", SN_ACT_BEST},          {"[", SN_ACT_N_DOWN},
+    {"right", SN_ACT_RIGHT},
+    {"left", SN_ACT_LEFT},
+    {"space", SN_ACT_PLAY},
+    {"plus", SN_ACT_FASTER},
+    {"+", SN_ACT_FASTER},
+    {"minus", SN_ACT_SLOWER},
+    {"-", SN_ACT_SLOWER},
+    {"home", SN_ACT_HOME},
+    {"end", SN_ACT_END},
+    {"r", SN_ACT_RANDOM},
+    {"v", SN_ACT_REVERSE},
+    {"0", SN_ACT_BITS},
+    {"b", SN_ACT_COUNTER},
+    {"1", SN_ACT_GEN1},
+    {"2", SN_ACT_GEN2},
+    {"3", SN_ACT_GEN3},
+    {"4", SN_ACT_GEN4},
+    {"5", SN_ACT_GEN5},
+    {"6", SN_ACT_GEN6},
+    {"7", SN_ACT_BEST},
+    {"[", SN_ACT_N_DOWN},
     {"]", SN_ACT_N_UP},
-    {"o", SN_ACT_RELOAD},    {"s", SN_ACT_SAVE_SVG},      {"p", SN_ACT_SAVE_PNG},
-    {"g", SN_ACT_GPU},       {"h", SN_ACT_HELP},          {"f1", SN_ACT_HELP},
-    {"?", SN_ACT_HELP},      {"f11", SN_ACT_FULLSCREEN},  {"t", SN_ACT_THEME},
-    {"fit", SN_ACT_FIT},     {"escape", SN_ACT_UNFOLLOW}, {"q", SN_ACT_QUIT},
-    {"e", SN_ACT_EDIT},      {"undo", SN_ACT_UNDO},       {"ctrl+z", SN_ACT_UNDO},
-    {"redo", SN_ACT_REDO},   {"ctrl+y", SN_ACT_REDO},     {"delete", SN_ACT_DELETE},
-    {"tab", SN_ACT_SELECT},  {"ctrl+s", SN_ACT_SAVE_NET},
-    {"w", SN_ACT_STRUCTURE}, {"z", SN_ACT_ZERO_ONE},
-    {"pagedown", SN_ACT_PAGE_DOWN}, {"pageup", SN_ACT_PAGE_UP},
-    {"down", SN_ACT_DOWN},   {"up", SN_ACT_UP},
-    {"ctrl+plus", SN_ACT_FONT_UP}, {"ctrl+minus", SN_ACT_FONT_DOWN},
+    {"o", SN_ACT_RELOAD},
+    {"s", SN_ACT_SAVE_SVG},
+    {"p", SN_ACT_SAVE_PNG},
+    {"g", SN_ACT_GPU},
+    {"h", SN_ACT_HELP},
+    {"f1", SN_ACT_HELP},
+    {"?", SN_ACT_HELP},
+    {"f11", SN_ACT_FULLSCREEN},
+    {"t", SN_ACT_THEME},
+    {"fit", SN_ACT_FIT},
+    {"escape", SN_ACT_UNFOLLOW},
+    {"q", SN_ACT_QUIT},
+    {"e", SN_ACT_EDIT},
+    {"undo", SN_ACT_UNDO},
+    {"ctrl+z", SN_ACT_UNDO},
+    {"redo", SN_ACT_REDO},
+    {"ctrl+y", SN_ACT_REDO},
+    {"delete", SN_ACT_DELETE},
+    {"tab", SN_ACT_SELECT},
+    {"ctrl+s", SN_ACT_SAVE_NET},
+    {"w", SN_ACT_STRUCTURE},
+    {"z", SN_ACT_ZERO_ONE},
+    {"pagedown", SN_ACT_PAGE_DOWN},
+    {"pageup", SN_ACT_PAGE_UP},
+    {"down", SN_ACT_DOWN},
+    {"up", SN_ACT_UP},
+    {"ctrl+plus", SN_ACT_FONT_UP},
+    {"ctrl+minus", SN_ACT_FONT_DOWN},
     {"m", SN_ACT_MUTE},
 };
 
@@ -259,7 +290,6 @@ static sn_status input_for(sn_view *v, uint32_t n, sn_input_kind *kind, uint32_t
 
 /* ---- networks */
 
-
 static void edit_reset(sn_view *v);
 static bool edit_begin(sn_view *v);
 static void verdict_start(sn_view *v);
@@ -434,6 +464,19 @@ static bool is_generator_name(const char *spec)
 
 sn_status sn_view_init(sn_view *v, const char *spec, const sn_view_input *in, sn_diag *diag)
 {
+    sn_schedule *s = NULL;
+    sn_status st = sn_schedule_load(spec, &s, diag);
+    if (st != SN_OK) {
+        memset(v, 0, sizeof *v);
+        return st;
+    }
+    bool file = strcmp(spec, "-") != 0 && !is_generator_name(spec);
+    return sn_view_init_schedule(v, s, spec, file ? spec : NULL, in, diag);
+}
+
+sn_status sn_view_init_schedule(sn_view *v, sn_schedule *s, const char *spec, const char *file,
+                                const sn_view_input *in, sn_diag *diag)
+{
     memset(v, 0, sizeof *v);
     v->follow = -1;
     v->sel_layer = v->sel_index = -1;
@@ -449,10 +492,7 @@ sn_status sn_view_init(sn_view *v, const char *spec, const sn_view_input *in, sn
 #ifdef SN_HAVE_OPENCL
     v->gpu_built = true;
 #endif
-    sn_schedule *s = NULL;
-    sn_status st = sn_schedule_load(spec, &s, diag);
-    if (st != SN_OK)
-        return st;
+    sn_status st;
     uint32_t n = sn_schedule_wires(s);
     if (n == 0 || n > SN_VIEW_MAX_N) {
         sn_schedule_destroy(s);
@@ -460,8 +500,8 @@ sn_status sn_view_init(sn_view *v, const char *spec, const sn_view_input *in, sn
                            "%s: %u wires; the window shows 1 to %u (try `sortnet draw`)", spec, n,
                            SN_VIEW_MAX_N);
     }
-    if (strcmp(spec, "-") != 0 && !is_generator_name(spec)) {
-        v->file = sn_strdup(spec);
+    if (file) {
+        v->file = sn_strdup(file);
         if (!v->file) {
             sn_schedule_destroy(s);
             return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
@@ -985,8 +1025,8 @@ const char *sn_view_size_text(const sn_view *v, char *buf, size_t cap)
         snprintf(buf, cap, "%zu comparator%s, best known %zu; %zu layer%s", size,
                  size == 1 ? "" : "s", best, v->layers, v->layers == 1 ? "" : "s");
     else
-        snprintf(buf, cap, "%zu comparator%s; %zu layer%s", size, size == 1 ? "" : "s",
-                 v->layers, v->layers == 1 ? "" : "s");
+        snprintf(buf, cap, "%zu comparator%s; %zu layer%s", size, size == 1 ? "" : "s", v->layers,
+                 v->layers == 1 ? "" : "s");
     return buf;
 }
 
@@ -1055,8 +1095,10 @@ static bool counterexample(sn_view *v)
     if (v->edit && v->verdict_net == v->net_id) {
         verdict_poll(v, false);
         if (v->verdict == SN_VERDICT_CHECKING) { /* never freeze the window */
-            sn_view_message(v, false, "still checking (%.0f%%): B plays the counterexample "
-                                      "once there is one", v->verdict_progress * 100);
+            sn_view_message(v, false,
+                            "still checking (%.0f%%): B plays the counterexample "
+                            "once there is one",
+                            v->verdict_progress * 100);
             return true;
         }
         if (v->verdict == SN_VERDICT_FAILS) {
@@ -1121,6 +1163,35 @@ static bool new_input(sn_view *v, sn_input_kind kind)
     return true;
 }
 
+sn_status sn_view_set_input(sn_view *v, const sn_view_input *in, sn_diag *diag)
+{
+    const char *text = in->text ? in->text : "";
+    if (in->kind == SN_INPUT_BITS && strlen(text) > SN_VIEW_MAX_N)
+        return sn_diag_set(diag, SN_EPARSE, 0, 0, "expected %u digits 0 or 1, got %zu", v->n,
+                           strlen(text));
+    uint32_t *keys = NULL;
+    sn_status st = make_input(v, v->n, in->kind, in->seed, text, &keys, diag);
+    if (st != SN_OK)
+        return st;
+    recorded r;
+    st = record(v->sched, v->type, keys, &r, diag);
+    if (st != SN_OK) {
+        sn_free(keys);
+        return st;
+    }
+    sn_free(v->input);
+    v->input = keys;
+    v->input_kind = in->kind;
+    if (in->kind == SN_INPUT_RANDOM)
+        v->seed = in->seed;
+    if (in->kind == SN_INPUT_BITS)
+        snprintf(v->bits, sizeof v->bits, "%s", text);
+    install_trace(v, &r);
+    reset_playback(v);
+    compute_path(v);
+    return SN_OK;
+}
+
 static bool change_n(sn_view *v, bool up)
 {
     sn_algo algo = sn_schedule_algo(v->sched);
@@ -1133,8 +1204,9 @@ static bool change_n(sn_view *v, bool up)
         return true;
     }
     if (algo == SN_ALGO_EXPLICIT) {
-        sn_view_message(v, true, "[ and ] change n of a generated or best-known network; "
-                                 "press 1-7 first");
+        sn_view_message(v, true,
+                        "[ and ] change n of a generated or best-known network; "
+                        "press 1-7 first");
         return true;
     }
     uint32_t n = up ? v->n * 2 : v->n / 2;
@@ -1217,7 +1289,9 @@ bool sn_view_action(sn_view *v, sn_action a)
     case SN_ACT_RIGHT: v->playing = false; return sn_view_step_to(v, v->step + 1, true);
     case SN_ACT_PAGE_UP:
     case SN_ACT_UP:
-    case SN_ACT_LEFT: v->playing = false; return v->step > 0 && sn_view_step_to(v, v->step - 1, true);
+    case SN_ACT_LEFT:
+        v->playing = false;
+        return v->step > 0 && sn_view_step_to(v, v->step - 1, true);
     case SN_ACT_PLAY:
         if (!v->playing && v->step == v->layers)
             sn_view_step_to(v, 0, false); /* play again from the start */
@@ -1284,8 +1358,8 @@ bool sn_view_action(sn_view *v, sn_action a)
         return true;
     case SN_ACT_FONT_UP:
     case SN_ACT_FONT_DOWN:
-        v->font_scale = a == SN_ACT_FONT_UP ? fmin(v->font_scale * 1.2, 3.0)
-                                            : fmax(v->font_scale / 1.2, 0.6);
+        v->font_scale =
+            a == SN_ACT_FONT_UP ? fmin(v->font_scale * 1.2, 3.0) : fmax(v->font_scale / 1.2, 0.6);
         sn_view_message(v, false, "text size %.0f%% (Ctrl + / Ctrl -)", v->font_scale * 100);
         return true;
     case SN_ACT_MUTE:
@@ -1474,8 +1548,7 @@ void sn_view_status_parts(const sn_view *v, sn_view_status *st)
         snprintf(st->input_short, sizeof st->input_short, "0-1 (%.8s%s)", v->bits,
                  v->n > 8 ? "..." : "");
     else if (v->input_kind == SN_INPUT_RANDOM)
-        snprintf(st->input_short, sizeof st->input_short, "seed %llu",
-                 (unsigned long long)v->seed);
+        snprintf(st->input_short, sizeof st->input_short, "seed %llu", (unsigned long long)v->seed);
     else
         snprintf(st->input_short, sizeof st->input_short, "%.39s", st->input);
     if (v->step == v->layers)
@@ -1487,8 +1560,13 @@ void sn_view_status_parts(const sn_view *v, sn_view_status *st)
         snprintf(st->gpu_short, sizeof st->gpu_short, "OpenCL: %s",
                  v->gpu.identical ? "identical" : "differs");
     } else {
+#if defined(__wasm__)
+        /* the page: no OpenCL to speak of */
+        st->gpu[0] = '\0';
+#else
         snprintf(st->gpu, sizeof st->gpu, "%s",
                  v->gpu_built ? "OpenCL: not checked (G)" : "OpenCL: not built");
+#endif
         snprintf(st->gpu_short, sizeof st->gpu_short, "%s", v->gpu_built ? "G: check" : "");
     }
 }
@@ -1497,7 +1575,7 @@ const char *sn_view_status_text(const sn_view *v, char *buf, size_t cap)
 {
     sn_view_status st;
     sn_view_status_parts(v, &st);
-    snprintf(buf, cap, "%s   n = %u   %s   %s   %s%s%s   %s", v->name, v->n, st.layer, st.counts,
-             st.input, st.result[0] ? "   " : "", st.result, st.gpu);
+    snprintf(buf, cap, "%s   n = %u   %s   %s   %s%s%s%s%s", v->name, v->n, st.layer, st.counts,
+             st.input, st.result[0] ? "   " : "", st.result, st.gpu[0] ? "   " : "", st.gpu);
     return buf;
 }

@@ -68,12 +68,12 @@ typedef enum sn_action {
     SN_ACT_FIT,      /* reset zoom and pan */
     SN_ACT_UNFOLLOW, /* stop following an element */
     SN_ACT_QUIT,
-    SN_ACT_EDIT,     /* edit mode on / off */
-    SN_ACT_UNDO,     /* edit mode: undo the last edit */
-    SN_ACT_REDO,     /* edit mode: redo it */
-    SN_ACT_DELETE,   /* edit mode: delete the selected comparator */
-    SN_ACT_SELECT,   /* edit mode: select the next comparator (Tab) */
-    SN_ACT_SAVE_NET, /* save the network (Ctrl+S) */
+    SN_ACT_EDIT,      /* edit mode on / off */
+    SN_ACT_UNDO,      /* edit mode: undo the last edit */
+    SN_ACT_REDO,      /* edit mode: redo it */
+    SN_ACT_DELETE,    /* edit mode: delete the selected comparator */
+    SN_ACT_SELECT,    /* edit mode: select the next comparator (Tab) */
+    SN_ACT_SAVE_NET,  /* save the network (Ctrl+S) */
     SN_ACT_STRUCTURE, /* labelled structure blocks on / off (W: why it sorts) */
     SN_ACT_ZERO_ONE,  /* the 0-1 chart and wire states on / off (Z) */
     SN_ACT_PAGE_DOWN, /* a clicker's "next": a layer forward (a lesson: its next step) */
@@ -182,7 +182,7 @@ typedef struct sn_view {
     bool gpu_built;        /* OpenCL part present */
     sn_view_gpu_fn gpu_fn; /* G runs this (NULL: G explains why it cannot) */
     void *gpu_ctx;
-    sn_view_gpu_result gpu; /* for the network and input of gpu_generation */
+    sn_view_gpu_result gpu;   /* for the network and input of gpu_generation */
     uint64_t gpu_generation;  /* data_generation the verdict belongs to; 0: none */
     uint64_t data_generation; /* bumped whenever network or input changes */
 
@@ -195,17 +195,17 @@ typedef struct sn_view {
     long sel_layer, sel_index; /* selected comparator, or -1 */
     bool quit_armed;           /* Q pressed once with unsaved edits */
     sn_view_preview preview;   /* set by the window while the mouse drags */
-    struct sn_verdict *worker;  /* owned; made on first use */
-    sn_view_verdict verdict;    /* for verdict_net */
-    uint64_t verdict_net;       /* net_id the verdict belongs to */
-    double verdict_progress;    /* while CHECKING */
-    char cex[65];               /* FAILS: the smallest failing 0-1 input */
-    uint64_t failing;           /* FAILS: failing 0-1 inputs */
-    size_t *redundant;          /* comparator indices that never swap (owned) */
+    struct sn_verdict *worker; /* owned; made on first use */
+    sn_view_verdict verdict;   /* for verdict_net */
+    uint64_t verdict_net;      /* net_id the verdict belongs to */
+    double verdict_progress;   /* while CHECKING */
+    char cex[65];              /* FAILS: the smallest failing 0-1 input */
+    uint64_t failing;          /* FAILS: failing 0-1 inputs */
+    size_t *redundant;         /* comparator indices that never swap (owned) */
     size_t redundant_count;
-    char verdict_why[256];      /* UNKNOWN: why */
+    char verdict_why[256]; /* UNKNOWN: why */
 
-    char message[512];        /* the line under the status line */
+    char message[512]; /* the line under the status line */
     bool message_error;
     unsigned long message_seq; /* counts sn_view_message calls (a script's verbs
                                   look whether theirs set an error) */
@@ -224,6 +224,11 @@ typedef struct sn_view_input {
  * sn_schedule_load) on the given input. A file spec is remembered for
  * reload. On failure diag explains and v is left empty (safe to clean). */
 sn_status sn_view_init(sn_view *v, const char *spec, const sn_view_input *in, sn_diag *diag);
+/* The same for a schedule already made (consumed, even on failure): spec
+ * names it in messages; file, when not NULL, is remembered for reload
+ * and saving. */
+sn_status sn_view_init_schedule(sn_view *v, sn_schedule *s, const char *spec, const char *file,
+                                const sn_view_input *in, sn_diag *diag);
 void sn_view_cleanup(sn_view *v);
 
 /* Apply one action. Returns true when anything visible changed. */
@@ -300,7 +305,7 @@ const char *sn_view_input_text(const sn_view *v, char *buf, size_t cap);
  * window can shorten what it must ("after layer 3 of 10", "3/10"). Layers
  * count from 1 for people: step k shows the values after layer k. */
 typedef struct sn_view_status {
-    char layer[48], layer_short[24]; /* "after layer 3 of 10", "3/10" */
+    char layer[48], layer_short[24];   /* "after layer 3 of 10", "3/10" */
     char counts[64], counts_short[32]; /* "24 comparisons, 9 swaps", "24 cmp 9 sw" */
     char input[96], input_short[40];   /* "random (seed 7)", "0-1 (0110...)" */
     char result[16];                   /* at the last layer "sorted" or "NOT sorted", else "" */
@@ -315,6 +320,10 @@ bool sn_view_output_sorted(const sn_view *v, uint32_t *first);
 /* Is out[i] out of order at the last step (greater than its right
  * neighbour, or smaller than its left one)? false before the last layer. */
 bool sn_view_out_of_order(const sn_view *v, uint32_t i);
+/* Replace the input of the shown network with `in` (random: its seed;
+ * LIST / BITS: its text) and re-record. On failure (SN_EPARSE for a bad
+ * list, diag says why) nothing changes. */
+sn_status sn_view_set_input(sn_view *v, const sn_view_input *in, sn_diag *diag);
 /* Move to step k (0..layers), animated when it is one layer away. */
 bool sn_view_step_to(sn_view *v, size_t k, bool animate);
 

@@ -35,7 +35,17 @@
  *     [9] dash_on  [10] dash_off  [11] cap  [12] join  [13] flags
  *     [14] [15] 0
  *   points: x, y pairs.
- *   strings: bytes (UTF-8, not NUL-separated: use offset and length). */
+ *   strings: bytes (UTF-8, not NUL-separated: use offset and length).
+ *
+ * The module (sortnet.wasm, a WASI reactor: call _initialize once)
+ * imports env.js_verdict_start, env.js_verdict_cancel and these
+ * wasi_snapshot_preview1 calls: fd_prestat_get, fd_prestat_dir_name,
+ * fd_write (stderr), clock_time_get, proc_exit, and fd_close, fd_read,
+ * fd_seek, fd_fdstat_get, fd_fdstat_set_flags, fd_filestat_get,
+ * path_open, path_filestat_get (never used by the page's calls: they may
+ * answer ENOSYS, 52). fd_prestat_get MUST answer EBADF (8): wasi-libc
+ * asks it for preopened directories in _initialize and exits with 71 on
+ * any other error. */
 #ifndef SN_WEB_ENGINE_H
 #define SN_WEB_ENGINE_H
 
@@ -130,7 +140,12 @@ SNW_EXPORT(snw_scene_strings_len) size_t snw_scene_strings_len(void);
  *  "cex":"0110","size_text":"5 comparators, best known 5; 3 layers",
  *  "sorted":bool|null (after the last layer),"structure":bool,
  *  "zero_one":bool,"views":K,"can_undo":bool,"can_redo":bool,
- *  "lesson":null|{"title","step":i,"count":c,"step_title","caption"}} */
+ *  "lesson":null|{"title","step":i,"count":c,"step_title","caption"}}
+ * and also: "group_step" (several views: the global step), "failing"
+ * (failing 0-1 inputs when the verdict fails), "redundant":[comparator
+ * indices in layer order that never swap], "selected":null|[layer,index]
+ * (edit mode), "pending_wire":-1|w (the first wire of a two-click add),
+ * "follow":-1|element, "unsaved":bool. */
 SNW_EXPORT(snw_state) const char *snw_state(void);
 
 /* The shown network (view 0) as text: "bracket", "json", "sn", or "svg"
@@ -145,7 +160,12 @@ SNW_EXPORT(snw_export) const char *snw_export(const char *format, size_t len);
  * then checks it itself when the result is needed) and
  * js_verdict_cancel(). The worker's own instance of the module runs
  * snw_check_text() and the page hands its answer back with
- * snw_verdict_deliver(id, answer, len). */
+ * snw_verdict_deliver(id, answer, len) (1: it was the running job's and
+ * the verdict changed; 0: a stale or unknown id, ignored). The answer is
+ * one line of text the page passes on unread (src/app/verdict_web.h). A
+ * job the worker has not answered when the engine must know (a lesson or
+ * step that settles) is checked in the caller and the worker's answer then
+ * ignored; js_verdict_cancel() says the running job is no longer wanted. */
 SNW_EXPORT(snw_check_text) const char *snw_check_text(const char *text, size_t len);
 SNW_EXPORT(snw_verdict_deliver) int snw_verdict_deliver(uint32_t id, const char *answer,
                                                         size_t len);

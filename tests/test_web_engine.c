@@ -1,0 +1,443 @@
+/* test_web_engine.c - the page's engine (src/web/engine.h) natively: what
+ * the browser tests do in chromium, without a browser. Stepping against the
+ * reference executor's trace, edit mode by clicks at the wires the scene
+ * draws, the live verdict (in the caller and through a stand-in for the
+ * page's worker), bad input, a lesson to its end, every export, the
+ * packing of the scene. */
+#include <jansson.h> /* for: json_loads (the state and the catalogue are JSON) */
+#include <math.h>
+#include <string.h>
+
+#include "core/check.h"
+#include "core/exec.h"
+#include "core/format.h"
+#include "core/input.h"
+#include "core/schedule.h"
+#include "render/scene.h"
+#include "sn_test.h"
+#include "verdict_web.h"
+#include "web/engine.h"
+
+#define LEN(s) (s), strlen(s)
+
+static int open_net(const char *spec, const char *input)
+{
+    return snw_open(LEN(spec), LEN(input));
+}
+
+static int act(const char *name)
+{
+    return snw_action(LEN(name));
+}
+
+/* The state, parsed (json_decref it). */
+static json_t *state(void)
+{
+    json_error_t e;
+    json_t *j = json_loads(snw_state(), 0, &e);
+    CHECKF(j != NULL, "snw_state is not JSON: %s: %s", e.text, snw_state());
+    return j;
+}
+
+static const char *str_of(json_t *j, const char *key)
+{
+    const char *s = json_string_value(json_object_get(j, key));
+    return s ? s : "(none)";
+}
+
+static long long int_of(json_t *j, const char *key)
+{
+    return json_integer_value(json_object_get(j, key));
+}
+
+static void settle(void)
+{
+    for (int i = 0; i < 1000 && snw_busy(); i++)
+        snw_tick(50);
+}
+
+/* One primitive of the packed scene. */
+static const double *prim(size_t i)
+{
+    return snw_scene_prims() + i * SNW_PRIM_STRIDE;
+}
+
+/* The y and x extent of wire w as the last frame draws it (its longest
+ * SN_ROLE_WIRE line); false when none. */
+static bool wire_line(uint32_t w, double *y, double *x0, double *x1)
+{
+    double best = -1;
+    for (size_t i = 0; i < snw_scene_count(); i++) {
+        const double *p = prim(i);
+        if (p[0] != SN_PRIM_LINE || p[2] != SN_ROLE_WIRE || p[3] != w)
+            continue;
+        double len = fabs(p[8] - p[6]);
+        if (len > best) {
+            best = len;
+            *y = p[7];
+            *x0 = fmin(p[6], p[8]);
+            *x1 = fmax(p[6], p[8]);
+        }
+    }
+    return best >= 0;
+}
+
+static void click_at(double x, double y)
+{
+    snw_pointer(0, x, y);
+    snw_pointer(2, x, y);
+}
+
+/* Add comparator (a, b) by two clicks, right of the last layer. */
+static void click_add(uint32_t a, uint32_t b)
+{
+    CHECK(snw_frame(900, 600, 1) == 0);
+    double ya, yb, x0, x1, u0, u1;
+    CHECKF(wire_line(a, &ya, &x0, &x1) && wire_line(b, &yb, &u0, &u1), "wires %u, %u drawn", a, b);
+    double x = x0 + (x1 - x0) * 0.97;
+    click_at(x, ya);
+    json_t *s = state();
+    CHECKF(int_of(s, "pending_wire") == a, "after the first click: pending %lld",
+           int_of(s, "pending_wire"));
+    json_decref(s);
+    click_at(x, yb);
+}
+
+/* The network shown, parsed back from its bracket export. */
+static sn_network *shown(void)
+{
+    const char *text = snw_export(LEN("bracket"));
+    CHECK(text != NULL);
+    sn_network *net = NULL;
+    sn_diag d;
+    if (text)
+        CHECKF(sn_network_parse(text, strlen(text), SN_FORMAT_BRACKET, &net, &d) == SN_OK,
+               "bracket export parses back: %s", d.text);
+    return net;
+}
+
+static void test_stepping(void)
+{
+    CHECK(open_net("bitonic:8", "list:8,7,6,5,4,3,2,1") == 0);
+    for (int i = 0; i < 3; i++)
+        CHECK(act("right") == 1);
+    settle();
+    sn_schedule *s = NULL;
+    sn_diag d;
+    CHECK(sn_schedule_load("bitonic:8", &s, &d) == SN_OK);
+    uint32_t in[8];
+    sn_input_spec spec = {SN_INPUT_LIST, 0, "8,7,6,5,4,3,2,1"};
+    CHECK(sn_input_make(&spec, SN_KEY_I32, 8, in, &d) == SN_OK);
+    sn_trace *tr = NULL;
+    CHECK(sn_trace_record(s, SN_KEY_I32, in, NULL, SN_TRACE_FULL, &tr, &d) == SN_OK);
+    json_t *st = state();
+    CHECK(int_of(st, "step") == 3);
+    CHECK(strcmp(str_of(st, "name"), "bitonic:8") == 0);
+    json_t *vals = json_object_get(st, "values");
+    CHECK(json_array_size(vals) == 8);
+    const uint32_t *ref = tr ? sn_trace_state(tr, 3) : NULL;
+    for (size_t i = 0; ref && i < 8; i++)
+        CHECKF(json_integer_value(json_array_get(vals, i)) == (int32_t)ref[i],
+               "wire %zu after 3 layers: %lld, the trace says %d", i,
+               json_integer_value(json_array_get(vals, i)), (int32_t)ref[i]);
+    CHECK(json_is_null(json_object_get(st, "sorted")));
+    json_decref(st);
+    /* step_to the end: sorted */
+    CHECK(snw_step_to(1000) == 0);
+    st = state();
+    CHECK(int_of(st, "step") == int_of(st, "layers"));
+    CHECK(json_is_true(json_object_get(st, "sorted")));
+    json_decref(st);
+    sn_trace_destroy(tr);
+    sn_schedule_destroy(s);
+}
+
+static void test_scene_packing(void)
+{
+    CHECK(open_net("bitonic:8", "reverse") == 0);
+    CHECK(snw_frame(1280, 720, 1) == 0);
+    size_t count = snw_scene_count();
+    CHECK(count > 50);
+    size_t styles = snw_scene_style_count(), strings = snw_scene_strings_len(), points = 0;
+    for (size_t i = 0; i < count; i++)
+        if (prim(i)[0] == SN_PRIM_POLY)
+            points = (size_t)fmax((double)points, prim(i)[14] + prim(i)[15]);
+    bool name_seen = false;
+    for (size_t i = 0; i < count; i++) {
+        const double *p = prim(i);
+        CHECKF(p[1] >= 0 && p[1] < (double)styles, "primitive %zu: style %g of %zu", i, p[1],
+               styles);
+        if (p[0] == SN_PRIM_TEXT) {
+            CHECK(p[14] + p[15] <= (double)strings);
+            const char *t = snw_scene_strings() + (size_t)p[14];
+            if (p[2] == SN_ROLE_STATUS && p[15] == 9 && memcmp(t, "bitonic:8", 9) == 0)
+                name_seen = true;
+        }
+    }
+    CHECK(name_seen); /* the status line names the network */
+    /* a style carries the colours the scene gave: alpha in 0..1 */
+    for (size_t i = 0; i < styles; i++) {
+        const double *s = snw_scene_styles() + i * SNW_STYLE_STRIDE;
+        CHECK(s[3] >= 0 && s[3] <= 1 && s[7] >= 0 && s[7] <= 1);
+    }
+    /* the same frame again: the same list */
+    size_t again = snw_scene_count();
+    CHECK(snw_frame(1280, 720, 1) == 0);
+    CHECK(snw_scene_count() == again);
+    (void)points;
+    CHECK(snw_frame(0, 720, 1) == 2);
+    CHECK(strstr(snw_error(), "frame") != NULL);
+}
+
+/* The page's worker, stood in for: remembers the job. */
+static uint32_t job_id;
+static char job_text[4096];
+static int starter(uint32_t id, const char *text, size_t len)
+{
+    job_id = id;
+    snprintf(job_text, sizeof job_text, "%.*s", (int)len, text);
+    return 1;
+}
+
+static void test_edit_by_clicks(void)
+{
+    CHECK(open_net("empty:4", "") == 0);
+    json_t *st = state();
+    CHECK(json_is_true(json_object_get(st, "edit")));
+    json_decref(st);
+    static const uint32_t net[5][2] = {{0, 1}, {2, 3}, {0, 2}, {1, 3}, {1, 2}};
+    for (size_t i = 0; i < 5; i++) {
+        click_add(net[i][0], net[i][1]);
+        st = state();
+        CHECKF(int_of(st, "size") == (long long)i + 1, "after click pair %zu: %lld comparators", i,
+               int_of(st, "size"));
+        json_decref(st);
+    }
+    snw_tick(0); /* no worker: the verdict is checked here */
+    st = state();
+    CHECKF(strcmp(str_of(st, "verdict_kind"), "sorts") == 0, "verdict %s", str_of(st, "verdict"));
+    CHECK(strcmp(str_of(st, "verdict"), "sorts") == 0);
+    CHECK(json_is_true(json_object_get(st, "can_undo")));
+    json_decref(st);
+    /* click on the last comparator (1,2) drawn: it is selected; delete it */
+    CHECK(snw_frame(900, 600, 1) == 0);
+    bool clicked = false;
+    for (size_t i = 0; i < snw_scene_count() && !clicked; i++) {
+        const double *p = prim(i);
+        if (p[0] == SN_PRIM_LINE && p[2] == SN_ROLE_COMPARATOR && p[5] == 4) {
+            click_at((p[6] + p[8]) / 2, (p[7] + p[9]) / 2);
+            clicked = true;
+        }
+    }
+    CHECK(clicked);
+    st = state();
+    json_t *sel = json_object_get(st, "selected");
+    CHECKF(json_array_size(sel) == 2, "a comparator is selected: %s", snw_state());
+    json_decref(st);
+    /* the deletion's verdict through the stand-in worker */
+    sn_verdict_set_starter(starter);
+    job_id = 0;
+    CHECK(act("delete") == 1);
+    CHECK(job_id != 0);
+    st = state();
+    CHECK(int_of(st, "size") == 4);
+    CHECK(strcmp(str_of(st, "verdict_kind"), "checking") == 0);
+    json_decref(st);
+    const char *answer = snw_check_text(job_text, strlen(job_text));
+    CHECKF(strncmp(answer, "v1 ok 0 4 ", 10) == 0, "answer %s", answer);
+    CHECK(snw_verdict_deliver(job_id + 1000, answer, strlen(answer)) == 0); /* not its job */
+    CHECK(snw_verdict_deliver(job_id, answer, strlen(answer)) == 1);
+    sn_verdict_set_starter(NULL);
+    st = state();
+    CHECKF(strcmp(str_of(st, "verdict_kind"), "fails") == 0, "verdict %s", str_of(st, "verdict"));
+    /* the same counterexample as the checker gives */
+    sn_network *n4 = shown();
+    sn_check_options opt;
+    sn_check_options_init(&opt);
+    sn_check_result res;
+    sn_diag d;
+    memset(&res, 0, sizeof res);
+    CHECK(n4 && sn_check_run(n4, &opt, &res, &d) == SN_OK && !res.sorts);
+    char cex[8] = "";
+    for (uint32_t i = 0; res.counterexample && i < 4; i++)
+        cex[i] = (char)('0' + res.counterexample[i]);
+    CHECKF(strcmp(str_of(st, "cex"), cex) == 0, "cex %s, sn_check_run: %s", str_of(st, "cex"), cex);
+    CHECK(strstr(str_of(st, "verdict"), cex) != NULL);
+    CHECK(int_of(st, "failing") == (long long)res.failing_count);
+    sn_check_result_free(&res);
+    sn_network_destroy(n4);
+    json_decref(st);
+    /* undo brings the sorting network back */
+    CHECK(act("undo") == 1);
+    snw_tick(0);
+    st = state();
+    CHECK(int_of(st, "size") == 5);
+    CHECK(strcmp(str_of(st, "verdict_kind"), "sorts") == 0);
+    json_decref(st);
+    /* a drag from wire 3 to wire 0 adds one too (the window's way) */
+    CHECK(snw_frame(900, 600, 1) == 0);
+    double y0, y3, x0, x1, u0, u1;
+    CHECK(wire_line(0, &y0, &x0, &x1) && wire_line(3, &y3, &u0, &u1));
+    double x = x0 + (x1 - x0) * 0.97;
+    snw_pointer(0, x, y3);
+    CHECK(snw_pointer(1, x, (y3 + y0) / 2) == 1);
+    snw_pointer(1, x, y0);
+    snw_pointer(2, x, y0);
+    st = state();
+    CHECK(int_of(st, "size") == 6);
+    json_decref(st);
+}
+
+static void test_bad_input(void)
+{
+    CHECK(open_net("bitonic:4", "sorted") == 0);
+    json_t *before = state();
+    /* malformed text: file:line:column, the network stays */
+    const char *bad = "[(0,1)]\n[(1,x)]\n";
+    CHECK(snw_open_text(LEN(bad), LEN("bad.txt"), LEN("")) == 2);
+    CHECKF(strncmp(snw_error(), "bad.txt:2:", 10) == 0, "error: %s", snw_error());
+    CHECK(snw_open_text(LEN("[(0,1)]\n[(1,"), "", 0, "", 0) == 2);
+    CHECKF(strncmp(snw_error(), "pasted:", 7) == 0, "error: %s", snw_error());
+    json_t *after = state();
+    CHECK(strcmp(str_of(after, "name"), str_of(before, "name")) == 0);
+    CHECK(int_of(after, "size") == int_of(before, "size"));
+    json_decref(after);
+    /* names the page does not know, n over its limit, bad values */
+    CHECK(open_net("nosuch:8", "") == 2);
+    CHECK(strstr(snw_error(), "nosuch") != NULL);
+    CHECK(open_net("net.txt", "") == 2);
+    CHECK(strstr(snw_error(), "not a network name") != NULL);
+    CHECK(open_net("bitonic:2048", "") == 2);
+    CHECKF(strstr(snw_error(), "1024") != NULL, "error: %s", snw_error());
+    CHECK(open_net("bitonic:4", "list:1,2,x,4") == 2);
+    CHECKF(strstr(snw_error(), "'x'") != NULL, "error: %s", snw_error());
+    CHECK(snw_set_input(LEN("list:1,2,3")) == 2);
+    CHECKF(strncmp(snw_error(), "input: ", 7) == 0, "error: %s", snw_error());
+    CHECK(snw_set_input(LEN("random:abc")) == 2);
+    CHECK(snw_set_input(LEN("bits:0110")) == 0);
+    after = state();
+    CHECK(strcmp(str_of(after, "name"), str_of(before, "name")) == 0);
+    json_t *vals = json_object_get(after, "values");
+    CHECK(json_integer_value(json_array_get(vals, 1)) == 1);
+    json_decref(after);
+    json_decref(before);
+    CHECK(act("nosuch") == 2);
+    CHECK(snw_lesson_go(0) == 2); /* no lesson */
+    /* JSON text: read here when jansson is built in; else said clearly */
+    const char *js = "{\"N\":2,\"nw\":[[0,1]]}";
+    int rc = snw_open_text(LEN(js), LEN("net.json"), LEN(""));
+    if (sn_format_have_json())
+        CHECK(rc == 0);
+    else
+        CHECK(rc == 2 && strstr(snw_error(), "jansson") != NULL);
+    /* pasted text in another format opens, on the given input */
+    const char *sn = "Inputs: 3\n\n0 1\n\n1 2\n\n0 1\n";
+    CHECK(snw_open_text(LEN(sn), "", 0, LEN("reverse")) == 0);
+    json_t *s3 = state();
+    CHECK(int_of(s3, "n") == 3 && int_of(s3, "size") == 3);
+    CHECK(strcmp(str_of(s3, "name"), "pasted") == 0);
+    json_decref(s3);
+}
+
+static void test_lesson(void)
+{
+    CHECK(snw_lesson_open(NULL, 0, LEN("01")) == 0);
+    json_t *st = state();
+    json_t *l = json_object_get(st, "lesson");
+    CHECK(json_is_object(l));
+    long long count = json_integer_value(json_object_get(l, "count"));
+    CHECK(count > 1);
+    json_decref(st);
+    for (long long i = 1; i < count; i++) {
+        CHECK(act("right") == 1);
+        CHECK(snw_frame(1280, 720, 1) == 0);
+        st = state();
+        l = json_object_get(st, "lesson");
+        CHECK(json_integer_value(json_object_get(l, "step")) == i);
+        CHECK(strlen(json_string_value(json_object_get(l, "caption"))) > 0);
+        json_decref(st);
+    }
+    CHECK(act("right") == 1);
+    st = state();
+    CHECKF(strstr(str_of(st, "message"), "end of the lesson") != NULL, "message %s",
+           str_of(st, "message"));
+    json_decref(st);
+    CHECK(snw_lesson_go((size_t)count) == 2);
+    CHECK(snw_lesson_go(0) == 0);
+    const char *bad = "title: x\n\nstep: one\nnet: bitonic:4\ntext: c\nkeys: nosuchkey\n";
+    CHECK(snw_lesson_open(LEN(bad), LEN("my.lesson")) == 2);
+    CHECKF(strncmp(snw_error(), "my.lesson:", 10) == 0, "error: %s", snw_error());
+    st = state(); /* the old lesson stays */
+    CHECK(json_is_object(json_object_get(st, "lesson")));
+    json_decref(st);
+    /* opening a network leaves the lesson */
+    CHECK(open_net("best:5", "") == 0);
+    st = state();
+    CHECK(json_is_null(json_object_get(st, "lesson")));
+    json_decref(st);
+}
+
+static void test_exports(void)
+{
+    CHECK(open_net("best:6", "random:3") == 0);
+    sn_network *net = shown();
+    CHECK(net && sn_network_wires(net) == 6);
+    const char *sn = snw_export(LEN("sn"));
+    sn_network *back = NULL;
+    sn_diag d;
+    CHECK(sn && sn_network_parse(sn, strlen(sn), SN_FORMAT_SN, &back, &d) == SN_OK);
+    CHECK(back && net && sn_network_size(back) == sn_network_size(net));
+    sn_network_destroy(back);
+    back = NULL;
+    const char *js = snw_export(LEN("json"));
+    CHECK(js && strstr(js, "\"N\": 6") != NULL);
+    if (js && sn_format_have_json()) {
+        CHECK(sn_network_parse(js, strlen(js), SN_FORMAT_JSON, &back, &d) == SN_OK);
+        CHECK(back && net && sn_network_size(back) == sn_network_size(net));
+        sn_network_destroy(back);
+    }
+    sn_network_destroy(net);
+    CHECK(snw_step_to(2) == 0);
+    const char *svg = snw_export(LEN("svg"));
+    CHECK(svg && strncmp(svg, "<?xml", 5) == 0 && strstr(svg, "<svg xmlns=") != NULL);
+    CHECK(svg && strstr(svg, "</svg>\n") != NULL && strstr(svg, "<text") != NULL);
+    CHECK(snw_export(LEN("png")) == NULL);
+    CHECK(strstr(snw_error(), "png") != NULL);
+}
+
+static void test_catalog_and_answers(void)
+{
+    json_error_t e;
+    json_t *c = json_loads(snw_catalog(), 0, &e);
+    CHECKF(c != NULL, "catalogue: %s", e.text);
+    CHECK(json_array_size(json_object_get(c, "generators")) >= 10);
+    CHECK(json_array_size(json_object_get(c, "lessons")) >= 3);
+    CHECK(json_integer_value(json_object_get(c, "max_n")) == 1024);
+    CHECK(json_array_size(json_object_get(c, "actions")) > 20);
+    json_decref(c);
+    /* answers parse back */
+    const char *a = snw_check_text(LEN("[(0,1)]\n"));
+    CHECKF(strcmp(a, "v1 ok 1 2 0 - -") == 0, "answer %s", a);
+    a = snw_check_text(LEN("[(0,1),(2,3)]\n[(0,1)]\n"));
+    sn_verdict_result r;
+    CHECKF(sn_verdict_parse_answer(a, strlen(a), &r), "answer %s", a);
+    CHECK(r.status == SN_OK && !r.check.sorts && r.check.n == 4);
+    CHECK(r.check.redundant_count == 1 && r.check.redundant && r.check.redundant[0] == 2);
+    sn_check_result_free(&r.check);
+    a = snw_check_text(LEN("[(0,"));
+    CHECK(strncmp(a, "v1 error ", 9) == 0);
+    CHECK(!sn_verdict_parse_answer(LEN("v1 ok 0 4 1 01x0 -"), &r));
+    CHECK(!sn_verdict_parse_answer(LEN("hello"), &r));
+}
+
+int main(void)
+{
+    test_catalog_and_answers();
+    test_stepping();
+    test_scene_packing();
+    test_edit_by_clicks();
+    test_bad_input();
+    test_lesson();
+    test_exports();
+    return sn_test_finish("test_web_engine");
+}
