@@ -15,7 +15,8 @@
 
   // ---- the verdict worker (edit mode): started on the first request
   let worker = null, pending = null, E = null;
-  window.snVerdictMs = [];
+  window.snVerdictMs = []; // per answer: {check: ms in the worker, total: ms from the request}
+  let asked = 0;
   function startWorker() {
     try {
       const url = URL.createObjectURL(new Blob([$('sn-worker').textContent], {type: 'text/javascript'}));
@@ -26,7 +27,7 @@
     worker.onmessage = (e) => {
       if (e.data.id !== pending) return;
       pending = null;
-      window.snVerdictMs.push(e.data.ms);
+      window.snVerdictMs.push({check: e.data.ms, total: performance.now() - asked});
       if (e.data.answer === null) return showError('verdict: the checker failed');
       snWithString(E, e.data.answer, (p, n) => E.snw_verdict_deliver(e.data.id, p, n));
       redraw();
@@ -37,6 +38,7 @@
     js_verdict_start(id, p, len) {
       if (!worker && !startWorker()) return 0;
       pending = id >>> 0;
+      asked = performance.now();
       worker.postMessage({id: pending, text: snString(E, p, len)});
       return 1;
     },
@@ -185,8 +187,9 @@
 
   // ---- one frame: size the canvas in device pixels, build, paint, read the state
   let raf = 0, last = 0;
+  window.snDrawMs = []; // the last frames' build + paint times (bench/web_page_bench.py)
   function draw() {
-    const dpr = window.devicePixelRatio || 1, r = canvas.getBoundingClientRect();
+    const t0 = performance.now(), dpr = window.devicePixelRatio || 1, r = canvas.getBoundingClientRect();
     const w = Math.max(1, Math.round(r.width * dpr)), h = Math.max(1, Math.round(r.height * dpr));
     if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
     if (E.snw_frame(w, h, dpr) === 0) paint();
@@ -203,7 +206,9 @@
     $('lesson-info').textContent = L ? 'step ' + (L.step + 1) + '/' + L.count + ': ' + L.step_title : '';
     $('lesson-prev').disabled = !L || L.step === 0;
     $('lesson-next').disabled = !L || L.step + 1 >= L.count;
+    if (window.snDrawMs.push(performance.now() - t0) > 600) window.snDrawMs.shift();
   }
+  window.snStepTo = (k) => { E.snw_step_to(k); draw(); }; // one frame at step k, now
   function frame(t) {
     raf = 0;
     if (E.snw_busy()) E.snw_tick(last ? t - last : 0);

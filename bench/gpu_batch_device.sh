@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# issue17_device.sh - every figure of "many small sorts at once" (sortnet gpu
+# gpu_batch_device.sh - every figure of "many small sorts at once" (sortnet gpu
 # batch) on an NVIDIA GPU in ONE run, then a table of the targets:
 #
 #   T1  2^22 arrays of 16 u32 keys, best:16, rows layout (the (2^22, 16)
@@ -16,7 +16,7 @@
 # Run from the repository root on the GPU machine (shared/DEVICE.md: the
 # .deb files in .dev/debs; name .dev in carry):
 #
-#   bench/issue17_device.sh            # builds through bench/device.sh
+#   bench/gpu_batch_device.sh            # builds through bench/device.sh
 #
 # Output: the raw `sortnet gpu bench --variant batch` tables, the anchors,
 # the verification runs, then "TARGETS" with PASS/MISS per target. CSV files
@@ -24,7 +24,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" != --measure ]; then
-    exec bench/device.sh 'bash bench/issue17_device.sh --measure'
+    exec bench/device.sh 'bash bench/gpu_batch_device.sh --measure'
 fi
 out=${OUT:-/tmp/issue17}
 mkdir -p "$out"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# issue21_device.sh - the GPU tuning-record refactor must not change what
+# gpu_refactor_compare_device.sh - the GPU tuning-record refactor must not change what
 # the kernels compute or how fast: build sortnet from the base commit
 # (2b62bf1) and from this working tree, then on the GPU machine
 #   1. diff the generated fused kernels of both for a few networks and
@@ -11,13 +11,13 @@
 # Run from the repository root, after bench/device.sh's set-up has what it
 # needs (.dev/debs, see shared/DEVICE.md):
 #
-#   bench/issue21_device.sh [BASE_SRC]
+#   bench/gpu_refactor_compare_device.sh [BASE_SRC]
 #
 # BASE_SRC is the base commit's source tree. The GPU machine gets a copy of
 # the working tree without .git, so make it here and carry it, e.g.:
 #   echo /.dev/ >> .git/info/exclude
 #   mkdir -p .dev/base-src && git archive 2b62bf1 | tar -x -C .dev/base-src
-#   (device run with carry [".dev"]): bench/issue21_device.sh .dev/base-src
+#   (device run with carry [".dev"]): bench/gpu_refactor_compare_device.sh .dev/base-src
 # Without BASE_SRC and with .git present, the script exports 2b62bf1 itself.
 # $OUT (or /tmp/issue21-out) gets six files: sources.txt (the kernel
 # comparison), bench-{base,new}-{1,2}.txt and summary.txt; the generated
@@ -34,11 +34,11 @@ if [ -z "$base_src" ]; then
         base_src=$(mktemp -d)
         git archive "$BASE_COMMIT" | tar -x -C "$base_src"
     else
-        echo "issue21_device.sh: no .git here: pass the base commit's source (see the top)" >&2
+        echo "gpu_refactor_compare_device.sh: no .git here: pass the base commit's source (see the top)" >&2
         exit 2
     fi
 fi
-[ -f "$base_src/CMakeLists.txt" ] || { echo "issue21_device.sh: $base_src is no source tree" >&2; exit 2; }
+[ -f "$base_src/CMakeLists.txt" ] || { echo "gpu_refactor_compare_device.sh: $base_src is no source tree" >&2; exit 2; }
 
 # the NVIDIA OpenCL set-up of bench/device.sh (shared/DEVICE.md)
 if [ -d .dev/debs ]; then

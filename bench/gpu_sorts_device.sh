@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# issue16_device.sh - the GPU sorting lab's figures on the GPU machine, in
+# gpu_sorts_device.sh - the GPU sorting lab's figures on the GPU machine, in
 # one run (ratios are only meaningful side by side): run from the
 # repository root, with .dev/debs as shared/DEVICE.md describes:
 #
-#   bench/issue16_device.sh            # results and a table in $OUT (or /tmp/i16out)
+#   bench/gpu_sorts_device.sh            # results and a table in $OUT (or /tmp/i16out)
 #
 # 1. radix (8- and 4-bit digits), merge, hybrid and the fused bitonic network
 #    at 2^24 and 2^26 u32 keys (gpu bench, kernel time, medians of 7), with
@@ -22,13 +22,13 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" != --inner ]; then
-    exec bench/device.sh "bash bench/issue16_device.sh --inner"
+    exec bench/device.sh "bash bench/gpu_sorts_device.sh --inner"
 fi
 O=${OUT:-/tmp/i16out}/i16
 mkdir -p "$O"
 PARTS=${PARTS:-1 2 3 4}
 # SMOKE=1: the same steps at small sizes (to try the script on pocl:
-# SMOKE=1 SN=build/src/cli/sortnet bench/issue16_device.sh --inner)
+# SMOKE=1 SN=build/src/cli/sortnet bench/gpu_sorts_device.sh --inner)
 if [ "${SMOKE:-0}" = 1 ]; then
     E1=14 E2=16 TR_N=2^12 BIG_N=1000000
 else
