@@ -346,5 +346,21 @@ if "$S" view --help >/dev/null 2>&1; then
         "$S" view empty:4 --script "add:0,1 save:$T/adir" --discard
 fi
 
+# ---- sortnet web (the page's build only): every error before anything is written
+if "$S" web --help >/dev/null 2>&1; then
+    check "web: a bad network file" 2 "bad-concat\.txt:2" "$S" web "$(f bad-concat.txt)" -o "$(f w.html)"
+    check "web: an unknown name" 2 "nosuch" "$S" web nosuch:4 -o "$(f w.html)"
+    check "web: values that do not parse" 2 "'x' is not a number" \
+        "$S" web bitonic:4 --input 1,x,3,4 -o "$(f w.html)"
+    check "web: a key file" 2 "--input-file.*--input" "$S" web bitonic:4 --input-file "$(f bad-concat.txt)" -o "$(f w.html)"
+    check "web: no -o" 2 "-o FILE" "$S" web bitonic:4
+    check "web: no such folder" 2 "w\.html" "$S" web bitonic:4 -o "$T/no/such/w.html"
+    if "$S" view --help >/dev/null 2>&1; then
+        check "web: a bad lesson" 2 "input\.lesson:3:8: 'randm'" "$S" web --lesson "$(f input.lesson)" -o "$(f w.html)"
+        check "web: a missing lesson" 2 "none\.lesson" "$S" web --lesson "$(f none.lesson)" -o "$(f w.html)"
+    fi
+    [ -e "$(f w.html)" ] && fail "web: a page was written by a failed run"
+fi
+
 echo "cli_badinput: $cases cases, $fails failed"
 [ $fails = 0 ]

@@ -260,9 +260,10 @@ int cmd_web(int argc, char **argv)
             const char *name = opts[idx].name;
             if (strcmp(name, "input-file") == 0 || strcmp(name, "binary") == 0 ||
                 strcmp(name, "type") == 0)
-                return cli_error(CLI_USAGE, argv[optind - 1],
-                                 "the page takes --input, --random, --reverse, --sorted or "
-                                 "--bits (its keys are i32)");
+                return cli_error(CLI_USAGE, "web",
+                                 "--%s: the page takes --input, --random, --reverse, --sorted "
+                                 "or --bits (its keys are i32)",
+                                 name);
             int rc = cli_input_option(&in, name, optarg);
             if (rc > 1)
                 return rc;
