@@ -5,11 +5,13 @@
 #   tools/setup.sh          install, build, start the visualizer on the demo
 #                           (with no display: say so and do the headless
 #                           equivalent: a screenshot and a diagram)
-#   tools/setup.sh test     install, build, run every test (ctest), the core's
+#   tools/setup.sh test     install, build, run every test (ctest: the page's
+#                           in headless chromium too), the core's
 #                           tests without threads, fuzz, then
 #                           the suite again under AddressSanitizer + UBSan;
 #                           every stage runs, a summary names the failed ones
 #   tools/setup.sh build    install and build only
+# Every build writes the page too: $BUILD_DIR/sortnet.html (docs/web.md).
 #
 # Environment: BUILD_DIR (default build), JOBS (default: all cores),
 # SORTNET_SKIP_INSTALL=1 to skip apt-get, SORTNET_SKIP_ASAN=1 to skip the
@@ -23,11 +25,16 @@ jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 # Debian packages: build tools, the optional parts' libraries, what the
 # tests use (Xvfb, rsvg-convert, pdftoppm, valgrind, clang for fuzzing, groff
-# for the manual page) and a font that every picture uses.
+# for the manual page) and a font that every picture uses. The page
+# (`sortnet web`, SORTNET_WEB): clang's wasm32 target links with lld
+# against wasi-libc and libclang-rt-14-dev-wasm32 (its builtins); its
+# browser tests drive chromium through chromium-driver and python3-selenium.
 packages=(build-essential cmake pkg-config clang
           libjansson-dev libcairo2-dev libsdl2-dev libgif-dev fonts-dejavu-core
           ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
-          xvfb xauth librsvg2-bin poppler-utils python3 valgrind groff-base)
+          xvfb xauth librsvg2-bin poppler-utils python3 valgrind groff-base
+          lld wasi-libc libclang-rt-14-dev-wasm32
+          chromium chromium-driver python3-selenium)
 
 install_packages() {
     [ "${SORTNET_SKIP_INSTALL:-0}" = 1 ] && return 0
@@ -44,10 +51,12 @@ install_packages() {
         "${missing[@]}" >/dev/null
 }
 
+# Every build has the page (-DSORTNET_WEB=ON: sortnet.wasm, `sortnet web`,
+# build/sortnet.html); a later -DSORTNET_WEB=OFF in the arguments wins.
 configure_and_build() { # build-dir [extra cmake args...]
     local dir=$1
     shift
-    cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+    cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSORTNET_WEB=ON "$@" >/dev/null
     cmake --build "$dir" -j "$jobs"
 }
 
@@ -72,7 +81,7 @@ test)
     echo "setup: the core's tests again without threads (SORTNET_THREADS=OFF)" >&2
     (configure_and_build "$build-nothreads" -DSORTNET_WERROR=ON -DSORTNET_THREADS=OFF \
         -DSORTNET_WITH_SDL=OFF -DSORTNET_WITH_CAIRO=OFF -DSORTNET_WITH_OPENCL=OFF \
-        -DSORTNET_WITH_JANSSON=ON -DSORTNET_BUILD_BENCH=OFF &&
+        -DSORTNET_WITH_JANSSON=ON -DSORTNET_BUILD_BENCH=OFF -DSORTNET_WEB=OFF &&
         cd "$build-nothreads" && ctest --output-on-failure -j "$jobs" -R '^test_') ||
         failed+=("the core's tests without threads")
     # Fuzzing (tools/fuzz.sh): every libFuzzer target for 20 s on its corpus
