@@ -9,7 +9,8 @@ page loaded from disk (file://) as a teacher would open it.
     the engine's scene, window.snScene) is "sorts"; with one comparator
     deleted, "does NOT sort" with the counterexample `sortnet check` gives;
   - a malformed pasted network: FILE:LINE:COLUMN in #error, the network
-    shown stays;
+    shown stays; a JSON syntax error names its line and column; a JSON
+    file opened keeps its n;
   - a lesson played to its last step.
 
 Every wait is for a condition (WebDriverWait, 60 s), never a fixed sleep.
@@ -210,6 +211,16 @@ def test_paste(d):
         WebDriverWait(d, WAIT).until(lambda d: "2:13" in d.find_element("id", "error").text)
     except Exception:
         fail("a JSON syntax error: %r" % d.find_element("id", "error").text)
+    # a JSON file opened from disk: read by the script, n kept (wire 4 idle)
+    path = os.path.join(tmp, "five.json")
+    with open(path, "w") as f:
+        f.write('{"N":5,"nw":[[0,1],[2,3],[0,2],[1,3],[1,2]]}\n')
+    d.find_element("id", "file").send_keys(path)
+    s = until(d, "a JSON file opens", lambda s: s.get("n") == 5)
+    if s and (s["size"], s["depth"]) != (5, 3):
+        fail("five.json: size %s depth %s, expected 5 and 3" % (s["size"], s["depth"]))
+    if s and d.find_element("id", "error").text:
+        fail("five.json: the error line stayed: %r" % d.find_element("id", "error").text)
 
 
 def test_lesson(d):

@@ -204,6 +204,8 @@
     $('redo').disabled = !s.can_redo;
     const L = s.lesson;
     $('lesson-info').textContent = L ? 'step ' + (L.step + 1) + '/' + L.count + ': ' + L.step_title : '';
+    const shown = L && cat.lessons.find((l) => l.title === L.title);
+    if ($('lesson').value !== (shown ? shown.name : '')) $('lesson').value = shown ? shown.name : '';
     $('lesson-prev').disabled = !L || L.step === 0;
     $('lesson-next').disabled = !L || L.step + 1 >= L.count;
     if (window.snDrawMs.push(performance.now() - t0) > 600) window.snDrawMs.shift();
@@ -244,16 +246,24 @@
     e.preventDefault();
     if (E.snw_wheel(...dev(e), -e.deltaY / 100)) redraw();
   }, {passive: false});
-  const KEYS = {ArrowRight: 'right', ArrowLeft: 'left', ' ': 'space', Home: 'home', End: 'end', Delete: 'delete', Backspace: 'delete'};
+  // the window's keys; S and P download (SVG, the canvas as PNG), F11 fills the screen
+  const KEYS = {ArrowRight: 'right', ArrowLeft: 'left', ArrowUp: 'up', ArrowDown: 'down', ' ': 'space',
+    Home: 'home', End: 'end', PageUp: 'pageup', PageDown: 'pagedown', Delete: 'delete',
+    Backspace: 'delete', Escape: 'escape', F1: 'h', '+': 'plus', '-': 'minus', '?': 'h'};
+  const PAGE = {s: () => $('dl-svg').click(), p: () => canvas.toBlob((b) => download(b, '.png')), q() {},
+    o() {}, F11: () => document.documentElement.requestFullscreen()};
   document.addEventListener('keydown', (e) => {
-    if (/^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
-    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-    let name = (e.ctrlKey || e.metaKey) ? {z: e.shiftKey ? 'redo' : 'undo', y: 'redo'}[k] : KEYS[e.key];
-    if (!name && !e.ctrlKey && !e.metaKey && !e.altKey && e.key.length === 1 && (cat.actions || []).includes(k)) name = k;
-    if (!name) return;
+    if (/^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName) && e.key !== 'Escape') return;
+    if (e.target.tagName === 'BUTTON' && (e.key === ' ' || e.key === 'Enter')) return; // the button's own
+    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key, plain = !e.ctrlKey && !e.metaKey && !e.altKey;
+    let name = !plain ? {z: e.shiftKey ? 'redo' : 'undo', y: 'redo'}[k]
+      : KEYS[e.key] || ((cat.actions || []).includes(k) && !PAGE[k] ? k : null);
+    if (e.key === 'Tab' && e.target === canvas) name = 'tab';
+    if (!name && !(plain && PAGE[k])) return;
     e.preventDefault();
-    act(name);
+    if (name) act(name); else PAGE[k]();
   });
+  canvas.addEventListener('dblclick', () => act('fit'));
 
   // ---- controls
   for (const g of cat.generators) $('net-gen').add(new Option(g.name, g.name));
@@ -279,7 +289,7 @@
   $('input-value').onkeydown = (e) => { if (e.key === 'Enter') $('input-apply').onclick(); };
   const buttons = {home: 'home', back: 'left', play: 'space', fwd: 'right', end: 'end', structure: 'w',
     'zero-one': 'z', edit: 'e', undo: 'undo', redo: 'redo', delete: 'delete'};
-  for (const [id, name] of Object.entries(buttons)) $(id).onclick = () => act(name);
+  for (const [id, name] of Object.entries(buttons)) $(id).onclick = () => { act(name); canvas.focus(); };
   $('lesson').onchange = () => {
     if ($('lesson').value) check(snWithString(E, $('lesson').value, (p, n) => E.snw_lesson_open(0, 0, p, n)));
   };
@@ -291,12 +301,15 @@
   for (const fmt of Object.keys(EXT)) $('dl-' + fmt).onclick = () => {
     const text = window.snExport(fmt);
     if (text === null) return showError(snString(E, E.snw_error()));
+    download(new Blob([text], {type: fmt === 'svg' ? 'image/svg+xml' : 'text/plain'}), EXT[fmt]);
+  };
+  function download(blob, ext) {
     const a = document.createElement('a');
-    a.href = URL.createObjectURL(new Blob([text], {type: fmt === 'svg' ? 'image/svg+xml' : 'text/plain'}));
-    a.download = (window.snState.name || 'network').replace(/[^\w.-]+/g, '_') + EXT[fmt];
+    a.href = URL.createObjectURL(blob);
+    a.download = (window.snState.name || 'network').replace(/[^\w.-]+/g, '_') + ext;
     a.click();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-  };
+  }
 
   // ---- what to open first (the config `sortnet web` wrote)
   if (cfg.input) {
@@ -309,7 +322,6 @@
     if (cfg.lesson_text) check(snWithString(E, cfg.lesson_text, (tp, tl) =>
       snWithString(E, cfg.lesson_file || 'lesson', (fp, fl) => E.snw_lesson_open(tp, tl, fp, fl))));
     else check(snWithString(E, name, (p, n) => E.snw_lesson_open(0, 0, p, n)));
-    if (cfg.lesson && !cfg.lesson_text) $('lesson').value = cat.lessons.some((l) => l.name === name) ? name : '';
   } else if (cfg.net_text) {
     openText(cfg.net_text, cfg.net_file || 'network');
   } else {
