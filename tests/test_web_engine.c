@@ -100,6 +100,16 @@ static void click_add(uint32_t a, uint32_t b)
     CHECKF(int_of(s, "pending_wire") == a, "after the first click: pending %lld",
            int_of(s, "pending_wire"));
     json_decref(s);
+    /* the first wire's dot is drawn where it was clicked */
+    CHECK(snw_frame(900, 600, 1) == 0);
+    bool dot = false;
+    for (size_t i = 0; i < snw_scene_count(); i++) {
+        const double *p = prim(i);
+        if (p[0] == SN_PRIM_CIRCLE && p[2] == SN_ROLE_LABEL && fabs(p[7] - ya) < 1 &&
+            fabs(p[6] - x) < 8)
+            dot = true;
+    }
+    CHECK(dot);
     click_at(x, yb);
 }
 

@@ -61,6 +61,7 @@ typedef struct engine {
     sn_frame_hit press;
     long pending_wire; /* two-click add: the first wire clicked, or -1 */
     size_t pending_col;
+    double pending_x; /* layout x of that click (its dot is drawn there) */
     /* the packed scene */
     double *prims, *styles, *points;
     size_t prim_cap, style_cap, point_cap, style_count, point_count;
@@ -720,8 +721,10 @@ static bool act(sn_action a)
             return false;
         }
     }
-    if (a == SN_ACT_EDIT || a == SN_ACT_DELETE || a == SN_ACT_UNDO || a == SN_ACT_REDO)
+    if (E.pending_wire >= 0) { /* any key ends a two-click add */
         E.pending_wire = -1;
+        main_view()->preview.on = false;
+    }
     bool changed = sn_group_action(&E.group, a);
     /* what the window does for these, the page does itself (downloads,
      * full screen); quitting a page is closing it */
@@ -834,6 +837,7 @@ static void edit_release(double x, double y, bool dragged)
         } else {
             E.pending_wire = (long)p->wire;
             E.pending_col = p->col;
+            E.pending_x = p->x;
             sn_view_edit_select(v, -1, -1);
             sn_view_message(v, false,
                             "wire %u: click another wire to add a comparator (it gets the "
@@ -844,6 +848,11 @@ static void edit_release(double x, double y, bool dragged)
         E.pending_wire = -1;
         sn_view_edit_select(v, -1, -1);
     }
+    /* the first wire of a two-click add: a dot where it was clicked (the
+     * window's drag preview of a comparator from that wire to itself) */
+    if (E.pending_wire >= 0)
+        v->preview = (sn_view_preview){true, false, (uint32_t)E.pending_wire,
+                                       (uint32_t)E.pending_wire, E.pending_x};
 }
 
 /* The view drawn at device pixel (x, y) (several: its row). */

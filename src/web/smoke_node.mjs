@@ -68,3 +68,16 @@ console.log('svg:', svg.length, 'bytes', svg.startsWith('<?xml') ? 'ok' : 'BAD')
 const bad = call2((a, b, c, d) => x.snw_open_text(a, b, c, d, 0, 0), '[(0,1)]\n[(1,x)]\n', 'bad.txt');
 console.log('malformed:', bad, str(x.snw_error()));
 console.log('ok');
+// every shipped lesson, played to its end, framed at every step
+for (const l of cat.lessons) {
+  if (withStr(l.name, (p, n) => x.snw_lesson_open(0, 0, p, n)) !== 0) fail(l.name + ': ' + str(x.snw_error()));
+  const count = JSON.parse(str(x.snw_state())).lesson.count;
+  for (let i = 1; i < count; i++) {
+    withStr('right', x.snw_action);
+    while (x.snw_busy()) x.snw_tick(100);
+    if (x.snw_frame(1280, 720, 2) !== 0) fail(str(x.snw_error()));
+  }
+  const s = JSON.parse(str(x.snw_state()));
+  console.log('lesson', l.name, 'step', s.lesson.step + 1, 'of', count, '-', s.lesson.step_title);
+}
+console.log('lessons ok');
