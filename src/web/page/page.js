@@ -8,8 +8,7 @@
   const canvas = $('canvas'), ctx = canvas.getContext('2d');
   const cfg = JSON.parse($('sn-config').textContent || '{}');
   const b64 = $('sn-wasm').textContent.trim();
-  const bytes = new Uint8Array(b64.length * 3 / 4 - (b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0));
-  const bin = atob(b64);
+  const bin = atob(b64), bytes = new Uint8Array(bin.length);
   for (let i = 0; i < bytes.length; i++) bytes[i] = bin.charCodeAt(i);
   const module = await WebAssembly.compile(bytes);
 
@@ -25,14 +24,23 @@
     } catch (e) { console.warn('sortnet: no worker, the engine checks itself:', e); return false; }
     worker.postMessage({module});
     worker.onmessage = (e) => {
+      if (e.data.closed) worker = null; // it failed: the next request starts a fresh one
       if (e.data.id !== pending) return;
       pending = null;
       window.snVerdictMs.push({check: e.data.ms, total: performance.now() - asked});
-      if (e.data.answer === null) return showError('verdict: the checker failed');
-      snWithString(E, e.data.answer, (p, n) => E.snw_verdict_deliver(e.data.id, p, n));
-      redraw();
+      deliver(e.data.id, e.data.answer);
+    };
+    worker.onerror = (e) => { // it could not start: say so (an "error" answer), start afresh next time
+      worker.terminate();
+      worker = null;
+      if (pending !== null) deliver(pending, 'v1 error the verdict worker failed: ' + e.message);
+      pending = null;
     };
     return true;
+  }
+  function deliver(id, answer) {
+    snWithString(E, answer, (p, n) => E.snw_verdict_deliver(id, p, n));
+    redraw();
   }
   const env = {
     js_verdict_start(id, p, len) {
@@ -128,9 +136,9 @@
     function flush() {
       if (kind < 0 || kind === 4) { kind = -1; return; }
       const s = style * 16;
-      if (fill && !(kind === 0)) { ctx.fillStyle = fill; ctx.fill(); }
-      if (stroke || kind === 0 || (kind === 2 && !fill)) {
-        ctx.strokeStyle = stroke || fill;
+      if (fill && kind !== 0) { ctx.fillStyle = fill; ctx.fill(); } // lines only stroke
+      if (stroke) {
+        ctx.strokeStyle = stroke;
         ctx.lineWidth = S[s + 13] & 1 ? Math.max(S[s + 8], 1) : S[s + 8];
         ctx.lineCap = CAPS[S[s + 11]] || 'butt';
         ctx.lineJoin = JOINS[S[s + 12]] || 'miter';
@@ -144,6 +152,7 @@
       if (k === 7) continue; // a note: never painted
       if (k === 5 || k === 6) {
         flush();
+        font = ''; // restore() brings back the font of its save()
         if (k === 5) { ctx.save(); ctx.beginPath(); ctx.rect(P[o + 6], P[o + 7], P[o + 8] - P[o + 6], P[o + 9] - P[o + 7]); ctx.clip(); }
         else ctx.restore();
         continue;
@@ -242,6 +251,7 @@
   canvas.addEventListener('pointerdown', pointer(0));
   canvas.addEventListener('pointermove', pointer(1));
   canvas.addEventListener('pointerup', pointer(2));
+  canvas.addEventListener('pointercancel', pointer(2));
   canvas.addEventListener('wheel', (e) => {
     e.preventDefault();
     if (E.snw_wheel(...dev(e), -e.deltaY / 100)) redraw();

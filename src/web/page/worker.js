@@ -81,8 +81,13 @@ if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScop
     const {id, text} = e.data;
     ready.then((E) => {
       const t0 = performance.now();
-      const answer = snWithString(E, text, (p, n) => snString(E, E.snw_check_text(p, n)));
-      self.postMessage({id, answer, ms: performance.now() - t0});
-    });
+      try {
+        const answer = snWithString(E, text, (p, n) => snString(E, E.snw_check_text(p, n)));
+        self.postMessage({id, answer, ms: performance.now() - t0});
+      } catch (e) { // a trap (out of memory, say) leaves the instance unusable: answer, then end
+        self.postMessage({id, answer: 'v1 error the checker stopped: ' + e.message, ms: 0, closed: true});
+        self.close();
+      }
+    }, (e) => self.postMessage({id, answer: 'v1 error the checker did not start: ' + e.message, ms: 0, closed: true}));
   };
 }
