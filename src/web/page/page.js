@@ -256,12 +256,14 @@
     e.preventDefault();
     if (E.snw_wheel(...dev(e), -e.deltaY / 100)) redraw();
   }, {passive: false});
-  // the window's keys; S and P download (SVG, the canvas as PNG), F11 fills the screen
+  // the window's keys; here S and P download (SVG, the canvas as PNG), Ctrl+S the network,
+  // O opens a file, F11 fills the screen
   const KEYS = {ArrowRight: 'right', ArrowLeft: 'left', ArrowUp: 'up', ArrowDown: 'down', ' ': 'space',
     Home: 'home', End: 'end', PageUp: 'pageup', PageDown: 'pagedown', Delete: 'delete',
     Backspace: 'delete', Escape: 'escape', F1: 'h', '+': 'plus', '-': 'minus', '?': 'h'};
   const PAGE = {s: () => $('dl-svg').click(), p: () => canvas.toBlob((b) => download(b, '.png')), q() {},
-    o() {}, F11: () => document.documentElement.requestFullscreen()};
+    o: () => $('file').click(), F11: () => document.documentElement.requestFullscreen(),
+    'ctrl+s': () => $('dl-bracket').click()};
   document.addEventListener('keydown', (e) => {
     if (/^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName) && e.key !== 'Escape') return;
     if (e.target.tagName === 'BUTTON' && (e.key === ' ' || e.key === 'Enter')) return; // the button's own
@@ -269,9 +271,10 @@
     let name = !plain ? {z: e.shiftKey ? 'redo' : 'undo', y: 'redo'}[k]
       : KEYS[e.key] || ((cat.actions || []).includes(k) && !PAGE[k] ? k : null);
     if (e.key === 'Tab' && e.target === canvas) name = 'tab';
-    if (!name && !(plain && PAGE[k])) return;
+    const page = PAGE[plain ? k : 'ctrl+' + k];
+    if (!name && !page) return;
     e.preventDefault();
-    if (name) act(name); else PAGE[k]();
+    if (name) act(name); else page();
   });
   canvas.addEventListener('dblclick', () => act('fit'));
 
