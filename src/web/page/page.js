@@ -267,7 +267,8 @@
   document.addEventListener('keydown', (e) => {
     if (/^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName) && e.key !== 'Escape') return;
     if (e.target.tagName === 'BUTTON' && (e.key === ' ' || e.key === 'Enter')) return; // the button's own
-    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key, plain = !e.ctrlKey && !e.metaKey && !e.altKey;
+    if (e.altKey) return; // the browser's
+    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key, plain = !e.ctrlKey && !e.metaKey;
     let name = !plain ? {z: e.shiftKey ? 'redo' : 'undo', y: 'redo'}[k]
       : KEYS[e.key] || ((cat.actions || []).includes(k) && !PAGE[k] ? k : null);
     if (e.key === 'Tab' && e.target === canvas) name = 'tab';
