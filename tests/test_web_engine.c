@@ -321,6 +321,10 @@ static void test_bad_input(void)
     CHECKF(strstr(snw_error(), "1024") != NULL, "error: %s", snw_error());
     CHECK(open_net("bitonic:4", "list:1,2,x,4") == 2);
     CHECKF(strstr(snw_error(), "'x'") != NULL, "error: %s", snw_error());
+    CHECK(open_net("bitonic:4", "list:1,2") == 2);
+    CHECKF(strncmp(snw_error(), "input: ", 7) == 0, "error: %s", snw_error());
+    CHECK(snw_open_text(LEN("[(0,1)]\n"), LEN("two.txt"), LEN("bits:011")) == 2);
+    CHECKF(strncmp(snw_error(), "input: ", 7) == 0, "error: %s", snw_error());
     CHECK(snw_set_input(LEN("list:1,2,3")) == 2);
     CHECKF(strncmp(snw_error(), "input: ", 7) == 0, "error: %s", snw_error());
     CHECK(snw_set_input(LEN("random:abc")) == 2);
