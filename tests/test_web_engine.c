@@ -277,6 +277,28 @@ static void test_edit_by_clicks(void)
     sn_check_result_free(&res);
     sn_network_destroy(n4);
     json_decref(st);
+    /* the worker's text keeps n: an empty network and idle wires do not sort */
+    sn_verdict_set_starter(starter);
+    const char *idle[2][2] = {{"empty:4", NULL}, {NULL, "Inputs: 4\n\n0 1\n\n0 2\n\n1 2\n"}};
+    for (int k = 0; k < 2; k++) {
+        job_id = 0;
+        if (idle[k][0])
+            CHECK(open_net(idle[k][0], "") == 0);
+        else
+            CHECK(snw_open_text(LEN(idle[k][1]), LEN("idle.sn"), LEN("")) == 0 && act("e") == 1);
+        CHECK(job_id != 0);
+        const char *ans = snw_check_text(job_text, strlen(job_text));
+        CHECK(snw_verdict_deliver(job_id, ans, strlen(ans)) == 1);
+        json_t *si = state();
+        CHECKF(strcmp(str_of(si, "verdict_kind"), "fails") == 0, "%s: %s (worker's text %s)",
+               idle[k][0] ? idle[k][0] : "idle.sn", str_of(si, "verdict"), job_text);
+        json_decref(si);
+    }
+    sn_verdict_set_starter(NULL);
+    CHECK(open_net("empty:4", "") == 0);
+    for (size_t i = 0; i < 5; i++)
+        click_add(net[i][0], net[i][1]);
+    CHECK(act("delete") == 1);
     /* undo brings the sorting network back */
     CHECK(act("undo") == 1);
     snw_tick(0);
