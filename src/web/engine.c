@@ -358,6 +358,8 @@ static int parse_input(const char *p, size_t len, sn_view_input *in, char **buf)
         }
         if (!ok) {
             set_error("input: '%.40s' is not a seed (random:SEED, a decimal number)", t + 7);
+            sn_free(s);
+            *buf = NULL;
             return 2;
         }
         in->seed = seed;
@@ -389,6 +391,8 @@ static int parse_input(const char *p, size_t len, sn_view_input *in, char **buf)
     set_error("input: '%.40s' is not an input (random:SEED, reverse, sorted, bits:0110, "
               "list:3,1,2)",
               t);
+    sn_free(s);
+    *buf = NULL;
     return 2;
 }
 
