@@ -8,12 +8,14 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/check.h"
 #include "core/exec.h"
 #include "core/format.h"
 #include "core/input.h"
 #include "core/schedule.h"
 #include "render/scene.h"
+#include "render/scene_svg.h"
 #include "sn_test.h"
 #include "verdict_web.h"
 #include "web/engine.h"
@@ -277,6 +279,28 @@ static void test_edit_by_clicks(void)
     sn_check_result_free(&res);
     sn_network_destroy(n4);
     json_decref(st);
+    /* the worker's text keeps n: an empty network and idle wires do not sort */
+    sn_verdict_set_starter(starter);
+    const char *idle[2][2] = {{"empty:4", NULL}, {NULL, "Inputs: 4\n\n0 1\n\n0 2\n\n1 2\n"}};
+    for (int k = 0; k < 2; k++) {
+        job_id = 0;
+        if (idle[k][0])
+            CHECK(open_net(idle[k][0], "") == 0);
+        else
+            CHECK(snw_open_text(LEN(idle[k][1]), LEN("idle.sn"), LEN("")) == 0 && act("e") == 1);
+        CHECK(job_id != 0);
+        const char *ans = snw_check_text(job_text, strlen(job_text));
+        CHECK(snw_verdict_deliver(job_id, ans, strlen(ans)) == 1);
+        json_t *si = state();
+        CHECKF(strcmp(str_of(si, "verdict_kind"), "fails") == 0, "%s: %s (worker's text %s)",
+               idle[k][0] ? idle[k][0] : "idle.sn", str_of(si, "verdict"), job_text);
+        json_decref(si);
+    }
+    sn_verdict_set_starter(NULL);
+    CHECK(open_net("empty:4", "") == 0);
+    for (size_t i = 0; i < 5; i++)
+        click_add(net[i][0], net[i][1]);
+    CHECK(act("delete") == 1);
     /* undo brings the sorting network back */
     CHECK(act("undo") == 1);
     snw_tick(0);
@@ -321,6 +345,10 @@ static void test_bad_input(void)
     CHECKF(strstr(snw_error(), "1024") != NULL, "error: %s", snw_error());
     CHECK(open_net("bitonic:4", "list:1,2,x,4") == 2);
     CHECKF(strstr(snw_error(), "'x'") != NULL, "error: %s", snw_error());
+    CHECK(open_net("bitonic:4", "list:1,2") == 2);
+    CHECKF(strncmp(snw_error(), "input: ", 7) == 0, "error: %s", snw_error());
+    CHECK(snw_open_text(LEN("[(0,1)]\n"), LEN("two.txt"), LEN("bits:011")) == 2);
+    CHECKF(strncmp(snw_error(), "input: ", 7) == 0, "error: %s", snw_error());
     CHECK(snw_set_input(LEN("list:1,2,3")) == 2);
     CHECKF(strncmp(snw_error(), "input: ", 7) == 0, "error: %s", snw_error());
     CHECK(snw_set_input(LEN("random:abc")) == 2);
@@ -440,8 +468,51 @@ static void test_catalog_and_answers(void)
     CHECK(!sn_verdict_parse_answer(LEN("hello"), &r));
 }
 
+/* The SVG painter on its own: XML specials escaped, clips balanced (an
+ * unclosed one closed, a stray pop dropped), notes never painted. */
+static void test_scene_svg(void)
+{
+    sn_scene *sc = sn_scene_create(100, 50);
+    CHECK(sc != NULL);
+    if (!sc)
+        return;
+    sn_scene_style st = sn_scene_stroke((sn_rgba){1, 0, 0, 0.5}, 2);
+    st.dash_on = 3;
+    st.dash_off = 2;
+    sn_scene_clip_pop(sc);
+    sn_scene_clip_push(sc, (sn_rect){0, 0, 50, 50}, SN_ROLE_PANEL);
+    sn_scene_line(sc, 0, 1, 10, 1, &st, sn_scene_tag_of(SN_ROLE_WIRE));
+    sn_scene_text(sc, 5, 20, "a<b&\"c'", 12, SN_FONT_BOLD, SN_TEXT_LEFT, (sn_rgba){0, 0, 0, 1},
+                  sn_scene_tag_of(SN_ROLE_LABEL));
+    sn_scene_note(sc, SN_NOTE_INFO, 0, "never painted");
+    sn_point pts[3] = {{0, 0}, {4, 0}, {2, 3}};
+    sn_scene_style f = sn_scene_fill((sn_rgba){0, 0, 1, 1});
+    sn_scene_poly(sc, pts, 3, true, &f, sn_scene_tag_of(SN_ROLE_COMPARATOR));
+    char *svg = NULL;
+    size_t len = 0;
+    CHECK(sn_scene_svg(sc, &svg, &len) == SN_OK && svg && strlen(svg) == len);
+    if (svg) {
+        CHECK(strstr(svg, ">a&lt;b&amp;&quot;c&apos;</text>") != NULL);
+        CHECK(strstr(svg, "font-weight=\"bold\"") != NULL);
+        CHECK(strstr(svg, "stroke-dasharray=\"3 2\"") != NULL);
+        CHECK(strstr(svg, "stroke-opacity=\"0.5\"") != NULL);
+        CHECK(strstr(svg, "<polygon points=\"0,0 4,0 2,3\"") != NULL);
+        CHECK(strstr(svg, "never painted") == NULL);
+        size_t open = 0, close = 0;
+        for (const char *p = svg; (p = strstr(p, "<g ")) != NULL; p++)
+            open++;
+        for (const char *p = svg; (p = strstr(p, "</g>")) != NULL; p++)
+            close++;
+        CHECKF(open == 1 && close == 1, "%zu groups opened, %zu closed", open, close);
+        CHECK(strcmp(svg + len - 7, "</svg>\n") == 0);
+    }
+    sn_free(svg);
+    sn_scene_destroy(sc);
+}
+
 int main(void)
 {
+    test_scene_svg();
     test_catalog_and_answers();
     test_stepping();
     test_scene_packing();

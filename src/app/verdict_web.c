@@ -1,10 +1,12 @@
 /* verdict_web.c - the live verdict of edit mode without threads, for the
- * page (the API of verdict.h). Starting a job writes the network as
- * bracket text and offers it to the page (js_verdict_start); a Web Worker
+ * page (the API of verdict.h). Starting a job writes the network as text
+ * and offers it to the page (js_verdict_start); a Web Worker
  * runs sn_verdict_check_text on it in its own instance of the module and
  * the page hands the answer back (sn_verdict_deliver). When no worker took
  * the job, or a caller must wait (lessons and scripts settle this way),
- * the check runs here, in the caller, at take().
+ * the check runs here, in the caller, at take(). The text is in the sn
+ * format (libsortnetwork's), which says how many wires there are: bracket
+ * text loses idle wires and an empty network's n, and so the verdict.
  *
  * Invariant: at most one job (`running`); a delivered answer counts only
  * when it carries the running job's js_id, so an answer of a cancelled or
@@ -85,8 +87,8 @@ void sn_verdict_destroy(sn_verdict *w)
     sn_free(w);
 }
 
-/* The network as bracket text (sn_malloc'd, NUL-terminated), or NULL. */
-static char *bracket_text(const sn_network *net, size_t *len)
+/* The network as sn text (sn_malloc'd, NUL-terminated), or NULL. */
+static char *network_text(const sn_network *net, size_t *len)
 {
     char *buf = NULL;
     size_t size = 0;
@@ -95,7 +97,7 @@ static char *bracket_text(const sn_network *net, size_t *len)
         return NULL;
     sn_diag d;
     sn_diag_clear(&d);
-    sn_status st = sn_network_write(net, SN_FORMAT_BRACKET, f, &d);
+    sn_status st = sn_network_write(net, SN_FORMAT_SN, f, &d);
     if (fclose(f) != 0 || st != SN_OK) {
         free(buf);
         return NULL;
@@ -123,7 +125,7 @@ sn_status sn_verdict_start(sn_verdict *w, sn_network *net, uint64_t id)
     if (w->js_id == 0)
         w->js_id = ++next_js_id;
     size_t len = 0;
-    char *text = bracket_text(net, &len);
+    char *text = network_text(net, &len);
     w->worker = text && js_verdict_start(w->js_id, text, len) == 1;
     sn_free(text);
     return SN_OK;

@@ -21,7 +21,8 @@
 #include "core/status.h"
 #include "verdict.h"
 
-/* Check the network in text[0..len) (any format sortnet reads) and write
+/* Check the network in text[0..len) (any format sortnet reads; the jobs
+ * offered to the page are in the sn format, which keeps n) and write
  * the answer line into *answer (sn_malloc'd). A text that does not parse
  * or cannot be checked gives an "error" answer, not a failure: only
  * SN_ENOMEM is returned as such. */

@@ -358,6 +358,8 @@ static int parse_input(const char *p, size_t len, sn_view_input *in, char **buf)
         }
         if (!ok) {
             set_error("input: '%.40s' is not a seed (random:SEED, a decimal number)", t + 7);
+            sn_free(s);
+            *buf = NULL;
             return 2;
         }
         in->seed = seed;
@@ -389,6 +391,8 @@ static int parse_input(const char *p, size_t len, sn_view_input *in, char **buf)
     set_error("input: '%.40s' is not an input (random:SEED, reverse, sorted, bits:0110, "
               "list:3,1,2)",
               t);
+    sn_free(s);
+    *buf = NULL;
     return 2;
 }
 
@@ -469,14 +473,25 @@ int snw_open(const char *spec, size_t spec_len, const char *input, size_t input_
         return rc;
     }
     sn_group g;
+    memset(&g, 0, sizeof g);
     sn_diag d;
     sn_diag_clear(&d);
-    const char *specs[1] = {name};
-    sn_status st = sn_group_init(&g, specs, 1, &in, &d);
+    sn_schedule *s = NULL;
+    sn_status st = sn_schedule_load(name, &s, &d);
+    bool input_error = false;
+    if (st == SN_OK) {
+        st = sn_view_init_schedule(&g.view[0], s, name, NULL, &in, &d);
+        /* what is not about the network (its messages start with its
+         * name) is about the input */
+        input_error = st != SN_OK && strncmp(d.text, name, strlen(name)) != 0;
+        if (st != SN_OK)
+            sn_view_cleanup(&g.view[0]);
+    }
     sn_free(buf);
     sn_free(name);
     if (st != SN_OK)
-        return fail_diag(st, &d, "network");
+        return input_error ? fail_input(st, &d) : fail_diag(st, &d, "network");
+    g.count = 1;
     if (too_large(&g)) {
         sn_group_cleanup(&g);
         return 2;
@@ -537,8 +552,10 @@ int snw_open_text(const char *text, size_t len, const char *file, size_t file_le
         sn_network_destroy(net);
     sn_group g;
     memset(&g, 0, sizeof g);
+    bool input_error = false;
     if (st == SN_OK) {
         st = sn_view_init_schedule(&g.view[0], s, name, NULL, &in, &d);
+        input_error = st != SN_OK && strncmp(d.text, name, strlen(name)) != 0;
         if (st != SN_OK)
             sn_view_cleanup(&g.view[0]);
     } else {
@@ -547,7 +564,7 @@ int snw_open_text(const char *text, size_t len, const char *file, size_t file_le
     sn_free(buf);
     sn_free(name);
     if (st != SN_OK)
-        return fail_diag(st, &d, "network");
+        return input_error ? fail_input(st, &d) : fail_diag(st, &d, "network");
     g.count = 1;
     return install_group(&g, false);
 }

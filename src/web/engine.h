@@ -156,7 +156,8 @@ SNW_EXPORT(snw_export) const char *snw_export(const char *format, size_t len);
 /* ---- the live verdict of edit mode, checked in a Web Worker.
  * The engine asks the page to check a network through the imported
  * function js_verdict_start(id, text, len) (id: uint32; text: the network in
- * bracket form; returns 1 when a worker took it, 0 when none: the engine
+ * libsortnetwork's sn form, "Inputs: N" first, which keeps idle wires that
+ * bracket form loses; pass it on unread; returns 1 when a worker took it, 0 when none: the engine
  * then checks it itself when the result is needed) and
  * js_verdict_cancel(). The worker's own instance of the module runs
  * snw_check_text() and the page hands its answer back with
