@@ -11,6 +11,8 @@ page loaded from disk (file://) as a teacher would open it.
   - a malformed pasted network: FILE:LINE:COLUMN in #error, the network
     shown stays; a JSON syntax error names its line and column; a JSON
     file opened keeps its n;
+  - typed values that do not parse and n over the page's limit: one
+    clear line, the network and input shown stay;
   - a lesson played to its last step.
 
 Every wait is for a condition (WebDriverWait, 60 s), never a fixed sleep.
@@ -131,6 +133,38 @@ def test_steps(d):
                  % (k, s["values"], want[k - 1]))
 
 
+def test_bad_input(d):
+    """Values that do not parse and n over the page's limit: one clear line, nothing lost."""
+    load(d, page("input", "bitonic:8", "--input", "8,7,6,5,4,3,2,1"))
+    before = until(d, "bitonic:8 opens", lambda s: s.get("n") == 8)
+    if not before:
+        return
+    d.execute_script("document.getElementById('input-kind').value = 'list';"
+                     "document.getElementById('input-value').value = '8,7,x,5,4,3,2,1';"
+                     "document.getElementById('input-apply').click()")
+    try:
+        WebDriverWait(d, WAIT).until(lambda d: "'x'" in d.find_element("id", "error").text)
+    except Exception:
+        fail("typed values with an x: error line %r" % d.find_element("id", "error").text)
+    if state(d)["values"] != before["values"]:
+        fail("bad values changed the input shown: %s" % state(d)["values"])
+    limit = d.execute_script("return window.snCatalog.max_n")
+    d.execute_script("document.getElementById('net-name').value = arguments[0];"
+                     "document.getElementById('net-open').click()", "bitonic:%d" % (limit + 1))
+    try:
+        WebDriverWait(d, WAIT).until(lambda d: str(limit) in d.find_element("id", "error").text)
+    except Exception:
+        fail("bitonic:%d: error line %r does not say the limit %d"
+             % (limit + 1, d.find_element("id", "error").text, limit))
+    if state(d)["name"] != "bitonic:8":
+        fail("a refused network replaced the one shown: %s" % state(d)["name"])
+    d.execute_script("document.getElementById('input-kind').value = 'sorted';"
+                     "document.getElementById('input-kind').dispatchEvent(new Event('change'))")
+    until(d, "sorted chosen at once", lambda s: s.get("values") == [1, 2, 3, 4, 5, 6, 7, 8])
+    if d.find_element("id", "error").text:
+        fail("a good input left the error line: %r" % d.find_element("id", "error").text)
+
+
 def wires(d):
     w = {}
     for p in d.execute_script("return window.snScene(%d)" % ROLE_WIRE):
@@ -247,7 +281,7 @@ def test_lesson(d):
 def main():
     d = browser()
     try:
-        for t in (test_steps, test_edit, test_paste, test_lesson):
+        for t in (test_steps, test_bad_input, test_edit, test_paste, test_lesson):
             n = len(failures)
             try:
                 t(d)

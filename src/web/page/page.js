@@ -58,7 +58,7 @@
     },
   };
   E = await snInstantiate(module, env);
-  const cat = JSON.parse(snString(E, E.snw_catalog()));
+  const cat = window.snCatalog = JSON.parse(snString(E, E.snw_catalog()));
 
   // ---- engine calls; any failure is one line in #error, nothing else changes
   function showError(text) { $('error').textContent = text || ''; }
@@ -300,6 +300,12 @@
     $('file').value = '';
   };
   $('input-apply').onclick = () => check(snWithString(E, inputSpec(), (p, n) => E.snw_set_input(p, n)));
+  $('input-kind').onchange = () => { // reverse and sorted need no value: at once
+    const k = $('input-kind').value, none = k === 'reverse' || k === 'sorted';
+    $('input-value').disabled = none;
+    $('input-value').placeholder = {random: 'seed', bits: '0110…', list: '3,1,2…'}[k] || '';
+    if (none) $('input-apply').onclick(); else $('input-value').focus();
+  };
   $('input-value').onkeydown = (e) => { if (e.key === 'Enter') $('input-apply').onclick(); };
   const buttons = {home: 'home', back: 'left', play: 'space', fwd: 'right', end: 'end', structure: 'w',
     'zero-one': 'z', edit: 'e', undo: 'undo', redo: 'redo', delete: 'delete'};
@@ -330,6 +336,7 @@
     const m = /^(random|bits|list):(.*)$/.exec(cfg.input);
     $('input-kind').value = m ? m[1] : cfg.input;
     $('input-value').value = m ? m[2] : '';
+    $('input-value').disabled = !m;
   }
   if (cfg.lesson_text || cfg.lesson) {
     const name = cfg.lesson || '';
