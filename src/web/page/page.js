@@ -294,11 +294,11 @@
     redraw();
   };
   $('paste-open').onclick = () => openText($('paste').value, 'pasted');
-  $('file').onchange = async () => {
-    const f = $('file').files[0];
-    if (f) openText(await f.text(), f.name);
-    $('file').value = '';
-  };
+  $('paste').onkeydown = (e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) $('paste-open').click(); };
+  const openFile = async (f) => { if (f) openText(await f.text(), f.name); };
+  $('file').onchange = async () => { await openFile($('file').files[0]); $('file').value = ''; };
+  document.addEventListener('dragover', (e) => e.preventDefault());
+  document.addEventListener('drop', (e) => { e.preventDefault(); openFile(e.dataTransfer.files[0]); });
   $('input-apply').onclick = () => check(snWithString(E, inputSpec(), (p, n) => E.snw_set_input(p, n)));
   $('input-kind').onchange = () => { // reverse and sorted need no value: at once
     const k = $('input-kind').value, none = k === 'reverse' || k === 'sorted';
