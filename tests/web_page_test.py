@@ -4,7 +4,8 @@ chromium, headless, driven by chromedriver through python3-selenium, the
 page loaded from disk (file://) as a teacher would open it.
 
   - bitonic:8 on 8,7,...,1: three steps show the values `sortnet run
-    --trace` prints after layers 1, 2 and 3;
+    --trace` prints after layers 1, 2 and 3; every text is painted as wide
+    as the layout measured it (the font is DejaVu Sans);
   - empty:4: a sorting network built by clicks (wire positions read from
     the engine's scene, window.snScene) is "sorts"; with one comparator
     deleted, "does NOT sort" with the counterexample `sortnet check` gives;
@@ -125,6 +126,20 @@ def test_steps(d):
     s = until(d, "bitonic:8 opens at step 0", lambda s: s.get("step") == 0)
     if s and s["values"] != [8, 7, 6, 5, 4, 3, 2, 1]:
         fail("step 0 shows %s" % s["values"])
+    # the text the page paints has the boxes the layout measured: the
+    # browser's DejaVu Sans at the primitive's size and weight
+    worst = d.execute_script("""
+        const c = document.createElement('canvas').getContext('2d');
+        let worst = null;
+        for (const p of window.snScene()) {
+          if (p.kind !== 4 || !p.text) continue;
+          c.font = (p.weight ? 'bold ' : '') + p.size + 'px "DejaVu Sans", sans-serif';
+          const off = Math.abs(c.measureText(p.text).width - (p.x1 - p.x0)) / (p.x1 - p.x0);
+          if (!worst || off > worst.off) worst = {off, text: p.text, box: p.x1 - p.x0};
+        }
+        return worst;""")
+    if not worst or worst["off"] > 0.03:
+        fail("painted text is not the width the layout measured: %s" % worst)
     for k in (1, 2, 3):
         key(d, Keys.ARROW_RIGHT)
         s = until(d, "step %d" % k, lambda s, k=k: s.get("step") == k and not s.get("playing"))

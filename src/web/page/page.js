@@ -230,15 +230,18 @@
   function redraw() { if (!raf) raf = requestAnimationFrame(frame); }
   new ResizeObserver(redraw).observe(canvas);
 
-  // ---- the last frame's primitives of one role (8 wire, 10 comparator, ...),
-  // in CSS pixels: where the tests click
+  // ---- the last frame's primitives of one role (8 wire, 10 comparator, ...;
+  // none: all), in CSS pixels: where the tests click and what they measure
   window.snScene = (role) => {
     const count = E.snw_scene_count(), dpr = window.devicePixelRatio || 1, out = [];
     const P = new Float64Array(E.memory.buffer, E.snw_scene_prims(), count * 16);
+    const str = new Uint8Array(E.memory.buffer, E.snw_scene_strings(), E.snw_scene_strings_len());
     for (let o = 0; o < count * 16; o += 16)
-      if (P[o + 2] === role)
-        out.push({kind: P[o], wire: P[o + 3], layer: P[o + 4], cmp: P[o + 5], x0: P[o + 6] / dpr,
-          y0: P[o + 7] / dpr, x1: P[o + 8] / dpr, y1: P[o + 9] / dpr, r: P[o + 10] / dpr});
+      if (P[o + 2] === role || role === undefined)
+        out.push({kind: P[o], role: P[o + 2], wire: P[o + 3], layer: P[o + 4], cmp: P[o + 5], x0: P[o + 6] / dpr,
+          y0: P[o + 7] / dpr, x1: P[o + 8] / dpr, y1: P[o + 9] / dpr, r: P[o + 10] / dpr,
+          size: P[o + 11] / dpr, weight: P[o + 13],
+          text: P[o] === 4 ? new TextDecoder().decode(str.subarray(P[o + 14], P[o + 14] + P[o + 15])) : null});
     return out;
   };
 
