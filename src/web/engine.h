@@ -39,13 +39,10 @@
  *
  * The module (sortnet.wasm, a WASI reactor: call _initialize once)
  * imports env.js_verdict_start, env.js_verdict_cancel and these
- * wasi_snapshot_preview1 calls: fd_prestat_get, fd_prestat_dir_name,
- * fd_write (stderr), clock_time_get, proc_exit, and fd_close, fd_read,
- * fd_seek, fd_fdstat_get, fd_fdstat_set_flags, fd_filestat_get,
- * path_open, path_filestat_get (never used by the page's calls: they may
- * answer ENOSYS, 52). fd_prestat_get MUST answer EBADF (8): wasi-libc
- * asks it for preopened directories in _initialize and exits with 71 on
- * any other error. */
+ * wasi_snapshot_preview1 calls: fd_write (stderr), clock_time_get, and
+ * fd_close, fd_read, fd_seek, fd_filestat_get (the C library's streams;
+ * the page's calls never reach them: they may answer ENOSYS, 52). It has
+ * no file system (src/web/nofs.c): no preopen scan, no path calls. */
 #ifndef SN_WEB_ENGINE_H
 #define SN_WEB_ENGINE_H
 
