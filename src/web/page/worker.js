@@ -40,7 +40,7 @@ async function snInstantiate(module, env) {
     environ_get() { return 0; },
     args_sizes_get(count, size) { dv().setUint32(count, 0, true); dv().setUint32(size, 0, true); return 0; },
     args_get() { return 0; },
-    fd_prestat_get() { return 8; }, // EBADF: no preopened directories (else _initialize exits)
+    fd_prestat_get() { return 8; }, // EBADF: no preopened directories (older modules asked)
   };
   const imports = {};
   for (const im of WebAssembly.Module.imports(module)) {
