@@ -7,8 +7,9 @@ page loaded from disk (file://) as a teacher would open it.
     --trace` prints after layers 1, 2 and 3; every text is painted as wide
     as the layout measured it (the font is DejaVu Sans);
   - empty:4: a sorting network built by clicks (wire positions read from
-    the engine's scene, window.snScene) is "sorts"; with one comparator
-    deleted, "does NOT sort" with the counterexample `sortnet check` gives;
+    the engine's scene, window.snScene) is "sorts", answered by the Web
+    Worker; with one comparator deleted, "does NOT sort" with the
+    counterexample `sortnet check` gives;
   - a malformed pasted network: FILE:LINE:COLUMN in #error, the network
     shown stays; a JSON syntax error names its line and column; a JSON
     file opened keeps its n;
@@ -210,6 +211,9 @@ def test_edit(d):
               lambda s: s.get("verdict_kind") not in (None, "none", "checking"))
     if s and (s["verdict_kind"] != "sorts" or not s["verdict"].startswith("sorts")):
         fail("the built network: verdict %r (%s)" % (s["verdict"], s["verdict_kind"]))
+    # the verdicts came from the Web Worker (a Blob URL, from file://), not the page's thread
+    if not d.execute_script("return window.snVerdictMs.length"):
+        fail("no verdict came from the worker")
     # select the last comparator (1,2) by a click on it, then Delete
     cmps = [p for p in d.execute_script("return window.snScene(%d)" % ROLE_COMPARATOR) if p["kind"] == 0]
     last = max(cmps, key=lambda p: p["cmp"]) if cmps else None
