@@ -203,7 +203,8 @@
     if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
     if (E.snw_frame(w, h, dpr) === 0) paint();
     else showError(snString(E, E.snw_error()));
-    const s = window.snState = JSON.parse(snString(E, E.snw_state()));
+    const prev = window.snState, s = window.snState = JSON.parse(snString(E, E.snw_state()));
+    if (!prev || prev.name !== s.name) pickerShows(s.name);
     $('verdict').textContent = [s.name, s.size_text, s.verdict].filter(Boolean).join(' · ');
     $('step').textContent = 'layer ' + s.step + '/' + s.layers;
     $('play').textContent = s.playing ? 'Pause' : 'Play';
@@ -283,6 +284,11 @@
   canvas.addEventListener('dblclick', () => act('fit'));
 
   // ---- controls
+  function pickerShows(name) { // the network shown, in the picker (unless it is being typed in)
+    if (document.activeElement !== $('net-name')) $('net-name').value = name;
+    const m = /^([\w-]+):(\d+)$/.exec(name);
+    if (m && [...$('net-gen').options].some((o) => o.value === m[1])) { $('net-gen').value = m[1]; $('net-n').value = m[2]; }
+  }
   for (const g of cat.generators) $('net-gen').add(new Option(g.name, g.name));
   for (const g of ['best', 'median']) if (cat[g]) $('net-gen').add(new Option(g + ':N (' + cat[g].join('..') + ')', g));
   for (const l of cat.lessons) $('lesson').add(new Option(l.title || l.name, l.name));
@@ -352,8 +358,6 @@
     $('net-name').value = cfg.net || 'bitonic:16';
     open($('net-name').value);
   }
-  const m = /^([\w-]+):(\d+)$/.exec($('net-name').value);
-  if (m && [...$('net-gen').options].some((o) => o.value === m[1])) { $('net-gen').value = m[1]; $('net-n').value = m[2]; }
   window.snReady = true;
   redraw();
 })().catch((e) => {
