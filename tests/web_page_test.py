@@ -5,7 +5,8 @@ page loaded from disk (file://) as a teacher would open it.
 
   - bitonic:8 on 8,7,...,1: three steps show the values `sortnet run
     --trace` prints after layers 1, 2 and 3; every text is painted as wide
-    as the layout measured it (the font is DejaVu Sans);
+    as the layout measured it (the font is DejaVu Sans); the exports parse
+    and a download button saves a file;
   - empty:4: a sorting network built by clicks (wire positions read from
     the engine's scene, window.snScene) is "sorts", answered by the Web
     Worker; with one comparator deleted, "does NOT sort" with the
@@ -141,6 +142,26 @@ def test_steps(d):
         return worst;""")
     if not worst or worst["off"] > 0.03:
         fail("painted text is not the width the layout measured: %s" % worst)
+    # what the downloads hold: the network in every format, the diagram as SVG
+    exp = d.execute_script("return ['bracket', 'json', 'sn', 'svg'].map(window.snExport)")
+    if not exp[0] or exp[0].count("\n") != 6:
+        fail("bracket export: %r" % exp[0])
+    if not exp[1] or json.loads(exp[1]).get("N") != 8:
+        fail("JSON export: %r" % exp[1])
+    if not exp[2] or not exp[2].startswith("Inputs: 8"):
+        fail(".sn export: %r" % exp[2])
+    if not exp[3] or "<svg" not in exp[3]:
+        fail("SVG export: %r" % (exp[3] or "")[:200])
+    # a download button saves that text as a file (a Blob download)
+    dl = os.path.join(tmp, "downloads")
+    os.makedirs(dl, exist_ok=True)
+    d.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": dl})
+    d.find_element("id", "dl-sn").click()
+    saved = os.path.join(dl, "bitonic_8.sn")
+    try:
+        WebDriverWait(d, WAIT).until(lambda d: os.path.exists(saved) and open(saved).read() == exp[2])
+    except Exception:
+        fail("the .sn download: %s holds %s" % (os.listdir(dl), [open(os.path.join(dl, f)).read()[:80] for f in os.listdir(dl)]))
     for k in (1, 2, 3):
         key(d, Keys.ARROW_RIGHT)
         s = until(d, "step %d" % k, lambda s, k=k: s.get("step") == k and not s.get("playing"))
