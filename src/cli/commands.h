@@ -8,12 +8,13 @@ int cmd_info(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_transform(int argc, char **argv); /* cmd_transform.c */
-int cmd_check(int argc, char **argv);     /* cmd_check.c (SN_HAVE_CHECK) */
-int cmd_draw(int argc, char **argv);      /* cmd_draw.c (SN_HAVE_CAIRO) */
-int cmd_gpu(int argc, char **argv);       /* cmd_gpu.c (SN_HAVE_OPENCL) */
-int cmd_view(int argc, char **argv);      /* cmd_view.c (SN_HAVE_SDL) */
-int cmd_web(int argc, char **argv);       /* cmd_web.c (SN_HAVE_WEB) */
+int cmd_check(int argc, char **argv); /* cmd_check.c (SN_HAVE_CHECK) */
+int cmd_draw(int argc, char **argv);  /* cmd_draw.c (SN_HAVE_CAIRO) */
+int cmd_gpu(int argc, char **argv);   /* cmd_gpu.c (SN_HAVE_OPENCL) */
+int cmd_view(int argc, char **argv);  /* cmd_view.c (SN_HAVE_SDL) */
 /* `sortnet gpu sort` (cmd_gpu_sort.c, SN_HAVE_OPENCL); argv[0] = "sort" */
 int cmd_gpu_sort(int argc, char **argv);
+/* `sortnet web` (cmd_web.c, SN_HAVE_WEB) */
+int cmd_web(int argc, char **argv);
 
 #endif
