@@ -48,6 +48,9 @@ expect 0 "$S" web bitonic:8 --input 8,7,6,5,4,3,2,1 -o "$T/b.html"
 expect 0 "$S" web bitonic --bits 0110 -o "$T/b.html"
 [ "$(config "$T/b.html")" = '{"input": "bits:0110", "net": "bitonic:4"}' ] ||
     fail "sized by --bits: $(config "$T/b.html")"
+vals=$(seq 1024 -1 1 | paste -sd, -)
+expect 0 "$S" web bitonic:1024 --input "$vals" -o "$T/b.html"
+config "$T/b.html" | grep -qF "\"input\": \"list:$vals\"" || fail "1024 values were not all embedded"
 expect 0 "$S" web best:9 --random 7 -o "$T/b.html"
 config "$T/b.html" | grep -q '"input": "random:7"' || fail "--random: $(config "$T/b.html")"
 

@@ -226,19 +226,31 @@ static int load_lesson(const char *path, web_config *c, char **text)
     return 0;
 }
 
-/* The input options as the engine's input text ("random:7", "list:3,1,2"). */
-static const char *input_text(const cli_input *in, char *buf, size_t cap)
+/* The input options as the engine's input text ("random:7", "list:3,1,2"),
+ * sn_malloc'd (NULL: none given, or out of memory with *oom set). */
+static char *input_text(const cli_input *in, bool *oom)
 {
+    *oom = false;
     if (!in->given)
         return NULL;
+    const char *kind = "random:", *text = "";
+    char seed[32];
     switch (in->spec.kind) {
-    case SN_INPUT_LIST: snprintf(buf, cap, "list:%s", in->spec.text); break;
-    case SN_INPUT_BITS: snprintf(buf, cap, "bits:%s", in->spec.text); break;
-    case SN_INPUT_REVERSE: return "reverse";
-    case SN_INPUT_SORTED: return "sorted";
-    default: snprintf(buf, cap, "random:%llu", (unsigned long long)in->spec.seed); break;
+    case SN_INPUT_LIST: kind = "list:", text = in->spec.text; break;
+    case SN_INPUT_BITS: kind = "bits:", text = in->spec.text; break;
+    case SN_INPUT_REVERSE: kind = "reverse"; break;
+    case SN_INPUT_SORTED: kind = "sorted"; break;
+    default:
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)in->spec.seed);
+        text = seed;
+        break;
     }
-    return buf;
+    size_t len = strlen(kind) + strlen(text) + 1;
+    char *s = sn_malloc(len);
+    if (s)
+        snprintf(s, len, "%s%s", kind, text);
+    *oom = !s;
+    return s;
 }
 
 int cmd_web(int argc, char **argv)
@@ -287,10 +299,12 @@ int cmd_web(int argc, char **argv)
 
     web_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    char ibuf[4096], sbuf[512];
-    cfg.input = input_text(&in, ibuf, sizeof ibuf);
-    if (cfg.input && strlen(cfg.input) + 1 >= sizeof ibuf)
-        return cli_error(CLI_USAGE, "--input", "too many values for the page");
+    char sbuf[512];
+    bool oom;
+    char *input = input_text(&in, &oom);
+    if (oom)
+        return cli_error(CLI_DEVICE, "web", "out of memory");
+    cfg.input = input;
     char *text = NULL;
     int rc = 0;
     if (lesson) {
@@ -321,5 +335,6 @@ int cmd_web(int argc, char **argv)
         }
     }
     sn_free(text);
+    sn_free(input);
     return rc;
 }
