@@ -76,19 +76,20 @@ SNW_EXPORT(snw_catalog) const char *snw_catalog(void);
  * "best:9", "median:25", "empty:4", ...) on input `input` (as the CLI
  * options say it: "random:SEED", "reverse", "sorted", "bits:0110",
  * "list:3,1,2"; empty: random seed 1). Leaves any lesson. */
-SNW_EXPORT(snw_open) int snw_open(const char *spec, size_t spec_len, const char *input,
-                                  size_t input_len);
+SNW_EXPORT(snw_open)
+int snw_open(const char *spec, size_t spec_len, const char *input, size_t input_len);
 /* Open a network from file text in any format sortnet reads (detected);
  * `file` names it in errors and in the title ("pasted" when empty). */
-SNW_EXPORT(snw_open_text) int snw_open_text(const char *text, size_t len, const char *file,
-                                            size_t file_len, const char *input, size_t input_len);
+SNW_EXPORT(snw_open_text)
+int snw_open_text(const char *text, size_t len, const char *file, size_t file_len,
+                  const char *input, size_t input_len);
 /* Change the input of the shown network(s) (same syntax as snw_open). */
 SNW_EXPORT(snw_set_input) int snw_set_input(const char *input, size_t input_len);
 
 /* Open lesson text (file names it in errors) or a shipped lesson by name
  * (text NULL: name in file); shows its first step. */
-SNW_EXPORT(snw_lesson_open) int snw_lesson_open(const char *text, size_t len, const char *file,
-                                                size_t file_len);
+SNW_EXPORT(snw_lesson_open)
+int snw_lesson_open(const char *text, size_t len, const char *file, size_t file_len);
 /* Lesson step i (0-based); 2 when out of range. */
 SNW_EXPORT(snw_lesson_go) int snw_lesson_go(size_t i);
 
@@ -165,7 +166,58 @@ SNW_EXPORT(snw_export) const char *snw_export(const char *format, size_t len);
  * step that settles) is checked in the caller and the worker's answer then
  * ignored; js_verdict_cancel() says the running job is no longer wanted. */
 SNW_EXPORT(snw_check_text) const char *snw_check_text(const char *text, size_t len);
-SNW_EXPORT(snw_verdict_deliver) int snw_verdict_deliver(uint32_t id, const char *answer,
-                                                        size_t len);
+SNW_EXPORT(snw_verdict_deliver)
+int snw_verdict_deliver(uint32_t id, const char *answer, size_t len);
+
+/* ---- the schedule on the page's GPU (src/web/gpu_plan.c; the runner is
+ * src/web/page/webgpu.js with kernels/layer.wgsl, fused.wgsl, digest.wgsl).
+ * One plan at a time; its own error text (snw_gpu_error); pointers valid
+ * until the next snw_gpu_plan / snw_gpu_keys.
+ *
+ * snw_gpu_plan: net is a name ("bitonic:1048576", is_text 0) or network
+ * text in any format (is_text 1). tile: keys of a workgroup's tile (a
+ * power of two). Layer table, SNW_GPU_LAYER_STRIDE words a layer:
+ *   [0] kind: SNW_GPU_PARTNERS (explicit: partner row [3] of n words: the
+ *       max wire of the comparator on the min wire, on the max wire the min
+ *       wire | 0x80000000, 0xFFFFFFFF idle), SNW_GPU_BITONIC,
+ *       SNW_GPU_ODDEVEN_MERGE, SNW_GPU_TRANSPOSITION (closed forms with
+ *       [1] p, [2] q as in core/schedule.h)
+ *   [4] 1 when every comparator stays inside one tile  [5] its pass.
+ * Passes, SNW_GPU_PASS_STRIDE words: [0] first layer [1] layers
+ * [2] fused (1: a run of >= 2 tile-local layers done in workgroup memory).
+ * snw_gpu_keys: input "random:SEED", "special:SEED" (random bits with
+ * NaNs, +-0, +-inf), "reverse", "sorted", "bits:0110", "list:3,1,2";
+ * type 0 i32, 1 u32, 2 f32; payload: the original index i.
+ * snw_gpu_reference: the trace (DIGEST mode); digests: (layers + 1)
+ * pairs of uint32 (low, high) of sn_trace_digest(step 0..layers).
+ * snw_gpu_state(k): the reference's keys after k layers (payload:
+ * snw_gpu_state_payload). snw_gpu_cpu_run: sn_exec_run on a copy (the
+ * page times it). snw_gpu_info: JSON {"name","n","layers","size" (-1:
+ * not counted),"passes","fused_passes","fused_layers","tile",
+ * "partner_rows","type","payload"}. */
+#define SNW_GPU_LAYER_STRIDE 8
+#define SNW_GPU_PASS_STRIDE 4
+enum { SNW_GPU_PARTNERS = 0, SNW_GPU_BITONIC, SNW_GPU_ODDEVEN_MERGE, SNW_GPU_TRANSPOSITION };
+SNW_EXPORT(snw_gpu_error) const char *snw_gpu_error(void);
+SNW_EXPORT(snw_gpu_plan) int snw_gpu_plan(const char *net, size_t len, int is_text, uint32_t tile);
+SNW_EXPORT(snw_gpu_n) uint32_t snw_gpu_n(void);
+SNW_EXPORT(snw_gpu_layers) size_t snw_gpu_layers(void);
+SNW_EXPORT(snw_gpu_layer_table) const uint32_t *snw_gpu_layer_table(void);
+SNW_EXPORT(snw_gpu_pass_count) size_t snw_gpu_pass_count(void);
+SNW_EXPORT(snw_gpu_passes) const uint32_t *snw_gpu_passes(void);
+SNW_EXPORT(snw_gpu_partners) const uint32_t *snw_gpu_partners(void);
+SNW_EXPORT(snw_gpu_partner_rows) size_t snw_gpu_partner_rows(void);
+SNW_EXPORT(snw_gpu_keys) int snw_gpu_keys(const char *input, size_t len, int type, int payload);
+SNW_EXPORT(snw_gpu_input) const uint32_t *snw_gpu_input(void);
+SNW_EXPORT(snw_gpu_input_payload) const uint32_t *snw_gpu_input_payload(void);
+SNW_EXPORT(snw_gpu_reference) int snw_gpu_reference(void);
+SNW_EXPORT(snw_gpu_digests) const uint32_t *snw_gpu_digests(void);
+SNW_EXPORT(snw_gpu_final) const uint32_t *snw_gpu_final(void);
+SNW_EXPORT(snw_gpu_final_payload) const uint32_t *snw_gpu_final_payload(void);
+SNW_EXPORT(snw_gpu_state) const uint32_t *snw_gpu_state(size_t step);
+SNW_EXPORT(snw_gpu_state_payload) const uint32_t *snw_gpu_state_payload(void);
+SNW_EXPORT(snw_gpu_cpu_run) int snw_gpu_cpu_run(void);
+SNW_EXPORT(snw_gpu_key_text) const char *snw_gpu_key_text(uint32_t bits);
+SNW_EXPORT(snw_gpu_info) const char *snw_gpu_info(void);
 
 #endif
