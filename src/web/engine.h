@@ -76,20 +76,19 @@ SNW_EXPORT(snw_catalog) const char *snw_catalog(void);
  * "best:9", "median:25", "empty:4", ...) on input `input` (as the CLI
  * options say it: "random:SEED", "reverse", "sorted", "bits:0110",
  * "list:3,1,2"; empty: random seed 1). Leaves any lesson. */
-SNW_EXPORT(snw_open)
-int snw_open(const char *spec, size_t spec_len, const char *input, size_t input_len);
+SNW_EXPORT(snw_open) int snw_open(const char *spec, size_t spec_len, const char *input,
+                                  size_t input_len);
 /* Open a network from file text in any format sortnet reads (detected);
  * `file` names it in errors and in the title ("pasted" when empty). */
-SNW_EXPORT(snw_open_text)
-int snw_open_text(const char *text, size_t len, const char *file, size_t file_len,
-                  const char *input, size_t input_len);
+SNW_EXPORT(snw_open_text) int snw_open_text(const char *text, size_t len, const char *file,
+                                            size_t file_len, const char *input, size_t input_len);
 /* Change the input of the shown network(s) (same syntax as snw_open). */
 SNW_EXPORT(snw_set_input) int snw_set_input(const char *input, size_t input_len);
 
 /* Open lesson text (file names it in errors) or a shipped lesson by name
  * (text NULL: name in file); shows its first step. */
-SNW_EXPORT(snw_lesson_open)
-int snw_lesson_open(const char *text, size_t len, const char *file, size_t file_len);
+SNW_EXPORT(snw_lesson_open) int snw_lesson_open(const char *text, size_t len, const char *file,
+                                                size_t file_len);
 /* Lesson step i (0-based); 2 when out of range. */
 SNW_EXPORT(snw_lesson_go) int snw_lesson_go(size_t i);
 
@@ -166,8 +165,8 @@ SNW_EXPORT(snw_export) const char *snw_export(const char *format, size_t len);
  * step that settles) is checked in the caller and the worker's answer then
  * ignored; js_verdict_cancel() says the running job is no longer wanted. */
 SNW_EXPORT(snw_check_text) const char *snw_check_text(const char *text, size_t len);
-SNW_EXPORT(snw_verdict_deliver)
-int snw_verdict_deliver(uint32_t id, const char *answer, size_t len);
+SNW_EXPORT(snw_verdict_deliver) int snw_verdict_deliver(uint32_t id, const char *answer,
+                                                        size_t len);
 
 /* ---- the schedule on the page's GPU (src/web/gpu_plan.c; the runner is
  * src/web/page/webgpu.js with kernels/layer.wgsl, fused.wgsl, digest.wgsl).

@@ -59,6 +59,8 @@
   };
   E = await snInstantiate(module, env);
   const cat = window.snCatalog = JSON.parse(snString(E, E.snw_catalog()));
+  // GPU (issue 35): the schedule on this GPU (webgpu.js); the page works without it
+  try { snGpuAttach({module, E, inputSpec}); } catch (e) { console.warn('sortnet: no GPU panel:', e); }
 
   // ---- engine calls; any failure is one line in #error, nothing else changes
   function showError(text) { $('error').textContent = text || ''; }
