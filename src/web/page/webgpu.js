@@ -10,7 +10,8 @@
 // runs one: opts {net: name or text (default: the shown network), text: true
 // when net is network text, input (default: the page's input), type: 'i32' |
 // 'u32' | 'f32', payload: bool, inject: {layer (1-based), index} | null,
-// time: bool (default true), fuse: false (every layer a pass of its own),
+// time: bool (default true), verify: false (no digests: the final array
+// only, for benchmarks), fuse: false (every layer a pass of its own),
 // kernels: {name: WGSL} replacing kernels/NAME.wgsl for this run, max_buffer:
 // bytes, a lower buffer limit than the adapter's (tests)}. Errors never throw out of it: snGpu.status
 // 'error' and snGpu.message say what happened.
@@ -251,11 +252,23 @@ function snGpuAttach({module, E, inputSpec}) {
       const ref = u32s(P.snw_gpu_digests(), (L + 1) * 2);
       const refKeys = u32s(P.snw_gpu_final(), n);
       const refPay = opts.payload ? u32s(P.snw_gpu_final_payload(), n) : null;
-      const v = await gpuRun(d, pl, job, {digest: true, stop: L, readKeys: true});
+      // timing: the whole run (upload, layers, read back) against sn_exec_run in WebAssembly
+      const timing = async () => {
+        // repeated until 20 ms have passed: small runs are below the clock's resolution
+        let reps = 0;
+        const t1 = performance.now();
+        do { cFail(P.snw_gpu_cpu_run()); reps++; } while (performance.now() - t1 < 20 && reps < 1000);
+        const wasm = (performance.now() - t1) / reps;
+        const g = await gpuRun(d, pl, job, {digest: false, stop: L, readKeys: true});
+        return {g, wasm_ms: wasm, gpu_ms: g.ms, ratio: wasm / Math.max(g.ms, 1e-3)};
+      };
+      const verify = opts.verify !== false; // false: the final array only (benchmarks)
+      const timed = !verify ? await timing() : null;
+      const v = verify ? await gpuRun(d, pl, job, {digest: true, stop: L, readKeys: true}) : timed.g;
       const result = {adapter: adapterName(), n, layers: L, size: info.size, name: info.name || shown,
         passes: info.passes, fused_passes: info.fused_passes, fused_layers: info.fused_layers,
         tile: SN_GPU_TILE, type: t, payload: !!opts.payload, inject};
-      let k = 0;
+      let k = verify ? 0 : L + 1;
       while (k <= L && v.digests[2 * k] === ref[2 * k] && v.digests[2 * k + 1] === ref[2 * k + 1]) k++;
       let differ = null;
       if (k <= L) { // the first layer whose digest differs: run to it and find the key
@@ -275,18 +288,10 @@ function snGpuAttach({module, E, inputSpec}) {
           if (i < n) differ = {first_layer: L, index: i, payload: true, expected: String(refPay[i]), actual: String(v.pay[i])};
         }
       }
-      // timing: the whole run (upload, layers, read back) against sn_exec_run in WebAssembly
-      if (opts.time !== false) {
-        // repeated until 20 ms have passed: small runs are below the clock's resolution
-        let reps = 0;
-        const t1 = performance.now();
-        do { cFail(P.snw_gpu_cpu_run()); reps++; } while (performance.now() - t1 < 20 && reps < 1000);
-        result.wasm_ms = (performance.now() - t1) / reps;
-        const g = await gpuRun(d, pl, job, {digest: false, stop: L, readKeys: true});
-        result.gpu_ms = g.ms;
-        result.ratio = result.wasm_ms / Math.max(g.ms, 1e-3);
-      }
-      result.verify_ms = v.ms;
+      const tm = timed || (opts.time !== false ? await timing() : null);
+      if (tm) Object.assign(result, {wasm_ms: tm.wasm_ms, gpu_ms: tm.gpu_ms, ratio: tm.ratio});
+      if (verify) result.verify_ms = v.ms;
+      result.verified = verify ? 'layers' : 'final';
       result.final = Array.from(v.keys.subarray(0, 32), keyText); // the GPU's first keys, as text
       if (differ) {
         Object.assign(result, differ, {status: 'differs', identical: false});
@@ -297,7 +302,7 @@ function snGpuAttach({module, E, inputSpec}) {
       } else {
         Object.assign(result, {status: 'identical', identical: true});
         result.message = 'identical on ' + result.adapter + ': ' + n + ' keys (' + t + (opts.payload ? ', payload' : '') +
-          '), ' + L + ' layers, every layer\'s digest and the final array';
+          '), ' + L + ' layers, ' + (verify ? 'every layer\'s digest and the final array' : 'the final array (layers not checked)');
       }
       if (result.ratio != null)
         result.message += '; GPU ' + result.gpu_ms.toFixed(1) + ' ms, WebAssembly ' + result.wasm_ms.toFixed(result.wasm_ms < 1 ? 3 : 1) +
@@ -334,7 +339,7 @@ function snGpuAttach({module, E, inputSpec}) {
     if (!navigator.gpu) why = 'this browser has no WebGPU';
     else {
       try { adapter = await navigator.gpu.requestAdapter(); } catch (e) { why = e.message; }
-      if (!adapter && !why) why = 'the browser offers no GPU adapter (WebGPU off or no driver)';
+      if (!adapter && !why) why = 'the browser offers no GPU adapter: WebGPU is off or there is no driver';
     }
     if (why) {
       set({available: false, reason: why, status: 'unavailable', message: 'WebGPU is not available: ' + why});
