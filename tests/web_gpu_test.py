@@ -13,7 +13,8 @@ by chromedriver through python3-selenium, the page loaded from disk.
   - an injected fault is found at its layer, in a fused (workgroup-tile)
     pass, in a one-layer pass and through the page's fault control;
   - a kernel that does not compile, a buffer over the limit, an unknown
-    network, keys that do not fit: one clear line, the page keeps working;
+    network, keys that do not fit, the device lost: one clear line, the
+    page keeps working and the next run works;
   - without the flag: the "not available" line, and the page steps and
     opens networks as before.
 
@@ -248,7 +249,8 @@ def test_with_webgpu(d):
             ("an unknown network", '{net: "nosuch:4"}', "unknown generator"),
             ("keys that do not fit", '{net: "bitonic:16", input: "bits:01"}', "input:"),
             ("too many keys", '{net: "bitonic:33554432"}', "at most 2^24"),
-            ("a fault after no layer", '{net: "bitonic:8", inject: {layer: 7, index: 0}}', "layers 1 to 6")):
+            ("a fault after no layer", '{net: "bitonic:8", inject: {layer: 7, index: 0}}', "layers 1 to 6"),
+            ("the device lost", '{net: "bitonic:4096", lose: true}', "the GPU device was lost")):
         r = run(d, what, opts)
         if r.get("status") != "error" or want not in r.get("message", ""):
             fail("%s: expected an error saying %r: %s" % (what, want, json.dumps(r)))

@@ -13,7 +13,8 @@
 // time: bool (default true), verify: false (no digests: the final array
 // only, for benchmarks), fuse: false (every layer a pass of its own),
 // kernels: {name: WGSL} replacing kernels/NAME.wgsl for this run, max_buffer:
-// bytes, a lower buffer limit than the adapter's (tests)}. Errors never throw out of it: snGpu.status
+// bytes, a lower buffer limit than the adapter's, lose: true (the device
+// destroyed before the run) (tests)}. Errors never throw out of it: snGpu.status
 // 'error' and snGpu.message say what happened.
 'use strict';
 
@@ -25,7 +26,8 @@ function snGpuAttach({module, E, inputSpec}) {
   const line = $('gpu-line'), box = $('gpu-box');
   const gpu = window.snGpu = {available: null, adapter: '', status: 'idle', message: ''};
   let P = null; // the plan's own instance of the module
-  let device = null, adapter = null, pipes = null;
+  let device = null, adapter = null, pipes = null, used = null;
+  const lost = new WeakMap(); // device -> why it was lost
 
   function say(text, kind) {
     line.textContent = text;
@@ -54,10 +56,11 @@ function snGpuAttach({module, E, inputSpec}) {
       maxStorageBufferBindingSize: lim.maxStorageBufferBindingSize, maxBufferSize: lim.maxBufferSize}});
     const d = device;
     d.lost.then((info) => {
-      if (device === d) { device = null; pipes = null; }
-      if (info.reason !== 'destroyed') {
-        set({status: 'error', message: 'the GPU device was lost (' + (info.message || info.reason) + '); the next run asks for a new one'});
-        say(gpu.message, 'err');
+      if (device === d) { device = null; pipes = null; adapter = null; } // a lost device's adapter is spent
+      lost.set(d, info.message || info.reason || 'no reason given');
+      if (gpu.status !== 'running') { // between runs: say so now; during one, the run says it
+        set({status: 'error', message: 'the GPU device was lost (' + lost.get(d) + '); the next run asks for a new one'});
+        say('GPU: ' + gpu.message, 'err');
       }
     });
     pipes = null;
@@ -215,8 +218,9 @@ function snGpuAttach({module, E, inputSpec}) {
     const trapped = (e) => e instanceof WebAssembly.RuntimeError || e instanceof RangeError;
     try {
       if (kt === undefined) throw new Error('key type ' + t + ': expected i32, u32 or f32');
-      const d = await getDevice();
+      const d = used = await getDevice();
       const pl = await pipelines(d, opts.kernels);
+      if (opts.lose) d.destroy(); // tests: the device lost before the run
       await plan();
       let net = opts.net, text = !!opts.text, shown = '';
       if (net === undefined) { // the shown network as sn text (edits included), by its shown name
@@ -311,9 +315,13 @@ function snGpuAttach({module, E, inputSpec}) {
       say('GPU: ' + result.message, differ ? 'err' : 'ok');
     } catch (e) {
       if (trapped(e)) P = null; // the plan's instance is spent; the page's engine is not touched
-      let msg = e && e.message ? e.message : String(e);
-      if (e && e.name === 'OperationError' || /out of memory/i.test(msg)) msg = 'the GPU is out of memory: ' + msg;
+      let msg = (e && e.message ? e.message : String(e)).split('\n')[0].trim(); // not Dawn's source lines
+      if (/out of memory/i.test(msg) && !/^the /.test(msg)) msg = 'the GPU is out of memory: ' + msg;
       if (trapped(e)) msg = 'the reference ran out of memory (' + msg + '): take fewer keys';
+      else if (used && (lost.has(used) || /lost|destroy/i.test(msg))) {
+        const why = await used.lost.then((i) => i.message || i.reason);
+        msg = 'the GPU device was lost (' + why + '): ' + msg + '; the next run asks for a new one';
+      }
       set({status: 'error', message: msg, identical: null});
       say('GPU: ' + msg, 'err');
     }
