@@ -192,6 +192,23 @@ def test_with_webgpu(d):
     else:
         print("ok: best:64 (shown, u32, payload):", g["message"])
 
+    # a chosen n through the controls: the generator shown (bitonic) on 4096
+    # keys, the f32 keys with NaNs and signed zeros
+    d.execute_script("document.getElementById('net-gen').value = 'bitonic';"
+                     "document.getElementById('gpu-type').value = 'f32s';"
+                     "document.getElementById('gpu-payload').checked = false;"
+                     "document.getElementById('gpu-n').value = '4096';")
+    before = gpu(d).get("runs")
+    d.find_element("id", "gpu-run").click()
+    WebDriverWait(d, RUN_WAIT).until(lambda d: (gpu(d) or {}).get("runs") != before
+                                     and gpu(d).get("status") not in ("running", "idle"))
+    g = gpu(d)
+    if not g.get("identical") or g.get("n") != 4096 or g.get("type") != "f32" or g.get("name") != "bitonic:4096":
+        fail("n = 4096 through the controls, f32 with NaNs: %s" % json.dumps(g))
+    else:
+        print("ok: n = 4096 through the controls (f32, NaNs, +-0):", g["message"])
+    d.execute_script("document.getElementById('gpu-n').value = '';")
+
     # a random network from a file, opened through the page's file control
     rnd = random.Random(35)
     n = 37
