@@ -190,6 +190,26 @@ static void test_lessons(void)
     }
 }
 
+/* A phone held upright (the page's canvas on a 390 x 844 screen at HiDPI
+ * 3: 1170 x 1788 device pixels): the 0-1 chart's caption and legend, the
+ * structure labels, edit mode and a lesson stay inside their panes (the
+ * caption "(it sorts)" once ran past the right edge). */
+static void test_phone(void)
+{
+    double keep = hidpi;
+    hidpi = 3.0;
+    const sn_action z[1] = {SN_ACT_ZERO_ONE}, w[1] = {SN_ACT_STRUCTURE}, e[1] = {SN_ACT_EDIT};
+    const char *b8[1] = {"bitonic:8"}, *b16[1] = {"bitonic:16"}, *best10[1] = {"best:10"};
+    const char *b20[1] = {"best:20"}, *b64[1] = {"bitonic:64"};
+    check_case(b8, 1, 1170, 1788, 1, z, 1, false, "bitonic:8 with the 0-1 chart on a phone");
+    check_case(b16, 1, 1170, 1788, 1, z, 1, false, "bitonic:16 with the 0-1 chart on a phone");
+    check_case(b20, 1, 1170, 1788, 1, z, 1, false, "best:20 with the 0-1 chart on a phone");
+    check_case(b16, 1, 1170, 1788, 1, w, 1, false, "bitonic:16 with structure labels on a phone");
+    check_case(best10, 1, 1170, 1788, 1, e, 1, false, "best:10 in edit mode on a phone");
+    check_case(b64, 1, 1170, 1788, 1, NULL, 0, false, "bitonic:64 on a phone");
+    hidpi = keep;
+}
+
 int main(void)
 {
     test_hard_cases();
@@ -203,5 +223,6 @@ int main(void)
     const char *b16[1] = {"bitonic:16"};
     const sn_action e[1] = {SN_ACT_EDIT};
     check_case(b16, 1, 1280, 800, 1, e, 1, false, "bitonic:16 in edit mode at 1280x800, HiDPI 2");
+    test_phone();
     return sn_test_finish("test_frame_scene");
 }
