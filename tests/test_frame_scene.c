@@ -210,12 +210,41 @@ static void test_phone(void)
     hidpi = keep;
 }
 
+/* The window's help lists the window's keys (the page's are its own:
+ * test_web_engine). */
+static void test_window_help(void)
+{
+    const char *spec[1] = {"bitonic:8"};
+    sn_group g;
+    sn_diag d;
+    sn_view_input in = rnd(1);
+    CHECK(sn_group_init(&g, spec, 1, &in, &d) == SN_OK);
+    sn_frame *fr[1] = {sn_frame_create()};
+    sn_group_action(&g, SN_ACT_HELP);
+    sn_scene *sc = sn_scene_create(1280, 720);
+    CHECK(sc && sn_frame_scene_group(fr, &g, NULL, 1280, 720, 1, sc) == SN_OK);
+    bool quit = false, save = false, download = false;
+    for (size_t i = 0; sc && i < sn_scene_count(sc); i++) {
+        const sn_prim *p = sn_scene_at(sc, i);
+        if (p->kind != SN_PRIM_TEXT)
+            continue;
+        quit |= strstr(sn_scene_str(sc, p), "Q: quit") != NULL;
+        save |= strcmp(sn_scene_str(sc, p), "save SVG / PNG screenshot") == 0;
+        download |= strstr(sn_scene_str(sc, p), "download") != NULL;
+    }
+    CHECK(quit && save && !download);
+    sn_scene_destroy(sc);
+    sn_frame_destroy(fr[0]);
+    sn_group_cleanup(&g);
+}
+
 int main(void)
 {
     test_hard_cases();
     test_edit_frame();
     test_caption();
     test_lessons();
+    test_window_help();
     /* the same on a HiDPI screen: twice the pixels, twice the floor */
     hidpi = 2.0;
     const char *three[3] = {"bitonic:64", "oddeven-merge:64", "best:64"};

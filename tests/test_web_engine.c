@@ -443,6 +443,50 @@ static void test_exports(void)
     CHECK(strstr(snw_error(), "png") != NULL);
 }
 
+/* Is `text` one of the last frame's texts (a part of one, with `part`)? */
+static bool frame_says(const char *text, bool part)
+{
+    const char *str = snw_scene_strings();
+    for (size_t i = 0; i < snw_scene_count(); i++) {
+        const double *p = prim(i);
+        if (p[0] != SN_PRIM_TEXT)
+            continue;
+        size_t off = (size_t)p[14], len = (size_t)p[15];
+        char buf[512];
+        if (len >= sizeof buf)
+            continue;
+        memcpy(buf, str + off, len);
+        buf[len] = '\0';
+        if (part ? strstr(buf, text) != NULL : strcmp(buf, text) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* The help (H) lists the page's keys, not the window's: downloads for S
+ * and P, O opens a file, Ctrl+S downloads the network; no OpenCL (G),
+ * sound (M), reloading or quitting. */
+static void test_help_keys(void)
+{
+    CHECK(open_net("bitonic:8", "random:1") == 0);
+    CHECK(act("h") == 1);
+    CHECK(snw_frame(1280, 720, 1) == 0);
+    CHECK(frame_says("download the diagram as SVG / PNG", false));
+    CHECK(frame_says("open a network file (or drop one here)", false));
+    CHECK(frame_says("Ctrl+S", false));
+    CHECK(!frame_says("OpenCL", true));
+    CHECK(!frame_says("quit", true));
+    CHECK(!frame_says("sound", true));
+    CHECK(!frame_says("reload", true));
+    /* a lesson's views serve the page too */
+    CHECK(snw_lesson_open(NULL, 0, LEN("02")) == 0);
+    CHECK(act("h") == 1);
+    CHECK(snw_frame(390 * 3, 596 * 3, 3) == 0);
+    CHECK(frame_says("download the diagram as SVG / PNG", false));
+    CHECK(!frame_says("quit", true));
+    CHECK(act("h") == 1);
+}
+
 static void test_catalog_and_answers(void)
 {
     json_error_t e;
@@ -520,5 +564,6 @@ int main(void)
     test_bad_input();
     test_lesson();
     test_exports();
+    test_help_keys();
     return sn_test_finish("test_web_engine");
 }

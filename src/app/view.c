@@ -1560,13 +1560,11 @@ void sn_view_status_parts(const sn_view *v, sn_view_status *st)
         snprintf(st->gpu_short, sizeof st->gpu_short, "OpenCL: %s",
                  v->gpu.identical ? "identical" : "differs");
     } else {
-#if defined(__wasm__)
-        /* the page: no OpenCL to speak of */
-        st->gpu[0] = '\0';
-#else
-        snprintf(st->gpu, sizeof st->gpu, "%s",
-                 v->gpu_built ? "OpenCL: not checked (G)" : "OpenCL: not built");
-#endif
+        if (v->front == SN_FRONT_PAGE) /* the page: no OpenCL to speak of */
+            st->gpu[0] = '\0';
+        else
+            snprintf(st->gpu, sizeof st->gpu, "%s",
+                     v->gpu_built ? "OpenCL: not checked (G)" : "OpenCL: not built");
         snprintf(st->gpu_short, sizeof st->gpu_short, "%s", v->gpu_built ? "G: check" : "");
     }
 }

@@ -296,6 +296,8 @@ static int install_group(sn_group *g, bool keep_lesson)
     E.group = *g;
     memcpy(E.frames, frames, sizeof frames);
     E.open = true;
+    for (size_t i = 0; i < E.group.count; i++)
+        E.group.view[i].front = SN_FRONT_PAGE;
     if (!keep_lesson) {
         sn_lesson_free(E.lesson);
         E.lesson = NULL;
@@ -1061,6 +1063,10 @@ int snw_frame(double w, double h, double s)
     E.w = w;
     E.h = h;
     E.s = s;
+    /* the views serve the page: their help lists the page's keys (a
+     * lesson's step may have made them anew) */
+    for (size_t i = 0; i < E.group.count; i++)
+        E.group.view[i].front = SN_FRONT_PAGE;
     sn_frame_extra x;
     sn_status st = sn_frame_scene_group(E.frames, &E.group, lesson_extra(&x), w, h, s, E.scene);
     if (st == SN_OK)
