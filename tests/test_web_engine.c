@@ -443,6 +443,46 @@ static void test_exports(void)
     CHECK(strstr(snw_error(), "png") != NULL);
 }
 
+/* "input_spec" says the input as snw_set_input takes it, after opening,
+ * a key (R), and a lesson step that gives its own values: the page's
+ * Input control shows it (it once said "random, seed 1" there). */
+static void test_input_spec(void)
+{
+    static const char *const specs[] = {"random:7", "reverse", "sorted", "bits:01101001",
+                                        "list:3,1,2,8,7,6,5,4"};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        CHECK(open_net("bitonic:8", specs[i]) == 0);
+        json_t *st = state();
+        CHECKF(strcmp(str_of(st, "input_spec"), specs[i]) == 0, "%s: input_spec %s", specs[i],
+               str_of(st, "input_spec"));
+        json_decref(st);
+    }
+    CHECK(act("r") == 1);
+    json_t *st = state();
+    CHECKF(strncmp(str_of(st, "input_spec"), "random:", 7) == 0 &&
+               strcmp(str_of(st, "input_spec"), "random:7") != 0,
+           "after R: %s", str_of(st, "input_spec"));
+    json_decref(st);
+    /* lesson 02 gives its input: a list that sets the same values again */
+    CHECK(snw_lesson_open(NULL, 0, LEN("02")) == 0);
+    st = state();
+    char spec[4096];
+    snprintf(spec, sizeof spec, "%s", str_of(st, "input_spec"));
+    json_decref(st);
+    CHECKF(strncmp(spec, "list:", 5) == 0, "lesson 02: input_spec %s", spec);
+    CHECK(snw_step_to(0) == 0);
+    st = state();
+    json_t *before = json_deep_copy(json_object_get(st, "values"));
+    json_decref(st);
+    CHECK(snw_set_input(LEN(spec)) == 0);
+    CHECK(snw_step_to(0) == 0);
+    st = state();
+    CHECK(json_equal(before, json_object_get(st, "values")));
+    CHECK(strcmp(str_of(st, "input_spec"), spec) == 0);
+    json_decref(st);
+    json_decref(before);
+}
+
 /* Is `text` one of the last frame's texts (a part of one, with `part`)? */
 static bool frame_says(const char *text, bool part)
 {
@@ -565,5 +605,6 @@ int main(void)
     test_lesson();
     test_exports();
     test_help_keys();
+    test_input_spec();
     return sn_test_finish("test_web_engine");
 }
