@@ -207,6 +207,29 @@ static void test_phone(void)
     check_case(b16, 1, 1170, 1788, 1, w, 1, false, "bitonic:16 with structure labels on a phone");
     check_case(best10, 1, 1170, 1788, 1, e, 1, false, "best:10 in edit mode on a phone");
     check_case(b64, 1, 1170, 1788, 1, NULL, 0, false, "bitonic:64 on a phone");
+    /* the values on the wires keep their digits: the pane is narrow but
+     * tall, so the drawing is made smaller rather than the values hidden */
+    sn_group g;
+    sn_diag d;
+    sn_view_input in = rnd(1);
+    CHECK(sn_group_init(&g, b8, 1, &in, &d) == SN_OK);
+    sn_frame *fr[1] = {sn_frame_create()};
+    sn_group_step_to(&g, 2);
+    sn_scene *sc = sn_scene_create(1170, 1788);
+    CHECK(sc && sn_frame_scene_group(fr, &g, NULL, 1170, 1788, hidpi, sc) == SN_OK);
+    size_t digits = 0;
+    for (size_t i = 0; sc && i < sn_scene_count(sc); i++) {
+        const sn_prim *p = sn_scene_at(sc, i);
+        if (p->kind == SN_PRIM_NOTE)
+            CHECKF(strncmp(sn_scene_str(sc, p), "values:", 7) != 0, "bitonic:8 on a phone: %s",
+                   sn_scene_str(sc, p));
+        /* a value's text on the wires (in the network pane, above the bars) */
+        digits += p->kind == SN_PRIM_TEXT && p->tag.role == SN_ROLE_VALUE && p->y1 < 1000;
+    }
+    CHECKF(digits == 8, "bitonic:8 on a phone: %zu values with digits on the wires", digits);
+    sn_scene_destroy(sc);
+    sn_frame_destroy(fr[0]);
+    sn_group_cleanup(&g);
     hidpi = keep;
 }
 
