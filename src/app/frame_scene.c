@@ -806,7 +806,7 @@ static const help_line help_all[] = {
     {"E", "edit mode: build the network by hand", HELP_BOTH},
     {"  drag", "wire to wire adds a comparator (upward:", HELP_WINDOW},
     {"", "reversed); drag one to move it", HELP_WINDOW},
-    {"  drag, 2 taps", "wire to wire adds a comparator (upward:", HELP_PAGE},
+    {"  drag, 2 clicks", "wire to wire adds a comparator (upward:", HELP_PAGE},
     {"", "reversed); drag one to move it", HELP_PAGE},
     {"  click, Tab", "select a comparator; Delete removes it", HELP_BOTH},
     {"  Ctrl+Z / Y", "undo / redo      Ctrl+S: save the network", HELP_WINDOW},
