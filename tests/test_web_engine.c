@@ -518,6 +518,17 @@ static void test_help_keys(void)
     CHECK(!frame_says("quit", true));
     CHECK(!frame_says("sound", true));
     CHECK(!frame_says("reload", true));
+    /* M: no sound to toggle in the page, and it says so */
+    CHECK(act("m") == 1);
+    json_t *st = state();
+    CHECKF(strstr(str_of(st, "message"), "no sound") != NULL, "after M: %s", str_of(st, "message"));
+    json_decref(st);
+    CHECK(act("e") == 1);
+    st = state();
+    CHECKF(strstr(str_of(st, "message"), "tap a wire, then another") != NULL, "after E: %s",
+           str_of(st, "message"));
+    json_decref(st);
+    CHECK(act("e") == 1);
     /* a lesson's views serve the page too */
     CHECK(snw_lesson_open(NULL, 0, LEN("02")) == 0);
     CHECK(act("h") == 1);
