@@ -190,12 +190,84 @@ static void test_lessons(void)
     }
 }
 
+/* A phone held upright (the page's canvas on a 390 x 844 screen at HiDPI
+ * 3: 1170 x 1788 device pixels): the 0-1 chart's caption and legend, the
+ * structure labels, edit mode and a lesson stay inside their panes (the
+ * caption "(it sorts)" once ran past the right edge). */
+static void test_phone(void)
+{
+    double keep = hidpi;
+    hidpi = 3.0;
+    const sn_action z[1] = {SN_ACT_ZERO_ONE}, w[1] = {SN_ACT_STRUCTURE}, e[1] = {SN_ACT_EDIT};
+    const char *b8[1] = {"bitonic:8"}, *b16[1] = {"bitonic:16"}, *best10[1] = {"best:10"};
+    const char *b20[1] = {"best:20"}, *b64[1] = {"bitonic:64"};
+    check_case(b8, 1, 1170, 1788, 1, z, 1, false, "bitonic:8 with the 0-1 chart on a phone");
+    check_case(b16, 1, 1170, 1788, 1, z, 1, false, "bitonic:16 with the 0-1 chart on a phone");
+    check_case(b20, 1, 1170, 1788, 1, z, 1, false, "best:20 with the 0-1 chart on a phone");
+    check_case(b16, 1, 1170, 1788, 1, w, 1, false, "bitonic:16 with structure labels on a phone");
+    check_case(best10, 1, 1170, 1788, 1, e, 1, false, "best:10 in edit mode on a phone");
+    check_case(b64, 1, 1170, 1788, 1, NULL, 0, false, "bitonic:64 on a phone");
+    /* the values on the wires keep their digits: the pane is narrow but
+     * tall, so the drawing is made smaller rather than the values hidden */
+    sn_group g;
+    sn_diag d;
+    sn_view_input in = rnd(1);
+    CHECK(sn_group_init(&g, b8, 1, &in, &d) == SN_OK);
+    sn_frame *fr[1] = {sn_frame_create()};
+    sn_group_step_to(&g, 2);
+    sn_scene *sc = sn_scene_create(1170, 1788);
+    CHECK(sc && sn_frame_scene_group(fr, &g, NULL, 1170, 1788, hidpi, sc) == SN_OK);
+    size_t digits = 0;
+    for (size_t i = 0; sc && i < sn_scene_count(sc); i++) {
+        const sn_prim *p = sn_scene_at(sc, i);
+        if (p->kind == SN_PRIM_NOTE)
+            CHECKF(strncmp(sn_scene_str(sc, p), "values:", 7) != 0, "bitonic:8 on a phone: %s",
+                   sn_scene_str(sc, p));
+        /* a value's text on the wires (in the network pane, above the bars) */
+        digits += p->kind == SN_PRIM_TEXT && p->tag.role == SN_ROLE_VALUE && p->y1 < 1000;
+    }
+    CHECKF(digits == 8, "bitonic:8 on a phone: %zu values with digits on the wires", digits);
+    sn_scene_destroy(sc);
+    sn_frame_destroy(fr[0]);
+    sn_group_cleanup(&g);
+    hidpi = keep;
+}
+
+/* The window's help lists the window's keys (the page's are its own:
+ * test_web_engine). */
+static void test_window_help(void)
+{
+    const char *spec[1] = {"bitonic:8"};
+    sn_group g;
+    sn_diag d;
+    sn_view_input in = rnd(1);
+    CHECK(sn_group_init(&g, spec, 1, &in, &d) == SN_OK);
+    sn_frame *fr[1] = {sn_frame_create()};
+    sn_group_action(&g, SN_ACT_HELP);
+    sn_scene *sc = sn_scene_create(1280, 720);
+    CHECK(sc && sn_frame_scene_group(fr, &g, NULL, 1280, 720, 1, sc) == SN_OK);
+    bool quit = false, save = false, download = false;
+    for (size_t i = 0; sc && i < sn_scene_count(sc); i++) {
+        const sn_prim *p = sn_scene_at(sc, i);
+        if (p->kind != SN_PRIM_TEXT)
+            continue;
+        quit |= strstr(sn_scene_str(sc, p), "Q: quit") != NULL;
+        save |= strcmp(sn_scene_str(sc, p), "save SVG / PNG screenshot") == 0;
+        download |= strstr(sn_scene_str(sc, p), "download") != NULL;
+    }
+    CHECK(quit && save && !download);
+    sn_scene_destroy(sc);
+    sn_frame_destroy(fr[0]);
+    sn_group_cleanup(&g);
+}
+
 int main(void)
 {
     test_hard_cases();
     test_edit_frame();
     test_caption();
     test_lessons();
+    test_window_help();
     /* the same on a HiDPI screen: twice the pixels, twice the floor */
     hidpi = 2.0;
     const char *three[3] = {"bitonic:64", "oddeven-merge:64", "best:64"};
@@ -203,5 +275,6 @@ int main(void)
     const char *b16[1] = {"bitonic:16"};
     const sn_action e[1] = {SN_ACT_EDIT};
     check_case(b16, 1, 1280, 800, 1, e, 1, false, "bitonic:16 in edit mode at 1280x800, HiDPI 2");
+    test_phone();
     return sn_test_finish("test_frame_scene");
 }

@@ -443,6 +443,101 @@ static void test_exports(void)
     CHECK(strstr(snw_error(), "png") != NULL);
 }
 
+/* "input_spec" says the input as snw_set_input takes it, after opening,
+ * a key (R), and a lesson step that gives its own values: the page's
+ * Input control shows it (it once said "random, seed 1" there). */
+static void test_input_spec(void)
+{
+    static const char *const specs[] = {"random:7", "reverse", "sorted", "bits:01101001",
+                                        "list:3,1,2,8,7,6,5,4"};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        CHECK(open_net("bitonic:8", specs[i]) == 0);
+        json_t *st = state();
+        CHECKF(strcmp(str_of(st, "input_spec"), specs[i]) == 0, "%s: input_spec %s", specs[i],
+               str_of(st, "input_spec"));
+        json_decref(st);
+    }
+    CHECK(act("r") == 1);
+    json_t *st = state();
+    CHECKF(strncmp(str_of(st, "input_spec"), "random:", 7) == 0 &&
+               strcmp(str_of(st, "input_spec"), "random:7") != 0,
+           "after R: %s", str_of(st, "input_spec"));
+    json_decref(st);
+    /* lesson 02 gives its input: a list that sets the same values again */
+    CHECK(snw_lesson_open(NULL, 0, LEN("02")) == 0);
+    st = state();
+    char spec[4096];
+    snprintf(spec, sizeof spec, "%s", str_of(st, "input_spec"));
+    json_decref(st);
+    CHECKF(strncmp(spec, "list:", 5) == 0, "lesson 02: input_spec %s", spec);
+    CHECK(snw_step_to(0) == 0);
+    st = state();
+    json_t *before = json_deep_copy(json_object_get(st, "values"));
+    json_decref(st);
+    CHECK(snw_set_input(LEN(spec)) == 0);
+    CHECK(snw_step_to(0) == 0);
+    st = state();
+    CHECK(json_equal(before, json_object_get(st, "values")));
+    CHECK(strcmp(str_of(st, "input_spec"), spec) == 0);
+    json_decref(st);
+    json_decref(before);
+}
+
+/* Is `text` one of the last frame's texts (a part of one, with `part`)? */
+static bool frame_says(const char *text, bool part)
+{
+    const char *str = snw_scene_strings();
+    for (size_t i = 0; i < snw_scene_count(); i++) {
+        const double *p = prim(i);
+        if (p[0] != SN_PRIM_TEXT)
+            continue;
+        size_t off = (size_t)p[14], len = (size_t)p[15];
+        char buf[512];
+        if (len >= sizeof buf)
+            continue;
+        memcpy(buf, str + off, len);
+        buf[len] = '\0';
+        if (part ? strstr(buf, text) != NULL : strcmp(buf, text) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* The help (H) lists the page's keys, not the window's: downloads for S
+ * and P, O opens a file, Ctrl+S downloads the network; no OpenCL (G),
+ * sound (M), reloading or quitting. */
+static void test_help_keys(void)
+{
+    CHECK(open_net("bitonic:8", "random:1") == 0);
+    CHECK(act("h") == 1);
+    CHECK(snw_frame(1280, 720, 1) == 0);
+    CHECK(frame_says("download the diagram as SVG / PNG", false));
+    CHECK(frame_says("open a network file (or drop one here)", false));
+    CHECK(frame_says("Ctrl+S", false));
+    CHECK(!frame_says("OpenCL", true));
+    CHECK(!frame_says("quit", true));
+    CHECK(!frame_says("sound", true));
+    CHECK(!frame_says("reload", true));
+    /* M: no sound to toggle in the page, and it says so */
+    CHECK(act("m") == 1);
+    json_t *st = state();
+    CHECKF(strstr(str_of(st, "message"), "no sound") != NULL, "after M: %s", str_of(st, "message"));
+    json_decref(st);
+    CHECK(act("e") == 1);
+    st = state();
+    CHECKF(strstr(str_of(st, "message"), "tap a wire, then another") != NULL, "after E: %s",
+           str_of(st, "message"));
+    json_decref(st);
+    CHECK(act("e") == 1);
+    /* a lesson's views serve the page too */
+    CHECK(snw_lesson_open(NULL, 0, LEN("02")) == 0);
+    CHECK(act("h") == 1);
+    CHECK(snw_frame(390 * 3, 596 * 3, 3) == 0);
+    CHECK(frame_says("download the diagram as SVG / PNG", false));
+    CHECK(!frame_says("quit", true));
+    CHECK(act("h") == 1);
+}
+
 static void test_catalog_and_answers(void)
 {
     json_error_t e;
@@ -520,5 +615,7 @@ int main(void)
     test_bad_input();
     test_lesson();
     test_exports();
+    test_help_keys();
+    test_input_spec();
     return sn_test_finish("test_web_engine");
 }

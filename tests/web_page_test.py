@@ -16,7 +16,11 @@ page loaded from disk (file://) as a teacher would open it.
     file opened keeps its n;
   - typed values that do not parse and n over the page's limit: one
     clear line, the network and input shown stay;
-  - a lesson played to its last step.
+  - a lesson played to its last step;
+  - on a phone (mobile emulation, 390 x 844 at 3x): no text past the
+    canvas with the 0-1 panel, structure labels or edit mode on, the
+    controls apart, inside the screen and at least 24 px high, hidden
+    values said in the notes line, a lesson's input in the Input control.
 
 Every wait is for a condition (WebDriverWait, 60 s), never a fixed sleep.
 Exit 77 (skipped) only when chromium, chromedriver or selenium is missing.
@@ -81,6 +85,20 @@ def browser():
     d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                       {"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": False})
     return d
+
+
+def phone():
+    """A phone held upright: chromedriver's mobile emulation, 390 x 844 CSS
+    pixels at 3 device pixels each (a headless window cannot be narrower
+    than 500, so the window's size is not enough)."""
+    o = Options()
+    o.binary_location = CHROMIUM
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        o.add_argument(a)
+    o.add_experimental_option("mobileEmulation",
+                              {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3}})
+    o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(DRIVER), options=o)
 
 
 def state(d):
@@ -318,6 +336,79 @@ def test_lesson(d):
         fail("the lesson's last step still offers Next")
 
 
+# every text the last frame painted that reaches past the canvas (CSS pixels)
+TEXT_OUTSIDE = """
+    const r = document.getElementById('canvas').getBoundingClientRect(), out = [];
+    for (const p of window.snScene())
+      if (p.kind === 4 && p.text && p.size >= 4 / (window.devicePixelRatio || 1) &&
+          (p.x0 < -0.5 || p.x1 > r.width + 0.5 || p.y0 < -0.5 || p.y1 > r.height + 0.5))
+        out.push(p.text + ' at ' + [p.x0, p.y0, p.x1, p.y1].map(Math.round).join(','));
+    return out;"""
+
+# the page's controls that overlap another or the screen's edge, and touch
+# targets too small for a finger
+CONTROLS_BAD = """
+    const els = [...document.querySelectorAll(
+        '#controls button, #controls select, #controls input:not([type=file]), #controls label.file,'
+        + ' #controls #step, #controls #lesson-info')]
+      .filter((e) => e.offsetParent !== null && e.getBoundingClientRect().width > 0);
+    const R = els.map((e) => e.getBoundingClientRect()), bad = [], W = document.documentElement.clientWidth;
+    const name = (i) => els[i].id || els[i].tagName;
+    for (let i = 0; i < R.length; i++) {
+      if (R[i].left < -0.5 || R[i].right > W + 0.5) bad.push(name(i) + ' past the edge');
+      if (els[i].tagName !== 'SPAN' && R[i].height < 24) bad.push(name(i) + ' ' + R[i].height + ' px high');
+      for (let j = i + 1; j < R.length; j++)
+        if (R[i].left < R[j].right - 0.5 && R[j].left < R[i].right - 0.5 &&
+            R[i].top < R[j].bottom - 0.5 && R[j].top < R[i].bottom - 0.5)
+          bad.push(name(i) + ' overlaps ' + name(j));
+    }
+    return bad;"""
+
+
+def test_phone(d):
+    """The page on a 390 x 844 phone: no text past the canvas (the 0-1 panel's
+    caption once ran off), controls apart and large enough to tap, the
+    values' absence said in a line, the Input control showing a lesson's
+    given values."""
+    load(d, page("phone", "bitonic:8", "--input", "8,7,6,5,4,3,2,1"))
+    if not until(d, "bitonic:8 opens on the phone", lambda s: s.get("n") == 8):
+        return
+    bad = d.execute_script(CONTROLS_BAD)
+    if bad:
+        fail("phone: controls: %s" % "; ".join(bad[:8]))
+    if d.execute_script("return document.documentElement.scrollWidth") > 390:
+        fail("phone: the page is wider than the screen (%d px)"
+             % d.execute_script("return document.documentElement.scrollWidth"))
+    for what, button, cond in (("the 0-1 panel", "zero-one", lambda s: s.get("zero_one")),
+                               ("structure labels", "structure", lambda s: s.get("structure")),
+                               ("edit mode", "edit", lambda s: s.get("edit"))):
+        d.find_element("id", button).click()
+        if not until(d, "phone: %s on" % what, cond):
+            continue
+        d.execute_script("window.snStepTo(window.snState.layers)")
+        out = d.execute_script(TEXT_OUTSIDE)
+        if out:
+            fail("phone, %s: text past the canvas: %s" % (what, "; ".join(out[:5])))
+    # where the value boxes have no room for digits, the page says so in a line
+    hidden = [p["text"] for p in d.execute_script("return window.snScene()")
+              if p["kind"] == 7 and p["text"].startswith("values:")]
+    notes = d.find_element("id", "notes").text
+    if hidden and hidden[0] not in notes:
+        fail("phone: the scene hides the values (%r) but the page's line says %r" % (hidden[0], notes))
+    # a lesson that gives its input: the Input control shows those values
+    load(d, page("phone-lesson", "--lesson", "02"))
+    s = until(d, "lesson 02 opens on the phone", lambda s: s.get("lesson"))
+    if s:
+        kind = d.find_element("id", "input-kind").get_property("value")
+        value = d.find_element("id", "input-value").get_property("value")
+        if (kind + ":" + value) != s["input_spec"]:
+            fail("phone: lesson 02's input is %s, the Input control shows %s:%s"
+                 % (s["input_spec"], kind, value))
+        out = d.execute_script(TEXT_OUTSIDE)
+        if out:
+            fail("phone, lesson 02: text past the canvas: %s" % "; ".join(out[:5]))
+
+
 def main():
     d = browser()
     try:
@@ -331,6 +422,14 @@ def main():
             if len(failures) != n:
                 for entry in d.get_log("browser")[-10:]:
                     print("  console:", entry["level"], entry["message"][:300])
+        d.quit()
+        d = phone()
+        n = len(failures)
+        try:
+            test_phone(d)
+        except Exception as e:
+            fail("test_phone: %s: %s" % (type(e).__name__, e))
+        print("test_phone: %s" % ("ok" if len(failures) == n else "FAILED"))
     finally:
         d.quit()
         shutil.rmtree(tmp, ignore_errors=True)

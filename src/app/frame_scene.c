@@ -767,65 +767,81 @@ double sn_frame_scene_caption(sn_scene *sc, const sn_view *v, const sn_frame_ext
 
 /* ---- help */
 
-static const char *const help_lines[][2] = {
-    {"Right / Left", "one layer forward / back (lesson: steps)"},
-    {"PgDn / PgUp", "the same (a clicker); Down / Up: layers"},
-    {"Space", "play / pause"},
-    {"+ / -", "faster / slower"},
-    {"Home / End", "first / last layer"},
-    {"R", "new random input"},
-    {"V", "reversed input"},
-    {"0", "random 0-1 input (0-1 principle)"},
-    {"B", "counterexample, if it does not sort"},
-    {"1 - 6", "bitonic, odd-even merge, transposition,"},
-    {"", "pairwise, bubble, insertion"},
-    {"7", "best known for this n (again: by depth)"},
-    {"[ / ]", "n halved / doubled (best known: n -/+ 1)"},
-    {"O", "reload the network file"},
-    {"S / P", "save SVG / PNG screenshot"},
-    {"G", "run it on OpenCL (GPU or CPU): identical?"},
-    {NULL, NULL}, /* the second column starts here when the window is wide */
-    {"W", "why it sorts: the structure blocks"},
-    {"Z", "0-1 principle: sorted 0-1 inputs, wire states"},
-    {"T", "light / dark / high-contrast theme"},
-    {"Ctrl + / -", "all text larger / smaller"},
-    {"M", "sound: a tone per comparison"},
-    {"F11", "full screen"},
-    {"Click", "follow a value (Esc stops)"},
-    {"Wheel / drag", "zoom / pan; double-click fits"},
-    {"E", "edit mode: build the network by hand"},
-    {"  drag", "wire to wire adds a comparator (upward:"},
-    {"", "reversed); drag one to move it"},
-    {"  click, Tab", "select a comparator; Delete removes it"},
-    {"  Ctrl+Z / Y", "undo / redo      Ctrl+S: save the network"},
-    {"H, F1, ?", "this help      Q: quit"},
+/* Which front-ends list a line (the keys each one answers). */
+enum { HELP_WINDOW = 1, HELP_PAGE = 2, HELP_BOTH = 3 };
+
+typedef struct help_line {
+    const char *key, *what; /* key NULL: the second column starts here */
+    unsigned where;         /* HELP_* */
+} help_line;
+
+static const help_line help_all[] = {
+    {"Right / Left", "one layer forward / back (lesson: steps)", HELP_BOTH},
+    {"PgDn / PgUp", "the same (a clicker); Down / Up: layers", HELP_BOTH},
+    {"Space", "play / pause", HELP_BOTH},
+    {"+ / -", "faster / slower", HELP_BOTH},
+    {"Home / End", "first / last layer", HELP_BOTH},
+    {"R", "new random input", HELP_BOTH},
+    {"V", "reversed input", HELP_BOTH},
+    {"0", "random 0-1 input (0-1 principle)", HELP_BOTH},
+    {"B", "counterexample, if it does not sort", HELP_BOTH},
+    {"1 - 6", "bitonic, odd-even merge, transposition,", HELP_BOTH},
+    {"", "pairwise, bubble, insertion", HELP_BOTH},
+    {"7", "best known for this n (again: by depth)", HELP_BOTH},
+    {"[ / ]", "n halved / doubled (best known: n -/+ 1)", HELP_BOTH},
+    {"O", "reload the network file", HELP_WINDOW},
+    {"O", "open a network file (or drop one here)", HELP_PAGE},
+    {"S / P", "save SVG / PNG screenshot", HELP_WINDOW},
+    {"S / P", "download the diagram as SVG / PNG", HELP_PAGE},
+    {"G", "run it on OpenCL (GPU or CPU): identical?", HELP_WINDOW},
+    {NULL, NULL, HELP_BOTH}, /* the second column starts here when the window is wide */
+    {"W", "why it sorts: the structure blocks", HELP_BOTH},
+    {"Z", "0-1 principle: sorted 0-1 inputs, wire states", HELP_BOTH},
+    {"T", "light / dark / high-contrast theme", HELP_BOTH},
+    {"Ctrl + / -", "all text larger / smaller", HELP_WINDOW},
+    {"M", "sound: a tone per comparison", HELP_WINDOW},
+    {"F11", "full screen", HELP_BOTH},
+    {"Click", "follow a value (Esc stops)", HELP_BOTH},
+    {"Wheel / drag", "zoom / pan; double-click fits", HELP_BOTH},
+    {"E", "edit mode: build the network by hand", HELP_BOTH},
+    {"  drag", "wire to wire adds a comparator (upward:", HELP_WINDOW},
+    {"", "reversed); drag one to move it", HELP_WINDOW},
+    {"  drag, 2 clicks", "wire to wire adds a comparator (upward:", HELP_PAGE},
+    {"", "reversed); drag one to move it", HELP_PAGE},
+    {"  click, Tab", "select a comparator; Delete removes it", HELP_BOTH},
+    {"  Ctrl+Z / Y", "undo / redo      Ctrl+S: save the network", HELP_WINDOW},
+    {"  Ctrl+Z / Y", "undo / redo", HELP_PAGE},
+    {"Ctrl+S", "download the network (bracket form)", HELP_PAGE},
+    {"H, F1, ?", "this help      Q: quit", HELP_WINDOW},
+    {"H, F1, ?", "this help", HELP_PAGE},
 };
 
-#define HELP_LINES (sizeof help_lines / sizeof help_lines[0])
+#define HELP_ALL (sizeof help_all / sizeof help_all[0])
 
-/* Widths of the key and description columns of help_lines[from, to). */
-static void help_widths(double fs, size_t from, size_t to, double *kw, double *dw)
+/* Widths of the key and description columns of lines[from, to). */
+static void help_widths(const help_line *lines, double fs, size_t from, size_t to, double *kw,
+                        double *dw)
 {
     *kw = *dw = 0;
     for (size_t i = from; i < to; i++) {
-        if (!help_lines[i][0])
+        if (!lines[i].key)
             continue;
-        *kw = fmax(*kw, text_w(help_lines[i][0], fs, true));
-        *dw = fmax(*dw, text_w(help_lines[i][1], fs, false));
+        *kw = fmax(*kw, text_w(lines[i].key, fs, true));
+        *dw = fmax(*dw, text_w(lines[i].what, fs, false));
     }
 }
 
-/* help_lines[from, to) as rows from (x, y), keys then descriptions. */
-static void help_rows(sn_scene *sc, const sn_theme *th, double fs, double lh, size_t from,
-                      size_t to, double x, double y, double kw)
+/* lines[from, to) as rows from (x, y), keys then descriptions. */
+static void help_rows(sn_scene *sc, const sn_theme *th, const help_line *lines, double fs,
+                      double lh, size_t from, size_t to, double x, double y, double kw)
 {
     double row = 0;
     for (size_t i = from; i < to; i++) {
-        if (!help_lines[i][0])
+        if (!lines[i].key)
             continue;
         double yy = y + lh * row++;
-        put_text(sc, x, yy, help_lines[i][0], fs, true, SN_TEXT_LEFT, th->swap, SN_ROLE_LABEL);
-        put_text(sc, x + kw + fs, yy, help_lines[i][1], fs, false, SN_TEXT_LEFT, th->comparator,
+        put_text(sc, x, yy, lines[i].key, fs, true, SN_TEXT_LEFT, th->swap, SN_ROLE_LABEL);
+        put_text(sc, x + kw + fs, yy, lines[i].what, fs, false, SN_TEXT_LEFT, th->comparator,
                  SN_ROLE_LABEL);
     }
 }
@@ -834,21 +850,28 @@ void sn_frame_scene_help(sn_scene *sc, const sn_view *v, double w, double h, dou
                          double floor)
 {
     const sn_theme *th = theme_of(v);
+    /* the keys of the front-end that shows v */
+    unsigned mine = v->front == SN_FRONT_PAGE ? HELP_PAGE : HELP_WINDOW;
+    help_line lines[HELP_ALL];
+    size_t count = 0;
+    for (size_t i = 0; i < HELP_ALL; i++)
+        if (help_all[i].where & mine)
+            lines[count++] = help_all[i];
     size_t split = 0;
-    while (split < HELP_LINES && help_lines[split][0])
+    while (split < count && lines[split].key)
         split++;
-    size_t rows1 = split, rows2 = HELP_LINES - split - 1;
+    size_t rows1 = split, rows2 = count - split - 1;
     size_t tall = rows1 > rows2 ? rows1 : rows2;
     double fs = fmax(fmin(font * 1.05, (h * 0.8) / ((double)tall + 3) / 1.45), floor);
     double kw1, dw1, kw2, dw2;
-    help_widths(fs, 0, split, &kw1, &dw1);
-    help_widths(fs, split + 1, HELP_LINES, &kw2, &dw2);
+    help_widths(lines, fs, 0, split, &kw1, &dw1);
+    help_widths(lines, fs, split + 1, count, &kw2, &dw2);
     double cw1 = kw1 + dw1 + fs, cw2 = kw2 + dw2 + fs;
     bool two = cw1 + cw2 + 6 * fs <= w * 0.96;
     if (!two) {
         tall = rows1 + rows2;
         fs = fmax(fmin(font * 1.05, (h * 0.8) / ((double)tall + 3) / 1.45), floor);
-        help_widths(fs, 0, HELP_LINES, &kw1, &dw1);
+        help_widths(lines, fs, 0, count, &kw1, &dw1);
         cw1 = kw1 + dw1 + fs;
     }
     double lh = fs * 1.45;
@@ -863,9 +886,9 @@ void sn_frame_scene_help(sn_scene *sc, const sn_view *v, double w, double h, dou
     put_text(sc, bx + 1.5 * fs, by + lh * 1.1, "Keys", fs * 1.1, true, SN_TEXT_LEFT, th->comparator,
              SN_ROLE_TITLE);
     double y = by + lh * 2.1;
-    help_rows(sc, th, fs, lh, 0, two ? split : HELP_LINES, bx + 1.5 * fs, y, kw1);
+    help_rows(sc, th, lines, fs, lh, 0, two ? split : count, bx + 1.5 * fs, y, kw1);
     if (two)
-        help_rows(sc, th, fs, lh, split + 1, HELP_LINES, bx + 4.5 * fs + cw1, y, kw2);
+        help_rows(sc, th, lines, fs, lh, split + 1, count, bx + 4.5 * fs + cw1, y, kw2);
 }
 
 /* ---- on the network (layout units) */

@@ -993,9 +993,14 @@ static bool toggle_edit(sn_view *v)
     }
     if (v->verdict == SN_VERDICT_NONE)
         verdict_start(v);
-    sn_view_message(v, false,
-                    "edit mode: drag from wire to wire to add a comparator, click one to select; "
-                    "E ends");
+    if (v->front == SN_FRONT_PAGE) /* a finger cannot always drag: two taps do it too */
+        sn_view_message(v, false,
+                        "edit mode: tap a wire, then another, to add a comparator; tap one to "
+                        "select it; E ends");
+    else
+        sn_view_message(v, false,
+                        "edit mode: drag from wire to wire to add a comparator, click one to "
+                        "select; E ends");
     return true;
 }
 
@@ -1363,6 +1368,10 @@ bool sn_view_action(sn_view *v, sn_action a)
         sn_view_message(v, false, "text size %.0f%% (Ctrl + / Ctrl -)", v->font_scale * 100);
         return true;
     case SN_ACT_MUTE:
+        if (v->front == SN_FRONT_PAGE) {
+            sn_view_message(v, false, "the page plays no sound (the window does: M)");
+            return true;
+        }
         v->sound = !v->sound;
         sn_view_message(v, false, "sound %s (M)", v->sound ? "on" : "off");
         return true;
@@ -1560,13 +1569,11 @@ void sn_view_status_parts(const sn_view *v, sn_view_status *st)
         snprintf(st->gpu_short, sizeof st->gpu_short, "OpenCL: %s",
                  v->gpu.identical ? "identical" : "differs");
     } else {
-#if defined(__wasm__)
-        /* the page: no OpenCL to speak of */
-        st->gpu[0] = '\0';
-#else
-        snprintf(st->gpu, sizeof st->gpu, "%s",
-                 v->gpu_built ? "OpenCL: not checked (G)" : "OpenCL: not built");
-#endif
+        if (v->front == SN_FRONT_PAGE) /* the page: no OpenCL to speak of */
+            st->gpu[0] = '\0';
+        else
+            snprintf(st->gpu, sizeof st->gpu, "%s",
+                     v->gpu_built ? "OpenCL: not checked (G)" : "OpenCL: not built");
         snprintf(st->gpu_short, sizeof st->gpu_short, "%s", v->gpu_built ? "G: check" : "");
     }
 }

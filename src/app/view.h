@@ -135,6 +135,11 @@ typedef struct sn_view_preview {
     double x;      /* layout x of the drop point */
 } sn_view_preview;
 
+/* The front-end a view serves: the window (SDL, the default) or the page
+ * (src/web, set by its engine). What differs is what its keys do: the page
+ * downloads where the window saves, has no OpenCL, sound or quitting. */
+typedef enum sn_view_front { SN_FRONT_WINDOW = 0, SN_FRONT_PAGE } sn_view_front;
+
 typedef struct sn_view {
     /* the network */
     sn_schedule *sched; /* owned */
@@ -174,6 +179,7 @@ typedef struct sn_view {
     double zoom, pan_x, pan_y; /* pan in fractions of the pane size */
 
     bool help;
+    sn_view_front front;   /* which front-end shows it (its help lists those keys) */
     sn_theme_id theme;     /* T cycles light, dark, contrast */
     double font_scale;     /* Ctrl +/-: every text size times this */
     bool sound;            /* comparisons play tones (M toggles) */

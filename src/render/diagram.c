@@ -395,26 +395,55 @@ static void zero_one(const ctx *C, const view *v, uint32_t w0, uint32_t w1)
     snprintf(buf, sizeof buf, "all %llu inputs", (unsigned long long)z->inputs);
     sn_scene_text(C->sc, c->x0, c->y0 - 3 * lo->scale, buf, fs, SN_FONT_REGULAR, SN_TEXT_LEFT, ink,
                   cap);
-    /* (the final count: the window redraws only a strip per step) */
+    /* (the final count: the window redraws only a strip per step). The
+     * caption and the legend keep inside the picture (a phone's narrow
+     * pane): the longest wording that fits, else the shortest */
+    double right = lo->width - 2 * lo->scale, room = right - c->x0;
     uint64_t last = z->sorted[z->layers];
-    snprintf(buf, sizeof buf, "sorted 0-1 inputs: %llu of %llu after %zu layer%s (%s)",
-             (unsigned long long)last, (unsigned long long)z->inputs, z->layers,
-             z->layers == 1 ? "" : "s", last == z->inputs ? "it sorts" : "it does NOT sort");
+    const char *verdict = last == z->inputs ? "it sorts" : "it does NOT sort";
+    unsigned long long lastu = (unsigned long long)last, all = (unsigned long long)z->inputs;
+    for (int form = 0; form < 4; form++) {
+        if (form == 0)
+            snprintf(buf, sizeof buf, "sorted 0-1 inputs: %llu of %llu after %zu layer%s (%s)",
+                     lastu, all, z->layers, z->layers == 1 ? "" : "s", verdict);
+        else if (form == 1)
+            snprintf(buf, sizeof buf, "sorted 0-1 inputs: %llu of %llu (%s)", lastu, all, verdict);
+        else if (form == 2)
+            snprintf(buf, sizeof buf, "sorted: %llu of %llu (%s)", lastu, all, verdict);
+        else
+            snprintf(buf, sizeof buf, "%s", verdict);
+        if (sn_scene_text_width(buf, fs, SN_FONT_REGULAR) <= room)
+            break;
+    }
     sn_scene_text(C->sc, c->x0, c->caption_y, buf, fs, SN_FONT_REGULAR, SN_TEXT_LEFT, ink, cap);
     /* the markers' legend, drawn with the markers themselves */
-    snprintf(buf, sizeof buf,
-             "wires, for the inputs with %u ones:", st->zo_ones <= z->n ? st->zo_ones : z->n / 2);
+    unsigned ones = st->zo_ones <= z->n ? st->zo_ones : z->n / 2;
+    static const char *const what[2][3] = {{"only 0", "only 1", "either"}, {"0", "1", "0/1"}};
+    int form = 0, words = 0;
+    for (; form < 6; form++) {
+        words = form % 2; /* short marker words at odd forms */
+        if (form < 2)
+            snprintf(buf, sizeof buf, "wires, for the inputs with %u ones:", ones);
+        else if (form < 4)
+            snprintf(buf, sizeof buf, "inputs with %u ones:", ones);
+        else
+            snprintf(buf, sizeof buf, "%u ones:", ones);
+        double need = sn_scene_text_width(buf, fs, SN_FONT_REGULAR) + lo->mark;
+        for (int i = 0; i < 3; i++)
+            need += lo->mark * 3.1 + sn_scene_text_width(what[words][i], fs, SN_FONT_REGULAR);
+        if (need - lo->mark * 1.5 <= room)
+            break;
+    }
     double y = c->caption_y + 1.3 * lo->font_size, x = c->x0;
     double mid = y - sn_scene_digit_height(fs) / 2;
-    static const char *const what[3] = {"only 0", "only 1", "either"};
     static const unsigned sts[3] = {SN_WIRE_CAN0, SN_WIRE_CAN1, SN_WIRE_CAN0 | SN_WIRE_CAN1};
     sn_scene_text(C->sc, x, y, buf, fs, SN_FONT_REGULAR, SN_TEXT_LEFT, ink, cap);
     x += sn_scene_text_width(buf, fs, SN_FONT_REGULAR) + lo->mark;
     for (int i = 0; i < 3; i++) {
         zo_marker(C, x + lo->mark / 2, mid, lo->mark, sts[i], cap);
         x += lo->mark * 1.6;
-        sn_scene_text(C->sc, x, y, what[i], fs, SN_FONT_REGULAR, SN_TEXT_LEFT, ink, cap);
-        x += sn_scene_text_width(what[i], fs, SN_FONT_REGULAR) + lo->mark * 1.5;
+        sn_scene_text(C->sc, x, y, what[words][i], fs, SN_FONT_REGULAR, SN_TEXT_LEFT, ink, cap);
+        x += sn_scene_text_width(what[words][i], fs, SN_FONT_REGULAR) + lo->mark * 1.5;
     }
 }
 

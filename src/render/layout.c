@@ -401,7 +401,7 @@ static void fit(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks)
      * still show the ranks; the bars below show them large), then the
      * drawing, down to half the height; a network deeper than that stays
      * wider than the pane and the window scales it down whole. */
-    double vfont = lo->value_font, s_min = s * 0.5;
+    double vfont = lo->value_font, s_min = s * 0.5, s_fit = s;
     /* while the text is above its floor anyway, everything shrinks alike */
     double s_text = o->min_font > 0 ? o->min_font / SN_LAYOUT_FONT : 0;
     for (int pass = 0; pass < 8 && lo->width > o->fit_w && s > s_text; pass++) {
@@ -424,6 +424,31 @@ static void fit(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks)
             if (ns >= s)
                 break;
             s = ns;
+        }
+        place(lo, o, blocks, s, 1.0, vfont);
+    }
+    /* The values' text hidden: a narrow, tall box (a phone held upright)
+     * has height to spare, so a smaller drawing (down to half the scale
+     * the height gave) whose rows still hold the text on every wire keeps
+     * the values readable; the largest such scale */
+    if (vfont < 0 && o->min_font > 0 && o->show_values && s_min < s_fit) {
+        double lo_s = s_min, hi_s = s_fit, best = 0;
+        for (int pass = 0; pass < 14; pass++) {
+            double t = pass == 0 ? lo_s : (lo_s + hi_s) / 2;
+            place(lo, o, blocks, t, 1.0, vfloor);
+            bool ok = lo->width <= o->fit_w && lo->label_every <= 1 && lo->value_font > 0;
+            if (pass == 0 && !ok)
+                break;
+            if (ok) {
+                best = t;
+                lo_s = t;
+            } else {
+                hi_s = t;
+            }
+        }
+        if (best > 0) {
+            s = best;
+            vfont = vfloor;
         }
         place(lo, o, blocks, s, 1.0, vfont);
     }

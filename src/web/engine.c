@@ -296,6 +296,8 @@ static int install_group(sn_group *g, bool keep_lesson)
     E.group = *g;
     memcpy(E.frames, frames, sizeof frames);
     E.open = true;
+    for (size_t i = 0; i < E.group.count; i++)
+        E.group.view[i].front = SN_FRONT_PAGE;
     if (!keep_lesson) {
         sn_lesson_free(E.lesson);
         E.lesson = NULL;
@@ -1019,7 +1021,8 @@ static sn_status pack_scene(const sn_scene *sc)
         d[0] = p->kind, d[1] = (double)p->style, d[2] = (double)p->tag.role;
         d[3] = p->tag.wire, d[4] = p->tag.layer, d[5] = (double)p->tag.cmp;
         d[6] = p->x0, d[7] = p->y0, d[8] = p->x1, d[9] = p->y1;
-        d[10] = p->r, d[11] = p->size, d[12] = p->base, d[13] = p->weight;
+        d[10] = p->r, d[11] = p->size, d[12] = p->base;
+        d[13] = p->kind == SN_PRIM_NOTE ? p->note : p->weight;
         d[14] = 0, d[15] = 0;
         if (p->kind == SN_PRIM_POLY) {
             const sn_point *pt = sn_scene_points(sc, p);
@@ -1061,6 +1064,10 @@ int snw_frame(double w, double h, double s)
     E.w = w;
     E.h = h;
     E.s = s;
+    /* the views serve the page: their help lists the page's keys (a
+     * lesson's step may have made them anew) */
+    for (size_t i = 0; i < E.group.count; i++)
+        E.group.view[i].front = SN_FRONT_PAGE;
     sn_frame_extra x;
     sn_status st = sn_frame_scene_group(E.frames, &E.group, lesson_extra(&x), w, h, s, E.scene);
     if (st == SN_OK)
@@ -1168,6 +1175,28 @@ const char *snw_state(void)
     tb_put(b, "]", 1);
     tb_json_key(b, "input", false);
     tb_json_str(b, sn_view_input_text(v, buf, sizeof buf));
+    /* the input again as snw_set_input takes it, for the page's controls */
+    tb_json_key(b, "input_spec", false);
+    tb_put(b, "\"", 1);
+    switch (v->input_kind) {
+    case SN_INPUT_RANDOM: tb_printf(b, "random:%llu", (unsigned long long)v->seed); break;
+    case SN_INPUT_REVERSE: tb_str(b, "reverse"); break;
+    case SN_INPUT_SORTED: tb_str(b, "sorted"); break;
+    case SN_INPUT_BITS: tb_printf(b, "bits:%s", v->bits); break;
+    case SN_INPUT_LIST:
+    case SN_INPUT_KEYS:
+    default:
+        tb_str(b, "list:");
+        for (uint32_t i = 0; v->input && i < v->n; i++) {
+            char tmp[48];
+            sn_key_format(v->type, v->input[i], tmp, sizeof tmp);
+            if (i)
+                tb_put(b, ",", 1);
+            tb_str(b, tmp); /* digits, signs, points: nothing to escape */
+        }
+        break;
+    }
+    tb_put(b, "\"", 1);
     tb_json_key(b, "status", false);
     tb_json_str(b, sn_view_status_text(v, buf, sizeof buf));
     tb_json_key(b, "message", false);

@@ -26,7 +26,7 @@
  *     [0] kind (sn_prim_kind)  [1] style index  [2] role (sn_role)
  *     [3] wire  [4] layer  [5] cmp (-1: none)
  *     [6] x0  [7] y0  [8] x1  [9] y1  [10] r  [11] size  [12] base
- *     [13] weight (text: 0 regular, 1 bold)
+ *     [13] weight (text: 0 regular, 1 bold); note: its sn_note_kind
  *     [14] first  [15] count: poly: index of its first point and the
  *          number of points; text and note: byte offset and length of
  *          its UTF-8 in the strings buffer
@@ -131,6 +131,9 @@ SNW_EXPORT(snw_scene_strings_len) size_t snw_scene_strings_len(void);
 /* The state the page's controls and the tests read, as JSON:
  * {"name","n","layers","step","size","depth","values":[..] (keys after
  *  `step` layers, as the wires show them), "input":"random (seed 7)",
+ *  "input_spec":"random:7" (the input as snw_set_input takes it:
+ *  "reverse", "sorted", "bits:0110", "list:3,1,2"; a lesson's given
+ *  values are a list),
  *  "status":"...","message":"...","message_error":bool,"playing":bool,
  *  "edit":bool,"verdict":"sorts"|"does NOT sort: counterexample 0110 ..."
  *  |"checking…"|"","verdict_kind":"none|checking|sorts|fails|unknown",

@@ -207,6 +207,8 @@
     else showError(snString(E, E.snw_error()));
     const prev = window.snState, s = window.snState = JSON.parse(snString(E, E.snw_state()));
     if (!prev || prev.name !== s.name) pickerShows(s.name);
+    inputShows(s.input_spec);
+    notesShow();
     $('verdict').textContent = [s.name, s.size_text, s.verdict].filter(Boolean).join(' · ');
     $('step').textContent = 'layer ' + s.step + '/' + s.layers;
     $('play').textContent = s.playing ? 'Pause' : 'Play';
@@ -244,7 +246,7 @@
         out.push({kind: P[o], role: P[o + 2], wire: P[o + 3], layer: P[o + 4], cmp: P[o + 5], x0: P[o + 6] / dpr,
           y0: P[o + 7] / dpr, x1: P[o + 8] / dpr, y1: P[o + 9] / dpr, r: P[o + 10] / dpr,
           size: P[o + 11] / dpr, weight: P[o + 13],
-          text: P[o] === 4 ? new TextDecoder().decode(str.subarray(P[o + 14], P[o + 14] + P[o + 15])) : null});
+          text: P[o] === 4 || P[o] === 7 ? new TextDecoder().decode(str.subarray(P[o + 14], P[o + 14] + P[o + 15])) : null});
     return out;
   };
 
@@ -286,6 +288,23 @@
   canvas.addEventListener('dblclick', () => act('fit'));
 
   // ---- controls
+  let inputShown = null;
+  function inputShows(spec) { // the engine's input in the Input control (unless it is being typed in)
+    if (!spec || spec === inputShown || [$('input-kind'), $('input-value')].includes(document.activeElement)) return;
+    inputShown = spec;
+    const m = /^(random|bits|list):(.*)$/.exec(spec);
+    $('input-kind').value = m ? m[1] : spec;
+    $('input-value').value = m ? m[2] : '';
+    $('input-value').disabled = !m;
+  }
+  function notesShow() { // what the scene left out at this size (its notes), in one line
+    const count = E.snw_scene_count(), P = new Float64Array(E.memory.buffer, E.snw_scene_prims(), count * 16);
+    const str = new Uint8Array(E.memory.buffer, E.snw_scene_strings(), E.snw_scene_strings_len()), notes = [];
+    for (let o = 0; o < count * 16; o += 16) // text hidden first, then labels left out, then thinned
+      if (P[o] === 7) notes.push([-P[o + 13], new TextDecoder().decode(str.subarray(P[o + 14], P[o + 14] + P[o + 15]))]);
+    const text = [...new Set(notes.sort((a, b) => a[0] - b[0]).map((n) => n[1]))].join(' · ');
+    if ($('notes').textContent !== text) { $('notes').textContent = text; $('notes').title = text; }
+  }
   function pickerShows(name) { // the network shown, in the picker (unless it is being typed in)
     if (document.activeElement !== $('net-name')) $('net-name').value = name;
     const m = /^([\w-]+):(\d+)$/.exec(name);
