@@ -18,6 +18,9 @@
 #ifdef SN_HAVE_OPENCL
 #include "gpu/gpu.h"
 #endif
+#ifdef SN_HAVE_MPI
+#include "cmd_dist.h" /* for: the brute force split over MPI ranks */
+#endif
 
 static void help(void)
 {
@@ -331,6 +334,12 @@ static sn_status run_check(const sn_network *net, const check_mode *mode, const 
 {
     if (strcmp(mode->name, "sort") != 0)
         return run_mode(net, mode, opt, res, d);
+#ifdef SN_HAVE_MPI
+    /* under `mpirun -np P` (P >= 2), --method bruteforce splits its inputs
+     * over the ranks; rank 0 prints the verdict (cmd_dist.c) */
+    if (!device && cli_dist_check_wanted(opt))
+        return cli_dist_check(net, opt, res, d, devname);
+#endif
 #ifdef SN_HAVE_OPENCL
     if (device) {
         sn_gpu *g = NULL;
