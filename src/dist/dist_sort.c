@@ -483,10 +483,16 @@ sn_status sn_dist_sort(const sn_dist_sort_opts *o, sn_dist_report *rep, sn_diag 
         return st;
     }
     rep->n = w.N;
-    if (w.N >= UINT32_MAX)
-        st = sn_diag_set(diag, SN_EINVAL, 0, 0, "%llu keys: at most 2^32 - 2 (32-bit indices)",
-                         (unsigned long long)w.N);
     uint64_t c = (w.N + (uint64_t)w.P - 1) / (uint64_t)w.P;
+    if (o->payload && w.N >= UINT32_MAX)
+        st = sn_diag_set(diag, SN_EINVAL, 0, 0,
+                         "%llu keys with --payload: at most 2^32 - 2 (32-bit indices)",
+                         (unsigned long long)w.N);
+    else if (c > (1ull << 30))
+        st = sn_diag_set(diag, SN_EINVAL, 0, 0,
+                         "%llu keys on %d rank(s): blocks of %llu keys, more than the 2^30 a "
+                         "rank may hold (MPI's int counts): use more ranks",
+                         (unsigned long long)w.N, w.P, (unsigned long long)c);
     uint64_t words = o->payload ? 2 : 1;
     /* what a rank holds at once: the input slice, the block and its partner's
      * and a merge buffer (network), or about twice the block (sample sort);
