@@ -60,7 +60,12 @@ static void help(void)
 #else
            "  --device D    check on an OpenCL device (not in this build)\n"
 #endif
-           "  -h, --help    this text\n");
+           "  -h, --help    this text\n"
+#ifdef SN_HAVE_MPI
+           "\nUnder `mpirun -np P` (P >= 2), --method bruteforce splits the 2^n inputs\n"
+           "over the ranks (each its range, on its cores); rank 0 prints the verdict.\n"
+#endif
+    );
 }
 
 /* The checker's cancel flag: lock-free, so the handler may store to it. */

@@ -207,9 +207,9 @@ static void print_version(void)
         const char *what;
         bool built;
     } parts[] = {
-        {"SDL2 window", SN_BUILT_SDL},   {"cairo drawing", SN_BUILT_CAIRO},
-        {"OpenCL", SN_BUILT_OPENCL},     {"JSON (jansson)", SN_BUILT_JANSSON},
-        {"0-1 checker", SN_BUILT_CHECK}, {"the page (sortnet web)", SN_BUILT_WEB},
+        {"SDL2 window", SN_BUILT_SDL},        {"cairo drawing", SN_BUILT_CAIRO},
+        {"OpenCL", SN_BUILT_OPENCL},          {"JSON (jansson)", SN_BUILT_JANSSON},
+        {"0-1 checker", SN_BUILT_CHECK},      {"the page (sortnet web)", SN_BUILT_WEB},
         {"MPI (sortnet dist)", SN_BUILT_MPI},
     };
     printf("sortnet %s\nbuilt with:", SORTNET_VERSION);
