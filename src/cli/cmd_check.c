@@ -18,9 +18,7 @@
 #ifdef SN_HAVE_OPENCL
 #include "gpu/gpu.h"
 #endif
-#ifdef SN_HAVE_MPI
-#include "cmd_dist.h" /* for: the brute force split over MPI ranks */
-#endif
+#include "cmd_dist.h" /* for: cli_dist_check (under mpirun, SN_HAVE_MPI) */
 
 static void help(void)
 {
@@ -60,12 +58,9 @@ static void help(void)
 #else
            "  --device D    check on an OpenCL device (not in this build)\n"
 #endif
-           "  -h, --help    this text\n"
-#ifdef SN_HAVE_MPI
-           "\nUnder `mpirun -np P` (P >= 2), --method bruteforce splits the 2^n inputs\n"
-           "over the ranks (each its range, on its cores); rank 0 prints the verdict.\n"
-#endif
-    );
+           "  mpirun -np P sortnet check NET --method bruteforce: the inputs split\n"
+           "                over P MPI ranks (a build with MPI); rank 0 prints the verdict\n"
+           "  -h, --help    this text\n");
 }
 
 /* The checker's cancel flag: lock-free, so the handler may store to it. */
@@ -339,9 +334,7 @@ static sn_status run_check(const sn_network *net, const check_mode *mode, const 
 {
     if (strcmp(mode->name, "sort") != 0)
         return run_mode(net, mode, opt, res, d);
-#ifdef SN_HAVE_MPI
-    /* under `mpirun -np P` (P >= 2), --method bruteforce splits its inputs
-     * over the ranks; rank 0 prints the verdict (cmd_dist.c) */
+#ifdef SN_HAVE_MPI /* under mpirun: brute force split over the ranks (cmd_dist.c) */
     if (!device && cli_dist_check_wanted(opt))
         return cli_dist_check(net, opt, res, d, devname);
 #endif

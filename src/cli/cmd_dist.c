@@ -133,130 +133,6 @@ static int exit_of(sn_status st)
                                                                      : cli_status_exit(st);
 }
 
-#ifdef SN_HAVE_JANSSON
-static int print_json(const sn_dist_report *r, const char *alg, const char *net,
-                      const sn_dist_sort_opts *o)
-{
-    json_t *j = json_object();
-    json_object_set_new(j, "identical", json_boolean(r->identical));
-    json_object_set_new(j, "n", json_integer((json_int_t)r->n));
-    json_object_set_new(j, "ranks", json_integer(r->ranks));
-    json_object_set_new(j, "algorithm", json_string(alg));
-    json_object_set_new(j, "network", net ? json_string(net) : json_null());
-    json_object_set_new(j, "type", json_string(sn_key_type_name(o->type)));
-    json_object_set_new(j, "payload", json_boolean(o->payload));
-    json_t *ls = json_array(), *bs = json_array(), *tl = json_array();
-    for (int i = 0; i < r->ranks; i++) {
-        json_array_append_new(ls, json_string(r->local_sorter[i]));
-        json_array_append_new(bs, json_integer((json_int_t)r->bytes_sent[i]));
-    }
-    for (size_t L = 0; L < r->layers; L++)
-        json_array_append_new(tl, json_real(r->t_layer[L]));
-    json_object_set_new(j, "local_sort", ls);
-    json_object_set_new(j, "blocks_sorted", json_boolean(r->blocks_sorted));
-    json_object_set_new(j, "boundaries_ordered", json_boolean(r->boundaries_ordered));
-    json_object_set_new(j, "multiset_kept", json_boolean(r->multiset_kept));
-    json_object_set_new(j, "compared", json_boolean(r->compared));
-    json_object_set_new(j, "first_unsorted",
-                        r->unsorted_rank < 0 ? json_null()
-                                             : json_pack("{s:i,s:I}", "rank", r->unsorted_rank,
-                                                         "index", (json_int_t)r->unsorted_index));
-    json_object_set_new(j, "first_broken_boundary",
-                        r->broken_boundary < 0
-                            ? json_null()
-                            : json_pack("{s:i,s:o,s:o}", "rank", r->broken_boundary, "last",
-                                        cli_json_key(o->type, r->boundary_last), "next_first",
-                                        cli_json_key(o->type, r->boundary_first)));
-    bool mm = r->compared && r->mismatch;
-    json_object_set_new(
-        j, "first_mismatch",
-        !mm ? json_null()
-            : json_pack("{s:I,s:b,s:o,s:o}", "index", (json_int_t)r->mismatch_index, "in_payload",
-                        r->mismatch_in_payload, "expected",
-                        cli_json_value(o->type, r->mismatch_expected, r->mismatch_in_payload),
-                        "actual",
-                        cli_json_value(o->type, r->mismatch_actual, r->mismatch_in_payload)));
-    json_object_set_new(j, "seconds",
-                        json_pack("{s:f,s:f,s:o,s:f,s:f,s:f,s:f}", "input", r->t_input,
-                                  "local_sort", r->t_local, "layers", tl, "exchange", r->t_exchange,
-                                  "verification", r->t_verify, "output", r->t_output, "total",
-                                  r->t_total));
-    json_object_set_new(j, "bytes_sent", bs);
-    double sort_s = r->t_local + r->t_exchange;
-    json_object_set_new(j, "keys_per_second",
-                        sort_s > 0 ? json_real((double)r->n / sort_s) : json_null());
-    return cli_json_print(j, JSON_COMPACT | JSON_REAL_PRECISION(6));
-}
-#endif
-
-static void print_text(const sn_dist_report *r, const char *alg, const char *net,
-                       const sn_dist_sort_opts *o)
-{
-    printf("dist sort: %llu keys (%s%s) on %d rank(s), %s%s%s\n", (unsigned long long)r->n,
-           sn_key_type_name(o->type), o->payload ? ", payload" : "", r->ranks, alg, net ? " " : "",
-           net ? net : "");
-    bool same = true;
-    for (int i = 1; i < r->ranks; i++)
-        same = same && strcmp(r->local_sorter[i], r->local_sorter[0]) == 0;
-    if (same)
-        printf("local sort: %s on every rank\n", r->local_sorter[0]);
-    else
-        for (int i = 0; i < r->ranks; i++)
-            printf("local sort, rank %d: %s\n", i, r->local_sorter[i]);
-    printf("time (s, the slowest rank):\n  input          %.6f\n  local sort     %.6f\n",
-           r->t_input, r->t_local);
-    for (size_t L = 0; L < r->layers; L++)
-        printf("  layer %-3zu      %.6f  (exchange + merge-split)\n", L + 1, r->t_layer[L]);
-    if (!r->layers && strcmp(alg, "sample") == 0)
-        printf("  sample+all-to-all+merge %.6f\n", r->t_exchange);
-    printf("  verification   %.6f\n", r->t_verify);
-    if (o->out)
-        printf("  output         %.6f\n", r->t_output);
-    printf("  total          %.6f\n", r->t_total);
-    double sort_s = r->t_local + r->t_exchange;
-    if (sort_s > 0)
-        printf("keys per second (local sort + exchanges): %.4g\n", (double)r->n / sort_s);
-    printf("bytes sent per rank:");
-    for (int i = 0; i < r->ranks; i++)
-        printf(" %llu", (unsigned long long)r->bytes_sent[i]);
-    printf("\n");
-    printf("verification: blocks %s, boundaries %s, multiset %s (hash %016llx -> %016llx)%s\n",
-           r->blocks_sorted ? "sorted" : "NOT sorted",
-           r->boundaries_ordered ? "ordered" : "NOT ordered", r->multiset_kept ? "kept" : "CHANGED",
-           (unsigned long long)r->hash_before, (unsigned long long)r->hash_after,
-           r->compared ? ", compared with the reference sort" : "");
-    if (r->identical) {
-        printf("identical\n");
-        return;
-    }
-    if (r->unsorted_rank >= 0)
-        printf("first unsorted block: rank %d at index %llu\n", r->unsorted_rank,
-               (unsigned long long)r->unsorted_index);
-    if (r->broken_boundary >= 0) {
-        printf("first broken boundary: rank %d's last key ", r->broken_boundary);
-        cli_print_keys(stdout, o->type, &r->boundary_last, 1);
-        printf(" > the next rank's first key ");
-        cli_print_keys(stdout, o->type, &r->boundary_first, 1);
-        printf("\n");
-    }
-    if (!r->multiset_kept)
-        printf("the keys changed: the hash of all keys differs before and after\n");
-    if (r->compared && r->mismatch) {
-        printf("first mismatch with the reference: index %llu, %s ",
-               (unsigned long long)r->mismatch_index,
-               r->mismatch_in_payload ? "payload expected" : "expected");
-        if (r->mismatch_in_payload)
-            printf("%u, actual %u\n", r->mismatch_expected, r->mismatch_actual);
-        else {
-            cli_print_keys(stdout, o->type, &r->mismatch_expected, 1);
-            printf(", actual ");
-            cli_print_keys(stdout, o->type, &r->mismatch_actual, 1);
-            printf("\n");
-        }
-    }
-    printf("NOT identical\n");
-}
-
 static bool parse_count(const char *s, uint64_t *out)
 {
     uint64_t e;
@@ -265,7 +141,10 @@ static bool parse_count(const char *s, uint64_t *out)
     return cli_parse_u64(s, 1, (1ull << 40), out);
 }
 
-static int dist_sort(int argc, char **argv, int rank, int ranks)
+/* The options of `dist sort` into *o, *net_spec and *json; 0, or an exit
+ * code after printing (-1: --help was printed, exit 0). */
+static int parse_args(int argc, char **argv, int rank, int ranks, sn_dist_sort_opts *o,
+                      const char **net_spec_out, bool *json_out, uint64_t *timeout_out)
 {
     enum {
         O_KEYS = 1,
@@ -298,12 +177,11 @@ static int dist_sort(int argc, char **argv, int rank, int ranks)
                                          {"local", 1, NULL, O_LOCAL},
                                          {"help", 0, NULL, O_HELP},
                                          {NULL, 0, NULL, 0}};
-    sn_dist_sort_opts o;
-    memset(&o, 0, sizeof o);
-    o.seed = 1;
-    o.die_rank = -1;
-    o.compare_max = 1u << 24;
-    o.max_memory = cli_max_memory;
+    memset(o, 0, sizeof *o);
+    o->seed = 1;
+    o->die_rank = -1;
+    o->compare_max = 1u << 24;
+    o->max_memory = cli_max_memory;
     const char *net_spec = NULL;
     bool json = false, have_keys = false;
     uint64_t v, timeout = 0;
@@ -313,31 +191,31 @@ static int dist_sort(int argc, char **argv, int rank, int ranks)
     while ((c = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
         switch (c) {
         case O_KEYS:
-            if (!parse_count(optarg, &o.keys))
+            if (!parse_count(optarg, &o->keys))
                 return cli_error(CLI_USAGE, "--keys", "'%s' is not a count of keys (N or 2^K)",
                                  optarg);
             have_keys = true;
             break;
         case O_SEED:
-            if (!cli_parse_u64(optarg, 0, UINT64_MAX, &o.seed))
+            if (!cli_parse_u64(optarg, 0, UINT64_MAX, &o->seed))
                 return cli_error(CLI_USAGE, "--seed", "'%s' is not a number", optarg);
             break;
         case O_TYPE:
-            if (cli_type_arg(optarg, &o.type) != 0)
+            if (cli_type_arg(optarg, &o->type) != 0)
                 return CLI_USAGE;
             break;
-        case O_PAY: o.payload = true; break;
+        case O_PAY: o->payload = true; break;
         case O_ALG:
             if (strcmp(optarg, "network") == 0)
-                o.algo = SN_DIST_NETWORK;
+                o->algo = SN_DIST_NETWORK;
             else if (strcmp(optarg, "sample") == 0)
-                o.algo = SN_DIST_SAMPLE;
+                o->algo = SN_DIST_SAMPLE;
             else
                 return cli_error(CLI_USAGE, "--algorithm", "'%s' is not network or sample", optarg);
             break;
         case O_NET: net_spec = optarg; break;
-        case O_IN: o.in = optarg; break;
-        case O_OUT: o.out = optarg; break;
+        case O_IN: o->in = optarg; break;
+        case O_OUT: o->out = optarg; break;
         case O_FAULT: {
             char *colon = strchr(optarg, ':');
             uint64_t fr;
@@ -347,11 +225,11 @@ static int dist_sort(int argc, char **argv, int rank, int ranks)
             memcpy(num, optarg, (size_t)(colon - optarg));
             num[colon - optarg] = '\0';
             if (!cli_parse_u64(num, 0, (uint64_t)ranks - 1, &fr) ||
-                !cli_parse_u64(colon + 1, 0, UINT64_MAX, &o.fault_index))
+                !cli_parse_u64(colon + 1, 0, UINT64_MAX, &o->fault_index))
                 return cli_error(CLI_USAGE, "--inject-fault",
                                  "'%s' is not RANK:INDEX with RANK in 0..%d", optarg, ranks - 1);
-            o.fault = true;
-            o.fault_rank = (int)fr;
+            o->fault = true;
+            o->fault_rank = (int)fr;
             break;
         }
         case O_TIME:
@@ -364,15 +242,15 @@ static int dist_sort(int argc, char **argv, int rank, int ranks)
             if (!cli_parse_u64(optarg, 1, UINT32_MAX, &v))
                 return cli_error(CLI_USAGE, "--distinct", "'%s' is not a count in 1..2^32-1",
                                  optarg);
-            o.distinct = (uint32_t)v;
+            o->distinct = (uint32_t)v;
             break;
         case O_LOCAL:
             if (strcmp(optarg, "auto") == 0)
-                o.local = 0;
+                o->local = 0;
             else if (strcmp(optarg, "cpu") == 0)
-                o.local = 1;
+                o->local = 1;
             else if (strcmp(optarg, "gpu") == 0)
-                o.local = 2;
+                o->local = 2;
             else
                 return cli_error(CLI_USAGE, "--local", "'%s' is not auto, cpu or gpu", optarg);
             break;
@@ -380,7 +258,7 @@ static int dist_sort(int argc, char **argv, int rank, int ranks)
         case 'h':
             if (rank == 0)
                 dist_help();
-            return CLI_OK;
+            return -1;
         default: return cli_bad_option("dist sort", c, argv);
         }
     }
@@ -391,14 +269,29 @@ static int dist_sort(int argc, char **argv, int rank, int ranks)
             return cli_error(CLI_USAGE, "dist sort", "give the network once (NET or --network)");
         net_spec = argv[optind];
     }
-    if (o.in && have_keys)
+    if (o->in && have_keys)
         return cli_error(CLI_USAGE, "--keys", "not with --in (the file's size gives N)");
-    if (!o.in && !have_keys)
+    if (!o->in && !have_keys)
         return cli_error(CLI_USAGE, "dist sort", "give --keys N or --in FILE (see --help)");
 #ifndef SN_HAVE_JANSSON
     if (json)
         return cli_error(CLI_NOENV, "--json", "built without jansson (libjansson-dev)");
 #endif
+    *net_spec_out = net_spec;
+    *json_out = json;
+    *timeout_out = timeout;
+    return 0;
+}
+
+static int dist_sort(int argc, char **argv, int rank, int ranks)
+{
+    sn_dist_sort_opts o;
+    const char *net_spec = NULL;
+    bool json = false;
+    uint64_t v, timeout = 0;
+    int prc = parse_args(argc, argv, rank, ranks, &o, &net_spec, &json, &timeout);
+    if (prc)
+        return prc < 0 ? CLI_OK : prc;
     /* tests: SN_DIST_DIE=R kills rank R after its local sort, R:stall stops it */
     const char *env = getenv("SN_DIST_DIE");
     if (env) {
@@ -448,10 +341,10 @@ static int dist_sort(int argc, char **argv, int rank, int ranks)
             int jrc = 0;
 #ifdef SN_HAVE_JANSSON
             if (json)
-                jrc = print_json(&rep, alg, shown, &o);
+                jrc = cli_dist_print_json(&rep, alg, shown, &o);
 #endif
             if (!json)
-                print_text(&rep, alg, shown, &o);
+                cli_dist_print_text(&rep, alg, shown, &o);
             if (jrc)
                 rc = jrc;
         }

@@ -130,7 +130,13 @@ typedef struct work {
     uint64_t count;    /* real elements in the block after the sort */
     uint64_t bytes;    /* sent by this rank */
     double *t_layer;   /* [layers] */
+    size_t layers;     /* the network's (0: sample sort) */
     char sorter[160];
+    uint64_t hash_before; /* of this rank's input slice */
+    double t_input, t_local, t_exchange;
+    bool compare;     /* N <= compare_max: gathered and compared */
+    uint32_t *all_in; /* rank 0: the whole input when compared */
+    int *gc, *gd;     /* [P] counts and offsets of the gathers */
 } work;
 
 static uint64_t slice_lo(uint64_t N, int P, int r)
@@ -450,6 +456,304 @@ typedef struct rank_info {
 
 static sn_status write_output(work *w, sn_diag *d);
 
+/* The network's fit, this rank's slice (made or read), the size and memory
+ * limits, the buffers and the hash of the input. Agreed. */
+static sn_status prepare(work *w, sn_dist_report *rep, sn_diag *diag)
+{
+    const sn_dist_sort_opts *o = w->o;
+    sn_status st = SN_OK;
+    if (o->algo == SN_DIST_NETWORK && sn_network_wires(o->net) != (uint32_t)w->P)
+        st = sn_diag_set(diag, SN_EINVAL, 0, 0,
+                         "the network has %u wires but the job has %d ranks (one wire per "
+                         "rank: run `mpirun -np %u`, or give a network on %d wires)",
+                         sn_network_wires(o->net), w->P, sn_network_wires(o->net), w->P);
+    if ((st = sn_dist_agree(st, diag)) != SN_OK)
+        return st;
+    double t0 = MPI_Wtime();
+    if (o->in) {
+        st = read_input(w, diag);
+    } else {
+        w->N = o->keys;
+        w->lo = slice_lo(w->N, w->P, w->me);
+        w->m = slice_lo(w->N, w->P, w->me + 1) - w->lo;
+    }
+    if ((st = sn_dist_agree(st, diag)) != SN_OK)
+        return st;
+    rep->n = w->N;
+    uint64_t c = (w->N + (uint64_t)w->P - 1) / (uint64_t)w->P;
+    if (o->payload && w->N >= UINT32_MAX)
+        st = sn_diag_set(diag, SN_EINVAL, 0, 0,
+                         "%llu keys with --payload: at most 2^32 - 2 (32-bit indices)",
+                         (unsigned long long)w->N);
+    else if (c > (1ull << 30))
+        st = sn_diag_set(diag, SN_EINVAL, 0, 0,
+                         "%llu keys on %d rank(s): blocks of %llu keys, more than the 2^30 a "
+                         "rank may hold (MPI's int counts): use more ranks",
+                         (unsigned long long)w->N, w->P, (unsigned long long)c);
+    uint64_t words = o->payload ? 2 : 1;
+    /* what a rank holds at once: the input slice, the block and its partner's
+     * and a merge buffer (network), or about twice the block (sample sort);
+     * rank 0 also the gathered input, output and reference */
+    uint64_t need = 4 * words * (w->m + (o->algo == SN_DIST_NETWORK ? 3 * c : 3 * w->m)) +
+                    (w->me == 0 && w->N <= o->compare_max ? 4 * words * 4 * w->N : 0);
+    if (st == SN_OK && o->max_memory && need > o->max_memory)
+        st = sn_diag_set(diag, SN_ENOMEM, 0, 0,
+                         "too little memory: a rank needs about %.1f MiB for its %llu keys, "
+                         "more than the %.1f MiB it may use",
+                         (double)need / 1048576.0, (unsigned long long)w->m,
+                         (double)o->max_memory / 1048576.0);
+    if (st == SN_OK && !o->in && !(w->in = sn_malloc(w->m * 4 + 4)))
+        st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %llu keys",
+                         (unsigned long long)w->m);
+    w->cap = o->algo == SN_DIST_NETWORK ? c : w->m;
+    if (st == SN_OK) {
+        w->k = sn_malloc(w->cap * 4 + 4);
+        w->p = o->payload ? sn_malloc(w->cap * 4 + 4) : NULL;
+        w->t_layer = sn_calloc(w->layers + 1, sizeof(double));
+        if (!w->k || (o->payload && !w->p) || !w->t_layer)
+            st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for a block of %llu keys",
+                             (unsigned long long)w->cap);
+    }
+    if ((st = sn_dist_agree(st, diag)) != SN_OK)
+        return st;
+    if (!o->in)
+        for (uint64_t i = 0; i < w->m; i++)
+            w->in[i] = sn_dist_key(o->seed, w->lo + i, o->type, o->distinct);
+    for (uint64_t i = 0; i < w->m; i++)
+        w->hash_before += h1(w->in[i], o->payload ? (uint32_t)(w->lo + i) : 0);
+    w->t_input = MPI_Wtime() - t0;
+    return SN_OK;
+}
+
+/* Rank 0 keeps the whole input (N <= compare_max) for the comparison with
+ * the reference. Agreed. */
+static sn_status gather_input(work *w, sn_diag *diag)
+{
+    w->compare = w->N <= w->o->compare_max;
+    if (!w->compare)
+        return SN_OK;
+    w->gc = sn_malloc(sizeof(int) * (size_t)w->P * 2);
+    w->gd = w->gc ? w->gc + w->P : NULL;
+    if (w->me == 0)
+        w->all_in = sn_malloc(w->N * 4 + 4);
+    sn_status st = w->gc && (w->me != 0 || w->all_in)
+                       ? SN_OK
+                       : sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for the gathered input");
+    if ((st = sn_dist_agree(st, diag)) != SN_OK)
+        return st;
+    for (int r = 0; r < w->P; r++) {
+        w->gd[r] = (int)slice_lo(w->N, w->P, r);
+        w->gc[r] = (int)(slice_lo(w->N, w->P, r + 1) - (uint64_t)w->gd[r]);
+    }
+    MPI_Gatherv(w->in, (int)w->m, MPI_UINT32_T, w->all_in, w->gc, w->gd, MPI_UINT32_T, 0,
+                MPI_COMM_WORLD);
+    return SN_OK;
+}
+
+/* The local sort, the exchanges, and --inject-fault. Agreed. */
+static sn_status sort_phases(work *w, sn_diag *diag)
+{
+    const sn_dist_sort_opts *o = w->o;
+    sn_gpu *gpu = NULL;
+    sn_gpu_sorter *gs = NULL;
+    sn_status st = local_open(w, &gpu, &gs, diag);
+    if ((st = sn_dist_agree(st, diag)) != SN_OK) {
+        sn_gpu_sorter_destroy(gs);
+        sn_gpu_close(gpu);
+        return st;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    if (w->p)
+        for (uint64_t i = 0; i < w->m; i++)
+            w->p[i] = (uint32_t)(w->lo + i);
+    memcpy(w->k, w->in, w->m * 4);
+    st = local_sort(w, gs, w->k, w->p, diag);
+    for (uint64_t i = 0; i < w->m; i++)
+        w->k[i] = sn_key_to_ordered(o->type, w->k[i]);
+    for (uint64_t i = w->m; i < w->cap; i++) { /* sentinels above every key */
+        w->k[i] = SENTINEL;
+        if (w->p)
+            w->p[i] = SENTINEL;
+    }
+    w->t_local = MPI_Wtime() - t0;
+    sn_gpu_sorter_destroy(gs);
+    sn_gpu_close(gpu);
+    if (st == SN_OK && w->me == o->die_rank) {
+        while (o->die_stall)
+            pause();
+        raise(SIGKILL);
+    }
+    if ((st = sn_dist_agree(st, diag)) != SN_OK)
+        return st;
+
+    t0 = MPI_Wtime();
+    st = o->algo == SN_DIST_NETWORK ? network_sort(w, diag) : sample_sort(w, diag);
+    w->t_exchange = MPI_Wtime() - t0;
+    if ((st = sn_dist_agree(st, diag)) != SN_OK)
+        return st;
+    if (o->fault && w->me == o->fault_rank) {
+        if (o->fault_index < w->count)
+            w->k[o->fault_index] ^= 1u; /* a key one bit off */
+        else
+            st = sn_diag_set(diag, SN_EINVAL, 0, 0,
+                             "--inject-fault: rank %d holds %llu keys, no index %llu", w->me,
+                             (unsigned long long)w->count, (unsigned long long)o->fault_index);
+    }
+    return sn_dist_agree(st, diag);
+}
+
+/* Rank 0: the verdict from every rank's facts (ri) and, when compared, the
+ * gathered output (all_k, all_p) against the reference. */
+static sn_status summarize(work *w, const rank_info *ri, const uint32_t *all_k,
+                           const uint32_t *all_p, sn_dist_report *rep, sn_diag *diag)
+{
+    const sn_dist_sort_opts *o = w->o;
+    sn_status st = SN_OK;
+    rep->bytes_sent = sn_calloc((size_t)w->P, sizeof(uint64_t));
+    rep->local_sorter = sn_calloc((size_t)w->P, sizeof *rep->local_sorter);
+    if (!rep->bytes_sent || !rep->local_sorter)
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
+    rep->blocks_sorted = rep->boundaries_ordered = true;
+    bool have = false;
+    uint64_t prev = 0;
+    for (int r = 0; r < w->P; r++) {
+        rep->bytes_sent[r] = ri[r].bytes;
+        memcpy(rep->local_sorter[r], ri[r].sorter, sizeof ri[r].sorter);
+#define MAXOF(f) rep->f = ri[r].f > rep->f ? ri[r].f : rep->f
+        MAXOF(t_input);
+        MAXOF(t_local);
+        MAXOF(t_exchange);
+        MAXOF(t_verify);
+#undef MAXOF
+        if (ri[r].unsorted != UINT64_MAX && rep->unsorted_rank < 0) {
+            rep->blocks_sorted = false;
+            rep->unsorted_rank = r;
+            rep->unsorted_index = ri[r].unsorted;
+        }
+        if (!ri[r].count)
+            continue;
+        if (have && prev > ri[r].first && rep->broken_boundary < 0) {
+            rep->boundaries_ordered = false;
+            int b = r - 1;
+            while (b > 0 && ri[b].count == 0)
+                b--;
+            rep->broken_boundary = b;
+            int sh = w->p ? 32 : 0;
+            rep->boundary_last = sn_key_from_ordered(o->type, (uint32_t)(prev >> sh));
+            rep->boundary_first = sn_key_from_ordered(o->type, (uint32_t)(ri[r].first >> sh));
+        }
+        have = true;
+        prev = ri[r].last;
+    }
+    rep->multiset_kept = rep->hash_before == rep->hash_after;
+    rep->compared = w->compare;
+    if (w->compare) {
+        size_t n = (size_t)w->N;
+        uint32_t *rk = sn_malloc(n * 4 + 4), *rp = w->p ? sn_malloc(n * 4 + 4) : NULL,
+                 *ip = w->p ? sn_malloc(n * 4 + 4) : NULL;
+        double tr = MPI_Wtime();
+        if (rk && (!w->p || (rp && ip))) {
+            for (size_t i = 0; ip && i < n; i++)
+                ip[i] = (uint32_t)i;
+            st = sn_sort_reference(o->type, w->all_in, ip, n, rk, rp, diag);
+            sn_sort_mismatch mm = sn_sort_compare(rk, rp, all_k, all_p, n);
+            rep->mismatch = !mm.identical;
+            rep->mismatch_index = mm.index;
+            rep->mismatch_in_payload = mm.in_payload;
+            rep->mismatch_expected = mm.expected;
+            rep->mismatch_actual = mm.actual;
+        } else {
+            st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for the reference sort");
+        }
+        rep->t_verify += MPI_Wtime() - tr;
+        sn_free(rk);
+        sn_free(rp);
+        sn_free(ip);
+    }
+    rep->identical =
+        rep->blocks_sorted && rep->boundaries_ordered && rep->multiset_kept && !rep->mismatch;
+    return st;
+}
+
+/* This rank's facts (sorted? first, last, hash), the output gathered when
+ * compared, and rank 0's verdict, broadcast. Agreed. */
+static sn_status verify(work *w, sn_dist_report *rep, sn_diag *diag)
+{
+    const sn_dist_sort_opts *o = w->o;
+    double t0 = MPI_Wtime();
+    rank_info mi = {0};
+    mi.count = w->count;
+    mi.unsorted = UINT64_MAX;
+    for (uint64_t i = 0; i + 1 < w->count; i++)
+        if (elt(w->k, w->p, i) > elt(w->k, w->p, i + 1)) {
+            mi.unsorted = i;
+            break;
+        }
+    if (w->count) {
+        mi.first = elt(w->k, w->p, 0);
+        mi.last = elt(w->k, w->p, w->count - 1);
+    }
+    uint64_t ha = 0;
+    for (uint64_t i = 0; i < w->count; i++)
+        ha += h1(sn_key_from_ordered(o->type, w->k[i]), w->p ? w->p[i] : 0);
+    uint64_t hs[2] = {w->hash_before, ha}, hsum[2] = {0, 0};
+    MPI_Reduce(hs, hsum, 2, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    rep->hash_before = hsum[0];
+    rep->hash_after = hsum[1];
+    uint32_t *all_k = NULL, *all_p = NULL;
+    sn_status st = SN_OK;
+    if (w->compare) {
+        int cnt = (int)w->count, *gc = w->gc, *gd = w->gd;
+        MPI_Gather(&cnt, 1, MPI_INT, gc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        for (int r = 0, tot = 0; w->me == 0 && r < w->P; tot += gc[r], r++)
+            gd[r] = tot;
+        for (uint64_t i = 0; i < w->count; i++) /* raw bits for the comparison */
+            w->k[i] = sn_key_from_ordered(o->type, w->k[i]);
+        if (w->me == 0) {
+            all_k = sn_malloc(w->N * 4 + 4);
+            all_p = w->p ? sn_malloc(w->N * 4 + 4) : NULL;
+        }
+        st = w->me != 0 || (all_k && (!w->p || all_p))
+                 ? SN_OK
+                 : sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for the gathered output");
+        if ((st = sn_dist_agree(st, diag)) == SN_OK) {
+            MPI_Gatherv(w->k, cnt, MPI_UINT32_T, all_k, gc, gd, MPI_UINT32_T, 0, MPI_COMM_WORLD);
+            if (w->p)
+                MPI_Gatherv(w->p, cnt, MPI_UINT32_T, all_p, gc, gd, MPI_UINT32_T, 0,
+                            MPI_COMM_WORLD);
+        }
+        for (uint64_t i = 0; i < w->count; i++)
+            w->k[i] = sn_key_to_ordered(o->type, w->k[i]);
+    }
+    if (st == SN_OK) {
+        mi.bytes = w->bytes;
+        mi.t_input = w->t_input;
+        mi.t_local = w->t_local;
+        mi.t_exchange = w->t_exchange;
+        mi.t_verify = MPI_Wtime() - t0;
+        memcpy(mi.sorter, w->sorter, sizeof mi.sorter);
+        rank_info *ri = w->me == 0 ? sn_calloc((size_t)w->P, sizeof *ri) : NULL;
+        MPI_Gather(&mi, (int)sizeof mi, MPI_BYTE, ri, (int)sizeof mi, MPI_BYTE, 0, MPI_COMM_WORLD);
+        rep->layers = w->layers;
+        rep->t_layer = w->me == 0 ? sn_calloc(w->layers + 1, sizeof(double)) : NULL;
+        MPI_Reduce(w->t_layer, rep->t_layer, (int)w->layers + 1, MPI_DOUBLE, MPI_MAX, 0,
+                   MPI_COMM_WORLD);
+        if (w->me == 0)
+            st = ri && rep->t_layer ? summarize(w, ri, all_k, all_p, rep, diag)
+                                    : sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
+        sn_free(ri);
+    }
+    sn_free(all_k);
+    sn_free(all_p);
+    if ((st = sn_dist_agree(st, diag)) != SN_OK)
+        return st;
+    int ok = rep->identical;
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    rep->identical = ok != 0;
+    return SN_OK;
+}
+
 sn_status sn_dist_sort(const sn_dist_sort_opts *o, sn_dist_report *rep, sn_diag *diag)
 {
     memset(rep, 0, sizeof *rep);
@@ -457,301 +761,26 @@ sn_status sn_dist_sort(const sn_dist_sort_opts *o, sn_dist_report *rep, sn_diag 
     w.o = o;
     w.P = sn_dist_size();
     w.me = sn_dist_rank();
+    w.layers = o->algo == SN_DIST_NETWORK ? sn_network_layer_count(o->net) : 0;
     rep->ranks = w.P;
     rep->unsorted_rank = rep->broken_boundary = -1;
-    sn_status st = SN_OK;
     double T0 = MPI_Wtime();
-    if (o->algo == SN_DIST_NETWORK && sn_network_wires(o->net) != (uint32_t)w.P)
-        st = sn_diag_set(diag, SN_EINVAL, 0, 0,
-                         "the network has %u wires but the job has %d ranks (one wire per "
-                         "rank: run `mpirun -np %u`, or give a network on %d wires)",
-                         sn_network_wires(o->net), w.P, sn_network_wires(o->net), w.P);
-    if ((st = sn_dist_agree(st, diag)) != SN_OK)
-        return st;
-
-    /* input: this rank's slice */
-    double t0 = MPI_Wtime();
-    if (o->in) {
-        st = read_input(&w, diag);
-    } else {
-        w.N = o->keys;
-        w.lo = slice_lo(w.N, w.P, w.me);
-        w.m = slice_lo(w.N, w.P, w.me + 1) - w.lo;
-    }
-    if ((st = sn_dist_agree(st, diag)) != SN_OK) {
-        sn_free(w.in);
-        return st;
-    }
-    rep->n = w.N;
-    uint64_t c = (w.N + (uint64_t)w.P - 1) / (uint64_t)w.P;
-    if (o->payload && w.N >= UINT32_MAX)
-        st = sn_diag_set(diag, SN_EINVAL, 0, 0,
-                         "%llu keys with --payload: at most 2^32 - 2 (32-bit indices)",
-                         (unsigned long long)w.N);
-    else if (c > (1ull << 30))
-        st = sn_diag_set(diag, SN_EINVAL, 0, 0,
-                         "%llu keys on %d rank(s): blocks of %llu keys, more than the 2^30 a "
-                         "rank may hold (MPI's int counts): use more ranks",
-                         (unsigned long long)w.N, w.P, (unsigned long long)c);
-    uint64_t words = o->payload ? 2 : 1;
-    /* what a rank holds at once: the input slice, the block and its partner's
-     * and a merge buffer (network), or about twice the block (sample sort);
-     * rank 0 also the gathered input, output and reference */
-    uint64_t need = 4 * words * (w.m + (o->algo == SN_DIST_NETWORK ? 3 * c : 3 * w.m)) +
-                    (w.me == 0 && w.N <= o->compare_max ? 4 * words * 4 * w.N : 0);
-    if (st == SN_OK && o->max_memory && need > o->max_memory)
-        st = sn_diag_set(diag, SN_ENOMEM, 0, 0,
-                         "too little memory: a rank needs about %.1f MiB for its %llu keys, "
-                         "more than the %.1f MiB it may use",
-                         (double)need / 1048576.0, (unsigned long long)w.m,
-                         (double)o->max_memory / 1048576.0);
-    if (st == SN_OK && !o->in && !(w.in = sn_malloc(w.m * 4 + 4)))
-        st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %llu keys",
-                         (unsigned long long)w.m);
-    w.cap = o->algo == SN_DIST_NETWORK ? c : w.m;
-    if (st == SN_OK) {
-        w.k = sn_malloc(w.cap * 4 + 4);
-        w.p = o->payload ? sn_malloc(w.cap * 4 + 4) : NULL;
-        size_t nl = o->algo == SN_DIST_NETWORK ? sn_network_layer_count(o->net) : 0;
-        w.t_layer = sn_calloc(nl + 1, sizeof(double));
-        if (!w.k || (o->payload && !w.p) || !w.t_layer)
-            st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for a block of %llu keys",
-                             (unsigned long long)w.cap);
-    }
-    if ((st = sn_dist_agree(st, diag)) != SN_OK)
-        goto done;
-    if (!o->in)
-        for (uint64_t i = 0; i < w.m; i++)
-            w.in[i] = sn_dist_key(o->seed, w.lo + i, o->type, o->distinct);
-    uint64_t hb = 0;
-    for (uint64_t i = 0; i < w.m; i++)
-        hb += h1(w.in[i], o->payload ? (uint32_t)(w.lo + i) : 0);
-    double t_input = MPI_Wtime() - t0;
-
-    /* rank 0 keeps the whole input for the comparison with the reference */
-    bool compare = w.N <= o->compare_max;
-    uint32_t *all_in = NULL;
-    int *gc = NULL, *gd = NULL;
-    if (compare) {
-        gc = sn_malloc(sizeof(int) * (size_t)w.P * 2);
-        gd = gc ? gc + w.P : NULL;
-        if (w.me == 0)
-            all_in = sn_malloc(w.N * 4 + 4);
-        st = gc && (w.me != 0 || all_in)
-                 ? SN_OK
-                 : sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for the gathered input");
-        if ((st = sn_dist_agree(st, diag)) != SN_OK) {
-            sn_free(all_in);
-            sn_free(gc);
-            goto done;
-        }
-        for (int r = 0; r < w.P; r++) {
-            gd[r] = (int)slice_lo(w.N, w.P, r);
-            gc[r] = (int)(slice_lo(w.N, w.P, r + 1) - (uint64_t)gd[r]);
-        }
-        MPI_Gatherv(w.in, (int)w.m, MPI_UINT32_T, all_in, gc, gd, MPI_UINT32_T, 0, MPI_COMM_WORLD);
-    }
-
-    /* local sort */
-    sn_gpu *gpu = NULL;
-    sn_gpu_sorter *gs = NULL;
-    st = local_open(&w, &gpu, &gs, diag);
-    if ((st = sn_dist_agree(st, diag)) != SN_OK) {
-        sn_gpu_sorter_destroy(gs);
-        sn_gpu_close(gpu);
-        goto done_cmp;
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
-    t0 = MPI_Wtime();
-    if (w.p)
-        for (uint64_t i = 0; i < w.m; i++)
-            w.p[i] = (uint32_t)(w.lo + i);
-    memcpy(w.k, w.in, w.m * 4);
-    st = local_sort(&w, gs, w.k, w.p, diag);
-    for (uint64_t i = 0; i < w.m; i++)
-        w.k[i] = sn_key_to_ordered(o->type, w.k[i]);
-    for (uint64_t i = w.m; i < w.cap; i++) { /* sentinels above every key */
-        w.k[i] = SENTINEL;
-        if (w.p)
-            w.p[i] = SENTINEL;
-    }
-    double t_local = MPI_Wtime() - t0;
-    sn_gpu_sorter_destroy(gs);
-    sn_gpu_close(gpu);
-    if (st == SN_OK && w.me == o->die_rank) {
-        while (o->die_stall)
-            pause();
-        raise(SIGKILL);
-    }
-    if ((st = sn_dist_agree(st, diag)) != SN_OK)
-        goto done_cmp;
-
-    /* the exchanges */
-    t0 = MPI_Wtime();
-    st = o->algo == SN_DIST_NETWORK ? network_sort(&w, diag) : sample_sort(&w, diag);
-    double t_exchange = MPI_Wtime() - t0;
-    if ((st = sn_dist_agree(st, diag)) != SN_OK)
-        goto done_cmp;
-
-    if (o->fault && w.me == o->fault_rank) {
-        if (o->fault_index < w.count)
-            w.k[o->fault_index] ^= 1u; /* a key one bit off */
-        else
-            st = sn_diag_set(diag, SN_EINVAL, 0, 0,
-                             "--inject-fault: rank %d holds %llu keys, no index %llu", w.me,
-                             (unsigned long long)w.count, (unsigned long long)o->fault_index);
-    }
-    if ((st = sn_dist_agree(st, diag)) != SN_OK)
-        goto done_cmp;
-
-    /* verification */
-    t0 = MPI_Wtime();
-    rank_info mi = {0};
-    mi.count = w.count;
-    mi.unsorted = UINT64_MAX;
-    for (uint64_t i = 0; i + 1 < w.count; i++)
-        if (elt(w.k, w.p, i) > elt(w.k, w.p, i + 1)) {
-            mi.unsorted = i;
-            break;
-        }
-    if (w.count) {
-        mi.first = elt(w.k, w.p, 0);
-        mi.last = elt(w.k, w.p, w.count - 1);
-    }
-    uint64_t ha = 0;
-    for (uint64_t i = 0; i < w.count; i++)
-        ha += h1(sn_key_from_ordered(o->type, w.k[i]), w.p ? w.p[i] : 0);
-    uint64_t hs[2] = {hb, ha}, hsum[2] = {0, 0};
-    MPI_Reduce(hs, hsum, 2, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-    rep->hash_before = hsum[0];
-    rep->hash_after = hsum[1];
-    uint32_t *all_k = NULL, *all_p = NULL;
-    if (compare) {
-        int cnt = (int)w.count;
-        MPI_Gather(&cnt, 1, MPI_INT, gc, 1, MPI_INT, 0, MPI_COMM_WORLD);
-        uint64_t tot = 0;
-        if (w.me == 0)
-            for (int r = 0; r < w.P; r++) {
-                gd[r] = (int)tot;
-                tot += (uint64_t)gc[r];
-            }
-        for (uint64_t i = 0; i < w.count; i++) /* raw bits for the comparison */
-            w.k[i] = sn_key_from_ordered(o->type, w.k[i]);
-        if (w.me == 0) {
-            all_k = sn_malloc(w.N * 4 + 4);
-            all_p = w.p ? sn_malloc(w.N * 4 + 4) : NULL;
-        }
-        st = w.me != 0 || (all_k && (!w.p || all_p))
-                 ? SN_OK
-                 : sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for the gathered output");
-        if ((st = sn_dist_agree(st, diag)) == SN_OK) {
-            MPI_Gatherv(w.k, cnt, MPI_UINT32_T, all_k, gc, gd, MPI_UINT32_T, 0, MPI_COMM_WORLD);
-            if (w.p)
-                MPI_Gatherv(w.p, cnt, MPI_UINT32_T, all_p, gc, gd, MPI_UINT32_T, 0, MPI_COMM_WORLD);
-        }
-        for (uint64_t i = 0; i < w.count; i++)
-            w.k[i] = sn_key_to_ordered(o->type, w.k[i]);
-        if (st != SN_OK)
-            goto done_cmp;
-    }
-    double t_verify = MPI_Wtime() - t0;
-    mi.bytes = w.bytes;
-    mi.t_input = t_input;
-    mi.t_local = t_local;
-    mi.t_exchange = t_exchange;
-    mi.t_verify = t_verify;
-    memcpy(mi.sorter, w.sorter, sizeof mi.sorter);
-    rank_info *ri = w.me == 0 ? sn_calloc((size_t)w.P, sizeof *ri) : NULL;
-    MPI_Gather(&mi, (int)sizeof mi, MPI_BYTE, ri, (int)sizeof mi, MPI_BYTE, 0, MPI_COMM_WORLD);
-    size_t nl = o->algo == SN_DIST_NETWORK ? sn_network_layer_count(o->net) : 0;
-    rep->layers = nl;
-    rep->t_layer = w.me == 0 ? sn_calloc(nl + 1, sizeof(double)) : NULL;
-    MPI_Reduce(w.t_layer, rep->t_layer, (int)nl + 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    int ok_all = 1;
-    if (w.me == 0) {
-        rep->bytes_sent = sn_calloc((size_t)w.P, sizeof(uint64_t));
-        rep->local_sorter = sn_calloc((size_t)w.P, sizeof *rep->local_sorter);
-        rep->blocks_sorted = rep->boundaries_ordered = true;
-        bool have = false;
-        uint64_t prev = 0;
-        for (int r = 0; r < w.P; r++) {
-            rep->bytes_sent[r] = ri[r].bytes;
-            memcpy(rep->local_sorter[r], ri[r].sorter, sizeof ri[r].sorter);
-#define MAXOF(f) rep->f = ri[r].f > rep->f ? ri[r].f : rep->f
-            MAXOF(t_input);
-            MAXOF(t_local);
-            MAXOF(t_exchange);
-            MAXOF(t_verify);
-#undef MAXOF
-            if (ri[r].unsorted != UINT64_MAX && rep->unsorted_rank < 0) {
-                rep->blocks_sorted = false;
-                rep->unsorted_rank = r;
-                rep->unsorted_index = ri[r].unsorted;
-            }
-            if (!ri[r].count)
-                continue;
-            if (have && prev > ri[r].first && rep->broken_boundary < 0) {
-                rep->boundaries_ordered = false;
-                int b = r - 1;
-                while (b > 0 && ri[b].count == 0)
-                    b--;
-                rep->broken_boundary = b;
-                int sh = w.p ? 32 : 0;
-                rep->boundary_last = sn_key_from_ordered(o->type, (uint32_t)(prev >> sh));
-                rep->boundary_first = sn_key_from_ordered(o->type, (uint32_t)(ri[r].first >> sh));
-            }
-            have = true;
-            prev = ri[r].last;
-        }
-        rep->multiset_kept = rep->hash_before == rep->hash_after;
-        rep->compared = compare;
-        bool same = true;
-        if (compare) {
-            uint32_t *rk = sn_malloc(w.N * 4 + 4), *rp = w.p ? sn_malloc(w.N * 4 + 4) : NULL,
-                     *ip = w.p ? sn_malloc(w.N * 4 + 4) : NULL;
-            double tr = MPI_Wtime();
-            if (rk && (!w.p || (rp && ip))) {
-                if (ip)
-                    for (uint64_t i = 0; i < w.N; i++)
-                        ip[i] = (uint32_t)i;
-                st = sn_sort_reference(o->type, all_in, ip, (size_t)w.N, rk, rp, diag);
-                sn_sort_mismatch mm = sn_sort_compare(rk, rp, all_k, all_p, (size_t)w.N);
-                same = mm.identical;
-                rep->mismatch = !mm.identical;
-                rep->mismatch_index = mm.index;
-                rep->mismatch_in_payload = mm.in_payload;
-                rep->mismatch_expected = mm.expected;
-                rep->mismatch_actual = mm.actual;
-            } else {
-                st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for the reference sort");
-            }
-            rep->t_verify += MPI_Wtime() - tr;
-            sn_free(rk);
-            sn_free(rp);
-            sn_free(ip);
-        }
-        rep->identical =
-            rep->blocks_sorted && rep->boundaries_ordered && rep->multiset_kept && same;
-        ok_all = rep->identical;
-    }
-    sn_free(ri);
-    sn_free(all_k);
-    sn_free(all_p);
-    if ((st = sn_dist_agree(st, diag)) != SN_OK)
-        goto done_cmp;
-    /* output only for a verified sort */
-    MPI_Bcast(&ok_all, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    rep->identical = ok_all != 0;
-    if (o->out && ok_all) {
-        t0 = MPI_Wtime();
+    sn_status st = prepare(&w, rep, diag);
+    if (st == SN_OK)
+        st = gather_input(&w, diag);
+    if (st == SN_OK)
+        st = sort_phases(&w, diag);
+    if (st == SN_OK)
+        st = verify(&w, rep, diag);
+    /* the output only for a verified sort */
+    if (st == SN_OK && o->out && rep->identical) {
+        double t0 = MPI_Wtime();
         st = write_output(&w, diag);
         rep->t_output = MPI_Wtime() - t0;
     }
-done_cmp:
-    sn_free(all_in);
-    sn_free(gc);
-done:
     rep->t_total = MPI_Wtime() - T0;
+    sn_free(w.all_in);
+    sn_free(w.gc);
     sn_free(w.in);
     sn_free(w.k);
     sn_free(w.p);
