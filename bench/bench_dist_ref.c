@@ -2,13 +2,14 @@
  * the same keys as `sortnet dist sort --keys N --seed S` (sn_dist_key),
  * sorted by the host's parallel LSD radix sort (what a CPU rank runs as
  * its local sort) in one process without MPI. Prints one line per N:
- * "N seconds keys_per_second" (the median of REPS runs).
+ * "N seconds keys_per_second" (the median of 3 runs).
  *
- *   bench_dist_ref [REPS] LOG2N...   (default: 3 runs of 2^20..2^24) */
+ *   bench_dist_ref [MAXLOG]   (N = 2^20 .. 2^MAXLOG, default 24) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_cli.h"
 #include "core/alloc.h"
 #include "dist/dist.h"
 #include "gpu/sorts.h"
@@ -28,32 +29,32 @@ static int cmp_d(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-    int reps = argc > 1 ? atoi(argv[1]) : 3;
-    int from = 2, nl = argc - 2;
-    int def[] = {20, 21, 22, 23, 24};
-    if (reps < 1)
-        reps = 1;
-    if (nl <= 0)
-        nl = 5;
-    for (int a = 0; a < nl; a++) {
-        int lg = argc > 2 ? atoi(argv[from + a]) : def[a];
+    unsigned long maxlog = 24;
+    bench_cli(argc, argv,
+              "usage: bench_dist_ref [MAXLOG]\n"
+              "The single-process baseline of bench/dist_bench.sh: the keys of `sortnet dist\n"
+              "sort --keys N --seed 1` sorted by the host's radix sort in one process, for\n"
+              "N = 2^20 .. 2^MAXLOG (20..30, default 24); prints N, seconds, keys/s\n"
+              "(medians of 3 runs).\n",
+              "MAXLOG", 20, 30, &maxlog);
+    enum { REPS = 3 };
+    for (unsigned long lg = 20; lg <= maxlog; lg++) {
         size_t n = (size_t)1 << lg;
         uint32_t *k = sn_malloc(n * 4), *o = sn_malloc(n * 4);
-        double t[32];
+        double t[REPS];
         if (!k || !o)
             return 5;
         for (size_t i = 0; i < n; i++)
             k[i] = sn_dist_key(1, i, SN_KEY_I32, 0);
-        for (int r = 0; r < reps && r < 32; r++) {
+        for (int r = 0; r < REPS; r++) {
             double t0 = now();
             sn_diag d;
             if (sn_sort_reference(SN_KEY_I32, k, NULL, n, o, NULL, &d) != SN_OK)
                 return 5;
             t[r] = now() - t0;
         }
-        qsort(t, (size_t)(reps < 32 ? reps : 32), sizeof t[0], cmp_d);
-        double med = t[(reps < 32 ? reps : 32) / 2];
-        printf("%zu %.6f %.4g\n", n, med, (double)n / med);
+        qsort(t, REPS, sizeof t[0], cmp_d);
+        printf("%zu %.6f %.4g\n", n, t[REPS / 2], (double)n / t[REPS / 2]);
         sn_free(k);
         sn_free(o);
     }

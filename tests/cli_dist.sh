@@ -61,6 +61,20 @@ expect 0 mpi 3 dist sort transposition:3 --keys 1000 --type f32
 expect 0 mpi 8 dist sort --keys 4099 --algorithm sample --payload --json
 [ "$(json 'd["algorithm"], d["network"], d["identical"]')" = "sample None True" ] ||
     fail "sample sort's JSON: $(head -c 300 "$T/out")"
+# the merge-split cut into pieces by merge path (blocks of 2^16 keys and more,
+# several threads a rank): the same sort
+expect 0 mpi 4 dist sort --keys 300007 --payload --threads 3
+expect 0 mpi 2 dist sort --keys 300007 --distinct 5 --threads 4 --type f32
+out_has "identical"
+expect 2 "$S" dist sort --keys 10 --threads 0
+# the local sort on an OpenCL device (pocl in CI) when one is there
+if "$S" gpu list >/dev/null 2>&1; then
+    expect 0 mpi 2 dist sort --keys 5001 --local gpu --payload --type f32 --json
+    [ "$(json '"radix sort" in d["local_sort"][1] and not d["local_sort"][1].startswith("CPU,")')" = True ] ||
+        fail "--local gpu did not sort on the OpenCL device: $(head -c 300 "$T/out")"
+fi
+expect 0 mpi 2 dist sort --keys 5001 --local cpu --json
+[ "$(json 'd["local_sort"][0].startswith("CPU, ")')" = True ] || fail "--local cpu: $(head -c 300 "$T/out")"
 # duplicates-heavy keys (3 values): stable with the payload, both algorithms
 for a in network sample; do
     expect 0 mpi 4 dist sort --keys 2001 --distinct 3 --payload --algorithm $a

@@ -28,6 +28,7 @@ static void dist_help(void)
         "usage: mpirun -np P sortnet dist sort [NET] --keys N [--seed S] [--type i32|u32|f32]\n"
         "                   [--payload] [--algorithm network|sample] [--network NET|auto]\n"
         "                   [--in FILE] [--out FILE] [--distinct K] [--local auto|cpu|gpu]\n"
+        "                   [--threads T]\n"
         "                   [--inject-fault RANK:INDEX] [--timeout S] [--json]\n\n"
         "Sort N keys spread over the P ranks of an MPI job (Open MPI; P = 1 also runs\n"
         "without mpirun). Each rank makes its slice of the keys (key i depends only on\n"
@@ -64,6 +65,8 @@ static void dist_help(void)
         "                  temporary name that rank 0 renames once every rank wrote\n"
         "                  and the run was verified\n"
         "  --local L       the local sort: auto (default), cpu, gpu (any OpenCL device)\n"
+        "  --threads T     merge-split threads a rank (default: the host's cores over\n"
+        "                  its ranks)\n"
         "  --inject-fault RANK:INDEX  corrupt key INDEX (from 0) of RANK's block after\n"
         "                  the sort: the verification must catch it (exit 1)\n"
         "  --timeout S     abort the whole job after S seconds (exit 5)\n"
@@ -160,6 +163,7 @@ static int parse_args(int argc, char **argv, int rank, int ranks, sn_dist_sort_o
         O_JSON,
         O_DIST,
         O_LOCAL,
+        O_THREADS,
         O_HELP
     };
     static const struct option opts[] = {{"keys", 1, NULL, O_KEYS},
@@ -175,6 +179,7 @@ static int parse_args(int argc, char **argv, int rank, int ranks, sn_dist_sort_o
                                          {"json", 0, NULL, O_JSON},
                                          {"distinct", 1, NULL, O_DIST},
                                          {"local", 1, NULL, O_LOCAL},
+                                         {"threads", 1, NULL, O_THREADS},
                                          {"help", 0, NULL, O_HELP},
                                          {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
@@ -243,6 +248,11 @@ static int parse_args(int argc, char **argv, int rank, int ranks, sn_dist_sort_o
                 return cli_error(CLI_USAGE, "--distinct", "'%s' is not a count in 1..2^32-1",
                                  optarg);
             o->distinct = (uint32_t)v;
+            break;
+        case O_THREADS:
+            if (!cli_parse_u64(optarg, 1, 1024, &v))
+                return cli_error(CLI_USAGE, "--threads", "'%s' is not a number in 1..1024", optarg);
+            o->threads = (unsigned)v;
             break;
         case O_LOCAL:
             if (strcmp(optarg, "auto") == 0)

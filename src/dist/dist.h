@@ -59,6 +59,7 @@ typedef struct sn_dist_sort_opts {
     uint64_t fault_index; /* ... at this index of its block (from 0) */
     int local;            /* local sort: 0 auto (a GPU when the rank has one), 1 CPU, 2 GPU */
     uint64_t compare_max; /* gather and compare with the reference up to this N */
+    unsigned threads;     /* merge-split threads a rank (0: the host's cores / its ranks) */
     uint64_t max_memory;  /* bytes a rank may use (0: what the system has) */
     int die_rank;         /* tests: this rank kills itself after the local sort (-1: none) */
     bool die_stall;       /* tests: ... or stops forever instead (a stuck rank) */

@@ -60,46 +60,56 @@ static inline uint64_t h1(uint32_t raw, uint32_t pay)
     return mix64((uint64_t)pay << 32 | raw);
 }
 
-/* the c smallest of a and b (each c sorted elements) into o */
-static void merge_low(const uint32_t *ak, const uint32_t *ap, const uint32_t *bk,
-                      const uint32_t *bp, size_t c, uint32_t *ok, uint32_t *op)
+/* A merge-split as part of the stable merge of a[0..c) and b[0..c) (a
+ * first on ties): the lower rank keeps outputs [0, c), the upper [c, 2c).
+ * Cut into pieces by merge path (the co-rank of each piece's first
+ * output), so the pieces run on the rank's cores and give the same
+ * result as one sequential merge. */
+typedef struct msplit {
+    const uint32_t *ak, *ap, *bk, *bp;
+    size_t c, base, pieces;
+    uint32_t *ok, *op;
+} msplit;
+
+/* how many of the first k outputs of the merge come from a */
+static size_t co_rank(const msplit *m, size_t k)
 {
-    size_t i = 0, j = 0;
-    for (size_t t = 0; t < c; t++) {
-        bool take_a = j >= c || (i < c && elt(ak, ap, i) <= elt(bk, bp, j));
-        if (take_a) {
-            ok[t] = ak[i];
-            if (op)
-                op[t] = ap[i];
-            i++;
-        } else {
-            ok[t] = bk[j];
-            if (op)
-                op[t] = bp[j];
-            j++;
-        }
+    size_t lo = k > m->c ? k - m->c : 0, hi = k < m->c ? k : m->c;
+    while (lo < hi) {
+        size_t i = lo + (hi - lo) / 2;
+        if (elt(m->ak, m->ap, i) <= elt(m->bk, m->bp, k - i - 1))
+            lo = i + 1;
+        else
+            hi = i;
+    }
+    return lo;
+}
+
+static void msplit_piece(void *ctx, size_t t)
+{
+    const msplit *m = ctx;
+    size_t c = m->c, from = m->base + c * t / m->pieces, to = m->base + c * (t + 1) / m->pieces;
+    size_t i = co_rank(m, from), j = from - i;
+    for (size_t x = from; x < to; x++) {
+        bool take_a = j >= c || (i < c && elt(m->ak, m->ap, i) <= elt(m->bk, m->bp, j));
+        const uint32_t *sk = take_a ? m->ak : m->bk, *sp = take_a ? m->ap : m->bp;
+        size_t *at = take_a ? &i : &j;
+        m->ok[x - m->base] = sk[*at];
+        if (m->op)
+            m->op[x - m->base] = sp[*at];
+        (*at)++;
     }
 }
 
-/* the c largest of a and b into o */
-static void merge_high(const uint32_t *ak, const uint32_t *ap, const uint32_t *bk,
-                       const uint32_t *bp, size_t c, uint32_t *ok, uint32_t *op)
+/* the c smallest (low) or largest of a and b into o, on `threads` threads */
+static void merge_split(const uint32_t *ak, const uint32_t *ap, const uint32_t *bk,
+                        const uint32_t *bp, size_t c, bool low, unsigned threads, uint32_t *ok,
+                        uint32_t *op)
 {
-    size_t i = c, j = c; /* one past the next candidate */
-    for (size_t t = c; t-- > 0;) {
-        bool take_a = j == 0 || (i > 0 && elt(ak, ap, i - 1) > elt(bk, bp, j - 1));
-        if (take_a) {
-            i--;
-            ok[t] = ak[i];
-            if (op)
-                op[t] = ap[i];
-        } else {
-            j--;
-            ok[t] = bk[j];
-            if (op)
-                op[t] = bp[j];
-        }
-    }
+    msplit m = {ak, ap, bk, bp, c, low ? 0 : c, 1, ok, op};
+    if (threads > 1 && c >= ((size_t)1 << 16))
+        m.pieces = (size_t)threads * 4;
+    sn_parallel_for(m.pieces, threads, msplit_piece, &m);
 }
 
 /* merge two sorted runs a[0..na) and b[0..nb) into o */
@@ -131,6 +141,8 @@ typedef struct work {
     uint64_t bytes;    /* sent by this rank */
     double *t_layer;   /* [layers] */
     size_t layers;     /* the network's (0: sample sort) */
+    int local_rank;    /* among the ranks of this host */
+    unsigned threads;  /* this rank's share of the host's cores */
     char sorter[160];
     uint64_t hash_before; /* of this rank's input slice */
     double t_input, t_local, t_exchange;
@@ -209,11 +221,7 @@ static sn_status local_open(work *w, sn_gpu **gout, sn_gpu_sorter **sout, sn_dia
     sn_gpu_device_info *devs = NULL;
     size_t nd = 0, ng = 0, pick = SIZE_MAX;
     sn_diag dd;
-    MPI_Comm node; /* collective: every rank reaches it */
-    int lr = 0;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, w->me, MPI_INFO_NULL, &node);
-    MPI_Comm_rank(node, &lr);
-    MPI_Comm_free(&node);
+    int lr = w->local_rank;
     if (sn_gpu_devices(&devs, &nd, &dd) == SN_OK) {
         for (size_t i = 0; i < nd; i++)
             ng += strcmp(devs[i].type, "GPU") == 0;
@@ -297,10 +305,7 @@ static sn_status network_sort(work *w, sn_diag *d)
                 MPI_Sendrecv(w->p, (int)c, MPI_UINT32_T, partner, 2, rp, (int)c, MPI_UINT32_T,
                              partner, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             w->bytes += (uint64_t)c * (hp ? 8u : 4u);
-            if (low)
-                merge_low(w->k, w->p, rk, rp, c, tk, tp);
-            else
-                merge_high(w->k, w->p, rk, rp, c, tk, tp);
+            merge_split(w->k, w->p, rk, rp, c, low, w->threads, tk, tp);
             uint32_t *x = w->k;
             w->k = tk;
             tk = x;
@@ -762,6 +767,14 @@ sn_status sn_dist_sort(const sn_dist_sort_opts *o, sn_dist_report *rep, sn_diag 
     w.P = sn_dist_size();
     w.me = sn_dist_rank();
     w.layers = o->algo == SN_DIST_NETWORK ? sn_network_layer_count(o->net) : 0;
+    MPI_Comm node; /* the ranks of this host share its cores and GPUs */
+    int node_size = 1;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, w.me, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &w.local_rank);
+    MPI_Comm_size(node, &node_size);
+    MPI_Comm_free(&node);
+    w.threads = o->threads ? o->threads : sn_parallel_cpus() / (unsigned)node_size;
+    w.threads = w.threads ? w.threads : 1;
     rep->ranks = w.P;
     rep->unsorted_rank = rep->broken_boundary = -1;
     double T0 = MPI_Wtime();
