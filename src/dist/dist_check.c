@@ -79,7 +79,15 @@ sn_status sn_dist_check(const sn_network *net, const sn_check_options *opt, sn_c
     double t0 = MPI_Wtime();
     uint32_t n = sn_network_wires(net);
     int P = sn_dist_size(), me = sn_dist_rank();
-    unsigned threads = opt && opt->threads ? opt->threads : sn_parallel_cpus();
+    /* the ranks of a host share its cores */
+    MPI_Comm node;
+    int node_size = 1;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &node_size);
+    MPI_Comm_free(&node);
+    unsigned threads =
+        opt && opt->threads ? opt->threads : sn_parallel_cpus() / (unsigned)node_size;
+    threads = threads ? threads : 1;
     double est = sn_check_bruteforce_seconds(net, threads) / (double)P;
     if (n > 40)
         return sn_diag_set(diag, SN_ELIMIT, 0, 0,
