@@ -10,6 +10,10 @@ command -v mpirun >/dev/null || { echo "SKIP: no mpirun (openmpi-bin)" >&2; exit
 command -v python3 >/dev/null || { echo "SKIP: python3 needed to read JSON" >&2; exit 77; }
 # mpirun refuses root without these; harmless otherwise
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# under ASan: Open MPI's components stay loaded and leaks unwind fully, so
+# tests/lsan.supp can tell Open MPI's process-lifetime state from ours
+export OMPI_MCA_mca_base_component_disable_dlclose=1
+export LSAN_OPTIONS="${LSAN_OPTIONS:-}${LSAN_OPTIONS:+:}fast_unwind_on_malloc=0"
 # P ranks; `timeout` so that no check can hang the suite
 mpi() { local p=$1; shift; timeout 120 mpirun --oversubscribe -np "$p" "$S" "$@"; }
 cd "$T" || exit 1
