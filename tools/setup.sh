@@ -29,12 +29,14 @@ jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 # (`sortnet web`, SORTNET_WEB): clang's wasm32 target links with lld
 # against wasi-libc and libclang-rt-14-dev-wasm32 (its builtins); its
 # browser tests drive chromium through chromium-driver and python3-selenium.
+# `sortnet dist` (SORTNET_WITH_MPI): Open MPI's headers, library and mpirun.
 packages=(build-essential cmake pkg-config clang
           libjansson-dev libcairo2-dev libsdl2-dev libgif-dev fonts-dejavu-core
           ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
           xvfb xauth librsvg2-bin poppler-utils python3 valgrind groff-base
           lld wasi-libc libclang-rt-14-dev-wasm32
-          chromium chromium-driver python3-selenium)
+          chromium chromium-driver python3-selenium
+          libopenmpi-dev openmpi-bin)
 
 install_packages() {
     [ "${SORTNET_SKIP_INSTALL:-0}" = 1 ] && return 0

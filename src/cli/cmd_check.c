@@ -18,6 +18,7 @@
 #ifdef SN_HAVE_OPENCL
 #include "gpu/gpu.h"
 #endif
+#include "cmd_dist.h" /* for: cli_dist_check (under mpirun, SN_HAVE_MPI) */
 
 static void help(void)
 {
@@ -57,6 +58,8 @@ static void help(void)
 #else
            "  --device D    check on an OpenCL device (not in this build)\n"
 #endif
+           "  mpirun -np P sortnet check NET --method bruteforce: the inputs split\n"
+           "                over P MPI ranks (a build with MPI); rank 0 prints the verdict\n"
            "  -h, --help    this text\n");
 }
 
@@ -331,6 +334,10 @@ static sn_status run_check(const sn_network *net, const check_mode *mode, const 
 {
     if (strcmp(mode->name, "sort") != 0)
         return run_mode(net, mode, opt, res, d);
+#ifdef SN_HAVE_MPI /* under mpirun: brute force split over the ranks (cmd_dist.c) */
+    if (!device && cli_dist_check_wanted(opt))
+        return cli_dist_check(net, opt, res, d, devname);
+#endif
 #ifdef SN_HAVE_OPENCL
     if (device) {
         sn_gpu *g = NULL;

@@ -16,5 +16,7 @@ int cmd_view(int argc, char **argv);  /* cmd_view.c (SN_HAVE_SDL) */
 int cmd_gpu_sort(int argc, char **argv);
 /* `sortnet web` (cmd_web.c, SN_HAVE_WEB) */
 int cmd_web(int argc, char **argv);
+/* `sortnet dist sort` (cmd_dist.c, SN_HAVE_MPI) */
+int cmd_dist(int argc, char **argv);
 
 #endif

@@ -37,6 +37,11 @@
 #else
 #define SN_BUILT_WEB false
 #endif
+#ifdef SN_HAVE_MPI
+#define SN_BUILT_MPI true
+#else
+#define SN_BUILT_MPI false
+#endif
 #ifdef SN_HAVE_CHECK
 #define SN_BUILT_CHECK true
 #else
@@ -86,6 +91,12 @@ static const command commands[] = {
 #else
     {"gpu", NULL, "run and verify networks on an OpenCL device",
      "built without OpenCL (reconfigure with -DSORTNET_WITH_OPENCL=ON)"},
+#endif
+#ifdef SN_HAVE_MPI
+    {"dist", cmd_dist, "sort over MPI ranks: a network's layers as merge-splits", NULL},
+#else
+    {"dist", NULL, "sort over MPI ranks: a network's layers as merge-splits",
+     "built without MPI (install libopenmpi-dev and reconfigure with -DSORTNET_WITH_MPI=ON)"},
 #endif
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -196,9 +207,10 @@ static void print_version(void)
         const char *what;
         bool built;
     } parts[] = {
-        {"SDL2 window", SN_BUILT_SDL},   {"cairo drawing", SN_BUILT_CAIRO},
-        {"OpenCL", SN_BUILT_OPENCL},     {"JSON (jansson)", SN_BUILT_JANSSON},
-        {"0-1 checker", SN_BUILT_CHECK}, {"the page (sortnet web)", SN_BUILT_WEB},
+        {"SDL2 window", SN_BUILT_SDL},        {"cairo drawing", SN_BUILT_CAIRO},
+        {"OpenCL", SN_BUILT_OPENCL},          {"JSON (jansson)", SN_BUILT_JANSSON},
+        {"0-1 checker", SN_BUILT_CHECK},      {"the page (sortnet web)", SN_BUILT_WEB},
+        {"MPI (sortnet dist)", SN_BUILT_MPI},
     };
     printf("sortnet %s\nbuilt with:", SORTNET_VERSION);
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)

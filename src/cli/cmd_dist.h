@@ -1,0 +1,31 @@
+/* cmd_dist.h - what `sortnet check` uses of cmd_dist.c (SN_HAVE_MPI): the
+ * 0-1 brute force split over the ranks of an MPI job. */
+#ifndef SN_CMD_DIST_H
+#define SN_CMD_DIST_H
+
+#include <stdbool.h>
+
+#include "core/check.h"
+#include "dist/dist.h"
+
+/* Whether this check runs split over MPI ranks: method bruteforce and the
+ * process started by mpirun in a job of 2 or more ranks (MPI is then
+ * started, and the other ranks' stdout and stderr silenced: rank 0 prints
+ * the verdict they all reach). */
+bool cli_dist_check_wanted(const sn_check_options *opt);
+/* sn_dist_check: collective; *res the same on every rank; where[320]
+ * receives "P MPI ranks" for the report's "checked on" line. */
+sn_status cli_dist_check(const sn_network *net, const sn_check_options *opt, sn_check_result *res,
+                         sn_diag *diag, char *where);
+
+/* The report of `dist sort` (cmd_dist_report.c): alg "network" or
+ * "sample", net the network's name (NULL for sample sort). The JSON one
+ * returns 0 or an exit code. */
+void cli_dist_print_text(const sn_dist_report *r, const char *alg, const char *net,
+                         const sn_dist_sort_opts *o);
+#ifdef SN_HAVE_JANSSON
+int cli_dist_print_json(const sn_dist_report *r, const char *alg, const char *net,
+                        const sn_dist_sort_opts *o);
+#endif
+
+#endif

@@ -1,0 +1,855 @@
+/* dist_sort.c - the distributed sort: a slice of the keys per rank, sorted
+ * locally (the rank's GPU with the radix sort, or all its CPU cores), then
+ * the network's layers as merge-splits between partner ranks, or sample
+ * sort (splitters from a sample, one all-to-all); then the verification
+ * and the MPI-IO output.
+ *
+ * Keys travel as their ordered form (sn_key_to_ordered), so one unsigned
+ * comparison orders every key type; with a payload the pair (key, global
+ * index) is compared, a total order whose sort is the stable sort. */
+#include <mpi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h> // for: getpid (the output's temporary name)
+
+#include "core/alloc.h"
+#include "core/parallel.h"
+#include "dist/dist.h"
+#include "gpu/gpu.h"
+#include "gpu/sorts.h"
+
+#define SENTINEL 0xFFFFFFFFu
+
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+uint32_t sn_dist_key(uint64_t seed, uint64_t i, sn_key_type t, uint32_t distinct)
+{
+    uint64_t r = mix64(seed * 0xD1B54A32D192ED03ull + i);
+    uint32_t bits = (uint32_t)(r >> 32);
+    int64_t v = (int64_t)(int32_t)bits;
+    if (distinct) {
+        v = (int64_t)(r % distinct) - (int64_t)(distinct / 2);
+        if (t == SN_KEY_U32)
+            return (uint32_t)(r % distinct);
+    }
+    if (t == SN_KEY_F32) {
+        float f = distinct ? (float)v * 0.5f : (float)v / 65536.0f;
+        memcpy(&bits, &f, 4);
+        return bits;
+    }
+    return distinct ? (uint32_t)(int32_t)v : bits;
+}
+
+/* an element as one number: (ordered key, payload) or the key alone */
+static inline uint64_t elt(const uint32_t *k, const uint32_t *p, size_t i)
+{
+    return p ? (uint64_t)k[i] << 32 | p[i] : k[i];
+}
+
+/* order-independent hash of (raw key, payload) */
+static inline uint64_t h1(uint32_t raw, uint32_t pay)
+{
+    return mix64((uint64_t)pay << 32 | raw);
+}
+
+/* A merge-split as part of the stable merge of a[0..c) and b[0..c) (a
+ * first on ties): the lower rank keeps outputs [0, c), the upper [c, 2c).
+ * Cut into pieces by merge path (the co-rank of each piece's first
+ * output), so the pieces run on the rank's cores and give the same
+ * result as one sequential merge. */
+typedef struct msplit {
+    const uint32_t *ak, *ap, *bk, *bp;
+    size_t c, base, pieces;
+    uint32_t *ok, *op;
+} msplit;
+
+/* how many of the first k outputs of the merge come from a */
+static size_t co_rank(const msplit *m, size_t k)
+{
+    size_t lo = k > m->c ? k - m->c : 0, hi = k < m->c ? k : m->c;
+    while (lo < hi) {
+        size_t i = lo + (hi - lo) / 2;
+        if (elt(m->ak, m->ap, i) <= elt(m->bk, m->bp, k - i - 1))
+            lo = i + 1;
+        else
+            hi = i;
+    }
+    return lo;
+}
+
+static void msplit_piece(void *ctx, size_t t)
+{
+    const msplit *m = ctx;
+    size_t c = m->c, from = m->base + c * t / m->pieces, to = m->base + c * (t + 1) / m->pieces;
+    size_t i = co_rank(m, from), j = from - i;
+    for (size_t x = from; x < to; x++) {
+        bool take_a = j >= c || (i < c && elt(m->ak, m->ap, i) <= elt(m->bk, m->bp, j));
+        const uint32_t *sk = take_a ? m->ak : m->bk, *sp = take_a ? m->ap : m->bp;
+        size_t *at = take_a ? &i : &j;
+        m->ok[x - m->base] = sk[*at];
+        if (m->op)
+            m->op[x - m->base] = sp[*at];
+        (*at)++;
+    }
+}
+
+/* the c smallest (low) or largest of a and b into o, on `threads` threads */
+static void merge_split(const uint32_t *ak, const uint32_t *ap, const uint32_t *bk,
+                        const uint32_t *bp, size_t c, bool low, unsigned threads, uint32_t *ok,
+                        uint32_t *op)
+{
+    msplit m = {ak, ap, bk, bp, c, low ? 0 : c, 1, ok, op};
+    if (threads > 1 && c >= ((size_t)1 << 16))
+        m.pieces = (size_t)threads * 4;
+    sn_parallel_for(m.pieces, threads, msplit_piece, &m);
+}
+
+/* merge two sorted runs a[0..na) and b[0..nb) into o */
+static void merge2(const uint32_t *ak, const uint32_t *ap, size_t na, const uint32_t *bk,
+                   const uint32_t *bp, size_t nb, uint32_t *ok, uint32_t *op)
+{
+    size_t i = 0, j = 0, t = 0;
+    while (i < na || j < nb) {
+        bool take_a = j >= nb || (i < na && elt(ak, ap, i) <= elt(bk, bp, j));
+        const uint32_t *sk = take_a ? ak : bk, *sp = take_a ? ap : bp;
+        size_t *x = take_a ? &i : &j;
+        ok[t] = sk[*x];
+        if (op)
+            op[t] = sp[*x];
+        (*x)++;
+        t++;
+    }
+}
+
+/* The rank's working set. */
+typedef struct work {
+    const sn_dist_sort_opts *o;
+    int P, me;
+    uint64_t N, lo, m; /* this rank's input slice [lo, lo + m) */
+    uint32_t *in;      /* raw keys of the slice */
+    uint32_t *k, *p;   /* the block: ordered keys and payload (NULL without) */
+    uint64_t cap;      /* allocated elements of k and p */
+    uint64_t count;    /* real elements in the block after the sort */
+    uint64_t bytes;    /* sent by this rank */
+    double *t_layer;   /* [layers] */
+    size_t layers;     /* the network's (0: sample sort) */
+    int local_rank;    /* among the ranks of this host */
+    unsigned threads;  /* this rank's share of the host's cores */
+    char sorter[160];
+    uint64_t hash_before; /* of this rank's input slice */
+    double t_input, t_local, t_exchange;
+    bool compare;     /* N <= compare_max: gathered and compared */
+    uint32_t *all_in; /* rank 0: the whole input when compared */
+    int *gc, *gd;     /* [P] counts and offsets of the gathers */
+} work;
+
+static uint64_t slice_lo(uint64_t N, int P, int r)
+{
+    return (N / (uint64_t)P) * (uint64_t)r +
+           ((uint64_t)r < N % (uint64_t)P ? (uint64_t)r : N % (uint64_t)P);
+}
+
+static sn_status mpi_err(sn_diag *d, int err, const char *what)
+{
+    char s[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_Error_string(err, s, &len);
+    return sn_diag_set(d, SN_EIO, 0, 0, "%s: %s", what, s);
+}
+
+/* ---- input ---- */
+
+static sn_status read_input(work *w, sn_diag *d)
+{
+    const sn_dist_sort_opts *o = w->o;
+    MPI_File f;
+    int err = MPI_File_open(MPI_COMM_WORLD, o->in, MPI_MODE_RDONLY, MPI_INFO_NULL, &f);
+    if (err != MPI_SUCCESS) {
+        char what[1100];
+        snprintf(what, sizeof what, "cannot read %s", o->in);
+        return mpi_err(d, err, what);
+    }
+    MPI_Offset size = 0;
+    MPI_File_get_size(f, &size);
+    sn_status st = SN_OK;
+    if (size % 4 != 0)
+        st = sn_diag_set(d, SN_EPARSE, 0, 0,
+                         "%s: %lld bytes is not a whole number of 4-byte keys (raw "
+                         "little-endian keys expected)",
+                         o->in, (long long)size);
+    else if (size == 0)
+        st = sn_diag_set(d, SN_EPARSE, 0, 0, "%s: no keys (an empty file)", o->in);
+    w->N = st == SN_OK ? (uint64_t)size / 4 : 0;
+    if (st == SN_OK) {
+        w->lo = slice_lo(w->N, w->P, w->me);
+        w->m = slice_lo(w->N, w->P, w->me + 1) - w->lo;
+        w->in = sn_malloc(w->m * 4 + 4);
+        if (!w->in)
+            st = sn_diag_set(d, SN_ENOMEM, 0, 0, "out of memory for %llu keys",
+                             (unsigned long long)w->m);
+    }
+    /* read_at_all is collective: every rank calls it (count 0 on a failure) */
+    MPI_Status ms;
+    err = MPI_File_read_at_all(f, (MPI_Offset)(w->lo * 4), w->in ? (void *)w->in : (void *)&size,
+                               st == SN_OK ? (int)w->m : 0, MPI_UINT32_T, &ms);
+    if (st == SN_OK && err != MPI_SUCCESS)
+        st = mpi_err(d, err, o->in);
+    MPI_File_close(&f);
+    return st;
+}
+
+/* ---- local sort ---- */
+
+/* The rank's sorter: its GPU when it has one (the ranks of a host take the
+ * host's GPUs in turn, by local rank), any OpenCL device with local 2,
+ * else none (the CPU). Opened before the timed sort: the kernels build. */
+static sn_status local_open(work *w, sn_gpu **gout, sn_gpu_sorter **sout, sn_diag *d)
+{
+    const sn_dist_sort_opts *o = w->o;
+    *gout = NULL;
+    *sout = NULL;
+    if (o->local == 1)
+        return SN_OK;
+    sn_gpu_device_info *devs = NULL;
+    size_t nd = 0, ng = 0, pick = SIZE_MAX;
+    sn_diag dd;
+    int lr = w->local_rank;
+    if (sn_gpu_devices(&devs, &nd, &dd) == SN_OK) {
+        for (size_t i = 0; i < nd; i++)
+            ng += strcmp(devs[i].type, "GPU") == 0;
+        for (size_t i = 0, g = 0; i < nd && ng; i++)
+            if (strcmp(devs[i].type, "GPU") == 0 && g++ == (size_t)lr % ng)
+                pick = i;
+        if (pick == SIZE_MAX && o->local == 2 && nd)
+            pick = sn_gpu_device_default(devs, nd);
+    }
+    sn_status st = SN_OK;
+    if (pick != SIZE_MAX) {
+        char spec[32];
+        snprintf(spec, sizeof spec, "%u:%u", devs[pick].platform, devs[pick].device);
+        st = sn_gpu_open(spec, gout, d);
+        if (st == SN_OK)
+            st = sn_gpu_sorter_create(*gout, sout, d);
+        if (st == SN_OK)
+            snprintf(w->sorter, sizeof w->sorter, "%s %s, radix sort", devs[pick].type,
+                     sn_gpu_device_name(*gout));
+    } else if (o->local == 2) {
+        st = sn_diag_set(d, SN_ENODEVICE, 0, 0, "no OpenCL device for the local sort");
+    }
+    sn_free(devs);
+    return st;
+}
+
+static sn_status local_sort(work *w, sn_gpu_sorter *gs, uint32_t *keys, uint32_t *pay, sn_diag *d)
+{
+    const sn_dist_sort_opts *o = w->o;
+    sn_status st = SN_OK;
+    if (gs) {
+        sn_gpu_sort_opts so = {SN_SORT_RADIX, o->type, 0, false};
+        return sn_gpu_sort(gs, &so, keys, pay, (size_t)w->m, NULL, d);
+    }
+    snprintf(w->sorter, sizeof w->sorter, "CPU, %u threads, LSD radix sort", sn_parallel_cpus());
+    uint32_t *ok = sn_malloc(w->m * 4 + 4), *op = pay ? sn_malloc(w->m * 4 + 4) : NULL;
+    if (!ok || (pay && !op))
+        st = sn_diag_set(d, SN_ENOMEM, 0, 0, "out of memory for the local sort");
+    if (st == SN_OK)
+        st = sn_sort_reference(o->type, keys, pay, (size_t)w->m, ok, op, d);
+    if (st == SN_OK) {
+        memcpy(keys, ok, w->m * 4);
+        if (pay)
+            memcpy(pay, op, w->m * 4);
+    }
+    sn_free(ok);
+    sn_free(op);
+    return st;
+}
+
+/* ---- the network: merge-splits layer by layer ---- */
+
+static sn_status network_sort(work *w, sn_diag *d)
+{
+    const sn_network *net = w->o->net;
+    size_t c = (size_t)w->cap;
+    bool hp = w->p != NULL;
+    uint32_t *rk = sn_malloc(c * 4 + 4), *rp = hp ? sn_malloc(c * 4 + 4) : NULL;
+    uint32_t *tk = sn_malloc(c * 4 + 4), *tp = hp ? sn_malloc(c * 4 + 4) : NULL;
+    sn_status st = SN_OK;
+    if (!rk || !tk || (hp && (!rp || !tp)))
+        st =
+            sn_diag_set(d, SN_ENOMEM, 0, 0, "out of memory for the exchange buffers (%zu keys)", c);
+    st = sn_dist_agree(st, d);
+    for (size_t L = 0; st == SN_OK && L < sn_network_layer_count(net); L++) {
+        double t0 = MPI_Wtime();
+        size_t nc;
+        const sn_comparator *cs = sn_network_layer(net, L, &nc);
+        int partner = -1;
+        bool low = false;
+        for (size_t i = 0; i < nc; i++) {
+            if ((int)cs[i].a == w->me || (int)cs[i].b == w->me) {
+                partner = (int)cs[i].a == w->me ? (int)cs[i].b : (int)cs[i].a;
+                low = (int)cs[i].a == w->me; /* wire a takes the minimum */
+            }
+        }
+        if (partner >= 0) {
+            MPI_Sendrecv(w->k, (int)c, MPI_UINT32_T, partner, 1, rk, (int)c, MPI_UINT32_T, partner,
+                         1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (hp)
+                MPI_Sendrecv(w->p, (int)c, MPI_UINT32_T, partner, 2, rp, (int)c, MPI_UINT32_T,
+                             partner, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            w->bytes += (uint64_t)c * (hp ? 8u : 4u);
+            merge_split(w->k, w->p, rk, rp, c, low, w->threads, tk, tp);
+            uint32_t *x = w->k;
+            w->k = tk;
+            tk = x;
+            x = w->p;
+            w->p = tp;
+            tp = x;
+        }
+        w->t_layer[L] = MPI_Wtime() - t0;
+    }
+    sn_free(rk);
+    sn_free(rp);
+    sn_free(tk);
+    sn_free(tp);
+    /* the real keys are the first N of the P blocks of c: the sentinels sort last */
+    uint64_t start = (uint64_t)w->me * c;
+    w->count = w->N > start ? (w->N - start < c ? w->N - start : c) : 0;
+    return st;
+}
+
+/* ---- sample sort: splitters from a sample, one all-to-all ---- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static sn_status sample_sort(work *w, sn_diag *d)
+{
+    int P = w->P;
+    bool hp = w->p != NULL;
+    size_t m = (size_t)w->m, s = m < (size_t)P * 16 ? m : (size_t)P * 16;
+    uint64_t *mine = sn_malloc(s * 8 + 8);
+    int *cnt = sn_malloc(sizeof(int) * (size_t)P * 4), *dis = cnt + P, *rcnt = cnt + 2 * P,
+        *rdis = cnt + 3 * P;
+    sn_status st = mine && cnt ? SN_OK : sn_diag_set(d, SN_ENOMEM, 0, 0, "out of memory");
+    st = sn_dist_agree(st, d);
+    if (st != SN_OK) {
+        sn_free(mine);
+        sn_free(cnt);
+        return st;
+    }
+    for (size_t j = 0; j < s; j++)
+        mine[j] = elt(w->k, w->p, (j + 1) * m / (s + 1));
+    int si = (int)s;
+    MPI_Allgather(&si, 1, MPI_INT, cnt, 1, MPI_INT, MPI_COMM_WORLD);
+    size_t total = 0;
+    for (int r = 0; r < P; r++) {
+        dis[r] = (int)total;
+        total += (size_t)cnt[r];
+    }
+    uint64_t *all = sn_malloc(total * 8 + 8), *spl = sn_malloc((size_t)P * 8);
+    /* a failure here is agreed after the collective (the buffers are tiny) */
+    MPI_Allgatherv(mine, si, MPI_UINT64_T, all ? all : mine, cnt, dis, MPI_UINT64_T,
+                   MPI_COMM_WORLD);
+    st = sn_dist_agree(all && spl ? SN_OK : sn_diag_set(d, SN_ENOMEM, 0, 0, "out of memory"), d);
+    w->bytes += (uint64_t)s * 8 * (uint64_t)(P - 1);
+    if (st == SN_OK) {
+        qsort(all, total, 8, cmp_u64);
+        for (int i = 0; i + 1 < P; i++)
+            spl[i] = total ? all[(size_t)(i + 1) * total / (size_t)P] : 0;
+        /* bucket r: elements e with spl[r - 1] < e <= spl[r] */
+        size_t at = 0;
+        for (int r = 0; r < P; r++) {
+            size_t end = m;
+            if (r + 1 < P) {
+                size_t lo = at, hi = m;
+                while (lo < hi) {
+                    size_t mid = lo + (hi - lo) / 2;
+                    if (elt(w->k, w->p, mid) <= spl[r])
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                end = lo;
+            }
+            cnt[r] = (int)(end - at);
+            dis[r] = (int)at;
+            if (r != w->me)
+                w->bytes += (uint64_t)(end - at) * (hp ? 8u : 4u);
+            at = end;
+        }
+        MPI_Alltoall(cnt, 1, MPI_INT, rcnt, 1, MPI_INT, MPI_COMM_WORLD);
+        size_t got = 0;
+        for (int r = 0; r < P; r++) {
+            rdis[r] = (int)got;
+            got += (size_t)rcnt[r];
+        }
+        uint32_t *nk = sn_malloc(got * 4 + 4), *np = hp ? sn_malloc(got * 4 + 4) : NULL;
+        uint32_t *mk = sn_malloc(got * 4 + 4), *mp = hp ? sn_malloc(got * 4 + 4) : NULL;
+        st = sn_dist_agree(
+            nk && mk && (!hp || (np && mp))
+                ? SN_OK
+                : sn_diag_set(d, SN_ENOMEM, 0, 0, "out of memory for %zu received keys", got),
+            d);
+        if (st == SN_OK) {
+            MPI_Alltoallv(w->k, cnt, dis, MPI_UINT32_T, nk, rcnt, rdis, MPI_UINT32_T,
+                          MPI_COMM_WORLD);
+            if (hp)
+                MPI_Alltoallv(w->p, cnt, dis, MPI_UINT32_T, np, rcnt, rdis, MPI_UINT32_T,
+                              MPI_COMM_WORLD);
+            /* P sorted runs: merge them pairwise, log2(P) passes */
+            size_t runs = (size_t)P;
+            size_t *st_at = sn_malloc(sizeof(size_t) * (runs + 1));
+            for (size_t r = 0; r <= runs; r++)
+                st_at[r] = r < runs ? (size_t)rdis[r] : got;
+            while (runs > 1) {
+                size_t out = 0;
+                for (size_t r = 0; r < runs; r += 2) {
+                    /* runs r and r + 1 (none past the last) into one */
+                    size_t a = st_at[r], b = st_at[r + 1], e = r + 2 <= runs ? st_at[r + 2] : b;
+                    merge2(nk + a, hp ? np + a : NULL, b - a, nk + b, hp ? np + b : NULL, e - b,
+                           mk + a, hp ? mp + a : NULL);
+                    st_at[out++] = a;
+                }
+                st_at[out] = got;
+                runs = out;
+                uint32_t *x = nk;
+                nk = mk;
+                mk = x;
+                x = np;
+                np = mp;
+                mp = x;
+            }
+            sn_free(st_at);
+            sn_free(w->k);
+            sn_free(w->p);
+            w->k = nk;
+            w->p = np;
+            nk = np = NULL;
+            w->count = w->cap = got;
+        }
+        sn_free(nk);
+        sn_free(np);
+        sn_free(mk);
+        sn_free(mp);
+    }
+    sn_free(all);
+    sn_free(spl);
+    sn_free(mine);
+    sn_free(cnt);
+    return st;
+}
+
+/* ---- verification ---- */
+
+typedef struct rank_info {
+    uint64_t count, unsorted, bytes;
+    uint64_t first, last; /* elements (ordered key, payload) */
+    double t_input, t_local, t_exchange, t_verify;
+    char sorter[160];
+} rank_info;
+
+static sn_status write_output(work *w, sn_diag *d);
+
+/* The network's fit, this rank's slice (made or read), the size and memory
+ * limits, the buffers and the hash of the input. Agreed. */
+static sn_status prepare(work *w, sn_dist_report *rep, sn_diag *diag)
+{
+    const sn_dist_sort_opts *o = w->o;
+    sn_status st = SN_OK;
+    if (o->algo == SN_DIST_NETWORK && sn_network_wires(o->net) != (uint32_t)w->P)
+        st = sn_diag_set(diag, SN_EINVAL, 0, 0,
+                         "the network has %u wires but the job has %d ranks (one wire per "
+                         "rank: run `mpirun -np %u`, or give a network on %d wires)",
+                         sn_network_wires(o->net), w->P, sn_network_wires(o->net), w->P);
+    if ((st = sn_dist_agree(st, diag)) != SN_OK)
+        return st;
+    double t0 = MPI_Wtime();
+    if (o->in) {
+        st = read_input(w, diag);
+    } else {
+        w->N = o->keys;
+        w->lo = slice_lo(w->N, w->P, w->me);
+        w->m = slice_lo(w->N, w->P, w->me + 1) - w->lo;
+    }
+    if ((st = sn_dist_agree(st, diag)) != SN_OK)
+        return st;
+    rep->n = w->N;
+    uint64_t c = (w->N + (uint64_t)w->P - 1) / (uint64_t)w->P;
+    if (o->payload && w->N >= UINT32_MAX)
+        st = sn_diag_set(diag, SN_EINVAL, 0, 0,
+                         "%llu keys with --payload: at most 2^32 - 2 (32-bit indices)",
+                         (unsigned long long)w->N);
+    else if (c > (1ull << 30))
+        st = sn_diag_set(diag, SN_EINVAL, 0, 0,
+                         "%llu keys on %d rank(s): blocks of %llu keys, more than the 2^30 a "
+                         "rank may hold (MPI's int counts): use more ranks",
+                         (unsigned long long)w->N, w->P, (unsigned long long)c);
+    uint64_t words = o->payload ? 2 : 1;
+    /* what a rank holds at once: the input slice, the block and its partner's
+     * and a merge buffer (network), or about twice the block (sample sort);
+     * rank 0 also the gathered input, output and reference */
+    uint64_t need = 4 * words * (w->m + (o->algo == SN_DIST_NETWORK ? 3 * c : 3 * w->m)) +
+                    (w->me == 0 && w->N <= o->compare_max ? 4 * words * 4 * w->N : 0);
+    if (st == SN_OK && o->max_memory && need > o->max_memory)
+        st = sn_diag_set(diag, SN_ENOMEM, 0, 0,
+                         "too little memory: a rank needs about %.1f MiB for its %llu keys, "
+                         "more than the %.1f MiB it may use",
+                         (double)need / 1048576.0, (unsigned long long)w->m,
+                         (double)o->max_memory / 1048576.0);
+    if (st == SN_OK && !o->in && !(w->in = sn_malloc(w->m * 4 + 4)))
+        st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %llu keys",
+                         (unsigned long long)w->m);
+    w->cap = o->algo == SN_DIST_NETWORK ? c : w->m;
+    if (st == SN_OK) {
+        w->k = sn_malloc(w->cap * 4 + 4);
+        w->p = o->payload ? sn_malloc(w->cap * 4 + 4) : NULL;
+        w->t_layer = sn_calloc(w->layers + 1, sizeof(double));
+        if (!w->k || (o->payload && !w->p) || !w->t_layer)
+            st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for a block of %llu keys",
+                             (unsigned long long)w->cap);
+    }
+    if ((st = sn_dist_agree(st, diag)) != SN_OK)
+        return st;
+    if (!o->in)
+        for (uint64_t i = 0; i < w->m; i++)
+            w->in[i] = sn_dist_key(o->seed, w->lo + i, o->type, o->distinct);
+    for (uint64_t i = 0; i < w->m; i++)
+        w->hash_before += h1(w->in[i], o->payload ? (uint32_t)(w->lo + i) : 0);
+    w->t_input = MPI_Wtime() - t0;
+    return SN_OK;
+}
+
+/* Rank 0 keeps the whole input (N <= compare_max) for the comparison with
+ * the reference. Agreed. */
+static sn_status gather_input(work *w, sn_diag *diag)
+{
+    w->compare = w->N <= w->o->compare_max;
+    if (!w->compare)
+        return SN_OK;
+    w->gc = sn_malloc(sizeof(int) * (size_t)w->P * 2);
+    w->gd = w->gc ? w->gc + w->P : NULL;
+    if (w->me == 0)
+        w->all_in = sn_malloc(w->N * 4 + 4);
+    sn_status st = w->gc && (w->me != 0 || w->all_in)
+                       ? SN_OK
+                       : sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for the gathered input");
+    if ((st = sn_dist_agree(st, diag)) != SN_OK)
+        return st;
+    for (int r = 0; r < w->P; r++) {
+        w->gd[r] = (int)slice_lo(w->N, w->P, r);
+        w->gc[r] = (int)(slice_lo(w->N, w->P, r + 1) - (uint64_t)w->gd[r]);
+    }
+    MPI_Gatherv(w->in, (int)w->m, MPI_UINT32_T, w->all_in, w->gc, w->gd, MPI_UINT32_T, 0,
+                MPI_COMM_WORLD);
+    return SN_OK;
+}
+
+/* The local sort, the exchanges, and --inject-fault. Agreed. */
+static sn_status sort_phases(work *w, sn_diag *diag)
+{
+    const sn_dist_sort_opts *o = w->o;
+    sn_gpu *gpu = NULL;
+    sn_gpu_sorter *gs = NULL;
+    sn_status st = local_open(w, &gpu, &gs, diag);
+    if ((st = sn_dist_agree(st, diag)) != SN_OK) {
+        sn_gpu_sorter_destroy(gs);
+        sn_gpu_close(gpu);
+        return st;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    if (w->p)
+        for (uint64_t i = 0; i < w->m; i++)
+            w->p[i] = (uint32_t)(w->lo + i);
+    memcpy(w->k, w->in, w->m * 4);
+    st = local_sort(w, gs, w->k, w->p, diag);
+    for (uint64_t i = 0; i < w->m; i++)
+        w->k[i] = sn_key_to_ordered(o->type, w->k[i]);
+    for (uint64_t i = w->m; i < w->cap; i++) { /* sentinels above every key */
+        w->k[i] = SENTINEL;
+        if (w->p)
+            w->p[i] = SENTINEL;
+    }
+    w->t_local = MPI_Wtime() - t0;
+    sn_gpu_sorter_destroy(gs);
+    sn_gpu_close(gpu);
+    if (st == SN_OK && w->me == o->die_rank) {
+        while (o->die_stall)
+            pause();
+        raise(SIGKILL);
+    }
+    if ((st = sn_dist_agree(st, diag)) != SN_OK)
+        return st;
+
+    t0 = MPI_Wtime();
+    st = o->algo == SN_DIST_NETWORK ? network_sort(w, diag) : sample_sort(w, diag);
+    w->t_exchange = MPI_Wtime() - t0;
+    if ((st = sn_dist_agree(st, diag)) != SN_OK)
+        return st;
+    if (o->fault && w->me == o->fault_rank) {
+        if (o->fault_index < w->count)
+            w->k[o->fault_index] ^= 1u; /* a key one bit off */
+        else
+            st = sn_diag_set(diag, SN_EINVAL, 0, 0,
+                             "--inject-fault: rank %d holds %llu keys, no index %llu", w->me,
+                             (unsigned long long)w->count, (unsigned long long)o->fault_index);
+    }
+    return sn_dist_agree(st, diag);
+}
+
+/* Rank 0: the verdict from every rank's facts (ri) and, when compared, the
+ * gathered output (all_k, all_p) against the reference. */
+static sn_status summarize(work *w, const rank_info *ri, const uint32_t *all_k,
+                           const uint32_t *all_p, sn_dist_report *rep, sn_diag *diag)
+{
+    const sn_dist_sort_opts *o = w->o;
+    sn_status st = SN_OK;
+    rep->bytes_sent = sn_calloc((size_t)w->P, sizeof(uint64_t));
+    rep->local_sorter = sn_calloc((size_t)w->P, sizeof *rep->local_sorter);
+    if (!rep->bytes_sent || !rep->local_sorter)
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
+    rep->blocks_sorted = rep->boundaries_ordered = true;
+    bool have = false;
+    uint64_t prev = 0;
+    for (int r = 0; r < w->P; r++) {
+        rep->bytes_sent[r] = ri[r].bytes;
+        memcpy(rep->local_sorter[r], ri[r].sorter, sizeof ri[r].sorter);
+#define MAXOF(f) rep->f = ri[r].f > rep->f ? ri[r].f : rep->f
+        MAXOF(t_input);
+        MAXOF(t_local);
+        MAXOF(t_exchange);
+        MAXOF(t_verify);
+#undef MAXOF
+        if (ri[r].unsorted != UINT64_MAX && rep->unsorted_rank < 0) {
+            rep->blocks_sorted = false;
+            rep->unsorted_rank = r;
+            rep->unsorted_index = ri[r].unsorted;
+        }
+        if (!ri[r].count)
+            continue;
+        if (have && prev > ri[r].first && rep->broken_boundary < 0) {
+            rep->boundaries_ordered = false;
+            int b = r - 1;
+            while (b > 0 && ri[b].count == 0)
+                b--;
+            rep->broken_boundary = b;
+            int sh = w->p ? 32 : 0;
+            rep->boundary_last = sn_key_from_ordered(o->type, (uint32_t)(prev >> sh));
+            rep->boundary_first = sn_key_from_ordered(o->type, (uint32_t)(ri[r].first >> sh));
+        }
+        have = true;
+        prev = ri[r].last;
+    }
+    rep->multiset_kept = rep->hash_before == rep->hash_after;
+    rep->compared = w->compare;
+    if (w->compare) {
+        size_t n = (size_t)w->N;
+        uint32_t *rk = sn_malloc(n * 4 + 4), *rp = w->p ? sn_malloc(n * 4 + 4) : NULL,
+                 *ip = w->p ? sn_malloc(n * 4 + 4) : NULL;
+        double tr = MPI_Wtime();
+        if (rk && (!w->p || (rp && ip))) {
+            for (size_t i = 0; ip && i < n; i++)
+                ip[i] = (uint32_t)i;
+            st = sn_sort_reference(o->type, w->all_in, ip, n, rk, rp, diag);
+            sn_sort_mismatch mm = sn_sort_compare(rk, rp, all_k, all_p, n);
+            rep->mismatch = !mm.identical;
+            rep->mismatch_index = mm.index;
+            rep->mismatch_in_payload = mm.in_payload;
+            rep->mismatch_expected = mm.expected;
+            rep->mismatch_actual = mm.actual;
+        } else {
+            st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for the reference sort");
+        }
+        rep->t_verify += MPI_Wtime() - tr;
+        sn_free(rk);
+        sn_free(rp);
+        sn_free(ip);
+    }
+    rep->identical =
+        rep->blocks_sorted && rep->boundaries_ordered && rep->multiset_kept && !rep->mismatch;
+    return st;
+}
+
+/* This rank's facts (sorted? first, last, hash), the output gathered when
+ * compared, and rank 0's verdict, broadcast. Agreed. */
+static sn_status verify(work *w, sn_dist_report *rep, sn_diag *diag)
+{
+    const sn_dist_sort_opts *o = w->o;
+    double t0 = MPI_Wtime();
+    rank_info mi = {0};
+    mi.count = w->count;
+    mi.unsorted = UINT64_MAX;
+    for (uint64_t i = 0; i + 1 < w->count; i++)
+        if (elt(w->k, w->p, i) > elt(w->k, w->p, i + 1)) {
+            mi.unsorted = i;
+            break;
+        }
+    if (w->count) {
+        mi.first = elt(w->k, w->p, 0);
+        mi.last = elt(w->k, w->p, w->count - 1);
+    }
+    uint64_t ha = 0;
+    for (uint64_t i = 0; i < w->count; i++)
+        ha += h1(sn_key_from_ordered(o->type, w->k[i]), w->p ? w->p[i] : 0);
+    uint64_t hs[2] = {w->hash_before, ha}, hsum[2] = {0, 0};
+    MPI_Reduce(hs, hsum, 2, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    rep->hash_before = hsum[0];
+    rep->hash_after = hsum[1];
+    uint32_t *all_k = NULL, *all_p = NULL;
+    sn_status st = SN_OK;
+    if (w->compare) {
+        int cnt = (int)w->count, *gc = w->gc, *gd = w->gd;
+        MPI_Gather(&cnt, 1, MPI_INT, gc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        for (int r = 0, tot = 0; w->me == 0 && r < w->P; tot += gc[r], r++)
+            gd[r] = tot;
+        for (uint64_t i = 0; i < w->count; i++) /* raw bits for the comparison */
+            w->k[i] = sn_key_from_ordered(o->type, w->k[i]);
+        if (w->me == 0) {
+            all_k = sn_malloc(w->N * 4 + 4);
+            all_p = w->p ? sn_malloc(w->N * 4 + 4) : NULL;
+        }
+        st = w->me != 0 || (all_k && (!w->p || all_p))
+                 ? SN_OK
+                 : sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for the gathered output");
+        if ((st = sn_dist_agree(st, diag)) == SN_OK) {
+            MPI_Gatherv(w->k, cnt, MPI_UINT32_T, all_k, gc, gd, MPI_UINT32_T, 0, MPI_COMM_WORLD);
+            if (w->p)
+                MPI_Gatherv(w->p, cnt, MPI_UINT32_T, all_p, gc, gd, MPI_UINT32_T, 0,
+                            MPI_COMM_WORLD);
+        }
+        for (uint64_t i = 0; i < w->count; i++)
+            w->k[i] = sn_key_to_ordered(o->type, w->k[i]);
+    }
+    if (st == SN_OK) {
+        mi.bytes = w->bytes;
+        mi.t_input = w->t_input;
+        mi.t_local = w->t_local;
+        mi.t_exchange = w->t_exchange;
+        mi.t_verify = MPI_Wtime() - t0;
+        memcpy(mi.sorter, w->sorter, sizeof mi.sorter);
+        rank_info *ri = w->me == 0 ? sn_calloc((size_t)w->P, sizeof *ri) : NULL;
+        MPI_Gather(&mi, (int)sizeof mi, MPI_BYTE, ri, (int)sizeof mi, MPI_BYTE, 0, MPI_COMM_WORLD);
+        rep->layers = w->layers;
+        rep->t_layer = w->me == 0 ? sn_calloc(w->layers + 1, sizeof(double)) : NULL;
+        MPI_Reduce(w->t_layer, rep->t_layer, (int)w->layers + 1, MPI_DOUBLE, MPI_MAX, 0,
+                   MPI_COMM_WORLD);
+        if (w->me == 0)
+            st = ri && rep->t_layer ? summarize(w, ri, all_k, all_p, rep, diag)
+                                    : sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
+        sn_free(ri);
+    }
+    sn_free(all_k);
+    sn_free(all_p);
+    if ((st = sn_dist_agree(st, diag)) != SN_OK)
+        return st;
+    int ok = rep->identical;
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    rep->identical = ok != 0;
+    return SN_OK;
+}
+
+sn_status sn_dist_sort(const sn_dist_sort_opts *o, sn_dist_report *rep, sn_diag *diag)
+{
+    memset(rep, 0, sizeof *rep);
+    work w = {0};
+    w.o = o;
+    w.P = sn_dist_size();
+    w.me = sn_dist_rank();
+    w.layers = o->algo == SN_DIST_NETWORK ? sn_network_layer_count(o->net) : 0;
+    MPI_Comm node; /* the ranks of this host share its cores and GPUs */
+    int node_size = 1;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, w.me, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &w.local_rank);
+    MPI_Comm_size(node, &node_size);
+    MPI_Comm_free(&node);
+    w.threads = o->threads ? o->threads : sn_parallel_cpus() / (unsigned)node_size;
+    w.threads = w.threads ? w.threads : 1;
+    rep->ranks = w.P;
+    rep->unsorted_rank = rep->broken_boundary = -1;
+    double T0 = MPI_Wtime();
+    sn_status st = prepare(&w, rep, diag);
+    if (st == SN_OK)
+        st = gather_input(&w, diag);
+    if (st == SN_OK)
+        st = sort_phases(&w, diag);
+    if (st == SN_OK)
+        st = verify(&w, rep, diag);
+    /* the output only for a verified sort */
+    if (st == SN_OK && o->out && rep->identical) {
+        double t0 = MPI_Wtime();
+        st = write_output(&w, diag);
+        rep->t_output = MPI_Wtime() - t0;
+    }
+    rep->t_total = MPI_Wtime() - T0;
+    sn_free(w.all_in);
+    sn_free(w.gc);
+    sn_free(w.in);
+    sn_free(w.k);
+    sn_free(w.p);
+    sn_free(w.t_layer);
+    return st;
+}
+
+/* ---- output: MPI-IO to a temporary name, renamed by rank 0 when every rank wrote ---- */
+
+static sn_status write_output(work *w, sn_diag *d)
+{
+    const char *path = w->o->out;
+    char tmp[4096];
+    long pid = (long)getpid();
+    MPI_Bcast(&pid, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, pid);
+    uint64_t off = 0, cnt = w->count;
+    MPI_Exscan(&cnt, &off, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    if (w->me == 0)
+        off = 0;
+    for (uint64_t i = 0; i < w->count; i++)
+        w->k[i] = sn_key_from_ordered(w->o->type, w->k[i]);
+    MPI_File f;
+    sn_status st = SN_OK;
+    int err =
+        MPI_File_open(MPI_COMM_WORLD, tmp, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &f);
+    if (err != MPI_SUCCESS) {
+        char what[4200];
+        snprintf(what, sizeof what, "cannot write %s", tmp);
+        return sn_dist_agree(mpi_err(d, err, what), d);
+    }
+    MPI_File_set_size(f, 0);
+    MPI_Status ms;
+    err = MPI_File_write_at_all(f, (MPI_Offset)(off * 4), w->k, (int)w->count, MPI_UINT32_T, &ms);
+    if (err != MPI_SUCCESS)
+        st = mpi_err(d, err, tmp);
+    if (MPI_File_close(&f) != MPI_SUCCESS && st == SN_OK)
+        st = sn_diag_set(d, SN_EIO, 0, 0, "%s: closing failed", tmp);
+    st = sn_dist_agree(st, d);
+    if (w->me == 0) {
+        if (st == SN_OK && rename(tmp, path) != 0)
+            st = sn_diag_set(d, SN_EIO, 0, 0, "cannot rename %s to %s", tmp, path);
+        if (st != SN_OK)
+            remove(tmp);
+    }
+    return sn_dist_agree(st, d);
+}
+
+void sn_dist_report_free(sn_dist_report *rep)
+{
+    if (!rep)
+        return;
+    sn_free(rep->t_layer);
+    sn_free(rep->bytes_sent);
+    sn_free(rep->local_sorter);
+    rep->t_layer = NULL;
+    rep->bytes_sent = NULL;
+    rep->local_sorter = NULL;
+}
