@@ -186,7 +186,7 @@ sn_status sn_edit_move(const sn_network *net, size_t layer, size_t index, size_t
                        sn_network **out, size_t *new_layer, size_t *new_index, sn_diag *diag)
 {
     *out = NULL;
-    sn_comparator c;
+    sn_comparator c = {0, 0}; /* set by find; gcc 13 cannot see that */
     sn_status st = find(net, layer, index, &c, diag);
     if (st != SN_OK)
         return st;
