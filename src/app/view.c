@@ -610,10 +610,10 @@ static void verdict_start(sn_view *v)
     v->verdict = SN_VERDICT_CHECKING;
     if (!v->worker)
         v->worker = sn_verdict_create();
-    sn_network *copy = v->hist_count ? sn_network_clone(v->hist[v->hist_pos]) : NULL;
-    if (!v->worker || !copy || sn_verdict_start(v->worker, copy, v->net_id) != SN_OK) {
-        if (v->worker && !copy)
-            sn_network_destroy(copy);
+    /* the copy is made only for a worker, which consumes it (even when it
+     * cannot start the job): no worker, no copy to leak */
+    sn_network *copy = v->worker && v->hist_count ? sn_network_clone(v->hist[v->hist_pos]) : NULL;
+    if (!copy || sn_verdict_start(v->worker, copy, v->net_id) != SN_OK) {
         v->verdict = SN_VERDICT_UNKNOWN;
         snprintf(v->verdict_why, sizeof v->verdict_why, "could not start the checker");
     }
