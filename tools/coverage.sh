@@ -43,7 +43,7 @@ extra=()
     extra=(--html-details "$COVERAGE_HTML/index.html")
 # Only the sources under src/ (not generated tables, kernels or tests).
 gcovr --root "$root" --object-directory "$build" --filter "$root/src/" \
-    --exclude-unreachable-branches --exclude-throw-branches \
+    --exclude-unreachable-branches --exclude-throw-branches --gcov-ignore-parse-errors \
     --json-summary "$summary" "${extra[@]}" >/dev/null
 
 floors=""
