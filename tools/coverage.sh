@@ -17,8 +17,10 @@ set -euo pipefail
 # ---- the floors, in percent: (lines branches) per layer; "-" = no floor.
 # They are what the suite reaches today (docs/testing.md); the goals of
 # issue 36 are core and render 98 / 90, cli, gpu and app 92 of lines.
-declare -A floor_lines=([core]=90 [render]=90 [cli]=85 [gpu]=80 [app]=80 [web]=-)
-declare -A floor_branches=([core]=75 [render]=70 [cli]=70 [gpu]=55 [app]=60 [web]=-)
+# One point under the measured figure, truncated: threads and the pocl
+# kernel cache move a few branches between runs.
+declare -A floor_lines=([core]=93 [render]=92 [cli]=88 [gpu]=84 [app]=84 [web]=-)
+declare -A floor_branches=([core]=84 [render]=80 [cli]=75 [gpu]=70 [app]=68 [web]=-)
 layers=(core render cli gpu app web)
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -33,7 +35,10 @@ if [ "${1:-}" != --report ]; then
         -DSORTNET_WERROR=ON -DSORTNET_REQUIRE_ALL=ON -DSORTNET_BUILD_BENCH=OFF >/dev/null
     cmake --build "$build" -j "$jobs"
     find "$build" -name '*.gcda' -delete # counts of this run only
-    (cd "$build" && ctest --output-on-failure -j "$jobs") || tests_failed=1
+    # SN_SANITIZED=1: the suite's samples for slow instrumented builds
+    # (fewer library proofs, no valgrind pass), as under the sanitizers:
+    # the same code runs, ten times slower at -O0 with counters.
+    (cd "$build" && SN_SANITIZED=1 ctest --output-on-failure -j "$jobs") || tests_failed=1
     echo "coverage: build and suite took $(($(date +%s) - start)) s" >&2
 fi
 
