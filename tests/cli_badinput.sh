@@ -313,6 +313,17 @@ if "$S" view --help >/dev/null 2>&1; then
     check "lesson: no step" 2 "nostep\.lesson:1:1: .*step" "$S" view --lesson "$(f nostep.lesson)"
     check "lesson: binary garbage" 2 "garbage\.bin" "$S" view --lesson "$(f garbage.bin)"
     check "lesson: missing file" 2 "none\.lesson" "$S" view --lesson "$(f none.lesson)"
+    # a lesson reads only its own folder and below, or names (issue 36)
+    printf 'step: a\nnet: /etc/passwd\ntext: x.\n' >"$(f abs.lesson)"
+    check "lesson: an absolute path" 2 "abs\.lesson:2:6: '/etc/passwd' is an absolute path: a lesson reads networks only from its own folder" \
+        "$S" view --lesson "$(f abs.lesson)"
+    printf 'step: a\nnet: bitonic:4 ../../../../etc/shadow\ntext: x.\n' >"$(f up.lesson)"
+    check "lesson: .. out of its folder" 2 "up\.lesson:2:16: .*leaves the lesson's folder" \
+        "$S" view --lesson "$(f up.lesson)"
+    ln -s /etc/passwd "$T/passwd.txt"
+    printf 'step: a\nnet: passwd.txt\ntext: x.\n' >"$(f link.lesson)"
+    check "lesson: a symbolic link out of its folder" 2 "link\.lesson:2:6: .*symbolic link" \
+        "$S" view --lesson "$(f link.lesson)"
     awk 'BEGIN { printf "step: a\ntext: "; for (i = 0; i < 5000; i++) printf "x"; printf "\n" }' \
         >"$(f longline.lesson)"
     check "lesson: a line too long" 2 "longline\.lesson:2:.*too long" \
@@ -339,7 +350,7 @@ if "$S" view --help >/dev/null 2>&1; then
     check "lesson: no such layer" 2 "keydel\.lesson:4:15: del:3,0: there is no layer 4" \
         "$S" view --lesson "$(f keydel.lesson)"
     mkdir -p "$T/adir"
-    printf 'title: t\nstep: a\nnet: %s\ntext: x.\n' "$T/adir" >"$(f netdir.lesson)"
+    printf 'title: t\nstep: a\nnet: adir\ntext: x.\n' >"$(f netdir.lesson)"
     check "lesson: a network that is a directory" 2 "netdir\.lesson:3:6: .*Is a directory" \
         "$S" view --lesson "$(f netdir.lesson)"
     check "view save:DIR" 2 "save:.*adir.*Is a directory" \

@@ -749,6 +749,38 @@ static void test_edit_view(void)
     sn_view_cleanup(&v);
 }
 
+/* Out of memory at every allocation of opening an edit session and
+ * checking it (as SQLite's OOM tests): each run either opens or fails
+ * with SN_ENOMEM, and nothing leaks. The run whose failure is the
+ * checker's worker once leaked the network copy made for it (issue 36). */
+static void test_edit_oom(void)
+{
+    sn_view_input in = rnd(5);
+    size_t base = sn_alloc_live();
+    bool worker_failed = false;
+    for (size_t k = 1; k < 10000; k++) {
+        sn_view v;
+        sn_diag d;
+        sn_diag_clear(&d);
+        sn_alloc_fail_after(k);
+        sn_status st = sn_view_init(&v, "empty:4", &in, &d);
+        if (st == SN_OK) {
+            sn_view_settle(&v);
+            if (strstr(v.verdict_why, "could not start the checker"))
+                worker_failed = true;
+            sn_view_cleanup(&v);
+        } else {
+            CHECKF(st == SN_ENOMEM, "countdown %zu: %s", k, d.text);
+        }
+        size_t made = sn_alloc_fail_after(0);
+        CHECKF(sn_alloc_live() == base, "countdown %zu: %zu block(s) leaked", k,
+               sn_alloc_live() - base);
+        if (st == SN_OK && made < k)
+            break; /* every allocation has failed once */
+    }
+    CHECK(worker_failed); /* the path of the fixed leak was taken */
+}
+
 /* Edit mode's hit test finds wires, columns and comparators where the
  * layout puts them, including the drop room right of the last layer. */
 static void test_edit_hit(void)
@@ -976,6 +1008,7 @@ int main(void)
     test_script();
     test_edit_ops();
     test_edit_view();
+    test_edit_oom();
     test_edit_hit();
     test_edit_stable();
     test_pick_animated_bar();

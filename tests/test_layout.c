@@ -202,21 +202,37 @@ static void test_tiny(void)
         CHECK(fabs(lo->height - 120 * lo->scale) < 1e-9);
         sn_layout_destroy(lo);
     }
-    /* allocation failures: a clean SN_ENOMEM, never a crash or a leak */
-    for (size_t nth = 1;; nth++) {
-        sn_alloc_fail_after(nth);
-        sn_status st = sn_layout_create_network(net, NULL, &lo, NULL);
-        sn_alloc_fail_after(0);
-        if (st == SN_OK) {
-            sn_layout_destroy(lo);
-            break;
-        }
-        CHECK(st == SN_ENOMEM && lo == NULL);
-        if (nth > 100) {
-            CHECK(!"allocation failure loop did not end");
-            break;
+    /* allocation failures: a clean SN_ENOMEM, never a crash or a leak
+     * (sn_alloc_live back where it was), with every option's allocations:
+     * plain, values at every step, and a generated network's structure
+     * blocks with the 0-1 chart */
+    sn_schedule *gen = NULL;
+    sn_diag gd;
+    CHECK(sn_schedule_load("bitonic:16", &gen, &gd) == SN_OK);
+    sn_layout_opts oom_opts[3] = {{1.0, 0, false, 0, -1, false, false, 0, 0, 0},
+                                  {1.0, 0, true, 0, -1, false, false, 0, 0, 0},
+                                  {1.0, 0, true, 0, 3, true, true, 400, 300, 6}};
+    size_t base = sn_alloc_live();
+    for (int which = 0; which < 3; which++) {
+        for (size_t nth = 1;; nth++) {
+            sn_alloc_fail_after(nth);
+            sn_status st = which < 2 ? sn_layout_create_network(net, &oom_opts[which], &lo, NULL)
+                                     : sn_layout_create(gen, &oom_opts[which], &lo, NULL);
+            sn_alloc_fail_after(0);
+            if (st == SN_OK) {
+                sn_layout_destroy(lo);
+                break;
+            }
+            CHECKF(st == SN_ENOMEM && lo == NULL, "options %d, allocation %zu: %d", which, nth,
+                   (int)st);
+            CHECKF(sn_alloc_live() == base, "options %d, allocation %zu: a leak", which, nth);
+            if (nth > 1000) {
+                CHECK(!"allocation failure loop did not end");
+                break;
+            }
         }
     }
+    sn_schedule_destroy(gen);
     sn_network_destroy(net);
 }
 

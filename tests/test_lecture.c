@@ -187,7 +187,9 @@ static void test_lesson_parse(void)
         {"net: bitonic:4\n", 1, 1, "before the first"},
         {"step: a\n  colour: red\n", 2, 3, "unknown line 'colour:'"},
         {"step: a\nnet bitonic:4\n", 2, 1, "expected 'key: value'"},
-        {"step: a\nnet: a b c d\ntext: x.\n", 2, 12, "more than 3"},
+        {"step: a\nnet: a:1 b:1 c:1 d:1\ntext: x.\n", 2, 18, "more than 3"},
+        /* names only here (as in a shipped lesson): a file is refused, unread */
+        {"step: a\nnet: bitonic:4 /etc/passwd\ntext: x.\n", 2, 16, "names networks only"},
         {"step: a\nnet: bitonic:4\nat: -1\ntext: x.\n", 3, 5, "layer count"},
         {"step: a\nnet: bitonic:4\ninput: bits 01x0\ntext: x.\n", 3, 15, "bits"},
         {"step: a\nnet: bitonic:4\nkeys: click:1,2\ntext: x.\n", 3, 7, "key names"},
@@ -227,6 +229,81 @@ static void test_lesson_parse(void)
         CHECKF(d.line == lines[i] && strncmp(d.text, "late:", 5) == 0, "late %zu: %s", i, d.text);
         sn_lesson_free(l);
     }
+}
+
+/* A lesson reads networks from its own folder and below, or by name
+ * (issue 36): absolute paths, ".." out of the folder, a symbolic link out
+ * of it and standard input are errors at their column naming the rule,
+ * and nothing outside is opened. Files are found from any directory. */
+static void test_lesson_folder(void)
+{
+    char root[] = "/tmp/sn_test_lesson_XXXXXX";
+    if (!mkdtemp(root)) {
+        CHECK(!"mkdtemp");
+        return;
+    }
+    char course[64], cmd[1200];
+    snprintf(course, sizeof course, "%s/course", root);
+    snprintf(
+        cmd, sizeof cmd,
+        "mkdir -p %s/nets && printf '[(0,1),(2,3)]\\n[(0,2),(1,3)]\\n[(1,2)]\\n' >%s/nets/a.txt "
+        "&& cp %s/nets/a.txt %s/b.txt && cp %s/b.txt %s/outside.txt "
+        "&& ln -s ../outside.txt %s/link.txt && ln -s nets/a.txt %s/inlink.txt",
+        course, course, course, course, course, root, course, course);
+    CHECK(system(cmd) == 0);
+    sn_lesson *l = NULL;
+    sn_diag d;
+    /* inside the folder: found, resolved, and played from here */
+    const char *good = "step: a\nnet: b.txt nets/a.txt nets/../inlink.txt\ntext: x.\n";
+    sn_diag_clear(&d);
+    CHECKF(sn_lesson_parse_in(good, "c.lesson", course, &l, &d) == SN_OK, "%s", d.text);
+    if (l) {
+        CHECK(l->steps[0].net_count == 3 && l->steps[0].nets[0][0] == '/');
+        CHECKF(sn_lesson_check(l, &d) == SN_OK, "%s", d.text);
+        sn_lesson_free(l);
+    }
+    static const struct {
+        const char *net;
+        unsigned long col;
+        const char *says;
+    } bad[] = {
+        {"/etc/passwd", 6, "absolute path: a lesson reads networks only from its own folder"},
+        {"bitonic:4 ../outside.txt", 16, "leaves the lesson's folder"},
+        {"nets/../../outside.txt", 6, "leaves the lesson's folder"},
+        {"../../../../etc/shadow", 6, "leaves the lesson's folder"},
+        {"link.txt", 6, "leads out of the lesson's folder (a symbolic link)"},
+        {"-", 6, "standard input"},
+        {"missing.txt", 6, "No such file or directory"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[200];
+        snprintf(text, sizeof text, "step: a\nnet: %s\ntext: x.\n", bad[i].net);
+        sn_diag_clear(&d);
+        l = NULL;
+        CHECKF(sn_lesson_parse_in(text, "c.lesson", course, &l, &d) == SN_EPARSE, "%s", bad[i].net);
+        CHECKF(l == NULL && d.line == 2 && d.column == bad[i].col, "%s at %lu:%lu: %s", bad[i].net,
+               d.line, d.column, d.text);
+        char where[32];
+        snprintf(where, sizeof where, "c.lesson:2:%lu: ", bad[i].col);
+        CHECKF(strstr(d.text, where) == d.text && strstr(d.text, bad[i].says), "%s: %s", bad[i].net,
+               d.text);
+        sn_lesson_free(l);
+    }
+    /* a lesson file: its own folder, whatever the current directory */
+    char path[400];
+    snprintf(path, sizeof path, "%s/c.lesson", course);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs("step: a\nnet: nets/a.txt\ntext: x.\nstep: b\nnet: ../outside.txt\ntext: y.\n", f);
+        fclose(f);
+    }
+    sn_diag_clear(&d);
+    CHECK(sn_lesson_load(path, &l, &d) == SN_EPARSE && l == NULL);
+    CHECKF(d.line == 5 && d.column == 6 && strstr(d.text, "leaves the lesson's folder"), "%s",
+           d.text);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+    CHECK(system(cmd) == 0);
 }
 
 /* Every shipped lesson parses, plays through and obeys the caption rule. */
@@ -449,6 +526,7 @@ int main(void)
     test_status();
     test_bits_unsorted();
     test_lesson_parse();
+    test_lesson_folder();
     test_shipped_lessons();
     test_record();
     test_fit();

@@ -8,14 +8,15 @@
 #   tools/setup.sh test     install, build, run every test (ctest: the page's
 #                           in headless chromium too), the core's
 #                           tests without threads, fuzz, then
-#                           the suite again under AddressSanitizer + UBSan;
+#                           the suite again under AddressSanitizer + UBSan,
+#                           then cppcheck (docs/testing.md);
 #                           every stage runs, a summary names the failed ones
 #   tools/setup.sh build    install and build only
 # Every build writes the page too: $BUILD_DIR/sortnet.html (docs/web.md).
 #
 # Environment: BUILD_DIR (default build), JOBS (default: all cores),
 # SORTNET_SKIP_INSTALL=1 to skip apt-get, SORTNET_SKIP_ASAN=1 to skip the
-# sanitizer pass of `test`.
+# sanitizer pass of `test`, SORTNET_COVERAGE=1 to add the coverage floors.
 set -euo pipefail
 
 mode=${1:-run}
@@ -100,6 +101,18 @@ test)
             -DSORTNET_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug -DSORTNET_BUILD_BENCH=OFF
         (cd "$build-asan" && ASAN_OPTIONS=detect_leaks=1 SN_SANITIZED=1 \
             ctest --output-on-failure -j "$jobs") || failed+=("the suite under ASan+UBSan")
+    fi
+    # Static analysis (tools/cppcheck.sh, about a minute): src/ clean under
+    # cppcheck. With SORTNET_COVERAGE=1 also the coverage floors
+    # (tools/coverage.sh: a Debug build and the suite again under gcov).
+    # Skip with SORTNET_SKIP_ANALYSIS=1. See docs/testing.md.
+    if [ "${SORTNET_SKIP_ANALYSIS:-0}" != 1 ]; then
+        packages=(cppcheck gcovr) && install_packages
+        "$root/tools/cppcheck.sh" || failed+=("static analysis (cppcheck)")
+        if [ "${SORTNET_COVERAGE:-0}" = 1 ]; then
+            COVERAGE_BUILD_DIR="$build-coverage" JOBS="$jobs" "$root/tools/coverage.sh" ||
+                failed+=("the coverage floors")
+        fi
     fi
     if [ ${#failed[@]} -ne 0 ]; then
         printf 'setup: FAILED: %s\n' "${failed[@]}" >&2

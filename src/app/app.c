@@ -712,11 +712,15 @@ static double script_event(app *a, const sn_script_event *ev)
  * exit 2 with the message, the rest of the script not run. */
 static double script_step(app *a, const char *text, const sn_script_event *ev)
 {
-    unsigned long seq[SN_GROUP_MAX];
-    for (size_t i = 0; i < a->group.count; i++)
+    /* the step may change the group (a lesson's step of 3 networks after
+     * one of 1): only the views there before have a count to compare */
+    unsigned long seq[SN_GROUP_MAX] = {0};
+    size_t before = a->group.count;
+    for (size_t i = 0; i < before; i++)
         seq[i] = a->group.view[i].message_seq;
     double ms = script_event(a, ev);
-    for (size_t i = 0; sn_script_can_fail(ev) && i < a->group.count && !a->script_failed; i++) {
+    for (size_t i = 0;
+         sn_script_can_fail(ev) && i < a->group.count && i < before && !a->script_failed; i++) {
         const sn_view *v = &a->group.view[i];
         if (v->message_seq != seq[i] && v->message_error) {
             a->script_failed = true;

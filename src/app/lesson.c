@@ -2,7 +2,15 @@
  *
  * Invariant: a parsed lesson has at least one step, and every step has
  * 1..SN_GROUP_MAX networks and a caption (networks and input carry over
- * from the step before when a step does not set them). */
+ * from the step before when a step does not set them).
+ *
+ * Lessons are shared and downloaded, so a lesson reads nothing but its
+ * own: a network it names is a library or generator name (bitonic:8,
+ * best:16), or a file in the lesson's folder or below, stored as its
+ * resolved path. An absolute path, ".." out of the folder, a symbolic
+ * link that leads out, or standard input is an error at its column that
+ * names this rule; a shipped lesson (no folder) may only name networks. */
+#define _XOPEN_SOURCE 700 /* for: realpath (the folder rule) */
 #include "lesson.h"
 
 #include <ctype.h>
@@ -31,7 +39,8 @@ typedef struct parser {
     const char *file;
     unsigned long line;
     sn_diag *diag;
-    size_t cap; /* steps allocated in the lesson */
+    size_t cap;      /* steps allocated in the lesson */
+    const char *dir; /* the folder its files may come from; NULL: names only */
 } parser;
 
 /* Room for one more step in l (a step holds a 48 KB input text, so the
@@ -115,6 +124,79 @@ static sn_status parse_input(parser *p, sn_lesson_step *st, const char *v, unsig
     return SN_OK;
 }
 
+/* "bitonic:8", "best:16", "lib:NAME": a NAME: prefix and no '/', which
+ * sn_schedule_load never reads as a file. */
+static bool is_network_name(const char *s)
+{
+    const char *c = s;
+    while (isalnum((unsigned char)*c) || *c == '-' || *c == '_')
+        c++;
+    return c > s && *c == ':' && !strchr(s, '/');
+}
+
+/* A relative path whose ".." never climbs above where it starts. */
+static bool stays_below(const char *path)
+{
+    long depth = 0;
+    for (const char *c = path; *c;) {
+        size_t len = strcspn(c, "/");
+        if (len == 2 && c[0] == '.' && c[1] == '.')
+            depth--;
+        else if (len && !(len == 1 && c[0] == '.'))
+            depth++;
+        if (depth < 0)
+            return false;
+        c += len + (c[len] == '/');
+    }
+    return true;
+}
+
+#define FOLDER_RULE                                                                                \
+    "a lesson reads networks only from its own folder and below, or by name (bitonic:8, best:16)"
+
+/* Check net (a step's network, of room cap) against the folder rule and
+ * replace a file by its resolved path, so it loads from any directory. */
+static sn_status resolve_net(parser *p, char *net, size_t cap, unsigned long col)
+{
+    if (is_network_name(net))
+        return SN_OK;
+    char why[700];
+    if (!p->dir)
+        snprintf(why, sizeof why,
+                 "'%.300s' is a file: a shipped lesson names networks only "
+                 "(bitonic:8, best:16)",
+                 net);
+    else if (net[0] == '/')
+        snprintf(why, sizeof why, "'%.300s' is an absolute path: " FOLDER_RULE, net);
+    else if (strcmp(net, "-") == 0)
+        snprintf(why, sizeof why, "'-' is standard input: " FOLDER_RULE);
+    else if (!stays_below(net))
+        snprintf(why, sizeof why, "'%.300s' leaves the lesson's folder: " FOLDER_RULE, net);
+    else
+        why[0] = '\0';
+    if (why[0])
+        return err(p, col, "%s", why);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", p->dir, net);
+    /* realpath's buffers come from libc (free, not sn_free) */
+    char *real = realpath(path, NULL);
+    int real_errno = errno;
+    char *base = realpath(p->dir, NULL);
+    size_t blen = base ? strlen(base) : 0;
+    if (!real || !base)
+        snprintf(why, sizeof why, "'%.300s': %s", net, strerror(real ? errno : real_errno));
+    else if (strncmp(real, base, blen) != 0 || (real[blen] != '/' && strcmp(base, "/") != 0))
+        snprintf(why, sizeof why,
+                 "'%.300s' leads out of the lesson's folder (a symbolic link): " FOLDER_RULE, net);
+    else if (strlen(real) >= cap)
+        snprintf(why, sizeof why, "'%.300s': the path is too long", net);
+    else
+        snprintf(net, cap, "%s", real);
+    free(real);
+    free(base);
+    return why[0] ? err(p, col, "%s", why) : SN_OK;
+}
+
 static sn_status parse_nets(parser *p, sn_lesson_step *st, const char *v, unsigned long col)
 {
     st->net_count = 0;
@@ -129,7 +211,11 @@ static sn_status parse_nets(parser *p, sn_lesson_step *st, const char *v, unsign
             return err(p, col + (unsigned long)(c - v), "more than 3 networks in one step%s", "");
         if (len >= sizeof st->nets[0])
             return err(p, col + (unsigned long)(c - v), "network name too long%s", "");
-        snprintf(st->nets[st->net_count++], sizeof st->nets[0], "%.*s", (int)len, c);
+        snprintf(st->nets[st->net_count], sizeof st->nets[0], "%.*s", (int)len, c);
+        sn_status rs = resolve_net(p, st->nets[st->net_count++], sizeof st->nets[0],
+                                   col + (unsigned long)(c - v));
+        if (rs != SN_OK)
+            return rs;
         c += len;
     }
     if (st->net_count == 0)
@@ -267,12 +353,18 @@ static sn_status finish_step(parser *p, const sn_lesson_step *st)
 
 sn_status sn_lesson_parse(const char *text, const char *file, sn_lesson **out, sn_diag *diag)
 {
+    return sn_lesson_parse_in(text, file, NULL, out, diag);
+}
+
+sn_status sn_lesson_parse_in(const char *text, const char *file, const char *dir, sn_lesson **out,
+                             sn_diag *diag)
+{
     *out = NULL;
     sn_lesson *l = sn_calloc(1, sizeof *l);
     if (!l)
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
     snprintf(l->file, sizeof l->file, "%s", file);
-    parser p = {file, 0, diag, 0};
+    parser p = {file, 0, diag, 0, dir};
     const char *c = text;
     sn_status st = SN_OK;
     char buf[SN_LESSON_TEXT * 2];
@@ -391,7 +483,16 @@ sn_status sn_lesson_load(const char *path, sn_lesson **out, sn_diag *diag)
         sn_free(text);
         return sn_diag_set(diag, SN_EPARSE, 1, 1, "%s:1:1: a binary file, not a lesson", path);
     }
-    sn_status st = sn_lesson_parse(text, path, out, diag);
+    /* its files come from its folder */
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == path)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    sn_status st = sn_lesson_parse_in(text, path, dir, out, diag);
     sn_free(text);
     return st;
 }

@@ -35,8 +35,15 @@ typedef struct sn_lesson {
 } sn_lesson;
 
 /* Parse lesson text; `file` names it in errors ("FILE:LINE:COL: why").
- * *out is owned by the caller (sn_lesson_free). */
+ * *out is owned by the caller (sn_lesson_free). Its networks are names
+ * only (bitonic:8, best:16): a file is an error, as in a shipped lesson. */
 sn_status sn_lesson_parse(const char *text, const char *file, sn_lesson **out, sn_diag *diag);
+/* The same for a lesson in folder dir: `net:` may also name files in dir
+ * and below (relative to dir), stored resolved; an absolute path, ".."
+ * out of dir, a symbolic link out of it or "-" is an error at its column
+ * that names the rule. */
+sn_status sn_lesson_parse_in(const char *text, const char *file, const char *dir, sn_lesson **out,
+                             sn_diag *diag);
 /* The lessons shipped in assets/lessons, built into the binary. */
 typedef struct sn_lesson_source {
     const char *name; /* "01-comparators-and-0-1" */
@@ -44,9 +51,10 @@ typedef struct sn_lesson_source {
 } sn_lesson_source;
 extern const sn_lesson_source sn_lesson_sources[]; /* ends with {NULL, NULL} */
 
-/* Read and parse a file; a path that names no file but a shipped lesson
+/* Read and parse a file (its networks from its own folder and below, see
+ * sn_lesson_parse_in); a path that names no file but a shipped lesson
  * (its name, with or without .lesson, or a prefix of one name only, such
- * as "02") loads that one. */
+ * as "02") loads that one, which names networks only. */
 sn_status sn_lesson_load(const char *path, sn_lesson **out, sn_diag *diag);
 void sn_lesson_free(sn_lesson *l); /* NULL is a no-op */
 

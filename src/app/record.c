@@ -164,11 +164,12 @@ static sn_status write_dir(sn_record *r, double dur_ms, sn_diag *d)
     cairo_surface_destroy(s);
     if (cs != CAIRO_STATUS_SUCCESS)
         return sn_diag_set(d, SN_EIO, 0, 0, "%s: %s", path, cairo_status_to_string(cs));
+    errno = 0;
     fprintf(r->concat, "file '%s'\nduration %.4f\n", name, fmax(dur_ms, 0) / 1000.0);
     fflush(r->concat);
-    return ferror(r->concat)
-               ? sn_diag_set(d, SN_EIO, 0, 0, "%s/frames.ffconcat: write error", r->path)
-               : SN_OK;
+    return ferror(r->concat) ? sn_diag_set(d, SN_EIO, 0, 0, "%s/frames.ffconcat: write error: %s",
+                                           r->path, strerror(errno ? errno : EIO))
+                             : SN_OK;
 }
 
 static sn_status write_video(sn_record *r, double end_ms, sn_diag *d)

@@ -15,6 +15,7 @@
 #include <sys/stat.h> // for: stat (a free default file name)
 
 #include "core/alloc.h"
+#include "core/check_api.h"
 #include "core/check.h"
 #include "core/format.h"
 #include "core/library.h"
@@ -100,6 +101,17 @@ const char *sn_action_name(sn_action a)
             return names[i].name;
     return "none";
 }
+
+#ifdef SN_API_CHECKS
+/* The view's invariant (view.h), checked where a caller enters: a network
+ * of 1..SN_VIEW_MAX_N wires, the step within it, the shown version within
+ * the edit history. */
+static bool view_ok(const sn_view *v)
+{
+    return v && v->sched && v->n >= 1 && v->n <= SN_VIEW_MAX_N && v->step <= v->layers &&
+           (v->hist_count == 0 || v->hist_pos < v->hist_count) && v->hist_count <= v->hist_cap;
+}
+#endif
 
 void sn_view_message(sn_view *v, bool error, const char *fmt, ...)
 {
@@ -650,10 +662,10 @@ static void verdict_start(sn_view *v)
     v->verdict = SN_VERDICT_CHECKING;
     if (!v->worker)
         v->worker = sn_verdict_create();
-    sn_network *copy = v->hist_count ? sn_network_clone(v->hist[v->hist_pos]) : NULL;
-    if (!v->worker || !copy || sn_verdict_start(v->worker, copy, v->net_id) != SN_OK) {
-        if (v->worker && !copy)
-            sn_network_destroy(copy);
+    /* the copy is made only for a worker, which consumes it (even when it
+     * cannot start the job): no worker, no copy to leak */
+    sn_network *copy = v->worker && v->hist_count ? sn_network_clone(v->hist[v->hist_pos]) : NULL;
+    if (!copy || sn_verdict_start(v->worker, copy, v->net_id) != SN_OK) {
         v->verdict = SN_VERDICT_UNKNOWN;
         snprintf(v->verdict_why, sizeof v->verdict_why, "could not start the checker");
     }
@@ -697,6 +709,7 @@ static bool verdict_poll(sn_view *v, bool wait)
 
 void sn_view_settle(sn_view *v)
 {
+    sn_api_check(view_ok(v));
     verdict_poll(v, true);
 }
 
@@ -763,6 +776,7 @@ static void select_cmp(sn_view *v, size_t layer, size_t index)
 
 bool sn_view_edit_add(sn_view *v, uint32_t a, uint32_t b, long col)
 {
+    sn_api_check(view_ok(v));
     char what[64];
     snprintf(what, sizeof what, "add:%u,%u", a, b);
     if (!editing(v, what))
@@ -790,6 +804,7 @@ bool sn_view_edit_add(sn_view *v, uint32_t a, uint32_t b, long col)
 
 bool sn_view_edit_delete(sn_view *v, size_t layer, size_t index)
 {
+    sn_api_check(view_ok(v));
     char what[64];
     snprintf(what, sizeof what, "del:%zu,%zu", layer, index);
     if (!editing(v, what))
@@ -816,6 +831,7 @@ bool sn_view_edit_delete(sn_view *v, size_t layer, size_t index)
 
 bool sn_view_edit_move(sn_view *v, size_t layer, size_t index, size_t col)
 {
+    sn_api_check(view_ok(v));
     char what[64];
     snprintf(what, sizeof what, "move:%zu,%zu,%zu", layer, index, col);
     if (!editing(v, what))
@@ -838,6 +854,7 @@ bool sn_view_edit_move(sn_view *v, size_t layer, size_t index, size_t col)
 
 bool sn_view_edit_select(sn_view *v, long layer, long index)
 {
+    sn_api_check(view_ok(v));
     if (layer < 0) {
         bool had = v->sel_layer >= 0;
         v->sel_layer = v->sel_index = -1;
@@ -940,6 +957,7 @@ static void default_file(const sn_view *v, char *out, size_t cap)
 
 bool sn_view_save(sn_view *v, const char *path)
 {
+    sn_api_check(view_ok(v));
     char def[300];
     if (!path) {
         path = v->file;
@@ -1061,6 +1079,7 @@ static double anim_length(const sn_view *v)
 
 bool sn_view_step_to(sn_view *v, size_t k, bool animate)
 {
+    sn_api_check(view_ok(v));
     if (k > v->layers || k == v->step)
         return false;
     if (animate && (k == v->step + 1 || k + 1 == v->step)) {
@@ -1285,6 +1304,7 @@ static void toggle_zero_one(sn_view *v)
 
 bool sn_view_action(sn_view *v, sn_action a)
 {
+    sn_api_check(view_ok(v));
     if (a != SN_ACT_QUIT)
         v->quit_armed = false;
     switch (a) {
@@ -1398,6 +1418,7 @@ bool sn_view_action(sn_view *v, sn_action a)
 
 bool sn_view_tick(sn_view *v, double dt_ms)
 {
+    sn_api_check(view_ok(v));
     bool changed = verdict_poll(v, false);
     if (v->anim_ms > 0) {
         v->anim_ms = v->anim_ms > dt_ms ? v->anim_ms - dt_ms : 0;
@@ -1539,6 +1560,7 @@ bool sn_view_out_of_order(const sn_view *v, uint32_t i)
 
 void sn_view_status_parts(const sn_view *v, sn_view_status *st)
 {
+    sn_api_check(view_ok(v));
     memset(st, 0, sizeof *st);
     if (v->step == 0) {
         snprintf(st->layer, sizeof st->layer, "input, %zu layer%s to go", v->layers,

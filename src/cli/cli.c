@@ -324,15 +324,19 @@ int cli_out_open(cli_out *o, const char *path)
 
 int cli_out_commit(cli_out *o)
 {
+    /* errno as the failed stdio call left it (EIO when that was earlier
+     * and left none): the cause in the message */
     if (!o->tmp) { /* stdout */
+        errno = 0;
         if (fflush(stdout) != 0 || ferror(stdout))
-            return cli_error(CLI_USAGE, "stdout", "write error: %s", strerror(errno));
+            return cli_error(CLI_USAGE, "stdout", "write error: %s", strerror(errno ? errno : EIO));
         return 0;
     }
     int failed = ferror(o->f) != 0;
+    errno = 0;
     if (fflush(o->f) != 0)
         failed = 1;
-    int e = errno;
+    int e = errno ? errno : EIO;
     if (fclose(o->f) != 0 && !failed) {
         failed = 1;
         e = errno;

@@ -1,6 +1,7 @@
 /* cmd_gen.c - `sortnet gen NET [--format bracket|json|sn|c|opencl]
  * [--standard] [-o FILE]`: write a network (generated or read) in a file
  * format, or as source code (core/codegen.h). */
+#include <errno.h>
 #include <getopt.h>
 #include <string.h>
 #include <time.h> // for: clock_gettime (the checker's time limit)
@@ -140,9 +141,11 @@ static int write_code(const sn_network *net, const char *label, sn_codegen_opts 
     cli_out out;
     int rc = cli_out_open(&out, out_path);
     if (rc == 0) {
+        errno = 0;
         if (fwrite(code, 1, len, out.f) != len) {
+            int e = errno ? errno : EIO;
             cli_out_abort(&out);
-            rc = cli_error(CLI_USAGE, out_path, "write failed");
+            rc = cli_error(CLI_USAGE, out_path, "write failed: %s", strerror(e));
         } else {
             rc = cli_out_commit(&out);
         }

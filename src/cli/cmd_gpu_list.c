@@ -85,7 +85,7 @@ int gpu_list(int argc, char **argv)
         print_device(x, mark);
     }
     if (!count)
-        printf("no OpenCL devices (the platforms report none)\n");
+        printf("no OpenCL devices (the platforms report none: %s)\n", d.text);
     sn_free(devs);
     if (!found)
         return cli_error(CLI_USAGE, "--device", "no OpenCL device %s", spec);

@@ -1,6 +1,7 @@
 /* main.c - `sortnet`: dispatch to the subcommands of the command-line
  * contract (shared/DESIGN.md). With no arguments: the default demo,
  * `sortnet view bitonic:16`. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -226,7 +227,7 @@ static int text_demo(const char *why)
     return cmd_run(3, argv);
 }
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
     /* the global limit options, before COMMAND */
     int consumed = limits_options(argc, argv);
@@ -263,4 +264,24 @@ int main(int argc, char **argv)
     }
     cli_error(CLI_USAGE, name, "unknown command (try `sortnet --help`)");
     return CLI_USAGE;
+}
+
+/* What a command printed must arrive: a full disk or a closed pipe behind
+ * standard output turns a result into exit 2 with the cause (a command
+ * that already failed has said why). */
+static int stdout_closed(int rc)
+{
+    errno = 0;
+    bool failed = fflush(stdout) != 0;
+    int e = errno;
+    if (!failed && !ferror(stdout))
+        return rc;
+    if (rc != CLI_OK && rc != CLI_NEGATIVE && rc != CLI_UNDECIDED)
+        return rc;
+    return cli_error(CLI_USAGE, "stdout", "write error: %s", strerror(e ? e : EIO));
+}
+
+int main(int argc, char **argv)
+{
+    return stdout_closed(run_command(argc, argv));
 }

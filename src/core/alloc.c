@@ -2,6 +2,7 @@
  * Nth allocation fail) and overflow-checked size arithmetic. */
 #include "core/alloc.h"
 
+#include <stdatomic.h> // for: the live count (the checker's threads allocate too)
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,8 @@
  * only single-threaded tests set it. */
 static size_t fail_countdown;
 static size_t alloc_calls;
+/* Blocks handed out and not yet freed (sn_alloc_live). */
+static atomic_long live_blocks;
 
 static int should_fail(void)
 {
@@ -29,11 +32,24 @@ size_t sn_alloc_fail_after(size_t countdown)
     return made;
 }
 
+size_t sn_alloc_live(void)
+{
+    long n = atomic_load(&live_blocks);
+    return n > 0 ? (size_t)n : 0;
+}
+
+static void *counted(void *p)
+{
+    if (p)
+        atomic_fetch_add(&live_blocks, 1);
+    return p;
+}
+
 void *sn_malloc(size_t size)
 {
     if (size == 0 || should_fail())
         return NULL;
-    return malloc(size);
+    return counted(malloc(size));
 }
 
 void *sn_calloc(size_t count, size_t size)
@@ -41,18 +57,21 @@ void *sn_calloc(size_t count, size_t size)
     size_t total;
     if (!sn_mul_size(count, size, &total) || total == 0 || should_fail())
         return NULL;
-    return calloc(count, size);
+    return counted(calloc(count, size));
 }
 
 void *sn_realloc(void *p, size_t size)
 {
     if (size == 0 || should_fail())
         return NULL;
-    return realloc(p, size);
+    void *q = realloc(p, size);
+    return p ? q : counted(q); /* a resized block is the same block */
 }
 
 void sn_free(void *p)
 {
+    if (p)
+        atomic_fetch_sub(&live_blocks, 1);
     free(p);
 }
 

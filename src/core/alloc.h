@@ -19,6 +19,10 @@ char *sn_strdup(const char *s);
  * later one succeeds). 0 disables. Returns the number of allocations made
  * since the last call (handy to find N). */
 size_t sn_alloc_fail_after(size_t countdown);
+/* Testing hook: blocks allocated through these hooks and not yet freed,
+ * so an out-of-memory test can check that a failed call leaked nothing
+ * (as SQLite's sqlite3_memory_used) without a sanitizer. */
+size_t sn_alloc_live(void);
 
 /* *out = a * b (a + b); false (and *out untouched) on overflow. */
 bool sn_mul_size(size_t a, size_t b, size_t *out);

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "core/alloc.h"
+#include "core/check_api.h"
 
 /* Brute force refuses (without force) beyond this many estimated seconds. */
 #define BF_MAX_SECONDS 60.0
@@ -247,6 +248,7 @@ static sn_status probe_then_split(check_ctx *c, const sn_network *net, const sn_
 sn_status sn_check_run(const sn_network *net, const sn_check_options *opt, sn_check_result *res,
                        sn_diag *diag)
 {
+    sn_api_check(net != NULL && res != NULL);
     return check_run(net, opt, res, diag, true);
 }
 

@@ -218,7 +218,7 @@ static void *sel_worker(void *arg)
             v[jb->cmp[j].b] = x | y;
         }
         uint32_t H = (uint32_t)__builtin_popcountll(hi);
-        uint64_t e[2], o[2];
+        uint64_t e[2] = {0, 0}, o[2] = {0, 0}; /* nk is 1 or 2: set for every q read */
         for (size_t q = 0; q < jb->nk; q++) {
             /* the K-th smallest is 1 iff ones >= n - K */
             uint32_t need = n - jb->k[q];

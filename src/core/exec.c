@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/check_api.h"
 
 /* ---- key types -------------------------------------------------------- */
 
@@ -837,6 +838,7 @@ static size_t run_parallel(par *p, unsigned nt, bool *stopped)
 bool sn_exec_run_opts(const sn_schedule *s, sn_key_type t, uint32_t *keys, uint32_t *payload,
                       const sn_exec_opts *o)
 {
+    sn_api_check(s != NULL && (keys != NULL || sn_schedule_wires(s) == 0));
     uint32_t n = sn_schedule_wires(s);
     unsigned nt = o && o->threads ? o->threads : sn_exec_threads_auto(n);
     const sn_cancel *cancel = o ? o->cancel : NULL;
@@ -903,6 +905,8 @@ static size_t exec_layer_internal(const sn_schedule *s, size_t k, uint32_t *keys
 size_t sn_exec_layer(const sn_schedule *s, size_t k, sn_key_type t, uint32_t *keys,
                      uint32_t *payload, uint8_t *swapped)
 {
+    sn_api_check(s != NULL && (keys != NULL || sn_schedule_wires(s) == 0));
+    sn_api_check(k < sn_schedule_layer_count(s));
     uint32_t n = sn_schedule_wires(s);
     unsigned nt = sn_exec_threads_auto(n);
     if (nt > 1 && !swapped && k < sn_schedule_layer_count(s)) {
@@ -1092,6 +1096,7 @@ static size_t state_slot(const sn_trace *tr, size_t step)
 
 const uint32_t *sn_trace_state(const sn_trace *tr, size_t step)
 {
+    sn_api_check(tr != NULL && step <= tr->layers);
     size_t slot = state_slot(tr, step);
     return slot == SIZE_MAX ? NULL : tr->states + slot * (size_t)tr->n;
 }
@@ -1106,11 +1111,13 @@ const uint32_t *sn_trace_payload(const sn_trace *tr, size_t step)
 
 uint64_t sn_trace_digest(const sn_trace *tr, size_t step)
 {
+    sn_api_check(tr != NULL && step <= tr->layers);
     return step <= tr->layers ? tr->digests[step] : 0;
 }
 
 const uint8_t *sn_trace_swaps(const sn_trace *tr, size_t layer, size_t *count)
 {
+    sn_api_check(tr != NULL && layer < tr->layers);
     if (count)
         *count = 0;
     if (tr->mode != SN_TRACE_FULL || layer >= tr->layers)
@@ -1122,5 +1129,6 @@ const uint8_t *sn_trace_swaps(const sn_trace *tr, size_t layer, size_t *count)
 
 size_t sn_trace_swap_count(const sn_trace *tr, size_t layer)
 {
+    sn_api_check(tr != NULL && layer < tr->layers);
     return layer < tr->layers ? tr->swap_count[layer] : 0;
 }

@@ -286,6 +286,11 @@ sn_status sn_network_is_asap(const sn_network *net, bool *asap)
 
 /* ---- files */
 
+sn_status sn_format_write_error(sn_diag *diag, int err)
+{
+    return sn_diag_set(diag, SN_EIO, 0, 0, "write error: %s", strerror(err ? err : EIO));
+}
+
 sn_status sn_file_read_all(const char *path, size_t max_bytes, char **out, size_t *len,
                            sn_diag *diag)
 {

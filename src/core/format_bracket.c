@@ -9,6 +9,7 @@
  * each comparator (a != b, no wire twice in a layer, limits) at the moment
  * it is read so the error points at its line and column, and only then
  * builds the network, whose n is known at the end. */
+#include <errno.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -226,12 +227,13 @@ sn_status sn_bracket_parse(const char *text, size_t len, sn_network **out, sn_di
 
 static sn_status write_error(sn_diag *diag)
 {
-    return sn_diag_set(diag, SN_EIO, 0, 0, "write error");
+    return sn_format_write_error(diag, errno);
 }
 
 sn_status sn_bracket_write(const sn_network *net, FILE *f, sn_diag *diag)
 {
     size_t layers = sn_network_layer_count(net);
+    errno = 0; /* what a failing write sets is the cause in the message */
     if (layers == 0 && fputs("[]\n", f) < 0) /* still a network the reader accepts */
         return write_error(diag);
     for (size_t k = 0; k < layers; k++) {

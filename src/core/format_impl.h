@@ -84,6 +84,9 @@ sn_status sn_sn_parse(const char *text, size_t len, sn_network **out, sn_diag *d
 sn_status sn_json_parse(const char *text, size_t len, sn_network **out, sn_diag *diag);
 
 /* Writers return SN_EIO (diag set) when the stream reports an error. */
+/* SN_EIO "write error: CAUSE" with the cause strerror(err) (EIO when err
+ * is 0): every writer passes errno as its failing stdio call left it. */
+sn_status sn_format_write_error(sn_diag *diag, int err);
 sn_status sn_bracket_write(const sn_network *net, FILE *f, sn_diag *diag);
 sn_status sn_sn_write(const sn_network *net, FILE *f, sn_diag *diag);
 sn_status sn_json_write(const sn_network *net, FILE *f, sn_diag *diag);

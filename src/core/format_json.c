@@ -9,6 +9,7 @@
  * errors about a value that parsed, a small locator walks the (already
  * valid) text to the key or element in question, to give its line and
  * column too. Writing needs no library: the output is a fixed shape. */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -424,6 +425,7 @@ sn_status sn_json_write(const sn_network *net, FILE *f, sn_diag *diag)
     if (sn_network_is_asap(net, &flat) != SN_OK)
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
     size_t layers = sn_network_layer_count(net);
+    errno = 0; /* what a failing write sets is the cause in the message */
     bool ok = fprintf(f, "{\"N\": %u, \"L\": %zu, \"D\": %zu, \"nw\": [", sn_network_wires(net),
                       sn_network_size(net), layers) >= 0;
     for (size_t k = 0; ok && k < layers; k++) {
@@ -436,6 +438,6 @@ sn_status sn_json_write(const sn_network *net, FILE *f, sn_diag *diag)
     }
     ok = ok && fputs(layers ? "\n]}\n" : "]}\n", f) >= 0;
     if (!ok || fflush(f) != 0 || ferror(f))
-        return sn_diag_set(diag, SN_EIO, 0, 0, "write error");
+        return sn_format_write_error(diag, errno);
     return SN_OK;
 }

@@ -9,6 +9,7 @@
  * already used in the current one (keeping the comparator order, so the
  * network computes the same function). n is declared, so it is checked
  * against the limits before anything is allocated. */
+#include <errno.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -218,6 +219,7 @@ sn_status sn_sn_parse(const char *text, size_t len, sn_network **out, sn_diag *d
 
 sn_status sn_sn_write(const sn_network *net, FILE *f, sn_diag *diag)
 {
+    errno = 0; /* what a failing write sets is the cause in the message */
     bool ok = fprintf(f, "Inputs: %u\n", sn_network_wires(net)) >= 0;
     for (size_t k = 0; ok && k < sn_network_layer_count(net); k++) {
         size_t count;
@@ -227,6 +229,6 @@ sn_status sn_sn_write(const sn_network *net, FILE *f, sn_diag *diag)
             ok = fprintf(f, "%u %u\n", c[i].a, c[i].b) >= 0;
     }
     if (!ok || fflush(f) != 0 || ferror(f))
-        return sn_diag_set(diag, SN_EIO, 0, 0, "write error");
+        return sn_format_write_error(diag, errno);
     return SN_OK;
 }

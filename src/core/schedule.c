@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/check_api.h"
 #include "core/construct.h"
 
 struct sn_schedule {
@@ -665,6 +666,7 @@ size_t sn_schedule_size(const sn_schedule *s)
 
 size_t sn_schedule_layer_pairs(const sn_schedule *s, size_t k, sn_comparator *out, size_t cap)
 {
+    sn_api_check(s != NULL && (out != NULL || cap == 0));
     if (k >= s->layer_count)
         return 0;
     if (!s->forms) {

@@ -107,6 +107,37 @@ size_t sn_gpu_round_up(size_t x, size_t m)
 
 /* ---- listing */
 
+/* The injected failure (sn_gpu_inject_error): the call it replaces. */
+static const char *inject_call;
+static cl_int inject_err;
+
+void sn_gpu_inject_error(const char *call, cl_int err)
+{
+    inject_call = call;
+    inject_err = err;
+}
+
+static bool injected(const char *call, cl_int *err)
+{
+    if (!inject_call || strcmp(inject_call, call) != 0)
+        return false;
+    *err = inject_err;
+    return true;
+}
+
+static cl_int get_platform_ids(cl_uint count, cl_platform_id *ps, cl_uint *n)
+{
+    cl_int err;
+    return injected("clGetPlatformIDs", &err) ? err : clGetPlatformIDs(count, ps, n);
+}
+
+static cl_int get_device_ids(cl_platform_id p, cl_uint count, cl_device_id *ds, cl_uint *n)
+{
+    cl_int err;
+    return injected("clGetDeviceIDs", &err) ? err
+                                            : clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, count, ds, n);
+}
+
 static sn_status no_platform(sn_diag *diag, cl_int err)
 {
     if (err == CL_SUCCESS)
@@ -123,7 +154,7 @@ static sn_status no_platform(sn_diag *diag, cl_int err)
 static sn_status get_platforms(cl_platform_id **out, cl_uint *count, sn_diag *diag)
 {
     cl_uint np = 0;
-    cl_int err = clGetPlatformIDs(0, NULL, &np);
+    cl_int err = get_platform_ids(0, NULL, &np);
     if (err == SN_CL_PLATFORM_NOT_FOUND_KHR || (err == CL_SUCCESS && np == 0))
         return no_platform(diag, err);
     if (err != CL_SUCCESS)
@@ -131,7 +162,7 @@ static sn_status get_platforms(cl_platform_id **out, cl_uint *count, sn_diag *di
     cl_platform_id *ps = sn_calloc(np, sizeof *ps);
     if (!ps)
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory listing platforms");
-    err = clGetPlatformIDs(np, ps, NULL);
+    err = get_platform_ids(np, ps, NULL);
     if (err != CL_SUCCESS) {
         sn_free(ps);
         return sn_gpu_cl_fail(diag, "clGetPlatformIDs", err);
@@ -198,22 +229,28 @@ static sn_status device_info(cl_device_id d, sn_gpu_device_info *info, sn_diag *
     return SN_OK;
 }
 
-/* Devices of platform p (sn_malloc'd); 0 devices is not an error. */
+/* Devices of platform p (sn_malloc'd); 0 devices is not an error, but
+ * diag then says what the platform answered (a driver that could not
+ * start, e.g. for lack of memory, answers CL_DEVICE_NOT_FOUND too). */
 static sn_status platform_devices(cl_platform_id p, cl_device_id **out, cl_uint *count,
                                   sn_diag *diag)
 {
     cl_uint nd = 0;
     *out = NULL;
     *count = 0;
-    cl_int err = clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
-    if (err == CL_DEVICE_NOT_FOUND || (err == CL_SUCCESS && nd == 0))
+    cl_int err = get_device_ids(p, 0, NULL, &nd);
+    if (err == CL_DEVICE_NOT_FOUND || (err == CL_SUCCESS && nd == 0)) {
+        sn_diag_set(diag, SN_OK, 0, 0, "clGetDeviceIDs returned %s (%d)%s",
+                    sn_gpu_cl_error_name(err), (int)err,
+                    err == CL_SUCCESS ? " with 0 devices" : "");
         return SN_OK;
+    }
     if (err != CL_SUCCESS)
         return sn_gpu_cl_fail(diag, "clGetDeviceIDs", err);
     cl_device_id *ds = sn_calloc(nd, sizeof *ds);
     if (!ds)
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory listing devices");
-    err = clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, nd, ds, NULL);
+    err = get_device_ids(p, nd, ds, NULL);
     if (err != CL_SUCCESS) {
         sn_free(ds);
         return sn_gpu_cl_fail(diag, "clGetDeviceIDs", err);
@@ -223,12 +260,15 @@ static sn_status platform_devices(cl_platform_id p, cl_device_id **out, cl_uint 
     return SN_OK;
 }
 
-/* Walk every device; cb returns false to stop. */
+/* Walk every device; cb returns false to stop. why (of why_cap bytes)
+ * gets what the first platform without a usable device answered, so that
+ * "none has a device" can say why ("" when every platform had one). */
 typedef bool (*device_cb)(void *ctx, cl_platform_id p, cl_device_id d,
                           const sn_gpu_device_info *info);
 
-static sn_status for_each_device(device_cb cb, void *ctx, sn_diag *diag)
+static sn_status for_each_device(device_cb cb, void *ctx, char *why, size_t why_cap, sn_diag *diag)
 {
+    why[0] = '\0';
     cl_platform_id *ps = NULL;
     cl_uint np = 0;
     sn_status st = get_platforms(&ps, &np, diag);
@@ -244,9 +284,14 @@ static sn_status for_each_device(device_cb cb, void *ctx, sn_diag *diag)
         }
         cl_device_id *ds = NULL;
         cl_uint nd = 0;
-        sn_diag ignored;
+        sn_diag answer;
+        sn_diag_clear(&answer);
         /* A broken platform should not hide the working ones. */
-        if (platform_devices(ps[pi], &ds, &nd, &ignored) != SN_OK)
+        sn_status pst = platform_devices(ps[pi], &ds, &nd, &answer);
+        if ((pst != SN_OK || nd == 0) && !why[0])
+            snprintf(why, why_cap, "platform %u (%.200s): %.400s", (unsigned)pi, pname,
+                     answer.text);
+        if (pst != SN_OK)
             continue;
         for (cl_uint di = 0; di < nd && go; di++) {
             sn_gpu_device_info info;
@@ -293,13 +338,16 @@ static bool list_cb(void *ctx, cl_platform_id p, cl_device_id d, const sn_gpu_de
 sn_status sn_gpu_devices(sn_gpu_device_info **out, size_t *count, sn_diag *diag)
 {
     list_ctx c = {NULL, 0, 0, false};
-    sn_status st = for_each_device(list_cb, &c, diag);
+    char why[sizeof diag->text];
+    sn_status st = for_each_device(list_cb, &c, why, sizeof why, diag);
     if (st == SN_OK && c.oom)
         st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory listing devices");
     if (st != SN_OK) {
         sn_free(c.v);
         return st;
     }
+    if (c.n == 0)
+        sn_diag_set(diag, SN_OK, 0, 0, "%s", why);
     *out = c.v;
     *count = c.n;
     return SN_OK;
@@ -524,15 +572,17 @@ sn_status sn_gpu_open(const char *spec, sn_gpu **out, sn_diag *diag)
                                "'%s' is not a device: expected P:D, e.g. 0:0", spec);
         c.want_index = true;
     }
-    st = for_each_device(pick_cb, &c, diag);
+    char why[512];
+    st = for_each_device(pick_cb, &c, why, sizeof why, diag);
     if (st != SN_OK)
         return st;
     if (!c.found) {
         if (spec)
             return sn_diag_set(diag, SN_EINVAL, 0, 0,
-                               "no OpenCL device %s (`sortnet gpu list` shows the devices)", spec);
+                               "no OpenCL device %s (`sortnet gpu list` shows the devices)%s%s",
+                               spec, why[0] ? "; " : "", why);
         return sn_diag_set(diag, SN_ENODEVICE, 0, 0,
-                           "OpenCL platforms exist but none has a device");
+                           "OpenCL platforms exist but none has a usable device: %s", why);
     }
     sn_gpu *g = sn_calloc(1, sizeof *g);
     if (!g)

@@ -768,10 +768,14 @@ static void window_run_load(const win_cg *x, uint32_t r, uint32_t Ep, uint32_t R
                 sn_srcbuf_add(b, "    rp[%d] = lp[lpad((uint)(L%u + %d))];\n", reg, r,
                               jj * (int)sC);
         } else {
+            /* int arithmetic: a negative offset (a halo left of the window)
+             * is meant, and printed with %d */
+            // cppcheck-suppress signConversionCond
+            int off = jj * (int)sC;
             sn_srcbuf_add(b,
                           "    { const uint l_ = (uint)(L%u + %d); rk[%d] = l_ < %uu ? "
                           "lk[lpad(l_)] : %s;",
-                          r, jj * (int)sC, reg, x->TL, jj < 0 ? "0u" : "SENTINEL");
+                          r, off, reg, x->TL, jj < 0 ? "0u" : "SENTINEL");
             if (x->hp)
                 sn_srcbuf_add(b, " rp[%d] = l_ < %uu ? lp[lpad(l_)] : 0u;", reg, x->TL);
             sn_srcbuf_add(b, " }\n");

@@ -39,7 +39,8 @@ typedef struct sn_gpu_device_info {
 
 /* All devices of all platforms into *out (sn_free it), count in *count.
  * SN_ENODEVICE when there is no OpenCL platform at all (diag says so). A
- * platform whose devices cannot be listed is skipped. */
+ * platform whose devices cannot be listed is skipped; with no device at
+ * all (SN_OK, count 0) diag says what the first platform answered. */
 sn_status sn_gpu_devices(sn_gpu_device_info **out, size_t *count, sn_diag *diag);
 
 /* Parse "P:D" (decimal indices); false if malformed. */

@@ -66,6 +66,11 @@ bool sn_gpu_generates(const sn_gpu *g);
  * SN_ENOMEM / SN_ELIMIT for the out-of-memory codes). */
 sn_status sn_gpu_cl_fail(sn_diag *diag, const char *call, cl_int err);
 
+/* Testing hook: from now on every call of `call` ("clGetPlatformIDs" or
+ * "clGetDeviceIDs") returns err without reaching the driver, as a driver
+ * that cannot start does; NULL ends it. Single-threaded tests only. */
+void sn_gpu_inject_error(const char *call, cl_int err);
+
 /* Build `source` for g's device into *prog; on failure SN_EBUILD with the
  * log in diag and g->build_log. */
 sn_status sn_gpu_build_source(sn_gpu *g, const char *source, bool user, cl_program *prog,

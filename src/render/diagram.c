@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/check_api.h"
 #include "core/input.h" /* for: sn_key_format */
 
 enum { CLS_PLAIN, CLS_SWAP, CLS_NOSWAP, CLS_HIGHLIGHT, CLS_COUNT };
@@ -574,6 +575,9 @@ static void notes(const ctx *C)
 sn_status sn_diagram_scene(sn_scene *sc, const sn_layout *lo, const sn_theme *th,
                            const sn_draw_state *st, const sn_rect *visible)
 {
+    sn_api_check(sc != NULL && lo != NULL && th != NULL);
+    sn_api_check(st == NULL || st->step <= lo->layer_count);
+    sn_api_check(st == NULL || st->path == NULL || st->path[st->step] < lo->n);
     ctx C = {sc, lo, th, st};
     view v = {0, 0, lo->width, lo->height};
     if (visible) {

@@ -4,6 +4,7 @@
  * this file only joins them for callers that hold a cairo_t. */
 #include "render/draw.h"
 
+#include "core/check_api.h"
 #include "render/scene_cairo.h"
 
 /* fontconfig (behind cairo's text) keeps its caches until exit, which
@@ -24,6 +25,8 @@ const char *__lsan_default_suppressions(void)
 sn_status sn_draw(cairo_t *cr, const sn_layout *lo, const sn_theme *th, const sn_draw_state *st,
                   const sn_rect *visible)
 {
+    sn_api_check(cr != NULL && lo != NULL && th != NULL);
+    sn_api_check(st == NULL || st->step <= lo->layer_count);
     sn_scene *sc = sn_scene_create(lo->width, lo->height);
     if (!sc)
         return SN_ENOMEM;

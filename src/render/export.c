@@ -9,6 +9,7 @@
 #include <cairo-svg.h> /* for: cairo_svg_surface_create_for_stream */
 #include <cairo.h>
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -53,12 +54,20 @@ const char *sn_export_format_name(sn_export_format f)
 typedef struct stream {
     FILE *f;
     bool failed;
+    int err; /* errno of the failed write: the cause in the message */
 } stream;
+
+static sn_status write_error(int err, sn_diag *diag)
+{
+    return sn_diag_set(diag, SN_EIO, 0, 0, "write error: %s", strerror(err ? err : EIO));
+}
 
 static cairo_status_t write_stream(void *closure, const unsigned char *data, unsigned int length)
 {
     stream *s = closure;
     if (s->failed || fwrite(data, 1, length, s->f) != length) {
+        if (!s->failed)
+            s->err = errno;
         s->failed = true;
         return CAIRO_STATUS_WRITE_ERROR;
     }
@@ -95,8 +104,11 @@ static sn_status finish(cairo_surface_t *surf, stream *s, sn_status rs, sn_diag 
     cairo_surface_destroy(surf);
     if (rs != SN_OK)
         return rs;
-    if (s->failed || fflush(s->f) != 0 || ferror(s->f))
-        return sn_diag_set(diag, SN_EIO, 0, 0, "write error");
+    if (s->failed)
+        return write_error(s->err, diag);
+    errno = 0;
+    if (fflush(s->f) != 0 || ferror(s->f))
+        return write_error(errno, diag);
     if (cs != CAIRO_STATUS_SUCCESS)
         return sn_diag_set(diag, SN_EIO, 0, 0, "cairo: %s", cairo_status_to_string(cs));
     return SN_OK;
@@ -247,6 +259,7 @@ static sn_status export_tex(stream *s, const sn_layout *lo, const sn_theme *th,
 {
     FILE *f = s->f;
     double sc = lo->scale;
+    errno = 0; /* what a failing write sets is the cause in the message */
     fprintf(f, "%% sorting network diagram written by sortnet; compile with pdflatex.\n"
                "%% Copy the tikzpicture into a paper that loads tikz and xcolor.\n"
                "\\documentclass{article}\n\\usepackage{tikz}\n\\pagestyle{empty}\n");
@@ -354,7 +367,7 @@ static sn_status export_tex(stream *s, const sn_layout *lo, const sn_theme *th,
     if (rs != SN_OK)
         return sn_diag_set(diag, rs, 0, 0, "drawing failed: %s", sn_status_str(rs));
     if (fflush(f) != 0 || ferror(f))
-        return sn_diag_set(diag, SN_EIO, 0, 0, "write error");
+        return write_error(errno, diag);
     return SN_OK;
 }
 
@@ -508,7 +521,7 @@ sn_status sn_export_check(sn_export_format fmt, const sn_layout *const *lo, size
 sn_status sn_export_write(FILE *out, sn_export_format fmt, const sn_layout *lo, const sn_theme *th,
                           const sn_draw_state *st, sn_diag *diag)
 {
-    stream s = {out, false};
+    stream s = {out, false, 0};
     if (fmt == SN_EXPORT_TEX)
         return export_tex(&s, lo, th, st, diag);
     picture p = {lo, st, NULL, NULL, NULL, 0, th};
@@ -543,7 +556,7 @@ sn_status sn_export_write_stack(FILE *out, sn_export_format fmt, const sn_layout
         return sn_diag_set(diag, SN_EUNSUPPORTED, 0, 0,
                            "TikZ holds one network: draw each to its own .tex, or use "
                            ".svg, .png or .pdf for several side by side");
-    stream s = {out, false};
+    stream s = {out, false, 0};
     picture p = {NULL, NULL, lo, st, titles, count, th};
     return export_surface(fmt, &s, w, h, &p, diag);
 }

@@ -178,10 +178,20 @@ static void draw_series(cairo_t *cr, const axes *a, const sn_plot_row *rows, siz
     cairo_show_text(cr, lab);
 }
 
+typedef struct plot_stream {
+    FILE *f;
+    int err; /* errno of the first failed write: the cause in the message */
+} plot_stream;
+
 static cairo_status_t write_stream(void *closure, const unsigned char *data, unsigned int len)
 {
-    return fwrite(data, 1, len, (FILE *)closure) == len ? CAIRO_STATUS_SUCCESS
-                                                        : CAIRO_STATUS_WRITE_ERROR;
+    plot_stream *s = closure;
+    if (s->err)
+        return CAIRO_STATUS_WRITE_ERROR;
+    if (fwrite(data, 1, len, s->f) == len)
+        return CAIRO_STATUS_SUCCESS;
+    s->err = errno ? errno : EIO;
+    return CAIRO_STATUS_WRITE_ERROR;
 }
 
 void sn_plot_draw(cairo_t *cr, const sn_plot_row *rows, size_t count, const char *device)
@@ -208,7 +218,8 @@ void sn_plot_draw(cairo_t *cr, const sn_plot_row *rows, size_t count, const char
 sn_status sn_plot_write_svg(FILE *out, const sn_plot_row *rows, size_t count, const char *device,
                             sn_diag *diag)
 {
-    cairo_surface_t *surf = cairo_svg_surface_create_for_stream(write_stream, out, PLOT_W, PLOT_H);
+    plot_stream s = {out, 0};
+    cairo_surface_t *surf = cairo_svg_surface_create_for_stream(write_stream, &s, PLOT_W, PLOT_H);
     cairo_t *cr = cairo_create(surf);
     sn_plot_draw(cr, rows, count, device);
     cairo_status_t cs = cairo_status(cr);
@@ -217,11 +228,14 @@ sn_status sn_plot_write_svg(FILE *out, const sn_plot_row *rows, size_t count, co
     if (cs == CAIRO_STATUS_SUCCESS)
         cs = cairo_surface_status(surf);
     cairo_surface_destroy(surf);
+    if (s.err || (cs == CAIRO_STATUS_SUCCESS && (errno = 0, fflush(out) != 0 || ferror(out))))
+        return sn_diag_set(diag, SN_EIO, 0, 0, "writing the plot failed: %s",
+                           strerror(s.err   ? s.err
+                                    : errno ? errno
+                                            : EIO));
     if (cs != CAIRO_STATUS_SUCCESS)
         return sn_diag_set(diag, SN_EIO, 0, 0, "drawing the plot failed: %s",
                            cairo_status_to_string(cs));
-    if (ferror(out))
-        return sn_diag_set(diag, SN_EIO, 0, 0, "writing the plot failed");
     return SN_OK;
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/check_api.h"
 #include "render/font_metrics.h"
 
 struct sn_scene {
@@ -317,6 +318,7 @@ size_t sn_scene_count(const sn_scene *sc)
 
 const sn_prim *sn_scene_at(const sn_scene *sc, size_t i)
 {
+    sn_api_check(sc != NULL && i < sc->count);
     return &sc->prims[i];
 }
 

@@ -1,0 +1,116 @@
+#!/bin/bash
+# cli_io.sh - I/O failures name their cause (issue 36): a full disk
+# (/dev/full; a 64 KiB tmpfs where this user may mount one), a path under a
+# file, a read-only folder (when not root), a directory read as a network.
+# Each exits 2, says why (strerror), and leaves the old file whole and no
+# temporary beside it.
+. "$(dirname "$0")/lib.sh"
+
+have_draw=1
+"$S" draw --help >/dev/null 2>&1 || have_draw=0
+
+# ---- standard output on a full disk: every command that prints a result
+full() {
+    "$S" "$@" >/dev/full 2>"$T/err"
+    local got=$?
+    [ "$got" = 2 ] || fail "'$*' >/dev/full exited $got, expected 2"
+    grep -qF "No space left on device" "$T/err" || fail "'$*' >/dev/full: no cause: $(cat "$T/err")"
+}
+for fmt in bracket json sn c opencl; do
+    full gen bitonic:8 --format "$fmt"
+done
+full gen bitonic:8 -o -
+full info bitonic:8
+full info bitonic:8 --json
+full check bitonic:8
+full check bitonic:8 --json
+full check bubble:6 --json # a negative verdict that never arrived is not 1
+full run bitonic:4 --input 4,3,2,1
+full list
+full transform bitonic:8 --reflect
+full --help
+full --version
+full gen --help
+[ "$have_draw" = 1 ] && full draw bitonic:8 -o -
+if "$S" gpu plot --help >/dev/null 2>&1; then
+    printf 'device,network,variant,n,median_ms,keys_per_s\nH200,anchor,sort,16777216,0.84,2e10\n' \
+        >"$T/rows.csv"
+    full gpu plot "$T/rows.csv" -o -
+fi
+# one message, not two: the writer's, not a second one about stdout
+"$S" gen bitonic:8 >/dev/full 2>"$T/err"
+[ "$(wc -l <"$T/err")" = 1 ] || fail "gen >/dev/full: $(cat "$T/err")"
+err_has "sortnet: -: write error: No space left on device"
+
+# ---- an output path that cannot be created: old files stay as they were
+"$S" gen bitonic:4 -o "$T/file" || fail "gen -o"
+expect 2 "$S" gen bitonic:8 -o "$T/file/net.txt"
+err_has "Not a directory"
+expect 2 "$S" gen bitonic:8 -o "$T/no/such/net.txt"
+err_has "No such file or directory"
+if [ "$(id -u)" != 0 ]; then
+    mkdir "$T/ro"
+    "$S" gen bitonic:4 -o "$T/ro/net.txt" || fail "gen -o ro"
+    cp "$T/ro/net.txt" "$T/ro.before"
+    chmod 555 "$T/ro"
+    expect 2 "$S" gen bitonic:8 -o "$T/ro/net.txt"
+    err_has "Permission denied"
+    cmp -s "$T/ro/net.txt" "$T/ro.before" || fail "read-only folder: the old file changed"
+    if [ "$have_draw" = 1 ]; then
+        expect 2 "$S" draw bitonic:8 -o "$T/ro/net.svg"
+        err_has "Permission denied"
+    fi
+    chmod 755 "$T/ro"
+else
+    echo "note: running as root: the read-only folder case is skipped" >&2
+fi
+
+# ---- reads: a directory, a missing file, each with its cause
+mkdir -p "$T/dir"
+expect 2 "$S" info "$T/dir"
+err_has "Is a directory"
+expect 2 "$S" info "$T/missing.txt"
+err_has "No such file or directory"
+expect 2 "$S" run bitonic:4 --input-file "$T/dir"
+err_has "Is a directory"
+
+# ---- a full file system (a 64 KiB tmpfs, in a mount namespace of its
+# own): the write fails part way, the old file stays whole, no temporary
+# is left. Only where this user may mount (root with unshare).
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null &&
+    unshare -m sh -c "mount -t tmpfs -o size=64k tmpfs '$T/dir'" 2>/dev/null; then
+    cat >"$T/small.sh" <<'EOF'
+set -u
+D=$1 S=$2 have_draw=$3
+mount -t tmpfs -o size=64k tmpfs "$D" || exit 9
+"$S" gen bitonic:4 -o "$D/net.txt" || exit 8
+cp "$D/net.txt" "$D.before"
+# fill the rest of the file system
+head -c 1000000 /dev/zero >"$D/filler" 2>/dev/null
+rc=0
+"$S" gen pairwise:256 -o "$D/net.txt" 2>"$D.err1" && rc=1
+cmp -s "$D/net.txt" "$D.before" || rc=2
+if [ "$have_draw" = 1 ]; then
+    "$S" draw bitonic:32 -o "$D/net.svg" 2>"$D.err2" && rc=3
+    [ -e "$D/net.svg" ] && rc=4
+    "$S" draw bitonic:32 -o "$D/net.pdf" 2>"$D.err3" && rc=5
+else
+    echo "No space left on device" >"$D.err2"
+    echo "No space left on device" >"$D.err3"
+fi
+ls -a "$D" >"$D.ls"
+exit $rc
+EOF
+    unshare -m bash "$T/small.sh" "$T/dir" "$S" "$have_draw"
+    rc=$?
+    [ "$rc" = 0 ] || fail "the full tmpfs case failed at step $rc"
+    for i in 1 2 3; do
+        grep -qF "No space left on device" "$T/dir.err$i" ||
+            fail "full tmpfs, write $i: no cause: $(cat "$T/dir.err$i")"
+    done
+    grep -q "tmp" "$T/dir.ls" && fail "a temporary was left behind: $(cat "$T/dir.ls")"
+else
+    echo "note: cannot mount a tmpfs here: the full file system case is skipped" >&2
+fi
+
+finish cli_io

@@ -1,0 +1,61 @@
+/* test_gpu_env.c - when the OpenCL platform or driver fails, the message
+ * names the call and what it returned (issue 36): a driver that cannot
+ * start (pocl under a memory limit answers clGetDeviceIDs with
+ * CL_OUT_OF_HOST_MEMORY) is not "no device". The failures are injected at
+ * the listing calls (sn_gpu_inject_error), so this runs wherever an
+ * OpenCL platform exists and skips (77) where none does. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "gpu/gpu.h"
+#include "gpu/gpu_internal.h"
+#include "sn_test.h"
+
+/* open and list with `call` failing with err: both name the call and code */
+static void expect_named(const char *call, cl_int err, const char *name, sn_status want)
+{
+    char code[32];
+    snprintf(code, sizeof code, "%s (%d)", name, (int)err);
+    sn_gpu_inject_error(call, err);
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_gpu *g = NULL;
+    sn_status st = sn_gpu_open(NULL, &g, &d);
+    CHECKF(st == want, "%s -> %s: open gave %d: %s", call, name, (int)st, d.text);
+    CHECKF(g == NULL, "%s -> %s: a device was opened", call, name);
+    CHECKF(strstr(d.text, call) && strstr(d.text, code), "%s -> %s: open says '%s'", call, name,
+           d.text);
+    sn_gpu_device_info *devs = NULL;
+    size_t count = 99;
+    sn_diag_clear(&d);
+    st = sn_gpu_devices(&devs, &count, &d);
+    if (st == SN_OK) { /* no device, and what the platform answered */
+        CHECKF(count == 0, "%s -> %s: %zu devices listed", call, name, count);
+        sn_free(devs);
+    }
+    CHECKF(strstr(d.text, call) && strstr(d.text, code), "%s -> %s: list says '%s'", call, name,
+           d.text);
+    sn_gpu_inject_error(NULL, 0);
+}
+
+int main(void)
+{
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_gpu *g = NULL;
+    if (sn_gpu_open(NULL, &g, &d) == SN_ENODEVICE)
+        SKIP("no OpenCL platform: %s", d.text);
+    sn_gpu_close(g);
+    /* a driver that could not start: the platform is there, its devices not */
+    expect_named("clGetDeviceIDs", CL_OUT_OF_HOST_MEMORY, "CL_OUT_OF_HOST_MEMORY", SN_ENODEVICE);
+    expect_named("clGetDeviceIDs", CL_DEVICE_NOT_FOUND, "CL_DEVICE_NOT_FOUND", SN_ENODEVICE);
+    expect_named("clGetDeviceIDs", CL_SUCCESS, "CL_SUCCESS", SN_ENODEVICE); /* 0 devices */
+    /* the ICD loader itself */
+    expect_named("clGetPlatformIDs", -1001, "CL_PLATFORM_NOT_FOUND_KHR", SN_ENODEVICE);
+    expect_named("clGetPlatformIDs", CL_OUT_OF_HOST_MEMORY, "CL_OUT_OF_HOST_MEMORY", SN_ENOMEM);
+    /* the hook ended: the device opens again */
+    CHECK(sn_gpu_open(NULL, &g, &d) == SN_OK);
+    sn_gpu_close(g);
+    return sn_test_finish("test_gpu_env");
+}

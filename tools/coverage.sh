@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# coverage.sh - the test suite under gcov: build a Debug copy with
+# SORTNET_COVERAGE=ON in its own folder, run ctest, and print gcovr's
+# figures per layer (lines and branches of src/core, src/render, src/cli,
+# src/gpu, src/app, src/web). Fails (exit 1) when a test fails or a layer
+# is under its floor; the floors are below, in one place. docs/testing.md
+# has the last table measured and the goals.
+#
+#   tools/coverage.sh            build, run the suite, print the table
+#   tools/coverage.sh --report   print the table of the last run only
+#
+# Environment: COVERAGE_BUILD_DIR (default build-coverage), JOBS (default:
+# all cores), COVERAGE_HTML=DIR also writes gcovr's HTML pages there.
+# Needs gcovr (Debian: gcovr).
+set -euo pipefail
+
+# ---- the floors, in percent: (lines branches) per layer; "-" = no floor.
+# They are what the suite reaches today (docs/testing.md); the goals of
+# issue 36 are core and render 98 / 90, cli, gpu and app 92 of lines.
+# One point under the measured figure, truncated: threads and the pocl
+# kernel cache move a few branches between runs.
+declare -A floor_lines=([core]=93 [render]=92 [cli]=88 [gpu]=84 [app]=84 [web]=-)
+declare -A floor_branches=([core]=84 [render]=80 [cli]=75 [gpu]=70 [app]=68 [web]=-)
+layers=(core render cli gpu app web)
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${COVERAGE_BUILD_DIR:-$root/build-coverage}
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+command -v gcovr >/dev/null || { echo "coverage: gcovr is missing (apt-get install gcovr)" >&2; exit 3; }
+
+tests_failed=0
+if [ "${1:-}" != --report ]; then
+    start=$(date +%s)
+    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DSORTNET_COVERAGE=ON \
+        -DSORTNET_WERROR=ON -DSORTNET_REQUIRE_ALL=ON -DSORTNET_BUILD_BENCH=OFF >/dev/null
+    cmake --build "$build" -j "$jobs"
+    find "$build" -name '*.gcda' -delete # counts of this run only
+    # SN_SANITIZED=1: the suite's samples for slow instrumented builds
+    # (fewer library proofs, no valgrind pass), as under the sanitizers:
+    # the same code runs, ten times slower at -O0 with counters.
+    (cd "$build" && SN_SANITIZED=1 ctest --output-on-failure -j "$jobs") || tests_failed=1
+    echo "coverage: build and suite took $(($(date +%s) - start)) s" >&2
+fi
+
+summary=$build/coverage-summary.json
+extra=()
+[ -n "${COVERAGE_HTML:-}" ] && mkdir -p "$COVERAGE_HTML" &&
+    extra=(--html-details "$COVERAGE_HTML/index.html")
+# Only the sources under src/ (not generated tables, kernels or tests).
+gcovr --root "$root" --object-directory "$build" --filter "$root/src/" \
+    --exclude-unreachable-branches --exclude-throw-branches --gcov-ignore-parse-errors \
+    --json-summary "$summary" "${extra[@]}" >/dev/null
+
+floors=""
+for l in "${layers[@]}"; do
+    floors+="$l=${floor_lines[$l]}/${floor_branches[$l]} "
+done
+python3 - "$summary" "$floors" <<'EOF' || exit 1
+import json, sys
+data = json.load(open(sys.argv[1]))
+floors = dict(f.split("=") for f in sys.argv[2].split())
+rows = {l: [0, 0, 0, 0] for l in floors}
+for f in data["files"]:
+    parts = f["filename"].split("/")
+    if len(parts) < 3 or parts[0] != "src" or parts[1] not in rows:
+        continue
+    r = rows[parts[1]]
+    r[0] += f["line_covered"]; r[1] += f["line_total"]
+    r[2] += f["branch_covered"]; r[3] += f["branch_total"]
+def pct(a, b):
+    return 100.0 * a / b if b else None
+def show(p):
+    return "   -  " if p is None else f"{p:5.1f}%"
+under = []
+print(f"{'layer':<8} {'lines':>16} {'':>7} {'branches':>16} {'':>7}  floors (lines/branches)")
+tot = [0, 0, 0, 0]
+for layer, r in rows.items():
+    tot = [t + x for t, x in zip(tot, r)]
+    lp, bp = pct(r[0], r[1]), pct(r[2], r[3])
+    fl, fb = floors[layer].split("/")
+    mark = ""
+    for name, p, fl_ in (("lines", lp, fl), ("branches", bp, fb)):
+        if fl_ != "-" and p is not None and p < float(fl_):
+            under.append(f"{layer} {name} {p:.1f}% < {fl_}%")
+            mark = "  UNDER"
+    print(f"{layer:<8} {r[0]:>7}/{r[1]:<8} {show(lp)} {r[2]:>7}/{r[3]:<8} {show(bp)}  {fl}/{fb}{mark}")
+print(f"{'all':<8} {tot[0]:>7}/{tot[1]:<8} {show(pct(tot[0], tot[1]))} "
+      f"{tot[2]:>7}/{tot[3]:<8} {show(pct(tot[2], tot[3]))}")
+if under:
+    print("coverage: under the floor: " + "; ".join(under), file=sys.stderr)
+    sys.exit(1)
+EOF
+if [ "$tests_failed" = 1 ]; then
+    echo "coverage: the suite failed (the table counts what ran)" >&2
+    exit 1
+fi
