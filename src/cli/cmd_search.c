@@ -93,11 +93,15 @@ static int save(const sn_network *net, sn_format fmt, const char *path)
 static void on_improved(const sn_network *best, const sn_search_event *ev, void *user)
 {
     run_state *rs = user;
+    if (rs->save_rc)
+        return;
+    if (rs->out_path && (rs->save_rc = save(best, rs->fmt, rs->out_path)) != 0) {
+        atomic_store(&interrupted, 1); /* a file that cannot be saved ends the search */
+        return;
+    }
     fprintf(stderr, "search: %9.3f s  %4zu comparators  %3zu layers  (proved)\n", ev->seconds,
             ev->size, ev->depth);
     fflush(stderr);
-    if (rs->out_path && !rs->save_rc)
-        rs->save_rc = save(best, rs->fmt, rs->out_path);
     if (rs->trail_len == rs->trail_cap) {
         size_t cap = rs->trail_cap ? rs->trail_cap * 2 : 32;
         sn_search_event *p = sn_realloc(rs->trail, cap * sizeof *p);
@@ -295,14 +299,14 @@ static sn_format pick_format(const char *fmt_arg, const char *path, int *rc)
 static int finish(const sn_search_options *o, const args *a, run_state *rs, const sn_network *best,
                   const sn_search_stats *s)
 {
+    if (rs->save_rc)
+        return rs->save_rc;
     fprintf(stderr,
             "search: %s after %.1f s: %zu comparators, %zu layers (%llu steps, %llu restarts, "
             "%zu test vectors after a prefix of %zu)\n",
             s->cancelled ? "interrupted" : "done", s->seconds, sn_network_size(best),
             sn_network_layer_count(best), (unsigned long long)s->iterations,
             (unsigned long long)s->restarts, s->tests, s->prefix_size);
-    if (rs->save_rc)
-        return rs->save_rc;
     int rc = 0;
     if (a->out_path && strcmp(a->out_path, "-") != 0)
         rc = save(best, rs->fmt, a->out_path);
