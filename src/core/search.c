@@ -414,8 +414,17 @@ static void mutate(const shared *sh, genes *v, uint64_t *rng)
             v->len--;
             break;
         }
-        case 1: { /* swap two */
+        case 1: { /* swap two: random ones, or one and the next that shares a wire */
             size_t i = rnd(rng, (uint32_t)len), j = rnd(rng, (uint32_t)len);
+            if (rnd(rng, 2)) {
+                gene x = v->g[i];
+                for (j = i + 1; j < len; j++)
+                    if (v->g[j].a == x.a || v->g[j].a == x.b || v->g[j].b == x.a ||
+                        v->g[j].b == x.b)
+                        break;
+                if (j == len)
+                    j = i;
+            }
             gene g = v->g[i];
             v->g[i] = v->g[j];
             v->g[j] = g;
@@ -525,7 +534,9 @@ static void work(void *ctx, sn_team *team, unsigned member)
         size_t s, d;
         measure(sh, &w.cand, &s, &d);
         uint64_t key = score(sh, s, d);
-        if (key > w.key)
+        /* accept on the goal's first measure alone: moves that keep it but
+         * worsen the tie-breaker are the neutral drift the search lives on */
+        if ((key >> 32) > (w.key >> 32))
             continue;
         if (key < w.key)
             since = 0;
