@@ -317,8 +317,6 @@ static int finish(const sn_search_options *o, const args *a, run_state *rs, cons
         rc = print_json(o, rs, best, s);
 #else
     (void)o;
-    if (!rc && a->json)
-        rc = cli_error(CLI_NOENV, "--json", "built without jansson");
 #endif
     return rc;
 }
@@ -333,6 +331,10 @@ int cmd_search(int argc, char **argv)
     int rc = parse_args(argc, argv, &o, &a);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
+#ifndef SN_HAVE_JANSSON
+    if (a.json)
+        return cli_error(CLI_NOENV, "--json", "built without jansson");
+#endif
     run_state rs;
     memset(&rs, 0, sizeof rs);
     rs.fmt = pick_format(a.fmt_arg, a.out_path, &rc);
