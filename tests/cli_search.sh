@@ -45,6 +45,10 @@ expect 0 "$S" check "$T/med7.txt" --select 3
 expect 0 "$S" search 6 --from bubble:6 --threads 1 --iterations 2000 --time 0 --json
 [ "$(json 'd["trail"][0]["size"] <= 15 and d["size"] <= 15')" = True ] || fail "--from bubble:6 got worse"
 
+# --from above 22 wires: NET's first layer becomes the prefix, the start is NET itself
+expect 0 "$S" search 24 --from oddeven-merge:24 --threads 1 --iterations 1 --time 0 --json
+[ "$(json 'd["trail"][0]["size"]')" = 127 ] || fail "--from oddeven-merge:24 did not start at its 127"
+
 # Ctrl+C: the search ends cleanly (exit 0) and the saved file holds a
 # network that sorts. Wait for the first save, not for a time.
 "$S" search 12 --time 0 --threads 1 -o "$T/c12.txt" >"$T/cout" 2>"$T/cerr" &

@@ -46,7 +46,9 @@ static void help(void)
            "  --median        a median network: output (N-1)/2, or N/2-1 and N/2 in\n"
            "                  either order for even N (as `check --select`)\n"
            "  --select K[,K2] a network that puts the K-th smallest (from 0) on output K\n"
-           "  --from NET      start from NET (improve a student's or a generator's network)\n"
+           "  --from NET      start from NET (improve a student's or a generator's network);\n"
+           "                  without --prefix: no prefix up to 22 wires, NET's first layer\n"
+           "                  above\n"
            "  --target C      stop once the best has at most C comparators\n"
            "  --iterations I  stop after I steps of each worker\n"
            "  -o FILE         save the best here (atomically, at every improvement)\n"
@@ -321,6 +323,25 @@ static int finish(const sn_search_options *o, const args *a, run_state *rs, cons
     return rc;
 }
 
+/* --from without --prefix: no prefix while all 2^n inputs fit the test set
+ * (n <= 22), else NET's first layer (then its own copy in the postfix
+ * never swaps and is pruned, so the start is NET itself). */
+static int from_prefix(sn_search_options *o, const sn_network *from, sn_network **prefix)
+{
+    o->prefix = SN_SEARCH_PREFIX_NONE;
+    if ((1ull << o->n) <= SN_SEARCH_MAX_TESTS || sn_network_layer_count(from) == 0)
+        return 0;
+    size_t count;
+    const sn_comparator *c = sn_network_layer(from, 0, &count);
+    sn_diag d;
+    if (!(*prefix = sn_network_create(o->n)) ||
+        sn_network_layer_add(*prefix, c, count, &d) != SN_OK)
+        return cli_error(CLI_DEVICE, "search", "out of memory");
+    o->prefix = SN_SEARCH_PREFIX_NET;
+    o->prefix_net = *prefix;
+    return 0;
+}
+
 int cmd_search(int argc, char **argv)
 {
     sn_search_options o;
@@ -360,8 +381,8 @@ int cmd_search(int argc, char **argv)
             goto done;
         }
         o.from = from;
-        if (!a.prefix_arg)
-            o.prefix = SN_SEARCH_PREFIX_NONE;
+        if (!a.prefix_arg && (rc = from_prefix(&o, from, &prefix)) != 0)
+            goto done;
     }
     o.improved = on_improved;
     o.user = &rs;
