@@ -7,13 +7,13 @@
  * computed exactly by joining wire clusters, so a postfix that sorts the
  * test set makes the whole network sort. Tests are bit-parallel: one 64-bit
  * word per wire carries 64 test vectors. A worker keeps one network, applies
- * random mutations (remove, swap, replace a wire, reflect a comparator),
+ * random mutations (remove, swap, move a wire, insert, reflect a comparator),
  * repairs the result by appending comparators that fix an unsorted test
  * vector, removes comparators that never swap, and keeps the result when it
- * is no worse; it restarts after long stagnation. With `symmetric` every
- * comparator comes with its mirror image (a, b) -> (n-1-b, n-1-a).
- * Several workers (sn_parallel_team), each with its own network and random
- * stream, share the best found.
+ * is no worse on the goal's first measure; it restarts after long
+ * stagnation. With `symmetric` every comparator comes with its mirror image
+ * (a, b) -> (n-1-b, n-1-a). Several workers (sn_parallel_team), each with
+ * its own network and random stream, share the best found.
  *
  * Every network reported has been proved by the exhaustive checker
  * (sn_check_run or sn_check_select) first. With one thread and an iteration
