@@ -298,6 +298,20 @@ printf '[(0,1)]\n[(1,x)]\n' >"$(f bad-concat.txt)"
 check "transform --concat: a bad file" 2 "bad-concat\.txt:2" \
     "$S" transform bitonic:2 --concat "$(f bad-concat.txt)"
 
+# ---- search ---------------------------------------------------------------------
+check "search: n = 0" 2 "^sortnet: search: N = '0'.*2\.\.64" "$S" search 0
+check "search: n = 65" 2 "N = '65'.*2\.\.64" "$S" search 65
+check "search: no n" 2 "number of wires" "$S" search
+check "search: a prefix that does not fit" 2 "^sortnet: --prefix: .*8 wires.*for 6" \
+    "$S" search 6 --prefix bitonic:8
+check "search: --prefix greedy:0" 2 "--prefix.*greedy:0" "$S" search 6 --prefix greedy:0
+check "search: --from not a network" 2 "bad-concat\.txt:2" "$S" search 2 --from "$(f bad-concat.txt)"
+check "search: --from of another n" 2 "^sortnet: --from: .*4 wires.*for 6" "$S" search 6 --from bitonic:4
+check "search: --select out of range" 2 "--select.*0\.\.5" "$S" search 6 --select 6
+check "search: --goal unknown" 2 "--goal.*'fast'" "$S" search 6 --goal fast
+check "search: --time negative" 2 "--time.*'-1'" "$S" search 6 --time -1
+check "search: -o in no such folder" 2 "b\.json" "$S" search 6 --time 0 -o "$T/no/such/b.json"
+
 # ---- gen --format c|opencl ------------------------------------------------------
 check "gen --format c --type: unknown" 2 "--type.*f64" "$S" gen bitonic:4 --format c --type f64
 check "gen --payload without code" 2 "--payload.*c or opencl" "$S" gen bitonic:4 --payload

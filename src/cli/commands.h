@@ -8,6 +8,7 @@ int cmd_info(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_transform(int argc, char **argv); /* cmd_transform.c */
+int cmd_search(int argc, char **argv);    /* cmd_search.c */
 int cmd_check(int argc, char **argv); /* cmd_check.c (SN_HAVE_CHECK) */
 int cmd_draw(int argc, char **argv);  /* cmd_draw.c (SN_HAVE_CAIRO) */
 int cmd_gpu(int argc, char **argv);   /* cmd_gpu.c (SN_HAVE_OPENCL) */

@@ -68,6 +68,7 @@ static const command commands[] = {
     {"run", cmd_run, "run a network on an input with the reference executor", NULL},
     {"list", cmd_list, "the shipped library of known networks (best:N, best-depth:N)", NULL},
     {"transform", cmd_transform, "normalize, reflect, cut, prune, concat, permute, compact", NULL},
+    {"search", cmd_search, "find small sorting or selection networks by evolution", NULL},
 #ifdef SN_HAVE_CHECK
     {"check", cmd_check, "prove or refute that a network sorts (0-1 principle)", NULL},
 #else
