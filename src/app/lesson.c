@@ -176,6 +176,11 @@ static sn_status resolve_net(parser *p, char *net, size_t cap, unsigned long col
         why[0] = '\0';
     if (why[0])
         return err(p, col, "%s", why);
+#ifdef __wasi__
+    /* the page has no file system (src/web/nofs.c) and no realpath */
+    (void)cap;
+    return err(p, col, "'%.300s' is a file: the page reads networks by name only", net);
+#else
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", p->dir, net);
     /* realpath's buffers come from libc (free, not sn_free) */
@@ -195,6 +200,7 @@ static sn_status resolve_net(parser *p, char *net, size_t cap, unsigned long col
     free(real);
     free(base);
     return why[0] ? err(p, col, "%s", why) : SN_OK;
+#endif
 }
 
 static sn_status parse_nets(parser *p, sn_lesson_step *st, const char *v, unsigned long col)
