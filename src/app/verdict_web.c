@@ -20,6 +20,7 @@
 
 #include "core/alloc.h"
 #include "core/format.h"
+#include "core/textbuf.h"
 
 #if defined(__wasm__)
 __attribute__((import_module("env"), import_name("js_verdict_start"))) int
@@ -198,46 +199,14 @@ bool sn_verdict_deliver(sn_verdict *w, uint32_t js_id, const char *answer, size_
 
 /* ---- the answer line */
 
-typedef struct line {
-    char *s;
-    size_t len, cap;
-    bool failed;
-} line;
-
-static void add(line *l, const char *s, size_t n)
-{
-    if (l->failed)
-        return;
-    if (l->len + n + 1 > l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 256;
-        while (cap < l->len + n + 1)
-            cap *= 2;
-        char *ns = sn_realloc(l->s, cap);
-        if (!ns) {
-            l->failed = true;
-            return;
-        }
-        l->s = ns;
-        l->cap = cap;
-    }
-    memcpy(l->s + l->len, s, n);
-    l->len += n;
-    l->s[l->len] = '\0';
-}
-
-static void add_str(line *l, const char *s)
-{
-    add(l, s, strlen(s));
-}
-
-static void add_u64(line *l, unsigned long long v)
+static void add_u64(sn_textbuf *l, unsigned long long v)
 {
     char tmp[32];
     int n = snprintf(tmp, sizeof tmp, "%llu", v);
-    add(l, tmp, (size_t)n);
+    sn_textbuf_put(l, tmp, (size_t)n);
 }
 
-static sn_status finish(line *l, char **answer)
+static sn_status finish(sn_textbuf *l, char **answer)
 {
     if (l->failed) {
         sn_free(l->s);
@@ -250,10 +219,10 @@ static sn_status finish(line *l, char **answer)
 
 static sn_status error_answer(const char *why, char **answer)
 {
-    line l = {NULL, 0, 0, false};
-    add_str(&l, "v1 error ");
+    sn_textbuf l = SN_TEXTBUF_INIT;
+    sn_textbuf_str(&l, "v1 error ");
     for (const char *p = why; *p; p++)
-        add(&l, *p == '\n' || *p == '\r' ? " " : p, 1);
+        sn_textbuf_put(&l, *p == '\n' || *p == '\r' ? " " : p, 1);
     return finish(&l, answer);
 }
 
@@ -278,27 +247,27 @@ sn_status sn_verdict_check_text(const char *text, size_t len, char **answer)
         return st;
     if (st != SN_OK)
         return error_answer(d.text[0] ? d.text : sn_status_str(st), answer);
-    line l = {NULL, 0, 0, false};
-    add_str(&l, res.sorts ? "v1 ok 1 " : "v1 ok 0 ");
+    sn_textbuf l = SN_TEXTBUF_INIT;
+    sn_textbuf_str(&l, res.sorts ? "v1 ok 1 " : "v1 ok 0 ");
     add_u64(&l, res.n);
-    add_str(&l, " ");
+    sn_textbuf_str(&l, " ");
     add_u64(&l, res.failing_count);
-    add_str(&l, " ");
+    sn_textbuf_str(&l, " ");
     if (res.sorts || !res.counterexample) {
-        add_str(&l, "-");
+        sn_textbuf_str(&l, "-");
     } else {
         for (uint32_t i = 0; i < res.n; i++)
-            add_str(&l, res.counterexample[i] ? "1" : "0");
+            sn_textbuf_str(&l, res.counterexample[i] ? "1" : "0");
     }
-    add_str(&l, " ");
+    sn_textbuf_str(&l, " ");
     if (res.redundant_unknown) {
-        add_str(&l, "?");
+        sn_textbuf_str(&l, "?");
     } else if (res.redundant_count == 0) {
-        add_str(&l, "-");
+        sn_textbuf_str(&l, "-");
     } else {
         for (size_t i = 0; i < res.redundant_count; i++) {
             if (i)
-                add_str(&l, ",");
+                sn_textbuf_str(&l, ",");
             add_u64(&l, res.redundant[i]);
         }
     }

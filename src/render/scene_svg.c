@@ -15,62 +15,12 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/textbuf.h"
 
 #define SN_PI 3.14159265358979323846
 
-typedef struct buf {
-    char *s;
-    size_t len, cap;
-    bool failed;
-} buf;
-
-static void put(buf *b, const char *s, size_t n)
-{
-    if (b->failed)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *ns = sn_realloc(b->s, cap);
-        if (!ns) {
-            b->failed = true;
-            return;
-        }
-        b->s = ns;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-static void put_str(buf *b, const char *s)
-{
-    put(b, s, strlen(s));
-}
-
-static void putf(buf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void putf(buf *b, const char *fmt, ...)
-{
-    char tmp[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n < 0) {
-        b->failed = true;
-        return;
-    }
-    put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
-
 /* A number as SVG wants it: short, no exponent for the sizes a scene has. */
-static void num(buf *b, double v)
+static void num(sn_textbuf *b, double v)
 {
     if (!isfinite(v))
         v = 0;
@@ -84,94 +34,94 @@ static void num(buf *b, double v)
     if (len > 1 && tmp[len - 1] == '.')
         len--;
     if (len == 2 && tmp[0] == '-' && tmp[1] == '0')
-        put_str(b, "0");
+        sn_textbuf_str(b, "0");
     else
-        put(b, tmp, len);
+        sn_textbuf_put(b, tmp, len);
 }
 
 /* attr="number" */
-static void attr(buf *b, const char *name, double v)
+static void attr(sn_textbuf *b, const char *name, double v)
 {
-    putf(b, " %s=\"", name);
+    sn_textbuf_printf(b, " %s=\"", name);
     num(b, v);
-    put_str(b, "\"");
+    sn_textbuf_str(b, "\"");
 }
 
-static void colour(buf *b, const char *what, sn_rgba c)
+static void colour(sn_textbuf *b, const char *what, sn_rgba c)
 {
     int r = (int)lround(fmin(fmax(c.r, 0), 1) * 255);
     int g = (int)lround(fmin(fmax(c.g, 0), 1) * 255);
     int bl = (int)lround(fmin(fmax(c.b, 0), 1) * 255);
-    putf(b, " %s=\"#%02x%02x%02x\"", what, (unsigned)r, (unsigned)g, (unsigned)bl);
+    sn_textbuf_printf(b, " %s=\"#%02x%02x%02x\"", what, (unsigned)r, (unsigned)g, (unsigned)bl);
     if (c.a < 1) {
-        putf(b, " %s-opacity=\"", what);
+        sn_textbuf_printf(b, " %s-opacity=\"", what);
         num(b, fmax(c.a, 0));
-        put_str(b, "\"");
+        sn_textbuf_str(b, "\"");
     }
 }
 
 /* Text with the five XML specials escaped (the scene's strings are UTF-8
  * already; control characters, which XML 1.0 forbids, become spaces). */
-static void text_escaped(buf *b, const char *s, size_t n)
+static void text_escaped(sn_textbuf *b, const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         switch (c) {
-        case '&': put_str(b, "&amp;"); break;
-        case '<': put_str(b, "&lt;"); break;
-        case '>': put_str(b, "&gt;"); break;
-        case '"': put_str(b, "&quot;"); break;
-        case '\'': put_str(b, "&apos;"); break;
+        case '&': sn_textbuf_str(b, "&amp;"); break;
+        case '<': sn_textbuf_str(b, "&lt;"); break;
+        case '>': sn_textbuf_str(b, "&gt;"); break;
+        case '"': sn_textbuf_str(b, "&quot;"); break;
+        case '\'': sn_textbuf_str(b, "&apos;"); break;
         default:
             if (c < 0x20 && c != '\t' && c != '\n')
-                put_str(b, " ");
+                sn_textbuf_str(b, " ");
             else
-                put(b, (const char *)&s[i], 1);
+                sn_textbuf_put(b, (const char *)&s[i], 1);
         }
     }
 }
 
 /* The paint attributes of a shape with style s (fill, stroke or both). */
-static void paint(buf *b, const sn_scene_style *s, bool fill, bool stroke)
+static void paint(sn_textbuf *b, const sn_scene_style *s, bool fill, bool stroke)
 {
     if (fill && s->fill.a > 0)
         colour(b, "fill", s->fill);
     else
-        put_str(b, " fill=\"none\"");
+        sn_textbuf_str(b, " fill=\"none\"");
     if (stroke && s->stroke.a > 0) {
         colour(b, "stroke", s->stroke);
         attr(b, "stroke-width", s->width);
         if (s->cap == SN_CAP_ROUND)
-            put_str(b, " stroke-linecap=\"round\"");
+            sn_textbuf_str(b, " stroke-linecap=\"round\"");
         else if (s->cap == SN_CAP_SQUARE)
-            put_str(b, " stroke-linecap=\"square\"");
+            sn_textbuf_str(b, " stroke-linecap=\"square\"");
         if (s->join == SN_JOIN_ROUND)
-            put_str(b, " stroke-linejoin=\"round\"");
+            sn_textbuf_str(b, " stroke-linejoin=\"round\"");
         if (s->dash_on + s->dash_off > 0) {
-            put_str(b, " stroke-dasharray=\"");
+            sn_textbuf_str(b, " stroke-dasharray=\"");
             num(b, s->dash_on);
-            put_str(b, " ");
+            sn_textbuf_str(b, " ");
             num(b, s->dash_off);
-            put_str(b, "\"");
+            sn_textbuf_str(b, "\"");
         }
     }
 }
 
-static void prim(buf *b, const sn_scene *sc, const sn_prim *p, size_t *clips)
+static void prim(sn_textbuf *b, const sn_scene *sc, const sn_prim *p, size_t *clips)
 {
     const sn_scene_style *s = sn_scene_style_of(sc, p);
     switch ((sn_prim_kind)p->kind) {
     case SN_PRIM_LINE:
-        put_str(b, "<line");
+        sn_textbuf_str(b, "<line");
         attr(b, "x1", p->x0);
         attr(b, "y1", p->y0);
         attr(b, "x2", p->x1);
         attr(b, "y2", p->y1);
         paint(b, s, false, true);
-        put_str(b, "/>\n");
+        sn_textbuf_str(b, "/>\n");
         break;
     case SN_PRIM_RECT:
-        put_str(b, "<rect");
+        sn_textbuf_str(b, "<rect");
         attr(b, "x", p->x0);
         attr(b, "y", p->y0);
         attr(b, "width", p->x1 - p->x0);
@@ -179,54 +129,54 @@ static void prim(buf *b, const sn_scene *sc, const sn_prim *p, size_t *clips)
         if (p->r > 0 && 2 * p->r <= fmin(p->x1 - p->x0, p->y1 - p->y0))
             attr(b, "rx", p->r);
         paint(b, s, true, true);
-        put_str(b, "/>\n");
+        sn_textbuf_str(b, "/>\n");
         break;
     case SN_PRIM_POLY: {
         const sn_point *pt = sn_scene_points(sc, p);
         bool closed = p->r != 0;
-        put_str(b, closed ? "<polygon points=\"" : "<polyline points=\"");
+        sn_textbuf_str(b, closed ? "<polygon points=\"" : "<polyline points=\"");
         for (size_t j = 0; j < p->count; j++) {
             if (j)
-                put_str(b, " ");
+                sn_textbuf_str(b, " ");
             num(b, pt[j].x);
-            put_str(b, ",");
+            sn_textbuf_str(b, ",");
             num(b, pt[j].y);
         }
-        put_str(b, "\"");
+        sn_textbuf_str(b, "\"");
         paint(b, s, closed, true);
-        put_str(b, "/>\n");
+        sn_textbuf_str(b, "/>\n");
         break;
     }
     case SN_PRIM_CIRCLE:
-        put_str(b, "<circle");
+        sn_textbuf_str(b, "<circle");
         attr(b, "cx", p->x0);
         attr(b, "cy", p->y0);
         attr(b, "r", p->r);
         paint(b, s, true, true);
-        put_str(b, "/>\n");
+        sn_textbuf_str(b, "/>\n");
         break;
     case SN_PRIM_TEXT:
-        put_str(b, "<text");
+        sn_textbuf_str(b, "<text");
         attr(b, "x", p->x0);
         attr(b, "y", p->base);
         attr(b, "font-size", p->size);
         if (p->weight == SN_FONT_BOLD)
-            put_str(b, " font-weight=\"bold\"");
+            sn_textbuf_str(b, " font-weight=\"bold\"");
         colour(b, "fill", s->fill);
-        put_str(b, ">");
+        sn_textbuf_str(b, ">");
         text_escaped(b, sn_scene_str(sc, p), p->count);
-        put_str(b, "</text>\n");
+        sn_textbuf_str(b, "</text>\n");
         break;
     case SN_PRIM_CLIP_PUSH:
-        putf(b, "<clipPath id=\"c%zu\"><rect", *clips);
+        sn_textbuf_printf(b, "<clipPath id=\"c%zu\"><rect", *clips);
         attr(b, "x", p->x0);
         attr(b, "y", p->y0);
         attr(b, "width", p->x1 - p->x0);
         attr(b, "height", p->y1 - p->y0);
-        putf(b, "/></clipPath>\n<g clip-path=\"url(#c%zu)\">\n", *clips);
+        sn_textbuf_printf(b, "/></clipPath>\n<g clip-path=\"url(#c%zu)\">\n", *clips);
         (*clips)++;
         break;
-    case SN_PRIM_CLIP_POP: put_str(b, "</g>\n"); break;
+    case SN_PRIM_CLIP_POP: sn_textbuf_str(b, "</g>\n"); break;
     case SN_PRIM_NOTE: break; /* never painted */
     }
 }
@@ -240,16 +190,16 @@ sn_status sn_scene_svg(const sn_scene *sc, char **out, size_t *len)
         return SN_EINVAL;
     double w, h;
     sn_scene_size(sc, &w, &h);
-    buf b = {NULL, 0, 0, false};
-    put_str(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    put_str(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\"");
+    sn_textbuf b = SN_TEXTBUF_INIT;
+    sn_textbuf_str(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    sn_textbuf_str(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\"");
     attr(&b, "width", w);
     attr(&b, "height", h);
-    put_str(&b, " viewBox=\"0 0 ");
+    sn_textbuf_str(&b, " viewBox=\"0 0 ");
     num(&b, w);
-    put_str(&b, " ");
+    sn_textbuf_str(&b, " ");
     num(&b, h);
-    put_str(&b, "\" font-family=\"DejaVu Sans, sans-serif\">\n");
+    sn_textbuf_str(&b, "\" font-family=\"DejaVu Sans, sans-serif\">\n");
     size_t depth = 0, clips = 0;
     for (size_t i = 0; i < sn_scene_count(sc); i++) {
         const sn_prim *p = sn_scene_at(sc, i);
@@ -263,8 +213,8 @@ sn_status sn_scene_svg(const sn_scene *sc, char **out, size_t *len)
         prim(&b, sc, p, &clips);
     }
     while (depth--)
-        put_str(&b, "</g>\n");
-    put_str(&b, "</svg>\n");
+        sn_textbuf_str(&b, "</g>\n");
+    sn_textbuf_str(&b, "</svg>\n");
     if (b.failed) {
         sn_free(b.s);
         return SN_ENOMEM;

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/textbuf.h"
 #include "core/format.h"
 #include "core/input.h" /* for: sn_key_format */
 #include "core/library.h"
@@ -38,12 +39,6 @@
 /* Longest network name or input text taken from the page. */
 #define SNW_SPEC_MAX 256u
 #define SNW_INPUT_MAX (SNW_MAX_N * 16u)
-
-typedef struct text_buf {
-    char *s;
-    size_t len, cap;
-    bool failed;
-} text_buf;
 
 typedef struct engine {
     bool open;
@@ -65,90 +60,38 @@ typedef struct engine {
     /* the packed scene */
     double *prims, *styles, *points;
     size_t prim_cap, style_cap, point_cap, style_count, point_count;
-    text_buf strings;
+    sn_textbuf strings;
     /* returned strings, one buffer per function */
     char err[1024];
-    text_buf state, catalog, exported, check;
+    sn_textbuf state, catalog, exported, check;
 } engine;
 
 static engine E = {.pending_wire = -1};
 
 /* ---- text buffers */
 
-static void tb_put(text_buf *b, const char *s, size_t n)
-{
-    if (b->failed)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *ns = sn_realloc(b->s, cap);
-        if (!ns) {
-            b->failed = true;
-            return;
-        }
-        b->s = ns;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-static void tb_str(text_buf *b, const char *s)
-{
-    tb_put(b, s, strlen(s));
-}
-
-static void tb_printf(text_buf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void tb_printf(text_buf *b, const char *fmt, ...)
-{
-    char tmp[256];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        b->failed = true;
-    else
-        tb_put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
-
-static void tb_reset(text_buf *b)
-{
-    b->len = 0;
-    b->failed = false;
-    if (b->s)
-        b->s[0] = '\0';
-}
-
 /* A JSON string: quotes, backslash and control characters escaped; bytes
  * that are not valid UTF-8 become U+FFFD, so JSON.parse always succeeds. */
-static void tb_json_str(text_buf *b, const char *s)
+static void tb_json_str(sn_textbuf *b, const char *s)
 {
-    tb_put(b, "\"", 1);
+    sn_textbuf_put(b, "\"", 1);
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
         unsigned char c = *p;
         if (c == '"' || c == '\\') {
             char e[2] = {'\\', (char)c};
-            tb_put(b, e, 2);
+            sn_textbuf_put(b, e, 2);
             p++;
         } else if (c < 0x20) {
             switch (c) {
-            case '\n': tb_str(b, "\\n"); break;
-            case '\t': tb_str(b, "\\t"); break;
-            case '\r': tb_str(b, "\\r"); break;
-            default: tb_printf(b, "\\u%04x", (unsigned)c); break;
+            case '\n': sn_textbuf_str(b, "\\n"); break;
+            case '\t': sn_textbuf_str(b, "\\t"); break;
+            case '\r': sn_textbuf_str(b, "\\r"); break;
+            default: sn_textbuf_printf(b, "\\u%04x", (unsigned)c); break;
             }
             p++;
         } else if (c < 0x80) {
-            tb_put(b, (const char *)p, 1);
+            sn_textbuf_put(b, (const char *)p, 1);
             p++;
         } else {
             /* the length of a well-formed sequence starting here, or 0 */
@@ -164,23 +107,23 @@ static void tb_json_str(text_buf *b, const char *s)
             if (len == 4 && ((c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] > 0x8F)))
                 len = 0;
             if (len) {
-                tb_put(b, (const char *)p, len);
+                sn_textbuf_put(b, (const char *)p, len);
                 p += len;
             } else {
-                tb_str(b, "\xEF\xBF\xBD");
+                sn_textbuf_str(b, "\xEF\xBF\xBD");
                 p++;
             }
         }
     }
-    tb_put(b, "\"", 1);
+    sn_textbuf_put(b, "\"", 1);
 }
 
-static void tb_json_key(text_buf *b, const char *key, bool first)
+static void tb_json_key(sn_textbuf *b, const char *key, bool first)
 {
     if (!first)
-        tb_put(b, ",", 1);
+        sn_textbuf_put(b, ",", 1);
     tb_json_str(b, key);
-    tb_put(b, ":", 1);
+    sn_textbuf_put(b, ":", 1);
 }
 
 /* ---- errors */
@@ -998,8 +941,8 @@ static sn_status pack_scene(const sn_scene *sc)
     size_t count = sn_scene_count(sc);
     E.style_count = 0;
     E.point_count = 0;
-    tb_reset(&E.strings);
-    tb_put(&E.strings, "", 0);
+    sn_textbuf_clear(&E.strings);
+    sn_textbuf_put(&E.strings, "", 0);
     if (!grow(&E.prims, &E.prim_cap, count * SNW_PRIM_STRIDE + 1))
         return SN_ENOMEM;
     size_t styles = 0;
@@ -1040,7 +983,7 @@ static sn_status pack_scene(const sn_scene *sc)
             size_t n = strlen(t);
             d[14] = (double)E.strings.len;
             d[15] = (double)n;
-            tb_put(&E.strings, t, n);
+            sn_textbuf_put(&E.strings, t, n);
         }
     }
     E.style_count = styles;
@@ -1129,84 +1072,84 @@ static const char *verdict_kind(sn_view_verdict v)
 }
 
 /* A key as JSON: a number where the type prints one, else a string. */
-static void json_key(text_buf *b, const sn_view *v, uint32_t bits)
+static void json_key(sn_textbuf *b, const sn_view *v, uint32_t bits)
 {
     char tmp[48];
     sn_key_format(v->type, bits, tmp, sizeof tmp);
     char *end = NULL;
     double d = strtod(tmp, &end);
     if (end && *end == '\0' && end != tmp && isfinite(d))
-        tb_str(b, tmp);
+        sn_textbuf_str(b, tmp);
     else
         tb_json_str(b, tmp);
 }
 
 const char *snw_state(void)
 {
-    text_buf *b = &E.state;
-    tb_reset(b);
+    sn_textbuf *b = &E.state;
+    sn_textbuf_clear(b);
     if (!ensure_open())
         return "{}";
     const sn_view *v = main_view();
     char buf[512];
-    tb_put(b, "{", 1);
+    sn_textbuf_put(b, "{", 1);
     tb_json_key(b, "name", true);
     tb_json_str(b, v->name);
     tb_json_key(b, "n", false);
-    tb_printf(b, "%u", v->n);
+    sn_textbuf_printf(b, "%u", v->n);
     tb_json_key(b, "layers", false);
-    tb_printf(b, "%zu", v->layers);
+    sn_textbuf_printf(b, "%zu", v->layers);
     tb_json_key(b, "step", false);
-    tb_printf(b, "%zu", v->step);
+    sn_textbuf_printf(b, "%zu", v->step);
     tb_json_key(b, "group_step", false);
-    tb_printf(b, "%zu", E.group.count > 1 ? E.group.step : v->step);
+    sn_textbuf_printf(b, "%zu", E.group.count > 1 ? E.group.step : v->step);
     tb_json_key(b, "size", false);
-    tb_printf(b, "%zu", sn_schedule_size(v->sched));
+    sn_textbuf_printf(b, "%zu", sn_schedule_size(v->sched));
     tb_json_key(b, "depth", false);
-    tb_printf(b, "%zu", v->layers);
+    sn_textbuf_printf(b, "%zu", v->layers);
     tb_json_key(b, "values", false);
-    tb_put(b, "[", 1);
+    sn_textbuf_put(b, "[", 1);
     const uint32_t *vals = sn_view_values(v);
     for (uint32_t i = 0; vals && i < v->n; i++) {
         if (i)
-            tb_put(b, ",", 1);
+            sn_textbuf_put(b, ",", 1);
         json_key(b, v, vals[i]);
     }
-    tb_put(b, "]", 1);
+    sn_textbuf_put(b, "]", 1);
     tb_json_key(b, "input", false);
     tb_json_str(b, sn_view_input_text(v, buf, sizeof buf));
     /* the input again as snw_set_input takes it, for the page's controls */
     tb_json_key(b, "input_spec", false);
-    tb_put(b, "\"", 1);
+    sn_textbuf_put(b, "\"", 1);
     switch (v->input_kind) {
-    case SN_INPUT_RANDOM: tb_printf(b, "random:%llu", (unsigned long long)v->seed); break;
-    case SN_INPUT_REVERSE: tb_str(b, "reverse"); break;
-    case SN_INPUT_SORTED: tb_str(b, "sorted"); break;
-    case SN_INPUT_BITS: tb_printf(b, "bits:%s", v->bits); break;
+    case SN_INPUT_RANDOM: sn_textbuf_printf(b, "random:%llu", (unsigned long long)v->seed); break;
+    case SN_INPUT_REVERSE: sn_textbuf_str(b, "reverse"); break;
+    case SN_INPUT_SORTED: sn_textbuf_str(b, "sorted"); break;
+    case SN_INPUT_BITS: sn_textbuf_printf(b, "bits:%s", v->bits); break;
     case SN_INPUT_LIST:
     case SN_INPUT_KEYS:
     default:
-        tb_str(b, "list:");
+        sn_textbuf_str(b, "list:");
         for (uint32_t i = 0; v->input && i < v->n; i++) {
             char tmp[48];
             sn_key_format(v->type, v->input[i], tmp, sizeof tmp);
             if (i)
-                tb_put(b, ",", 1);
-            tb_str(b, tmp); /* digits, signs, points: nothing to escape */
+                sn_textbuf_put(b, ",", 1);
+            sn_textbuf_str(b, tmp); /* digits, signs, points: nothing to escape */
         }
         break;
     }
-    tb_put(b, "\"", 1);
+    sn_textbuf_put(b, "\"", 1);
     tb_json_key(b, "status", false);
     tb_json_str(b, sn_view_status_text(v, buf, sizeof buf));
     tb_json_key(b, "message", false);
     tb_json_str(b, v->message);
     tb_json_key(b, "message_error", false);
-    tb_str(b, v->message_error ? "true" : "false");
+    sn_textbuf_str(b, v->message_error ? "true" : "false");
     tb_json_key(b, "playing", false);
-    tb_str(b, (E.group.count > 1 ? E.group.playing : v->playing) ? "true" : "false");
+    sn_textbuf_str(b, (E.group.count > 1 ? E.group.playing : v->playing) ? "true" : "false");
     tb_json_key(b, "edit", false);
-    tb_str(b, v->edit ? "true" : "false");
+    sn_textbuf_str(b, v->edit ? "true" : "false");
     tb_json_key(b, "verdict", false);
     tb_json_str(b, sn_view_verdict_text(v, buf, sizeof buf));
     bool current = v->edit && v->verdict_net == v->net_id;
@@ -1216,60 +1159,60 @@ const char *snw_state(void)
     tb_json_key(b, "cex", false);
     tb_json_str(b, vk == SN_VERDICT_FAILS ? v->cex : "");
     tb_json_key(b, "failing", false);
-    tb_printf(b, "%llu", vk == SN_VERDICT_FAILS ? (unsigned long long)v->failing : 0ull);
+    sn_textbuf_printf(b, "%llu", vk == SN_VERDICT_FAILS ? (unsigned long long)v->failing : 0ull);
     tb_json_key(b, "redundant", false);
-    tb_put(b, "[", 1);
+    sn_textbuf_put(b, "[", 1);
     for (size_t i = 0; current && i < v->redundant_count; i++)
-        tb_printf(b, "%s%zu", i ? "," : "", v->redundant[i]);
-    tb_put(b, "]", 1);
+        sn_textbuf_printf(b, "%s%zu", i ? "," : "", v->redundant[i]);
+    sn_textbuf_put(b, "]", 1);
     tb_json_key(b, "size_text", false);
     tb_json_str(b, sn_view_size_text(v, buf, sizeof buf));
     tb_json_key(b, "sorted", false);
     uint32_t first;
     if (v->step == v->layers)
-        tb_str(b, sn_view_output_sorted(v, &first) ? "true" : "false");
+        sn_textbuf_str(b, sn_view_output_sorted(v, &first) ? "true" : "false");
     else
-        tb_str(b, "null");
+        sn_textbuf_str(b, "null");
     tb_json_key(b, "structure", false);
-    tb_str(b, v->structure ? "true" : "false");
+    sn_textbuf_str(b, v->structure ? "true" : "false");
     tb_json_key(b, "zero_one", false);
-    tb_str(b, v->zero_one ? "true" : "false");
+    sn_textbuf_str(b, v->zero_one ? "true" : "false");
     tb_json_key(b, "views", false);
-    tb_printf(b, "%zu", E.group.count);
+    sn_textbuf_printf(b, "%zu", E.group.count);
     tb_json_key(b, "can_undo", false);
-    tb_str(b, v->edit && v->hist_count && v->hist_pos > 0 ? "true" : "false");
+    sn_textbuf_str(b, v->edit && v->hist_count && v->hist_pos > 0 ? "true" : "false");
     tb_json_key(b, "can_redo", false);
-    tb_str(b, v->edit && v->hist_pos + 1 < v->hist_count ? "true" : "false");
+    sn_textbuf_str(b, v->edit && v->hist_pos + 1 < v->hist_count ? "true" : "false");
     tb_json_key(b, "selected", false);
     if (v->edit && v->sel_layer >= 0)
-        tb_printf(b, "[%ld,%ld]", v->sel_layer, v->sel_index);
+        sn_textbuf_printf(b, "[%ld,%ld]", v->sel_layer, v->sel_index);
     else
-        tb_str(b, "null");
+        sn_textbuf_str(b, "null");
     tb_json_key(b, "pending_wire", false);
-    tb_printf(b, "%ld", v->edit ? E.pending_wire : -1L);
+    sn_textbuf_printf(b, "%ld", v->edit ? E.pending_wire : -1L);
     tb_json_key(b, "follow", false);
-    tb_printf(b, "%ld", v->follow);
+    sn_textbuf_printf(b, "%ld", v->follow);
     tb_json_key(b, "unsaved", false);
-    tb_str(b, sn_view_unsaved(v) ? "true" : "false");
+    sn_textbuf_str(b, sn_view_unsaved(v) ? "true" : "false");
     tb_json_key(b, "lesson", false);
     if (E.lesson) {
         const sn_lesson_step *st = &E.lesson->steps[E.lesson_step];
-        tb_put(b, "{", 1);
+        sn_textbuf_put(b, "{", 1);
         tb_json_key(b, "title", true);
         tb_json_str(b, E.lesson->title);
         tb_json_key(b, "step", false);
-        tb_printf(b, "%zu", E.lesson_step);
+        sn_textbuf_printf(b, "%zu", E.lesson_step);
         tb_json_key(b, "count", false);
-        tb_printf(b, "%zu", E.lesson->count);
+        sn_textbuf_printf(b, "%zu", E.lesson->count);
         tb_json_key(b, "step_title", false);
         tb_json_str(b, st->title);
         tb_json_key(b, "caption", false);
         tb_json_str(b, st->caption);
-        tb_put(b, "}", 1);
+        sn_textbuf_put(b, "}", 1);
     } else {
-        tb_str(b, "null");
+        sn_textbuf_str(b, "null");
     }
-    tb_put(b, "}", 1);
+    sn_textbuf_put(b, "}", 1);
     return b->failed ? "{}" : b->s;
 }
 
@@ -1298,27 +1241,27 @@ static const struct {
 
 const char *snw_catalog(void)
 {
-    text_buf *b = &E.catalog;
+    sn_textbuf *b = &E.catalog;
     if (b->len && !b->failed)
         return b->s; /* it never changes */
-    tb_reset(b);
-    tb_str(b, "{\"generators\":[");
+    sn_textbuf_clear(b);
+    sn_textbuf_str(b, "{\"generators\":[");
     for (size_t i = 0; i < sizeof generators / sizeof generators[0]; i++) {
         sn_algo a;
         const char *d = generators[i].describe;
         if (!d)
             d = sn_algo_resolve(generators[i].name, 16, &a) ? sn_algo_describe(a, 16) : "";
-        tb_str(b, i ? ",{" : "{");
+        sn_textbuf_str(b, i ? ",{" : "{");
         tb_json_key(b, "name", true);
         tb_json_str(b, generators[i].name);
         tb_json_key(b, "describe", false);
         tb_json_str(b, d ? d : "");
-        tb_put(b, "}", 1);
+        sn_textbuf_put(b, "}", 1);
     }
-    tb_put(b, "]", 1);
+    sn_textbuf_put(b, "]", 1);
     uint32_t lo = 0, hi = 0;
     sn_library_best_range(&lo, &hi);
-    tb_printf(b, ",\"best\":[%u,%u]", lo, hi);
+    sn_textbuf_printf(b, ",\"best\":[%u,%u]", lo, hi);
     uint32_t mlo = 0, mhi = 0;
     for (uint32_t n = 1; n <= 64; n++) {
         if (sn_library_median(n) != SN_LIBRARY_NONE) {
@@ -1327,8 +1270,8 @@ const char *snw_catalog(void)
             mhi = n;
         }
     }
-    tb_printf(b, ",\"median\":[%u,%u]", mlo, mhi);
-    tb_str(b, ",\"lessons\":[");
+    sn_textbuf_printf(b, ",\"median\":[%u,%u]", mlo, mhi);
+    sn_textbuf_str(b, ",\"lessons\":[");
     size_t k = 0;
     for (const sn_lesson_source *l = sn_lesson_sources; l->name; l++) {
         sn_lesson *les = NULL;
@@ -1337,31 +1280,32 @@ const char *snw_catalog(void)
         const char *title = "";
         if (sn_lesson_parse(l->text, l->name, &les, &d) == SN_OK)
             title = les->title;
-        tb_str(b, k++ ? ",{" : "{");
+        sn_textbuf_str(b, k++ ? ",{" : "{");
         tb_json_key(b, "name", true);
         tb_json_str(b, l->name);
         tb_json_key(b, "title", false);
         tb_json_str(b, title);
-        tb_put(b, "}", 1);
+        sn_textbuf_put(b, "}", 1);
         sn_lesson_free(les);
     }
-    tb_printf(b, "],\"max_n\":%u,\"zero_one_max_n\":%u", SNW_MAX_N, SN_VIEW_ZERO_ONE_MAX_N);
-    tb_str(b, ",\"formats\":[\"bracket\",\"json\",\"sn\"],\"exports\":[\"bracket\",\"json\","
-              "\"sn\",\"svg\"],\"json_reader\":");
-    tb_str(b, sn_format_have_json() ? "true" : "false");
-    tb_str(b, ",\"actions\":[");
+    sn_textbuf_printf(b, "],\"max_n\":%u,\"zero_one_max_n\":%u", SNW_MAX_N, SN_VIEW_ZERO_ONE_MAX_N);
+    sn_textbuf_str(b,
+                   ",\"formats\":[\"bracket\",\"json\",\"sn\"],\"exports\":[\"bracket\",\"json\","
+                   "\"sn\",\"svg\"],\"json_reader\":");
+    sn_textbuf_str(b, sn_format_have_json() ? "true" : "false");
+    sn_textbuf_str(b, ",\"actions\":[");
     size_t named = 0;
     for (int a = SN_ACT_NONE + 1; a < SN_ACT_COUNT; a++) {
         const char *name = sn_action_name((sn_action)a);
         if (!name || !name[0] || strcmp(name, "none") == 0)
             continue;
         if (named++)
-            tb_put(b, ",", 1);
+            sn_textbuf_put(b, ",", 1);
         tb_json_str(b, name);
     }
-    tb_str(b, "]}");
+    sn_textbuf_str(b, "]}");
     if (b->failed) {
-        tb_reset(b);
+        sn_textbuf_clear(b);
         return "{}";
     }
     return b->s;
@@ -1382,8 +1326,8 @@ static sn_network *shown_network(sn_diag *d)
 const char *snw_export(const char *format, size_t len)
 {
     E.err[0] = '\0';
-    text_buf *b = &E.exported;
-    tb_reset(b);
+    sn_textbuf *b = &E.exported;
+    sn_textbuf_clear(b);
     char name[16];
     if (!format || len >= sizeof name) {
         set_error("export: unknown format (bracket, json, sn or svg)");
@@ -1406,7 +1350,7 @@ const char *snw_export(const char *format, size_t len)
             set_error("export svg: %s", d.text[0] ? d.text : sn_status_str(st));
             return NULL;
         }
-        tb_str(b, svg);
+        sn_textbuf_str(b, svg);
         sn_free(svg);
         if (b->failed) {
             set_error("export svg: out of memory");
@@ -1432,7 +1376,7 @@ const char *snw_export(const char *format, size_t len)
     if (out && fclose(out) != 0 && st == SN_OK)
         st = SN_ENOMEM;
     if (st == SN_OK)
-        tb_put(b, mem ? mem : "", mem ? size : 0);
+        sn_textbuf_put(b, mem ? mem : "", mem ? size : 0);
     free(mem);
     if (st != SN_OK || b->failed) {
         set_error("export %s: %s", name, d.text[0] ? d.text : "out of memory");
@@ -1448,8 +1392,8 @@ const char *snw_check_text(const char *text, size_t len)
     char *answer = NULL;
     if (sn_verdict_check_text(text ? text : "", text ? len : 0, &answer) != SN_OK)
         return "v1 error out of memory";
-    tb_reset(&E.check);
-    tb_str(&E.check, answer);
+    sn_textbuf_clear(&E.check);
+    sn_textbuf_str(&E.check, answer);
     sn_free(answer);
     return E.check.failed ? "v1 error out of memory" : E.check.s;
 }
