@@ -93,8 +93,7 @@ test)
         echo "setup: fuzzing every reader for 20 s (tools/fuzz.sh)" >&2
         FUZZ_BUILD_DIR="$build-fuzz" JOBS="$jobs" "$root/tools/fuzz.sh" 20 || failed+=("fuzzing")
     fi
-    # Last, so CTest's summary closes the output: the whole suite again
-    # under AddressSanitizer and UBSan.
+    # The whole suite again under AddressSanitizer and UBSan.
     if [ "${SORTNET_SKIP_ASAN:-0}" != 1 ]; then
         echo "setup: the whole suite again under AddressSanitizer and UBSan" >&2
         configure_and_build "$build-asan" -DSORTNET_WERROR=ON -DSORTNET_REQUIRE_ALL=ON \
