@@ -853,6 +853,7 @@ void sn_frame_scene_help(sn_scene *sc, const sn_view *v, double w, double h, dou
     /* the keys of the front-end that shows v */
     unsigned mine = v->front == SN_FRONT_PAGE ? HELP_PAGE : HELP_WINDOW;
     help_line lines[HELP_ALL];
+    memset(lines, 0, sizeof lines); /* only [0, count) is read; cppcheck cannot see that */
     size_t count = 0;
     for (size_t i = 0; i < HELP_ALL; i++)
         if (help_all[i].where & mine)

@@ -241,7 +241,7 @@ static bool repair(const shared *sh, genes *v, uint64_t *st, uint64_t *rng)
         if (!f)
             return true;
         size_t word = (start + i) % w;
-        uint32_t bits[64], m = 0;
+        uint32_t bits[64] = {0}, m = 0; /* f != 0: m >= 1 below (zeroed for cppcheck) */
         for (uint32_t t = 0; t < 64; t++)
             if ((f >> t) & 1)
                 bits[m++] = t;
