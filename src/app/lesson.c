@@ -426,8 +426,7 @@ sn_status sn_lesson_parse_in(const char *text, const char *file, const char *dir
     return SN_OK;
 }
 
-/* The shipped lesson `name` names (see sn_lesson_load), or NULL. */
-static const sn_lesson_source *shipped(const char *name)
+const sn_lesson_source *sn_lesson_shipped(const char *name)
 {
     size_t len = strlen(name);
     if (len > 7 && strcmp(name + len - 7, ".lesson") == 0)
@@ -450,7 +449,7 @@ sn_status sn_lesson_load(const char *path, sn_lesson **out, sn_diag *diag)
     *out = NULL;
     FILE *f = fopen(path, "rb");
     if (!f && errno == ENOENT && !strchr(path, '/')) {
-        const sn_lesson_source *l = shipped(path);
+        const sn_lesson_source *l = sn_lesson_shipped(path);
         if (l) {
             char name[300];
             snprintf(name, sizeof name, "assets/lessons/%s.lesson", l->name);

@@ -50,6 +50,9 @@ typedef struct sn_lesson_source {
     const char *text;
 } sn_lesson_source;
 extern const sn_lesson_source sn_lesson_sources[]; /* ends with {NULL, NULL} */
+/* The shipped lesson `name` names: its name, with or without .lesson, or a
+ * prefix of one name only ("02"); NULL when none or several. */
+const sn_lesson_source *sn_lesson_shipped(const char *name);
 
 /* Read and parse a file (its networks from its own folder and below, see
  * sn_lesson_parse_in); a path that names no file but a shipped lesson

@@ -545,26 +545,6 @@ int snw_set_input(const char *input, size_t input_len)
 
 /* ---- lessons */
 
-/* The shipped lesson `name` (its name, with or without .lesson, or a
- * prefix of one name only), or NULL. */
-static const sn_lesson_source *shipped_lesson(const char *name)
-{
-    size_t len = strlen(name);
-    if (len > 7 && strcmp(name + len - 7, ".lesson") == 0)
-        len -= 7;
-    const sn_lesson_source *found = NULL;
-    size_t matches = 0;
-    for (const sn_lesson_source *l = sn_lesson_sources; l->name; l++) {
-        if (strlen(l->name) == len && strncmp(l->name, name, len) == 0)
-            return l;
-        if (len && strncmp(l->name, name, len) == 0) {
-            found = l;
-            matches++;
-        }
-    }
-    return matches == 1 ? found : NULL;
-}
-
 /* Open step i of the lesson (frames start afresh: the new views reuse ids). */
 static bool lesson_go(size_t i)
 {
@@ -609,7 +589,7 @@ int snw_lesson_open(const char *text, size_t len, const char *file, size_t file_
             return too_long ? 2 : 3;
         }
     } else {
-        const sn_lesson_source *src = shipped_lesson(name);
+        const sn_lesson_source *src = sn_lesson_shipped(name);
         if (!src) {
             set_error("%s: no such lesson (the shipped ones: see the catalogue)", name);
             sn_free(name);
