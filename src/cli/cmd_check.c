@@ -59,7 +59,11 @@ static void help(void)
            "  --device D    check on an OpenCL device (not in this build)\n"
 #endif
            "  mpirun -np P sortnet check NET --method bruteforce: the inputs split\n"
-           "                over P MPI ranks (a build with MPI); rank 0 prints the verdict\n"
+           "                over P MPI ranks (a build with MPI); rank 0 prints the verdict.\n"
+           "                With --device opencl each rank checks its range on its own\n"
+           "                OpenCL device (a host's GPUs taken in turn by local rank, so\n"
+           "                ranks of a one-GPU host share it; no GPU: the default device);\n"
+           "                --device opencl:P:D puts every rank on that device\n"
            "  -h, --help    this text\n");
 }
 
@@ -335,8 +339,9 @@ static sn_status run_check(const sn_network *net, const check_mode *mode, const 
     if (strcmp(mode->name, "sort") != 0)
         return run_mode(net, mode, opt, res, d);
 #ifdef SN_HAVE_MPI /* under mpirun: brute force split over the ranks (cmd_dist.c) */
-    if (!device && cli_dist_check_wanted(opt))
-        return cli_dist_check(net, opt, res, d, devname);
+    if (cli_dist_check_wanted(opt)) /* with --device: each rank its range on its device */
+        return cli_dist_check(net, opt, device ? (dev_spec ? dev_spec : "") : NULL, res, d,
+                              devname);
 #endif
 #ifdef SN_HAVE_OPENCL
     if (device) {

@@ -76,8 +76,9 @@ static void dist_help(void)
         "                  \"first_broken_boundary\",\"first_mismatch\",\"seconds\",\n"
         "                  \"bytes_sent\",\"keys_per_second\"}\n"
         "  -h, --help      this text\n\n"
-        "The distributed proof: `mpirun -np P sortnet check NET --method bruteforce`\n"
-        "splits the 0-1 brute force over the ranks (see `sortnet check --help`).\n");
+        "The distributed proof: `mpirun -np P sortnet check NET --method bruteforce\n"
+        "[--device opencl]` splits the 0-1 brute force over the ranks, on their\n"
+        "cores or their OpenCL devices (see `sortnet check --help`).\n");
 }
 
 /* --timeout: the job ends, never hangs (a dead partner blocks an exchange) */
@@ -419,9 +420,8 @@ bool cli_dist_check_wanted(const sn_check_options *opt)
     return true;
 }
 
-sn_status cli_dist_check(const sn_network *net, const sn_check_options *opt, sn_check_result *res,
-                         sn_diag *diag, char *where)
+sn_status cli_dist_check(const sn_network *net, const sn_check_options *opt, const char *device,
+                         sn_check_result *res, sn_diag *diag, char *where)
 {
-    snprintf(where, 320, "%d MPI ranks, each its range of the 0-1 inputs", sn_dist_size());
-    return sn_dist_check(net, opt, res, diag);
+    return sn_dist_check(net, opt, device, res, where, diag);
 }
