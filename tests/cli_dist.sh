@@ -76,7 +76,19 @@ if "$S" gpu list >/dev/null 2>&1; then
     expect 0 mpi 2 dist sort --keys 5001 --local gpu --payload --type f32 --json
     [ "$(json '"radix sort" in d["local_sort"][1] and not d["local_sort"][1].startswith("CPU,")')" = True ] ||
         fail "--local gpu did not sort on the OpenCL device: $(head -c 300 "$T/out")"
+    # the slice sorted in place on the device becomes the block, keys left in
+    # the ordered form: one rank, blocks padded (N not a multiple of P), sample
+    # sort's uneven blocks; signed and float keys, where the ordered form differs
+    expect 0 mpi 1 dist sort --keys 3001 --local gpu --type i32 --payload
+    out_has "identical"
+    expect 0 mpi 3 dist sort --keys 3001 --local gpu --type i32
+    out_has "identical"
+    expect 0 mpi 3 dist sort --keys 3001 --local gpu --type f32 --algorithm sample --payload
+    out_has "identical"
 fi
+# the CPU sorts the slice straight into the block (ordered form), payload in place
+expect 0 mpi 1 dist sort --keys 3001 --local cpu --type f32 --payload
+out_has "identical"
 expect 0 mpi 2 dist sort --keys 5001 --local cpu --json
 [ "$(json 'd["local_sort"][0].startswith("CPU, ")')" = True ] || fail "--local cpu: $(head -c 300 "$T/out")"
 # duplicates-heavy keys (3 values): stable with the payload, both algorithms
