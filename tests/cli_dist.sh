@@ -208,6 +208,9 @@ if "$S" gpu list >/dev/null 2>&1; then
                 fail "check $net --device on $p ranks differs: $(cat "$T/many")"
         done
     done
+    # with --device the method may be left out (the device runs the brute force)
+    expect 1 mpi 2 check nosort6.txt --device opencl
+    out_has "checked on: 2 MPI ranks"
     # the JSON: failing count and counterexample reduced over 3 ranks
     "$S" check oddeven-merge:10 --method bruteforce --json >"$T/out"
     want=$(json 'd["sorts"], d["counterexample"], d["redundant"]')

@@ -63,7 +63,8 @@ static void help(void)
            "                With --device opencl each rank checks its range on its own\n"
            "                OpenCL device (a host's GPUs taken in turn by local rank, so\n"
            "                ranks of a one-GPU host share it; no GPU: the default device);\n"
-           "                --device opencl:P:D puts every rank on that device\n"
+           "                --device opencl:P:D puts every rank on that device (with\n"
+           "                --device, --method may be left out)\n"
            "  -h, --help    this text\n");
 }
 
@@ -339,7 +340,7 @@ static sn_status run_check(const sn_network *net, const check_mode *mode, const 
     if (strcmp(mode->name, "sort") != 0)
         return run_mode(net, mode, opt, res, d);
 #ifdef SN_HAVE_MPI /* under mpirun: brute force split over the ranks (cmd_dist.c) */
-    if (cli_dist_check_wanted(opt)) /* with --device: each rank its range on its device */
+    if (cli_dist_check_wanted(opt, device != NULL)) /* --device: each rank's range on its own */
         return cli_dist_check(net, opt, device ? (dev_spec ? dev_spec : "") : NULL, res, d,
                               devname);
 #endif

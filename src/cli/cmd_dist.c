@@ -397,9 +397,11 @@ int cmd_dist(int argc, char **argv)
     return rc;
 }
 
-bool cli_dist_check_wanted(const sn_check_options *opt)
+bool cli_dist_check_wanted(const sn_check_options *opt, bool device)
 {
-    if (opt->method != SN_CHECK_BRUTEFORCE || !sn_dist_launched())
+    /* the device checks by brute force only: there method auto means it too */
+    bool brute = opt->method == SN_CHECK_BRUTEFORCE || (device && opt->method == SN_CHECK_AUTO);
+    if (!brute || !sn_dist_launched())
         return false;
     sn_diag d;
     if (sn_dist_init(&d) != SN_OK)

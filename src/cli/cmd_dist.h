@@ -8,11 +8,12 @@
 #include "core/check.h"
 #include "dist/dist.h"
 
-/* Whether this check runs split over MPI ranks: method bruteforce and the
+/* Whether this check runs split over MPI ranks: method bruteforce (or,
+ * with device, auto: the device checks by brute force only) and the
  * process started by mpirun in a job of 2 or more ranks (MPI is then
  * started, and the other ranks' stdout and stderr silenced: rank 0 prints
  * the verdict they all reach). */
-bool cli_dist_check_wanted(const sn_check_options *opt);
+bool cli_dist_check_wanted(const sn_check_options *opt, bool device);
 /* sn_dist_check: collective; *res the same on every rank; device NULL
  * (the ranks' cores), "" (each rank its OpenCL device, by local rank) or
  * "P:D"; where[320] receives "P MPI ranks ..." for the report's "checked
