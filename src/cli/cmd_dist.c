@@ -76,9 +76,13 @@ static void dist_help(void)
         "                  \"first_broken_boundary\",\"first_mismatch\",\"seconds\",\n"
         "                  \"bytes_sent\",\"keys_per_second\"}\n"
         "  -h, --help      this text\n\n"
-        "The distributed proof: `mpirun -np P sortnet check NET --method bruteforce\n"
-        "[--device opencl]` splits the 0-1 brute force over the ranks, on their\n"
-        "cores or their OpenCL devices (see `sortnet check --help`).\n");
+        "The distributed proof: `mpirun -np P sortnet check NET --method bruteforce`\n"
+        "splits the 0-1 brute force over the ranks, each its range of the inputs on\n"
+        "its cores; rank 0 prints the verdict (as one process would) and \"checked on:\n"
+        "P MPI ranks\". With `--device opencl` (the method may then be left out) each\n"
+        "rank checks its range on its own OpenCL device, the host's GPUs taken in turn\n"
+        "by local rank (ranks of a one-GPU host share it; no GPU: the default device,\n"
+        "e.g. pocl); `--device opencl:P:D` puts every rank on that device.\n");
 }
 
 /* --timeout: the job ends, never hangs (a dead partner blocks an exchange) */
@@ -425,5 +429,7 @@ bool cli_dist_check_wanted(const sn_check_options *opt, bool device)
 sn_status cli_dist_check(const sn_network *net, const sn_check_options *opt, const char *device,
                          sn_check_result *res, sn_diag *diag, char *where)
 {
-    return sn_dist_check(net, opt, device, res, where, diag);
+    /* "opencl": each rank its own device (""), "opencl:P:D": that one */
+    const char *spec = device ? (device[6] == ':' ? device + 7 : "") : NULL;
+    return sn_dist_check(net, opt, spec, res, where, diag);
 }

@@ -14,10 +14,10 @@
  * started, and the other ranks' stdout and stderr silenced: rank 0 prints
  * the verdict they all reach). */
 bool cli_dist_check_wanted(const sn_check_options *opt, bool device);
-/* sn_dist_check: collective; *res the same on every rank; device NULL
- * (the ranks' cores), "" (each rank its OpenCL device, by local rank) or
- * "P:D"; where[320] receives "P MPI ranks ..." for the report's "checked
- * on" line. */
+/* sn_dist_check: collective; *res the same on every rank; device: check's
+ * --device argument, NULL (the ranks' cores), "opencl" (each rank its own
+ * OpenCL device, by local rank) or "opencl:P:D"; where[320] receives "P
+ * MPI ranks ..." for the report's "checked on" line. */
 sn_status cli_dist_check(const sn_network *net, const sn_check_options *opt, const char *device,
                          sn_check_result *res, sn_diag *diag, char *where);
 

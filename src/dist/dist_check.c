@@ -113,7 +113,8 @@ static sn_status device_range(const bf_job *j, const sn_check_options *opt, cons
     return st;
 }
 
-/* where: the device names, "NAME (ranks 0-3)" when all alike. */
+/* where (rank 0): the ranks' device names, "NAME (every rank)" when all alike.
+ * Collective. */
 static void device_where(const char name[160], int P, char where[320])
 {
     int me = sn_dist_rank();
