@@ -19,7 +19,7 @@
 #       libevent-pthreads-2.1-7 libfabric1 libucx0 libpsm2-2 libibverbs1 \
 #       librdmacm1 libnl-3-200 libnl-route-3-200 libxnvctrl0)
 # unpacked with dpkg -x (mpirun.openmpi and mpicc.openmpi used by name).
-# Env: PS="1 2 4 8 16" LOGS="24 26 28 30" LOCALS="cpu gpu" BUDGET=S (stop
+# Env: PS="1 2 4 8 16" LOGS="24 27 30" LOCALS="cpu gpu" BUDGET=S (stop
 # starting runs after S seconds; default 400). Rows come in priority order
 # (baselines, the 2-rank 2^30 GPU run, then the sweep), each appended to
 # the CSV as it ends, so a cut-off run still leaves what it measured.
@@ -58,7 +58,7 @@ SN=$b/src/cli/sortnet
 REF=$b/bench/bench_dist_ref
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 PS=${PS:-1 2 4 8 16}
-LOGS=${LOGS:-24 26 28 30}
+LOGS=${LOGS:-24 27 30}
 LOCALS=${LOCALS:-cpu gpu}
 BUDGET=${BUDGET:-400}
 CSV=$O/dist-sweep.csv
