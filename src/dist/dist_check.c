@@ -121,8 +121,10 @@ static void device_where(const char name[160], int P, char where[320])
     char *all = me == 0 ? sn_malloc((size_t)P * 160) : NULL;
     char dummy[160];
     MPI_Gather(name, 160, MPI_CHAR, all ? all : dummy, 160, MPI_CHAR, 0, MPI_COMM_WORLD);
-    if (me != 0 || !where)
+    if (me != 0 || !where) {
+        sn_free(all);
         return;
+    }
     if (!all) {
         snprintf(where, 320, "%d MPI ranks, each its range of the 0-1 inputs on its OpenCL device",
                  P);
