@@ -186,6 +186,18 @@ expect 1 mpi 2 check nosort6.txt --method bruteforce --json
 [ "$(json 'd["sorts"], "".join(map(str, d["counterexample"]))')" = "False 100000" ] ||
     fail "distributed check's JSON: $(head -c 300 "$T/out")"
 
+# a check that is not split (the default method, a median) under mpirun:
+# one verdict from rank 0, the others silent, and rank 0 says why
+for args in "best:8" "nosort6.txt" "median:9" "best:6 --select 2"; do
+    "$S" check $args >"$T/one" 2>/dev/null
+    want=$?
+    expect $want mpi 2 check $args
+    [ "$(grep -c '^' "$T/out")" = "$(grep -c '^' "$T/one")" ] ||
+        fail "check $args on 2 ranks printed $(grep -c '^' "$T/out") lines, one process $(grep -c '^' "$T/one")"
+    [ "$(grep -c 'each of the 2 ranks checks alone' "$T/err")" = 1 ] ||
+        fail "check $args on 2 ranks: rank 0's note: $(head -c 300 "$T/err")"
+done
+
 # the distributed proof on the ranks' OpenCL devices (pocl here: one CPU
 # device the ranks share): the same verdict, counts, counterexample and
 # redundant comparators as one process; nosort6 and the 3-wire network

@@ -401,17 +401,16 @@ int cmd_dist(int argc, char **argv)
     return rc;
 }
 
-bool cli_dist_check_wanted(const sn_check_options *opt, bool device)
+bool cli_dist_check_wanted(const sn_check_options *opt, bool device, bool sort_mode)
 {
-    /* the device checks by brute force only: there method auto means it too */
-    bool brute = opt->method == SN_CHECK_BRUTEFORCE || (device && opt->method == SN_CHECK_AUTO);
-    if (!brute || !sn_dist_launched())
+    if (!sn_dist_launched())
         return false;
     sn_diag d;
-    if (sn_dist_init(&d) != SN_OK)
+    if (sn_dist_init(&d) != SN_OK || sn_dist_size() < 2)
         return false;
-    if (sn_dist_size() < 2)
-        return false;
+    /* the device checks by brute force only: there method auto means it too */
+    bool split = sort_mode &&
+                 (opt->method == SN_CHECK_BRUTEFORCE || (device && opt->method == SN_CHECK_AUTO));
     if (sn_dist_rank() != 0) {
         /* every rank reaches the same verdict: rank 0 alone prints it */
         fflush(stdout);
@@ -422,8 +421,14 @@ bool cli_dist_check_wanted(const sn_check_options *opt, bool device)
             dup2(nul, 2);
             close(nul);
         }
+    } else if (!split) {
+        fprintf(stderr,
+                "sortnet: check: under mpirun only the brute force (--method bruteforce, or "
+                "--device) is split over the ranks; each of the %d ranks checks alone and rank 0 "
+                "prints\n",
+                sn_dist_size());
     }
-    return true;
+    return split;
 }
 
 sn_status cli_dist_check(const sn_network *net, const sn_check_options *opt, const char *device,
