@@ -271,11 +271,22 @@ static void race_scene(sn_frame *f, const sn_view *v, const sn_panes *p, sn_scen
         o.scale = 1.0;
         o.fit_w = d.w;
         o.fit_h = d.h;
-        o.min_font = p->floor;
-        sn_diag dg;
-        sn_diag_clear(&dg);
-        if (sn_layout_create_network(v->race_best, &o, &f->race_lo, &dg) != SN_OK)
-            f->race_lo = NULL;
+        o.min_font = p->floor + 1; /* a margin: the scaled text stays above the floor */
+        /* the drawing is scaled into the box: where the layout came out
+         * larger, its text is made larger so that it still meets the floor */
+        for (int pass = 0; pass < 3; pass++) {
+            sn_diag dg;
+            sn_diag_clear(&dg);
+            sn_layout_destroy(f->race_lo);
+            if (sn_layout_create_network(v->race_best, &o, &f->race_lo, &dg) != SN_OK) {
+                f->race_lo = NULL;
+                break;
+            }
+            double z = fmin(d.w / f->race_lo->width, d.h / f->race_lo->height);
+            if (z * o.min_font >= p->floor + 0.5)
+                break;
+            o.min_font = ceil(p->floor / z * 1.05) + 1;
+        }
         f->race_gen = v->race_snap.gen;
         f->race_w = d.w;
         f->race_h = d.h;

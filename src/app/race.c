@@ -106,11 +106,13 @@ bool sn_race_stop(sn_race *r)
 {
     if (!r || !r->running)
         return false;
+    lock(r);
+    bool was = !r->ended; /* the search had not returned by itself */
+    unlock(r);
     atomic_store(&r->cancel, 1);
     join(r);
     lock(r);
-    bool was = r->snap.state == SN_RACE_RUNNING;
-    if (was)
+    if (r->snap.state == SN_RACE_RUNNING)
         r->snap.state = SN_RACE_STOPPED;
     unlock(r);
     return was;
@@ -190,9 +192,11 @@ sn_status sn_race_start(sn_race *r, uint32_t n, const sn_network *from, size_t g
                        "the race needs a thread of its own: it runs in the window "
                        "(`sortnet view`), not in the page");
 #else
-    if (n < 2 || n > SN_SEARCH_MAX_WIRES)
-        return sn_diag_set(diag, SN_EINVAL, 0, 0, "%u wires: the computer searches 2 to %u", n,
-                           SN_SEARCH_MAX_WIRES);
+    if (n < 2 || n > SN_RACE_MAX_N)
+        return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                           "%u wires: the computer races on 2 to %u (it proves every network it "
+                           "finds; for more wires, `sortnet search %u`)",
+                           n, SN_RACE_MAX_N, n);
     if (from && sn_network_wires(from) != n)
         return sn_diag_set(diag, SN_EINVAL, 0, 0, "the start network has %u wires, not %u",
                            sn_network_wires(from), n);

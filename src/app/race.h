@@ -28,6 +28,12 @@
 
 typedef struct sn_race sn_race;
 
+/* The most wires a race takes: every improvement is proved by the
+ * exhaustive checker, and past about 24 wires one proof takes the search
+ * longer than a student waits (40 wires: over a minute to the first
+ * network on this machine), which also delays stopping. */
+#define SN_RACE_MAX_N 24u
+
 typedef enum sn_race_state {
     SN_RACE_OFF = 0,
     SN_RACE_RUNNING,
@@ -61,13 +67,13 @@ void sn_race_destroy(sn_race *r);
  * best has at most goal comparators (0: never; it runs until stopped),
  * from `from` (borrowed, copied; NULL: from scratch), with `threads`
  * workers (0: the CPUs but one, at least one) and seed. SN_EINVAL for n
- * outside 2..64 or a `from` of other width, SN_EUNSUPPORTED without
+ * outside 2..SN_RACE_MAX_N or a `from` of other width, SN_EUNSUPPORTED without
  * threads, SN_ENOMEM / SN_EIO; diag says why. */
 sn_status sn_race_start(sn_race *r, uint32_t n, const sn_network *from, size_t goal,
                         unsigned threads, uint64_t seed, sn_diag *diag);
 
 /* Stop a running race (cancel and join): state STOPPED, the best kept.
- * Returns whether one was running. */
+ * Returns whether one was running (its search had not ended by itself). */
 bool sn_race_stop(sn_race *r);
 
 /* Fill *out with the current snapshot; a race whose search has ended is

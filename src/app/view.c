@@ -308,6 +308,7 @@ static void edit_reset(sn_view *v);
 static bool edit_begin(sn_view *v);
 static void verdict_start(sn_view *v);
 static void race_new_network(sn_view *v);
+static bool race_poll(sn_view *v);
 
 /* Install schedule s (consumed): new input of the same kind, fresh trace.
  * An edited version (edited) keeps the camera and stays at the end when
@@ -1007,6 +1008,7 @@ static bool toggle_edit(sn_view *v)
         v->edit = false;
         v->preview.on = false;
         bool raced = sn_race_stop(v->race);
+        race_poll(v);
         v->race_shown = false;
         sn_view_message(v, false, "edit mode off%s%s",
                         sn_view_unsaved(v) ? " (the edits are not saved: Ctrl+S)" : "",
@@ -1176,11 +1178,13 @@ bool sn_view_race_stop(sn_view *v)
 bool sn_view_race_wait(sn_view *v)
 {
     sn_api_check(view_ok(v));
-    if (v->race && v->race_snap.state == SN_RACE_RUNNING && v->race_snap.goal == 0) {
+    if (v->race && v->race_snap.state == SN_RACE_RUNNING &&
+        (v->race_snap.goal == 0 || v->race_snap.n > SN_VIEW_RACE_WAIT_MAX_N)) {
         sn_view_message(v, true,
-                        "race wait: no best known size for %u wires, the race would not end "
-                        "(race:stop ends it)",
-                        v->race_snap.n);
+                        "race wait: on %u wires the computer may take minutes or never reach "
+                        "the best known size; race:wait waits up to %u wires (race:stop ends "
+                        "a race)",
+                        v->race_snap.n, SN_VIEW_RACE_WAIT_MAX_N);
         return false;
     }
     sn_race_wait(v->race);

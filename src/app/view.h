@@ -315,7 +315,11 @@ bool sn_view_race_start(sn_view *v, bool from_student);
 /* Stop the running race (the panel and its best stay). */
 bool sn_view_race_stop(sn_view *v);
 /* Block until the running race reaches its goal (scripted runs: a wait
- * on a condition); refuses, with a message, a race that would not end. */
+ * on a condition); refuses, with a message, a race that may not end: one
+ * on more than SN_VIEW_RACE_WAIT_MAX_N wires, where the best known size
+ * takes the search seconds (docs/search.md: n <= 12 within 60 s on a
+ * loaded machine, 13 and up minutes or more). */
+#define SN_VIEW_RACE_WAIT_MAX_N 12u
 bool sn_view_race_wait(sn_view *v);
 /* Load the computer's best into the editor as a new version (undoable). */
 bool sn_view_race_load(sn_view *v);
