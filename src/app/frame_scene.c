@@ -817,6 +817,7 @@ static const help_line help_all[] = {
     {"", "reversed); drag one to move it", HELP_PAGE},
     {"  click, Tab", "select a comparator; Delete removes it", HELP_BOTH},
     {"  Ctrl+Z / Y", "undo / redo      Ctrl+S: save the network", HELP_WINDOW},
+    {"  C / L", "race the computer's search / load its best", HELP_WINDOW},
     {"  Ctrl+Z / Y", "undo / redo", HELP_PAGE},
     {"Ctrl+S", "download the network (bracket form)", HELP_PAGE},
     {"H, F1, ?", "this help      Q: quit", HELP_WINDOW},
