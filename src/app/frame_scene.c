@@ -910,6 +910,11 @@ static double race_font(const sn_panes *p)
 
 #define RACE_LINES 5
 
+static const char *plural(size_t k)
+{
+    return k == 1 ? "" : "s";
+}
+
 sn_box sn_frame_race_drawing_box(const sn_view *v, const sn_panes *p)
 {
     (void)v;
@@ -972,10 +977,13 @@ void sn_frame_scene_race(sn_scene *sc, const sn_view *v, const sn_panes *p, cons
     case SN_RACE_FAILED: snprintf(state, sizeof state, "failed: %.80s", rs->why); break;
     case SN_RACE_OFF: snprintf(state, sizeof state, "not started"); break;
     }
+    if (rs->n && rs->n != v->n) /* another network was loaded: its race stopped */
+        snprintf(state, sizeof state, "stopped: n is %u now", v->n);
     if (rs->have_best) {
-        snprintf(a, sizeof a, "Computer: %zu comparators, %zu layers (%s)", rs->size, rs->depth,
-                 state);
-        snprintf(b, sizeof b, "Computer: %zu cmp, %zu layers", rs->size, rs->depth);
+        snprintf(a, sizeof a, "Computer: %zu comparator%s, %zu layer%s (%s)", rs->size,
+                 plural(rs->size), rs->depth, plural(rs->depth), state);
+        snprintf(b, sizeof b, "Computer: %zu cmp, %zu layer%s", rs->size, rs->depth,
+                 plural(rs->depth));
     } else {
         snprintf(a, sizeof a, "Computer: nothing yet (%s)", state);
         snprintf(b, sizeof b, "Computer: nothing yet");
@@ -989,12 +997,13 @@ void sn_frame_scene_race(sn_scene *sc, const sn_view *v, const sn_panes *p, cons
     size_t size = v->cmp_before[v->layers];
     bool sorts = verdict[0] && v->verdict == SN_VERDICT_SORTS;
     bool fails = verdict[0] && v->verdict == SN_VERDICT_FAILS;
-    snprintf(a, sizeof a, "You: %zu comparators, %zu layers, %s", size, v->layers,
+    snprintf(a, sizeof a, "You: %zu comparator%s, %zu layer%s, %s", size, plural(size), v->layers,
+             plural(v->layers),
              sorts        ? "sorts"
              : fails      ? "does NOT sort"
              : verdict[0] ? verdict
                           : "not checked");
-    snprintf(b, sizeof b, "You: %zu cmp, %zu layers", size, v->layers);
+    snprintf(b, sizeof b, "You: %zu cmp, %zu layer%s", size, v->layers, plural(v->layers));
     race_text(sc, x, y, maxw, a, b, fs, false,
               sorts   ? good_green(v)
               : fails ? error_red(v)
