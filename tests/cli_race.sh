@@ -26,6 +26,13 @@ for case in "4 5" "5 9" "6 12"; do
     out_has "sorts: yes"
 done
 
+# a race that ends says so on the message line
+expect 0 view empty:4 --script "race race:wait" --discard
+case "$(field message)" in
+"the computer reached 5 comparators (best known) in "*) ;;
+*) fail "race ended: message $(field message)" ;;
+esac
+
 # from the student's network (bubble sort: 10 comparators on 5 wires), and
 # the load undone: the student's network is back
 expect 0 view bubble:5 --script "e race:from race:wait race:load ctrl+z" --discard

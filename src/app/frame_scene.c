@@ -927,18 +927,26 @@ sn_box sn_frame_race_drawing_box(const sn_view *v, const sn_panes *p)
     return b;
 }
 
-/* Put s (or, where it does not fit, the shorter alt) at (x, y) within maxw;
- * where neither fits, a note says so. */
-static void race_text(sn_scene *sc, double x, double y, double maxw, const char *s, const char *alt,
-                      double fs, bool bold, sn_rgb c)
+/* Put s (or, where it does not fit, the shorter alt, or the shortest alt2)
+ * at (x, y) within maxw; where none fits, a note says so. */
+static void race_text3(sn_scene *sc, double x, double y, double maxw, const char *s,
+                       const char *alt, const char *alt2, double fs, bool bold, sn_rgb c)
 {
     if (text_w(s, fs, bold) > maxw)
         s = alt;
+    if (s && alt2 && text_w(s, fs, bold) > maxw)
+        s = alt2;
     if (!s || text_w(s, fs, bold) > maxw) {
         sn_scene_note(sc, SN_NOTE_LABELS_OMITTED, 1, "race panel: a line too long for the panel");
         return;
     }
     put_text(sc, x, y, s, fs, bold, SN_TEXT_LEFT, c, SN_ROLE_LABEL);
+}
+
+static void race_text(sn_scene *sc, double x, double y, double maxw, const char *s, const char *alt,
+                      double fs, bool bold, sn_rgb c)
+{
+    race_text3(sc, x, y, maxw, s, alt, NULL, fs, bold, c);
 }
 
 void sn_frame_scene_race(sn_scene *sc, const sn_view *v, const sn_panes *p, const sn_scene *drawing,
@@ -959,7 +967,7 @@ void sn_frame_scene_race(sn_scene *sc, const sn_view *v, const sn_panes *p, cons
     double x = r.x + pad, maxw = r.w - 2 * pad;
     double y = r.y + pad + sn_scene_font_ascent(fs);
     uint32_t n = rs->n ? rs->n : v->n;
-    char a[240], b[120];
+    char a[240], b[200], c[120];
     snprintf(a, sizeof a, "Race on %u wires: you against the computer", n);
     snprintf(b, sizeof b, "Race, %u wires", n);
     race_text(sc, x, y, maxw, a, b, fs, true, th->text);
@@ -970,7 +978,12 @@ void sn_frame_scene_race(sn_scene *sc, const sn_view *v, const sn_panes *p, cons
     case SN_RACE_RUNNING:
         snprintf(state, sizeof state, "searching, %.0f s", floor(rs->elapsed_s));
         break;
-    case SN_RACE_DONE: snprintf(state, sizeof state, "best known, in %.1f s", rs->found_s); break;
+    case SN_RACE_DONE:
+        if (rs->found_s < 0.1)
+            snprintf(state, sizeof state, "best known, in under 0.1 s");
+        else
+            snprintf(state, sizeof state, "best known, in %.1f s", rs->found_s);
+        break;
     case SN_RACE_STOPPED:
         snprintf(state, sizeof state, "stopped after %.0f s", floor(rs->elapsed_s));
         break;
@@ -982,14 +995,17 @@ void sn_frame_scene_race(sn_scene *sc, const sn_view *v, const sn_panes *p, cons
     if (rs->have_best) {
         snprintf(a, sizeof a, "Computer: %zu comparator%s, %zu layer%s (%s)", rs->size,
                  plural(rs->size), rs->depth, plural(rs->depth), state);
-        snprintf(b, sizeof b, "Computer: %zu cmp, %zu layer%s", rs->size, rs->depth,
+        snprintf(b, sizeof b, "Computer: %zu cmp, %zu layer%s (%s)", rs->size, rs->depth,
+                 plural(rs->depth), state);
+        snprintf(c, sizeof c, "Computer: %zu cmp, %zu layer%s", rs->size, rs->depth,
                  plural(rs->depth));
     } else {
         snprintf(a, sizeof a, "Computer: nothing yet (%s)", state);
         snprintf(b, sizeof b, "Computer: nothing yet");
+        c[0] = '\0';
     }
-    race_text(sc, x, y, maxw, a, b, fs, false,
-              rs->state == SN_RACE_FAILED ? error_red(v) : th->text);
+    race_text3(sc, x, y, maxw, a, b, c[0] ? c : NULL, fs, false,
+               rs->state == SN_RACE_FAILED ? error_red(v) : th->text);
     y += lh;
     /* the student */
     char verdict[160];

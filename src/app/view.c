@@ -1099,11 +1099,17 @@ static bool race_poll(sn_view *v)
     }
     bool changed = v->race_snap.gen != old.gen || v->race_snap.state != old.state ||
                    floor(v->race_snap.elapsed_s) != floor(old.elapsed_s);
-    if (changed && old.state == SN_RACE_RUNNING && v->race_snap.state == SN_RACE_DONE)
+    if (changed && old.state == SN_RACE_RUNNING && v->race_snap.state == SN_RACE_DONE) {
+        char when[32];
+        if (v->race_snap.found_s < 0.1)
+            snprintf(when, sizeof when, "under 0.1 s");
+        else
+            snprintf(when, sizeof when, "%.1f s", v->race_snap.found_s);
         sn_view_message(v, false,
-                        "the computer reached %zu comparators (best known) in %.1f s: L loads "
-                        "its network",
-                        v->race_snap.size, v->race_snap.found_s);
+                        "the computer reached %zu comparators (best known) in %s: L loads its "
+                        "network",
+                        v->race_snap.size, when);
+    }
     if (changed && old.state == SN_RACE_RUNNING && v->race_snap.state == SN_RACE_FAILED)
         sn_view_message(v, true, "race: %s", v->race_snap.why);
     return changed;
@@ -1136,8 +1142,8 @@ bool sn_view_race_start(sn_view *v, bool from_student)
     sn_diag_clear(&d);
     sn_status st = sn_race_start(v->race, v->n, from_student ? v->hist[v->hist_pos] : NULL, goal, 0,
                                  ++v->race_seed, &d);
-    race_poll(v);
     if (st != SN_OK) {
+        race_poll(v);
         sn_view_message(v, true, "race: %s", d.text[0] ? d.text : sn_status_str(st));
         return false;
     }
@@ -1152,6 +1158,9 @@ bool sn_view_race_start(sn_view *v, bool from_student)
                         "race: the computer searches %u wires%s until C stops it; L loads its "
                         "network",
                         v->n, from_student ? " from your network" : "");
+    /* a race that has ended already (a small n) is announced by the poll */
+    v->race_snap.state = SN_RACE_RUNNING;
+    race_poll(v);
     return true;
 }
 
