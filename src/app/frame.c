@@ -185,7 +185,6 @@ static uint64_t view_sig(const sn_view *v, sn_box area, const sn_frame_extra *x)
                       (double)v->race_snap.gen,
                       (double)v->race_snap.state,
                       floor(v->race_snap.elapsed_s),
-                      (double)v->net_id,
                       (double)v->n,
                       area.x,
                       area.y,
