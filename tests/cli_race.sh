@@ -26,6 +26,11 @@ for case in "4 5" "5 9" "6 12"; do
     out_has "sorts: yes"
 done
 
+# two wires: one comparator, said in the singular
+expect 0 view empty:2 --script "race race:wait race:load" --discard
+[ "$(field message)" = "loaded the computer's network: 1 comparator, 1 layer (Ctrl+Z undoes)" ] ||
+    fail "n=2: $(field message)"
+
 # a race that ends says so on the message line
 expect 0 view empty:4 --script "race race:wait" --discard
 case "$(field message)" in

@@ -1237,8 +1237,9 @@ bool sn_view_race_load(sn_view *v)
         return false;
     v->sel_layer = v->sel_index = -1;
     sn_view_message(v, false,
-                    "loaded the computer's network: %zu comparators, %zu layers (Ctrl+Z undoes)",
-                    v->race_snap.size, v->race_snap.depth);
+                    "loaded the computer's network: %zu comparator%s, %zu layer%s (Ctrl+Z undoes)",
+                    v->race_snap.size, v->race_snap.size == 1 ? "" : "s", v->race_snap.depth,
+                    v->race_snap.depth == 1 ? "" : "s");
     return true;
 }
 
