@@ -16,3 +16,8 @@ endif()
 if(SORTNET_WITH_SDL)
   sn_test(test_frame_scene LIBS sn_app)
 endif()
+# Edit mode's race against the computer's search (race.c, its view verbs
+# and panel); the headless window sessions are tests/cli_race.sh.
+if(SORTNET_WITH_SDL)
+  sn_test(test_race LIBS sn_app)
+endif()

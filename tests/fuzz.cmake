@@ -46,6 +46,7 @@ foreach(src IN LISTS SN_FUZZ_TARGETS)
                       ${PROJECT_SOURCE_DIR}/src/app/script.c
                       ${PROJECT_SOURCE_DIR}/src/app/edit.c
                       ${PROJECT_SOURCE_DIR}/src/app/verdict.c
+                      ${PROJECT_SOURCE_DIR}/src/app/race.c
                       ${PROJECT_SOURCE_DIR}/src/render/palette.c)
     if(NOT EXISTS ${PROJECT_SOURCE_DIR}/src/app/view.c
        OR NOT EXISTS ${PROJECT_SOURCE_DIR}/src/app/script.c)
@@ -61,6 +62,7 @@ foreach(src IN LISTS SN_FUZZ_TARGETS)
                       ${PROJECT_SOURCE_DIR}/src/app/script.c
                       ${PROJECT_SOURCE_DIR}/src/app/edit.c
                       ${PROJECT_SOURCE_DIR}/src/app/verdict.c
+                      ${PROJECT_SOURCE_DIR}/src/app/race.c
                       ${PROJECT_SOURCE_DIR}/src/render/palette.c)
     if(NOT EXISTS ${PROJECT_SOURCE_DIR}/src/app/lesson.c)
       continue()
