@@ -19,6 +19,8 @@
 #include "core/check.h"
 #include "core/format.h"
 #include "core/library.h"
+#include "render/dist_scene.h" /* for: sn_dist_spec_is */
+#include "dist_view.h"
 #include "edit.h"
 #include "verdict.h"
 
@@ -476,6 +478,8 @@ static bool is_generator_name(const char *spec)
 
 sn_status sn_view_init(sn_view *v, const char *spec, const sn_view_input *in, sn_diag *diag)
 {
+    if (sn_dist_spec_is(spec)) /* the merge-split picture of a network on P wires */
+        return sn_dist_view_init(v, spec, in, diag);
     sn_schedule *s = NULL;
     sn_status st = sn_schedule_load(spec, &s, diag);
     if (st != SN_OK) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_dist.h"
 #include "render/dist_scene.h"
 #include "render/scene.h"
 
@@ -49,38 +50,23 @@ int draw_dist_args(const draw_dist_opts *o, const char *const *nets, size_t coun
 /* `draw dist:P[,NET]`: the merge-split picture (render/dist_scene.h). */
 int draw_dist(const draw_dist_opts *o)
 {
-    sn_diag d;
-    sn_diag_clear(&d);
-    sn_dist_spec ds;
-    sn_status st = sn_dist_spec_parse(o->spec, &ds, &d);
-    if (st != SN_OK)
-        return cli_error(CLI_USAGE, "draw", "%s", d.text);
     if (o->fmt == SN_EXPORT_TEX)
         return cli_error(CLI_USAGE, o->out_path,
                          "a dist: picture has no TikZ form: use .svg, .png or .pdf");
-    uint32_t keys = o->have_keys ? (uint32_t)o->keys : ds.keys;
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_dist_spec ds;
     sn_schedule *s = NULL;
-    int rc = cli_load(ds.net, &s);
+    int rc = cli_dist_load(o->spec, &ds, &s);
     if (rc)
         return rc;
+    sn_status st;
+    uint32_t keys = o->have_keys ? (uint32_t)o->keys : ds.keys;
     uint32_t n = sn_schedule_wires(s);
     size_t L = sn_schedule_layer_count(s);
     sn_dist_blocks b;
     memset(&b, 0, sizeof b);
     sn_scene *sc = NULL;
-    if (n != ds.ranks) {
-        rc = cli_error(CLI_USAGE, "draw",
-                       "'%s': %s has %u wire%s but the picture has %u rank%s (a wire a rank)",
-                       o->spec, sn_schedule_name(s), (unsigned)n, n == 1 ? "" : "s",
-                       (unsigned)ds.ranks, ds.ranks == 1 ? "" : "s");
-        goto done;
-    }
-    if (L > SN_DIST_MAX_LAYERS) {
-        rc = cli_error(CLI_USAGE, "draw",
-                       "'%s': %s has %zu layers, too many to draw as blocks (at most %u)", o->spec,
-                       sn_schedule_name(s), L, SN_DIST_MAX_LAYERS);
-        goto done;
-    }
     if (o->have_step && o->step > L) {
         rc = cli_error(CLI_USAGE, "--step", "%llu is past the last layer (the network has %zu)",
                        (unsigned long long)o->step, L);
