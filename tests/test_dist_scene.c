@@ -265,12 +265,54 @@ static void test_readable(void)
     }
 }
 
+/* A reversed comparator (a > b) gets an arrow head on a, pointing at a
+ * from the link's side (b's side), so one reads which rank keeps the
+ * smaller half. */
+static void test_arrows(void)
+{
+    sn_schedule *s = load("bitonic-classic:8");
+    if (!s)
+        return;
+    sn_dist_blocks b;
+    sn_diag d;
+    CHECK(sn_dist_blocks_make(s, 2, 1, &b, &d) == SN_OK);
+    sn_dist_scene_opts o = {SIZE_MAX, false, 1, NULL};
+    double w, h;
+    sn_dist_scene_size(s, &b, &o, &w, &h);
+    sn_scene *sc = sn_scene_create(w, h);
+    CHECK(sn_dist_scene(sc, s, &b, sn_theme_get(SN_THEME_LIGHT), &o, 0, 0) == SN_OK);
+    size_t arrows = 0;
+    for (size_t i = 0; i < sn_scene_count(sc); i++) {
+        const sn_prim *p = sn_scene_at(sc, i);
+        if (p->kind != SN_PRIM_POLY || p->tag.role != SN_ROLE_COMPARATOR)
+            continue;
+        arrows++;
+        /* the link of the same comparator: its other end is b's row */
+        const sn_point *pt = sn_scene_points(sc, p);
+        for (size_t j = 0; j < sn_scene_count(sc); j++) {
+            const sn_prim *l = sn_scene_at(sc, j);
+            if (l->kind != SN_PRIM_LINE || l->tag.role != SN_ROLE_COMPARATOR ||
+                l->tag.cmp != p->tag.cmp)
+                continue;
+            double ya = pt[0].y, yb = fabs(l->y0 - ya) < 0.01 ? l->y1 : l->y0;
+            CHECK(fabs(l->y0 - ya) < 0.01 || fabs(l->y1 - ya) < 0.01); /* the tip on a */
+            CHECKF((pt[1].y - ya) * (yb - ya) > 0, "comparator %lld: the arrow points away",
+                   (long long)p->tag.cmp);
+        }
+    }
+    CHECK(arrows > 0);
+    sn_scene_destroy(sc);
+    sn_dist_blocks_free(&b);
+    sn_schedule_destroy(s);
+}
+
 int main(void)
 {
     test_spec();
     test_merge_split();
     test_values();
     test_broken();
+    test_arrows();
     test_readable();
     return sn_test_finish("test_dist_scene");
 }

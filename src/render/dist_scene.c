@@ -93,8 +93,8 @@ sn_status sn_dist_spec_parse(const char *spec, sn_dist_spec *out, sn_diag *diag)
         snprintf(out->net, sizeof out->net, "%s", p);
         /* a generator named without its size gets P: dist:8,bitonic */
         sn_algo algo;
-        if (!strchr(p, ':') && (sn_algo_parse(p, &algo) || strcmp(p, "best") == 0 ||
-                                strcmp(p, "best-depth") == 0))
+        if (!strchr(p, ':') &&
+            (sn_algo_parse(p, &algo) || strcmp(p, "best") == 0 || strcmp(p, "best-depth") == 0))
             snprintf(out->net, sizeof out->net, "%s:%lu", p, ranks);
     } else if (ranks == 1) {
         snprintf(out->net, sizeof out->net, "empty:1");
@@ -481,8 +481,8 @@ sn_status sn_dist_scene(sn_scene *sc, const sn_schedule *s, const sn_dist_blocks
             double r = f * DIST_DOT * (cur ? 1.25 : 1);
             sn_scene_circle(sc, x, yb, r, &dot, t);
             if (a > bb) { /* an arrow head on a: the rank that keeps the smaller half */
-                double hl = f * 0.55, hw = f * 0.38;
-                sn_point tri[3] = {{x, ya}, {x - hw, ya + hl}, {x + hw, ya + hl}};
+                double hl = f * 0.55, hw = f * 0.38, dir = ya > yb ? 1 : -1;
+                sn_point tri[3] = {{x, ya}, {x - hw, ya - dir * hl}, {x + hw, ya - dir * hl}};
                 sn_scene_poly(sc, tri, 3, true, &dot, t);
             } else {
                 sn_scene_circle(sc, x, ya, r, &dot, t);
