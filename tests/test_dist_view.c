@@ -97,6 +97,11 @@ static void test_frames(const char *spec, uint32_t P, uint32_t K)
     /* what S saves and the page downloads: the picture alone */
     CHECK(sn_frame_scene_diagram(f, v, sc, &d) == SN_OK);
     CHECK(has_text(sc, "rank 0") && count_role(sc, SN_PRIM_TEXT, SN_ROLE_STATUS) == 0);
+    /* E: edit NET on its ordinary picture; E again: the blocks */
+    sn_group_action(&g, SN_ACT_EDIT);
+    CHECK(v->edit && !sn_dist_view_on(v));
+    sn_group_action(&g, SN_ACT_EDIT);
+    CHECK(!v->edit && sn_dist_view_on(v));
     /* R: new keys, a new picture */
     uint64_t seed = v->seed;
     sn_group_action(&g, SN_ACT_RANDOM);

@@ -52,7 +52,10 @@ sn_status sn_dist_view_init(sn_view *v, const char *spec, const sn_view_input *i
 
 bool sn_dist_view_on(const sn_view *v)
 {
-    return v->dist_keys > 0 && v->sched && v->n >= 1 && v->n <= SN_DIST_MAX_RANKS &&
+    /* edit mode (E) edits the network itself: its ordinary picture, whose
+     * wires and comparators the mouse acts on; leaving it shows the blocks
+     * of the edited network */
+    return v->dist_keys > 0 && !v->edit && v->sched && v->n >= 1 && v->n <= SN_DIST_MAX_RANKS &&
            v->layers <= SN_DIST_MAX_LAYERS;
 }
 

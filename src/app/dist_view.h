@@ -9,7 +9,8 @@
  * The view itself is the ordinary view of NET on P wires (stepping, play,
  * the status line); only its picture differs, and only while the network
  * fits the picture (at most SN_DIST_MAX_RANKS wires and SN_DIST_MAX_LAYERS
- * layers: a key that grows it past that shows the ordinary picture). */
+ * layers: a key that grows it past that shows the ordinary picture) and
+ * outside edit mode (E edits NET on its ordinary picture). */
 #ifndef SN_DIST_VIEW_H
 #define SN_DIST_VIEW_H
 
