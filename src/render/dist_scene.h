@@ -8,10 +8,11 @@
  * order (rank r's largest key <= rank r+1's smallest).
  *
  * Two halves, both pure numbers (no cairo, no threads: the page builds
- * them): the values (sn_dist_blocks: the same merge-splits the distributed
- * sort runs, computed with the core's schedule) and the scene (where every
- * block, link and label goes), which the cairo painter, the SVG writer and
- * the page paint.
+ * them): the names and values (dist_blocks.c; sn_dist_blocks: the same
+ * merge-splits the distributed sort runs, computed with the core's
+ * schedule; core only) and the scene (dist_scene.c: where every block,
+ * link and label goes), which the cairo painter, the SVG writer and the
+ * page paint.
  *
  * Names: "dist:P" (the best known network on P wires), "dist:P,NET" (any
  * network on P wires: bitonic:4, best:8, a file, ...; a generator named
