@@ -28,6 +28,20 @@ expect 0 view dist:4 --keys 2 --script "right" --screenshot "$T/k2.png"
 cmp -s "$T/k2.png" "$T/s1.png" && fail "--keys 2 drew 4 keys a rank"
 expect 0 view dist:4 --random 5 --script "right" --screenshot "$T/r5.png"
 cmp -s "$T/r5.png" "$T/s1.png" && fail "--random 5 drew the keys of seed 1"
+# S saves the picture (the blocks, not the network) as SVG in the folder
+mkdir -p "$T/save"
+(cd "$T/save" && view dist:4 --script "right right s") >"$T/out" 2>"$T/err" ||
+    fail "S in the dist view: $(head -c 300 "$T/err")"
+svg=$(ls "$T/save"/*.svg 2>/dev/null | head -n 1)
+if [ -z "$svg" ]; then
+    fail "S saved no SVG"
+else
+    # the same size as `draw dist:4` (the blocks), not the network's diagram
+    "$S" draw dist:4 -o "$T/drawn.svg" || fail "draw dist:4"
+    size() { python3 -c 'import xml.dom.minidom,sys; e=xml.dom.minidom.parse(sys.argv[1]).documentElement; print(round(float(e.getAttribute("width").rstrip("ptx"))), round(float(e.getAttribute("height").rstrip("ptx"))))' "$1"; }
+    [ "$(size "$svg")" = "$(size "$T/drawn.svg")" ] ||
+        fail "$svg is $(size "$svg"), the blocks' picture is $(size "$T/drawn.svg")"
+fi
 # side by side with the ordinary view of the same network
 expect 0 view dist:4 best:4 --script "right" --screenshot "$T/two.png"
 is_png "$T/two.png"
