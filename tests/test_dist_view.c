@@ -94,6 +94,17 @@ static void test_frames(const char *spec, uint32_t P, uint32_t K)
         size_t probs = sn_scene_check_readable(sc, SN_SCENE_MIN_FONT, 0.01, rep, sizeof rep);
         CHECKF(probs == 0, "%s step %zu: %zu problems:\n%s", spec, step, probs, rep);
     }
+    /* the status line counts merge-splits and says whether the blocks sorted */
+    sn_view_status vs;
+    sn_view_status_parts(v, &vs);
+    char want[64];
+    snprintf(want, sizeof want, "%zu merge-split", sn_schedule_size(v->sched));
+    CHECKF(strstr(vs.counts, want) != NULL, "%s: status counts '%s'", spec, vs.counts);
+    CHECKF(strcmp(vs.result, "sorted") == 0, "%s: status result '%s'", spec, vs.result);
+    sn_group_step_to(&g, 0);
+    sn_view_status_parts(v, &vs);
+    CHECK(strncmp(vs.counts, "0 merge-splits, 0 blocks changed", 32) == 0);
+    CHECK((vs.result[0] != 0) == (v->layers == 0));
     /* what S saves and the page downloads: the picture alone */
     CHECK(sn_frame_scene_diagram(f, v, sc, &d) == SN_OK);
     CHECK(has_text(sc, "rank 0") && count_role(sc, SN_PRIM_TEXT, SN_ROLE_STATUS) == 0);

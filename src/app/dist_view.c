@@ -55,3 +55,24 @@ bool sn_dist_view_on(const sn_view *v)
     return v->dist_keys > 0 && !v->edit && v->sched && v->n >= 1 && v->n <= SN_DIST_MAX_RANKS &&
            v->layers <= SN_DIST_MAX_LAYERS;
 }
+
+void sn_dist_view_status(const sn_view *v, sn_view_status *st)
+{
+    sn_dist_blocks b;
+    sn_diag d;
+    if (!sn_dist_view_on(v) ||
+        sn_dist_blocks_make(v->sched, v->dist_keys, v->seed, &b, &d) != SN_OK)
+        return;
+    size_t step = v->step < b.layers ? v->step : b.layers;
+    size_t merges = b.cmp_first[step], changed = 0;
+    for (size_t k = 1; k <= step; k++)
+        for (uint32_t r = 0; r < b.ranks; r++)
+            changed += b.changed[k * b.ranks + r];
+    snprintf(st->counts, sizeof st->counts, "%zu merge-split%s, %zu block%s changed", merges,
+             merges == 1 ? "" : "s", changed, changed == 1 ? "" : "s");
+    snprintf(st->counts_short, sizeof st->counts_short, "%zu m-s, %zu ch", merges, changed);
+    if (step == b.layers)
+        snprintf(st->result, sizeof st->result, "%s",
+                 sn_dist_broken(&b, b.layers) + 1 < b.ranks ? "NOT sorted" : "sorted");
+    sn_dist_blocks_free(&b);
+}

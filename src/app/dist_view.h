@@ -26,6 +26,11 @@
  * the name "dist:P,NAME". On failure v is left empty. */
 sn_status sn_dist_view_init(sn_view *v, const char *spec, const sn_view_input *in, sn_diag *diag);
 
+/* The status line's counts and verdict for the blocks: merge-splits done
+ * and blocks they changed, and at the end whether the blocks are sorted
+ * (every boundary in order), replacing those of the P keys. */
+void sn_dist_view_status(const sn_view *v, sn_view_status *st);
+
 /* Does v show the dist picture now? */
 bool sn_dist_view_on(const sn_view *v);
 

@@ -1602,6 +1602,8 @@ void sn_view_status_parts(const sn_view *v, sn_view_status *st)
                      v->gpu_built ? "OpenCL: not checked (G)" : "OpenCL: not built");
         snprintf(st->gpu_short, sizeof st->gpu_short, "%s", v->gpu_built ? "G: check" : "");
     }
+    if (v->dist_keys && !v->edit)
+        sn_dist_view_status(v, st); /* counts and verdict of the blocks */
 }
 
 const char *sn_view_status_text(const sn_view *v, char *buf, size_t cap)
