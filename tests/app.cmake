@@ -21,3 +21,8 @@ endif()
 if(SORTNET_WITH_SDL)
   sn_test(test_race LIBS sn_app)
 endif()
+# The window's dist view (`view dist:P,NET`) without a window, and the
+# page's engine opening dist: names.
+if(TARGET sn_web_engine)
+  sn_test(test_dist_view LIBS sn_web_engine)
+endif()

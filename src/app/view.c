@@ -19,6 +19,8 @@
 #include "core/check.h"
 #include "core/format.h"
 #include "core/library.h"
+#include "render/dist_scene.h" /* for: sn_dist_spec_is */
+#include "dist_view.h"
 #include "edit.h"
 #include "verdict.h"
 
@@ -481,6 +483,8 @@ static bool is_generator_name(const char *spec)
 
 sn_status sn_view_init(sn_view *v, const char *spec, const sn_view_input *in, sn_diag *diag)
 {
+    if (sn_dist_spec_is(spec)) /* the merge-split picture of a network on P wires */
+        return sn_dist_view_init(v, spec, in, diag);
     sn_schedule *s = NULL;
     sn_status st = sn_schedule_load(spec, &s, diag);
     if (st != SN_OK) {
@@ -1819,6 +1823,8 @@ void sn_view_status_parts(const sn_view *v, sn_view_status *st)
                      v->gpu_built ? "OpenCL: not checked (G)" : "OpenCL: not built");
         snprintf(st->gpu_short, sizeof st->gpu_short, "%s", v->gpu_built ? "G: check" : "");
     }
+    if (v->dist_keys && !v->edit)
+        sn_dist_view_status(v, st); /* counts and verdict of the blocks */
 }
 
 const char *sn_view_status_text(const sn_view *v, char *buf, size_t cap)

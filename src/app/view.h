@@ -188,6 +188,7 @@ typedef struct sn_view {
     bool sound;            /* comparisons play tones (M toggles) */
     bool structure;        /* draw the structure blocks */
     bool zero_one;         /* draw the 0-1 chart and wire states */
+    uint32_t dist_keys;    /* dist:P,NET: keys a rank of its picture (0: none; dist_view.h) */
     bool gpu_built;        /* OpenCL part present */
     sn_view_gpu_fn gpu_fn; /* G runs this (NULL: G explains why it cannot) */
     void *gpu_ctx;
