@@ -16,3 +16,9 @@ endif()
 if(SORTNET_WITH_SDL)
   sn_test(test_frame_scene LIBS sn_app)
 endif()
+# The window's SDL event handler: a shim preloaded into `sortnet view` that
+# hands it synthesized events (tests/sdl_events.c, tests/cli_view_events.sh).
+if(SORTNET_WITH_SDL)
+  add_library(sn_sdl_events MODULE sdl_events.c)
+  target_link_libraries(sn_sdl_events PRIVATE PkgConfig::SDL2 ${CMAKE_DL_LIBS})
+endif()

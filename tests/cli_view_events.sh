@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# cli_view_events.sh - the window's SDL event handler (keys with their
+# modifiers, mouse presses, drags, double clicks, the wheel, window and
+# quit events), which scripted sessions go around: tests/sdl_events.c is
+# preloaded into `sortnet view` under the offscreen driver and hands it
+# the events of SN_TEST_EVENTS one per frame, while a script's wait keeps
+# the session open; the state dump shows what each did. Skips (77) like
+# the other scripted sessions, and in a sanitizer build (whose runtime
+# must come first: no preloading).
+. "$(dirname "$0")/lib.sh"
+view_session
+shim=${SN_BUILD_DIR:?set SN_BUILD_DIR to the build folder}/tests/libsn_sdl_events.so
+[ -f "$shim" ] || { echo "SKIP: $shim not built" >&2; exit 77; }
+ldd "$S" | grep -q -e libasan -e libubsan && { echo "SKIP: a sanitizer build" >&2; exit 77; }
+cd "$T" || exit 1
+
+# ev EVENTS NET [ARGS...]: a session of 1 s of frames with EVENTS
+ev() {
+    local events=$1
+    shift
+    SN_TEST_EVENTS=$events LD_PRELOAD=$shim view "$@" --script "wait:1000" >"$T/out" 2>"$T/err"
+    local rc=$?
+    [ $rc = 0 ] || fail "events '$events' on $1: exit $rc: $(head -c 300 "$T/err")"
+}
+is() { # is FIELD VALUE WHAT
+    [ "$(field "$1")" = "$2" ] || fail "$3: $1 is '$(field "$1")', expected '$2'"
+}
+
+# keys: stepping (the arrows, Home, End; PageDown/PageUp as a clicker remote)
+ev "key:Right key:Right key:Right" bitonic:8
+is step 3 "three Right"
+ev "key:End key:Left" bitonic:8
+is step 5 "End Left"
+ev "key:End key:Home" bitonic:8
+is step 0 "End Home"
+ev "key:End" bitonic:8
+is result sorted "End"
+# the generator and n, the input
+ev "key:3 key:] key:[ key:[ key:v" bitonic:8
+is network transposition:4 "3 ] [ ["
+is input reversed "v"
+is values "4,3,2,1" "v"
+ev "key:0" bitonic:8
+grep -q "^input: 0-1" "$T/state" || fail "0: $(field input)"
+ev "key:r" bitonic:8 --random 1
+[ "$(field input)" != "random (seed 1)" ] || fail "r kept the input"
+# theme, help, text size, sound, the 0-1 view and structure, the counter
+ev "key:t" bitonic:8
+is theme dark "t"
+ev "key:h" bitonic:8
+is help 1 "h"
+ev "key:F1 key:F1" bitonic:8
+is help 0 "F1 twice"
+ev "key:=+ctrl key:=+ctrl key:-+ctrl" bitonic:8
+is font_scale 1.2 "ctrl+= ctrl+= ctrl+-"
+ev "key:++ctrl" bitonic:8
+[ "$(field font_scale)" != 1 ] || fail "ctrl+plus: $(field font_scale)"
+ev "key:m" bitonic:8
+is sound on "m"
+ev "key:b key:w key:z key:Space key:= key:- key:Keypad- key:Escape" bitonic:8
+[ "$(field layers)" = 6 ] || fail "b w z space = -: $(cat "$T/state")"
+# the savers: S an SVG, P a PNG, in the working folder
+ev "key:s key:p" bitonic:8
+[ -s sortnet-bitonic-8-layer-0.svg ] && [ -s sortnet-bitonic-8-layer-0.png ] ||
+    fail "s p saved: $(ls)"
+# the mouse: a click on a wire follows its value, a double click fits,
+# the wheel zooms at the mouse, a drag pans, the right button does nothing
+ev "down:100,100 up:100,100" bitonic:8
+is follow 3 "a click on the fourth wire"
+ev "down:100,100 up:100,100 key:Escape" bitonic:8
+is follow -1 "Esc after a click"
+ev "move:300,200 wheel:2" bitonic:8
+[ "$(field zoom)" != 1 ] || fail "the wheel did not zoom"
+ev "wheel:2 dclick:300,200" bitonic:8
+is zoom 1 "a double click fits"
+ev "down:100,100 move:102,100 move:200,150 up:200,150" bitonic:8
+is follow -1 "a drag is not a click"
+ev "rdown:100,100 up:100,100 window" bitonic:8
+is follow -1 "the right button"
+# quit ends the session before the script does
+SN_TEST_EVENTS="quit" LD_PRELOAD=$shim view bitonic:4 --script "wait:5000 right" >"$T/out" 2>"$T/err" ||
+    fail "quit: exit $?"
+is step 0 "quit before the script's right"
+
+# edit mode with the mouse and keys (empty:4: wires at y = 48, 87, 126,
+# 165, the drop room at x = 330; the first layer at x = 108)
+ev "down:330,48 move:330,70 move:330,87 up:330,87" empty:4 --discard
+is net "[(0,1)]" "a drag from wire 0 to wire 1"
+two() { echo "[(0,1),(2,3)]" >"$T/two.txt"; }
+two
+ev "key:e down:108,67 up:108,67" two.txt --discard
+is selected "0,0" "a click on a comparator"
+two
+ev "key:e down:108,67 up:108,67 key:Delete" two.txt --discard
+is net "[(2,3)]" "Delete"
+two
+ev "key:e down:108,67 up:108,67 key:Delete key:z+ctrl" two.txt --discard
+is net "[(0,1),(2,3)]" "ctrl+z"
+two
+ev "key:e down:108,67 up:108,67 key:Delete key:z+ctrl key:y+ctrl" two.txt --discard
+is net "[(2,3)]" "ctrl+y"
+two
+ev "key:e key:Tab key:Backspace key:z+ctrl key:z+ctrl+shift key:s+ctrl" two.txt
+is unsaved no "ctrl+s"
+[ "$(cat "$T/two.txt")" = "[(2,3)]" ] || fail "ctrl+s wrote $(cat "$T/two.txt")"
+two
+ev "key:e down:108,67 move:150,67 move:258,67 up:258,67" two.txt --discard
+is net "[(2,3)] [(0,1)]" "a drag moves a comparator"
+
+finish cli_view_events
