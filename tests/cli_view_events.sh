@@ -81,6 +81,10 @@ is follow -1 "the right button"
 SN_TEST_EVENTS="quit" LD_PRELOAD=$shim view bitonic:4 --script "wait:5000 right" >"$T/out" 2>"$T/err" ||
     fail "quit: exit $?"
 is step 0 "quit before the script's right"
+# --stay: after the script the window is live (the keys, then quit)
+SN_TEST_EVENTS="skip:5 key:Right key:Right quit" LD_PRELOAD=$shim view bitonic:4 --script "right" \
+    --stay >"$T/out" 2>"$T/err" || fail "--stay: exit $?"
+is step 3 "the script's right, then two live Right"
 
 # edit mode with the mouse and keys (empty:4: wires at y = 48, 87, 126,
 # 165, the drop room at x = 330; the first layer at x = 108)

@@ -11,6 +11,7 @@
  *   dclick:X,Y                a double click
  *   wheel:N                   N notches at the last mouse position
  *   window quit               a window event, SDL_QUIT
+ *   skip:N                    no event for N frames
  * An unknown token ends the events (and is printed to stderr). */
 #define _GNU_SOURCE
 #include <SDL.h>
@@ -26,6 +27,7 @@ Uint32 SDL_GetMouseState(int *x, int *y);
 static const char *cursor;
 static bool started, gave;
 static int mouse_x, mouse_y;
+static int skip; /* frames left without an event */
 
 static void button(SDL_Event *e, Uint32 type, Uint8 which, Uint8 clicks, int x, int y)
 {
@@ -45,6 +47,10 @@ static bool next_event(SDL_Event *e)
     }
     if (!cursor)
         return false;
+    if (skip > 0) {
+        skip--;
+        return false;
+    }
     cursor += strspn(cursor, " ");
     size_t len = strcspn(cursor, " ");
     if (len == 0 || len >= 64)
@@ -91,6 +97,9 @@ static bool next_event(SDL_Event *e)
         e->type = SDL_MOUSEWHEEL;
         e->wheel.y = n;
         return true;
+    } else if (sscanf(tok, "skip:%d", &n) == 1 && n > 0) {
+        skip = n - 1;
+        return false;
     } else if (strcmp(tok, "window") == 0) {
         e->type = SDL_WINDOWEVENT;
         e->window.event = SDL_WINDOWEVENT_EXPOSED;
