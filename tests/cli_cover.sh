@@ -1,0 +1,47 @@
+#!/bin/bash
+# cli_cover.sh - command-line outputs no other test reads (found by the
+# coverage table, docs/testing.md): run's payload line for a long array,
+# gpu batch's note on arrays a network leaves unsorted, its key file and
+# its report of a mismatch in the payload, and gpu sort's refusals with an
+# estimate in minutes, hours and days. The gpu part skips without an
+# OpenCL platform.
+. "$(dirname "$0")/lib.sh"
+
+# run: more than 256 keys are shortened, the payload line too
+expect 0 "$S" run bitonic:512 --payload
+grep -q "^from: .*[0-9],\.\.\.$" "$T/out" || fail "run --payload, 512 keys: $(grep from "$T/out" | head -c 200)"
+grep -q "512 keys; --full prints all" "$T/out" || fail "run, 512 keys: not shortened"
+expect 0 "$S" run bitonic:512 --payload --full
+[ "$(grep "^from:" "$T/out" | tr ',' '\n' | wc -l)" = 512 ] || fail "run --payload --full: not 512 indices"
+
+"$S" gpu list >"$T/out" 2>"$T/err"
+if [ $? = 3 ]; then
+    echo "note: no OpenCL platform: the gpu part skipped" >&2
+    finish cli_cover
+fi
+# a network that does not sort: the device agrees with the reference, and
+# the note says how many arrays stay unsorted
+echo "[(0,1),(2,3)]" >"$T/two.txt"
+expect 0 "$S" gpu batch "$T/two.txt" --arrays 8
+out_has "identical: all 8 arrays match"
+grep -q "^note: [1-8] of 8 arrays are not sorted (first: array [0-9]*): the network does not sort them" \
+    "$T/out" || fail "gpu batch, a network that does not sort: $(cat "$T/out")"
+# keys from a file: two arrays of four
+printf '4 3 2 1 8 7 6 5\n' >"$T/keys.txt"
+expect 0 "$S" gpu batch bitonic:4 --input-file "$T/keys.txt"
+out_has "arrays: 2, rows layout"
+out_has "i32 keys from $T/keys.txt"
+out_has "identical: all 2 arrays match"
+# a fault with the payload carried: the mismatch, array and wire named
+expect 1 "$S" gpu batch bitonic:4 --arrays 4 --inject-fault 1:2 --payload
+out_has "DIFFERENT: first mismatch at array 1, wire 2: expected "
+out_has ", with payload"
+# gpu sort refuses what would take more than a minute, with an estimate
+expect 2 "$S" gpu sort transposition:1000000
+err_has "500001 rounds of 2 launches over 1000000 keys, estimated "
+err_has "--force runs it"
+expect 2 "$S" gpu sort rank:10000000
+grep -qE "1e\+14 comparisons, estimated [0-9.]+ (h|days) on this" "$T/err" ||
+    fail "gpu sort rank, 10^7 keys: $(cat "$T/err")"
+
+finish cli_cover
