@@ -35,6 +35,20 @@ ev "key:End key:Home" bitonic:8
 is step 0 "End Home"
 ev "key:End" bitonic:8
 is result sorted "End"
+# the six generator keys each switch the network; the clicker remote's
+# PageDown/PageUp and Down/Up step
+for g in 1 2 4 5 6; do
+    ev "key:$g key:End" bitonic:8
+    [ "$(field network)" != bitonic:8 ] || [ "$g" = 1 ] || fail "key $g kept bitonic:8"
+    is result sorted "key $g, End"
+done
+ev "key:PageDown key:PageDown key:PageDown key:PageUp" bitonic:8
+[ "$(field step)" -ge 1 ] || fail "PageDown x3, PageUp: step $(field step)"
+ev "key:Down key:Down key:Up key:x key:x+ctrl key:o key:F11" bitonic:8
+is network bitonic:8 "Down Up x ctrl+x o F11"
+SN_TEST_EVENTS="key:q" LD_PRELOAD=$shim view bitonic:4 --script "wait:5000 right" >"$T/out" 2>"$T/err" ||
+    fail "q: exit $?"
+is step 0 "q before the script's right"
 # the generator and n, the input
 ev "key:3 key:] key:[ key:[ key:v" bitonic:8
 is network transposition:4 "3 ] [ ["
@@ -107,6 +121,9 @@ two
 ev "key:e key:Tab key:Backspace key:z+ctrl key:z+ctrl+shift key:s+ctrl" two.txt
 is unsaved no "ctrl+s"
 [ "$(cat "$T/two.txt")" = "[(2,3)]" ] || fail "ctrl+s wrote $(cat "$T/two.txt")"
+two
+ev "key:e down:108,67 up:108,67 down:330,48 up:330,48" two.txt --discard
+is selected "-" "a click on a wire deselects"
 two
 ev "key:e down:108,67 move:150,67 move:258,67 up:258,67" two.txt --discard
 is net "[(2,3)] [(0,1)]" "a drag moves a comparator"
