@@ -77,7 +77,12 @@ static void dist_help(void)
         "                  \"bytes_sent\",\"keys_per_second\"}\n"
         "  -h, --help      this text\n\n"
         "The distributed proof: `mpirun -np P sortnet check NET --method bruteforce`\n"
-        "splits the 0-1 brute force over the ranks (see `sortnet check --help`).\n");
+        "splits the 0-1 brute force over the ranks, each its range of the inputs on\n"
+        "its cores; rank 0 prints the verdict (as one process would) and \"checked on:\n"
+        "P MPI ranks\". With `--device opencl` (the method may then be left out) each\n"
+        "rank checks its range on its own OpenCL device, the host's GPUs taken in turn\n"
+        "by local rank (ranks of a one-GPU host share it; no GPU: the default device,\n"
+        "e.g. pocl); `--device opencl:P:D` puts every rank on that device.\n");
 }
 
 /* --timeout: the job ends, never hangs (a dead partner blocks an exchange) */
@@ -396,9 +401,11 @@ int cmd_dist(int argc, char **argv)
     return rc;
 }
 
-bool cli_dist_check_wanted(const sn_check_options *opt)
+bool cli_dist_check_wanted(const sn_check_options *opt, bool device)
 {
-    if (opt->method != SN_CHECK_BRUTEFORCE || !sn_dist_launched())
+    /* the device checks by brute force only: there method auto means it too */
+    bool brute = opt->method == SN_CHECK_BRUTEFORCE || (device && opt->method == SN_CHECK_AUTO);
+    if (!brute || !sn_dist_launched())
         return false;
     sn_diag d;
     if (sn_dist_init(&d) != SN_OK)
@@ -419,9 +426,10 @@ bool cli_dist_check_wanted(const sn_check_options *opt)
     return true;
 }
 
-sn_status cli_dist_check(const sn_network *net, const sn_check_options *opt, sn_check_result *res,
-                         sn_diag *diag, char *where)
+sn_status cli_dist_check(const sn_network *net, const sn_check_options *opt, const char *device,
+                         sn_check_result *res, sn_diag *diag, char *where)
 {
-    snprintf(where, 320, "%d MPI ranks, each its range of the 0-1 inputs", sn_dist_size());
-    return sn_dist_check(net, opt, res, diag);
+    /* "opencl": each rank its own device (""), "opencl:P:D": that one */
+    const char *spec = device ? (device[6] == ':' ? device + 7 : "") : NULL;
+    return sn_dist_check(net, opt, spec, res, where, diag);
 }
