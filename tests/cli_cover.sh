@@ -1,8 +1,10 @@
 #!/bin/bash
 # cli_cover.sh - command-line outputs no other test reads (found by the
 # coverage table, docs/testing.md): run's payload line for a long array,
+# draw --follow,
 # gpu batch's note on arrays a network leaves unsorted, its key file and
-# its report of a mismatch in the payload, and gpu sort's refusals with an
+# its report of a mismatch in the payload, its other keys and usage
+# errors, and gpu sort's refusals with an
 # estimate in minutes, hours and days. The gpu part skips without an
 # OpenCL platform.
 . "$(dirname "$0")/lib.sh"
@@ -13,6 +15,16 @@ grep -q "^from: .*[0-9],\.\.\.$" "$T/out" || fail "run --payload, 512 keys: $(gr
 grep -q "512 keys; --full prints all" "$T/out" || fail "run, 512 keys: not shortened"
 expect 0 "$S" run bitonic:512 --payload --full
 [ "$(grep "^from:" "$T/out" | tr ',' '\n' | wc -l)" = 512 ] || fail "run --payload --full: not 512 indices"
+
+# draw --follow traces one element: a picture unlike the plain one
+if "$S" draw --help >/dev/null 2>&1; then
+    expect 0 "$S" draw bitonic:8 --follow 2 -o "$T/f.svg"
+    expect 0 "$S" draw bitonic:8 -o "$T/g.svg"
+    ! cmp -s "$T/f.svg" "$T/g.svg" || fail "draw --follow 2 drew the plain picture"
+    expect 2 "$S" draw bitonic:8 --follow x -o "$T/h.svg"
+    err_has "sortnet: --follow: 'x' is not a wire"
+    [ ! -e "$T/h.svg" ] || fail "draw --follow x wrote a file"
+fi
 
 "$S" gpu list >"$T/out" 2>"$T/err"
 if [ $? = 3 ]; then
@@ -36,6 +48,26 @@ out_has "identical: all 2 arrays match"
 expect 1 "$S" gpu batch bitonic:4 --arrays 4 --inject-fault 1:2 --payload
 out_has "DIFFERENT: first mismatch at array 1, wire 2: expected "
 out_has ", with payload"
+# gpu batch's keys: duplicates, 0/1 with a seed; its usage errors
+expect 0 "$S" gpu batch bitonic:8 --arrays 4 --keys dups
+out_has "i32 keys, duplicates (seed 1)"
+out_has "identical: all 4 arrays match"
+expect 0 "$S" gpu batch bitonic:8 --arrays 4 --keys bits --seed 7
+out_has "i32 keys, 0/1 (seed 7)"
+expect 2 "$S" gpu batch bitonic:8 --arrays 4 --keys foo
+err_has "sortnet: --keys: 'foo' is not random, dups or bits"
+expect 2 "$S" gpu batch bitonic:8 --arrays 4 --seed x
+err_has "sortnet: --seed: 'x' is not a number"
+expect 2 "$S" gpu batch bitonic:8
+err_has "--arrays M is required (or --input-file FILE)"
+expect 2 "$S" gpu batch bitonic:8 --arrays 4 --binary
+err_has "sortnet: --binary: goes with --input-file"
+expect 2 "$S" gpu batch bitonic:4 --input-file "$T/keys.txt" --keys dups
+err_has "the keys come from the file: drop --keys and --seed"
+expect 2 "$S" gpu batch bitonic:8 bitonic:4 --arrays 2
+err_has "sortnet: gpu batch: expected one network"
+expect 2 "$S" gpu batch bitonic:8 --arrays 2 --layout diag
+err_has "sortnet: --layout: 'diag' is not rows or columns"
 # gpu sort refuses what would take more than a minute, with an estimate
 expect 2 "$S" gpu sort transposition:1000000
 err_has "500001 rounds of 2 launches over 1000000 keys, estimated "
