@@ -1,7 +1,7 @@
 #!/bin/bash
 # cli_cover.sh - command-line outputs no other test reads (found by the
 # coverage table, docs/testing.md): run's payload line for a long array,
-# draw --follow,
+# draw --follow, view --input-file,
 # gpu batch's note on arrays a network leaves unsorted, its key file and
 # its report of a mismatch in the payload, its other keys and usage
 # errors, and gpu sort's refusals with an
@@ -24,6 +24,22 @@ if "$S" draw --help >/dev/null 2>&1; then
     expect 2 "$S" draw bitonic:8 --follow x -o "$T/h.svg"
     err_has "sortnet: --follow: 'x' is not a wire"
     [ ! -e "$T/h.svg" ] || fail "draw --follow x wrote a file"
+fi
+
+# view --input-file: n from the keys for a generator without :N (the
+# default network too), for each network side by side; not with a lesson
+if SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --script "" >/dev/null 2>&1; then
+    printf '8 7 6 5 4 3 2 1\n' >"$T/k8.txt"
+    v() { SDL_VIDEODRIVER=offscreen "$S" view --size 640x400 --dump-state "$T/state" "$@"; }
+    expect 0 v --input-file "$T/k8.txt" --script ""
+    grep -qx "network: bitonic:8" "$T/state" || fail "view --input-file: $(grep network "$T/state")"
+    grep -qx "values: 8,7,6,5,4,3,2,1" "$T/state" || fail "view --input-file: $(grep values "$T/state")"
+    expect 0 v bitonic oddeven-merge --input-file "$T/k8.txt" --script ""
+    grep -q "^view2: oddeven-merge:8 step 0 of 6, 0 swaps, -, values 8,7,6,5,4,3,2,1" "$T/state" ||
+        fail "view A B --input-file: $(grep view2 "$T/state")"
+    lesson=$(ls "${SN_SOURCE_DIR:?}"/assets/lessons/*.lesson | head -1)
+    expect 2 v --lesson "$lesson" --input-file "$T/k8.txt" --script ""
+    err_has "sortnet: --input-file: a lesson sets its own inputs"
 fi
 
 "$S" gpu list >"$T/out" 2>"$T/err"
