@@ -4,7 +4,7 @@
 # draw --follow, view --input-file,
 # gpu batch's note on arrays a network leaves unsorted, its key file and
 # its report of a mismatch in the payload, its other keys and usage
-# errors, and gpu sort's refusals with an
+# errors, gpu bench's batch layouts and a wrong sort, and gpu sort's refusals with an
 # estimate in minutes, hours and days. The gpu part skips without an
 # OpenCL platform.
 . "$(dirname "$0")/lib.sh"
@@ -84,6 +84,17 @@ expect 2 "$S" gpu batch bitonic:8 bitonic:4 --arrays 2
 err_has "sortnet: gpu batch: expected one network"
 expect 2 "$S" gpu batch bitonic:8 --arrays 2 --layout diag
 err_has "sortnet: --layout: 'diag' is not rows or columns"
+# gpu bench --variant batch: both layouts with a payload and u32 keys; a
+# bad layout or count; a sort with a planted bug (SN_SORT_BUG) is caught
+expect 0 "$S" gpu bench --variant batch best:8 --arrays 100 --reps 1 --layout both --payload --type u32
+grep -q "^best:8 .* 100 rows " "$T/out" && grep -q "^best:8 .* 100 columns " "$T/out" ||
+    fail "gpu bench --layout both: $(cat "$T/out")"
+expect 2 "$S" gpu bench --variant batch best:8 --arrays 100 --layout diag
+err_has "sortnet: --layout: 'diag' is not rows, columns or both"
+expect 2 "$S" gpu bench --variant batch best:8 --arrays 100 --reps 0
+err_has "sortnet: --reps: '0' is not a number in 1..1000"
+expect 1 env SN_SORT_BUG=radix "$S" gpu bench transposition --sizes 1000 --variants radix --reps 1
+err_has "sortnet: gpu bench: radix 1000: the output is wrong"
 # gpu sort refuses what would take more than a minute, with an estimate
 expect 2 "$S" gpu sort transposition:1000000
 err_has "500001 rounds of 2 launches over 1000000 keys, estimated "
