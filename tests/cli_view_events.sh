@@ -95,6 +95,22 @@ is follow -1 "the right button"
 SN_TEST_EVENTS="quit" LD_PRELOAD=$shim view bitonic:4 --script "wait:5000 right" >"$T/out" 2>"$T/err" ||
     fail "quit: exit $?"
 is step 0 "quit before the script's right"
+# the script's own wheel and double click (not SDL events)
+view bitonic:8 --script "wheel:300,200,2" >"$T/out" 2>&1 || fail "script wheel: exit $?"
+[ "$(field zoom)" != 1 ] || fail "the script's wheel did not zoom"
+view bitonic:8 --script "wheel:300,200,2 dclick:300,200" >"$T/out" 2>&1 || fail "script dclick: exit $?"
+is zoom 1 "the script's double click fits"
+# the renderer path (SORTNET_RENDERER=texture) paints the same picture as
+# the window surface, also live after a script (--stay) and with events
+SDL_VIDEODRIVER=offscreen "$S" view bitonic:8 --size 640x400 --script "right right" \
+    --screenshot "$T/surface.png" >"$T/out" 2>&1 || fail "surface screenshot: exit $?"
+SORTNET_RENDERER=texture SDL_VIDEODRIVER=offscreen "$S" view bitonic:8 --size 640x400 \
+    --script "right right" --screenshot "$T/texture.png" >"$T/out" 2>&1 || fail "texture screenshot: exit $?"
+cmp -s "$T/surface.png" "$T/texture.png" || fail "the renderer path painted another picture"
+SORTNET_RENDERER=texture SN_TEST_EVENTS="skip:3 window key:Right quit" LD_PRELOAD=$shim \
+    view bitonic:4 --script "right" --stay >"$T/out" 2>"$T/err" || fail "texture --stay: exit $?"
+is step 2 "texture: the script's right, then a live Right"
+
 # --stay: after the script the window is live (the keys, then quit)
 SN_TEST_EVENTS="skip:5 key:Right key:Right quit" LD_PRELOAD=$shim view bitonic:4 --script "right" \
     --stay >"$T/out" 2>"$T/err" || fail "--stay: exit $?"
