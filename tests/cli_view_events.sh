@@ -111,6 +111,18 @@ SORTNET_RENDERER=texture SN_TEST_EVENTS="skip:3 window key:Right quit" LD_PRELOA
     view bitonic:4 --script "right" --stay >"$T/out" 2>"$T/err" || fail "texture --stay: exit $?"
 is step 2 "texture: the script's right, then a live Right"
 
+# B in edit mode takes the live verdict: its counterexample, or "sorts"
+echo "[(0,1),(2,3)]" >"$T/cex.txt"
+view "$T/cex.txt" --script "e b" --discard >"$T/out" 2>&1 || fail "e b: exit $?"
+is input "0-1 (1000)" "B plays the live verdict's counterexample"
+grep -q "^message: error: does NOT sort: counterexample 1000 (one of 9 failing" "$T/state" ||
+    fail "e b: $(field message)"
+view bitonic:4 --script "e b" --discard >"$T/out" 2>&1 || fail "e b, a sorter: exit $?"
+is message "this network sorts: the 0-1 checker proved it" "B on a sorter in edit mode"
+# Esc closes the help first, then stops following
+view bitonic:4 --script "h escape" >"$T/out" 2>&1 || fail "h escape: exit $?"
+is help 0 "Esc closes the help"
+
 # --stay: after the script the window is live (the keys, then quit)
 SN_TEST_EVENTS="skip:5 key:Right key:Right quit" LD_PRELOAD=$shim view bitonic:4 --script "right" \
     --stay >"$T/out" 2>"$T/err" || fail "--stay: exit $?"
