@@ -123,6 +123,18 @@ is message "this network sorts: the 0-1 checker proved it" "B on a sorter in edi
 view bitonic:4 --script "h escape" >"$T/out" 2>&1 || fail "h escape: exit $?"
 is help 0 "Esc closes the help"
 
+# G's GPU check when an OpenCL call fails (SN_CL_FAIL): the message names it
+if "$S" gpu list >/dev/null 2>&1; then
+    SN_CL_FAIL=clEnqueueReadBuffer view bitonic:8 --script "g wait:500" >"$T/out" 2>&1 ||
+        fail "g with a failing read: exit $?"
+    is message "error: GPU check failed: clEnqueueReadBuffer(keys) failed: CL_OUT_OF_RESOURCES (-5)" \
+        "g with a failing read"
+    SN_CL_FAIL=clBuildProgram view bitonic:8 --script "g wait:500" >"$T/out" 2>&1 ||
+        fail "g with a failing build: exit $?"
+    grep -q "^message: error: GPU check failed: clBuildProgram failed: CL_BUILD_PROGRAM_FAILURE" \
+        "$T/state" || fail "g with a failing build: $(field message)"
+fi
+
 # --stay: after the script the window is live (the keys, then quit)
 SN_TEST_EVENTS="skip:5 key:Right key:Right quit" LD_PRELOAD=$shim view bitonic:4 --script "right" \
     --stay >"$T/out" 2>"$T/err" || fail "--stay: exit $?"
