@@ -135,6 +135,16 @@ if "$S" gpu list >/dev/null 2>&1; then
         "$T/state" || fail "g with a failing build: $(field message)"
 fi
 
+# side by side: Space twice pauses; Space at the end plays again from 0
+view bitonic:8 oddeven-merge:8 --script "space wait:100 space" >"$T/out" 2>&1 || fail "space space: exit $?"
+is message paused "Space Space side by side"
+is playing 0 "Space Space side by side"
+view bitonic:8 oddeven-merge:8 --script "end space" >"$T/out" 2>&1 || fail "end space: exit $?"
+is message "done: bitonic:8 sorted, oddeven-merge:8 sorted" "End Space side by side"
+# P with the help shown saves the picture with it, beside the earlier one
+(cd "$T" && view bitonic:8 --script "h p" >"$T/out" 2>&1) || fail "h p: exit $?"
+grep -q "^message: saved screenshot sortnet-bitonic-8-layer-0-2.png" "$T/state" || fail "h p (a second name beside the first): $(field message)"
+
 # --stay: after the script the window is live (the keys, then quit)
 SN_TEST_EVENTS="skip:5 key:Right key:Right quit" LD_PRELOAD=$shim view bitonic:4 --script "right" \
     --stay >"$T/out" 2>"$T/err" || fail "--stay: exit $?"
