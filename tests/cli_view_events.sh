@@ -145,6 +145,16 @@ is message "done: bitonic:8 sorted, oddeven-merge:8 sorted" "End Space side by s
 (cd "$T" && view bitonic:8 --script "h p" >"$T/out" 2>&1) || fail "h p: exit $?"
 grep -q "^message: saved screenshot sortnet-bitonic-8-layer-0-2.png" "$T/state" || fail "h p (a second name beside the first): $(field message)"
 
+# unsaved edits keep the network from being switched; Esc with nothing to
+# close or stop changes nothing
+view bitonic:4 --script "e del:0,0 3" --discard >"$T/out" 2>&1 || fail "e del 3: exit $?"
+is network bitonic:4 "a generator key over unsaved edits"
+grep -q "^message: error: unsaved edits: save them (Ctrl+S) or undo them" "$T/state" ||
+    fail "e del 3: $(field message)"
+view bitonic:4 --script "escape" >"$T/out" 2>&1 || fail "escape: exit $?"
+is follow -1 "Esc alone"
+is message "Right: next layer   Space: play   R: new random input" "Esc alone"
+
 # --stay: after the script the window is live (the keys, then quit)
 SN_TEST_EVENTS="skip:5 key:Right key:Right quit" LD_PRELOAD=$shim view bitonic:4 --script "right" \
     --stay >"$T/out" 2>"$T/err" || fail "--stay: exit $?"
