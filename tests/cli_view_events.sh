@@ -155,6 +155,16 @@ view bitonic:4 --script "escape" >"$T/out" 2>&1 || fail "escape: exit $?"
 is follow -1 "Esc alone"
 is message "Right: next layer   Space: play   R: new random input" "Esc alone"
 
+# a given input stays for another network of the same n, and turns
+# random for another n
+view bitonic:4 --input 4,3,2,1 --script "2" >"$T/out" 2>&1 || fail "--input, 2: exit $?"
+is network oddeven-merge:4 "--input, 2"
+is input given "--input, 2"
+is values "4,3,2,1" "--input, 2"
+view bitonic:4 --input 4,3,2,1 --script "]" >"$T/out" 2>&1 || fail "--input, ]: exit $?"
+is network bitonic:8 "--input, ]"
+grep -q "^input: random" "$T/state" || fail "--input, ]: $(field input)"
+
 # --stay: after the script the window is live (the keys, then quit)
 SN_TEST_EVENTS="skip:5 key:Right key:Right quit" LD_PRELOAD=$shim view bitonic:4 --script "right" \
     --stay >"$T/out" 2>"$T/err" || fail "--stay: exit $?"
