@@ -165,6 +165,16 @@ view bitonic:4 --input 4,3,2,1 --script "]" >"$T/out" 2>&1 || fail "--input, ]: 
 is network bitonic:8 "--input, ]"
 grep -q "^input: random" "$T/state" || fail "--input, ]: $(field input)"
 
+# scripts: a number list with another separator or too many numbers is
+# refused at its column; a trailing comma ends the script
+for bad in "click:1;2" "click:1,2,3,4,5,6,7"; do
+    SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --script "$bad" >"$T/out" 2>"$T/err"
+    [ $? = 2 ] || fail "--script '$bad' was not refused"
+    err_has "script column 1: '$bad' is not a key name"
+done
+view bitonic:4 --script "right, " >"$T/out" 2>&1 || fail "right, : exit $?"
+is step 1 "a trailing comma"
+
 # --stay: after the script the window is live (the keys, then quit)
 SN_TEST_EVENTS="skip:5 key:Right key:Right quit" LD_PRELOAD=$shim view bitonic:4 --script "right" \
     --stay >"$T/out" 2>"$T/err" || fail "--stay: exit $?"
