@@ -26,3 +26,9 @@ endif()
 if(TARGET sn_web_engine)
   sn_test(test_dist_view LIBS sn_web_engine)
 endif()
+# The window's SDL event handler: a shim preloaded into `sortnet view` that
+# hands it synthesized events (tests/sdl_events.c, tests/cli_view_events.sh).
+if(SORTNET_WITH_SDL)
+  add_library(sn_sdl_events MODULE sdl_events.c)
+  target_link_libraries(sn_sdl_events PRIVATE PkgConfig::SDL2 ${CMAKE_DL_LIBS})
+endif()

@@ -122,7 +122,7 @@ static int simulate(const sn_schedule *s, const cli_input *in, size_t step, long
     if (follow >= 0)
         path = sn_calloc(L + 1, sizeof *path);
     if (!payload || !work || (follow >= 0 && !path)) {
-        rc = cli_error(CLI_USAGE, "draw", "out of memory");
+        rc = cli_error(CLI_DEVICE, "draw", "out of memory");
         goto fail;
     }
     for (uint32_t i = 0; i < n; i++)
