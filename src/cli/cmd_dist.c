@@ -338,8 +338,13 @@ static int dist_sort(int argc, char **argv, int rank, int ranks)
     timeout_rank = rank;
     signal(SIGTERM, on_term);
     if (timeout) {
+        /* Rank 0 ends the job at the timeout with its message; mpirun then
+         * ends the others. They wait 10 s longer (only a backstop for a
+         * rank 0 that is stopped): were all armed alike, the first to
+         * fire under load could be another rank, and mpirun's SIGTERM
+         * would reach rank 0 before its alarm, hiding the cause. */
         signal(SIGALRM, on_alarm);
-        alarm((unsigned)timeout);
+        alarm((unsigned)(rank == 0 ? timeout : timeout + 10));
     }
     sn_dist_report rep;
     sn_diag d;
