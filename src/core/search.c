@@ -31,6 +31,10 @@ static gene mkgene(uint32_t a, uint32_t b)
     return (gene){(uint8_t)a, (uint8_t)b, 0};
 }
 
+/* The goal size: one step in ESCAPE_RATE may be accepted one comparator
+ * worse (measured on 13 wires, docs/search.md). */
+#define ESCAPE_RATE 200u
+
 typedef struct genes {
     gene *g;
     size_t len, cap;
@@ -53,6 +57,7 @@ typedef struct shared {
     size_t ntests;
     genes from;
     uint64_t restart_after;
+    bool early; /* size goal: reject a mutant once it cannot be accepted */
     double t0;
     /* the best so far */
     atomic_flag lock;
@@ -185,10 +190,15 @@ static uint64_t fails(const shared *sh, const uint64_t *st, size_t i)
 }
 
 /* The test vectors through v into st, marking each gene used when one of
- * its comparators swaps on some vector (prune() drops the others). */
-static void simulate(const shared *sh, genes *v, uint64_t *st)
+ * its comparators swaps on some vector (prune() drops the others). Returns
+ * false when the mutant cannot come out at limit comparators or fewer: the
+ * comparators of its used genes (all that prune() keeps), plus one when a
+ * test vector still fails (repair() appends at least one), are then already
+ * over it, so repair, prune and measure are skipped (limit SIZE_MAX: never;
+ * the goal size only, where the acceptance measure is the size). */
+static bool simulate(const shared *sh, genes *v, uint64_t *st, size_t limit)
 {
-    size_t w = sh->words;
+    size_t w = sh->words, used = sh->prefix_len;
     memcpy(st, sh->tests, (size_t)sh->n * w * sizeof *st);
     for (size_t i = 0; i < v->len; i++) {
         sn_comparator c[2];
@@ -204,7 +214,16 @@ static void simulate(const shared *sh, genes *v, uint64_t *st)
             }
         }
         v->g[i].used = swaps != 0;
+        used += swaps ? m : 0;
     }
+    if (limit == SIZE_MAX || used < limit)
+        return true;
+    if (used > limit)
+        return false;
+    for (size_t q = 0; q < w; q++)
+        if (fails(sh, st, q))
+            return false;
+    return true;
 }
 
 /* A gene that swaps on the failing 0-1 vector x (bit j = wire j). With lv
@@ -552,7 +571,7 @@ static bool restart(shared *sh, worker *w)
 {
     if (!genes_copy(&w->cur, &sh->from))
         return false;
-    simulate(sh, &w->cur, w->state);
+    simulate(sh, &w->cur, w->state, SIZE_MAX);
     if (!repair(sh, &w->cur, w->state, &w->rng))
         return false;
     prune(&w->cur);
@@ -607,7 +626,11 @@ static void work(void *ctx, sn_team *team, unsigned member)
             break;
         }
         mutate(sh, &w.cand, &w.rng);
-        simulate(sh, &w.cand, w.state);
+        /* the goal size: one step in ESCAPE_RATE may come out one comparator
+         * larger (an uphill step, as SorterHunter's EscapeRate) */
+        uint64_t slack = sh->early && rnd(&w.rng, ESCAPE_RATE) == 0;
+        if (!simulate(sh, &w.cand, w.state, sh->early ? (size_t)(w.acc + slack) : SIZE_MAX))
+            continue;
         if (!repair(sh, &w.cand, w.state, &w.rng)) {
             fail_run(sh, SN_ENOMEM, "out of memory");
             break;
@@ -618,7 +641,7 @@ static void work(void *ctx, sn_team *team, unsigned member)
         uint64_t key = score(sh, s, d), acc = accept_measure(sh, s, d);
         /* accept on the goal's first measure alone: moves that keep it but
          * worsen the tie-breaker are the neutral drift the search lives on */
-        if (acc > w.acc)
+        if (acc > w.acc + slack)
             continue;
         if (key < w.key || acc < w.acc)
             since = 0;
@@ -1015,6 +1038,7 @@ sn_status sn_search_run(const sn_search_options *opt, sn_network **best, sn_sear
      * reached 35 in a median 0.61 s instead of 1.17 s, 15 wires 56 in 1.76 s
      * instead of 3.3 s, 16 wires 60 in 5.7 s instead of 7.4 s (docs/search.md) */
     sh->restart_after = opt->restart_after ? opt->restart_after : 5000u + 500u * n;
+    sh->early = opt->goal == SN_SEARCH_GOAL_SIZE;
     if (opt->from) {
         sn_network *std = NULL;
         if (sn_network_to_standard(opt->from, &std) != SN_OK) {
