@@ -1,0 +1,216 @@
+/* test_format_errors.c - every way a network file can be wrong, one row
+ * each: the status, the words of the message and the line and column it
+ * names (the readers' error paths, which the fuzzers reach but do not
+ * check). JSON rows need jansson (they skip without it). */
+#define _GNU_SOURCE /* for: fopencookie */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/format.h"
+#include "core/network.h"
+#include "sn_test.h"
+
+typedef struct row {
+    sn_format fmt;
+    const char *text;
+    sn_status st;
+    const char *words;          /* in the message; NULL: not checked */
+    unsigned long line, column; /* 0: not checked */
+} row;
+
+static void run_rows(const char *what, const row *rows, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        const row *r = &rows[i];
+        sn_network *net = NULL;
+        sn_diag d;
+        sn_diag_clear(&d);
+        sn_status st = sn_network_parse(r->text, strlen(r->text), r->fmt, &net, &d);
+        CHECKF(st == r->st, "%s row %zu (%s): %s, not %s: %s", what, i, r->text, sn_status_str(st),
+               sn_status_str(r->st), d.text);
+        CHECKF((st == SN_OK) == (net != NULL), "%s row %zu: network on failure", what, i);
+        if (r->words)
+            CHECKF(strstr(d.text, r->words) != NULL, "%s row %zu (%s): message \"%s\" lacks \"%s\"",
+                   what, i, r->text, d.text, r->words);
+        if (r->line)
+            CHECKF(d.line == r->line && (!r->column || d.column == r->column),
+                   "%s row %zu (%s): at %lu:%lu, not %lu:%lu (%s)", what, i, r->text, d.line,
+                   d.column, r->line, r->column, d.text);
+        sn_network_destroy(net);
+    }
+}
+
+#define J SN_FORMAT_JSON
+static const row json_rows[] = {
+    {J, "[1,2]", SN_EPARSE, "expected a JSON object like", 1, 1},
+    /* (jansson itself refuses a top level that is not a list or an object) */
+    {J, "  \n 7", SN_EPARSE, "'[' or '{' expected", 2, 2},
+    {J, "{\"N\":null,\"nw\":[]}", SN_EPARSE, "N must be a number, not null", 1, 6},
+    {J, "{\"N\":false,\"nw\":[]}", SN_EPARSE, "N must be a number, not a boolean", 1, 6},
+    {J, "{\"N\":2,\"nw\":7}", SN_EPARSE, "expected a list of comparators, found an integer", 1, 13},
+    {J, "{\"N\":2,\"nw\":[[0,1],1.5]}", SN_EPARSE,
+     "nw[1]: expected a comparator [a,b], found a fraction", 1, 20},
+    {J, "{\"nw\":[]}", SN_EPARSE, "missing \"N\"", 1, 1},
+    {J, "{\"N\":2}", SN_EPARSE, "missing \"nw\"", 1, 1},
+    {J, "{\"N\":-1,\"nw\":[]}", SN_EPARSE, "\"N\": N must not be negative (got -1)", 1, 6},
+    {J, "{\"N\":-1.5,\"nw\":[]}", SN_EPARSE, "N must not be negative (got -1.5)", 1, 6},
+    {J, "{\"N\":2.5,\"nw\":[]}", SN_EPARSE, "N must be a whole number (got 2.5)", 1, 6},
+    {J, "{\"N\":4e30,\"nw\":[]}", SN_ELIMIT, "is over the limit of", 1, 6},
+    {J, "{\"N\":\"4\",\"nw\":[]}", SN_EPARSE, "N must be a number, not a string", 1, 6},
+    {J, "{\"N\":{},\"nw\":[]}", SN_EPARSE, "N must be a number, not an object", 1, 6},
+    {J, "{\"N\":[1],\"nw\":[]}", SN_EPARSE, "N must be a number, not a list", 1, 6},
+    /* a real that is whole counts as a number */
+    {J, "{\"N\":2.0,\"nw\":[[0,1]]}", SN_OK, NULL, 0, 0},
+    {J, "{\"N\":2,\"nw\":{\"a\":1}}", SN_EPARSE,
+     "\"nw\": expected a list of comparators, found an object", 1, 13},
+    {J, "{\"N\":2, \"nw\": [[0,1],[0]]}", SN_EPARSE,
+     "nw[1]: expected a comparator [a,b], found a list of another length", 1, 22},
+    {J, "{\"N\":2,\"nw\":[[0,1],5]}", SN_EPARSE,
+     "nw[1]: expected a comparator [a,b], found an integer", 1, 20},
+    {J, "{\"N\":2,\"nw\":[[0,\"1\"]]}", SN_EPARSE, "wire must be a number, not a string", 1, 14},
+    {J, "{\"N\":2,\"nw\":[[0,2]]}", SN_EINVAL, "wire 2 is out of range for 2 inputs", 1, 14},
+    {J, "{\"N\":2,\"nw\":[[0,2.0]]}", SN_EINVAL, "wire 2 is out of range for 2 inputs", 1, 14},
+    {J, "{\"N\":0,\"nw\":[[0,1]]}", SN_EINVAL, "wire 0 is out of range for 0 inputs", 1, 14},
+    {J, "{\"N\":2,\"nw\":[[1,1]]}", SN_EINVAL, "joins a wire to itself", 1, 14},
+    {J, "{\"N\":3,\"nw\":[[[0,1]],[[1,2],[2,1]]]}", SN_EINVAL, NULL, 1, 22},
+    {J, "{\"N\":3,\"nw\":[[[0,1]],[[1,\"x\"]]]}", SN_EPARSE, "nw[1][0]: wire must be a number", 1,
+     23},
+    {J, "{\"N\":3,\"nw\":[[[0,1]],5]}", SN_EPARSE,
+     "nw[1]: expected a layer (a list of [a,b] comparators), found an integer", 1, 22},
+    {J, "{\"N\":3,\"nw\":[[[0,1]],[3]]}", SN_EPARSE, "expected a layer", 1, 22},
+    {J, "{\"N\":3,\"nw\":[[],[[0,1],[1,2]]]}", SN_EINVAL, NULL, 0, 0},
+    {J, "{\"N\":3,\"nw\":[[[0,1]],[[0,2],[1,2]]]}", SN_EINVAL, NULL, 0, 0},
+    {J, "{\"N\":3,\"nw\":[[0,1],[1,2]],\"L\":3}", SN_EINVAL,
+     "\"L\": \"L\" is 3 but \"nw\" gives 2 comparators", 1, 31},
+    {J, "{\"N\":3,\"nw\":[[0,1],[1,2]],\"D\":1}", SN_EINVAL, "\"D\" is 1 but \"nw\" gives 2 layers",
+     1, 31},
+    {J, "{\"N\":3,\"nw\":[[0,1],[1,2]],\"L\":\"2\"}", SN_EPARSE, "L must be a number", 1, 31},
+    {J, "{\"N\":3,\"nw\":[[0,1],[1,2]],\"L\":2,\"D\":2}", SN_OK, NULL, 0, 0},
+    /* the location search steps over strings (with escapes) and nested values */
+    {J, "{\"c\\\"[\":\"]}\\\\\",\"x\":{\"y\":[1,{\"z\":\"]\"}]},\"N\":2,\"nw\":[[0,5]]}", SN_EINVAL,
+     "nw[0]: wire 5", 1, 52},
+    /* a key written with an escape: the message has no place in the text */
+    {J, "{\"N\":2,\"\\u006ew\":[[0,5]]}", SN_EINVAL, "nw[0]: wire 5", 1, 1},
+    {J, "{\"N\":2,\"a\":true,\"nw\":[[0,1],[0,9]]}", SN_EINVAL, "nw[1]:", 1, 29},
+    /* jansson's own errors: line and column of the text */
+    {J, "{\"N\":2,\n \"nw\":[[0,1]]", SN_EPARSE, NULL, 2, 0},
+    {J, "{\"N\":2,\"N\":3,\"nw\":[]}", SN_EPARSE, "duplicate", 1, 0},
+};
+#undef J
+
+/* The limits: the flat and the layered count, and the reader's early
+ * count of '[' in the text (before jansson builds anything). */
+static void test_json_limits(void)
+{
+    sn_limits saved = sn_limits_get();
+    sn_limits l = saved;
+    l.max_comparators = 2;
+    l.max_layers = 10;
+    sn_limits_set(l);
+    static const row flat[] = {
+        {SN_FORMAT_JSON, "{\"N\":3,\"nw\":[[0,1],[1,2],[0,1]]}", SN_ELIMIT,
+         "\"nw\": 3 comparators is over the limit of 2", 1, 13},
+    };
+    run_rows("json limits", flat, 1);
+    l.max_comparators = 10;
+    l.max_layers = 2;
+    sn_limits_set(l);
+    static const row layered[] = {
+        {SN_FORMAT_JSON, "{\"N\":3,\"nw\":[[[0,1]],[[1,2]],[[0,1]]]}", SN_ELIMIT,
+         "\"nw\": 3 layers is over the limit of 2", 1, 13},
+    };
+    run_rows("json limits", layered, 1);
+    sn_diag d;
+    sn_network *net = NULL;
+    const char *t = "{\"N\":3,\"nw\":[[[0,1]],[[1,2]],[[0,1]],[[0,1]],[[0,1]],[[0,1]],[[0,1]]]}";
+    CHECK(sn_network_parse(t, strlen(t), SN_FORMAT_JSON, &net, &d) == SN_ELIMIT && !net);
+    CHECK(d.limit == SN_LIMIT_COMPARATORS && strstr(d.text, "more than 14 lists") != NULL);
+    sn_limits_set(saved);
+}
+
+/* A stream that takes `room` bytes and then fails with ENOSPC (a disk
+ * that fills while a network is written), unbuffered, so every write of
+ * the writer reaches it. */
+typedef struct sink {
+    size_t room, used;
+} sink;
+
+static ssize_t sink_write(void *cookie, const char *buf, size_t size)
+{
+    (void)buf;
+    sink *k = cookie;
+    if (k->used + size > k->room) {
+        errno = ENOSPC;
+        return -1;
+    }
+    k->used += size;
+    return (ssize_t)size;
+}
+
+/* Every writer, with the disk full after 0, 1, 2, ... bytes: each run that
+ * cannot write everything ends in SN_EIO naming the cause. */
+static void test_write_errors(void)
+{
+    sn_network *net = NULL;
+    const char *t = "[(0,1),(2,3)]\n[(0,2)]\n";
+    CHECK(sn_network_parse(t, strlen(t), SN_FORMAT_BRACKET, &net, NULL) == SN_OK);
+    sn_network *empty = sn_network_create(2);
+    CHECK(net && empty);
+    if (!net || !empty)
+        return;
+    const sn_format fmts[] = {SN_FORMAT_BRACKET, SN_FORMAT_SN, SN_FORMAT_JSON};
+    const sn_network *nets[] = {net, empty};
+    for (size_t f = 0; f < sizeof fmts / sizeof fmts[0]; f++) {
+        if (fmts[f] == SN_FORMAT_JSON && !sn_format_have_json())
+            continue;
+        for (size_t m = 0; m < 2; m++) {
+            for (size_t room = 0;; room++) {
+                sink k = {room, 0};
+                cookie_io_functions_t io = {NULL, sink_write, NULL, NULL};
+                FILE *fp = fopencookie(&k, "w", io);
+                CHECK(fp != NULL);
+                if (!fp)
+                    return;
+                setvbuf(fp, NULL, _IONBF, 0);
+                sn_diag d;
+                sn_diag_clear(&d);
+                sn_status st = sn_network_write(nets[m], fmts[f], fp, &d);
+                fclose(fp);
+                if (st == SN_OK) {
+                    CHECKF(room > 0, "%s: written into no room", sn_format_name(fmts[f]));
+                    break;
+                }
+                CHECKF(st == SN_EIO && strstr(d.text, "No space left on device"),
+                       "%s, room %zu: %s: %s", sn_format_name(fmts[f]), room, sn_status_str(st),
+                       d.text);
+                if (room > 1000) {
+                    CHECK(0);
+                    break;
+                }
+            }
+        }
+    }
+    /* no network, no stream, no format */
+    sn_diag d;
+    CHECK(sn_network_write(NULL, SN_FORMAT_SN, stdout, &d) == SN_EINVAL);
+    CHECK(strstr(d.text, "no network or no stream") != NULL);
+    CHECK(sn_network_write(net, SN_FORMAT_SN, NULL, &d) == SN_EINVAL);
+    CHECK(sn_network_write(net, SN_FORMAT_UNKNOWN, stdout, &d) == SN_EINVAL);
+    CHECK(strstr(d.text, "cannot write a network in format") != NULL);
+    sn_network_destroy(net);
+    sn_network_destroy(empty);
+}
+
+int main(void)
+{
+    test_write_errors();
+    if (sn_format_have_json())
+        test_json_limits();
+    if (sn_format_have_json())
+        run_rows("json", json_rows, sizeof json_rows / sizeof json_rows[0]);
+    else
+        printf("test_format_errors: built without jansson, JSON rows skipped\n");
+    return sn_test_finish("test_format_errors");
+}
