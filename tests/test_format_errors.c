@@ -100,6 +100,78 @@ static const row json_rows[] = {
 };
 #undef J
 
+#define B SN_FORMAT_BRACKET
+#define S SN_FORMAT_SN
+static const row text_rows[] = {
+    {S, "Inputs: 2\n0 1\n*", SN_EPARSE, "expected a comparator 'a b' or a header line, found '*'",
+     3, 1},
+    {S, "Inputs: 2\n0 1\n\n  !", SN_EPARSE, "expected a comparator", 4, 3},
+    {B, "[(0,1)]\n  x", SN_EPARSE, "expected '[' to start a layer, found 'x'", 2, 3},
+    {B, "# only a comment\n\n", SN_EPARSE, "no network found", 0, 0},
+};
+#undef B
+#undef S
+
+/* Texts the readers accept, with what they hold. */
+static void test_accepted(void)
+{
+    static const struct {
+        sn_format fmt;
+        const char *text;
+        uint32_t wires;
+        size_t size, layers;
+    } ok[] = {
+        /* a UTF-8 byte order mark before the text */
+        {SN_FORMAT_BRACKET, "\xEF\xBB\xBF[(0,1)]\n", 2, 1, 1},
+        {SN_FORMAT_SN, "\xEF\xBB\xBFInputs: 3\n0 1\n1 2\n", 3, 2, 2},
+        /* layers on one line, with or without commas between them */
+        {SN_FORMAT_BRACKET, "[(0,1)],[(1,2)] [(0,1)]", 3, 3, 3},
+        {SN_FORMAT_UNKNOWN, "\xEF\xBB\xBF[(0,1)]\n", 2, 1, 1},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        sn_network *net = NULL;
+        sn_diag d;
+        sn_status st = sn_network_parse(ok[i].text, strlen(ok[i].text), ok[i].fmt, &net, &d);
+        CHECKF(st == SN_OK, "accepted row %zu: %s: %s", i, sn_status_str(st), d.text);
+        if (!net)
+            continue;
+        CHECKF(sn_network_wires(net) == ok[i].wires && sn_network_size(net) == ok[i].size &&
+                   sn_network_layer_count(net) == ok[i].layers,
+               "accepted row %zu: %u wires, %zu comparators, %zu layers", i, sn_network_wires(net),
+               sn_network_size(net), sn_network_layer_count(net));
+        sn_network_destroy(net);
+    }
+}
+
+/* The text readers' limits: comparators and layers, at the comparator
+ * that goes over. */
+static void test_text_limits(void)
+{
+    sn_limits saved = sn_limits_get();
+    sn_limits l = saved;
+    l.max_comparators = 2;
+    sn_limits_set(l);
+    static const row over_size[] = {
+        {SN_FORMAT_SN, "Inputs: 4\n0 1\n2 3\n\n0 2\n", SN_ELIMIT,
+         "more than 2 comparators (the limit)", 5, 1},
+    };
+    run_rows("sn limits", over_size, 1);
+    l = saved;
+    l.max_layers = 2;
+    sn_limits_set(l);
+    static const row over_depth[] = {
+        {SN_FORMAT_SN, "Inputs: 4\n0 1\n\n1 2\n\n2 3\n", SN_ELIMIT,
+         "more than 2 layers (the limit)", 6, 1},
+    };
+    run_rows("sn limits", over_depth, 1);
+    sn_diag d;
+    sn_network *net = NULL;
+    const char *t = "Inputs: 4\n0 1\n\n1 2\n\n2 3\n";
+    CHECK(sn_network_parse(t, strlen(t), SN_FORMAT_SN, &net, &d) == SN_ELIMIT && !net);
+    CHECK(d.limit == SN_LIMIT_LAYERS);
+    sn_limits_set(saved);
+}
+
 /* The limits: the flat and the layered count, and the reader's early
  * count of '[' in the text (before jansson builds anything). */
 static void test_json_limits(void)
@@ -206,6 +278,9 @@ static void test_write_errors(void)
 int main(void)
 {
     test_write_errors();
+    run_rows("text", text_rows, sizeof text_rows / sizeof text_rows[0]);
+    test_accepted();
+    test_text_limits();
     if (sn_format_have_json())
         test_json_limits();
     if (sn_format_have_json())
