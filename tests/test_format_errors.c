@@ -10,6 +10,7 @@
 
 #include "core/format.h"
 #include "core/network.h"
+#include "core/schedule.h"
 #include "sn_test.h"
 
 typedef struct row {
@@ -103,6 +104,8 @@ static const row json_rows[] = {
 #define B SN_FORMAT_BRACKET
 #define S SN_FORMAT_SN
 static const row text_rows[] = {
+    {B, "[(-,1)]", SN_EPARSE, "found '-'", 1, 3},
+    {B, "[(-2,1)]", SN_EPARSE, "must not be negative", 1, 3},
     {S, "Inputs: 2\n0 1\n*", SN_EPARSE, "expected a comparator 'a b' or a header line, found '*'",
      3, 1},
     {S, "Inputs: 2\n0 1\n\n  !", SN_EPARSE, "expected a comparator", 4, 3},
@@ -275,8 +278,77 @@ static void test_write_errors(void)
     sn_network_destroy(empty);
 }
 
+/* Network names of the command line that name nothing, and the reader's
+ * own argument checks. */
+static void test_loads(void)
+{
+    static const struct {
+        const char *spec;
+        sn_status st;
+        const char *words;
+    } rows[] = {
+        {"", SN_EINVAL, "empty network name"},
+        {"merge:4", SN_EINVAL, "merge:4: expected merge:A,B"},
+        {"merge:,4", SN_EINVAL, "expected merge:A,B"},
+        {"merge:12345678901234567,2", SN_EINVAL, "expected merge:A,B"},
+        {"merge:x,4", SN_EINVAL, "'x' is not a number of wires (e.g. merge:16)"},
+        {"merge:4,y", SN_EINVAL, "'y' is not a number of wires"},
+        {"half-cleaner:x", SN_EINVAL, "half-cleaner:x: 'x' is not a number of wires"},
+        {"bitonic-merge:0", SN_EINVAL, "a network needs at least 1 wire"},
+        {"bitonic:", SN_EINVAL, "expected the number of wires after ':'"},
+        {"bitonic:99999999999", SN_ELIMIT, "too many wires"},
+        {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:4",
+         SN_EINVAL,
+         "unknown generator 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'"},
+        {"explicit:4", SN_EINVAL, "unknown generator 'explicit'"},
+        /* a generator's name alone: most likely its n is missing */
+        {"hibbard", SN_EIO, "(for a generated network, write hibbard:N)"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        sn_schedule *s = NULL;
+        sn_diag d;
+        sn_diag_clear(&d);
+        sn_status st = sn_schedule_load(rows[i].spec, &s, &d);
+        CHECKF(st == rows[i].st && s == NULL, "load %s: %s", rows[i].spec, sn_status_str(st));
+        CHECKF(strstr(d.text, rows[i].words) != NULL, "load %s: \"%s\" lacks \"%s\"", rows[i].spec,
+               d.text, rows[i].words);
+        sn_schedule_destroy(s);
+    }
+    sn_diag d;
+    sn_schedule *s = NULL;
+    CHECK(sn_schedule_load("bitonic:4", NULL, &d) == SN_EINVAL && strstr(d.text, "no output"));
+    CHECK(sn_schedule_load(NULL, &s, &d) == SN_EINVAL && s == NULL);
+    /* empty:N over the wire limit */
+    sn_limits saved = sn_limits_get(), l = saved;
+    l.max_wires = 8;
+    sn_limits_set(l);
+    CHECK(sn_schedule_load("empty:9", &s, &d) == SN_ELIMIT && s == NULL);
+    CHECK(d.limit == SN_LIMIT_WIRES && strstr(d.text, "empty:9: too many wires"));
+    sn_limits_set(saved);
+
+    /* the parse entry's own checks */
+    sn_network *net = NULL;
+    CHECK(sn_network_parse(NULL, 3, SN_FORMAT_BRACKET, &net, &d) == SN_EINVAL);
+    CHECK(strstr(d.text, "no text or no output") != NULL);
+    CHECK(sn_network_parse("[]", 2, SN_FORMAT_BRACKET, NULL, &d) == SN_EINVAL);
+    CHECK(sn_network_parse(NULL, 0, SN_FORMAT_UNKNOWN, &net, &d) == SN_EPARSE && !net);
+    CHECK(strstr(d.text, "the input is empty") != NULL);
+    CHECK(sn_network_parse("[(0,1)]", 7, (sn_format)9, &net, &d) == SN_EINVAL && !net);
+    CHECK(strstr(d.text, "unknown format 9") != NULL);
+    sn_format f = SN_FORMAT_SN;
+    CHECK(!sn_format_parse(NULL, &f) && f == SN_FORMAT_SN);
+    CHECK(sn_format_parse("txt", NULL));
+    CHECK(sn_format_parse("libsortnetwork", &f) && f == SN_FORMAT_SN);
+    char *text = NULL;
+    size_t len = 0;
+    CHECK(sn_file_read_all(NULL, 10, &text, &len, &d) == SN_EINVAL);
+    CHECK(strstr(d.text, "missing argument") != NULL);
+    CHECK(sn_file_read_all("x", 10, NULL, &len, &d) == SN_EINVAL);
+}
+
 int main(void)
 {
+    test_loads();
     test_write_errors();
     run_rows("text", text_rows, sizeof text_rows / sizeof text_rows[0]);
     test_accepted();
