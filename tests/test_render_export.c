@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/format.h"
 #include "core/network.h"
+#include "core/schedule.h"
 #include "render/export.h"
 #include "sn_test.h"
 
@@ -171,6 +173,103 @@ static void test_stack_refusals(const sn_layout *lo)
     CHECK(w == w1 && h > 1.9 * h1);
 }
 
+/* The textbook bitonic form as TikZ: reversed comparators get their
+ * arrow heads, the structure blocks' labels their arrows. */
+static void test_tex_classic(void)
+{
+    sn_schedule *s = NULL;
+    sn_diag d;
+    CHECK(sn_schedule_load("bitonic-classic:8", &s, &d) == SN_OK);
+    sn_layout_opts o = {1.0, 0, false, 0, -1, true, false, 0, 0, 0};
+    sn_layout *lo = NULL;
+    CHECK(s && sn_layout_create(s, &o, &lo, NULL) == SN_OK);
+    if (lo) {
+        sn_status st;
+        char *tex = export_text(SN_EXPORT_TEX, lo, NULL, &st);
+        CHECK(st == SN_OK && tex);
+        /* one arrow head (a filled triangle) per reversed comparator */
+        CHECK(tex && count_of(tex, "-- cycle;") >= 4);
+        free(tex);
+    }
+    sn_layout_destroy(lo);
+    sn_schedule_destroy(s);
+}
+
+/* A PNG past the pixel limits is refused before anything is drawn. */
+static void test_png_limit(const sn_network *net)
+{
+    sn_layout_opts o = {1.0, 40000, false, 0, -1, false, false, 0, 0, 0};
+    sn_layout *lo = NULL;
+    CHECK(sn_layout_create_network(net, &o, &lo, NULL) == SN_OK);
+    if (!lo)
+        return;
+    FILE *f = fopen("/dev/null", "w");
+    sn_diag d;
+    CHECK(f && sn_export_write(f, SN_EXPORT_PNG, lo, sn_theme_get(SN_THEME_LIGHT), NULL, &d) ==
+                   SN_ELIMIT);
+    CHECK(strstr(d.text, "pixel PNG is too large") != NULL);
+    if (f)
+        fclose(f);
+    sn_layout_destroy(lo);
+}
+
+/* Out of memory at every allocation of every export of one diagram and
+ * of a stack (with values): SN_ENOMEM or, where only the cairo painter's
+ * batch of glyphs failed (it paints each text on its own), SN_OK; never
+ * a leak. */
+static void test_oom(const sn_network *net)
+{
+    sn_layout_opts o = {1.0, 0, true, 0, -1, false, false, 0, 0, 0};
+    sn_layout *lo = NULL;
+    CHECK(sn_layout_create_network(net, &o, &lo, NULL) == SN_OK);
+    if (!lo)
+        return;
+    sn_draw_state st;
+    sn_draw_state_init(&st);
+    uint32_t values[4] = {4, 3, 2, 1};
+    st.values = values;
+    st.type = SN_KEY_U32;
+    st.step = 1;
+    const sn_layout *los[2] = {lo, lo};
+    const sn_draw_state *sts[2] = {&st, NULL};
+    const char *titles[2] = {"one", "two"};
+    const sn_export_format fs[] = {SN_EXPORT_SVG, SN_EXPORT_PNG, SN_EXPORT_PDF, SN_EXPORT_TEX};
+    size_t base = sn_alloc_live();
+    for (size_t i = 0; i < sizeof fs / sizeof fs[0]; i++) {
+        for (int stack = 0; stack < 2; stack++) {
+            if (stack && fs[i] == SN_EXPORT_TEX)
+                continue;
+            size_t failed = 0;
+            for (size_t k = 1; k < 10000; k++) {
+                FILE *f = fopen("/dev/null", "w");
+                CHECK(f != NULL);
+                if (!f)
+                    break;
+                sn_diag d;
+                sn_alloc_fail_after(k);
+                sn_status r =
+                    stack ? sn_export_write_stack(f, fs[i], los, sts, titles, 2,
+                                                  sn_theme_get(SN_THEME_LIGHT), &d)
+                          : sn_export_write(f, fs[i], lo, sn_theme_get(SN_THEME_LIGHT), &st, &d);
+                size_t made = sn_alloc_fail_after(0);
+                fclose(f);
+                CHECKF(sn_alloc_live() == base, "%s%s, allocation %zu: a leak",
+                       sn_export_format_name(fs[i]), stack ? " stack" : "", k);
+                if (made < k) {
+                    CHECK(r == SN_OK);
+                    break;
+                }
+                CHECKF(r == SN_ENOMEM || r == SN_OK, "%s%s, allocation %zu: %s",
+                       sn_export_format_name(fs[i]), stack ? " stack" : "", k, sn_status_str(r));
+                failed += r == SN_ENOMEM;
+            }
+            CHECKF(failed > 0, "%s: no allocation failure was reported",
+                   sn_export_format_name(fs[i]));
+        }
+    }
+    sn_layout_destroy(lo);
+}
+
 static void test_names(void)
 {
     CHECK(strcmp(sn_export_format_name(SN_EXPORT_SVG), "svg") == 0);
@@ -193,8 +292,12 @@ int main(void)
         test_tex_state(lo);
         test_full_disk(lo);
         test_stack_refusals(lo);
+        test_oom(net);
     }
     test_names();
+    test_tex_classic();
+    if (net)
+        test_png_limit(net);
     sn_layout_destroy(lo);
     sn_network_destroy(net);
     return sn_test_finish("test_render_export");

@@ -404,7 +404,8 @@ static sn_status draw_stack(cairo_surface_t *surf, const sn_layout *const *lo,
         sn_scene_text(ts, SN_LAYOUT_MARGIN * lo[i]->scale, y + th_ * 0.72,
                       titles && titles[i] ? titles[i] : "", lo[i]->font_size * 1.15, SN_FONT_BOLD,
                       SN_TEXT_LEFT, sn_rgba_of(th->text, 1), sn_scene_tag_of(SN_ROLE_TITLE));
-        sn_status tr = sn_scene_paint(ts, cr, NULL);
+        /* a title scene out of memory is that, not a bad argument */
+        sn_status tr = sn_scene_status(ts) != SN_OK ? SN_ENOMEM : sn_scene_paint(ts, cr, NULL);
         sn_scene_destroy(ts);
         if (rs == SN_OK && tr != SN_OK)
             rs = tr;
