@@ -10,6 +10,12 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/analysis.h"
+#include "core/format.h"
+#include "core/network.h"
+#include "core/schedule.h"
+#include "render/diagram.h"
+#include "render/layout.h"
 #include "render/scene.h"
 #include "render/scene_cairo.h"
 #include "render/scene_svg.h"
@@ -170,8 +176,80 @@ static void test_readable(void)
     sn_scene_destroy(sc);
 }
 
+static size_t count_role(const sn_scene *sc, sn_role role)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < sn_scene_count(sc); i++)
+        k += sn_scene_at(sc, i)->tag.role == role;
+    return k;
+}
+
+/* The diagram's scene: a followed path that leaves the wires or jumps
+ * where no comparator is drawn is left out; the 0-1 chart's caption
+ * shortens to its room; a network without wires draws its frame only. */
+static void test_diagram(void)
+{
+    sn_schedule *s = NULL;
+    sn_diag d;
+    CHECK(sn_schedule_load("bitonic:4", &s, &d) == SN_OK);
+    sn_zero_one z;
+    memset(&z, 0, sizeof z);
+    CHECK(s && sn_zero_one_profile(s, 16, 1, &z, &d) == SN_OK);
+    sn_layout_opts o = {0.5, 0, false, 0, -1, false, true, 0, 0, 0};
+    sn_layout *lo = NULL;
+    CHECK(s && sn_layout_create(s, &o, &lo, NULL) == SN_OK);
+    if (lo) {
+        CHECK(lo->layer_count == 3);
+        sn_draw_state st;
+        sn_draw_state_init(&st);
+        const uint32_t off[4] = {0, 0, 7, 0}, jump[4] = {0, 3, 3, 3}, ok[4] = {0, 1, 1, 1};
+        const uint32_t *paths[3] = {off, jump, ok};
+        for (int i = 0; i < 3; i++) {
+            st.path = paths[i];
+            sn_scene *sc = sn_scene_create(lo->width, lo->height);
+            CHECK(sc && sn_diagram_scene(sc, lo, sn_theme_get(SN_THEME_LIGHT), &st, NULL) == SN_OK);
+            CHECKF(sc && count_role(sc, SN_ROLE_PATH) == (i == 2 ? 1u : 0u), "path %d", i);
+            sn_scene_destroy(sc);
+        }
+        st.path = NULL;
+        st.zo = &z;
+        st.zo_ones = 2;
+        sn_scene *sc = sn_scene_create(lo->width, lo->height);
+        CHECK(sc && sn_diagram_scene(sc, lo, sn_theme_get(SN_THEME_LIGHT), &st, NULL) == SN_OK);
+        /* the caption in a short form: the long one does not fit */
+        bool short_caption = false;
+        for (size_t i = 0; sc && i < sn_scene_count(sc); i++) {
+            const sn_prim *p = sn_scene_at(sc, i);
+            if (p->kind == SN_PRIM_TEXT && strstr(sn_scene_str(sc, p), "sorted") &&
+                !strstr(sn_scene_str(sc, p), "after"))
+                short_caption = true;
+        }
+        CHECK(short_caption);
+        sn_scene_destroy(sc);
+        CHECK(sn_diagram_scene_estimate(lo, true) > sn_diagram_scene_estimate(lo, false) - 1);
+    }
+    sn_layout_destroy(lo);
+    sn_zero_one_free(&z);
+    sn_schedule_destroy(s);
+
+    sn_network *none = sn_network_create(0);
+    sn_layout *l0 = NULL;
+    CHECK(none && sn_layout_create_network(none, NULL, &l0, NULL) == SN_OK);
+    if (l0) {
+        sn_scene *sc = sn_scene_create(l0->width, l0->height);
+        sn_draw_state st;
+        sn_draw_state_init(&st);
+        CHECK(sc && sn_diagram_scene(sc, l0, sn_theme_get(SN_THEME_DARK), &st, NULL) == SN_OK);
+        CHECK(sc && count_role(sc, SN_ROLE_WIRE) == 0 && count_role(sc, SN_ROLE_BACKGROUND) == 1);
+        sn_scene_destroy(sc);
+    }
+    sn_layout_destroy(l0);
+    sn_network_destroy(none);
+}
+
 int main(void)
 {
+    test_diagram();
     test_svg();
     test_text();
     test_hits();
