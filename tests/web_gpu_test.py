@@ -25,64 +25,16 @@ SN_WEBGPU_OPTIONAL=1 to skip instead). Environment: SORTNET (the binary)."""
 import json
 import os
 import random
-import shutil
-import subprocess
 import sys
-import tempfile
 
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.support.ui import WebDriverWait
-except ImportError:
-    print("SKIP: python3-selenium is not installed (apt-get install python3-selenium)")
-    sys.exit(77)
+from web_driver import WAIT, browser, fail, finish, page, sortnet, tmp
+from selenium.webdriver.support.ui import WebDriverWait
 
-S = os.environ["SORTNET"]
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-if not CHROMIUM or not os.path.exists(DRIVER):
-    print("SKIP: chromium and chromium-driver are needed (apt-get install chromium chromium-driver)")
-    sys.exit(77)
-
-WAIT = 60
 RUN_WAIT = 600  # one GPU run on SwiftShader on a busy machine
-failures = []
-tmp = tempfile.mkdtemp()
 
 
-def fail(msg):
-    print("FAIL:", msg)
-    failures.append(msg)
-
-
-def sortnet(*args):
-    r = subprocess.run([S, *args], capture_output=True, text=True)
-    if r.returncode != 0:
-        raise RuntimeError("sortnet %s: exit %d: %s" % (" ".join(args), r.returncode, r.stderr))
-    return r
-
-
-def page(name, *args):
-    path = os.path.join(tmp, name + ".html")
-    sortnet("web", *args, "-o", path)
-    return path
-
-
-def browser(webgpu=True):
-    o = Options()
-    o.binary_location = CHROMIUM
-    flags = ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage"]
-    if webgpu:
-        flags.append("--enable-unsafe-webgpu")
-    for a in flags:
-        o.add_argument(a)
-    d = webdriver.Chrome(service=Service(DRIVER), options=o)
-    d.set_script_timeout(RUN_WAIT)
-    d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                      {"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": False})
-    return d
+def gpu_browser(webgpu):
+    return browser(flags=("--enable-unsafe-webgpu",) if webgpu else (), script_timeout=RUN_WAIT)
 
 
 def load(d, path):
@@ -302,22 +254,17 @@ def test_without_webgpu(d):
 
 
 def main():
-    d = browser(webgpu=True)
+    d = gpu_browser(True)
     try:
         test_with_webgpu(d)
     finally:
         d.quit()
-    d = browser(webgpu=False)
+    d = gpu_browser(False)
     try:
         test_without_webgpu(d)
     finally:
         d.quit()
-    shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print("%d failure(s)" % len(failures))
-        return 1
-    print("web_gpu: all checks passed")
-    return 0
+    return finish("web_gpu")
 
 
 if __name__ == "__main__":

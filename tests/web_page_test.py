@@ -28,77 +28,19 @@ Environment: SORTNET (the binary)."""
 import json
 import os
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
 
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support.ui import WebDriverWait
-except ImportError:
-    print("SKIP: python3-selenium is not installed (apt-get install python3-selenium)")
-    sys.exit(77)
+from web_driver import WAIT, browser, fail, failures, finish, page, sortnet, tmp
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
 
-S = os.environ["SORTNET"]
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-if not CHROMIUM or not os.path.exists(DRIVER):
-    print("SKIP: chromium and chromium-driver are needed (apt-get install chromium chromium-driver)")
-    sys.exit(77)
-
-WAIT = 60
 ROLE_WIRE, ROLE_COMPARATOR = 8, 10
-failures = []
-tmp = tempfile.mkdtemp()
-
-
-def fail(msg):
-    print("FAIL:", msg)
-    failures.append(msg)
-
-
-def sortnet(*args, check=True):
-    r = subprocess.run([S, *args], capture_output=True, text=True)
-    if check and r.returncode != 0:
-        raise RuntimeError("sortnet %s: exit %d: %s" % (" ".join(args), r.returncode, r.stderr))
-    return r
-
-
-def page(name, *args):
-    path = os.path.join(tmp, name + ".html")
-    sortnet("web", *args, "-o", path)
-    return path
-
-
-def browser():
-    o = Options()
-    o.binary_location = CHROMIUM
-    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        o.add_argument(a)
-    o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    d = webdriver.Chrome(service=Service(DRIVER), options=o)
-    d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                      {"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": False})
-    return d
 
 
 def phone():
-    """A phone held upright: chromedriver's mobile emulation, 390 x 844 CSS
-    pixels at 3 device pixels each (a headless window cannot be narrower
-    than 500, so the window's size is not enough)."""
-    o = Options()
-    o.binary_location = CHROMIUM
-    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        o.add_argument(a)
-    o.add_experimental_option("mobileEmulation",
-                              {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3}})
-    o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service(DRIVER), options=o)
+    """A phone held upright: 390 x 844 CSS pixels at 3 device pixels each."""
+    return browser(mobile={"width": 390, "height": 844, "pixelRatio": 3})
 
 
 def state(d):
@@ -432,12 +374,7 @@ def main():
         print("test_phone: %s" % ("ok" if len(failures) == n else "FAILED"))
     finally:
         d.quit()
-        shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print("web_page_test: %d failure(s)" % len(failures))
-        return 1
-    print("web_page_test: all checks passed")
-    return 0
+    return finish("web_page_test")
 
 
 if __name__ == "__main__":

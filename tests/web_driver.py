@@ -1,0 +1,79 @@
+"""web_driver.py - what the page's browser tests share (web_page_test.py,
+web_gpu_test.py): finding Debian's chromium, chromedriver and
+python3-selenium (exit 77, skipped, only when one is missing), running the
+sortnet binary, writing a page with `sortnet web`, starting a headless
+browser, and the list of failures a test collects instead of stopping at
+the first. Environment: SORTNET (the binary)."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+except ImportError:
+    print("SKIP: python3-selenium is not installed (apt-get install python3-selenium)")
+    sys.exit(77)
+
+S = os.environ["SORTNET"]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+if not CHROMIUM or not os.path.exists(DRIVER):
+    print("SKIP: chromium and chromium-driver are needed (apt-get install chromium chromium-driver)")
+    sys.exit(77)
+
+WAIT = 60  # seconds for one condition on a busy machine
+failures = []
+tmp = tempfile.mkdtemp()
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    failures.append(msg)
+
+
+def sortnet(*args, check=True):
+    r = subprocess.run([S, *args], capture_output=True, text=True)
+    if check and r.returncode != 0:
+        raise RuntimeError("sortnet %s: exit %d: %s" % (" ".join(args), r.returncode, r.stderr))
+    return r
+
+
+def page(name, *args):
+    """`sortnet web ARGS -o TMP/NAME.html`; returns the file's path."""
+    path = os.path.join(tmp, name + ".html")
+    sortnet("web", *args, "-o", path)
+    return path
+
+
+def browser(flags=("--disable-gpu",), mobile=None, script_timeout=None):
+    """Headless chromium. mobile: chromedriver's mobileEmulation device
+    metrics (a headless window cannot be narrower than 500 px, so a phone
+    needs emulation); otherwise a 1280 x 720 desktop at 1 pixel per pixel."""
+    o = Options()
+    o.binary_location = CHROMIUM
+    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", *flags):
+        o.add_argument(a)
+    if mobile:
+        o.add_experimental_option("mobileEmulation", {"deviceMetrics": mobile})
+    o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    d = webdriver.Chrome(service=Service(DRIVER), options=o)
+    if script_timeout:
+        d.set_script_timeout(script_timeout)
+    if not mobile:
+        d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                          {"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": False})
+    return d
+
+
+def finish(name):
+    """Remove the pages written and return the exit status."""
+    shutil.rmtree(tmp, ignore_errors=True)
+    if failures:
+        print("%s: %d failure(s)" % (name, len(failures)))
+        return 1
+    print("%s: all checks passed" % name)
+    return 0
