@@ -1,7 +1,8 @@
 /* test_check_edges.c - the checker's modes at their edges: method names,
  * refused arguments of the selection check, the brute force past 64
  * wires, and out of memory at every allocation of the selection and the
- * merging checks (one thread, so the allocations come in one order).
+ * merging checks (one thread, so the allocations come in one order), and
+ * the split's refusals (cancelled, nothing joins all wires).
  * test_check has the verdicts themselves. */
 #include <stdint.h>
 #include <string.h>
@@ -128,8 +129,44 @@ static void test_oom(void)
     }
 }
 
+/* The split past 64 wires: a cancel flag set before it starts stops it;
+ * a network with no comparator joining all wires cannot be split. */
+static void test_split_refusals(void)
+{
+    sn_network *big = load("bitonic:128");
+    sn_network *none = sn_network_create(70);
+    if (!big || !none) {
+        sn_network_destroy(big);
+        sn_network_destroy(none);
+        return;
+    }
+    sn_check_options o;
+    sn_check_options_init(&o);
+    o.threads = 1;
+    sn_cancel stop;
+    atomic_init(&stop, 1);
+    o.cancel = &stop;
+    sn_check_result res;
+    sn_diag d;
+    CHECK(sn_check_run(big, &o, &res, &d) == SN_EINTERRUPTED);
+    CHECK(strstr(d.text, "stopped on request") != NULL);
+    o.cancel = NULL;
+    CHECK(sn_check_run(none, &o, &res, &d) == SN_ELIMIT);
+    CHECK(strstr(d.text, "joins all 70 wires, and none does") != NULL);
+    /* method split on 64 wires or fewer: nothing to split, auto decides */
+    sn_network *small = load("bitonic:8");
+    o.method = SN_CHECK_SPLIT;
+    CHECK(small && sn_check_run(small, &o, &res, &d) == SN_OK && res.sorts);
+    CHECK(res.method == SN_CHECK_BRUTEFORCE);
+    sn_check_result_free(&res);
+    sn_network_destroy(small);
+    sn_network_destroy(big);
+    sn_network_destroy(none);
+}
+
 int main(void)
 {
+    test_split_refusals();
     test_names();
     test_select_refusals();
     test_oom();
