@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/exec.h"
 #include "core/input.h"
 #include "sn_test.h"
 
@@ -141,8 +142,20 @@ static void test_scatter(void)
     CHECK(distinct == 64);
 }
 
+static void test_key_types(void)
+{
+    CHECK(strcmp(sn_key_type_name(SN_KEY_F32), "f32") == 0);
+    CHECK(strcmp(sn_key_type_name((sn_key_type)7), "unknown") == 0);
+    sn_key_type t = SN_KEY_I32;
+    CHECK(!sn_key_type_parse(NULL, &t) && t == SN_KEY_I32);
+    CHECK(!sn_key_type_parse("u64", &t) && t == SN_KEY_I32);
+    CHECK(sn_key_type_parse("u32", NULL));
+    CHECK(sn_key_type_parse("f32", &t) && t == SN_KEY_F32);
+}
+
 int main(void)
 {
+    test_key_types();
     test_describe();
     test_make_refusals();
     test_long_values();

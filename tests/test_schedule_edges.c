@@ -7,8 +7,11 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/analysis.h"
+#include "core/format.h"
 #include "core/network.h"
 #include "core/schedule.h"
+#include "core/structure.h"
 #include "sn_test.h"
 
 static void test_names(void)
@@ -180,8 +183,46 @@ static void test_past_the_end(void)
     sn_schedule_destroy(e);
 }
 
+/* The analyses' refusals and edges: no network, a 0-1 profile asked
+ * past its layers or wires, and what each wire state prints as. */
+static void test_analysis_edges(void)
+{
+    sn_network *out = (sn_network *)1;
+    sn_network *net = sn_network_create(2);
+    CHECK(sn_network_to_standard(NULL, &out) == SN_EINVAL);
+    CHECK(net && sn_network_to_standard(net, NULL) == SN_EINVAL);
+    sn_network_destroy(net);
+    sn_zero_one_free(NULL);
+    sn_schedule *s = NULL;
+    sn_diag d;
+    CHECK(sn_schedule_load("bitonic:4", &s, &d) == SN_OK);
+    sn_zero_one z;
+    memset(&z, 0, sizeof z);
+    CHECK(sn_zero_one_profile(NULL, 16, 1, &z, &d) == SN_EINVAL);
+    CHECK(strstr(d.text, "no schedule") != NULL);
+    CHECK(s && sn_zero_one_profile(s, 16, 1, &z, &d) == SN_OK);
+    if (s && z.n == 4) {
+        CHECK(sn_zero_one_state(&z, z.layers + 1, 2, 0) == 0);
+        CHECK(sn_zero_one_state(&z, 0, 2, 4) == 0);
+        CHECK(sn_zero_one_state(&z, 0, 5, 0) == 0);
+        /* sorted: with 2 ones the top wire holds only 0, the bottom only 1 */
+        CHECK(sn_zero_one_state(&z, z.layers, 2, 0) == SN_WIRE_CAN0);
+        CHECK(sn_zero_one_state(&z, z.layers, 2, 3) == SN_WIRE_CAN1);
+    }
+    CHECK(sn_zero_one_char(SN_WIRE_CAN0) == '0' && sn_zero_one_char(SN_WIRE_CAN1) == '1');
+    CHECK(sn_zero_one_char(SN_WIRE_CAN0 | SN_WIRE_CAN1) == '*' && sn_zero_one_char(0) == '-');
+    sn_zero_one_free(&z);
+    sn_block *b = NULL;
+    size_t count = 0;
+    CHECK(sn_structure_blocks(NULL, &b, &count, &d) == SN_EINVAL);
+    CHECK(strstr(d.text, "no schedule") != NULL);
+    CHECK(s && sn_structure_blocks(s, NULL, &count, &d) == SN_EINVAL);
+    sn_schedule_destroy(s);
+}
+
 int main(void)
 {
+    test_analysis_edges();
     test_names();
     test_partner();
     test_refusals();
