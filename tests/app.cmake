@@ -16,3 +16,19 @@ endif()
 if(SORTNET_WITH_SDL)
   sn_test(test_frame_scene LIBS sn_app)
 endif()
+# Edit mode's race against the computer's search (race.c, its view verbs
+# and panel); the headless window sessions are tests/cli_race.sh.
+if(SORTNET_WITH_SDL)
+  sn_test(test_race LIBS sn_app)
+endif()
+# The window's dist view (`view dist:P,NET`) without a window, and the
+# page's engine opening dist: names.
+if(TARGET sn_web_engine)
+  sn_test(test_dist_view LIBS sn_web_engine)
+endif()
+# The window's SDL event handler: a shim preloaded into `sortnet view` that
+# hands it synthesized events (tests/sdl_events.c, tests/cli_view_events.sh).
+if(SORTNET_WITH_SDL)
+  add_library(sn_sdl_events MODULE sdl_events.c)
+  target_link_libraries(sn_sdl_events PRIVATE PkgConfig::SDL2 ${CMAKE_DL_LIBS})
+endif()

@@ -371,6 +371,26 @@ if "$S" view --help >/dev/null 2>&1; then
         "$S" view empty:4 --script "add:0,1 save:$T/adir" --discard
 fi
 
+# ---- dist:P,NET names (draw and view): what is wrong, exit 2
+if "$S" draw --help >/dev/null 2>&1; then
+    check "dist: no ranks" 2 "'dist:': expected the number of ranks" "$S" draw dist: -o "$(f d.svg)"
+    check "dist: ranks not a number" 2 "'dist:four': expected the number of ranks" \
+        "$S" draw dist:four -o "$(f d.svg)"
+    check "dist: zero ranks" 2 "'dist:0,best:4'.*1 rank or more" "$S" draw dist:0,best:4 -o "$(f d.svg)"
+    check "dist: zero keys" 2 "'dist:4x0'.*1 key or more" "$S" draw dist:4x0 -o "$(f d.svg)"
+    check "dist: keys not a number" 2 "'dist:4xk'.*keys a rank after 'x'" \
+        "$S" draw dist:4xk -o "$(f d.svg)"
+    check "dist: junk after P" 2 "'dist:4;best:4'.*expected ','" "$S" draw "dist:4;best:4" -o "$(f d.svg)"
+    check "dist: no network after ," 2 "'dist:4,'.*expected a network" "$S" draw dist:4, -o "$(f d.svg)"
+    check "dist: huge P" 2 "too many to draw" "$S" draw dist:99999999999999999999999 -o "$(f d.svg)"
+    check "dist: wires not P" 2 "has 8 wires but the picture has 3 ranks" \
+        "$S" draw dist:3,bitonic:8 -o "$(f d.svg)"
+    check "dist: a bad network file" 2 "bad-concat\.txt:2" \
+        "$S" draw "dist:4,$(f bad-concat.txt)" -o "$(f d.svg)"
+    check "dist: binary garbage" 2 "garbage\.bin" "$S" draw "dist:4,$(f garbage.bin)" -o "$(f d.svg)"
+    [ -e "$(f d.svg)" ] && fail "dist: a picture was written by a failed run"
+fi
+
 # ---- sortnet web (the page's build only): every error before anything is written
 if "$S" web --help >/dev/null 2>&1; then
     check "web: a bad network file" 2 "bad-concat\.txt:2" "$S" web "$(f bad-concat.txt)" -o "$(f w.html)"

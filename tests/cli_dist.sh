@@ -76,7 +76,19 @@ if "$S" gpu list >/dev/null 2>&1; then
     expect 0 mpi 2 dist sort --keys 5001 --local gpu --payload --type f32 --json
     [ "$(json '"radix sort" in d["local_sort"][1] and not d["local_sort"][1].startswith("CPU,")')" = True ] ||
         fail "--local gpu did not sort on the OpenCL device: $(head -c 300 "$T/out")"
+    # the slice sorted in place on the device becomes the block, keys left in
+    # the ordered form: one rank, blocks padded (N not a multiple of P), sample
+    # sort's uneven blocks; signed and float keys, where the ordered form differs
+    expect 0 mpi 1 dist sort --keys 3001 --local gpu --type i32 --payload
+    out_has "identical"
+    expect 0 mpi 3 dist sort --keys 3001 --local gpu --type i32
+    out_has "identical"
+    expect 0 mpi 3 dist sort --keys 3001 --local gpu --type f32 --algorithm sample --payload
+    out_has "identical"
 fi
+# the CPU sorts the slice straight into the block (ordered form), payload in place
+expect 0 mpi 1 dist sort --keys 3001 --local cpu --type f32 --payload
+out_has "identical"
 expect 0 mpi 2 dist sort --keys 5001 --local cpu --json
 [ "$(json 'd["local_sort"][0].startswith("CPU, ")')" = True ] || fail "--local cpu: $(head -c 300 "$T/out")"
 # duplicates-heavy keys (3 values): stable with the payload, both algorithms
@@ -173,5 +185,55 @@ done
 expect 1 mpi 2 check nosort6.txt --method bruteforce --json
 [ "$(json 'd["sorts"], "".join(map(str, d["counterexample"]))')" = "False 100000" ] ||
     fail "distributed check's JSON: $(head -c 300 "$T/out")"
+
+# a check that is not split (the default method, a median) under mpirun:
+# one verdict from rank 0, the others silent, and rank 0 says why
+for args in "best:8" "nosort6.txt" "median:9" "best:6 --select 2"; do
+    "$S" check $args >"$T/one" 2>/dev/null
+    want=$?
+    expect $want mpi 2 check $args
+    [ "$(grep -c '^' "$T/out")" = "$(grep -c '^' "$T/one")" ] ||
+        fail "check $args on 2 ranks printed $(grep -c '^' "$T/out") lines, one process $(grep -c '^' "$T/one")"
+    [ "$(grep -c 'each of the 2 ranks checks alone' "$T/err")" = 1 ] ||
+        fail "check $args on 2 ranks: rank 0's note: $(head -c 300 "$T/err")"
+done
+
+# the distributed proof on the ranks' OpenCL devices (pocl here: one CPU
+# device the ranks share): the same verdict, counts, counterexample and
+# redundant comparators as one process; nosort6 and the 3-wire network
+# have fewer than 64 inputs a rank (some ranks' ranges are empty), the
+# 4-wire one a redundant comparator
+if "$S" gpu list >/dev/null 2>&1; then
+    printf '[(0,1)]\n[(1,2)]\n' >nosort3.txt
+    printf '[(0,1),(2,3)]\n[(0,2),(1,3)]\n[(1,2)]\n[(0,3)]\n' >redund4.txt
+    for net in best:12 oddeven-merge:10 nosort6.txt nosort3.txt redund4.txt; do
+        "$S" check $net --method bruteforce >"$T/one"
+        want=$?
+        for p in 2 3; do
+            mpi $p check $net --method bruteforce --device opencl >"$T/many" 2>"$T/err"
+            got=$?
+            [ $got = $want ] || fail "check $net --device on $p ranks exited $got, one process $want: $(head -c 300 "$T/err")"
+            grep -q "checked on: $p MPI ranks, each its range of the 0-1 inputs on .*(every rank)" "$T/many" ||
+                fail "check $net --device: not split over $p ranks' devices: $(cat "$T/many")"
+            diff <(grep -v 'checked on\|proved by\|brute force over' "$T/one") \
+                <(grep -v 'checked on\|proved by\|brute force over' "$T/many") >/dev/null ||
+                fail "check $net --device on $p ranks differs: $(cat "$T/many")"
+        done
+    done
+    # with --device the method may be left out (the device runs the brute force)
+    expect 1 mpi 2 check nosort6.txt --device opencl
+    out_has "checked on: 2 MPI ranks"
+    # the JSON: failing count and counterexample reduced over 3 ranks
+    "$S" check oddeven-merge:10 --method bruteforce --json >"$T/out"
+    want=$(json 'd["sorts"], d["counterexample"], d["redundant"]')
+    expect 1 mpi 3 check nosort6.txt --method bruteforce --device opencl --json
+    [ "$(json 'd["sorts"], "".join(map(str, d["counterexample"]))')" = "False 100000" ] ||
+        fail "distributed device check's JSON: $(head -c 300 "$T/out")"
+    expect 0 mpi 3 check oddeven-merge:10 --method bruteforce --device opencl:0:0 --json
+    [ "$(json 'd["sorts"], d["counterexample"], d["redundant"]')" = "$want" ] ||
+        fail "distributed device check on opencl:0:0: $(head -c 300 "$T/out")"
+else
+    echo "note: no OpenCL platform: the distributed proof on devices is not tested here" >&2
+fi
 
 finish cli_dist

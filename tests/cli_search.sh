@@ -49,6 +49,25 @@ expect 0 "$S" search 6 --from bubble:6 --threads 1 --iterations 2000 --time 0 --
 expect 0 "$S" search 24 --from oddeven-merge:24 --threads 1 --iterations 1 --time 0 --json
 [ "$(json 'd["trail"][0]["size"]')" = 127 ] || fail "--from oddeven-merge:24 did not start at its 127"
 
+# --prefix green[:L]: Green's first layers (the cube of 8 wires: 4 comparators a layer)
+expect 0 "$S" search 8 --prefix green:2 --threads 1 --iterations 500 --time 0 --json
+[ "$(json 'd["prefix_size"]')" = 8 ] || fail "--prefix green:2 on 8 wires: prefix of $(json 'd["prefix_size"]'), not 8"
+expect 2 "$S" search 8 --prefix green:9 --time 0 --iterations 1
+err_has "number of layers"
+# from 14 wires on the default prefix is Green's (25 comparators on 14 wires)
+expect 0 "$S" search 14 --threads 1 --iterations 1 --time 0 --json
+[ "$(json 'd["prefix_size"]')" = 25 ] || fail "14 wires: default prefix of $(json 'd["prefix_size"]'), not Green's 25"
+
+# --goal depth: mirror pairs by default on even N (--asymmetric turns them
+# off); --target-depth stops at the optimal 6 layers for 8 wires
+expect 0 "$S" search 8 --goal depth --target-depth 6 --seed 3 --threads 1 --iterations 100000 --time 0 --json
+[ "$(json 'd["depth"]')" = 6 ] || fail "--goal depth on 8 wires: $(json 'd["depth"]') layers, not 6"
+[ "$(json 'd["symmetric"]')" = True ] || fail "--goal depth on 8 wires is not symmetric by default"
+expect 0 "$S" search 8 --goal depth --asymmetric --threads 1 --iterations 10 --time 0 --json
+[ "$(json 'd["symmetric"]')" = False ] || fail "--asymmetric did not turn mirror pairs off"
+expect 2 "$S" search 8 --target-depth 0 --time 0
+err_has "--target-depth"
+
 # Ctrl+C: the search ends cleanly (exit 0) and the saved file holds a
 # network that sorts. Wait for the first save, not for a time.
 "$S" search 12 --time 0 --threads 1 -o "$T/c12.txt" >"$T/cout" 2>"$T/cerr" &

@@ -89,6 +89,12 @@ fi
 expect 2 "$S" web --lesson 02 bitonic:4 -o "$T/keep.html"
 expect 2 "$S" web --lesson 02 --reverse -o "$T/keep.html"
 expect 2 "$S" web bitonic:4 --input-file "$T/bad.txt" -o "$T/keep.html"
+# dist:P,NET: the merge-split picture opens in the page as in the window
+expect 0 "$S" web dist:4,best:4 -o "$T/d.html"
+[ "$(config "$T/d.html")" = '{"net": "dist:4,best:4"}' ] || fail "dist config: $(config "$T/d.html")"
+expect 2 "$S" web dist:3,bitonic:8 -o "$T/d2.html"
+err_has "bitonic:8 has 8 wires but the picture has 3 ranks"
+[ -e "$T/d2.html" ] && fail "a page was written for a bad dist: name"
 expect 2 "$S" web bitonic:4 bitonic:8 -o "$T/keep.html"
 expect 2 "$S" web bitonic:4
 err_has "-o FILE"

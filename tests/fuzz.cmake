@@ -46,6 +46,9 @@ foreach(src IN LISTS SN_FUZZ_TARGETS)
                       ${PROJECT_SOURCE_DIR}/src/app/script.c
                       ${PROJECT_SOURCE_DIR}/src/app/edit.c
                       ${PROJECT_SOURCE_DIR}/src/app/verdict.c
+                      ${PROJECT_SOURCE_DIR}/src/app/race.c
+                      ${PROJECT_SOURCE_DIR}/src/app/dist_view.c
+                      ${PROJECT_SOURCE_DIR}/src/render/dist_blocks.c
                       ${PROJECT_SOURCE_DIR}/src/render/palette.c)
     if(NOT EXISTS ${PROJECT_SOURCE_DIR}/src/app/view.c
        OR NOT EXISTS ${PROJECT_SOURCE_DIR}/src/app/script.c)
@@ -61,11 +64,17 @@ foreach(src IN LISTS SN_FUZZ_TARGETS)
                       ${PROJECT_SOURCE_DIR}/src/app/script.c
                       ${PROJECT_SOURCE_DIR}/src/app/edit.c
                       ${PROJECT_SOURCE_DIR}/src/app/verdict.c
+                      ${PROJECT_SOURCE_DIR}/src/app/race.c
+                      ${PROJECT_SOURCE_DIR}/src/app/dist_view.c
+                      ${PROJECT_SOURCE_DIR}/src/render/dist_blocks.c
                       ${PROJECT_SOURCE_DIR}/src/render/palette.c)
     if(NOT EXISTS ${PROJECT_SOURCE_DIR}/src/app/lesson.c)
       continue()
     endif()
     set(extra_includes ${PROJECT_SOURCE_DIR}/src/app)
+  elseif(target STREQUAL "dist")
+    # the "dist:P[xK][,NET]" names and the merge-split values (core only)
+    set(extra_sources ${PROJECT_SOURCE_DIR}/src/render/dist_blocks.c)
   elseif(target STREQUAL "gpu_plan")
     # the page's GPU plan (src/web/gpu_plan.c, core only)
     set(extra_sources ${PROJECT_SOURCE_DIR}/src/web/gpu_plan.c)

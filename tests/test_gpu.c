@@ -672,6 +672,39 @@ static void compare_check(const sn_network *net, const char *what)
                     memcmp(a.redundant, b.redundant, a.redundant_count * sizeof(size_t)) == 0),
                "%s: redundant %zu vs %zu", what, a.redundant_count, b.redundant_count);
     }
+    /* the same proof in three parts (as three ranks of the distributed
+     * proof take it: 64-aligned ranges): a sum, a minimum and an OR */
+    if (sa == SN_OK && a.n <= 24) {
+        uint64_t total = (uint64_t)1 << a.n, Q = a.n >= 6 ? total / 64 : 1, fails = 0,
+                 first = UINT64_MAX;
+        size_t m = sn_network_size(net);
+        uint8_t *sw = sn_calloc(m + 1, 1);
+        for (uint64_t r = 0; sw && r < 3; r++) {
+            uint64_t lo = Q * r / 3 * 64, hi = Q * (r + 1) / 3 * 64;
+            hi = hi < total ? hi : total;
+            lo = lo < hi ? lo : hi;
+            uint64_t f = 0, x = 0;
+            sn_status sr = sn_gpu_check_range(g, net, &opt, lo, hi, &f, &x, sw, &d);
+            CHECKF(sr == SN_OK, "%s: range part %llu: %s", what, (unsigned long long)r, d.text);
+            fails += f;
+            first = x < first ? x : first;
+        }
+        size_t nr = 0;
+        bool same = true;
+        for (size_t k = 0; sw && k < m; k++)
+            if (!sw[k])
+                same = same && nr < a.redundant_count && a.redundant[nr++] == k;
+        CHECKF(sw && fails == a.failing_count && same && nr == a.redundant_count &&
+                   (a.sorts ? first == UINT64_MAX : first == a.counterexample_index),
+               "%s: three ranges: failing %llu (want %llu), first %llu", what,
+               (unsigned long long)fails, (unsigned long long)a.failing_count,
+               (unsigned long long)first);
+        /* a range that does not start on a 32-input word, or past 2^n */
+        uint64_t f = 0, x = 0;
+        CHECK(!sw || sn_gpu_check_range(g, net, &opt, 1, total, &f, &x, sw, &d) == SN_EINVAL);
+        CHECK(!sw || sn_gpu_check_range(g, net, &opt, 0, total + 1, &f, &x, sw, &d) == SN_EINVAL);
+        sn_free(sw);
+    }
     if (sa == SN_OK)
         sn_check_result_free(&a);
     if (sb == SN_OK)

@@ -44,6 +44,7 @@ int main(void)
     sn_diag d;
     sn_diag_clear(&d);
     sn_gpu *g = NULL;
+    sn_status st;
     if (sn_gpu_open(NULL, &g, &d) == SN_ENODEVICE)
         SKIP("no OpenCL platform: %s", d.text);
     sn_gpu_close(g);
@@ -54,6 +55,31 @@ int main(void)
     /* the ICD loader itself */
     expect_named("clGetPlatformIDs", -1001, "CL_PLATFORM_NOT_FOUND_KHR", SN_ENODEVICE);
     expect_named("clGetPlatformIDs", CL_OUT_OF_HOST_MEMORY, "CL_OUT_OF_HOST_MEMORY", SN_ENOMEM);
+    /* a build failure names the call and the error; a count past the
+     * calls made lets them all through and says how many there were */
+    sn_gpu_inject_error("clBuildProgram", CL_BUILD_PROGRAM_FAILURE);
+    sn_diag_clear(&d);
+    g = NULL;
+    st = sn_gpu_open(NULL, &g, &d);
+    CHECKF(st == SN_EBUILD && g == NULL, "open gave %d: %s", (int)st, d.text);
+    CHECKF(strstr(d.text, "clBuildProgram failed: CL_BUILD_PROGRAM_FAILURE (-11)"), "build: '%s'",
+           d.text);
+    sn_gpu_inject_error_at("clBuildProgram", CL_BUILD_PROGRAM_FAILURE, 1000);
+    CHECK(sn_gpu_open(NULL, &g, &d) == SN_OK);
+    sn_gpu_close(g);
+    unsigned builds = sn_gpu_inject_error_at("clBuildProgram", CL_BUILD_PROGRAM_FAILURE, 1);
+    CHECKF(builds >= 1 && builds < 1000, "%u builds counted", builds);
+    /* the nth call fails, the ones before it reach the driver */
+    sn_gpu_inject_error_at("clBuildProgram", CL_OUT_OF_RESOURCES, builds + 1);
+    CHECK(sn_gpu_open(NULL, &g, &d) == SN_OK);
+    sn_gpu_close(g);
+    sn_gpu_inject_error_at("clBuildProgram", CL_OUT_OF_RESOURCES, builds);
+    sn_diag_clear(&d);
+    g = NULL;
+    st = sn_gpu_open(NULL, &g, &d);
+    CHECKF(st == SN_EBUILD && g == NULL, "open gave %d: %s", (int)st, d.text);
+    CHECKF(strstr(d.text, "CL_OUT_OF_RESOURCES (-5)"), "build: '%s'", d.text);
+    sn_gpu_inject_error(NULL, 0);
     /* the hook ended: the device opens again */
     CHECK(sn_gpu_open(NULL, &g, &d) == SN_OK);
     sn_gpu_close(g);

@@ -95,6 +95,71 @@ static void test_depth_goal(void)
     sn_network_destroy(best);
 }
 
+/* The depth goal on 8 wires: the optimal 6 layers (mirror pairs, the
+ * layer-aware repair), the same trail twice for one seed. */
+static void test_depth_goal_8(void)
+{
+    sn_network *nets[2];
+    trail t[2];
+    for (int r = 0; r < 2; r++) {
+        sn_search_options o;
+        sn_search_options_init(&o, 8);
+        o.goal = SN_SEARCH_GOAL_DEPTH;
+        o.symmetric = true;
+        o.seed = 3;
+        o.iterations = 100000;
+        o.target_depth = 6;
+        nets[r] = run(&o, &t[r], NULL);
+        CHECK(nets[r] && sn_network_layer_count(nets[r]) == 6 && t[r].unproved == 0);
+    }
+    CHECK(nets[0] && nets[1] && sn_network_equal(nets[0], nets[1]));
+    CHECK(t[0].count == t[1].count);
+    for (size_t i = 0; i < t[0].count && i < t[1].count; i++)
+        CHECK(t[0].size[i] == t[1].size[i] && t[0].depth[i] == t[1].depth[i]);
+    sn_network_destroy(nets[0]);
+    sn_network_destroy(nets[1]);
+}
+
+/* Green's prefix: the hypercube layers of the next power of two, wires >= n
+ * left out; the automatic prefix takes it from 14 wires on. */
+static void test_green_prefix(void)
+{
+    static const struct {
+        uint32_t n;
+        sn_search_prefix prefix;
+        size_t layers, size; /* prefix_count, the prefix's comparators */
+    } cases[] = {
+        {8, SN_SEARCH_PREFIX_GREEN, 0, 12}, {6, SN_SEARCH_PREFIX_GREEN, 0, 7},
+        {8, SN_SEARCH_PREFIX_GREEN, 2, 8},  {14, SN_SEARCH_PREFIX_AUTO, 0, 25},
+        {13, SN_SEARCH_PREFIX_AUTO, 0, 6},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        sn_search_options o;
+        sn_search_options_init(&o, cases[k].n);
+        o.prefix = cases[k].prefix;
+        o.prefix_count = cases[k].layers;
+        o.iterations = cases[k].n > 8 ? 1 : 2000;
+        sn_network *best = NULL;
+        sn_search_stats st;
+        sn_diag d;
+        CHECK(sn_search_run(&o, &best, &st, &d) == SN_OK && best);
+        CHECKF(st.prefix_size == cases[k].size, "n=%u case %zu: prefix of %zu, not %zu", cases[k].n,
+               k, st.prefix_size, cases[k].size);
+        if (best && cases[k].n == 8 && cases[k].layers == 0) {
+            /* the first three layers are the cube's: i and i + 2^j, bit j of i clear */
+            for (size_t l = 0; l < 3; l++) {
+                size_t cnt;
+                const sn_comparator *c = sn_network_layer(best, l, &cnt);
+                size_t cube = 0;
+                for (size_t i = 0; i < cnt; i++)
+                    cube += c[i].b == c[i].a + (1u << l) && !((c[i].a >> l) & 1);
+                CHECKF(cube == 4, "layer %zu holds %zu of the cube's 4 comparators", l + 1, cube);
+            }
+        }
+        sn_network_destroy(best);
+    }
+}
+
 static void test_prefix_kept(void)
 {
     sn_network *p = sn_network_create(7);
@@ -223,6 +288,8 @@ int main(void)
     test_bad_options();
     test_optimum();
     test_depth_goal();
+    test_depth_goal_8();
+    test_green_prefix();
     test_prefix_kept();
     test_deterministic();
     test_from_and_select();

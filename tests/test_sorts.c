@@ -174,6 +174,40 @@ static void test_reference(ctx *c)
             }
 }
 
+/* The ordered forms: sn_sort_reference_ordered (also sorting the payload in
+ * place) and a sorter set to sn_gpu_sorter_set_ordered_out give the
+ * reference's keys in the ordered form, payload identical. */
+static void test_ordered_out(ctx *c, sn_gpu *g)
+{
+    sn_gpu_sorter *so = NULL;
+    sn_diag d;
+    CHECKF(sn_gpu_sorter_create(g, &so, &d) == SN_OK, "sorter: %s", d.text);
+    sn_gpu_sorter_set_ordered_out(so, true);
+    for (int t = 0; t < 3; t++) {
+        size_t n = 5003;
+        make((sn_key_type)t, IN_DUPS, n, 31u + (uint64_t)t, c->in);
+        for (size_t i = 0; i < n; i++)
+            c->pay[i] = (uint32_t)i;
+        CHECK(sn_sort_reference((sn_key_type)t, c->in, c->pay, n, c->rk, c->rp, &d) == SN_OK);
+        for (size_t i = 0; i < n; i++)
+            c->rk[i] = sn_key_to_ordered((sn_key_type)t, c->rk[i]);
+        /* the reference, ordered, the payload sorted in place */
+        CHECK(sn_sort_reference_ordered((sn_key_type)t, c->in, c->pay, n, c->keys, c->pay, &d) ==
+              SN_OK);
+        CHECKF(sn_sort_compare(c->rk, c->rp, c->keys, c->pay, n).identical,
+               "sn_sort_reference_ordered %s", sn_key_type_name((sn_key_type)t));
+        /* the device, ordered */
+        memcpy(c->keys, c->in, n * 4);
+        for (size_t i = 0; i < n; i++)
+            c->pay[i] = (uint32_t)i;
+        sn_gpu_sort_opts o = {SN_SORT_RADIX, (sn_key_type)t, 0, false};
+        CHECK(so && sn_gpu_sort(so, &o, c->keys, c->pay, n, NULL, &d) == SN_OK);
+        CHECKF(sn_sort_compare(c->rk, c->rp, c->keys, c->pay, n).identical,
+               "radix sort with ordered_out, %s", sn_key_type_name((sn_key_type)t));
+    }
+    sn_gpu_sorter_destroy(so);
+}
+
 int main(void)
 {
     sn_diag d;
@@ -197,6 +231,7 @@ int main(void)
     if (!c.in || !c.keys || !c.pay || !c.rk || !c.rp)
         return 1;
     test_reference(&c);
+    test_ordered_out(&c, g);
 
     size_t sizes[40], nsizes = 0;
     for (size_t n = 0; n <= 33; n++)

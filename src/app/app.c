@@ -391,6 +391,8 @@ static sn_action key_action(const SDL_Keysym *k)
     case SDLK_DOWN: return SN_ACT_DOWN;
     case SDLK_UP: return SN_ACT_UP;
     case SDLK_m: return SN_ACT_MUTE;
+    case SDLK_c: return SN_ACT_RACE;
+    case SDLK_l: return SN_ACT_RACE_LOAD;
     case SDLK_SPACE: return SN_ACT_PLAY;
     case SDLK_PLUS:
     case SDLK_EQUALS:
@@ -702,6 +704,15 @@ static double script_event(app *a, const sn_script_event *ev)
     case SN_SCRIPT_MOVE: sn_view_edit_move(v, (size_t)ev->i, (size_t)ev->j, (size_t)ev->k); return 0;
     case SN_SCRIPT_SELECT: sn_view_edit_select(v, ev->i, ev->j); return 0;
     case SN_SCRIPT_SAVE: sn_view_save(v, ev->path); return 0;
+    case SN_SCRIPT_RACE:
+        switch ((sn_script_race)ev->i) {
+        case SN_SCRIPT_RACE_START: sn_view_race_start(v, false); break;
+        case SN_SCRIPT_RACE_FROM: sn_view_race_start(v, true); break;
+        case SN_SCRIPT_RACE_STOP: sn_view_race_stop(v); break;
+        case SN_SCRIPT_RACE_WAIT: sn_view_race_wait(v); break;
+        case SN_SCRIPT_RACE_LOAD: sn_view_race_load(v); break;
+        }
+        return 0;
     }
     return 0;
 }
@@ -789,6 +800,15 @@ static void dump_edit(FILE *f, const sn_view *v)
         fprintf(f, "%ld,%ld\n", v->sel_layer, v->sel_index);
     else
         fprintf(f, "-\n");
+    const sn_race_snap *r = &v->race_snap;
+    char ahead[96];
+    const char *who = sn_view_race_ahead(v, ahead, sizeof ahead);
+    fprintf(f, "race: %s\n", sn_race_state_name(r->state));
+    if (r->have_best)
+        fprintf(f, "race_best: %zu comparators, %zu layers\n", r->size, r->depth);
+    else
+        fprintf(f, "race_best: -\n");
+    fprintf(f, "race_ahead: %s\n", who[0] ? who : "-");
     fprintf(f, "net:");
     if (v->cmp_before[v->layers] > DUMP_MAX_CMP) {
         fprintf(f, " (%zu comparators: too many to list)\n", v->cmp_before[v->layers]);

@@ -24,6 +24,7 @@
 #include "render/draw.h"
 #include "render/palette.h"
 #include "render/scene_cairo.h"
+#include "dist_view.h"
 
 static void set_rgb(cairo_t *cr, sn_rgb c)
 {
@@ -149,6 +150,12 @@ static sn_status paint_view_in(sn_frame *f, const sn_view *v, cairo_t *cr, sn_bo
                                double win_h, double s, bool compact, const char *progress, double w,
                                double h)
 {
+    if (sn_dist_view_on(v)) { /* the merge-split picture: one scene, no cache */
+        sn_scene_reset(f->sc, w, h);
+        sn_status rd = sn_dist_view_scene(f, v, area, win_h, s, compact, progress, f->sc);
+        sn_status rp = sn_scene_paint(f->sc, cr, NULL);
+        return rd != SN_OK ? rd : rp;
+    }
     sn_panes p;
     sn_frame_place_view(f, v, area, win_h, s, compact, &p);
     sn_status rs = sn_frame_current(f, v) ? paint_net(f, v, cr, &p) : SN_ENOMEM;
@@ -181,6 +188,10 @@ static uint64_t view_sig(const sn_view *v, sn_box area, const sn_frame_extra *x)
                       (double)v->preview.on,
                       v->preview.x,
                       (double)v->verdict,
+                      (double)v->race_shown,
+                      (double)v->race_snap.gen,
+                      (double)v->race_snap.state,
+                      floor(v->race_snap.elapsed_s),
                       (double)v->n,
                       area.x,
                       area.y,
@@ -238,7 +249,8 @@ sn_status sn_frame_draw_group(sn_frame *const *frames, const sn_group *g, const 
     for (size_t i = 0; i < g->count && partial; i++) {
         sn_frame *f = frames[i];
         partial = f->have_area && f->sig == view_sig(&g->view[i], f->area, x) && f->layout &&
-                  f->layout_net == g->view[i].net_id && nd + 4 <= SN_FRAME_DIRTY_MAX - 1;
+                  !sn_dist_view_on(&g->view[i]) && f->layout_net == g->view[i].net_id &&
+                  nd + 4 <= SN_FRAME_DIRTY_MAX - 1;
         if (partial)
             nd += changed_boxes(f, &g->view[i], dirty + nd);
     }
@@ -323,8 +335,34 @@ sn_status sn_frame_draw(sn_frame *f, const sn_view *v, cairo_t *cr, double w, do
     return rs;
 }
 
+/* The dist view's picture (dist_view.h) as an SVG file. */
+static sn_status save_dist_svg(const sn_view *v, const char *path, sn_diag *diag)
+{
+    sn_scene *sc = sn_scene_create(0, 0);
+    sn_status rs = sc ? sn_dist_view_picture(v, sc) : SN_ENOMEM;
+    if (rs != SN_OK) {
+        sn_scene_destroy(sc);
+        return sn_diag_set(diag, rs, 0, 0, "%s: %s", path, sn_status_str(rs));
+    }
+    double w, h;
+    sn_scene_size(sc, &w, &h);
+    cairo_surface_t *s = cairo_svg_surface_create(path, w, h);
+    cairo_t *cr = cairo_create(s);
+    rs = sn_scene_paint(sc, cr, NULL);
+    cairo_destroy(cr);
+    cairo_surface_finish(s);
+    cairo_status_t cs = cairo_surface_status(s);
+    cairo_surface_destroy(s);
+    sn_scene_destroy(sc);
+    if (cs != CAIRO_STATUS_SUCCESS)
+        return sn_diag_set(diag, SN_EIO, 0, 0, "%s: %s", path, cairo_status_to_string(cs));
+    return rs;
+}
+
 sn_status sn_frame_save_svg(sn_frame *f, const sn_view *v, const char *path, sn_diag *diag)
 {
+    if (sn_dist_view_on(v))
+        return save_dist_svg(v, path, diag);
     const sn_layout *lo = sn_frame_layout(f, v, diag);
     if (!lo)
         return SN_ENOMEM;

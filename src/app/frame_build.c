@@ -11,6 +11,7 @@
 
 #include "core/alloc.h"
 #include "core/library.h" /* for: sn_library_selected_outputs */
+#include "dist_view.h"
 
 sn_frame *sn_frame_create(void)
 {
@@ -31,6 +32,7 @@ void sn_frame_destroy(sn_frame *f)
     if (!f)
         return;
     sn_layout_destroy(f->layout);
+    sn_layout_destroy(f->race_lo);
     if (f->cache && f->cache_release)
         f->cache_release(f->cache);
     sn_free(f->ranks);
@@ -250,6 +252,60 @@ void sn_frame_place_view(sn_frame *f, const sn_view *v, sn_box area, double win_
     sn_frame_panes_of(f, v, area, fs, floor_px, compact, p); /* fitted box of the new layout */
 }
 
+/* The race panel of v into sc, with the computer's best drawn small (its
+ * layout fitted to the panel's drawing box, remade when either changes). */
+static void race_scene(sn_frame *f, const sn_view *v, const sn_panes *p, sn_scene *sc)
+{
+    if (p->race.w <= 0)
+        return;
+    sn_box d = sn_frame_race_drawing_box(v, p);
+    if (!v->race_best || d.w <= 0) {
+        sn_frame_scene_race(sc, v, p, NULL, 0, 0);
+        return;
+    }
+    if (!f->race_lo || f->race_gen != v->race_snap.gen || fabs(f->race_w - d.w) > 0.5 ||
+        fabs(f->race_h - d.h) > 0.5 || f->race_font != p->floor) {
+        sn_layout_destroy(f->race_lo);
+        f->race_lo = NULL;
+        sn_layout_opts o;
+        memset(&o, 0, sizeof o);
+        o.scale = 1.0;
+        o.fit_w = d.w;
+        o.fit_h = d.h;
+        o.min_font = p->floor + 1; /* a margin: the scaled text stays above the floor */
+        /* the drawing is scaled into the box: where the layout came out
+         * larger, its text is made larger so that it still meets the floor */
+        for (int pass = 0; pass < 3; pass++) {
+            sn_diag dg;
+            sn_diag_clear(&dg);
+            sn_layout_destroy(f->race_lo);
+            if (sn_layout_create_network(v->race_best, &o, &f->race_lo, &dg) != SN_OK) {
+                f->race_lo = NULL;
+                break;
+            }
+            double z = fmin(d.w / f->race_lo->width, d.h / f->race_lo->height);
+            if (z * o.min_font >= p->floor + 0.5)
+                break;
+            o.min_font = ceil(p->floor / z * 1.05) + 1;
+        }
+        f->race_gen = v->race_snap.gen;
+        f->race_w = d.w;
+        f->race_h = d.h;
+        f->race_font = p->floor;
+    }
+    const sn_layout *lo = f->race_lo;
+    if (!lo) {
+        sn_frame_scene_race(sc, v, p, NULL, 0, 0);
+        return;
+    }
+    sn_scene_reset(f->net, lo->width, lo->height);
+    sn_draw_state st;
+    sn_draw_state_init(&st);
+    st.step = lo->layer_count;
+    sn_diagram_scene(f->net, lo, sn_frame_theme(v), &st, NULL);
+    sn_frame_scene_race(sc, v, p, f->net, lo->width, lo->height);
+}
+
 /* This view's bars and status line (or heading) into sc. */
 sn_status sn_frame_view_scene(sn_frame *f, const sn_view *v, const sn_panes *p, bool compact,
                               const char *progress, sn_scene *sc)
@@ -262,6 +318,7 @@ sn_status sn_frame_view_scene(sn_frame *f, const sn_view *v, const sn_panes *p, 
         sn_frame_scene_heading(sc, v, p);
     else
         sn_frame_scene_status(sc, v, p, progress);
+    race_scene(f, v, p, sc);
     return sn_scene_status(sc);
 }
 
@@ -298,6 +355,8 @@ sn_box sn_frame_row_area(const sn_group *g, size_t i, double top, double w, doub
 static sn_status view_full_scene(sn_frame *f, const sn_view *v, sn_box area, double win_h, double s,
                                  bool compact, const char *progress, sn_scene *sc)
 {
+    if (sn_dist_view_on(v))
+        return sn_dist_view_scene(f, v, area, win_h, s, compact, progress, sc);
     sn_panes p;
     sn_frame_place_view(f, v, area, win_h, s, compact, &p);
     const sn_layout *lo = sn_frame_current(f, v);
@@ -448,6 +507,8 @@ bool sn_frame_edit_hit(sn_frame *f, const sn_view *v, double w, double h, double
 
 sn_status sn_frame_scene_diagram(sn_frame *f, const sn_view *v, sn_scene *sc, sn_diag *diag)
 {
+    if (sn_dist_view_on(v))
+        return sn_dist_view_picture(v, sc);
     const sn_layout *lo = sn_frame_layout(f, v, diag);
     if (!lo)
         return SN_ENOMEM;

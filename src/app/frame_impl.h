@@ -58,6 +58,11 @@ struct sn_frame {
     size_t shown_step, shown_anim_layer;
     sn_scene *sc;  /* this view's bars and status as last painted */
     sn_scene *net; /* scratch: a diagram strip or the overlay */
+    /* the race panel's drawing of the computer's best: its layout, for
+     * the view's race_snap.gen and the box it was fitted to */
+    sn_layout *race_lo;
+    uint64_t race_gen;
+    double race_w, race_h, race_font;
 };
 
 /* The layout if it is v's current one, else NULL. */

@@ -106,6 +106,7 @@ void sn_frame_panes_in(const sn_view *v, const sn_layout *lo, sn_box area, doubl
     p->font = font;
     p->floor = floor;
     p->edit_w = 0;
+    p->race = (sn_box){0, 0, 0, 0};
     if (compact) {
         double cap = round(font * 1.7);
         p->status = (sn_box){x, y, w, cap};
@@ -122,6 +123,12 @@ void sn_frame_panes_in(const sn_view *v, const sn_layout *lo, sn_box area, doubl
         double net_h = round(body * (v->zero_one || v->structure ? 0.74 : 0.60));
         p->net = (sn_box){x + pad, y + pad, w - 2 * pad, net_h};
         p->bars = (sn_box){x + pad, y + pad + net_h + pad, w - 2 * pad, body - net_h - pad};
+        if (v->edit && v->race_shown) {
+            /* the race panel takes the right of the bars' row */
+            double rw = round(fmin(fmax((w - 2 * pad) * 0.42, font * 24), (w - 2 * pad) * 0.6));
+            p->bars.w = fmax(p->bars.w - rw - pad, 1);
+            p->race = (sn_box){p->bars.x + p->bars.w + pad, p->bars.y, rw, p->bars.h};
+        }
     }
     p->fitted = p->net;
     if (lo && lo->width > 0 && lo->height > 0) {
@@ -810,6 +817,7 @@ static const help_line help_all[] = {
     {"", "reversed); drag one to move it", HELP_PAGE},
     {"  click, Tab", "select a comparator; Delete removes it", HELP_BOTH},
     {"  Ctrl+Z / Y", "undo / redo      Ctrl+S: save the network", HELP_WINDOW},
+    {"  C / L", "race the computer's search / load its best", HELP_WINDOW},
     {"  Ctrl+Z / Y", "undo / redo", HELP_PAGE},
     {"Ctrl+S", "download the network (bracket form)", HELP_PAGE},
     {"H, F1, ?", "this help      Q: quit", HELP_WINDOW},
@@ -890,6 +898,160 @@ void sn_frame_scene_help(sn_scene *sc, const sn_view *v, double w, double h, dou
     help_rows(sc, th, lines, fs, lh, 0, two ? split : count, bx + 1.5 * fs, y, kw1);
     if (two)
         help_rows(sc, th, lines, fs, lh, split + 1, count, bx + 4.5 * fs + cw1, y, kw2);
+}
+
+/* ---- the race panel */
+
+/* Text of the race panel: a little smaller than the status line. */
+static double race_font(const sn_panes *p)
+{
+    return fmax(p->font * 0.9, p->floor);
+}
+
+#define RACE_LINES 5
+
+static const char *plural(size_t k)
+{
+    return k == 1 ? "" : "s";
+}
+
+sn_box sn_frame_race_drawing_box(const sn_view *v, const sn_panes *p)
+{
+    (void)v;
+    double fs = race_font(p), lh = fs * 1.4, pad = round(p->font * 0.5);
+    sn_box r = p->race;
+    double top = r.y + pad + lh * RACE_LINES;
+    sn_box b = {r.x + pad, top, r.w - 2 * pad, r.y + r.h - pad - top};
+    if (b.w < fs * 4 || b.h < fs * 3)
+        return (sn_box){0, 0, 0, 0};
+    return b;
+}
+
+/* Put s (or, where it does not fit, the shorter alt, or the shortest alt2)
+ * at (x, y) within maxw; where none fits, a note says so. */
+static void race_text3(sn_scene *sc, double x, double y, double maxw, const char *s,
+                       const char *alt, const char *alt2, double fs, bool bold, sn_rgb c)
+{
+    if (text_w(s, fs, bold) > maxw)
+        s = alt;
+    if (s && alt2 && text_w(s, fs, bold) > maxw)
+        s = alt2;
+    if (!s || text_w(s, fs, bold) > maxw) {
+        sn_scene_note(sc, SN_NOTE_LABELS_OMITTED, 1, "race panel: a line too long for the panel");
+        return;
+    }
+    put_text(sc, x, y, s, fs, bold, SN_TEXT_LEFT, c, SN_ROLE_LABEL);
+}
+
+static void race_text(sn_scene *sc, double x, double y, double maxw, const char *s, const char *alt,
+                      double fs, bool bold, sn_rgb c)
+{
+    race_text3(sc, x, y, maxw, s, alt, NULL, fs, bold, c);
+}
+
+void sn_frame_scene_race(sn_scene *sc, const sn_view *v, const sn_panes *p, const sn_scene *drawing,
+                         double lw, double lh_units)
+{
+    sn_box r = p->race;
+    if (r.w <= 0 || r.h <= 0)
+        return;
+    const sn_theme *th = theme_of(v);
+    const sn_race_snap *rs = &v->race_snap;
+    clip_box(sc, r);
+    sn_scene_style box = sn_scene_fill(ink(th->band));
+    box.stroke = ink(th->stage);
+    box.width = 1;
+    sn_scene_rect(sc, r.x + 0.5, r.y + 0.5, r.w - 1, r.h - 1, 0, &box,
+                  sn_scene_tag_of(SN_ROLE_PANEL));
+    double fs = race_font(p), lh = fs * 1.4, pad = round(p->font * 0.5);
+    double x = r.x + pad, maxw = r.w - 2 * pad;
+    double y = r.y + pad + sn_scene_font_ascent(fs);
+    uint32_t n = rs->n ? rs->n : v->n;
+    char a[240], b[200], c[120];
+    snprintf(a, sizeof a, "Race on %u wires: you against the computer", n);
+    snprintf(b, sizeof b, "Race, %u wires", n);
+    race_text(sc, x, y, maxw, a, b, fs, true, th->text);
+    y += lh;
+    /* the computer */
+    char state[120];
+    switch (rs->state) {
+    case SN_RACE_RUNNING:
+        snprintf(state, sizeof state, "searching, %.0f s", floor(rs->elapsed_s));
+        break;
+    case SN_RACE_DONE:
+        if (rs->found_s < 0.1)
+            snprintf(state, sizeof state, "best known, in under 0.1 s");
+        else
+            snprintf(state, sizeof state, "best known, in %.1f s", rs->found_s);
+        break;
+    case SN_RACE_STOPPED:
+        snprintf(state, sizeof state, "stopped after %.0f s", floor(rs->elapsed_s));
+        break;
+    case SN_RACE_FAILED: snprintf(state, sizeof state, "failed: %.80s", rs->why); break;
+    case SN_RACE_OFF: snprintf(state, sizeof state, "not started"); break;
+    }
+    if (rs->n && rs->n != v->n) /* another network was loaded: its race stopped */
+        snprintf(state, sizeof state, "stopped: n is %u now", v->n);
+    if (rs->have_best) {
+        snprintf(a, sizeof a, "Computer: %zu comparator%s, %zu layer%s (%s)", rs->size,
+                 plural(rs->size), rs->depth, plural(rs->depth), state);
+        snprintf(b, sizeof b, "Computer: %zu cmp, %zu layer%s (%s)", rs->size, rs->depth,
+                 plural(rs->depth), state);
+        snprintf(c, sizeof c, "Computer: %zu cmp, %zu layer%s", rs->size, rs->depth,
+                 plural(rs->depth));
+    } else {
+        snprintf(a, sizeof a, "Computer: nothing yet (%s)", state);
+        snprintf(b, sizeof b, "Computer: nothing yet");
+        c[0] = '\0';
+    }
+    race_text3(sc, x, y, maxw, a, b, c[0] ? c : NULL, fs, false,
+               rs->state == SN_RACE_FAILED ? error_red(v) : th->text);
+    y += lh;
+    /* the student */
+    char verdict[160];
+    sn_view_verdict_text(v, verdict, sizeof verdict);
+    size_t size = v->cmp_before[v->layers];
+    bool sorts = verdict[0] && v->verdict == SN_VERDICT_SORTS;
+    bool fails = verdict[0] && v->verdict == SN_VERDICT_FAILS;
+    snprintf(a, sizeof a, "You: %zu comparator%s, %zu layer%s, %s", size, plural(size), v->layers,
+             plural(v->layers),
+             sorts        ? "sorts"
+             : fails      ? "does NOT sort"
+             : verdict[0] ? verdict
+                          : "not checked");
+    snprintf(b, sizeof b, "You: %zu cmp, %zu layer%s", size, v->layers, plural(v->layers));
+    race_text(sc, x, y, maxw, a, b, fs, false,
+              sorts   ? good_green(v)
+              : fails ? error_red(v)
+                      : th->text);
+    y += lh;
+    /* who is ahead */
+    char detail[96];
+    const char *who = sn_view_race_ahead(v, detail, sizeof detail);
+    if (detail[0])
+        snprintf(a, sizeof a, "Ahead: %s (%s)", who, detail);
+    else
+        snprintf(a, sizeof a, "Ahead: %s", who);
+    snprintf(b, sizeof b, "Ahead: %s", who);
+    sn_rgb wc = strcmp(who, "you") == 0            ? good_green(v)
+                : strcmp(who, "the computer") == 0 ? error_red(v)
+                                                   : th->text;
+    race_text(sc, x, y, maxw, a, b, fs, true, wc);
+    y += lh;
+    race_text(sc, x, y, maxw,
+              rs->state == SN_RACE_RUNNING ? "L: load its network (Ctrl+Z undoes)   C: stop"
+                                           : "L: load its network (Ctrl+Z undoes)   C: race again",
+              "L: load   C: stop / again", fs, false, th->wire);
+    /* the computer's network, small */
+    sn_box d = sn_frame_race_drawing_box(v, p);
+    if (drawing && d.w > 0 && lw > 0 && lh_units > 0) {
+        double z = fmin(d.w / lw, d.h / lh_units);
+        double ox = d.x + (d.w - lw * z) / 2, oy = d.y + (d.h - lh_units * z) / 2;
+        clip_box(sc, d);
+        sn_frame_scene_append(sc, drawing, z, ox, oy);
+        sn_scene_clip_pop(sc);
+    }
+    sn_scene_clip_pop(sc);
 }
 
 /* ---- on the network (layout units) */

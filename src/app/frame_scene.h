@@ -37,6 +37,7 @@ typedef struct sn_panes {
     sn_box bars;   /* the bars pane */
     sn_box status; /* the status line(s) (compact: the row's heading) */
     double edit_w; /* edit mode: layout width the pane is fitted to (0: none) */
+    sn_box race;   /* edit mode: the race panel, right of the bars (w 0: none) */
 } sn_panes;
 
 /* What a lesson adds to a frame (all borrowed, each may be NULL). */
@@ -92,6 +93,16 @@ void sn_frame_scene_group_status(sn_scene *sc, const sn_group *g, sn_box b, doub
  * with sc, also its primitives. */
 double sn_frame_scene_caption(sn_scene *sc, const sn_view *v, const sn_frame_extra *x, double w,
                               double font, double floor);
+
+/* The box of the race panel's small drawing of the computer's network
+ * (w or h 0: no room for one). */
+sn_box sn_frame_race_drawing_box(const sn_view *v, const sn_panes *p);
+/* The race panel into p->race: the computer's best (size, layers, time),
+ * the student's network and its verdict, who is ahead, the keys; and
+ * `drawing` (the computer's network as a diagram scene in layout units,
+ * lw x lh; may be NULL) scaled into sn_frame_race_drawing_box. */
+void sn_frame_scene_race(sn_scene *sc, const sn_view *v, const sn_panes *p, const sn_scene *drawing,
+                         double lw, double lh);
 
 /* The keys in a box over a w x h frame. */
 void sn_frame_scene_help(sn_scene *sc, const sn_view *v, double w, double h, double font,

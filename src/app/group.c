@@ -180,6 +180,8 @@ bool sn_group_action(sn_group *g, sn_action a)
     case SN_ACT_REDO:
     case SN_ACT_DELETE:
     case SN_ACT_SELECT:
+    case SN_ACT_RACE:
+    case SN_ACT_RACE_LOAD:
     case SN_ACT_SAVE_NET: return refuse(g, a);
     case SN_ACT_HELP:
     case SN_ACT_SAVE_SVG:

@@ -310,14 +310,15 @@ static sn_status parse_line(parser *p, sn_lesson *l, char *key, char *val, unsig
             sn_action a = ev[i].act;
             bool effect = k == SN_SCRIPT_ACTION &&
                           (a == SN_ACT_SAVE_SVG || a == SN_ACT_SAVE_PNG || a == SN_ACT_SAVE_NET ||
-                           a == SN_ACT_QUIT || a == SN_ACT_FULLSCREEN || a == SN_ACT_RELOAD);
+                           a == SN_ACT_QUIT || a == SN_ACT_FULLSCREEN || a == SN_ACT_RELOAD ||
+                           a == SN_ACT_RACE || a == SN_ACT_RACE_LOAD);
             bool mouse = k == SN_SCRIPT_CLICK || k == SN_SCRIPT_DCLICK || k == SN_SCRIPT_WHEEL ||
-                         k == SN_SCRIPT_DRAG || k == SN_SCRIPT_SAVE;
+                         k == SN_SCRIPT_DRAG || k == SN_SCRIPT_SAVE || k == SN_SCRIPT_RACE;
             if (effect || mouse) {
                 sn_free(ev);
                 return err(p, vcol,
                            "a lesson's keys are key names, wait:MS and the edit verbs add, del, "
-                           "move and select (no mouse, no saving, reloading or quitting)%s",
+                           "move and select (no mouse, no saving, reloading, quitting or racing)%s",
                            "");
             }
         }

@@ -74,9 +74,24 @@ static bool is_edit_verb(const char *tok, size_t len)
     return false;
 }
 
+/* race, race:from, race:stop, race:wait, race:load; false if tok is none. */
+static bool parse_race(const char *tok, sn_script_event *ev)
+{
+    static const char *const ops[] = {"race", "race:from", "race:stop", "race:wait", "race:load"};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strcmp(tok, ops[i]) == 0) {
+            ev->kind = SN_SCRIPT_RACE;
+            ev->i = (long)i; /* in the order of sn_script_race */
+            return true;
+        }
+    return false;
+}
+
 static sn_status parse_token(const char *tok, sn_script_event *ev)
 {
     memset(ev, 0, sizeof *ev);
+    if (parse_race(tok, ev))
+        return SN_OK;
     const char *colon = strchr(tok, ':');
     if (!colon) {
         ev->kind = SN_SCRIPT_ACTION;
@@ -148,7 +163,8 @@ sn_status sn_script_parse(const char *text, sn_script_event **out, size_t *count
                                "script column %lu: '%.*s' is not a key name, wait:MS, "
                                "click:X,Y, dclick:X,Y, wheel:X,Y,N, drag:X,Y,DX,DY, "
                                "add:I,J[,COL], del:LAYER,INDEX, move:LAYER,INDEX,COL, "
-                               "select:LAYER,INDEX or save:FILE (numbers from 0)",
+                               "select:LAYER,INDEX, save:FILE (numbers from 0), race or "
+                               "race:from|stop|wait|load",
                                (unsigned long)(start - text) + 1, (int)(len > 40 ? 40 : len),
                                start);
         }
@@ -189,6 +205,8 @@ bool sn_script_can_fail(const sn_script_event *ev)
     case SN_ACT_DELETE:
     case SN_ACT_SELECT:
     case SN_ACT_SAVE_NET:
+    case SN_ACT_RACE:
+    case SN_ACT_RACE_LOAD:
     case SN_ACT_SAVE_SVG:
     case SN_ACT_SAVE_PNG: return true;
     default: return false;

@@ -19,6 +19,8 @@
 #include "core/check.h"
 #include "core/format.h"
 #include "core/library.h"
+#include "render/dist_scene.h" /* for: sn_dist_spec_is */
+#include "dist_view.h"
 #include "edit.h"
 #include "verdict.h"
 
@@ -84,6 +86,8 @@ static const struct {
     {"ctrl+plus", SN_ACT_FONT_UP},
     {"ctrl+minus", SN_ACT_FONT_DOWN},
     {"m", SN_ACT_MUTE},
+    {"c", SN_ACT_RACE},
+    {"l", SN_ACT_RACE_LOAD},
 };
 
 sn_action sn_action_parse(const char *name)
@@ -305,6 +309,8 @@ static sn_status input_for(sn_view *v, uint32_t n, sn_input_kind *kind, uint32_t
 static void edit_reset(sn_view *v);
 static bool edit_begin(sn_view *v);
 static void verdict_start(sn_view *v);
+static void race_new_network(sn_view *v);
+static bool race_poll(sn_view *v);
 
 /* Install schedule s (consumed): new input of the same kind, fresh trace.
  * An edited version (edited) keeps the camera and stays at the end when
@@ -362,6 +368,7 @@ static bool set_schedule(sn_view *v, sn_schedule *s, bool edited)
         edit_reset(v);
         if (v->edit)
             edit_begin(v);
+        race_new_network(v);
     }
     return true;
 }
@@ -476,6 +483,8 @@ static bool is_generator_name(const char *spec)
 
 sn_status sn_view_init(sn_view *v, const char *spec, const sn_view_input *in, sn_diag *diag)
 {
+    if (sn_dist_spec_is(spec)) /* the merge-split picture of a network on P wires */
+        return sn_dist_view_init(v, spec, in, diag);
     sn_schedule *s = NULL;
     sn_status st = sn_schedule_load(spec, &s, diag);
     if (st != SN_OK) {
@@ -556,6 +565,8 @@ void sn_view_cleanup(sn_view *v)
     edit_reset(v);
     sn_free(v->hist);
     sn_verdict_destroy(v->worker);
+    sn_race_destroy(v->race); /* stops and joins its search */
+    sn_network_destroy(v->race_best);
     sn_schedule_destroy(v->sched);
     sn_trace_destroy(v->trace);
     sn_free(v->cmp_before);
@@ -1000,8 +1011,12 @@ static bool toggle_edit(sn_view *v)
     if (v->edit) {
         v->edit = false;
         v->preview.on = false;
-        sn_view_message(v, false, "edit mode off%s",
-                        sn_view_unsaved(v) ? " (the edits are not saved: Ctrl+S)" : "");
+        bool raced = sn_race_stop(v->race);
+        race_poll(v);
+        v->race_shown = false;
+        sn_view_message(v, false, "edit mode off%s%s",
+                        sn_view_unsaved(v) ? " (the edits are not saved: Ctrl+S)" : "",
+                        raced ? "; the race is stopped" : "");
         return true;
     }
     v->edit = true;
@@ -1066,6 +1081,208 @@ bool sn_view_is_redundant(const sn_view *v, size_t index)
             hi = mid;
     }
     return lo < v->redundant_count && v->redundant[lo] == index;
+}
+
+/* ---- the race */
+
+/* Take the race's snapshot (and a copy of a new best). true when what the
+ * panel shows changed (a new best, a new state, another whole second). */
+static bool race_poll(sn_view *v)
+{
+    if (!v->race)
+        return false;
+    sn_race_snap old = v->race_snap;
+    sn_network *best = NULL;
+    sn_race_poll(v->race, &v->race_snap, old.gen, &best);
+    if (best) {
+        sn_network_destroy(v->race_best);
+        v->race_best = best;
+    } else if (v->race_snap.gen != old.gen && !v->race_snap.have_best) {
+        sn_network_destroy(v->race_best); /* a new race: nothing found yet */
+        v->race_best = NULL;
+    }
+    bool changed = v->race_snap.gen != old.gen || v->race_snap.state != old.state ||
+                   floor(v->race_snap.elapsed_s) != floor(old.elapsed_s);
+    if (changed && old.state == SN_RACE_RUNNING && v->race_snap.state == SN_RACE_DONE) {
+        char when[32];
+        if (v->race_snap.found_s < 0.1)
+            snprintf(when, sizeof when, "under 0.1 s");
+        else
+            snprintf(when, sizeof when, "%.1f s", v->race_snap.found_s);
+        sn_view_message(v, false,
+                        "the computer reached %zu comparators (best known) in %s: L loads its "
+                        "network",
+                        v->race_snap.size, when);
+    }
+    if (changed && old.state == SN_RACE_RUNNING && v->race_snap.state == SN_RACE_FAILED)
+        sn_view_message(v, true, "race: %s", v->race_snap.why);
+    return changed;
+}
+
+/* Another network was loaded: a race for another n stops. */
+static void race_new_network(sn_view *v)
+{
+    if (!v->race || v->race_snap.n == v->n)
+        return;
+    if (sn_race_stop(v->race)) {
+        race_poll(v);
+        sn_view_message(v, false,
+                        "%s: the race on %u wires is stopped (n changed; C starts one on %u)",
+                        v->name, v->race_snap.n, v->n);
+    }
+}
+
+bool sn_view_race_start(sn_view *v, bool from_student)
+{
+    sn_api_check(view_ok(v));
+    if (!editing(v, "race"))
+        return false;
+    if (!v->race && !(v->race = sn_race_create())) {
+        sn_view_message(v, true, "race: out of memory");
+        return false;
+    }
+    size_t goal = sn_library_best_size(v->n);
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_status st = sn_race_start(v->race, v->n, from_student ? v->hist[v->hist_pos] : NULL, goal, 0,
+                                 ++v->race_seed, &d);
+    if (st != SN_OK) {
+        race_poll(v);
+        sn_view_message(v, true, "race: %s", d.text[0] ? d.text : sn_status_str(st));
+        return false;
+    }
+    v->race_shown = true;
+    if (goal)
+        sn_view_message(v, false,
+                        "race: the computer searches %u wires%s for the best known %zu "
+                        "comparators; C stops it, L loads its network",
+                        v->n, from_student ? " from your network" : "", goal);
+    else
+        sn_view_message(v, false,
+                        "race: the computer searches %u wires%s until C stops it; L loads its "
+                        "network",
+                        v->n, from_student ? " from your network" : "");
+    /* a race that has ended already (a small n) is announced by the poll */
+    v->race_snap.state = SN_RACE_RUNNING;
+    race_poll(v);
+    return true;
+}
+
+bool sn_view_race_stop(sn_view *v)
+{
+    sn_api_check(view_ok(v));
+    if (!sn_race_stop(v->race)) {
+        race_poll(v);
+        if (v->race_snap.state == SN_RACE_OFF) {
+            sn_view_message(v, true, "race stop: no race is running (C starts one in edit mode)");
+            return false;
+        }
+        sn_view_message(v, false, "race stop: the race has ended already (%s)",
+                        sn_race_state_name(v->race_snap.state));
+        return true;
+    }
+    race_poll(v);
+    sn_view_message(v, false, "race stopped after %.0f s: the computer's best %s",
+                    v->race_snap.elapsed_s,
+                    v->race_snap.have_best ? "stays (L loads it)" : "was not found yet");
+    return true;
+}
+
+bool sn_view_race_wait(sn_view *v)
+{
+    sn_api_check(view_ok(v));
+    if (v->race && v->race_snap.state == SN_RACE_RUNNING &&
+        (v->race_snap.goal == 0 || v->race_snap.n > SN_VIEW_RACE_WAIT_MAX_N)) {
+        sn_view_message(v, true,
+                        "race wait: on %u wires the computer may take minutes or never reach "
+                        "the best known size; race:wait waits up to %u wires (race:stop ends "
+                        "a race)",
+                        v->race_snap.n, SN_VIEW_RACE_WAIT_MAX_N);
+        return false;
+    }
+    sn_race_wait(v->race);
+    race_poll(v);
+    if (v->race_snap.state != SN_RACE_DONE) {
+        sn_view_message(v, true, "race wait: %s",
+                        v->race_snap.state == SN_RACE_OFF ? "no race was started (race starts one)"
+                        : v->race_snap.state == SN_RACE_FAILED ? v->race_snap.why
+                                                               : "the race was stopped");
+        return false;
+    }
+    return true;
+}
+
+bool sn_view_race_load(sn_view *v)
+{
+    sn_api_check(view_ok(v));
+    if (!editing(v, "race load"))
+        return false;
+    race_poll(v);
+    if (!v->race_best) {
+        sn_view_message(v, true, "race load: the computer has no network yet%s",
+                        v->race_snap.state == SN_RACE_OFF ? " (C starts the race)" : "");
+        return false;
+    }
+    if (sn_network_wires(v->race_best) != v->n) {
+        sn_view_message(v, true, "race load: the computer's network has %u wires, yours %u",
+                        sn_network_wires(v->race_best), v->n);
+        return false;
+    }
+    if (sn_network_equal(v->race_best, v->hist[v->hist_pos])) {
+        sn_view_message(v, false, "race load: the editor holds the computer's network already");
+        return true;
+    }
+    sn_network *copy = sn_network_clone(v->race_best);
+    if (!copy) {
+        sn_view_message(v, true, "race load: out of memory");
+        return false;
+    }
+    if (!apply(v, copy))
+        return false;
+    v->sel_layer = v->sel_index = -1;
+    sn_view_message(v, false,
+                    "loaded the computer's network: %zu comparator%s, %zu layer%s (Ctrl+Z undoes)",
+                    v->race_snap.size, v->race_snap.size == 1 ? "" : "s", v->race_snap.depth,
+                    v->race_snap.depth == 1 ? "" : "s");
+    return true;
+}
+
+const char *sn_view_race_ahead(const sn_view *v, char *detail, size_t cap)
+{
+    if (detail && cap)
+        detail[0] = '\0';
+    const sn_race_snap *r = &v->race_snap;
+    if (!v->race_shown || r->state == SN_RACE_OFF)
+        return "";
+    bool mine = v->edit && v->verdict_net == v->net_id && v->verdict == SN_VERDICT_SORTS;
+    size_t size = v->cmp_before[v->layers], depth = v->layers;
+    if (!r->have_best && !mine)
+        return "nobody yet";
+    if (!r->have_best) {
+        if (detail)
+            snprintf(detail, cap, "yours sorts, the computer has none yet");
+        return "you";
+    }
+    if (!mine) {
+        if (detail)
+            snprintf(detail, cap, "yours does not sort yet");
+        return "the computer";
+    }
+    if (size != r->size || depth != r->depth) {
+        bool you = size < r->size || (size == r->size && depth < r->depth);
+        if (detail) {
+            if (size != r->size)
+                snprintf(detail, cap, "%zu against %zu comparators", you ? size : r->size,
+                         you ? r->size : size);
+            else
+                snprintf(detail, cap, "same size, %zu against %zu layers", you ? depth : r->depth,
+                         you ? r->depth : depth);
+        }
+        return you ? "you" : "the computer";
+    }
+    if (detail)
+        snprintf(detail, cap, "%zu comparators, %zu layers each", size, depth);
+    return "a tie";
 }
 
 /* ---- stepping */
@@ -1397,6 +1614,13 @@ bool sn_view_action(sn_view *v, sn_action a)
         return true;
     case SN_ACT_STRUCTURE: toggle_structure(v); return true;
     case SN_ACT_ZERO_ONE: toggle_zero_one(v); return true;
+    case SN_ACT_RACE:
+        if (v->race_snap.state == SN_RACE_RUNNING && v->race_shown)
+            sn_view_race_stop(v);
+        else
+            sn_view_race_start(v, false);
+        return true;
+    case SN_ACT_RACE_LOAD: sn_view_race_load(v); return true;
     case SN_ACT_FIT:
         v->zoom = 1;
         v->pan_x = v->pan_y = 0;
@@ -1420,6 +1644,7 @@ bool sn_view_tick(sn_view *v, double dt_ms)
 {
     sn_api_check(view_ok(v));
     bool changed = verdict_poll(v, false);
+    changed |= race_poll(v);
     if (v->anim_ms > 0) {
         v->anim_ms = v->anim_ms > dt_ms ? v->anim_ms - dt_ms : 0;
         changed = true;
@@ -1598,6 +1823,8 @@ void sn_view_status_parts(const sn_view *v, sn_view_status *st)
                      v->gpu_built ? "OpenCL: not checked (G)" : "OpenCL: not built");
         snprintf(st->gpu_short, sizeof st->gpu_short, "%s", v->gpu_built ? "G: check" : "");
     }
+    if (v->dist_keys && !v->edit)
+        sn_dist_view_status(v, st); /* counts and verdict of the blocks */
 }
 
 const char *sn_view_status_text(const sn_view *v, char *buf, size_t cap)

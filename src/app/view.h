@@ -22,6 +22,7 @@
 #include "core/input.h"
 #include "core/schedule.h"
 #include "core/status.h"
+#include "race.h"
 #include "render/palette.h"
 
 /* Largest n the window accepts (the diagram materializes every comparator). */
@@ -83,6 +84,8 @@ typedef enum sn_action {
     SN_ACT_FONT_UP,   /* all text larger (Ctrl +) */
     SN_ACT_FONT_DOWN, /* all text smaller (Ctrl -) */
     SN_ACT_MUTE,      /* sound on / off (M) */
+    SN_ACT_RACE,      /* edit mode: race the computer's search (C; again: stop it) */
+    SN_ACT_RACE_LOAD, /* edit mode: the computer's best into the editor (L) */
     SN_ACT_COUNT
 } sn_action;
 
@@ -185,6 +188,7 @@ typedef struct sn_view {
     bool sound;            /* comparisons play tones (M toggles) */
     bool structure;        /* draw the structure blocks */
     bool zero_one;         /* draw the 0-1 chart and wire states */
+    uint32_t dist_keys;    /* dist:P,NET: keys a rank of its picture (0: none; dist_view.h) */
     bool gpu_built;        /* OpenCL part present */
     sn_view_gpu_fn gpu_fn; /* G runs this (NULL: G explains why it cannot) */
     void *gpu_ctx;
@@ -210,6 +214,12 @@ typedef struct sn_view {
     size_t *redundant;         /* comparator indices that never swap (owned) */
     size_t redundant_count;
     char verdict_why[256]; /* UNKNOWN: why */
+    /* edit mode's race against the computer's search (race.h) */
+    struct sn_race *race;         /* owned; made on first use */
+    bool race_shown;              /* the race panel is on (until E ends edit mode) */
+    sn_race_snap race_snap;       /* the last snapshot taken (sn_view_tick) */
+    struct sn_network *race_best; /* its best network (owned), or NULL */
+    uint64_t race_seed;           /* the next race's seed */
 
     char message[512]; /* the line under the status line */
     bool message_error;
@@ -294,6 +304,30 @@ void sn_view_settle(sn_view *v);
 const char *sn_view_verdict_text(const sn_view *v, char *buf, size_t cap);
 /* "5 comparators, best known 5; 3 layers" (no "best known" past the table). */
 const char *sn_view_size_text(const sn_view *v, char *buf, size_t cap);
+/* ---- the race (edit mode): the computer's search for the same n on a
+ * thread of its own (race.h), its best shown in a panel beside the
+ * student's network. A new network of another n stops it (the panel then
+ * says so); leaving edit mode stops it and hides the panel. */
+
+/* Start a race (stopping one that runs): from scratch, or from the shown
+ * network with from_student. It ends by itself at the best known size
+ * for n, or runs until stopped where none is known. */
+bool sn_view_race_start(sn_view *v, bool from_student);
+/* Stop the running race (the panel and its best stay). */
+bool sn_view_race_stop(sn_view *v);
+/* Block until the running race reaches its goal (scripted runs: a wait
+ * on a condition); refuses, with a message, a race that may not end: one
+ * on more than SN_VIEW_RACE_WAIT_MAX_N wires, where the best known size
+ * takes the search seconds (docs/search.md: n <= 12 within 60 s on a
+ * loaded machine, 13 and up minutes or more). */
+#define SN_VIEW_RACE_WAIT_MAX_N 12u
+bool sn_view_race_wait(sn_view *v);
+/* Load the computer's best into the editor as a new version (undoable). */
+bool sn_view_race_load(sn_view *v);
+/* "the computer", "you", "a tie", "nobody yet" ("" without a race), and
+ * why in detail (may be NULL). */
+const char *sn_view_race_ahead(const sn_view *v, char *detail, size_t cap);
+
 /* Is comparator `index` (in layer order) redundant by the current verdict? */
 bool sn_view_is_redundant(const sn_view *v, size_t index);
 

@@ -296,7 +296,7 @@ int cli_out_open(cli_out *o, const char *path)
     o->tmp = sn_malloc(len + 32);
     if (!o->path || !o->tmp) {
         cli_out_abort(o);
-        return cli_error(CLI_USAGE, path, "out of memory");
+        return cli_error(CLI_DEVICE, path, "out of memory");
     }
     /* The temporary sits beside the target so rename() stays on one file
      * system and is atomic. mkstemp makes it private and unique. */

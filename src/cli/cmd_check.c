@@ -58,8 +58,8 @@ static void help(void)
 #else
            "  --device D    check on an OpenCL device (not in this build)\n"
 #endif
-           "  mpirun -np P sortnet check NET --method bruteforce: the inputs split\n"
-           "                over P MPI ranks (a build with MPI); rank 0 prints the verdict\n"
+           "  mpirun -np P sortnet check NET --method bruteforce [--device opencl]: split\n"
+           "                over P MPI ranks, on their cores or OpenCL devices (dist --help)\n"
            "  -h, --help    this text\n");
 }
 
@@ -332,12 +332,12 @@ static sn_status run_check(const sn_network *net, const check_mode *mode, const 
                            const char *dev_spec, const sn_check_options *opt, sn_check_result *res,
                            sn_diag *d, char devname[320])
 {
+#ifdef SN_HAVE_MPI /* under mpirun: brute force split over the ranks (cmd_dist.c) */
+    if (cli_dist_check_wanted(opt, device != NULL, strcmp(mode->name, "sort") == 0))
+        return cli_dist_check(net, opt, device, res, d, devname);
+#endif
     if (strcmp(mode->name, "sort") != 0)
         return run_mode(net, mode, opt, res, d);
-#ifdef SN_HAVE_MPI /* under mpirun: brute force split over the ranks (cmd_dist.c) */
-    if (!device && cli_dist_check_wanted(opt))
-        return cli_dist_check(net, opt, res, d, devname);
-#endif
 #ifdef SN_HAVE_OPENCL
     if (device) {
         sn_gpu *g = NULL;

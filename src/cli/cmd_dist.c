@@ -77,7 +77,12 @@ static void dist_help(void)
         "                  \"bytes_sent\",\"keys_per_second\"}\n"
         "  -h, --help      this text\n\n"
         "The distributed proof: `mpirun -np P sortnet check NET --method bruteforce`\n"
-        "splits the 0-1 brute force over the ranks (see `sortnet check --help`).\n");
+        "splits the 0-1 brute force over the ranks, each its range of the inputs on\n"
+        "its cores; rank 0 prints the verdict (as one process would) and \"checked on:\n"
+        "P MPI ranks\". With `--device opencl` (the method may then be left out) each\n"
+        "rank checks its range on its own OpenCL device, the host's GPUs taken in turn\n"
+        "by local rank (ranks of a one-GPU host share it; no GPU: the default device,\n"
+        "e.g. pocl); `--device opencl:P:D` puts every rank on that device.\n");
 }
 
 /* --timeout: the job ends, never hangs (a dead partner blocks an exchange) */
@@ -333,8 +338,13 @@ static int dist_sort(int argc, char **argv, int rank, int ranks)
     timeout_rank = rank;
     signal(SIGTERM, on_term);
     if (timeout) {
+        /* Rank 0 ends the job at the timeout with its message; mpirun then
+         * ends the others. They wait 10 s longer (only a backstop for a
+         * rank 0 that is stopped): were all armed alike, the first to
+         * fire under load could be another rank, and mpirun's SIGTERM
+         * would reach rank 0 before its alarm, hiding the cause. */
         signal(SIGALRM, on_alarm);
-        alarm((unsigned)timeout);
+        alarm((unsigned)(rank == 0 ? timeout : timeout + 10));
     }
     sn_dist_report rep;
     sn_diag d;
@@ -396,15 +406,16 @@ int cmd_dist(int argc, char **argv)
     return rc;
 }
 
-bool cli_dist_check_wanted(const sn_check_options *opt)
+bool cli_dist_check_wanted(const sn_check_options *opt, bool device, bool sort_mode)
 {
-    if (opt->method != SN_CHECK_BRUTEFORCE || !sn_dist_launched())
+    if (!sn_dist_launched())
         return false;
     sn_diag d;
-    if (sn_dist_init(&d) != SN_OK)
+    if (sn_dist_init(&d) != SN_OK || sn_dist_size() < 2)
         return false;
-    if (sn_dist_size() < 2)
-        return false;
+    /* the device checks by brute force only: there method auto means it too */
+    bool split = sort_mode &&
+                 (opt->method == SN_CHECK_BRUTEFORCE || (device && opt->method == SN_CHECK_AUTO));
     if (sn_dist_rank() != 0) {
         /* every rank reaches the same verdict: rank 0 alone prints it */
         fflush(stdout);
@@ -415,13 +426,20 @@ bool cli_dist_check_wanted(const sn_check_options *opt)
             dup2(nul, 2);
             close(nul);
         }
+    } else if (!split) {
+        fprintf(stderr,
+                "sortnet: check: under mpirun only the brute force (--method bruteforce, or "
+                "--device) is split over the ranks; each of the %d ranks checks alone and rank 0 "
+                "prints\n",
+                sn_dist_size());
     }
-    return true;
+    return split;
 }
 
-sn_status cli_dist_check(const sn_network *net, const sn_check_options *opt, sn_check_result *res,
-                         sn_diag *diag, char *where)
+sn_status cli_dist_check(const sn_network *net, const sn_check_options *opt, const char *device,
+                         sn_check_result *res, sn_diag *diag, char *where)
 {
-    snprintf(where, 320, "%d MPI ranks, each its range of the 0-1 inputs", sn_dist_size());
-    return sn_dist_check(net, opt, res, diag);
+    /* "opencl": each rank its own device (""), "opencl:P:D": that one */
+    const char *spec = device ? (device[6] == ':' ? device + 7 : "") : NULL;
+    return sn_dist_check(net, opt, spec, res, where, diag);
 }

@@ -8,15 +8,20 @@
 #include "core/check.h"
 #include "dist/dist.h"
 
-/* Whether this check runs split over MPI ranks: method bruteforce and the
- * process started by mpirun in a job of 2 or more ranks (MPI is then
- * started, and the other ranks' stdout and stderr silenced: rank 0 prints
- * the verdict they all reach). */
-bool cli_dist_check_wanted(const sn_check_options *opt);
-/* sn_dist_check: collective; *res the same on every rank; where[320]
- * receives "P MPI ranks" for the report's "checked on" line. */
-sn_status cli_dist_check(const sn_network *net, const sn_check_options *opt, sn_check_result *res,
-                         sn_diag *diag, char *where);
+/* Whether this check runs split over MPI ranks: sort_mode (the check of a
+ * sort, not a median or selection), method bruteforce (or, with device,
+ * auto: the device checks by brute force only) and the process started by
+ * mpirun in a job of 2 or more ranks. In such a job MPI is started and the
+ * other ranks' stdout and stderr are silenced whatever the answer (rank 0
+ * prints the verdict they all reach); when the check is not split, rank 0
+ * says that each rank checks alone. */
+bool cli_dist_check_wanted(const sn_check_options *opt, bool device, bool sort_mode);
+/* sn_dist_check: collective; *res the same on every rank; device: check's
+ * --device argument, NULL (the ranks' cores), "opencl" (each rank its own
+ * OpenCL device, by local rank) or "opencl:P:D"; where[320] receives "P
+ * MPI ranks ..." for the report's "checked on" line. */
+sn_status cli_dist_check(const sn_network *net, const sn_check_options *opt, const char *device,
+                         sn_check_result *res, sn_diag *diag, char *where);
 
 /* The report of `dist sort` (cmd_dist_report.c): alg "network" or
  * "sample", net the network's name (NULL for sample sort). The JSON one

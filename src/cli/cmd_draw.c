@@ -15,6 +15,8 @@
 #include "core/analysis.h"
 #include "core/exec.h"
 #include "core/input.h"
+#include "cmd_draw_dist.h"
+#include "render/dist_scene.h"
 #include "render/export.h"
 #include "render/layout.h"
 #include "render/scene.h" /* for: SN_SCENE_MIN_FONT */
@@ -25,7 +27,8 @@
 
 static void help(void)
 {
-    printf("usage: sortnet draw NET [NET2 [NET3]] -o FILE [options]\n\n"
+    printf("usage: sortnet draw NET [NET2 [NET3]] -o FILE [options]\n"
+           "       sortnet draw dist:P[,NET] -o FILE [--keys K] [--seed S] [--step K]\n\n"
            "Draw NET (a generator such as bitonic:16, a file, or - for stdin). The format\n"
            "comes from FILE's extension: .svg, .png, .pdf or .tex (TikZ for pdflatex);\n"
            "-o - writes SVG to standard output. Two or three networks with the same n\n"
@@ -60,6 +63,7 @@ static void help(void)
            "find no free place are left out rather than overlap.\n\n",
            SN_ZERO_ONE_MAX_WIRES, DRAW_SLIDE_W, DRAW_SLIDE_H, SN_EXPORT_MAX_PRIMS,
            SN_SCENE_MIN_FONT);
+    draw_dist_help();
     fputs(cli_input_help, stdout);
 }
 
@@ -77,6 +81,7 @@ typedef struct draw_opts {
     bool have_size; /* --scale or --width given */
     bool force;     /* past SN_EXPORT_MAX_PRIMS */
     uint64_t step, follow, ones;
+    draw_dist_opts dist; /* dist:P,NET (cmd_draw_dist.c) */
     sn_export_format fmt;
 } draw_opts;
 
@@ -117,7 +122,7 @@ static int simulate(const sn_schedule *s, const cli_input *in, size_t step, long
     if (follow >= 0)
         path = sn_calloc(L + 1, sizeof *path);
     if (!payload || !work || (follow >= 0 && !path)) {
-        rc = cli_error(CLI_USAGE, "draw", "out of memory");
+        rc = cli_error(CLI_DEVICE, "draw", "out of memory");
         goto fail;
     }
     for (uint32_t i = 0; i < n; i++)
@@ -169,7 +174,7 @@ static int parse_args(int argc, char **argv, draw_opts *o)
         {"scale", 1, NULL, 's'},     {"width", 1, NULL, 'w'},    {"follow", 1, NULL, 'f'},
         {"structure", 0, NULL, 'S'}, {"zero-one", 0, NULL, 'Z'}, {"ones", 1, NULL, 'O'},
         {"force", 0, NULL, 'F'},     CLI_INPUT_LONGOPTS,         {"help", 0, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+        {"keys", 1, NULL, 'K'},      {"seed", 1, NULL, 'e'},     {NULL, 0, NULL, 0}};
     uint64_t width = 0;
     int c, idx = 0, rc = 0;
     opterr = 0;
@@ -210,6 +215,15 @@ static int parse_args(int argc, char **argv, draw_opts *o)
                 return r ? r : CLI_USAGE;
             break;
         }
+        case 'K':
+            rc = parse_number("--keys", optarg, 1, SN_DIST_MAX_KEYS,
+                              "a number of keys a rank (1..16)", &o->dist.keys);
+            o->dist.have_keys = true;
+            break;
+        case 'e':
+            rc = parse_number("--seed", optarg, 0, UINT64_MAX, "a seed", &o->dist.seed);
+            o->dist.have_seed = true;
+            break;
         case 'S': o->lopt.structure = true; break;
         case 'F': o->force = true; break;
         case 'Z': o->lopt.zero_one = true; break;
@@ -238,6 +252,10 @@ static int parse_args(int argc, char **argv, draw_opts *o)
                          "standard output)");
     if (o->have_ones && !o->lopt.zero_one)
         return cli_error(CLI_USAGE, "--ones", "goes with --zero-one");
+    int rd = draw_dist_args(&o->dist, (const char *const *)o->nets, o->count,
+                            o->in.given || o->have_follow || o->lopt.structure || o->lopt.zero_one);
+    if (rd)
+        return rd;
     o->fmt = sn_export_format_from_path(o->out_path);
     if (o->fmt == SN_EXPORT_UNKNOWN)
         return cli_error(CLI_USAGE, o->out_path,
@@ -439,6 +457,13 @@ int cmd_draw(int argc, char **argv)
     int rc = parse_args(argc, argv, &o);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
+    if (sn_dist_spec_is(o.nets[0])) {
+        draw_dist_opts *d = &o.dist;
+        *d = (draw_dist_opts){o.nets[0],    o.out_path,  o.fmt,        o.theme,     d->have_keys,
+                              d->have_seed, o.have_step, o.have_size,  o.force,     d->keys,
+                              d->seed,      o.step,      o.lopt.scale, o.lopt.width};
+        return draw_dist(d);
+    }
     draw_job jobs[DRAW_MAX];
     memset(jobs, 0, sizeof jobs);
     size_t made = 0;

@@ -56,7 +56,7 @@ static int gather(const sn_schedule *s, info *in)
     in->depth = sn_schedule_layer_count(s);
     in->layer_sizes = sn_calloc(in->depth ? in->depth : 1, sizeof *in->layer_sizes);
     if (!in->layer_sizes)
-        return cli_error(CLI_USAGE, "info", "out of memory");
+        return cli_error(CLI_DEVICE, "info", "out of memory");
     for (size_t k = 0; k < in->depth; k++) {
         in->layer_sizes[k] = sn_schedule_layer_size(s, k);
         in->size += in->layer_sizes[k];

@@ -67,7 +67,7 @@ static int parse_perm(const char *arg, uint32_t n, uint32_t **out)
 {
     uint32_t *p = sn_calloc((size_t)n + 1, sizeof *p);
     if (!p)
-        return cli_error(CLI_USAGE, "--permute", "out of memory");
+        return cli_error(CLI_DEVICE, "--permute", "out of memory");
     uint32_t count = 0;
     const char *s = arg;
     while (*s) {

@@ -8,6 +8,7 @@
 
 #include "app.h"
 #include "cli.h"
+#include "cli_dist.h"
 #include "commands.h"
 #include "core/alloc.h"
 #include "render/palette.h"
@@ -21,7 +22,8 @@ static void help(void)
     printf("usage: sortnet view [NET [NET2 [NET3]]] [INPUT] [--script KEYS [--stay]]\n"
            "                    [--lesson FILE] [--screenshot FILE] [--record OUT]\n"
            "                    [--stats] [--size WxH] [--theme light|dark|contrast]\n"
-           "                    [--font-scale F] [--sound] [--dump-state FILE] [--discard]\n\n"
+           "                    [--font-scale F] [--sound] [--dump-state FILE] [--discard]\n"
+           "       sortnet view dist:P[,NET] [--keys K] [INPUT] [options]\n\n"
            "Open the step-through window on NET (default bitonic:16): the network on top,\n"
            "the array as bars below, the current layer highlighted in both. Press H in\n"
            "the window for the keys (arrows step, Space plays, R/V/0 new inputs, 1-6\n"
@@ -37,12 +39,20 @@ static void help(void)
            "--lesson 01, 02 or 03, named in assets/lessons):\n"
            "steps with networks, an input, keys and a caption in large type. Right/Left\n"
            "and a clicker's PgDn/PgUp move between steps; Down/Up step layers.\n\n"
+           "dist:P[,NET] (NET any network on P wires; alone: the best known) shows the\n"
+           "merge-split theorem: each wire a rank holding a sorted block of keys, each\n"
+           "comparator a merge-split, the blocks after the local sort and after each\n"
+           "layer; the step keys reveal one layer at a time and mark its merge-splits\n"
+           "and the blocks they changed (R: new keys; --random SEED as in `sortnet draw\n"
+           "dist:P,NET --seed SEED`; --keys K keys a rank, default 4).\n\n"
            "Edit mode (E; `sortnet view empty:N` starts in it): drag from one wire to\n"
            "another to add a comparator (the press wire gets the minimum, so an upward\n"
            "drag adds a reversed one), click a comparator to select it, Delete removes\n"
            "it, a drag moves it; Ctrl+Z / Ctrl+Y undo and redo, Ctrl+S saves. The status\n"
            "line says whether the network sorts (the 0-1 checker runs in the background)\n"
-           "and compares its size with the best known.\n\n%s\n"
+           "and compares its size with the best known. C races the computer: `sortnet\n"
+           "search` for the same n (2..24) on a thread, its best beside yours in a panel\n"
+           "(C again stops it); L loads its network as an undoable edit.\n\n%s\n"
            "  --script KEYS      replay keys, then exit, e.g. \"right right wait:500 p\";\n"
            "                     names: right left up down pageup pagedown space home\n"
            "                     end plus minus r v 0 b 1-7 [ ] o s p g h t w z m f11 q\n"
@@ -54,7 +64,9 @@ static void help(void)
            "                     move:LAYER,INDEX,COL, select:LAYER,INDEX (edit verbs\n"
            "                     count wires, layers and columns from 0, as files do;\n"
            "                     messages count layers from 1, as the status line),\n"
-           "                     save:FILE (.json, .sn, else bracket); scripted runs use\n"
+           "                     save:FILE (.json, .sn, else bracket), c l race race:from\n"
+           "                     race:stop race:wait (until the computer reaches the\n"
+           "                     best known size; n <= 12) race:load; scripted runs use\n"
            "                     virtual time (60 frames per second) and wait for each\n"
            "                     edit's verdict. An edit verb, edit key or save that\n"
            "                     fails (e.g. add: before e) ends the script: exit 2\n"
@@ -73,7 +85,7 @@ static void help(void)
            "  --sound            a tone per comparison from the start (M toggles; off\n"
            "                     by default; no audio device: silence)\n"
            "  --dump-state FILE  write the final state (step, values, message, the network\n"
-           "                     as bracket layers, edit mode's verdict) as text;\n"
+           "                     as bracket layers, edit mode's verdict, the race) as text;\n"
            "                     selected: and redundant: count from 0, as the verbs\n"
            "  --discard          let a script end with unsaved edits (else it fails)\n"
            "  -h, --help         this text\n\n"
@@ -139,6 +151,32 @@ static int file_input(cli_input *in, sn_app_options *o)
     return 0;
 }
 
+/* dist:P,NET names checked before any window opens (wrong wires exit 2,
+ * not 3 without a display), with --keys K written into them. */
+static int dist_names(sn_app_options *o, uint64_t keys)
+{
+    static char names[3][600];
+    const char **nets[3] = {&o->net, &o->more[0], &o->more[1]};
+    bool any = false;
+    for (int i = 0; i < 3; i++) {
+        if (!*nets[i] || !sn_dist_spec_is(*nets[i]))
+            continue;
+        any = true;
+        sn_dist_spec ds;
+        int rc = cli_dist_load(*nets[i], &ds, NULL);
+        if (rc)
+            return rc;
+        if (keys) {
+            snprintf(names[i], sizeof names[i], "dist:%ux%u,%s", (unsigned)ds.ranks, (unsigned)keys,
+                     ds.net);
+            *nets[i] = names[i];
+        }
+    }
+    if (keys && !any)
+        return cli_error(CLI_USAGE, "--keys", "goes with dist:P,NET (the merge-split picture)");
+    return 0;
+}
+
 int cmd_view(int argc, char **argv)
 {
     double start = sn_app_now();
@@ -154,7 +192,8 @@ int cmd_view(int argc, char **argv)
         OPT_LESSON,
         OPT_STAY,
         OPT_SOUND,
-        OPT_FONT
+        OPT_FONT,
+        OPT_KEYS
     };
     static const struct option longopts[] = {
         CLI_INPUT_LONGOPTS,
@@ -170,6 +209,7 @@ int cmd_view(int argc, char **argv)
         {"stay", 0, NULL, OPT_STAY},
         {"sound", 0, NULL, OPT_SOUND},
         {"font-scale", 1, NULL, OPT_FONT},
+        {"keys", 1, NULL, OPT_KEYS},
         {"help", 0, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -179,6 +219,7 @@ int cmd_view(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.start_seconds = start;
     optind = 1;
+    uint64_t keys = 0;
     int c, idx;
     while ((c = getopt_long(argc, argv, ":h", longopts, &idx)) != -1) {
         switch (c) {
@@ -203,6 +244,11 @@ int cmd_view(int argc, char **argv)
             o.font_scale = f;
             break;
         }
+        case OPT_KEYS:
+            if (!cli_parse_u64(optarg, 1, SN_DIST_MAX_KEYS, &keys))
+                return cli_error(CLI_USAGE, "--keys", "'%s' is not a number of keys a rank (1..%u)",
+                                 optarg, SN_DIST_MAX_KEYS);
+            break;
         case OPT_STATS: o.stats = true; break;
         case OPT_DUMP: o.dump_state = optarg; break;
         case OPT_DISCARD: o.discard = true; break;
@@ -232,8 +278,10 @@ int cmd_view(int argc, char **argv)
                          "unexpected argument '%s' (one to three networks side by side)",
                          argv[optind]);
     if (o.lesson && o.net)
-        return cli_error(CLI_USAGE, "--lesson", "a lesson sets its own networks: drop '%s'",
-                         o.net);
+        return cli_error(CLI_USAGE, "--lesson", "a lesson sets its own networks: drop '%s'", o.net);
+    int rd = dist_names(&o, keys);
+    if (rd)
+        return rd;
     if (o.stay && !o.script)
         return cli_error(CLI_USAGE, "--stay", "goes with --script (run it, then stay open)");
     if (!in.given && (o.script || o.screenshot || o.record))

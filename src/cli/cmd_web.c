@@ -13,6 +13,7 @@
 #include <sys/stat.h> // for: stat (is NET a file?)
 
 #include "cli.h"
+#include "cli_dist.h"
 #include "commands.h"
 #include "core/alloc.h"
 #include "core/format.h"
@@ -321,7 +322,8 @@ int cmd_web(int argc, char **argv)
             spec ? cli_input_sized_spec(&in, spec, sbuf, sizeof sbuf, &sized) : "bitonic:16";
         sn_schedule *s = NULL;
         uint32_t *keys = NULL;
-        rc = cli_load(name, &s);
+        sn_dist_spec ds; /* dist:P,NET: the page's merge-split picture */
+        rc = sn_dist_spec_is(name) ? cli_dist_load(name, &ds, &s) : cli_load(name, &s);
         if (rc == 0)
             rc = cli_input_make(&in, sn_schedule_wires(s), &keys);
         sn_free(keys);

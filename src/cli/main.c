@@ -5,10 +5,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h> // for: getenv, strtoul (SN_ALLOC_FAIL)
 #include <string.h>
 
 #include "cli.h"
 #include "commands.h"
+#include "core/alloc.h"   // for: sn_alloc_fail_after (SN_ALLOC_FAIL, tests only)
 #include "core/library.h" // for: sn_library_count (--version)
 #include "core/network.h" // for: sn_limits (global limit options)
 
@@ -284,5 +286,10 @@ static int stdout_closed(int rc)
 
 int main(int argc, char **argv)
 {
+    /* tests only: SN_ALLOC_FAIL=N fails the library's Nth allocation (and
+     * no other), as the tests' countdown does (tests/cli_oom.sh) */
+    const char *fail = getenv("SN_ALLOC_FAIL");
+    if (fail && *fail)
+        sn_alloc_fail_after((size_t)strtoul(fail, NULL, 10));
     return stdout_closed(run_command(argc, argv));
 }

@@ -57,7 +57,7 @@ sn_network *sn_network_create(uint32_t n)
     net->n = n;
     net->fen = sn_calloc(1, sizeof *net->fen);
     if (!net->fen || (n > 0 && (!(net->wire_depth = sn_calloc(n, sizeof(size_t))) ||
-                                   !(net->seen = sn_calloc(n, sizeof(size_t)))))) {
+                                !(net->seen = sn_calloc(n, sizeof(size_t)))))) {
         sn_network_destroy(net);
         return NULL;
     }
@@ -254,7 +254,8 @@ sn_status sn_network_layer_add(sn_network *net, const sn_comparator *cmps, size_
     if (st == SN_OK)
         st = layer_reserve(&l, count);
     if (st != SN_OK)
-        return sn_diag_set(diag, st, 0, 0, "network too large (%zu comparators in %zu layers)",
+        return sn_diag_set(diag, st, 0, 0, "%s (%zu comparators in %zu layers)",
+                           st == SN_ENOMEM ? "out of memory" : "network too large",
                            net->ncmp + count, net->nlayers + 1);
     memcpy(l.cmps, cmps, count * sizeof *cmps);
     l.count = count;
@@ -280,7 +281,8 @@ sn_status sn_network_add_asap(sn_network *net, uint32_t a, uint32_t b, sn_diag *
     if (st == SN_OK)
         st = layer_reserve(&net->layers[layer], 1);
     if (st != SN_OK)
-        return sn_diag_set(diag, st, 0, 0, "network too large (%zu comparators)", net->ncmp + 1);
+        return sn_diag_set(diag, st, 0, 0, "%s (%zu comparators)",
+                           st == SN_ENOMEM ? "out of memory" : "network too large", net->ncmp + 1);
     struct sn_layer *l = &net->layers[layer];
     l->cmps[l->count++] = c;
     net->ncmp++;

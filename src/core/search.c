@@ -23,7 +23,13 @@
 
 typedef struct gene {
     uint8_t a, b; /* a < b */
+    uint8_t used; /* simulate(): one of its comparators swaps on a test vector */
 } gene;
+
+static gene mkgene(uint32_t a, uint32_t b)
+{
+    return (gene){(uint8_t)a, (uint8_t)b, 0};
+}
 
 typedef struct genes {
     gene *g;
@@ -35,6 +41,7 @@ typedef struct shared {
     uint32_t n;
     uint64_t maskn;
     bool sym;
+    bool layer_repair; /* repair with the comparator that adds the fewest layers */
     size_t nk;
     uint32_t k[2];
     sn_comparator *prefix;
@@ -63,6 +70,7 @@ typedef struct worker {
     uint64_t *state; /* n x words */
     uint64_t rng;
     uint64_t key;
+    uint64_t acc; /* the acceptance measure (accept()) of cur */
 } worker;
 
 static double now_seconds(void)
@@ -110,6 +118,7 @@ void sn_search_options_init(sn_search_options *opt, uint32_t n)
     opt->n = n;
     opt->threads = 1;
     opt->seed = 1;
+    opt->prefix = SN_SEARCH_PREFIX_AUTO;
 }
 
 static bool genes_push(genes *v, gene g)
@@ -175,19 +184,34 @@ static uint64_t fails(const shared *sh, const uint64_t *st, size_t i)
     return ((o0 & o1) ^ (e0 & e1)) | ((o0 | o1) ^ (e0 | e1));
 }
 
-static void simulate(const shared *sh, const genes *v, uint64_t *st)
+/* The test vectors through v into st, marking each gene used when one of
+ * its comparators swaps on some vector (prune() drops the others). */
+static void simulate(const shared *sh, genes *v, uint64_t *st)
 {
-    memcpy(st, sh->tests, (size_t)sh->n * sh->words * sizeof *st);
+    size_t w = sh->words;
+    memcpy(st, sh->tests, (size_t)sh->n * w * sizeof *st);
     for (size_t i = 0; i < v->len; i++) {
         sn_comparator c[2];
         unsigned m = gene_cmps(sh, v->g[i], c);
-        for (unsigned j = 0; j < m; j++)
-            apply(st, sh->words, c[j].a, c[j].b);
+        uint64_t swaps = 0;
+        for (unsigned j = 0; j < m; j++) {
+            uint64_t *x = st + (size_t)c[j].a * w, *y = st + (size_t)c[j].b * w;
+            for (size_t q = 0; q < w; q++) {
+                uint64_t p = x[q], r = y[q];
+                swaps |= p & ~r;
+                x[q] = p & r;
+                y[q] = p | r;
+            }
+        }
+        v->g[i].used = swaps != 0;
     }
 }
 
-/* A gene that swaps on the failing 0-1 vector x (bit j = wire j). */
-static gene repair_gene(const shared *sh, uint64_t x, uint64_t *rng)
+/* A gene that swaps on the failing 0-1 vector x (bit j = wire j). With lv
+ * (the layer count on each wire so far; the depth goals) the inversion whose
+ * comparator lands in the earliest layer, ties broken at random: appended
+ * there it adds the fewest layers. */
+static gene repair_gene(const shared *sh, uint64_t x, const uint32_t *lv, uint64_t *rng)
 {
     uint32_t n = sh->n;
     if (sh->nk) {
@@ -209,9 +233,36 @@ static gene repair_gene(const shared *sh, uint64_t x, uint64_t *rng)
                         cand[m++] = j;
             if (m) {
                 uint32_t o = cand[rnd(rng, m)];
-                return have ? (gene){(uint8_t)k, (uint8_t)o} : (gene){(uint8_t)o, (uint8_t)k};
+                return have ? mkgene(k, o) : mkgene(o, k);
             }
         }
+    }
+    if (lv) {
+        uint32_t best_l = UINT32_MAX, ties = 0;
+        gene best = {0, 0, 0};
+        for (uint32_t a = 0; a + 1 < n; a++) {
+            if (!((x >> a) & 1))
+                continue;
+            for (uint32_t b = a + 1; b < n; b++) {
+                if ((x >> b) & 1)
+                    continue;
+                sn_comparator c[2];
+                unsigned m = gene_cmps(sh, mkgene(a, b), c);
+                uint32_t l = 0;
+                for (unsigned j = 0; j < m; j++) {
+                    uint32_t q = lv[c[j].a] > lv[c[j].b] ? lv[c[j].a] : lv[c[j].b];
+                    l = q > l ? q : l;
+                }
+                if (l < best_l) {
+                    best_l = l;
+                    best = mkgene(a, b);
+                    ties = 1;
+                } else if (l == best_l && rnd(rng, ++ties) == 0) {
+                    best = mkgene(a, b);
+                }
+            }
+        }
+        return best; /* x fails: it has an inversion */
     }
     /* a random inversion: a < b, a holds 1, b holds 0 */
     for (;;) {
@@ -222,7 +273,17 @@ static gene repair_gene(const shared *sh, uint64_t x, uint64_t *rng)
             b = t;
         }
         if (a != b && ((x >> a) & 1) && !((x >> b) & 1))
-            return (gene){(uint8_t)a, (uint8_t)b};
+            return mkgene(a, b);
+    }
+}
+
+static void levels(const shared *sh, const genes *v, uint32_t lv[SN_SEARCH_MAX_WIRES]);
+
+static void level_push(uint32_t *lv, const sn_comparator *c, unsigned m)
+{
+    for (unsigned j = 0; j < m; j++) {
+        uint32_t l = (lv[c[j].a] > lv[c[j].b] ? lv[c[j].a] : lv[c[j].b]) + 1;
+        lv[c[j].a] = lv[c[j].b] = l;
     }
 }
 
@@ -230,6 +291,11 @@ static gene repair_gene(const shared *sh, uint64_t x, uint64_t *rng)
 static bool repair(const shared *sh, genes *v, uint64_t *st, uint64_t *rng)
 {
     size_t w = sh->words;
+    uint32_t lvbuf[SN_SEARCH_MAX_WIRES], *lv = NULL;
+    if (sh->layer_repair && sh->nk == 0) {
+        levels(sh, v, lvbuf);
+        lv = lvbuf;
+    }
     for (;;) {
         size_t start = rnd(rng, (uint32_t)w), i;
         uint64_t f = 0;
@@ -249,57 +315,72 @@ static bool repair(const shared *sh, genes *v, uint64_t *st, uint64_t *rng)
         uint64_t x = 0;
         for (uint32_t j = 0; j < sh->n; j++)
             x |= ((st[j * w + word] >> t) & 1) << j;
-        gene g = repair_gene(sh, x, rng);
+        gene g = repair_gene(sh, x, lv, rng);
+        g.used = 1;
         if (!genes_push(v, g))
             return false;
         sn_comparator c[2];
         unsigned k = gene_cmps(sh, g, c);
         for (unsigned j = 0; j < k; j++)
             apply(st, w, c[j].a, c[j].b);
+        if (lv)
+            level_push(lv, c, k);
     }
 }
 
-/* Drop the genes none of whose comparators ever swaps (one pass is exact:
- * a comparator that never swaps leaves every later state as it was). */
-static void prune(const shared *sh, genes *v, uint64_t *st)
+/* Drop the genes that simulate() found swapping on no test vector (exact
+ * in one pass: a comparator that never swaps leaves every later state as it
+ * was; the repair's genes, appended after, each swap on a failing vector).
+ * The simulation's marks serve, so no second pass over the tests. */
+static void prune(genes *v)
 {
-    memcpy(st, sh->tests, (size_t)sh->n * sh->words * sizeof *st);
-    size_t out = 0, w = sh->words;
-    for (size_t i = 0; i < v->len; i++) {
-        sn_comparator c[2];
-        unsigned m = gene_cmps(sh, v->g[i], c);
-        bool used = false;
-        for (unsigned j = 0; j < m; j++) {
-            const uint64_t *x = st + (size_t)c[j].a * w, *y = st + (size_t)c[j].b * w;
-            for (size_t q = 0; q < w && !used; q++)
-                used = (x[q] & ~y[q]) != 0;
-            apply(st, w, c[j].a, c[j].b);
-        }
-        if (used)
+    size_t out = 0;
+    for (size_t i = 0; i < v->len; i++)
+        if (v->g[i].used)
             v->g[out++] = v->g[i];
-    }
     v->len = out;
 }
 
-static void measure(const shared *sh, const genes *v, size_t *size, size_t *depth)
+/* The layer count on each wire after the prefix and v (comparators as early
+ * as their wires allow). */
+static void levels(const shared *sh, const genes *v, uint32_t lv[SN_SEARCH_MAX_WIRES])
 {
-    uint32_t lv[SN_SEARCH_MAX_WIRES];
-    memcpy(lv, sh->prefix_level, sizeof lv);
-    size_t s = sh->prefix_len;
+    memcpy(lv, sh->prefix_level, sizeof sh->prefix_level);
     for (size_t i = 0; i < v->len; i++) {
         sn_comparator c[2];
         unsigned m = gene_cmps(sh, v->g[i], c);
-        for (unsigned j = 0; j < m; j++) {
-            uint32_t l = (lv[c[j].a] > lv[c[j].b] ? lv[c[j].a] : lv[c[j].b]) + 1;
-            lv[c[j].a] = lv[c[j].b] = l;
-        }
-        s += m;
+        level_push(lv, c, m);
+    }
+}
+
+/* Comparators and layers of the prefix + v. */
+static void measure(const shared *sh, const genes *v, size_t *size, size_t *depth)
+{
+    uint32_t lv[SN_SEARCH_MAX_WIRES];
+    levels(sh, v, lv);
+    size_t s = sh->prefix_len;
+    for (size_t i = 0; i < v->len; i++) {
+        sn_comparator c[2];
+        s += gene_cmps(sh, v->g[i], c);
     }
     uint32_t d = 0;
     for (uint32_t j = 0; j < sh->n; j++)
         d = lv[j] > d ? lv[j] : d;
     *size = s;
     *depth = d;
+}
+
+/* What a worker's step must not worsen: comparators (size), layers (depth)
+ * or comparators + layers (both). (Layers and then the comparators in the
+ * last layer, a slope towards emptying it, was tried for depth and measured
+ * worse: it cuts the neutral drift.) */
+static uint64_t accept_measure(const shared *sh, size_t size, size_t depth)
+{
+    switch (sh->opt->goal) {
+    case SN_SEARCH_GOAL_DEPTH: return depth;
+    case SN_SEARCH_GOAL_BOTH: return size + depth;
+    default: return size;
+    }
 }
 
 static uint64_t score(const shared *sh, size_t size, size_t depth)
@@ -441,14 +522,14 @@ static void mutate(const shared *sh, genes *v, uint64_t *rng)
                 memmove(v->g + i, v->g + i + 1, (len - i - 1) * sizeof *v->g);
                 v->len--;
             } else {
-                v->g[i] = a < b ? (gene){(uint8_t)a, (uint8_t)b} : (gene){(uint8_t)b, (uint8_t)a};
+                v->g[i] = a < b ? mkgene(a, b) : mkgene(b, a);
             }
             break;
         }
         case 3: { /* insert a random comparator somewhere */
             uint32_t a = rnd(rng, n), b = rnd(rng, n - 1);
             b += b >= a;
-            gene g = a < b ? (gene){(uint8_t)a, (uint8_t)b} : (gene){(uint8_t)b, (uint8_t)a};
+            gene g = a < b ? mkgene(a, b) : mkgene(b, a);
             if (!genes_push(v, g))
                 return;
             size_t i = rnd(rng, (uint32_t)v->len);
@@ -459,7 +540,7 @@ static void mutate(const shared *sh, genes *v, uint64_t *rng)
         default: { /* reflect one: (a, b) -> (n-1-b, n-1-a) */
             size_t i = rnd(rng, (uint32_t)len);
             gene g = v->g[i];
-            v->g[i] = (gene){(uint8_t)(n - 1 - g.b), (uint8_t)(n - 1 - g.a)};
+            v->g[i] = mkgene(n - 1 - g.b, n - 1 - g.a);
             break;
         }
         }
@@ -474,10 +555,11 @@ static bool restart(shared *sh, worker *w)
     simulate(sh, &w->cur, w->state);
     if (!repair(sh, &w->cur, w->state, &w->rng))
         return false;
-    prune(sh, &w->cur, w->state);
+    prune(&w->cur);
     size_t s, d;
     measure(sh, &w->cur, &s, &d);
     w->key = score(sh, s, d);
+    w->acc = accept_measure(sh, s, d);
     return true;
 }
 
@@ -530,16 +612,17 @@ static void work(void *ctx, sn_team *team, unsigned member)
             fail_run(sh, SN_ENOMEM, "out of memory");
             break;
         }
-        prune(sh, &w.cand, w.state);
+        prune(&w.cand);
         size_t s, d;
         measure(sh, &w.cand, &s, &d);
-        uint64_t key = score(sh, s, d);
+        uint64_t key = score(sh, s, d), acc = accept_measure(sh, s, d);
         /* accept on the goal's first measure alone: moves that keep it but
          * worsen the tie-breaker are the neutral drift the search lives on */
-        if ((key >> 32) > (w.key >> 32))
+        if (acc > w.acc)
             continue;
-        if (key < w.key)
+        if (key < w.key || acc < w.acc)
             since = 0;
+        w.acc = acc;
         genes t = w.cur;
         w.cur = w.cand;
         w.cand = t;
@@ -698,7 +781,7 @@ static bool greedy_step(shared *sh, clusters *cs, uint64_t *rng, gene *best)
     uint32_t ties = 0;
     for (uint32_t a = 0; a < sh->n; a++)
         for (uint32_t b = a + 1; b < sh->n; b++) {
-            gene g = {(uint8_t)a, (uint8_t)b};
+            gene g = mkgene(a, b);
             sn_comparator c[2];
             unsigned m = gene_cmps(sh, g, c);
             uint64_t *v, mask;
@@ -721,6 +804,18 @@ static bool greedy_step(shared *sh, clusters *cs, uint64_t *rng, gene *best)
             }
         }
     return ties > 0 && best_t < base - 1e-9;
+}
+
+/* The prefix a search uses: AUTO is Green's layers from 14 wires on (on
+ * 15 and 16 wires greedy stalled at 57 and 61 comparators in 150 s, Green's
+ * layers reach 56 and 60 in seconds; from 17 to 32 wires they leave 300 to
+ * 7600 test vectors where greedy leaves up to a million: docs/search.md),
+ * greedy below. */
+static sn_search_prefix prefix_kind(const sn_search_options *o)
+{
+    if (o->prefix != SN_SEARCH_PREFIX_AUTO)
+        return o->prefix;
+    return o->n >= 14 ? SN_SEARCH_PREFIX_GREEN : SN_SEARCH_PREFIX_GREEDY;
 }
 
 static sn_status make_tests(shared *sh, sn_diag *diag)
@@ -749,7 +844,21 @@ static sn_status make_tests(shared *sh, sn_diag *diag)
             sn_network_comparator(o->prefix_net, i, &c, NULL);
             st = add_prefix(sh, &cs, &c, 1, diag);
         }
-    } else if (o->prefix == SN_SEARCH_PREFIX_GREEDY) {
+    } else if (prefix_kind(o) == SN_SEARCH_PREFIX_GREEN) {
+        uint32_t k = 0;
+        while ((1u << k) < sh->n)
+            k++;
+        uint32_t layers = o->prefix_count && o->prefix_count < k ? (uint32_t)o->prefix_count : k;
+        /* the cube's first n vertices (the n middle ones, a prefix that is
+         * its own mirror image, was measured worse: 14 wires reached 51 in
+         * 0 of 5 seeds within 60 s, against 3 of 5) */
+        for (uint32_t j = 0; j < layers && st == SN_OK; j++)
+            for (uint32_t i = 0; i < sh->n && st == SN_OK; i++)
+                if (!((i >> j) & 1) && i + (1u << j) < sh->n) {
+                    sn_comparator c = {i, i + (1u << j)};
+                    st = add_prefix(sh, &cs, &c, 1, diag);
+                }
+    } else if (prefix_kind(o) == SN_SEARCH_PREFIX_GREEDY) {
         uint64_t rng = o->seed * 0x2545f4914f6cdd1dull + 7;
         size_t want = o->prefix_count ? o->prefix_count : sh->n / 2;
         bool automatic = o->prefix_count == 0;
@@ -891,6 +1000,7 @@ sn_status sn_search_run(const sn_search_options *opt, sn_network **best, sn_sear
     sh->n = n;
     sh->maskn = n == 64 ? ~0ull : (1ull << n) - 1;
     sh->sym = opt->symmetric;
+    sh->layer_repair = opt->goal != SN_SEARCH_GOAL_SIZE;
     sh->nk = opt->select_count;
     sh->k[0] = opt->select_k[0];
     sh->k[1] = opt->select_k[1];
@@ -901,7 +1011,10 @@ sn_status sn_search_run(const sn_search_options *opt, sn_network **best, sn_sear
     atomic_init(&sh->iterations, 0);
     atomic_init(&sh->restarts, 0);
     sn_diag_clear(&sh->diag);
-    sh->restart_after = opt->restart_after ? opt->restart_after : 20000u + 2000u * n;
+    /* a quarter of 20000 + 2000 n, measured on 16 idle cores: 11 wires
+     * reached 35 in a median 0.61 s instead of 1.17 s, 15 wires 56 in 1.76 s
+     * instead of 3.3 s, 16 wires 60 in 5.7 s instead of 7.4 s (docs/search.md) */
+    sh->restart_after = opt->restart_after ? opt->restart_after : 5000u + 500u * n;
     if (opt->from) {
         sn_network *std = NULL;
         if (sn_network_to_standard(opt->from, &std) != SN_OK) {
@@ -912,7 +1025,7 @@ sn_status sn_search_run(const sn_search_options *opt, sn_network **best, sn_sear
         for (size_t i = 0; i < total; i++) {
             sn_comparator c;
             sn_network_comparator(std, i, &c, NULL);
-            if (!genes_push(&sh->from, (gene){(uint8_t)c.a, (uint8_t)c.b})) {
+            if (!genes_push(&sh->from, mkgene(c.a, c.b))) {
                 sn_network_destroy(std);
                 st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
                 goto done;

@@ -46,7 +46,14 @@ bool sn_search_goal_parse(const char *s, sn_search_goal *out);
 typedef enum sn_search_prefix {
     SN_SEARCH_PREFIX_GREEDY = 0, /* greedy comparators (prefix_count, 0 = automatic) */
     SN_SEARCH_PREFIX_NONE,
-    SN_SEARCH_PREFIX_NET /* opt->prefix_net */
+    SN_SEARCH_PREFIX_NET, /* opt->prefix_net */
+    /* Green's first layers: the hypercube of the power of two 2^k >= n, layer
+     * j joining wires i and i + 2^j (bit j of i clear), comparators on wires
+     * >= n dropped; prefix_count layers (0 = all k). */
+    SN_SEARCH_PREFIX_GREEN,
+    /* sn_search_options_init's choice: GREEN from 14 wires on, GREEDY below
+     * (prefix_count 0). */
+    SN_SEARCH_PREFIX_AUTO
 } sn_search_prefix;
 
 /* One improvement of the best network. */
@@ -89,7 +96,8 @@ typedef struct sn_search_options {
     void *user;
 } sn_search_options;
 
-void sn_search_options_init(sn_search_options *opt, uint32_t n); /* size goal, greedy, 1 thread */
+void sn_search_options_init(sn_search_options *opt,
+                            uint32_t n); /* size goal, auto prefix, 1 thread */
 
 typedef struct sn_search_stats {
     uint64_t iterations; /* all workers */

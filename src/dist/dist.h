@@ -41,6 +41,15 @@ sn_status sn_dist_agree(sn_status st, sn_diag *diag);
 void sn_dist_abort(int code);
 /* Seconds on a wall clock (MPI_Wtime). Not collective. */
 double sn_dist_now(void);
+/* The ranks on this rank's host (MPI_COMM_TYPE_SHARED); *local_rank (may
+ * be NULL) gets this rank's place among them. Collective. */
+int sn_dist_local(int *local_rank);
+/* The OpenCL device of a rank with this local rank: the host's GPUs taken
+ * in turn (so ranks of a host with one GPU share it); with no GPU and
+ * any_device, the default device (a CPU one such as pocl). "P:D" into
+ * spec, its type ("GPU", "CPU", static) into *type (may be NULL); false
+ * when there is none. Not collective. */
+bool sn_dist_device_pick(int local_rank, bool any_device, char spec[32], const char **type);
 
 typedef enum sn_dist_algo { SN_DIST_NETWORK = 0, SN_DIST_SAMPLE } sn_dist_algo;
 
@@ -104,11 +113,16 @@ void sn_dist_report_free(sn_dist_report *rep);
 uint32_t sn_dist_key(uint64_t seed, uint64_t i, sn_key_type t, uint32_t distinct);
 
 /* The 0-1 brute force over all 2^n inputs, split over the ranks (each a
- * contiguous range, bit-sliced on its cores); failing count, the smallest
+ * contiguous range of 64-input blocks); failing count, the smallest
  * counterexample and the redundant comparators reduced, *res the same on
- * every rank as sn_check_run's with method bruteforce. n <= 40;
- * SN_ELIMIT past an estimated minute unless opt->force. */
-sn_status sn_dist_check(const sn_network *net, const sn_check_options *opt, sn_check_result *res,
-                        sn_diag *diag);
+ * every rank as sn_check_run's with method bruteforce.
+ * device NULL: each rank bit-slices its range on its cores (n <= 40;
+ * SN_ELIMIT past an estimated minute unless opt->force). device "": each
+ * rank on its OpenCL device (sn_dist_device_pick by local rank, any
+ * device); "P:D": that device on every rank; the limits of sn_gpu_check
+ * (n <= 63, n > 44 only with force). where (rank 0, may be NULL) gets
+ * what checked: "CPU cores" or the device names with their ranks. */
+sn_status sn_dist_check(const sn_network *net, const sn_check_options *opt, const char *device,
+                        sn_check_result *res, char where[320], sn_diag *diag);
 
 #endif

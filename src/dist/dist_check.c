@@ -1,16 +1,20 @@
 /* dist_check.c - the 0-1 brute force split over MPI ranks: rank r takes
  * its contiguous range of the 2^n inputs (64 at a time, bit-sliced: one
- * word per wire, a comparator is an AND and an OR), on all its cores; the
- * failing count, the smallest failing input and which comparators ever
- * swap are reduced over the ranks, so every rank ends with the verdict of
- * sn_check_run's brute force. */
+ * word per wire, a comparator is an AND and an OR), on all its cores or on
+ * its OpenCL device (sn_gpu_check_range); the failing count, the smallest
+ * failing input and which comparators ever swap are reduced over the
+ * ranks, so every rank ends with the verdict of sn_check_run's brute
+ * force. Invariant: the ranks' ranges are disjoint, 64-aligned and cover
+ * [0, 2^n), so a sum, a minimum and an OR over them are the whole proof's. */
 #include <math.h>
 #include <mpi.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "core/parallel.h"
 #include "dist/dist.h"
+#include "gpu/gpu.h" /* for: sn_gpu_check_range (a rank's range on its device) */
 
 #define CHUNKS_PER_TASK 4096
 
@@ -72,24 +76,91 @@ static void bf_task(void *ctx, size_t t)
     j->first[t] = first;
 }
 
-sn_status sn_dist_check(const sn_network *net, const sn_check_options *opt, sn_check_result *res,
-                        sn_diag *diag)
+/* Where rank r's range of Q blocks starts: rank r takes
+ * [range_at(r), range_at(r + 1)), sizes differing by at most one (no
+ * overflow for Q up to 2^57). */
+static uint64_t range_at(uint64_t Q, int P, int r)
+{
+    uint64_t p = (uint64_t)P, u = (uint64_t)r;
+    return Q / p * u + (u < Q % p ? u : Q % p);
+}
+
+/* This rank's range [q0, q1) of 64-input blocks on its device; what it
+ * found into j (fails[0], first[0], swapped[0..ncmp)). name[160]: the
+ * device's. */
+static sn_status device_range(const bf_job *j, const sn_check_options *opt, const char *device,
+                              int local_rank, char name[160], sn_diag *diag)
+{
+    char spec[32];
+    const char *type = "";
+    if (device[0]) {
+        snprintf(spec, sizeof spec, "%s", device);
+    } else if (!sn_dist_device_pick(local_rank, true, spec, &type)) {
+        return sn_diag_set(diag, SN_ENODEVICE, 0, 0, "no OpenCL device for this rank's range");
+    }
+    sn_gpu *g = NULL;
+    sn_status st = sn_gpu_open(spec, &g, diag);
+    if (st == SN_OK) {
+        snprintf(name, 160, "%s", sn_gpu_device_name(g));
+        uint64_t total = (uint64_t)1 << j->n;
+        uint64_t lo = j->q0 * 64, hi = j->q1 * 64 < total ? j->q1 * 64 : total;
+        if (lo > hi)
+            lo = hi = 0; /* an empty range: fewer than 64 inputs in all */
+        st = sn_gpu_check_range(g, j->net, opt, lo, hi, &j->fails[0], &j->first[0], j->swapped,
+                                diag);
+    }
+    sn_gpu_close(g);
+    return st;
+}
+
+/* where (rank 0): the ranks' device names, "NAME (every rank)" when all alike.
+ * Collective. */
+static void device_where(const char name[160], int P, char where[320])
+{
+    int me = sn_dist_rank();
+    char *all = me == 0 ? sn_malloc((size_t)P * 160) : NULL;
+    char dummy[160];
+    MPI_Gather(name, 160, MPI_CHAR, all ? all : dummy, 160, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (me != 0 || !where) {
+        sn_free(all);
+        return;
+    }
+    if (!all) {
+        snprintf(where, 320, "%d MPI ranks, each its range of the 0-1 inputs on its OpenCL device",
+                 P);
+        return;
+    }
+    bool same = true;
+    for (int r = 1; r < P; r++)
+        same = same && strcmp(all + (size_t)r * 160, all) == 0;
+    int len = snprintf(where, 320, "%d MPI ranks, each its range of the 0-1 inputs on ", P);
+    if (same) {
+        snprintf(where + len, 320 - (size_t)len, "%.159s (every rank)", all);
+    } else {
+        for (int r = 0; r < P && len < 300; r++)
+            len += snprintf(where + len, 320 - (size_t)len, "%s%.100s (rank %d)", r ? ", " : "",
+                            all + (size_t)r * 160, r);
+    }
+    sn_free(all);
+}
+
+sn_status sn_dist_check(const sn_network *net, const sn_check_options *opt, const char *device,
+                        sn_check_result *res, char where[320], sn_diag *diag)
 {
     memset(res, 0, sizeof *res);
     double t0 = MPI_Wtime();
     uint32_t n = sn_network_wires(net);
     int P = sn_dist_size(), me = sn_dist_rank();
-    /* the ranks of a host share its cores */
-    MPI_Comm node;
-    int node_size = 1;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &node);
-    MPI_Comm_size(node, &node_size);
-    MPI_Comm_free(&node);
+    int local_rank = 0; /* the ranks of a host share its cores (and its GPUs) */
+    int node_size = sn_dist_local(&local_rank);
     unsigned threads =
         opt && opt->threads ? opt->threads : sn_parallel_cpus() / (unsigned)node_size;
     threads = threads ? threads : 1;
-    double est = sn_check_bruteforce_seconds(net, threads) / (double)P;
-    if (n > 40)
+    if (device && n > 63) /* the device's own limits (n > 44 without force) are agreed below */
+        return sn_diag_set(diag, SN_ELIMIT, 0, 0,
+                           "%u wires: the device brute force handles at most 63 (2^n inputs)", n);
+    double est = device ? 0.0 : sn_check_bruteforce_seconds(net, threads) / (double)P;
+    if (!device && n > 40)
         return sn_diag_set(diag, SN_ELIMIT, 0, 0,
                            "brute force over 2^%u inputs split over %d ranks: at most 40 wires", n,
                            P);
@@ -98,17 +169,19 @@ sn_status sn_dist_check(const sn_network *net, const sn_check_options *opt, sn_c
                            "brute force over 2^%u = %.3g inputs would take about %.3g s on %d "
                            "ranks of %u thread(s); refusing without force",
                            n, ldexp(1.0, (int)n), est, P, threads);
+    if (where && !device)
+        snprintf(where, 320, "%d MPI ranks, each its range of the 0-1 inputs", P);
     bf_job j = {0};
     j.net = net;
     j.n = n;
     j.ncmp = sn_network_size(net);
     uint64_t Q = n >= 6 ? 1ull << (n - 6) : 1;
     j.valid = n >= 6 ? ~0ull : (1ull << (1u << n)) - 1;
-    j.q0 = Q * (uint64_t)me / (uint64_t)P;
-    j.q1 = Q * (uint64_t)(me + 1) / (uint64_t)P;
+    j.q0 = range_at(Q, P, me);
+    j.q1 = range_at(Q, P, me + 1);
     uint64_t span = j.q1 - j.q0;
-    j.tasks = (size_t)((span + CHUNKS_PER_TASK - 1) / CHUNKS_PER_TASK);
-    if (j.tasks < threads && span >= threads)
+    j.tasks = device ? 1 : (size_t)((span + CHUNKS_PER_TASK - 1) / CHUNKS_PER_TASK);
+    if (!device && j.tasks < threads && span >= threads)
         j.tasks = threads;
     if (j.tasks == 0)
         j.tasks = 1;
@@ -119,11 +192,18 @@ sn_status sn_dist_check(const sn_network *net, const sn_check_options *opt, sn_c
     sn_status st = j.fails && j.first && j.swapped && sw && swall
                        ? SN_OK
                        : sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
-    if ((st = sn_dist_agree(st, diag)) == SN_OK) {
+    char name[160] = "";
+    if (st == SN_OK && device) {
+        st = device_range(&j, opt, device, local_rank, name, diag);
+    } else if (st == SN_OK) {
         if (span)
             sn_parallel_for(j.tasks, threads, bf_task, &j);
         else
             j.first[0] = UINT64_MAX;
+    }
+    if (device)
+        device_where(name, P, where);
+    if ((st = sn_dist_agree(st, diag)) == SN_OK) {
         uint64_t fl[2] = {0, UINT64_MAX}, all[2];
         for (size_t t = 0; t < j.tasks; t++) {
             fl[0] += j.fails[t];

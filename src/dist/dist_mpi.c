@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "dist/dist.h"
+#include "gpu/gpu.h" /* for: sn_gpu_devices (the device a rank takes) */
 
 bool sn_dist_launched(void)
 {
@@ -77,4 +79,40 @@ void sn_dist_abort(int code)
 double sn_dist_now(void)
 {
     return MPI_Wtime();
+}
+
+int sn_dist_local(int *local_rank)
+{
+    MPI_Comm node;
+    int size = 1, lr = 0;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, sn_dist_rank(), MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &lr);
+    MPI_Comm_size(node, &size);
+    MPI_Comm_free(&node);
+    if (local_rank)
+        *local_rank = lr;
+    return size;
+}
+
+bool sn_dist_device_pick(int local_rank, bool any_device, char spec[32], const char **type)
+{
+    sn_gpu_device_info *devs = NULL;
+    size_t nd = 0, ng = 0, pick = SIZE_MAX;
+    sn_diag dd;
+    if (sn_gpu_devices(&devs, &nd, &dd) == SN_OK) {
+        for (size_t i = 0; i < nd; i++)
+            ng += strcmp(devs[i].type, "GPU") == 0;
+        for (size_t i = 0, g = 0; i < nd && ng; i++)
+            if (strcmp(devs[i].type, "GPU") == 0 && g++ == (size_t)local_rank % ng)
+                pick = i;
+        if (pick == SIZE_MAX && any_device && nd)
+            pick = sn_gpu_device_default(devs, nd);
+    }
+    if (pick != SIZE_MAX) {
+        snprintf(spec, 32, "%u:%u", devs[pick].platform, devs[pick].device);
+        if (type)
+            *type = devs[pick].type;
+    }
+    sn_free(devs);
+    return pick != SIZE_MAX;
 }

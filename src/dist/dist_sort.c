@@ -191,7 +191,8 @@ static sn_status read_input(work *w, sn_diag *d)
     if (st == SN_OK) {
         w->lo = slice_lo(w->N, w->P, w->me);
         w->m = slice_lo(w->N, w->P, w->me + 1) - w->lo;
-        w->in = sn_malloc(w->m * 4 + 4);
+        /* c = ceil(N/P) keys: the GPU sorts the slice in place as the block */
+        w->in = sn_malloc((w->N + (uint64_t)w->P - 1) / (uint64_t)w->P * 4 + 4);
         if (!w->in)
             st = sn_diag_set(d, SN_ENOMEM, 0, 0, "out of memory for %llu keys",
                              (unsigned long long)w->m);
@@ -218,58 +219,65 @@ static sn_status local_open(work *w, sn_gpu **gout, sn_gpu_sorter **sout, sn_dia
     *sout = NULL;
     if (o->local == 1)
         return SN_OK;
-    sn_gpu_device_info *devs = NULL;
-    size_t nd = 0, ng = 0, pick = SIZE_MAX;
-    sn_diag dd;
-    int lr = w->local_rank;
-    if (sn_gpu_devices(&devs, &nd, &dd) == SN_OK) {
-        for (size_t i = 0; i < nd; i++)
-            ng += strcmp(devs[i].type, "GPU") == 0;
-        for (size_t i = 0, g = 0; i < nd && ng; i++)
-            if (strcmp(devs[i].type, "GPU") == 0 && g++ == (size_t)lr % ng)
-                pick = i;
-        if (pick == SIZE_MAX && o->local == 2 && nd)
-            pick = sn_gpu_device_default(devs, nd);
-    }
+    char spec[32];
+    const char *type = "";
     sn_status st = SN_OK;
-    if (pick != SIZE_MAX) {
-        char spec[32];
-        snprintf(spec, sizeof spec, "%u:%u", devs[pick].platform, devs[pick].device);
+    if (sn_dist_device_pick(w->local_rank, o->local == 2, spec, &type)) {
         st = sn_gpu_open(spec, gout, d);
         if (st == SN_OK)
             st = sn_gpu_sorter_create(*gout, sout, d);
         if (st == SN_OK)
-            snprintf(w->sorter, sizeof w->sorter, "%s %s, radix sort", devs[pick].type,
+            snprintf(w->sorter, sizeof w->sorter, "%s %s, radix sort", type,
                      sn_gpu_device_name(*gout));
     } else if (o->local == 2) {
         st = sn_diag_set(d, SN_ENODEVICE, 0, 0, "no OpenCL device for the local sort");
     }
-    sn_free(devs);
     return st;
 }
 
-static sn_status local_sort(work *w, sn_gpu_sorter *gs, uint32_t *keys, uint32_t *pay, sn_diag *d)
+/* The rank's slice sorted into w->k[0..m) in the ordered form, its payload
+ * (the global indices) into w->p: on the GPU in place in w->in, whose
+ * buffer then becomes the block (no copy); on the CPU from w->in straight
+ * into w->k. Both leave the keys ordered, so no pass over the block
+ * follows (what keeps one rank as fast as one process). */
+static sn_status local_sort(work *w, sn_gpu_sorter *gs, sn_diag *d)
 {
     const sn_dist_sort_opts *o = w->o;
-    sn_status st = SN_OK;
+    if (w->p)
+        for (uint64_t i = 0; i < w->m; i++)
+            w->p[i] = (uint32_t)(w->lo + i);
     if (gs) {
         sn_gpu_sort_opts so = {SN_SORT_RADIX, o->type, 0, false};
-        return sn_gpu_sort(gs, &so, keys, pay, (size_t)w->m, NULL, d);
+        sn_gpu_sorter_set_ordered_out(gs, true);
+        sn_status st = sn_gpu_sort(gs, &so, w->in, w->p, (size_t)w->m, NULL, d);
+        uint32_t *t = w->k; /* both hold cap keys */
+        w->k = w->in;
+        w->in = t;
+        return st;
     }
     snprintf(w->sorter, sizeof w->sorter, "CPU, %u threads, LSD radix sort", sn_parallel_cpus());
-    uint32_t *ok = sn_malloc(w->m * 4 + 4), *op = pay ? sn_malloc(w->m * 4 + 4) : NULL;
-    if (!ok || (pay && !op))
-        st = sn_diag_set(d, SN_ENOMEM, 0, 0, "out of memory for the local sort");
-    if (st == SN_OK)
-        st = sn_sort_reference(o->type, keys, pay, (size_t)w->m, ok, op, d);
-    if (st == SN_OK) {
-        memcpy(keys, ok, w->m * 4);
-        if (pay)
-            memcpy(pay, op, w->m * 4);
-    }
-    sn_free(ok);
-    sn_free(op);
-    return st;
+    return sn_sort_reference_ordered(o->type, w->in, w->p, (size_t)w->m, w->k, w->p, d);
+}
+
+/* Touch every page of a buffer (on the rank's threads) before the timed
+ * phases, so that the sort does not pay for the first touch. */
+typedef struct touch_job {
+    uint32_t *a;
+    size_t n, parts;
+} touch_job;
+
+static void touch_part(void *ctx, size_t t)
+{
+    const touch_job *j = ctx;
+    size_t lo = j->n * t / j->parts, hi = j->n * (t + 1) / j->parts;
+    memset(j->a + lo, 0, (hi - lo) * 4);
+}
+
+static void touch(uint32_t *a, size_t n, unsigned threads)
+{
+    touch_job j = {a, n, (size_t)threads * 4};
+    if (a && n)
+        sn_parallel_for(j.parts, threads, touch_part, &j);
 }
 
 /* ---- the network: merge-splits layer by layer ---- */
@@ -507,7 +515,9 @@ static sn_status prepare(work *w, sn_dist_report *rep, sn_diag *diag)
                          "more than the %.1f MiB it may use",
                          (double)need / 1048576.0, (unsigned long long)w->m,
                          (double)o->max_memory / 1048576.0);
-    if (st == SN_OK && !o->in && !(w->in = sn_malloc(w->m * 4 + 4)))
+    /* the input slice holds c keys too: the GPU sorts it in place and it
+     * becomes the block */
+    if (st == SN_OK && !o->in && !(w->in = sn_malloc(c * 4 + 4)))
         st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %llu keys",
                          (unsigned long long)w->m);
     w->cap = o->algo == SN_DIST_NETWORK ? c : w->m;
@@ -518,6 +528,10 @@ static sn_status prepare(work *w, sn_dist_report *rep, sn_diag *diag)
         if (!w->k || (o->payload && !w->p) || !w->t_layer)
             st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for a block of %llu keys",
                              (unsigned long long)w->cap);
+    }
+    if (st == SN_OK) {
+        touch(w->k, (size_t)w->cap, w->threads);
+        touch(w->p, (size_t)w->cap, w->threads);
     }
     if ((st = sn_dist_agree(st, diag)) != SN_OK)
         return st;
@@ -569,13 +583,7 @@ static sn_status sort_phases(work *w, sn_diag *diag)
     }
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
-    if (w->p)
-        for (uint64_t i = 0; i < w->m; i++)
-            w->p[i] = (uint32_t)(w->lo + i);
-    memcpy(w->k, w->in, w->m * 4);
-    st = local_sort(w, gs, w->k, w->p, diag);
-    for (uint64_t i = 0; i < w->m; i++)
-        w->k[i] = sn_key_to_ordered(o->type, w->k[i]);
+    st = local_sort(w, gs, diag);
     for (uint64_t i = w->m; i < w->cap; i++) { /* sentinels above every key */
         w->k[i] = SENTINEL;
         if (w->p)
@@ -767,12 +775,7 @@ sn_status sn_dist_sort(const sn_dist_sort_opts *o, sn_dist_report *rep, sn_diag 
     w.P = sn_dist_size();
     w.me = sn_dist_rank();
     w.layers = o->algo == SN_DIST_NETWORK ? sn_network_layer_count(o->net) : 0;
-    MPI_Comm node; /* the ranks of this host share its cores and GPUs */
-    int node_size = 1;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, w.me, MPI_INFO_NULL, &node);
-    MPI_Comm_rank(node, &w.local_rank);
-    MPI_Comm_size(node, &node_size);
-    MPI_Comm_free(&node);
+    int node_size = sn_dist_local(&w.local_rank); /* the host's ranks share its cores and GPUs */
     w.threads = o->threads ? o->threads : sn_parallel_cpus() / (unsigned)node_size;
     w.threads = w.threads ? w.threads : 1;
     rep->ranks = w.P;

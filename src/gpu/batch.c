@@ -129,8 +129,11 @@ static sn_status make_buf(sn_gpu *g, size_t bytes, cl_mem *out, const char *what
     if (err != CL_SUCCESS) {
         sn_status st = sn_gpu_cl_fail(diag, "clCreateBuffer", err);
         return st == SN_ELIMIT
-                   ? sn_diag_set(diag, SN_ELIMIT, 0, 0, "the device cannot hold %s (%.1f MiB)",
-                                 what, (double)bytes / 1048576.0)
+                   ? sn_diag_set(diag, SN_ELIMIT, 0, 0,
+                                 "the device cannot hold %s (%.1f MiB): clCreateBuffer failed: "
+                                 "%s (%d)",
+                                 what, (double)bytes / 1048576.0, sn_gpu_cl_error_name(err),
+                                 (int)err)
                    : st;
     }
     return SN_OK;

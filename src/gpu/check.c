@@ -132,7 +132,8 @@ typedef struct check_run {
     cl_mem bmin, bcount, bseen;
     size_t seen_words;
     uint32_t seen[MAX_TRACKED / 32 + 1];
-    cl_ulong total; /* inputs, 2^n */
+    cl_ulong lo;    /* the first input checked (a multiple of 32) */
+    cl_ulong total; /* one past the last: 2^n for the whole proof */
     bool found;
     uint64_t fail_word, failing;
 } check_run;
@@ -191,9 +192,9 @@ static sn_status run_chunk(check_run *r, cl_ulong base, size_t items, double *dt
 /* Every input in chunks sized to stay well under a second a launch. */
 static sn_status run_all(check_run *r, const sn_check_options *opt, double t0, sn_diag *diag)
 {
-    size_t items_all = (size_t)((r->total + 31) / 32);
+    size_t items_all = (size_t)((r->total - r->lo + 31) / 32);
     size_t items = (size_t)1 << 16; /* grows while launches are short */
-    for (cl_ulong base = 0; base < r->total;) {
+    for (cl_ulong base = r->lo; base < r->total;) {
         if (opt && opt->cancel && *opt->cancel)
             return SN_EINTERRUPTED;
         size_t left = (size_t)((r->total - base + 31) / 32);
@@ -209,7 +210,7 @@ static sn_status run_all(check_run *r, const sn_check_options *opt, double t0, s
         else if (dt > 0.6 && items > 1024)
             items /= 2;
         if (opt && opt->progress) {
-            double frac = (double)base / (double)r->total;
+            double frac = (double)(base - r->lo) / (double)(r->total - r->lo);
             double el = now_s() - t0;
             opt->progress(frac, frac > 0 ? el / frac - el : -1.0, opt->progress_user);
         }
@@ -234,17 +235,20 @@ static sn_status redundant(sn_check_result *res, const uint8_t *swapped, size_t 
     return SN_OK;
 }
 
-/* The smallest failing input: the first unsorted lane of the smallest
- * failing word, replayed on the host. */
-static sn_status counterexample(sn_check_result *res, const check_run *r, const sn_comparator *c,
-                                size_t m, uint32_t n, sn_diag *diag)
+/* The smallest failing input of r: the first unsorted lane of the
+ * smallest failing word, replayed on the host. */
+static uint64_t first_failing(const check_run *r, const sn_comparator *c, size_t m, uint32_t n)
 {
-    uint64_t x = r->fail_word;
     for (uint64_t lane = 0; lane < 32 && r->fail_word + lane < r->total; lane++)
-        if (!sorted01(apply(c, m, r->fail_word + lane), n)) {
-            x = r->fail_word + lane;
-            break;
-        }
+        if (!sorted01(apply(c, m, r->fail_word + lane), n))
+            return r->fail_word + lane;
+    return r->fail_word;
+}
+
+/* The counterexample x, its output and its first unsorted position. */
+static sn_status counterexample(sn_check_result *res, uint64_t x, const sn_comparator *c, size_t m,
+                                uint32_t n, sn_diag *diag)
+{
     uint64_t y = apply(c, m, x);
     res->counterexample_index = x;
     res->counterexample = sn_calloc(n, 1);
@@ -290,26 +294,32 @@ static sn_status check_size(uint32_t n, const sn_check_options *opt, sn_diag *di
     return SN_OK;
 }
 
-sn_status sn_gpu_check(sn_gpu *g, const sn_network *net, const sn_check_options *opt,
-                       sn_check_result *res, sn_diag *diag)
+sn_status sn_gpu_check_range(sn_gpu *g, const sn_network *net, const sn_check_options *opt,
+                             uint64_t lo, uint64_t hi, uint64_t *failing, uint64_t *first,
+                             uint8_t *swapped, sn_diag *diag)
 {
-    memset(res, 0, sizeof *res);
     uint32_t n = sn_network_wires(net);
     size_t m = sn_network_size(net);
-    res->n = n;
-    res->method = SN_CHECK_BRUTEFORCE;
+    *failing = 0;
+    *first = UINT64_MAX;
     sn_status st = check_size(n, opt, diag);
     if (st != SN_OK)
         return st;
     double t0 = now_s();
+    uint64_t total = (uint64_t)1 << n;
+    if (lo % 32 != 0 || lo > hi || hi > total)
+        return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                           "inputs [%llu, %llu) are not a range of 32-aligned 0-1 inputs of %u "
+                           "wires",
+                           (unsigned long long)lo, (unsigned long long)hi, n);
     sn_comparator *c = sn_malloc((m ? m : 1) * sizeof *c);
-    uint8_t *swapped = sn_calloc(m ? m : 1, 1);
     size_t *track = sn_malloc((m ? m : 1) * sizeof *track);
     check_run r;
     memset(&r, 0, sizeof r);
     r.g = g;
-    r.total = (cl_ulong)1 << n;
-    if (!c || !swapped || !track) {
+    r.lo = lo;
+    r.total = hi;
+    if (!c || !track) {
         st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %zu comparators", m);
         goto done;
     }
@@ -327,28 +337,62 @@ sn_status sn_gpu_check(sn_gpu *g, const sn_network *net, const sn_check_options 
                          ntrack, MAX_TRACKED);
         goto done;
     }
+    if (lo == hi)
+        goto done;
     if ((st = build_kernel(g, c, m, n, track, ntrack, &r.prog, &r.k, diag)) != SN_OK ||
         (st = run_buffers(&r, ntrack, diag)) != SN_OK || (st = run_all(&r, opt, t0, diag)) != SN_OK)
         goto done;
     for (size_t t = 0; t < ntrack; t++)
         if ((r.seen[t / 32] >> (t % 32)) & 1u)
             swapped[track[t]] = 1;
-    res->inputs = r.total;
-    res->failing_count = r.failing;
-    res->sorts = r.failing == 0;
+    *failing = r.failing;
+    if (r.found)
+        *first = first_failing(&r, c, m, n);
+done:
+    if (st != SN_OK)
+        clFinish(g->queue);
+    run_release(&r);
+    sn_free(c);
+    sn_free(track);
+    return st;
+}
+
+sn_status sn_gpu_check(sn_gpu *g, const sn_network *net, const sn_check_options *opt,
+                       sn_check_result *res, sn_diag *diag)
+{
+    memset(res, 0, sizeof *res);
+    uint32_t n = sn_network_wires(net);
+    size_t m = sn_network_size(net);
+    res->n = n;
+    res->method = SN_CHECK_BRUTEFORCE;
+    sn_status st = check_size(n, opt, diag);
+    if (st != SN_OK)
+        return st;
+    double t0 = now_s();
+    uint8_t *swapped = sn_calloc(m ? m : 1, 1);
+    sn_comparator *c = sn_malloc((m ? m : 1) * sizeof *c);
+    uint64_t failing = 0, first = UINT64_MAX;
+    if (!swapped || !c) {
+        st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %zu comparators", m);
+        goto done;
+    }
+    for (size_t j = 0; j < m; j++)
+        sn_network_comparator(net, j, &c[j], NULL);
+    if ((st = sn_gpu_check_range(g, net, opt, 0, (uint64_t)1 << n, &failing, &first, swapped,
+                                 diag)) != SN_OK)
+        goto done;
+    res->inputs = (uint64_t)1 << n;
+    res->failing_count = failing;
+    res->sorts = failing == 0;
     if ((st = redundant(res, swapped, m, diag)) != SN_OK)
         goto done;
-    if (r.found && (st = counterexample(res, &r, c, m, n, diag)) != SN_OK)
+    if (first != UINT64_MAX && (st = counterexample(res, first, c, m, n, diag)) != SN_OK)
         goto done;
     res->seconds = now_s() - t0;
 done:
-    if (st != SN_OK) {
-        clFinish(g->queue);
+    if (st != SN_OK)
         sn_check_result_free(res);
-    }
-    run_release(&r);
     sn_free(c);
     sn_free(swapped);
-    sn_free(track);
     return st;
 }

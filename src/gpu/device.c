@@ -6,7 +6,9 @@
  * leaks a context, queue or program. */
 #include "gpu/gpu_internal.h"
 
-#include <ctype.h> // for: isdigit (the compiler's "N errors generated." lines)
+#include <ctype.h>     // for: isdigit (the compiler's "N errors generated." lines)
+#include <stdatomic.h> // for: the injected call's count (worker threads call too)
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,19 +109,77 @@ size_t sn_gpu_round_up(size_t x, size_t m)
 
 /* ---- listing */
 
-/* The injected failure (sn_gpu_inject_error): the call it replaces. */
+/* The injected failure (sn_gpu_inject_error_at, SN_CL_FAIL): the call it
+ * replaces, from its nth call on. The count is atomic: the CLI's worker
+ * threads may make the calls. */
 static const char *inject_call;
 static cl_int inject_err;
+static unsigned inject_nth;
+static atomic_uint inject_seen;
+static bool inject_env_read;
+static char inject_env_call[64];
+
+unsigned sn_gpu_inject_error_at(const char *call, cl_int err, unsigned nth)
+{
+    inject_env_read = true; /* a test's own choice wins over the environment */
+    inject_call = call;
+    inject_err = err;
+    inject_nth = nth ? nth : 1;
+    return atomic_exchange(&inject_seen, 0);
+}
 
 void sn_gpu_inject_error(const char *call, cl_int err)
 {
-    inject_call = call;
-    inject_err = err;
+    sn_gpu_inject_error_at(call, err, 1);
 }
 
-static bool injected(const char *call, cl_int *err)
+static cl_int default_error(const char *call)
 {
-    if (!inject_call || strcmp(inject_call, call) != 0)
+    if (strcmp(call, "clBuildProgram") == 0)
+        return CL_BUILD_PROGRAM_FAILURE;
+    if (strcmp(call, "clCreateBuffer") == 0)
+        return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    return CL_OUT_OF_RESOURCES;
+}
+
+/* SN_CL_FAIL=CALL[@N][=CL_NAME] (tests only); a malformed N or an unknown
+ * name leaves the defaults (1, the call's usual error). */
+static void inject_from_env(void)
+{
+    inject_env_read = true;
+    const char *e = getenv("SN_CL_FAIL");
+    if (!e || !*e)
+        return;
+    size_t len = strcspn(e, "@=");
+    if (len >= sizeof inject_env_call)
+        return;
+    memcpy(inject_env_call, e, len);
+    inject_env_call[len] = '\0';
+    unsigned nth = 1;
+    const char *p = e + len;
+    if (*p == '@') {
+        char *end;
+        unsigned long v = strtoul(p + 1, &end, 10);
+        if (v > 0 && v < 1000000)
+            nth = (unsigned)v;
+        p = end;
+    }
+    cl_int err = default_error(inject_env_call);
+    if (*p == '=')
+        for (int c = 0; c >= -80; c--)
+            if (strcmp(sn_gpu_cl_error_name(c), p + 1) == 0)
+                err = c;
+    inject_call = inject_env_call;
+    inject_err = err;
+    inject_nth = nth;
+}
+
+bool sn_gpu_injected(const char *call, cl_int *err)
+{
+    if (!inject_env_read)
+        inject_from_env();
+    if (!inject_call || strcmp(inject_call, call) != 0 ||
+        atomic_fetch_add(&inject_seen, 1) + 1 < inject_nth)
         return false;
     *err = inject_err;
     return true;
@@ -128,14 +188,15 @@ static bool injected(const char *call, cl_int *err)
 static cl_int get_platform_ids(cl_uint count, cl_platform_id *ps, cl_uint *n)
 {
     cl_int err;
-    return injected("clGetPlatformIDs", &err) ? err : clGetPlatformIDs(count, ps, n);
+    return sn_gpu_injected("clGetPlatformIDs", &err) ? err : clGetPlatformIDs(count, ps, n);
 }
 
 static cl_int get_device_ids(cl_platform_id p, cl_uint count, cl_device_id *ds, cl_uint *n)
 {
     cl_int err;
-    return injected("clGetDeviceIDs", &err) ? err
-                                            : clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, count, ds, n);
+    return sn_gpu_injected("clGetDeviceIDs", &err)
+               ? err
+               : clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, count, ds, n);
 }
 
 static sn_status no_platform(sn_diag *diag, cl_int err)

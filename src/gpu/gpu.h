@@ -378,6 +378,16 @@ char *sn_gpu_log_rename(const char *log, const char *name);
  * most 63 wires), opt->cancel and opt->progress; opt may be NULL. */
 sn_status sn_gpu_check(sn_gpu *g, const sn_network *net, const sn_check_options *opt,
                        sn_check_result *res, sn_diag *diag);
+/* One part of that brute force, as a rank of the distributed proof takes
+ * it: the inputs [lo, hi) (lo a multiple of 32, hi <= 2^n). *failing: the
+ * failing inputs of the range; *first: the smallest of them (UINT64_MAX:
+ * none). swapped[m] (zeroed by the caller, m comparators) gets a 1 for
+ * every comparator seen swapping on an input of the range or on the
+ * random inputs probed first (inputs of the same network), so the OR of
+ * the parts' swapped is exactly the whole proof's. Limits as above. */
+sn_status sn_gpu_check_range(sn_gpu *g, const sn_network *net, const sn_check_options *opt,
+                             uint64_t lo, uint64_t hi, uint64_t *failing, uint64_t *first,
+                             uint8_t *swapped, sn_diag *diag);
 
 /* The CL error name of a status code ("CL_OUT_OF_RESOURCES"), never NULL. */
 const char *sn_gpu_cl_error_name(int code);

@@ -66,10 +66,99 @@ bool sn_gpu_generates(const sn_gpu *g);
  * SN_ENOMEM / SN_ELIMIT for the out-of-memory codes). */
 sn_status sn_gpu_cl_fail(sn_diag *diag, const char *call, cl_int err);
 
-/* Testing hook: from now on every call of `call` ("clGetPlatformIDs" or
- * "clGetDeviceIDs") returns err without reaching the driver, as a driver
- * that cannot start does; NULL ends it. Single-threaded tests only. */
+/* Testing hook: from now on every call of `call` returns err without
+ * reaching the driver, as a driver that cannot start does; NULL ends it.
+ * The calls it can replace: clGetPlatformIDs, clGetDeviceIDs,
+ * clBuildProgram, clCreateBuffer, clEnqueueNDRangeKernel,
+ * clEnqueueReadBuffer, clEnqueueWriteBuffer, clEnqueueCopyBuffer and
+ * clEnqueueFillBuffer. Single-threaded tests only. */
 void sn_gpu_inject_error(const char *call, cl_int err);
+/* The same from the nth call of `call` on (1 = the first); the calls
+ * before it reach the driver. Returns how many calls of the previous
+ * injected name were made. The environment sets it too, for the CLI's
+ * tests: SN_CL_FAIL=CALL[@N][=CL_ERROR_NAME] (the error defaults to
+ * CL_BUILD_PROGRAM_FAILURE for clBuildProgram,
+ * CL_MEM_OBJECT_ALLOCATION_FAILURE for clCreateBuffer and
+ * CL_OUT_OF_RESOURCES for the rest); read at the first wrapped call. */
+unsigned sn_gpu_inject_error_at(const char *call, cl_int err, unsigned nth);
+/* Whether this call of `call` fails without reaching the driver, with
+ * *err (the wrappers below). */
+bool sn_gpu_injected(const char *call, cl_int *err);
+
+/* The wrapped OpenCL calls: every file of src/gpu includes this header, so
+ * the names below reach the driver through the seam above. */
+static inline cl_int sn_cl_build_program(cl_program p, cl_uint n, const cl_device_id *d,
+                                         const char *opts,
+                                         void(CL_CALLBACK *fn)(cl_program, void *), void *u)
+{
+    cl_int e;
+    if (sn_gpu_injected("clBuildProgram", &e))
+        return e;
+    return clBuildProgram(p, n, d, opts, fn, u);
+}
+static inline cl_mem sn_cl_create_buffer(cl_context c, cl_mem_flags f, size_t size, void *host,
+                                         cl_int *err)
+{
+    cl_int e;
+    if (!sn_gpu_injected("clCreateBuffer", &e))
+        return clCreateBuffer(c, f, size, host, err);
+    if (err)
+        *err = e;
+    return NULL;
+}
+static inline cl_int sn_cl_enqueue_nd_range_kernel(cl_command_queue q, cl_kernel k, cl_uint dim,
+                                                   const size_t *off, const size_t *global,
+                                                   const size_t *local, cl_uint nw,
+                                                   const cl_event *wait, cl_event *ev)
+{
+    cl_int e;
+    return sn_gpu_injected("clEnqueueNDRangeKernel", &e)
+               ? e
+               : clEnqueueNDRangeKernel(q, k, dim, off, global, local, nw, wait, ev);
+}
+static inline cl_int sn_cl_enqueue_read_buffer(cl_command_queue q, cl_mem m, cl_bool block,
+                                               size_t off, size_t size, void *dst, cl_uint nw,
+                                               const cl_event *wait, cl_event *ev)
+{
+    cl_int e;
+    return sn_gpu_injected("clEnqueueReadBuffer", &e)
+               ? e
+               : clEnqueueReadBuffer(q, m, block, off, size, dst, nw, wait, ev);
+}
+static inline cl_int sn_cl_enqueue_write_buffer(cl_command_queue q, cl_mem m, cl_bool block,
+                                                size_t off, size_t size, const void *src,
+                                                cl_uint nw, const cl_event *wait, cl_event *ev)
+{
+    cl_int e;
+    return sn_gpu_injected("clEnqueueWriteBuffer", &e)
+               ? e
+               : clEnqueueWriteBuffer(q, m, block, off, size, src, nw, wait, ev);
+}
+static inline cl_int sn_cl_enqueue_copy_buffer(cl_command_queue q, cl_mem a, cl_mem b, size_t aoff,
+                                               size_t boff, size_t size, cl_uint nw,
+                                               const cl_event *wait, cl_event *ev)
+{
+    cl_int e;
+    return sn_gpu_injected("clEnqueueCopyBuffer", &e)
+               ? e
+               : clEnqueueCopyBuffer(q, a, b, aoff, boff, size, nw, wait, ev);
+}
+static inline cl_int sn_cl_enqueue_fill_buffer(cl_command_queue q, cl_mem m, const void *pat,
+                                               size_t psize, size_t off, size_t size, cl_uint nw,
+                                               const cl_event *wait, cl_event *ev)
+{
+    cl_int e;
+    return sn_gpu_injected("clEnqueueFillBuffer", &e)
+               ? e
+               : clEnqueueFillBuffer(q, m, pat, psize, off, size, nw, wait, ev);
+}
+#define clBuildProgram sn_cl_build_program
+#define clCreateBuffer sn_cl_create_buffer
+#define clEnqueueNDRangeKernel sn_cl_enqueue_nd_range_kernel
+#define clEnqueueReadBuffer sn_cl_enqueue_read_buffer
+#define clEnqueueWriteBuffer sn_cl_enqueue_write_buffer
+#define clEnqueueCopyBuffer sn_cl_enqueue_copy_buffer
+#define clEnqueueFillBuffer sn_cl_enqueue_fill_buffer
 
 /* Build `source` for g's device into *prog; on failure SN_EBUILD with the
  * log in diag and g->build_log. */

@@ -20,7 +20,7 @@
 
 /* Keys per tile as multiples of WG: the kernels are built with these
  * (-DMERGE_E, -DRADIX_E, -DTILE_E); HYB_E must match kernels/sorts.cl's. */
-#define MERGE_E 16 /* keys per work-item in merge tiles and chunks, unless tuned */
+#define MERGE_E 16    /* keys per work-item in merge tiles and chunks, unless tuned */
 #define RADIX_E 8     /* keys per work-item in a radix tile: the portable kernels */
 #define RADIX_E_NV 16 /* with the NVIDIA ranking, whose tile is not double-buffered */
 #define HYB_E(me) ((me) > 16 ? (me) / 2 : 8) /* keys per work-item in a hybrid tile */
@@ -51,9 +51,9 @@ enum {
 };
 
 static const char *const kernel_names[KS_COUNT] = {
-    "sort_to_ordered", "sort_from_ordered", "tr_phase",   "trl_block", "trl_merge_split",
-    "rank_global",     "rank_tiled",        "ms_tile",    "ms_merge",  "ms_partition",
-    "rx_count",        "rx_scatter",        "scan_block", "scan_add",  "hy_tile",
+    "sort_to_ordered", "sort_from_ordered", "tr_phase",     "trl_block", "trl_merge_split",
+    "rank_global",     "rank_tiled",        "ms_tile",      "ms_merge",  "ms_partition",
+    "rx_count",        "rx_scatter",        "scan_block",   "scan_add",  "hy_tile",
     "ms_tile_kv",      "ms_merge_kv",       "rx_scatter_kv"};
 
 static const char *const algo_names[SN_SORT_COUNT] = {
@@ -64,13 +64,14 @@ struct sn_gpu_sorter {
     cl_program prog;
     cl_kernel k[KS_COUNT];
     size_t wg;
-    bool nv;          /* built with -DSN_NV=1 (rank_nv) */
-    unsigned radix_e; /* RADIX_E it was built with */
-    unsigned merge_e; /* MERGE_E it was built with */
-    unsigned merge_pg; /* PG: ms_partition's work-items a chunk */
-    unsigned tile_e;   /* TILE_E: keys a work-item in a keys-only merge tile */
+    bool nv;                          /* built with -DSN_NV=1 (rank_nv) */
+    unsigned radix_e;                 /* RADIX_E it was built with */
+    unsigned merge_e;                 /* MERGE_E it was built with */
+    unsigned merge_pg;                /* PG: ms_partition's work-items a chunk */
+    unsigned tile_e;                  /* TILE_E: keys a work-item in a keys-only merge tile */
     sn_gpu_sort_progress_fn progress; /* or NULL */
     void *progress_ctx;
+    bool ordered_out; /* sn_gpu_sorter_set_ordered_out */
 };
 
 const char *sn_sort_algo_name(sn_sort_algo a)
@@ -421,7 +422,8 @@ static sn_status step(run *r, int which0, size_t items, sn_diag *diag)
                         M(r->p[c ^ 1]), U(r->n), U(r->hp));
     if (st == SN_OK && which0 == KS_MS_TILE)
         if (clSetKernelArg(k, 6, places(r, PADDED(r, r->s->merge_e)), NULL) != CL_SUCCESS)
-            st = sn_diag_set(diag, SN_EDEVICE, 0, 0, "clSetKernelArg(ms_tile, local places) failed");
+            st =
+                sn_diag_set(diag, SN_EDEVICE, 0, 0, "clSetKernelArg(ms_tile, local places) failed");
     if (st == SN_OK)
         st = launch(r, which, items, diag);
     r->cur ^= 1;
@@ -529,10 +531,9 @@ static sn_status run_radix(run *r, unsigned bits, sn_diag *diag)
         if (st == SN_OK)
             st = scan(r, r->counts, r->offs, len, 0, false, diag);
         if (st == SN_OK)
-            st = args(r->s->k[kv(r, KS_RX_SCATTER)], "rx_scatter", diag, 13, M(r->k[c]),
-                      M(r->p[c]), M(r->k[c ^ 1]), M(r->p[c ^ 1]), U(r->n), U(shift), U(b),
-                      M(r->offs), U(ct), U(hp),
-                      L(places(r, PADDED(r, r->s->radix_e) * (r->s->nv ? 1 : 2))),
+            st = args(r->s->k[kv(r, KS_RX_SCATTER)], "rx_scatter", diag, 13, M(r->k[c]), M(r->p[c]),
+                      M(r->k[c ^ 1]), M(r->p[c ^ 1]), U(r->n), U(shift), U(b), M(r->offs), U(ct),
+                      U(hp), L(places(r, PADDED(r, r->s->radix_e) * (r->s->nv ? 1 : 2))),
                       M(r->lv[0][1]), U(fold));
         if (st == SN_OK)
             st = launch(r, kv(r, KS_RX_SCATTER), tiles * r->s->wg, diag);
@@ -597,9 +598,11 @@ static sn_status run_alloc(run *r, size_t n, bool payload, sn_diag *diag)
 static sn_status run_scratch(run *r, const sn_gpu_sort_opts *o, sn_diag *diag)
 {
     switch (o->algo) {
-    case SN_SORT_RADIX: return radix_buffers(r, ((size_t)1 << radix_bits(o)) * radix_tiles(r), diag);
+    case SN_SORT_RADIX:
+        return radix_buffers(r, ((size_t)1 << radix_bits(o)) * radix_tiles(r), diag);
     case SN_SORT_MERGE:
-    case SN_SORT_HYBRID: return buf(r, (merge_chunks(r) + 1) * 4, &r->offs, "merge partition", diag);
+    case SN_SORT_HYBRID:
+        return buf(r, (merge_chunks(r) + 1) * 4, &r->offs, "merge partition", diag);
     default: return SN_OK;
     }
 }
@@ -622,6 +625,12 @@ static sn_status run_settle(run *r, sn_diag *diag)
     cl_int err = clEnqueueMigrateMemObjects(r->s->g->queue, c, all,
                                             CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0, NULL, NULL);
     return err == CL_SUCCESS ? SN_OK : sn_gpu_cl_fail(diag, "clEnqueueMigrateMemObjects", err);
+}
+
+void sn_gpu_sorter_set_ordered_out(sn_gpu_sorter *s, bool on)
+{
+    if (s)
+        s->ordered_out = on;
 }
 
 void sn_gpu_sorter_set_progress(sn_gpu_sorter *s, sn_gpu_sort_progress_fn fn, void *ctx)
@@ -714,7 +723,7 @@ sn_status sn_gpu_sort(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, uint32_t *key
         st = map_keys(&r, KS_TO_ORD, (cl_uint)o->type, diag);
     if (st == SN_OK)
         st = run_algo(&r, o, diag);
-    if (st == SN_OK && o->type != SN_KEY_U32)
+    if (st == SN_OK && o->type != SN_KEY_U32 && !s->ordered_out)
         st = map_keys(&r, KS_FROM_ORD, (cl_uint)o->type, diag);
     g->record = false;
     if (st != SN_OK)
@@ -750,7 +759,7 @@ done:
 
 typedef struct ref_job {
     sn_key_type t;
-    const uint32_t *in;       /* the caller's keys (the mapping task reads them) */
+    const uint32_t *in; /* the caller's keys (the mapping task reads them) */
     uint32_t *sk, *dk, *sp, *dp;
     size_t n, chunk, chunks;
     unsigned shift;
@@ -771,7 +780,8 @@ static void ref_convert(void *ctx, size_t c)
     size_t lo, hi;
     ref_range(j, c, &lo, &hi);
     for (size_t i = lo; i < hi; i++)
-        j->sk[i] = j->back ? sn_key_from_ordered(j->t, j->sk[i]) : sn_key_to_ordered(j->t, j->in[i]);
+        j->sk[i] =
+            j->back ? sn_key_from_ordered(j->t, j->sk[i]) : sn_key_to_ordered(j->t, j->in[i]);
 }
 
 static void ref_count(void *ctx, size_t c)
@@ -815,8 +825,8 @@ static bool ref_places(ref_job *j)
     return true;
 }
 
-sn_status sn_sort_reference(sn_key_type t, const uint32_t *keys, const uint32_t *pay, size_t n,
-                            uint32_t *out_keys, uint32_t *out_pay, sn_diag *diag)
+static sn_status reference(sn_key_type t, const uint32_t *keys, const uint32_t *pay, size_t n,
+                           uint32_t *out_keys, uint32_t *out_pay, bool ordered, sn_diag *diag)
 {
     bool hp = pay && out_pay;
     ref_job j = {t, keys, out_keys, NULL, hp ? out_pay : NULL, NULL, n, 0, 0, 0, NULL, false};
@@ -832,7 +842,7 @@ sn_status sn_sort_reference(sn_key_type t, const uint32_t *keys, const uint32_t 
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for the reference (%zu keys)", n);
     }
     sn_parallel_for(j.chunks, 0, ref_convert, &j);
-    if (hp)
+    if (hp && out_pay != pay)
         sn_parallel_copy(out_pay, pay, n, 0);
     j.dk = tk;
     j.dp = tp;
@@ -855,11 +865,24 @@ sn_status sn_sort_reference(sn_key_type t, const uint32_t *keys, const uint32_t 
     }
     j.sk = out_keys;
     j.back = true;
-    sn_parallel_for(j.chunks, 0, ref_convert, &j);
+    if (!ordered)
+        sn_parallel_for(j.chunks, 0, ref_convert, &j);
     sn_free(tk);
     sn_free(tp);
     sn_free(j.count);
     return SN_OK;
+}
+
+sn_status sn_sort_reference(sn_key_type t, const uint32_t *keys, const uint32_t *pay, size_t n,
+                            uint32_t *out_keys, uint32_t *out_pay, sn_diag *diag)
+{
+    return reference(t, keys, pay, n, out_keys, out_pay, false, diag);
+}
+
+sn_status sn_sort_reference_ordered(sn_key_type t, const uint32_t *keys, const uint32_t *pay,
+                                    size_t n, uint32_t *out_keys, uint32_t *out_pay, sn_diag *diag)
+{
+    return reference(t, keys, pay, n, out_keys, out_pay, true, diag);
 }
 
 sn_sort_mismatch sn_sort_compare(const uint32_t *exp_keys, const uint32_t *exp_pay,

@@ -90,6 +90,10 @@ sn_gpu_sort_cost sn_gpu_sort_estimate(const sn_gpu *g, const sn_gpu_sort_opts *o
 /* Called by the transposition sorts after each batch of rounds read back
  * (done rounds of at most `cap`), for progress on long runs. */
 typedef void (*sn_gpu_sort_progress_fn)(void *ctx, uint64_t done, uint64_t cap);
+/* Whether s's later sorts leave the keys in their ordered form
+ * (sn_key_to_ordered) instead of raw bits: one pass less for a caller that
+ * compares them as unsigned (the distributed sort). Off by default. */
+void sn_gpu_sorter_set_ordered_out(sn_gpu_sorter *s, bool on);
 /* Set (fn NULL: clear) the progress callback of s's later sorts. */
 void sn_gpu_sorter_set_progress(sn_gpu_sorter *s, sn_gpu_sort_progress_fn fn, void *ctx);
 
@@ -97,9 +101,13 @@ void sn_gpu_sorter_set_progress(sn_gpu_sorter *s, sn_gpu_sort_progress_fn fn, vo
  * order of the networks (sn_key_to_ordered), into out_keys, with pay[0..n)
  * moved along into out_pay (both NULL: no payload). An LSD radix sort on
  * the host: linear time, so it can check 10^9 keys. SN_ENOMEM if its two
- * work arrays cannot be allocated. */
+ * work arrays cannot be allocated. pay may be out_pay (sorted in place). */
 sn_status sn_sort_reference(sn_key_type t, const uint32_t *keys, const uint32_t *pay, size_t n,
                             uint32_t *out_keys, uint32_t *out_pay, sn_diag *diag);
+/* The same sort with out_keys left in the ordered form (no pass back to
+ * raw bits): what the distributed sort's local sort wants. */
+sn_status sn_sort_reference_ordered(sn_key_type t, const uint32_t *keys, const uint32_t *pay,
+                                    size_t n, uint32_t *out_keys, uint32_t *out_pay, sn_diag *diag);
 
 typedef struct sn_sort_mismatch {
     bool identical;

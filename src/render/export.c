@@ -432,10 +432,18 @@ typedef struct picture {
     const char *const *titles;
     size_t count;
     const sn_theme *th;
+    const sn_scene *sc; /* or, when not NULL, a finished scene */
 } picture;
 
 static sn_status draw_picture(cairo_surface_t *surf, const picture *p, sn_diag *diag)
 {
+    if (p->sc) {
+        if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS)
+            return sn_diag_set(diag, SN_EIO, 0, 0, "cairo: %s",
+                               cairo_status_to_string(cairo_surface_status(surf)));
+        cairo_t *cr = cairo_create(surf);
+        return drawn(cr, sn_scene_paint(p->sc, cr, NULL), diag);
+    }
     return p->count ? draw_stack(surf, p->los, p->sts, p->titles, p->count, p->th, diag)
                     : draw_on(surf, p->lo, p->th, p->st, diag);
 }
@@ -527,7 +535,7 @@ sn_status sn_export_write(FILE *out, sn_export_format fmt, const sn_layout *lo, 
     stream s = {out, false, 0};
     if (fmt == SN_EXPORT_TEX)
         return export_tex(&s, lo, th, st, diag);
-    picture p = {lo, st, NULL, NULL, NULL, 0, th};
+    picture p = {lo, st, NULL, NULL, NULL, 0, th, NULL};
     return export_surface(fmt, &s, fmax(lo->width, 1), fmax(lo->height, 1), &p, diag);
 }
 
@@ -560,6 +568,19 @@ sn_status sn_export_write_stack(FILE *out, sn_export_format fmt, const sn_layout
                            "TikZ holds one network: draw each to its own .tex, or use "
                            ".svg, .png or .pdf for several side by side");
     stream s = {out, false, 0};
-    picture p = {NULL, NULL, lo, st, titles, count, th};
+    picture p = {NULL, NULL, lo, st, titles, count, th, NULL};
     return export_surface(fmt, &s, w, h, &p, diag);
+}
+
+sn_status sn_export_write_scene(FILE *out, sn_export_format fmt, const sn_scene *sc,
+                                const sn_theme *th, sn_diag *diag)
+{
+    if (fmt == SN_EXPORT_TEX)
+        return sn_diag_set(diag, SN_EUNSUPPORTED, 0, 0,
+                           "this picture has no TikZ form: use .svg, .png or .pdf");
+    double w, h;
+    sn_scene_size(sc, &w, &h);
+    stream s = {out, false, 0};
+    picture p = {NULL, NULL, NULL, NULL, NULL, 0, th, sc};
+    return export_surface(fmt, &s, fmax(w, 1), fmax(h, 1), &p, diag);
 }

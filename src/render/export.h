@@ -13,6 +13,7 @@
 #include "render/draw.h"
 #include "render/layout.h"
 #include "render/palette.h"
+#include "render/scene.h"
 
 typedef enum sn_export_format {
     SN_EXPORT_UNKNOWN = 0,
@@ -61,6 +62,12 @@ sn_status sn_export_write(FILE *out, sn_export_format fmt, const sn_layout *lo, 
 sn_status sn_export_write_stack(FILE *out, sn_export_format fmt, const sn_layout *const *lo,
                                 const sn_draw_state *const *st, const char *const *titles,
                                 size_t count, const sn_theme *th, sn_diag *diag);
+
+/* A finished scene (e.g. dist_scene.h's picture), at its size, as SVG, PNG
+ * or PDF (the PNG's edge filled with th's background); TikZ gives
+ * SN_EUNSUPPORTED. Errors as sn_export_write. */
+sn_status sn_export_write_scene(FILE *out, sn_export_format fmt, const sn_scene *sc,
+                                const sn_theme *th, sn_diag *diag);
 
 /* The size of that stack: as wide as the widest diagram or title line,
  * as high as all of them with their title lines. */

@@ -30,6 +30,7 @@
 #include "frame_build.h"
 #include "group.h"
 #include "lesson.h"
+#include "render/dist_scene.h" /* for: sn_dist_spec_is */
 #include "render/scene_svg.h"
 #include "verdict_web.h"
 #include "view.h"
@@ -422,13 +423,16 @@ int snw_open(const char *spec, size_t spec_len, const char *input, size_t input_
     sn_diag d;
     sn_diag_clear(&d);
     sn_schedule *s = NULL;
-    sn_status st = sn_schedule_load(name, &s, &d);
+    /* dist:P,NET: the view makes its merge-split picture (dist_view.h) */
+    bool dist = sn_dist_spec_is(name);
+    sn_status st = dist ? SN_OK : sn_schedule_load(name, &s, &d);
     bool input_error = false;
     if (st == SN_OK) {
-        st = sn_view_init_schedule(&g.view[0], s, name, NULL, &in, &d);
+        st = dist ? sn_view_init(&g.view[0], name, &in, &d)
+                  : sn_view_init_schedule(&g.view[0], s, name, NULL, &in, &d);
         /* what is not about the network (its messages start with its
          * name) is about the input */
-        input_error = st != SN_OK && strncmp(d.text, name, strlen(name)) != 0;
+        input_error = st != SN_OK && !dist && strncmp(d.text, name, strlen(name)) != 0;
         if (st != SN_OK)
             sn_view_cleanup(&g.view[0]);
     }

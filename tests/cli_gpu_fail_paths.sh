@@ -1,0 +1,87 @@
+#!/bin/bash
+# cli_gpu_fail_paths.sh - the rest of the gpu commands' paths (issue 36)
+# with each wrapped OpenCL call failing at its first use (SN_CL_FAIL, see
+# tests/cli_gpu_fail.sh): every sort algorithm, the kernel variants of
+# gpu verify, gpu bench, gpu batch with a fault and a student's kernel.
+# Each run that meets the failure exits 5 (2 or 4 for a buffer the device
+# cannot hold) with one message naming the call and the OpenCL error; with
+# --kernel (a student's kernel) its build failure is exit 2 and a failure
+# on the device its verdict, exit 1, the report naming the call. A run
+# that does not make the call gives the verdict it gives without the
+# injection. Skips (77) only when there is no OpenCL platform at all.
+. "$(dirname "$0")/lib.sh"
+
+"$S" gpu list >"$T/out" 2>"$T/err"
+[ $? = 3 ] && { echo "SKIP: no OpenCL platform: $(cat "$T/err")" >&2; exit 77; }
+
+# a student's layer kernel (docs/student-kernel.md), run in a process of its own
+cat >"$T/good.cl" <<'CL'
+__kernel void sn_layer(__global uint *keys, __global uint *payload,
+                       __global const uint2 *pairs, uint count, uint n,
+                       uint algo, uint p, uint q)
+{
+    uint t = get_global_id(0);
+    if (t >= count)
+        return;
+    uint a = pairs[t].x, b = pairs[t].y;
+    uint x = keys[a], y = keys[b];
+    if (x > y) {
+        keys[a] = y;
+        keys[b] = x;
+        uint pa = payload[a];
+        payload[a] = payload[b];
+        payload[b] = pa;
+    }
+}
+CL
+
+calls="clBuildProgram clCreateBuffer clEnqueueNDRangeKernel clEnqueueReadBuffer
+clEnqueueWriteBuffer clEnqueueCopyBuffer clEnqueueFillBuffer"
+met=0
+while read -r cmd; do
+    [ -n "$cmd" ] || continue
+    # shellcheck disable=SC2086
+    "$S" $cmd >"$T/out" 2>"$T/err"
+    base=$? # 1 for the commands with a fault (--inject-fault), else 0
+    [ $base -le 1 ] || { fail "'$cmd' without a failure: exit $base: $(head -c 300 "$T/err")"; continue; }
+    for call in $calls; do
+        # shellcheck disable=SC2086
+        SN_CL_FAIL=$call "$S" $cmd >"$T/out" 2>"$T/err"
+        rc=$?
+        case $rc in
+        "$base") continue ;; # this command makes no such call
+        5) ;;
+        2 | 4) [ "$call" = clCreateBuffer ] || [[ $cmd == *--kernel* ]] ||
+            fail "'$cmd' with $call failing exited $rc" ;;
+        1) # a student's kernel (--kernel) that fails on the device is its verdict
+            [[ $cmd == *--kernel* ]] || fail "'$cmd' with $call failing exited 1" ;;
+        *) fail "'$cmd' with $call failing exited $rc: $(head -c 300 "$T/err")" ;;
+        esac
+        met=$((met + 1))
+        grep -qE "$call(\([^)]*\))? failed: CL_[A-Z_]+ \(-[0-9]+\)" "$T/err" "$T/out" ||
+            fail "'$cmd' with $call failing: no call and error: $(head -c 300 "$T/err")"
+    done
+done <<EOF2
+gpu sort transposition:200
+gpu sort transposition-local:200 --payload
+gpu sort rank:200
+gpu sort rank-global:200 --type f32
+gpu sort merge:300 --payload
+gpu sort radix:300 --digit-bits 8
+gpu sort hybrid:300
+gpu verify bitonic:64 --variant fused
+gpu verify oddeven-merge:32 --variant fused-serial --payload
+gpu verify bitonic:16 --variant pairs --per-layer
+gpu verify bitonic:16 --variant xor --type u32
+gpu verify transposition:12 --variant div
+gpu verify bitonic:16 --inject-fault 2:3 --json
+gpu batch bitonic:8 --arrays 32 --layout columns --payload
+gpu batch best:6 --arrays 8 --inject-fault 1:2
+gpu bench bitonic --sizes 2^8 --reps 1 --cpu-max 1
+gpu verify bitonic:16 --kernel $T/good.cl
+gpu verify pairwise:12 --kernel $T/good.cl --payload --timeout 0
+EOF2
+[ $met -ge 50 ] || fail "only $met runs met their failure"
+echo "$met runs met their failing call"
+
+finish cli_gpu_fail_paths

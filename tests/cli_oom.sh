@@ -1,0 +1,48 @@
+#!/bin/bash
+# cli_oom.sh - the commands that write a file, with the library's Nth
+# allocation failing (SN_ALLOC_FAIL=N, the countdown of the unit tests'
+# sn_alloc_fail_after), for every N until the command succeeds (issue 36,
+# as SQLite's OOM tests loop the countdown): each run ends with the
+# out-of-memory message and exit 5, and leaves the old output file whole
+# (no new one, no temporary file). Under the sanitizer stage these runs
+# also show that no error path leaks.
+. "$(dirname "$0")/lib.sh"
+printf 'the old file\n' >"$T/old"
+
+# loop NAME OUT CMD...: CMD writes OUT; N = 1, 2, ... until it succeeds
+loop() {
+    local name=$1 out=$2
+    shift 2
+    local n=1 rc
+    while :; do
+        cp "$T/old" "$out"
+        SN_ALLOC_FAIL=$n "$@" >"$T/out" 2>"$T/err"
+        rc=$?
+        [ $rc = 0 ] && break
+        [ $rc = 5 ] || { fail "$name, allocation $n failing: exit $rc: $(head -c 300 "$T/err")"; return; }
+        grep -q "^sortnet: .*out of memory" "$T/err" ||
+            fail "$name, allocation $n failing: no out-of-memory message: $(head -c 300 "$T/err")"
+        cmp -s "$T/old" "$out" || fail "$name, allocation $n failing: the file changed"
+        [ "$(find "$T" -newer "$out" -type f | grep -v -e "$T/out" -e "$T/err" -e "$T/old")" = "" ] ||
+            fail "$name, allocation $n failing: left $(find "$T" -newer "$out" -type f)"
+        n=$((n + 1))
+        [ $n -le 3000 ] || { fail "$name: still failing after 3000 allocations"; return; }
+    done
+    [ $n -gt 1 ] || fail "$name: no allocation to fail"
+    ! cmp -s "$T/old" "$out" || fail "$name: written without the failure: unchanged"
+    echo "$name: $((n - 1)) allocations failed one at a time"
+}
+
+loop "gen -o" "$T/net.c" "$S" gen bitonic:8 --format c -o "$T/net.c"
+loop "gen --format json -o" "$T/net.json" "$S" gen oddeven:6 --format json -o "$T/net.json"
+loop "transform -o" "$T/net.txt" "$S" transform bitonic:8 --reflect --prune --compact -o "$T/net.txt"
+if "$S" draw --help >/dev/null 2>&1; then
+    loop "draw -o svg" "$T/net.svg" "$S" draw bitonic:8 -o "$T/net.svg"
+    loop "draw -o png" "$T/net.png" "$S" draw oddeven:6 -o "$T/net.png"
+fi
+# a new file is not created by a run that fails
+SN_ALLOC_FAIL=1 "$S" gen bitonic:8 -o "$T/new.txt" >"$T/out" 2>"$T/err"
+[ $? = 5 ] || fail "gen with the first allocation failing: exit $?"
+[ ! -e "$T/new.txt" ] || fail "gen with the first allocation failing created its file"
+
+finish cli_oom

@@ -1,0 +1,172 @@
+/* test_dist_view.c - the window's dist view (src/app/dist_view.h) without
+ * a window: `view dist:P,NET` opens the view of NET with the merge-split
+ * picture; at every step the frame (the scene the window and the page
+ * paint) shows each rank, the blocks up to that step with the values the
+ * picture computes, the current layer's merge-splits and changed blocks
+ * marked, readably at 1280x800; a bad name fails with its reason; and the
+ * page's engine opens dist: names too. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "frame_build.h"
+#include "group.h"
+#include "dist_view.h"
+#include "render/dist_scene.h"
+#include "render/scene.h"
+#include "sn_test.h"
+#include "view.h"
+#include "web/engine.h"
+
+static size_t count_role(const sn_scene *sc, sn_prim_kind kind, sn_role role)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < sn_scene_count(sc); i++) {
+        const sn_prim *p = sn_scene_at(sc, i);
+        k += p->kind == kind && p->tag.role == role;
+    }
+    return k;
+}
+
+static bool has_text(const sn_scene *sc, const char *text)
+{
+    for (size_t i = 0; i < sn_scene_count(sc); i++) {
+        const sn_prim *p = sn_scene_at(sc, i);
+        if (p->kind == SN_PRIM_TEXT && strcmp(sn_scene_str(sc, p), text) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void test_frames(const char *spec, uint32_t P, uint32_t K)
+{
+    sn_group g;
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_view_input in = {SN_INPUT_RANDOM, 3, NULL, SN_KEY_I32};
+    sn_status st = sn_group_init(&g, &spec, 1, &in, &d);
+    CHECKF(st == SN_OK, "%s: %s", spec, d.text);
+    if (st != SN_OK)
+        return;
+    sn_view *v = &g.view[0];
+    CHECK(v->n == P && v->dist_keys == K && sn_dist_view_on(v));
+    CHECKF(strncmp(v->name, "dist:", 5) == 0, "name %s", v->name);
+    /* the values the picture computes for the view's seed */
+    sn_dist_blocks b;
+    CHECK(sn_dist_blocks_make(v->sched, K, v->seed, &b, &d) == SN_OK);
+    sn_frame *f = sn_frame_create();
+    sn_scene *sc = sn_scene_create(0, 0);
+    char rep[2048];
+    for (size_t step = 0; step <= v->layers; step++) {
+        sn_group_step_to(&g, step);
+        CHECK(v->step == step);
+        CHECK(sn_frame_scene_group(&f, &g, NULL, 1280, 800, 1, sc) == SN_OK);
+        char label[32];
+        snprintf(label, sizeof label, "rank %u", P - 1);
+        CHECK(has_text(sc, "rank 0") && has_text(sc, label));
+        /* the slices and the columns up to the step carry their values */
+        size_t values = count_role(sc, SN_PRIM_TEXT, SN_ROLE_VALUE);
+        CHECKF(values == (step + 2) * P * K, "%s step %zu: %zu values", spec, step, values);
+        /* rank 0's block at this step, as text, in the column of this step */
+        for (uint32_t i = 0; i < K; i++) {
+            char want[16];
+            snprintf(want, sizeof want, "%u", sn_dist_block(&b, step, 0)[i]);
+            bool found = false;
+            for (size_t j = 0; j < sn_scene_count(sc); j++) {
+                const sn_prim *p = sn_scene_at(sc, j);
+                found = found || (p->kind == SN_PRIM_TEXT && p->tag.role == SN_ROLE_VALUE &&
+                                  p->tag.wire == 0 && p->tag.layer == (int32_t)step &&
+                                  strcmp(sn_scene_str(sc, p), want) == 0);
+            }
+            CHECKF(found, "%s step %zu: rank 0 lacks %s", spec, step, want);
+        }
+        /* the changed blocks of this layer are ringed, and only those */
+        size_t changed = 0;
+        for (uint32_t r = 0; step > 0 && r < P; r++)
+            changed += b.changed[step * P + r];
+        CHECKF(count_role(sc, SN_PRIM_RECT, SN_ROLE_SELECTED) == changed,
+               "%s step %zu: %zu rings, %zu changed", spec, step,
+               count_role(sc, SN_PRIM_RECT, SN_ROLE_SELECTED), changed);
+        /* the boundary marks once the last layer is shown */
+        size_t marks = count_role(sc, SN_PRIM_TEXT, SN_ROLE_MARK);
+        CHECK(marks == (step == v->layers ? P - 1 : 0));
+        size_t probs = sn_scene_check_readable(sc, SN_SCENE_MIN_FONT, 0.01, rep, sizeof rep);
+        CHECKF(probs == 0, "%s step %zu: %zu problems:\n%s", spec, step, probs, rep);
+    }
+    /* the status line counts merge-splits and says whether the blocks sorted */
+    sn_view_status vs;
+    sn_view_status_parts(v, &vs);
+    char want[64];
+    snprintf(want, sizeof want, "%zu merge-split", sn_schedule_size(v->sched));
+    CHECKF(strstr(vs.counts, want) != NULL, "%s: status counts '%s'", spec, vs.counts);
+    CHECKF(strcmp(vs.result, "sorted") == 0, "%s: status result '%s'", spec, vs.result);
+    sn_group_step_to(&g, 0);
+    sn_view_status_parts(v, &vs);
+    CHECK(strncmp(vs.counts, "0 merge-splits, 0 blocks changed", 32) == 0);
+    CHECK((vs.result[0] != 0) == (v->layers == 0));
+    /* what S saves and the page downloads: the picture alone */
+    CHECK(sn_frame_scene_diagram(f, v, sc, &d) == SN_OK);
+    CHECK(has_text(sc, "rank 0") && count_role(sc, SN_PRIM_TEXT, SN_ROLE_STATUS) == 0);
+    /* E: edit NET on its ordinary picture; E again: the blocks */
+    sn_group_action(&g, SN_ACT_EDIT);
+    CHECK(v->edit && !sn_dist_view_on(v));
+    sn_group_action(&g, SN_ACT_EDIT);
+    CHECK(!v->edit && sn_dist_view_on(v));
+    /* R: new keys, a new picture */
+    uint64_t seed = v->seed;
+    sn_group_action(&g, SN_ACT_RANDOM);
+    CHECK(v->seed != seed && sn_dist_view_on(v));
+    sn_dist_blocks_free(&b);
+    sn_scene_destroy(sc);
+    sn_frame_destroy(f);
+    sn_group_cleanup(&g);
+}
+
+static void test_bad(void)
+{
+    static const char *const bad[] = {"dist:3,bitonic:8", "dist:0", "dist:4x0",
+                                      "dist:", "dist:4,nosuchnet:4"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        sn_view v;
+        sn_diag d;
+        sn_diag_clear(&d);
+        sn_status st = sn_view_init(&v, bad[i], NULL, &d);
+        CHECKF(st != SN_OK, "%s opened", bad[i]);
+        CHECKF(d.text[0] != '\0', "%s: no message", bad[i]);
+        sn_view_cleanup(&v);
+    }
+    sn_view v;
+    sn_diag d;
+    CHECK(sn_view_init(&v, "dist:3,bitonic:8", NULL, &d) != SN_OK);
+    CHECKF(strstr(d.text, "8 wires") && strstr(d.text, "3 ranks"), "%s", d.text);
+    sn_view_cleanup(&v);
+}
+
+/* The page's engine: dist: opens, steps and is painted like the window. */
+static void test_page(void)
+{
+    const char *spec = "dist:4,best:4", *input = "random:1";
+    CHECK(snw_open(spec, strlen(spec), input, strlen(input)) == 0);
+    snw_step_to(2);
+    CHECK(snw_frame(1280, 800, 1) == 0);
+    const char *pool = snw_scene_strings();
+    size_t len = snw_scene_strings_len();
+    bool rank3 = false;
+    for (size_t i = 0; i + 6 <= len && !rank3; i++)
+        rank3 = memcmp(pool + i, "rank 3", 6) == 0;
+    CHECK(rank3);
+    const char *bad = "dist:3,bitonic:8";
+    CHECK(snw_open(bad, strlen(bad), input, strlen(input)) != 0);
+}
+
+int main(void)
+{
+    test_frames("dist:4,best:4", 4, 4);
+    test_frames("dist:8x3,bitonic:8", 8, 3);
+    test_frames("dist:5x2", 5, 2);
+    test_frames("dist:1", 1, 4);
+    test_bad();
+    test_page();
+    return sn_test_finish("test_dist_view");
+}
