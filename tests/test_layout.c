@@ -422,8 +422,44 @@ static void test_zero_one_room(void)
     sn_schedule_destroy(s);
 }
 
+/* Refused arguments, a scale that is no number, and a value column asked
+ * for past the last step (no room is made for it). */
+static void test_edges(void)
+{
+    sn_layout *lo = (sn_layout *)1;
+    sn_diag d;
+    CHECK(sn_layout_create(NULL, NULL, &lo, &d) == SN_EINVAL);
+    CHECK(strstr(d.text, "no schedule to lay out") != NULL);
+    CHECK(sn_layout_create_network(NULL, NULL, &lo, &d) == SN_EINVAL);
+    CHECK(strstr(d.text, "no network to lay out") != NULL);
+    sn_schedule *s = NULL;
+    CHECK(sn_schedule_load("bitonic:8", &s, &d) == SN_OK);
+    if (!s)
+        return;
+    CHECK(sn_layout_create(s, NULL, NULL, &d) == SN_EINVAL);
+    sn_layout *one = NULL, *nan = NULL, *neg = NULL;
+    sn_layout_opts o = {1.0, 0, false, 0, -1, false, false, 0, 0, 0};
+    CHECK(sn_layout_create(s, &o, &one, NULL) == SN_OK);
+    o.scale = NAN;
+    CHECK(sn_layout_create(s, &o, &nan, NULL) == SN_OK);
+    o.scale = -2;
+    CHECK(sn_layout_create(s, &o, &neg, NULL) == SN_OK);
+    CHECK(one && nan && neg && nan->width == one->width && neg->height == one->height);
+    sn_layout_destroy(nan);
+    sn_layout_destroy(neg);
+    /* values at step 99 of a 6-layer network: boxes nowhere */
+    sn_layout *past = NULL;
+    sn_layout_opts ov = {1.0, 0, true, 0, 99, true, false, 0, 0, 0};
+    CHECK(sn_layout_create(s, &ov, &past, NULL) == SN_OK);
+    CHECK(past && one && past->layer_count == one->layer_count);
+    sn_layout_destroy(past);
+    sn_layout_destroy(one);
+    sn_schedule_destroy(s);
+}
+
 int main(void)
 {
+    test_edges();
     test_structure();
     test_zero_one_room();
     test_tiny();

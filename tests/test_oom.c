@@ -5,7 +5,8 @@
  * out nothing, and leaks nothing (sn_alloc_live is back where it was); no
  * run crashes. The readers (bracket, JSON, sn, the library, generators,
  * key files), the executor (traces), the checker (every method, one
- * thread, so the allocations come in one order), the 0-1 profile and the
+ * thread, so the allocations come in one order), the 0-1 profile, every
+ * transform, the standard form, the mergers and constructions, and the
  * writers. The layout's loop is in test_layout. */
 #define _GNU_SOURCE /* for: open_memstream */
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "core/alloc.h"
 #include "core/analysis.h"
 #include "core/check.h"
+#include "core/construct.h"
 #include "core/exec.h"
 #include "core/format.h"
 #include "core/input.h"
@@ -197,6 +199,66 @@ static sn_status prune(const void *arg, sn_diag *d)
     return st;
 }
 
+/* ---- the other transforms, the standard form and the constructors */
+
+static sn_status transform_all(const void *arg, sn_diag *d)
+{
+    const sn_network *net = ((const net_arg *)arg)->net;
+    uint32_t n = sn_network_wires(net);
+    sn_network *out = NULL;
+    sn_status st = sn_transform_reflect(net, &out, d);
+    sn_network_destroy(out);
+    out = NULL;
+    if (st == SN_OK)
+        st = sn_transform_cut(net, n / 2, true, &out, d);
+    sn_network_destroy(out);
+    out = NULL;
+    if (st == SN_OK)
+        st = sn_transform_concat(net, net, &out, d);
+    sn_network_destroy(out);
+    out = NULL;
+    uint32_t perm[64];
+    for (uint32_t i = 0; i < n && i < 64; i++)
+        perm[i] = n - 1 - i;
+    if (st == SN_OK)
+        st = sn_transform_permute(net, perm, &out, d);
+    sn_network_destroy(out);
+    out = NULL;
+    if (st == SN_OK)
+        st = sn_transform_compact(net, &out, d);
+    sn_network_destroy(out);
+    out = NULL;
+    if (st == SN_OK)
+        st = sn_network_to_standard(net, &out);
+    sn_network_destroy(out);
+    return st;
+}
+
+static sn_status construct_all(const void *arg, sn_diag *d)
+{
+    (void)arg;
+    sn_network *out = NULL;
+    sn_status st = sn_construct_merge(3, 5, &out, d);
+    sn_network_destroy(out);
+    out = NULL;
+    if (st == SN_OK)
+        st = sn_construct_bitonic_merge(6, &out, d);
+    sn_network_destroy(out);
+    out = NULL;
+    if (st == SN_OK)
+        st = sn_construct_half_cleaner(6, &out, d);
+    sn_network_destroy(out);
+    static const sn_algo algos[] = {SN_ALGO_ODDEVEN_SPLIT,  SN_ALGO_BITONIC_SPLIT,
+                                    SN_ALGO_BOSE_NELSON,    SN_ALGO_HIBBARD,
+                                    SN_ALGO_MERGE_EXCHANGE, SN_ALGO_BALANCED};
+    for (size_t i = 0; st == SN_OK && i < sizeof algos / sizeof algos[0]; i++) {
+        sn_network *net = sn_network_create(7);
+        st = net ? sn_construct_sort(algos[i], net, d) : SN_ENOMEM;
+        sn_network_destroy(net);
+    }
+    return st;
+}
+
 /* ---- the writers */
 
 typedef struct write_arg {
@@ -292,6 +354,11 @@ int main(void)
     every_allocation("0-1 profile", zero_one, &other[0]);
     every_allocation("structure blocks", blocks, &other[1]);
     every_allocation("prune", prune, &other[2]);
+    every_allocation("reflect, cut, concat, permute, compact, standard form", transform_all,
+                     &other[0]);
+    every_allocation("reflect, cut, concat, permute, compact, standard form (bubble)",
+                     transform_all, &other[2]);
+    every_allocation("the mergers and explicit constructions", construct_all, NULL);
     for (size_t i = 0; i < 3; i++)
         release(&other[i]);
     write_arg writes[] = {

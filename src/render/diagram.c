@@ -158,16 +158,18 @@ static void blocks(const ctx *C, const view *v)
     }
 }
 
-static void path(const ctx *C, const uint32_t *route)
+/* The followed element's route; SN_ENOMEM when its points could not be
+ * allocated (the picture then lacks it). */
+static sn_status path(const ctx *C, const uint32_t *route)
 {
     const sn_layout *lo = C->lo;
     for (size_t k = 0; k <= lo->layer_count; k++)
         if (route[k] >= lo->n)
-            return; /* not a valid path: ignore it rather than read out of range */
+            return SN_OK; /* not a valid path: ignore it rather than read out of range */
     size_t cap = 2 * lo->layer_count + 2, count = 0, bytes;
     sn_point *pts = sn_mul_size(cap, sizeof *pts, &bytes) ? sn_malloc(bytes) : NULL;
     if (!pts)
-        return;
+        return SN_ENOMEM;
     pts[count++] = (sn_point){lo->wire_x0, lo->wire_y[route[0]]};
     for (size_t k = 0; k < lo->layer_count; k++) {
         if (route[k + 1] == route[k])
@@ -175,7 +177,7 @@ static void path(const ctx *C, const uint32_t *route)
         long c = sn_layout_find(lo, k, route[k], route[k + 1]);
         if (c < 0) {
             sn_free(pts);
-            return;
+            return SN_OK;
         }
         pts[count++] = (sn_point){lo->cmp[c].x, lo->wire_y[route[k]]};
         pts[count++] = (sn_point){lo->cmp[c].x, lo->wire_y[route[k + 1]]};
@@ -187,6 +189,7 @@ static void path(const ctx *C, const uint32_t *route)
     sn_scene_tag t = sn_scene_tag_wire(SN_ROLE_PATH, route[0]);
     sn_scene_poly(C->sc, pts, count, false, &s, t);
     sn_free(pts);
+    return SN_OK;
 }
 
 static void wires(const ctx *C, const view *v, uint32_t w0, uint32_t w1)
@@ -601,8 +604,9 @@ sn_status sn_diagram_scene(sn_scene *sc, const sn_layout *lo, const sn_theme *th
     bands(&C, &v, k0, k1);
     stages(&C, &g);
     blocks(&C, &g);
+    sn_status ps = SN_OK;
     if (st && st->path)
-        path(&C, st->path);
+        ps = path(&C, st->path);
     wires(&C, &v, w0, w1);
     comparators(&C, &g, k0, k1, CLS_PLAIN, th->comparator);
     comparators(&C, &g, k0, k1, CLS_NOSWAP, th->noswap);
@@ -622,7 +626,7 @@ sn_status sn_diagram_scene(sn_scene *sc, const sn_layout *lo, const sn_theme *th
         sn_scene_clip_pop(sc);
     if (sn_scene_status(sc) != SN_OK)
         return SN_ENOMEM;
-    return rs;
+    return rs != SN_OK ? rs : ps;
 }
 
 double sn_diagram_scene_estimate(const sn_layout *lo, bool with_values)

@@ -57,8 +57,9 @@ void sn_draw_state_init(sn_draw_state *st);
  * everything; otherwise only what meets that rectangle (grown by what
  * sticks out of a centre line), under a clip to it, over a background
  * filling it. Notes say what was thinned or left out (SN_NOTE_*).
- * SN_ENOMEM if ranking the values failed (they are then uncoloured) or
- * the scene ran out of memory (sn_scene_status). */
+ * SN_ENOMEM if ranking the values failed (they are then uncoloured), the
+ * followed path could not be built (it is then left out) or the scene ran
+ * out of memory (sn_scene_status). */
 sn_status sn_diagram_scene(sn_scene *sc, const sn_layout *lo, const sn_theme *th,
                            const sn_draw_state *st, const sn_rect *visible);
 

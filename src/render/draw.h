@@ -20,8 +20,9 @@
  * draws everything; otherwise only what meets that rectangle, whose
  * background is filled. The caller's cairo state (transform, clip) is
  * respected and restored. SN_ENOMEM if ranking the values failed (the
- * values are then drawn uncoloured) or the scene could not be built, SN_EIO
- * if cairo is in an error state afterwards. */
+ * values are then drawn uncoloured), the followed path could not be built
+ * (it is then left out) or the scene could not be built, SN_EIO if cairo
+ * is in an error state afterwards. */
 sn_status sn_draw(cairo_t *cr, const sn_layout *lo, const sn_theme *th, const sn_draw_state *state,
                   const sn_rect *visible);
 

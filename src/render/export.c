@@ -65,7 +65,9 @@ static sn_status write_error(int err, sn_diag *diag)
 static cairo_status_t write_stream(void *closure, const unsigned char *data, unsigned int length)
 {
     stream *s = closure;
-    if (s->failed || fwrite(data, 1, length, s->f) != length) {
+    /* ferror too: glibc's fwrite on an unbuffered stream may report every
+     * byte written when the write under it failed (errno still says why) */
+    if (s->failed || fwrite(data, 1, length, s->f) != length || ferror(s->f)) {
         if (!s->failed)
             s->err = errno;
         s->failed = true;
@@ -400,9 +402,10 @@ static sn_status draw_stack(cairo_surface_t *surf, const sn_layout *const *lo,
             break;
         }
         sn_scene_text(ts, SN_LAYOUT_MARGIN * lo[i]->scale, y + th_ * 0.72,
-                      titles[i] ? titles[i] : "", lo[i]->font_size * 1.15, SN_FONT_BOLD,
+                      titles && titles[i] ? titles[i] : "", lo[i]->font_size * 1.15, SN_FONT_BOLD,
                       SN_TEXT_LEFT, sn_rgba_of(th->text, 1), sn_scene_tag_of(SN_ROLE_TITLE));
-        sn_status tr = sn_scene_paint(ts, cr, NULL);
+        /* a title scene out of memory is that, not a bad argument */
+        sn_status tr = sn_scene_status(ts) != SN_OK ? SN_ENOMEM : sn_scene_paint(ts, cr, NULL);
         sn_scene_destroy(ts);
         if (rs == SN_OK && tr != SN_OK)
             rs = tr;

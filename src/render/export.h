@@ -58,7 +58,7 @@ sn_status sn_export_write(FILE *out, sn_export_format fmt, const sn_layout *lo, 
 /* Several diagrams stacked top to bottom, each under its title line (for
  * comparing networks on the same input): SVG, PNG or PDF; TikZ gives
  * SN_EUNSUPPORTED. Arrays of count entries, all borrowed; st[i] may be
- * NULL. */
+ * NULL, and titles may be NULL (or titles[i]): untitled, the line stays. */
 sn_status sn_export_write_stack(FILE *out, sn_export_format fmt, const sn_layout *const *lo,
                                 const sn_draw_state *const *st, const char *const *titles,
                                 size_t count, const sn_theme *th, sn_diag *diag);

@@ -188,7 +188,9 @@ static cairo_status_t write_stream(void *closure, const unsigned char *data, uns
     plot_stream *s = closure;
     if (s->err)
         return CAIRO_STATUS_WRITE_ERROR;
-    if (fwrite(data, 1, len, s->f) == len)
+    /* ferror too: glibc's fwrite on an unbuffered stream may report every
+     * byte written when the write under it failed (errno still says why) */
+    if (fwrite(data, 1, len, s->f) == len && !ferror(s->f))
         return CAIRO_STATUS_SUCCESS;
     s->err = errno ? errno : EIO;
     return CAIRO_STATUS_WRITE_ERROR;

@@ -145,6 +145,10 @@ static void add_text(painter *P, const sn_prim *p)
     if (cairo_scaled_font_text_to_glyphs(cairo_get_scaled_font(cr), p->x0, p->base, text, -1, &gs,
                                          &count, NULL, NULL, NULL) != CAIRO_STATUS_SUCCESS)
         return;
+    if (count == 0) { /* an empty text: nothing to batch (and no buffer yet) */
+        cairo_glyph_free(gs);
+        return;
+    }
     size_t need = P->glyph_count + (size_t)count, bytes;
     if (need > P->glyph_cap) {
         size_t cap = need * 2;
