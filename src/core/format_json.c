@@ -303,7 +303,7 @@ static sn_status check_count(const ctx *x, const json_t *root, const char *key, 
     if (!v)
         return SN_OK;
     where w = {key, NO_INDEX, NO_INDEX};
-    uint64_t declared;
+    uint64_t declared = 0; /* set by get_count on SN_OK; gcc -O3 cannot see it */
     sn_status st = get_count(x, v, w, key, UINT64_MAX, SN_EPARSE, "", &declared);
     if (st != SN_OK)
         return st;

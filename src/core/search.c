@@ -887,7 +887,7 @@ static sn_status make_tests(shared *sh, sn_diag *diag)
         bool automatic = o->prefix_count == 0;
         while (st == SN_OK && (sh->prefix_len < want || (automatic && total_log(&cs) > 20.0 &&
                                                          sh->prefix_len < 4 * sh->n))) {
-            gene g;
+            gene g = {0, 0, 0}; /* greedy_step sets it when it answers true */
             if (!greedy_step(sh, &cs, &rng, &g))
                 break;
             sn_comparator c[2];

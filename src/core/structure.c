@@ -120,7 +120,7 @@ static sn_status batcher(ctx *c, sn_algo algo, uint32_t N)
     bool classic = algo == SN_ALGO_BITONIC_CLASSIC, oem = algo == SN_ALGO_ODDEVEN_MERGE;
     uint32_t K = log2_of(N);
     sn_status st = SN_OK;
-    size_t l0, l1, m0, m1;
+    size_t l0 = 0, l1 = 0, m0 = 0, m1 = 0; /* set by layers_with when it answers true */
     for (uint32_t m = 4; st == SN_OK && m != 0 && m <= N; m <<= 1) {
         uint32_t depth = K - log2_of(m);
         if (!layers_with(c->s, m, m, &m0, &m1))
