@@ -11,6 +11,7 @@
 #include "core/format.h"
 #include "core/network.h"
 #include "core/schedule.h"
+#include "full_disk.h"
 #include "sn_test.h"
 
 typedef struct row {
@@ -205,25 +206,6 @@ static void test_json_limits(void)
     sn_limits_set(saved);
 }
 
-/* A stream that takes `room` bytes and then fails with ENOSPC (a disk
- * that fills while a network is written), unbuffered, so every write of
- * the writer reaches it. */
-typedef struct sink {
-    size_t room, used;
-} sink;
-
-static ssize_t sink_write(void *cookie, const char *buf, size_t size)
-{
-    (void)buf;
-    sink *k = cookie;
-    if (k->used + size > k->room) {
-        errno = ENOSPC;
-        return -1;
-    }
-    k->used += size;
-    return (ssize_t)size;
-}
-
 /* Every writer, with the disk full after 0, 1, 2, ... bytes: each run that
  * cannot write everything ends in SN_EIO naming the cause. */
 static void test_write_errors(void)
@@ -242,13 +224,11 @@ static void test_write_errors(void)
             continue;
         for (size_t m = 0; m < 2; m++) {
             for (size_t room = 0;; room++) {
-                sink k = {room, 0};
-                cookie_io_functions_t io = {NULL, sink_write, NULL, NULL};
-                FILE *fp = fopencookie(&k, "w", io);
+                sn_full_disk k;
+                FILE *fp = sn_full_disk_open(&k, room, false);
                 CHECK(fp != NULL);
                 if (!fp)
                     return;
-                setvbuf(fp, NULL, _IONBF, 0);
                 sn_diag d;
                 sn_diag_clear(&d);
                 sn_status st = sn_network_write(nets[m], fmts[f], fp, &d);

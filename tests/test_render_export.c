@@ -14,6 +14,7 @@
 #include "core/network.h"
 #include "core/schedule.h"
 #include "render/export.h"
+#include "full_disk.h"
 #include "sn_test.h"
 
 static sn_network *small(void)
@@ -94,22 +95,6 @@ static void test_tex_state(const sn_layout *lo)
     free(tex);
 }
 
-typedef struct sink {
-    size_t room, used;
-} sink;
-
-static ssize_t sink_write(void *cookie, const char *buf, size_t size)
-{
-    (void)buf;
-    sink *k = cookie;
-    if (k->used + size > k->room) {
-        errno = ENOSPC;
-        return -1;
-    }
-    k->used += size;
-    return (ssize_t)size;
-}
-
 /* Every format into a disk that fills after `room` bytes, for rooms from
  * nothing to past the whole file: a run that cannot write it all ends in
  * SN_EIO with the cause; a run with room enough succeeds. Buffered (the
@@ -121,14 +106,11 @@ static void test_full_disk(const sn_layout *lo)
         for (int buffered = 0; buffered < 2; buffered++) {
             size_t fails = 0, room = 0;
             for (;; room = room ? room * 2 : 1) {
-                sink k = {room, 0};
-                cookie_io_functions_t io = {NULL, sink_write, NULL, NULL};
-                FILE *f = fopencookie(&k, "w", io);
+                sn_full_disk k;
+                FILE *f = sn_full_disk_open(&k, room, buffered);
                 CHECK(f != NULL);
                 if (!f)
                     return;
-                if (!buffered)
-                    setvbuf(f, NULL, _IONBF, 0);
                 sn_diag d;
                 sn_diag_clear(&d);
                 sn_status st = sn_export_write(f, fs[i], lo, sn_theme_get(SN_THEME_DARK), NULL, &d);

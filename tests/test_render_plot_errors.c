@@ -10,6 +10,7 @@
 
 #include "core/alloc.h"
 #include "render/plot.h"
+#include "full_disk.h"
 #include "sn_test.h"
 
 static const char *const csv = "device,network,variant,n,median_ms,keys_per_s\n"
@@ -68,36 +69,17 @@ static void test_csv_oom(void)
     CHECK(sn_alloc_live() == base);
 }
 
-typedef struct sink {
-    size_t room, used;
-} sink;
-
-static ssize_t sink_write(void *cookie, const char *buf, size_t size)
-{
-    (void)buf;
-    sink *k = cookie;
-    if (k->used + size > k->room) {
-        errno = ENOSPC;
-        return -1;
-    }
-    k->used += size;
-    return (ssize_t)size;
-}
-
 static void test_full_disk(void)
 {
     sn_plot_row rows[] = {{"a", "x", 1000, 1.0}, {"a", "x", 10000, 5.0}, {"b", "y", 1000, 2.0}};
     size_t fails = 0;
     for (size_t room = 0;; room = room ? room * 2 : 1) {
         for (int buffered = 0; buffered < 2; buffered++) {
-            sink k = {room, 0};
-            cookie_io_functions_t io = {NULL, sink_write, NULL, NULL};
-            FILE *f = fopencookie(&k, "w", io);
+            sn_full_disk k;
+            FILE *f = sn_full_disk_open(&k, room, buffered);
             CHECK(f != NULL);
             if (!f)
                 return;
-            if (!buffered)
-                setvbuf(f, NULL, _IONBF, 0);
             sn_diag d;
             sn_diag_clear(&d);
             sn_status st = sn_plot_write_svg(f, rows, 3, "pocl", &d);
