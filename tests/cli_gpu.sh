@@ -230,25 +230,7 @@ err_has "cannot inject a fault after layer 7"
 err_has "6 layers (1..6)"
 
 # user kernels: a good one, a wrong one (layer named), a broken one (log)
-cat >"$T/good.cl" <<'CL'
-__kernel void sn_layer(__global uint *keys, __global uint *payload,
-                       __global const uint2 *pairs, uint count, uint n,
-                       uint algo, uint p, uint q)
-{
-    uint t = get_global_id(0);
-    if (t >= count)
-        return;
-    uint a = pairs[t].x, b = pairs[t].y;
-    uint x = keys[a], y = keys[b];
-    if (x > y) {
-        keys[a] = y;
-        keys[b] = x;
-        uint pa = payload[a];
-        payload[a] = payload[b];
-        payload[b] = pa;
-    }
-}
-CL
+cp "$(dirname "$0")/student_layer.cl" "$T/good.cl"
 # Wrong: compares with >= and swaps the payload of equal keys, which the
 # reference never moves. With the input 0011 the keys stay right, and layer
 # 0 of bitonic:4 is (0,1),(2,3): both pairs hold equal keys, so the payload

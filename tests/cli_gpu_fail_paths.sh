@@ -15,25 +15,7 @@
 [ $? = 3 ] && { echo "SKIP: no OpenCL platform: $(cat "$T/err")" >&2; exit 77; }
 
 # a student's layer kernel (docs/student-kernel.md), run in a process of its own
-cat >"$T/good.cl" <<'CL'
-__kernel void sn_layer(__global uint *keys, __global uint *payload,
-                       __global const uint2 *pairs, uint count, uint n,
-                       uint algo, uint p, uint q)
-{
-    uint t = get_global_id(0);
-    if (t >= count)
-        return;
-    uint a = pairs[t].x, b = pairs[t].y;
-    uint x = keys[a], y = keys[b];
-    if (x > y) {
-        keys[a] = y;
-        keys[b] = x;
-        uint pa = payload[a];
-        payload[a] = payload[b];
-        payload[b] = pa;
-    }
-}
-CL
+cp "$(dirname "$0")/student_layer.cl" "$T/good.cl"
 
 calls="clBuildProgram clCreateBuffer clEnqueueNDRangeKernel clEnqueueReadBuffer
 clEnqueueWriteBuffer clEnqueueCopyBuffer clEnqueueFillBuffer"
