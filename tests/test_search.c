@@ -53,6 +53,18 @@ static sn_network *run(sn_search_options *o, trail *t, sn_status *st_out)
     return best;
 }
 
+/* Two runs with the same seed on one thread: the same network and the
+ * same trail of improvements; frees both networks. */
+static void check_same_trail(sn_network *nets[2], const trail t[2])
+{
+    CHECK(nets[0] && nets[1] && sn_network_equal(nets[0], nets[1]));
+    CHECK(t[0].count == t[1].count);
+    for (size_t i = 0; i < t[0].count && i < t[1].count; i++)
+        CHECK(t[0].size[i] == t[1].size[i] && t[0].depth[i] == t[1].depth[i]);
+    sn_network_destroy(nets[0]);
+    sn_network_destroy(nets[1]);
+}
+
 static void test_optimum(void)
 {
     static const size_t optimum[] = {0, 0, 1, 3, 5, 9, 12, 16, 19};
@@ -112,12 +124,7 @@ static void test_depth_goal_8(void)
         nets[r] = run(&o, &t[r], NULL);
         CHECK(nets[r] && sn_network_layer_count(nets[r]) == 6 && t[r].unproved == 0);
     }
-    CHECK(nets[0] && nets[1] && sn_network_equal(nets[0], nets[1]));
-    CHECK(t[0].count == t[1].count);
-    for (size_t i = 0; i < t[0].count && i < t[1].count; i++)
-        CHECK(t[0].size[i] == t[1].size[i] && t[0].depth[i] == t[1].depth[i]);
-    sn_network_destroy(nets[0]);
-    sn_network_destroy(nets[1]);
+    check_same_trail(nets, t);
 }
 
 /* Green's prefix: the hypercube layers of the next power of two, wires >= n
@@ -205,12 +212,7 @@ static void test_deterministic(void)
         o.restart_after = 1000;
         nets[r] = run(&o, &t[r], NULL);
     }
-    CHECK(nets[0] && nets[1] && sn_network_equal(nets[0], nets[1]));
-    CHECK(t[0].count == t[1].count);
-    for (size_t i = 0; i < t[0].count && i < t[1].count; i++)
-        CHECK(t[0].size[i] == t[1].size[i] && t[0].depth[i] == t[1].depth[i]);
-    sn_network_destroy(nets[0]);
-    sn_network_destroy(nets[1]);
+    check_same_trail(nets, t);
 }
 
 static void test_from_and_select(void)
