@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/analysis.h"
 #include "core/format.h"
 #include "core/network.h"
 #include "core/schedule.h"
@@ -265,6 +266,140 @@ static void test_names(void)
     CHECK(sn_theme_get((sn_theme_id)99) == sn_theme_get((sn_theme_id)0));
 }
 
+/* TikZ with the 0-1 chart: the markers at every step but the one whose
+ * values are shown, a count of ones past n read as n/2, the highlighted
+ * comparator; a profile of another network (wires or layers) is left
+ * out, as is one on a layout without room for values. */
+static void test_tex_zero_one(void)
+{
+    sn_schedule *s = NULL;
+    CHECK(sn_schedule_load("bitonic:4", &s, NULL) == SN_OK);
+    if (!s)
+        return;
+    sn_zero_one z;
+    CHECK(sn_zero_one_profile(s, 24, 1, &z, NULL) == SN_OK);
+    sn_layout_opts o = {1.0, 0, true, 0, 1, false, true, 0, 0, 0};
+    sn_layout *lo = NULL;
+    CHECK(sn_layout_create(s, &o, &lo, NULL) == SN_OK && lo && lo->zero_one);
+    if (!lo) {
+        sn_zero_one_free(&z);
+        sn_schedule_destroy(s);
+        return;
+    }
+    sn_draw_state st;
+    sn_draw_state_init(&st);
+    const uint32_t values[4] = {3, 1, 2, 0};
+    st.values = values;
+    st.type = SN_KEY_U32;
+    st.step = 1;
+    st.zo = &z;
+    st.zo_ones = 99;
+    st.highlight_cmp = 0;
+    sn_status rs;
+    char *tex = export_text(SN_EXPORT_TEX, lo, &st, &rs);
+    CHECK(rs == SN_OK && tex);
+    if (tex) {
+        CHECK(strstr(tex, "marks for the inputs with 2 ones") != NULL);
+        CHECK(strstr(tex, "it sorts") != NULL);
+        /* a marker per wire at each step but step 1 (its values are shown) */
+        CHECKF(count_of(tex, "\\filldraw[draw=sntext") == 4 * lo->layer_count, "%zu markers",
+               count_of(tex, "\\filldraw[draw=sntext"));
+        /* a value box on each wire at step 1 (the wire labels are 0..3 too) */
+        CHECK(count_of(tex, "minimum width") == 4 && count_of(tex, "{3};") == 2);
+        CHECK(strstr(tex, "\\draw[snhl]") != NULL);
+    }
+    free(tex);
+    /* a profile that is not this layout's: no chart */
+    sn_zero_one other = z;
+    other.n = 3;
+    st.zo = &other;
+    tex = export_text(SN_EXPORT_TEX, lo, &st, &rs);
+    CHECK(rs == SN_OK && tex && strstr(tex, "sorted 0-1 inputs") == NULL);
+    free(tex);
+    other = z;
+    other.layers = z.layers - 1;
+    tex = export_text(SN_EXPORT_TEX, lo, &st, &rs);
+    CHECK(rs == SN_OK && tex && strstr(tex, "sorted 0-1 inputs") == NULL);
+    free(tex);
+    st.zo = NULL;
+    tex = export_text(SN_EXPORT_TEX, lo, &st, &rs);
+    CHECK(rs == SN_OK && tex && strstr(tex, "sorted 0-1 inputs") == NULL);
+    free(tex);
+    sn_layout_destroy(lo);
+    /* values on a layout without room for them: no value boxes */
+    o.show_values = false;
+    o.zero_one = false;
+    lo = NULL;
+    CHECK(sn_layout_create(s, &o, &lo, NULL) == SN_OK && lo);
+    if (lo) {
+        tex = export_text(SN_EXPORT_TEX, lo, &st, &rs);
+        CHECK(rs == SN_OK && tex && strstr(tex, "minimum width") == NULL);
+        free(tex);
+    }
+    sn_layout_destroy(lo);
+    sn_zero_one_free(&z);
+    sn_schedule_destroy(s);
+}
+
+/* TikZ of a network of one wire with its value, and of one of no wires:
+ * the frame and the picture, nothing to draw on. */
+static void test_tex_tiny(void)
+{
+    for (uint32_t n = 0; n < 2; n++) {
+        sn_network *net = sn_network_create(n);
+        sn_layout_opts o = {1.0, 0, true, 0, 0, false, false, 0, 0, 0};
+        sn_layout *lo = NULL;
+        CHECK(net && sn_layout_create_network(net, &o, &lo, NULL) == SN_OK && lo);
+        if (lo) {
+            sn_draw_state st;
+            sn_draw_state_init(&st);
+            const uint32_t values[1] = {42};
+            st.values = values;
+            st.type = SN_KEY_U32;
+            sn_status rs;
+            char *tex = export_text(SN_EXPORT_TEX, lo, &st, &rs);
+            CHECK(rs == SN_OK && tex && strstr(tex, "\\end{document}") != NULL);
+            CHECK(tex && count_of(tex, "\\draw[snwire") == n);
+            CHECK(tex && count_of(tex, "{42};") == n);
+            CHECK(tex && count_of(tex, "\\fill[snband]") == 0);
+            free(tex);
+        }
+        sn_layout_destroy(lo);
+        sn_network_destroy(net);
+    }
+}
+
+/* A finished scene: no TikZ form; a PNG too high, or too many pixels in
+ * all, refused before anything is drawn (and by the limit check alike). */
+static void test_scene_limits(void)
+{
+    const sn_theme *th = sn_theme_get(SN_THEME_LIGHT);
+    FILE *f = fopen("/dev/null", "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    sn_diag d;
+    sn_scene *tall = sn_scene_create(10, 40000), *big = sn_scene_create(20000, 20000);
+    CHECK(tall && big);
+    if (tall && big) {
+        CHECK(sn_export_write_scene(f, SN_EXPORT_TEX, tall, th, &d) == SN_EUNSUPPORTED);
+        CHECK(strstr(d.text, "this picture has no TikZ form") != NULL);
+        CHECK(sn_export_write_scene(f, SN_EXPORT_PNG, tall, th, &d) == SN_ELIMIT);
+        CHECK(strstr(d.text, "a 10x40000 pixel PNG is too large") != NULL);
+        CHECK(sn_export_write_scene(f, SN_EXPORT_PNG, big, th, &d) == SN_ELIMIT);
+        CHECK(strstr(d.text, "a 20000x20000 pixel PNG is too large") != NULL);
+        /* the same sizes through the one limit check; an SVG of them is fine */
+        CHECK(sn_export_check(SN_EXPORT_PNG, NULL, 0, false, 10, 40000, false, &d) == SN_ELIMIT);
+        CHECK(sn_export_check(SN_EXPORT_PNG, NULL, 0, false, 20000, 20000, false, &d) == SN_ELIMIT);
+        CHECK(strstr(d.text, "a 20000x20000 pixel PNG is too large") != NULL);
+        CHECK(sn_export_check(SN_EXPORT_SVG, NULL, 0, false, 20000, 20000, false, &d) == SN_OK);
+        CHECK(sn_export_check(SN_EXPORT_PNG, NULL, 0, false, 100, 100, false, &d) == SN_OK);
+    }
+    sn_scene_destroy(tall);
+    sn_scene_destroy(big);
+    fclose(f);
+}
+
 int main(void)
 {
     sn_network *net = small();
@@ -278,6 +413,9 @@ int main(void)
     }
     test_names();
     test_tex_classic();
+    test_tex_zero_one();
+    test_tex_tiny();
+    test_scene_limits();
     if (net)
         test_png_limit(net);
     sn_layout_destroy(lo);

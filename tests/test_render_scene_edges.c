@@ -5,7 +5,9 @@
  * problems (text crossed by a comparator, a box past the picture's edge,
  * a report buffer too small) and its own out-of-memory path. test_scene
  * has the rest. */
+#include <cairo.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -15,6 +17,7 @@
 #include "core/network.h"
 #include "core/schedule.h"
 #include "render/diagram.h"
+#include "render/draw.h"
 #include "render/layout.h"
 #include "render/scene.h"
 #include "render/scene_cairo.h"
@@ -22,6 +25,10 @@
 #include "sn_test.h"
 
 static const sn_rgba ink = {0, 0, 0, 1};
+
+/* draw.c's answers to LeakSanitizer (declared there, not in a header) */
+const char *__lsan_default_options(void);
+const char *__lsan_default_suppressions(void);
 
 static char *svg_of(const sn_scene *sc)
 {
@@ -247,6 +254,145 @@ static void test_diagram(void)
     sn_network_destroy(none);
 }
 
+/* The texts of role `role` in sc joined by '|' into buf. */
+static const char *texts_of(const sn_scene *sc, sn_role role, char *buf, size_t cap)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; sc && i < sn_scene_count(sc); i++) {
+        const sn_prim *p = sn_scene_at(sc, i);
+        if (p->kind == SN_PRIM_TEXT && p->tag.role == role && used < cap)
+            used += (size_t)snprintf(buf + used, cap - used, "%s|", sn_scene_str(sc, p));
+    }
+    return buf;
+}
+
+/* The 0-1 chart: a count of ones past n is read as n/2 in the legend; a
+ * profile of another network is not drawn; a zero-one layout without a
+ * state draws no chart text. */
+static void test_diagram_zero_one(void)
+{
+    sn_schedule *s = NULL;
+    CHECK(sn_schedule_load("bitonic:4", &s, NULL) == SN_OK);
+    sn_zero_one z;
+    memset(&z, 0, sizeof z);
+    CHECK(s && sn_zero_one_profile(s, 16, 1, &z, NULL) == SN_OK);
+    const sn_theme *th = sn_theme_get(SN_THEME_LIGHT);
+    char buf[1024];
+    for (int once = 0; s && once < 1; once++) {
+        sn_layout_opts o = {1.0, 0, false, 0, -1, false, true, 0, 0, 0};
+        sn_layout *lo = NULL;
+        CHECK(sn_layout_create(s, &o, &lo, NULL) == SN_OK);
+        if (!lo)
+            break;
+        sn_draw_state st;
+        sn_draw_state_init(&st);
+        st.zo = &z;
+        st.zo_ones = 99;
+        sn_scene *sc = sn_scene_create(lo->width, lo->height);
+        CHECK(sc && sn_diagram_scene(sc, lo, th, &st, NULL) == SN_OK);
+        texts_of(sc, SN_ROLE_CAPTION, buf, sizeof buf);
+        CHECKF(strstr(buf, "sorted 0-1 inputs: 16 of 16 after 3 layers (it sorts)|") &&
+                   strstr(buf, "wires, for the inputs with 2 ones:|only 0|only 1|either|"),
+               "%s", buf);
+        sn_scene_destroy(sc);
+        /* a profile of another network: no chart text at all */
+        sn_zero_one other = z;
+        other.n = 3;
+        st.zo = &other;
+        sc = sn_scene_create(lo->width, lo->height);
+        CHECK(sc && sn_diagram_scene(sc, lo, th, &st, NULL) == SN_OK);
+        CHECK(strstr(texts_of(sc, SN_ROLE_CAPTION, buf, sizeof buf), "it sorts") == NULL);
+        sn_scene_destroy(sc);
+        /* no state: the chart's room stays empty */
+        sc = sn_scene_create(lo->width, lo->height);
+        CHECK(sc && sn_diagram_scene(sc, lo, th, NULL, NULL) == SN_OK);
+        CHECK(sc && count_role(sc, SN_ROLE_BAR) == 0 && count_role(sc, SN_ROLE_MARK) == 0);
+        sn_scene_destroy(sc);
+        sn_layout_destroy(lo);
+    }
+    sn_zero_one_free(&z);
+    sn_schedule_destroy(s);
+}
+
+/* Values on a layout without room for them draw no boxes; one wire's
+ * value is drawn; selected outputs past the wires get no ring; a visible
+ * rectangle under the wires draws no band; ranks of no values. */
+static void test_diagram_values(void)
+{
+    const sn_theme *th = sn_theme_get(SN_THEME_DARK);
+    sn_schedule *s = NULL;
+    CHECK(sn_schedule_load("bitonic:4", &s, NULL) == SN_OK);
+    sn_layout *lo = NULL;
+    CHECK(s && sn_layout_create(s, NULL, &lo, NULL) == SN_OK);
+    if (lo) {
+        sn_draw_state st;
+        sn_draw_state_init(&st);
+        const uint32_t values[4] = {4, 3, 2, 1}, sel[2] = {1, 9};
+        st.values = values;
+        st.type = SN_KEY_U32;
+        st.selected = sel;
+        st.selected_count = 2;
+        sn_scene *sc = sn_scene_create(lo->width, lo->height);
+        CHECK(sc && sn_diagram_scene(sc, lo, th, &st, NULL) == SN_OK);
+        CHECK(sc && count_role(sc, SN_ROLE_VALUE_BOX) == 0 &&
+              count_role(sc, SN_ROLE_SELECTED) == 1);
+        sn_scene_destroy(sc);
+        /* only a strip under the wires is visible: no band, no wire */
+        sn_rect below = {0, lo->height + 10, lo->width, 10};
+        sc = sn_scene_create(lo->width, lo->height);
+        CHECK(sc && sn_diagram_scene(sc, lo, th, NULL, &below) == SN_OK);
+        CHECK(sc && count_role(sc, SN_ROLE_BAND) == 0 && count_role(sc, SN_ROLE_WIRE) == 0);
+        sn_scene_destroy(sc);
+    }
+    sn_layout_destroy(lo);
+    sn_schedule_destroy(s);
+
+    sn_network *one = sn_network_create(1);
+    sn_layout_opts o = {1.0, 0, true, 0, 0, false, false, 0, 0, 0};
+    lo = NULL;
+    CHECK(one && sn_layout_create_network(one, &o, &lo, NULL) == SN_OK);
+    if (lo) {
+        sn_draw_state st;
+        sn_draw_state_init(&st);
+        const uint32_t v[1] = {7};
+        st.values = v;
+        st.type = SN_KEY_U32;
+        sn_scene *sc = sn_scene_create(lo->width, lo->height);
+        CHECK(sc && sn_diagram_scene(sc, lo, th, &st, NULL) == SN_OK);
+        char buf[256];
+        CHECK(sc && count_role(sc, SN_ROLE_VALUE_BOX) >= 1);
+        CHECK(strcmp(texts_of(sc, SN_ROLE_VALUE, buf, sizeof buf), "7|") == 0);
+        sn_scene_destroy(sc);
+    }
+    sn_layout_destroy(lo);
+    sn_network_destroy(one);
+    uint32_t r[1] = {5};
+    CHECK(sn_draw_ranks(NULL, 0, SN_KEY_U32, r) == SN_OK && r[0] == 5);
+}
+
+/* sn_draw on a cairo context already in error: SN_EIO, nothing painted.
+ * The sanitizer options every drawing program links (they keep
+ * fontconfig's caches out of LeakSanitizer's report). */
+static void test_draw_errors(void)
+{
+    sn_network *net = sn_network_create(2);
+    sn_layout *lo = NULL;
+    CHECK(net && sn_network_add_asap(net, 0, 1, NULL) == SN_OK);
+    CHECK(net && sn_layout_create_network(net, NULL, &lo, NULL) == SN_OK);
+    cairo_surface_t *bad = cairo_image_surface_create(CAIRO_FORMAT_RGB24, -1, -1);
+    cairo_t *cr = cairo_create(bad);
+    CHECK(cairo_status(cr) != CAIRO_STATUS_SUCCESS);
+    if (lo)
+        CHECK(sn_draw(cr, lo, sn_theme_get(SN_THEME_LIGHT), NULL, NULL) == SN_EIO);
+    cairo_destroy(cr);
+    cairo_surface_destroy(bad);
+    sn_layout_destroy(lo);
+    sn_network_destroy(net);
+    CHECK(strcmp(__lsan_default_options(), "print_suppressions=0") == 0);
+    CHECK(strstr(__lsan_default_suppressions(), "leak:libfontconfig\n") != NULL);
+}
+
 int main(void)
 {
     test_diagram();
@@ -254,5 +400,8 @@ int main(void)
     test_text();
     test_hits();
     test_readable();
+    test_diagram_zero_one();
+    test_diagram_values();
+    test_draw_errors();
     return sn_test_finish("test_render_scene_edges");
 }

@@ -94,7 +94,7 @@ static int cmp_class(const sn_layout *lo, const sn_draw_state *st, size_t i)
     if (st->highlight_cmp >= 0 && (size_t)st->highlight_cmp == i)
         return CLS_HIGHLIGHT;
     const sn_layout_cmp *c = &lo->cmp[i];
-    if (c->layer != st->step || st->step >= lo->layer_count)
+    if (c->layer != st->step) /* (so step < layer_count) */
         return CLS_PLAIN;
     if (st->swaps)
         return st->swaps[i - lo->layer[c->layer].first] ? CLS_SWAP : CLS_NOSWAP;
@@ -262,10 +262,9 @@ static void comparators(const ctx *C, const view *v, size_t k0, size_t k1, int c
             const sn_layout_cmp *c = &lo->cmp[i];
             if (c->a < c->b || !cmp_visible(c, v) || cmp_class(lo, C->st, i) != cls)
                 continue;
-            /* the max goes to wire b; the tip sits on it */
-            double ya = lo->wire_y[c->a], yb = lo->wire_y[c->b];
-            double dir = yb < ya ? -1.0 : 1.0;
-            sn_point tri[3] = {{c->x, yb}, {c->x - aw, yb - dir * ah}, {c->x + aw, yb - dir * ah}};
+            /* the max goes to wire b, above a (b < a): the tip sits on it */
+            double yb = lo->wire_y[c->b];
+            sn_point tri[3] = {{c->x, yb}, {c->x - aw, yb + ah}, {c->x + aw, yb + ah}};
             sn_scene_tag t = cmp_tag(c, i);
             t.wire = (int32_t)c->b;
             sn_scene_poly(C->sc, tri, 3, true, &dot, t);
@@ -452,11 +451,10 @@ static void zero_one(const ctx *C, const view *v, uint32_t w0, uint32_t w1)
 }
 
 /* The text of wire i's value: what the box behind it is sized for and
- * what is written on it ("?" where the key does not format). */
+ * what is written on it. */
 static void value_text(const sn_draw_state *st, uint32_t i, char *buf, size_t cap)
 {
-    if (sn_key_format(st->type, st->values[i], buf, cap) < 0)
-        snprintf(buf, cap, "?");
+    sn_key_format(st->type, st->values[i], buf, cap);
 }
 
 static sn_status values(const ctx *C, const view *v, uint32_t w0, uint32_t w1)

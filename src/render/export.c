@@ -130,7 +130,7 @@ static const char *tex_class(const sn_layout *lo, const sn_draw_state *st, size_
     if (st->highlight_cmp >= 0 && (size_t)st->highlight_cmp == i)
         return "snhl";
     const sn_layout_cmp *c = &lo->cmp[i];
-    if (c->layer != st->step || st->step >= lo->layer_count)
+    if (c->layer != st->step) /* (so step < layer_count) */
         return "sncmp";
     bool swap;
     if (st->swaps)
@@ -326,9 +326,10 @@ static sn_status export_tex(stream *s, const sn_layout *lo, const sn_theme *th,
         if (c->a < c->b) {
             fprintf(f, "\\fill[%s] (%.2f,%.2f) circle[radius=%.2fpt];\n", cls, c->x, yb, r);
         } else {
-            double dir = yb < ya ? -1.0 : 1.0, ah = 2.6 * r, aw = 1.25 * r;
+            /* the max goes to wire b, above a (b < a): the tip on it */
+            double ah = 2.6 * r, aw = 1.25 * r;
             fprintf(f, "\\fill[%s] (%.2f,%.2f) -- (%.2f,%.2f) -- (%.2f,%.2f) -- cycle;\n", cls,
-                    c->x, yb, c->x - aw, yb - dir * ah, c->x + aw, yb - dir * ah);
+                    c->x, yb, c->x - aw, yb + ah, c->x + aw, yb + ah);
         }
     }
     for (uint32_t i = 0; i < lo->n; i++)
@@ -349,8 +350,7 @@ static sn_status export_tex(stream *s, const sn_layout *lo, const sn_theme *th,
         char buf[48];
         for (uint32_t i = 0; rs == SN_OK && i < lo->n; i++) {
             sn_rgb fill = sn_palette_rank(ranks[i] / den), ink = sn_palette_text_on(fill);
-            if (sn_key_format(st->type, st->values[i], buf, sizeof buf) < 0)
-                snprintf(buf, sizeof buf, "?");
+            sn_key_format(st->type, st->values[i], buf, sizeof buf);
             fprintf(f,
                     "\\node[draw=snwire,line width=%.2fpt,rounded corners=%.2fpt,"
                     "fill={rgb,255:red,%d;green,%d;blue,%d},"

@@ -732,9 +732,6 @@ size_t sn_scene_check_readable(const sn_scene *sc, double min_font, double tol, 
             if (!obstacle(o, (sn_role)p->tag.role) || !(b.x1 > ob.x0) ||
                 !(b.y0 < ob.y1 && ob.y0 < b.y1))
                 continue;
-            if (o->kind == SN_PRIM_RECT && p->tag.role == SN_ROLE_BLOCK_LABEL &&
-                o->tag.role == SN_ROLE_BLOCK_LABEL)
-                continue;
             problem(&r, "%s \"%s\" at (%.1f, %.1f) is covered or crossed by a %s at (%.1f, %.1f)",
                     role_name(p->tag.role), sc->pool + p->first, p->x0, p->base,
                     role_name(o->tag.role), o->x0, o->y0);
