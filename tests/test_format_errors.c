@@ -4,9 +4,11 @@
  * check). JSON rows need jansson (they skip without it). */
 #define _GNU_SOURCE /* for: fopencookie */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/format.h"
 #include "core/network.h"
@@ -326,10 +328,39 @@ static void test_loads(void)
     CHECK(sn_file_read_all("x", 10, NULL, &len, &d) == SN_EINVAL);
 }
 
+/* A read that fails part way (standard input open for writing only, so
+ * every read of it fails with EBADF): SN_EIO naming the cause, nothing
+ * handed out; standard input is usable again after. */
+static void test_read_error(void)
+{
+    char path[] = "sn_read_error_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    int wfd = open(path, O_WRONLY);
+    int saved = dup(0);
+    CHECK(wfd >= 0 && saved >= 0 && dup2(wfd, 0) == 0);
+    char *text = (char *)1;
+    size_t len = 7;
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_status st = sn_file_read_all("-", 1000, &text, &len, &d);
+    CHECKF(st == SN_EIO && strstr(d.text, "<stdin>: read error: Bad file descriptor"), "%s: %s",
+           sn_status_str(st), d.text);
+    CHECK(text == NULL && len == 0);
+    CHECK(dup2(saved, 0) == 0);
+    close(saved);
+    close(wfd);
+    close(fd);
+    unlink(path);
+}
+
 int main(void)
 {
     test_loads();
     test_write_errors();
+    test_read_error();
     run_rows("text", text_rows, sizeof text_rows / sizeof text_rows[0]);
     test_accepted();
     test_text_limits();

@@ -362,10 +362,7 @@ sn_status sn_file_read_all(const char *path, size_t max_bytes, char **out, size_
                 break;
         }
     }
-    if (!buf && !(buf = sn_malloc(1))) {
-        st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "%s: out of memory", name);
-        goto done;
-    }
+    /* (the loop's first pass allocated buf: never NULL here) */
     buf[used] = '\0';
     *out = buf;
     *len = used;
