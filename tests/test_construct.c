@@ -461,6 +461,26 @@ static void test_select(void)
     CHECK(sn_schedule_load("median:2", &(sn_schedule *){NULL}, &d) == SN_EINVAL);
 }
 
+/* The mergers' refusals: no wire at all, more than 2^32 - 1 wires, more
+ * wires than the limit (each names the call and hands out nothing). */
+static void test_merge_refusals(void)
+{
+    sn_network *net = (sn_network *)1;
+    sn_diag d;
+    sn_diag_clear(&d);
+    CHECK(sn_construct_merge(0, 0, &net, &d) == SN_EINVAL);
+    CHECK(strstr(d.text, "merge:0,0: needs 1 <= A + B < 2^32") != NULL);
+    CHECK(sn_construct_merge(UINT32_MAX, 1, &net, &d) == SN_EINVAL);
+    uint32_t big = sn_limits_get().max_wires + 1;
+    net = (sn_network *)1;
+    CHECK(sn_construct_merge(big - 1, 1, &net, &d) == SN_ELIMIT && net == NULL);
+    CHECK(strstr(d.text, "too many wires (at most") != NULL);
+    net = (sn_network *)1;
+    CHECK(sn_construct_bitonic_merge(big, &net, &d) == SN_ELIMIT && net == NULL);
+    CHECK(strstr(d.text, "bitonic-merge:") != NULL);
+    CHECK(sn_construct_half_cleaner(big, &net, &d) == SN_ELIMIT && net == NULL);
+}
+
 int main(void)
 {
     test_balanced_split();
@@ -469,5 +489,6 @@ int main(void)
     test_merging();
     test_split();
     test_select();
+    test_merge_refusals();
     return sn_test_finish("test_construct");
 }
