@@ -164,8 +164,45 @@ static void test_split_refusals(void)
     sn_network_destroy(none);
 }
 
+/* Auto on 64 wires where nothing decides: pairs, then the first 31 pairs
+ * joined in a chain in one layer, so the reduction's set at layer 2 would
+ * grow to 3^31 patterns (its probe and then the full reduction refuse), the
+ * split finds no comparator joining all wires (the last pair stays
+ * apart), and brute force over 2^64 inputs would take far more than a
+ * minute: SN_ELIMIT saying each, no verdict, nothing leaked. */
+static void test_auto_undecided(void)
+{
+    sn_network *net = sn_network_create(64);
+    CHECK(net != NULL);
+    if (!net)
+        return;
+    for (uint32_t i = 0; i < 32; i++)
+        CHECK(sn_network_add_asap(net, 2 * i, 2 * i + 1, NULL) == SN_OK);
+    for (uint32_t i = 0; i < 30; i++)
+        CHECK(sn_network_add_asap(net, 2 * i + 1, 2 * i + 2, NULL) == SN_OK);
+    CHECK(sn_network_layer_count(net) == 2);
+    sn_check_options o;
+    sn_check_options_init(&o);
+    o.threads = 1;
+    sn_check_result r;
+    sn_diag d;
+    sn_diag_clear(&d);
+    size_t base = sn_alloc_live();
+    sn_status st = sn_check_run(net, &o, &r, &d);
+    CHECKF(st == SN_ELIMIT, "%s: %s", sn_status_str(st), d.text);
+    CHECKF(strstr(d.text, "the reduction would hold more than 8388608 patterns at layer 2") &&
+               strstr(d.text, "the split needs a comparator that joins all 64 wires") &&
+               strstr(d.text, "brute force would take more than a minute"),
+           "%s", d.text);
+    CHECK(r.counterexample == NULL && r.redundant == NULL);
+    sn_check_result_free(&r);
+    CHECK(sn_alloc_live() == base);
+    sn_network_destroy(net);
+}
+
 int main(void)
 {
+    test_auto_undecided();
     test_split_refusals();
     test_names();
     test_select_refusals();
