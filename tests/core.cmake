@@ -2,7 +2,7 @@
 foreach(t IN ITEMS test_network test_schedule test_exec test_format test_input test_analysis test_halo test_library
             test_construct test_transform test_parallel test_check_api test_oom test_search test_buffers
             test_format_errors test_schedule_edges
-            test_codegen_edges test_input_edges test_check_edges test_search_oom)
+            test_codegen_edges test_input_edges test_check_edges test_search_oom test_exec_edges)
   if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${t}.c)
     sn_test(${t})
   endif()

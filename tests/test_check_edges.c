@@ -200,8 +200,30 @@ static void test_auto_undecided(void)
     sn_network_destroy(net);
 }
 
+/* Brute force asked (and forced) on 65 wires: refused, force or not, as
+ * impossible (one machine word carries a wire's bits). */
+static void test_bruteforce_too_wide(void)
+{
+    sn_network *net = sn_network_create(65);
+    CHECK(net && sn_network_add_asap(net, 0, 64, NULL) == SN_OK);
+    sn_check_options o;
+    sn_check_options_init(&o);
+    o.method = SN_CHECK_BRUTEFORCE;
+    o.force = true;
+    o.threads = 1;
+    sn_check_result r;
+    sn_diag d;
+    sn_diag_clear(&d);
+    CHECK(net && sn_check_run(net, &o, &r, &d) == SN_ELIMIT);
+    CHECKF(strstr(d.text, "brute force over 2^65 inputs is impossible (n <= 64)") != NULL, "%s",
+           d.text);
+    sn_check_result_free(&r);
+    sn_network_destroy(net);
+}
+
 int main(void)
 {
+    test_bruteforce_too_wide();
     test_auto_undecided();
     test_split_refusals();
     test_names();

@@ -4,6 +4,7 @@
  * random permutation's parallel regime. test_input has the inputs
  * themselves. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -153,8 +154,35 @@ static void test_key_types(void)
     CHECK(sn_key_type_parse("f32", &t) && t == SN_KEY_F32);
 }
 
+/* A random permutation past SN_INPUT_SERIAL_MAX keys is scattered through
+ * bucket counts: with either of their two allocations failing,
+ * sn_input_make says so (SN_ENOMEM) and leaks nothing. */
+static void test_random_oom(void)
+{
+    uint32_t n = SN_INPUT_SERIAL_MAX + 1;
+    uint32_t *keys = malloc((size_t)n * sizeof *keys);
+    CHECK(keys != NULL);
+    if (!keys)
+        return;
+    sn_input_spec r = {.kind = SN_INPUT_RANDOM, .seed = 3, .text = NULL};
+    size_t base = sn_alloc_live();
+    for (size_t k = 1; k <= 2; k++) {
+        sn_diag d;
+        sn_diag_clear(&d);
+        sn_alloc_fail_after(k);
+        sn_status st = sn_input_make(&r, SN_KEY_U32, n, keys, &d);
+        sn_alloc_fail_after(0);
+        CHECKF(st == SN_ENOMEM && strstr(d.text, "out of memory for the random permutation's "
+                                                 "bucket counts (4194305 keys)"),
+               "allocation %zu: %s: %s", k, sn_status_str(st), d.text);
+        CHECK(sn_alloc_live() == base);
+    }
+    free(keys);
+}
+
 int main(void)
 {
+    test_random_oom();
     test_key_types();
     test_describe();
     test_make_refusals();
