@@ -52,6 +52,9 @@ static const row json_rows[] = {
     /* (jansson itself refuses a top level that is not a list or an object) */
     {J, "  \n 7", SN_EPARSE, "'[' or '{' expected", 2, 2},
     {J, "{\"N\":null,\"nw\":[]}", SN_EPARSE, "N must be a number, not null", 1, 6},
+    /* a key written with an escape: the message, at 1:1 (not found as written) */
+    {J, "{\"\\u004e\":null,\"nw\":[]}", SN_EPARSE, "N must be a number, not null", 1, 1},
+    {J, "{\"N\":2,\"n\\u0077\":[[0,1],[1,1]]}", SN_EINVAL, "joins a wire to itself", 1, 1},
     {J, "{\"N\":false,\"nw\":[]}", SN_EPARSE, "N must be a number, not a boolean", 1, 6},
     {J, "{\"N\":2,\"nw\":7}", SN_EPARSE, "expected a list of comparators, found an integer", 1, 13},
     {J, "{\"N\":2,\"nw\":[[0,1],1.5]}", SN_EPARSE,

@@ -68,18 +68,16 @@ static void loc_value(sn_cursor *c)
     }
 }
 
-/* At an object: move to the value of `key`. */
+/* At an object (the text jansson read: fail names keys of objects only):
+ * move to the value of `key`. false when the key is not written as its
+ * bytes (an escape such as "\u004e" for "N"). */
 static bool loc_key(sn_cursor *c, const char *key)
 {
     loc_ws(c);
-    if (sn_cursor_peek(c) != '{')
-        return false;
-    sn_cursor_next(c);
+    sn_cursor_next(c); /* the object's '{' */
     size_t klen = strlen(key);
     for (;;) {
         loc_ws(c);
-        if (sn_cursor_peek(c) != '"')
-            return false;
         size_t start = c->pos + 1;
         loc_string(c);
         bool match = c->pos - start == klen + 1 && memcmp(c->text + start, key, klen) == 0;
@@ -98,25 +96,19 @@ static bool loc_key(sn_cursor *c, const char *key)
     }
 }
 
-/* At an array: move to element i. */
-static bool loc_index(sn_cursor *c, size_t i)
+/* At an array (the text jansson read, with element i: fail indexes
+ * arrays it read): move to element i. */
+static void loc_index(sn_cursor *c, size_t i)
 {
     loc_ws(c);
-    if (sn_cursor_peek(c) != '[')
-        return false;
-    sn_cursor_next(c);
-    for (size_t k = 0;; k++) {
+    sn_cursor_next(c); /* the array's '[' */
+    for (size_t k = 0; k < i; k++) {
         loc_ws(c);
-        if (sn_cursor_peek(c) == ']' || sn_cursor_peek(c) < 0)
-            return false;
-        if (k == i)
-            return true;
         loc_value(c);
         loc_ws(c);
-        if (sn_cursor_peek(c) != ',')
-            return false;
-        sn_cursor_next(c);
+        sn_cursor_next(c); /* the ',' */
     }
+    loc_ws(c);
 }
 
 /* Where a value is: "key", "key[i]" or "key[i][j]" (SIZE_MAX = no index). */
@@ -148,10 +140,13 @@ fail(const ctx *x, sn_status st, where w, const char *fmt, ...)
     sn_cursor c;
     sn_cursor_init(&c, x->text, x->len);
     bool found = true;
-    if (w.key)
-        found = loc_key(&c, w.key) && (w.i == NO_INDEX || loc_index(&c, w.i)) &&
-                (w.j == NO_INDEX || loc_index(&c, w.j));
-    else
+    if (w.key) {
+        found = loc_key(&c, w.key);
+        if (found && w.i != NO_INDEX)
+            loc_index(&c, w.i);
+        if (found && w.j != NO_INDEX)
+            loc_index(&c, w.j);
+    } else
         loc_ws(&c);
     if (!w.key)
         path[0] = '\0';
