@@ -5,6 +5,7 @@
  * the split's refusals (cancelled, nothing joins all wires).
  * test_check has the verdicts themselves. */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -221,8 +222,46 @@ static void test_bruteforce_too_wide(void)
     sn_network_destroy(net);
 }
 
+/* The split on 66 wires (two bitonic halves and their merge) out of
+ * memory at each of its allocations, k = 1, 2, ... until a run makes
+ * fewer: each failing run ends in SN_ENOMEM, hands out no verdict and
+ * leaks nothing; the run that meets no failure proves it sorts. */
+static void test_split_oom(void)
+{
+    sn_network *net = load("bitonic:66");
+    if (!net)
+        return;
+    sn_check_options o;
+    sn_check_options_init(&o);
+    o.threads = 1;
+    size_t base = sn_alloc_live(), failed = 0;
+    for (size_t k = 1; k < 5000; k++) {
+        sn_check_result res;
+        sn_diag d;
+        sn_diag_clear(&d);
+        sn_alloc_fail_after(k);
+        sn_status st = sn_check_run(net, &o, &res, &d);
+        size_t made = sn_alloc_fail_after(0);
+        if (made < k) {
+            CHECKF(st == SN_OK && res.sorts && res.method == SN_CHECK_SPLIT, "%s: %s",
+                   sn_status_str(st), d.text);
+            sn_check_result_free(&res);
+            break;
+        }
+        failed++;
+        CHECKF(st == SN_ENOMEM, "allocation %zu: %s: %s", k, sn_status_str(st), d.text);
+        CHECK(res.counterexample == NULL);
+        sn_check_result_free(&res);
+        CHECKF(sn_alloc_live() == base, "allocation %zu failing: a leak", k);
+    }
+    CHECK(failed > 10);
+    printf("split of bitonic:66: %zu allocations, each failed once\n", failed);
+    sn_network_destroy(net);
+}
+
 int main(void)
 {
+    test_split_oom();
     test_bruteforce_too_wide();
     test_auto_undecided();
     test_split_refusals();
