@@ -259,8 +259,48 @@ static void test_split_oom(void)
     sn_network_destroy(net);
 }
 
+/* A selection check lists the comparators that never swap: bitonic:8 with
+ * (0,1) again at the end (its outputs are sorted by then) selects output 3,
+ * and that last comparator is its one redundant comparator; out of memory
+ * at each allocation of the check (the list's included): SN_ENOMEM and no
+ * leak. */
+static void test_select_redundant(void)
+{
+    sn_network *net = load("bitonic:8");
+    if (!net)
+        return;
+    CHECK(sn_network_add_asap(net, 0, 1, NULL) == SN_OK);
+    size_t last = sn_network_size(net) - 1;
+    sn_check_options o;
+    sn_check_options_init(&o);
+    o.threads = 1;
+    const uint32_t k[1] = {3};
+    size_t base = sn_alloc_live(), failed = 0;
+    for (size_t a = 1; a < 1000; a++) {
+        sn_check_result res;
+        sn_diag d;
+        sn_diag_clear(&d);
+        sn_alloc_fail_after(a);
+        sn_status st = sn_check_select(net, k, 1, &o, &res, &d);
+        size_t made = sn_alloc_fail_after(0);
+        if (made < a) {
+            CHECKF(st == SN_OK && res.sorts, "%s: %s", sn_status_str(st), d.text);
+            CHECKF(res.redundant_count == 1 && res.redundant && res.redundant[0] == last,
+                   "%zu redundant", res.redundant_count);
+            sn_check_result_free(&res);
+            break;
+        }
+        failed++;
+        CHECKF(st == SN_ENOMEM, "allocation %zu: %s", a, sn_status_str(st));
+        CHECKF(sn_alloc_live() == base, "allocation %zu failing: a leak", a);
+    }
+    CHECK(failed >= 3);
+    sn_network_destroy(net);
+}
+
 int main(void)
 {
+    test_select_redundant();
     test_split_oom();
     test_bruteforce_too_wide();
     test_auto_undecided();

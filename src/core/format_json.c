@@ -82,9 +82,7 @@ static bool loc_key(sn_cursor *c, const char *key)
         loc_string(c);
         bool match = c->pos - start == klen + 1 && memcmp(c->text + start, key, klen) == 0;
         loc_ws(c);
-        if (sn_cursor_peek(c) != ':')
-            return false;
-        sn_cursor_next(c);
+        sn_cursor_next(c); /* the ':' */
         loc_ws(c);
         if (match)
             return true;
