@@ -5,6 +5,7 @@
  * allocation fails (the failure is sticky: nothing more is added). */
 #include <stdint.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "core/alloc.h"
 #include "core/srcbuf.h"
@@ -165,11 +166,30 @@ static void test_srcbuf(void)
     CHECK(sn_alloc_live() == base);
 }
 
+/* A format that cannot be written (a wide character outside the C
+ * locale's character set: vsnprintf fails with EILSEQ) marks the buffer
+ * failed, as running out of memory does, and adds nothing. */
+static void test_format_failure(void)
+{
+    static const wchar_t smile[] = {0x263A, 0};
+    sn_textbuf t = SN_TEXTBUF_INIT;
+    sn_textbuf_str(&t, "ok");
+    sn_textbuf_printf(&t, "%ls", smile);
+    CHECK(t.failed && t.len == 2 && strcmp(t.s, "ok") == 0);
+    sn_textbuf_free(&t);
+    sn_srcbuf b = {0};
+    sn_srcbuf_add(&b, "ok");
+    sn_srcbuf_add(&b, "%ls", smile);
+    CHECK(b.oom && b.len == 2 && strcmp(b.s, "ok") == 0);
+    sn_free(b.s);
+}
+
 int main(void)
 {
     test_status();
     test_alloc();
     test_textbuf();
     test_srcbuf();
+    test_format_failure();
     return sn_test_finish("test_buffers");
 }

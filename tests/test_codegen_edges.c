@@ -87,6 +87,22 @@ static void test_refusals(void)
     CHECK(sn_codegen(empty, &o, &src, NULL, &d) == SN_EINVAL && src == NULL);
     CHECK(strstr(d.text, "no wires has nothing to sort") != NULL);
     sn_network_destroy(empty);
+
+    /* past SN_CODEGEN_MAX_COMPARATORS: refused before any code is made */
+    sn_network *big = sn_network_create(2048);
+    static sn_comparator layer[1024];
+    for (uint32_t i = 0; i < 1024; i++)
+        layer[i] = (sn_comparator){2 * i, 2 * i + 1};
+    sn_status st = big ? SN_OK : SN_ENOMEM;
+    for (size_t k = 0; st == SN_OK && k * 1024 <= SN_CODEGEN_MAX_COMPARATORS; k++)
+        st = sn_network_layer_add(big, layer, 1024, NULL);
+    CHECK(st == SN_OK && sn_network_size(big) > SN_CODEGEN_MAX_COMPARATORS);
+    src = NULL;
+    sn_diag_clear(&d);
+    CHECK(big && sn_codegen(big, &o, &src, NULL, &d) == SN_ELIMIT && src == NULL);
+    CHECKF(strstr(d.text, "1049600 comparators: straight-line code is limited to 1048576"), "%s",
+           d.text);
+    sn_network_destroy(big);
 }
 
 /* Out of memory at every allocation of generating each language, keys
