@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/format.h"
 #include "core/library.h"
 #include "core/network.h"
@@ -31,18 +32,17 @@ static void test_entries(void)
             continue;
         CHECKF(sn_network_wires(net) == e.n && sn_network_size(net) == e.size &&
                    sn_network_layer_count(net) == e.depth,
-               "%s: built n=%u size=%zu depth=%zu, listed %u %u %u", e.path,
-               sn_network_wires(net), sn_network_size(net), sn_network_layer_count(net), e.n,
-               e.size, e.depth);
+               "%s: built n=%u size=%zu depth=%zu, listed %u %u %u", e.path, sn_network_wires(net),
+               sn_network_size(net), sn_network_layer_count(net), e.n, e.size, e.depth);
         char name[128];
         snprintf(name, sizeof name, "lib:%s", e.stem);
         CHECK(strcmp(sn_network_name(net), name) == 0);
         CHECK(sn_library_find(e.stem) == i);
         CHECK(strcmp(e.source, "SorterHunter") == 0 || strcmp(e.source, "libsortnetwork") == 0);
         if (i > 0)
-            CHECKF(prev.n < e.n || (prev.n == e.n && (prev.size < e.size ||
-                                                      (prev.size == e.size &&
-                                                       prev.depth <= e.depth))),
+            CHECKF(prev.n < e.n ||
+                       (prev.n == e.n &&
+                        (prev.size < e.size || (prev.size == e.size && prev.depth <= e.depth))),
                    "%s after %s: not in (n, size, depth) order", e.stem, prev.stem);
         prev = e;
         sn_network_destroy(net);
@@ -173,8 +173,9 @@ static void expect_error(const char *spec, const char *fragment)
 
 static void test_names(void)
 {
-    static const char *specs[] = {"best:2", "best:16", "best-depth:16", "best:64",
-                                  "best-depth:64", "lib:Sort_10_31_7", "lib:16i-10s-60c-0"};
+    static const char *specs[] = {"best:2",           "best:16",       "best-depth:16",
+                                  "best:64",          "best-depth:64", "lib:Sort_10_31_7",
+                                  "lib:16i-10s-60c-0"};
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
         sn_schedule *s = NULL;
         sn_diag d;
@@ -187,8 +188,8 @@ static void test_names(void)
     }
     sn_schedule *s = NULL;
     sn_diag d;
-    CHECK(sn_schedule_load("best-depth:16", &s, &d) == SN_OK && s &&
-          sn_schedule_size(s) == 61 && sn_schedule_layer_count(s) == 9);
+    CHECK(sn_schedule_load("best-depth:16", &s, &d) == SN_OK && s && sn_schedule_size(s) == 61 &&
+          sn_schedule_layer_count(s) == 9);
     sn_schedule_destroy(s);
     expect_error("best:1", "n = 2..64 only");
     expect_error("best:65", "oddeven-merge:65");
@@ -200,6 +201,43 @@ static void test_names(void)
     expect_error("nosuch:3", "best:N");
 }
 
+/* A libsortnetwork entry (.sn, embedded as text and parsed) out of memory
+ * at each allocation of loading it: SN_ENOMEM, nothing handed out, no
+ * leak; then it loads with its lib: name. */
+static void test_sn_entry_oom(void)
+{
+    size_t i = 0;
+    sn_library_info info;
+    while (sn_library_get(i, &info) && strcmp(info.source, "libsortnetwork") != 0)
+        i++;
+    CHECK(i < sn_library_count());
+    if (i >= sn_library_count())
+        return;
+    size_t base = sn_alloc_live(), failed = 0;
+    for (size_t k = 1; k < 1000; k++) {
+        sn_network *net = (sn_network *)1;
+        sn_diag d;
+        sn_diag_clear(&d);
+        sn_alloc_fail_after(k);
+        sn_status st = sn_library_network(i, NULL, &net, &d);
+        size_t made = sn_alloc_fail_after(0);
+        if (made < k) {
+            char want[160];
+            snprintf(want, sizeof want, "lib:%s", info.stem);
+            CHECK(st == SN_OK && net && sn_network_wires(net) == info.n &&
+                  strcmp(sn_network_name(net), want) == 0);
+            sn_network_destroy(net);
+            break;
+        }
+        failed++;
+        CHECKF(st == SN_ENOMEM && net == NULL, "%s, allocation %zu: %s", info.path, k,
+               sn_status_str(st));
+        CHECKF(sn_alloc_live() == base, "%s, allocation %zu failing: a leak", info.path, k);
+    }
+    CHECK(failed > 0);
+    CHECK(sn_alloc_live() == base);
+}
+
 int main(void)
 {
     test_entries();
@@ -207,5 +245,6 @@ int main(void)
     test_median();
     test_optimal();
     test_names();
+    test_sn_entry_oom();
     return sn_test_finish("test_library");
 }
