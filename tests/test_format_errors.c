@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "core/format.h"
 #include "core/network.h"
 #include "core/schedule.h"
@@ -359,11 +360,39 @@ static void test_read_error(void)
     unlink(path);
 }
 
+/* A libsortnetwork stage that reuses a wire is split where the wire comes
+ * again; out of memory at each allocation of reading such a file (the
+ * split's included): SN_ENOMEM, no network, no leak; then two layers. */
+static void test_sn_split_oom(void)
+{
+    const char *t = "Inputs: 3\n0 1\n1 2\n";
+    size_t base = sn_alloc_live(), failed = 0;
+    for (size_t k = 1; k < 1000; k++) {
+        sn_network *net = NULL;
+        sn_diag d;
+        sn_diag_clear(&d);
+        sn_alloc_fail_after(k);
+        sn_status st = sn_network_parse(t, strlen(t), SN_FORMAT_SN, &net, &d);
+        size_t made = sn_alloc_fail_after(0);
+        if (made < k) {
+            CHECK(st == SN_OK && net && sn_network_layer_count(net) == 2);
+            sn_network_destroy(net);
+            break;
+        }
+        failed++;
+        CHECKF(st == SN_ENOMEM && net == NULL, "allocation %zu: %s: %s", k, sn_status_str(st),
+               d.text);
+        CHECKF(sn_alloc_live() == base, "allocation %zu failing: a leak", k);
+    }
+    CHECK(failed >= 2);
+}
+
 int main(void)
 {
     test_loads();
     test_write_errors();
     test_read_error();
+    test_sn_split_oom();
     run_rows("text", text_rows, sizeof text_rows / sizeof text_rows[0]);
     test_accepted();
     test_text_limits();
