@@ -13,6 +13,7 @@
 #include "core/network.h"
 #include "core/schedule.h"
 #include "render/layout.h"
+#include "render/palette.h"
 #include "sn_test.h"
 
 static bool near(double a, double b)
@@ -457,6 +458,39 @@ static void test_edges(void)
     sn_schedule_destroy(s);
 }
 
+/* Options that are not numbers to use: a scale, a fit box or a width of
+ * infinity (or NaN) is read as not given, so the layout is the default
+ * one; no network at all is refused. A rank past 1 takes the top colour. */
+static void test_odd_options(void)
+{
+    sn_network *net = sn_network_create(4);
+    CHECK(net && sn_network_add_asap(net, 0, 3, NULL) == SN_OK);
+    sn_layout *plain = NULL;
+    CHECK(net && sn_layout_create_network(net, NULL, &plain, NULL) == SN_OK && plain);
+    const sn_layout_opts odd[] = {
+        {INFINITY, 0, false, 0, -1, false, false, 0, 0, 0},
+        {1.0, 0, false, 0, -1, false, false, INFINITY, INFINITY, 0},
+        {1.0, 0, false, 0, -1, false, false, 100, NAN, 0},
+        {1.0, INFINITY, false, 0, -1, false, false, 0, 0, 0},
+    };
+    for (size_t i = 0; plain && i < sizeof odd / sizeof odd[0]; i++) {
+        sn_layout *lo = NULL;
+        CHECK(sn_layout_create_network(net, &odd[i], &lo, NULL) == SN_OK && lo);
+        CHECKF(lo && lo->width == plain->width && lo->height == plain->height && lo->scale == 1.0,
+               "options %zu: %g x %g", i, lo ? lo->width : 0, lo ? lo->height : 0);
+        sn_layout_destroy(lo);
+    }
+    sn_layout_destroy(plain);
+    sn_network_destroy(net);
+    sn_layout *lo = (sn_layout *)1;
+    sn_diag d;
+    sn_diag_clear(&d);
+    CHECK(sn_layout_create_network(NULL, NULL, &lo, &d) == SN_EINVAL);
+    CHECK(strstr(d.text, "no network to lay out") != NULL);
+    sn_rgb top = sn_palette_rank(1.0), past = sn_palette_rank(7.5);
+    CHECK(top.r == past.r && top.g == past.g && top.b == past.b);
+}
+
 int main(void)
 {
     test_edges();
@@ -465,5 +499,6 @@ int main(void)
     test_tiny();
     test_generators();
     test_library();
+    test_odd_options();
     return sn_test_finish("test_layout");
 }
