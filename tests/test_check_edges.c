@@ -298,8 +298,25 @@ static void test_select_redundant(void)
     sn_network_destroy(net);
 }
 
+/* The quick check passes the checker's refusal on: 70 wires with no
+ * comparator joining them all cannot be split (SN_ELIMIT, its reason). */
+static void test_quick_refusal(void)
+{
+    sn_network *net = sn_network_create(70);
+    CHECK(net && sn_network_add_asap(net, 0, 1, NULL) == SN_OK);
+    bool sorts = true;
+    size_t *redundant = NULL, count = 0;
+    sn_diag d;
+    sn_diag_clear(&d);
+    CHECK(net && sn_check_quick(net, &sorts, &redundant, &count, &d) == SN_ELIMIT);
+    CHECKF(strstr(d.text, "joins all 70 wires") != NULL, "%s", d.text);
+    CHECK(redundant == NULL && count == 0);
+    sn_network_destroy(net);
+}
+
 int main(void)
 {
+    test_quick_refusal();
     test_select_redundant();
     test_split_oom();
     test_bruteforce_too_wide();
