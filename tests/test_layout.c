@@ -468,10 +468,10 @@ static void test_odd_options(void)
     sn_layout *plain = NULL;
     CHECK(net && sn_layout_create_network(net, NULL, &plain, NULL) == SN_OK && plain);
     const sn_layout_opts odd[] = {
-        {INFINITY, 0, false, 0, -1, false, false, 0, 0, 0},
-        {1.0, 0, false, 0, -1, false, false, INFINITY, INFINITY, 0},
-        {1.0, 0, false, 0, -1, false, false, 100, NAN, 0},
-        {1.0, INFINITY, false, 0, -1, false, false, 0, 0, 0},
+        {INFINITY, 0, false, 0, -1, false, false, 0, 0, 0, 0},
+        {1.0, 0, false, 0, -1, false, false, INFINITY, INFINITY, 0, 0},
+        {1.0, 0, false, 0, -1, false, false, 100, NAN, 0, 0},
+        {1.0, INFINITY, false, 0, -1, false, false, 0, 0, 0, 0},
     };
     for (size_t i = 0; plain && i < sizeof odd / sizeof odd[0]; i++) {
         sn_layout *lo = NULL;

@@ -278,7 +278,7 @@ static void test_tex_zero_one(void)
         return;
     sn_zero_one z;
     CHECK(sn_zero_one_profile(s, 24, 1, &z, NULL) == SN_OK);
-    sn_layout_opts o = {1.0, 0, true, 0, 1, false, true, 0, 0, 0};
+    sn_layout_opts o = {1.0, 0, true, 0, 1, false, true, 0, 0, 0, 0};
     sn_layout *lo = NULL;
     CHECK(sn_layout_create(s, &o, &lo, NULL) == SN_OK && lo && lo->zero_one);
     if (!lo) {
@@ -347,7 +347,7 @@ static void test_tex_tiny(void)
 {
     for (uint32_t n = 0; n < 2; n++) {
         sn_network *net = sn_network_create(n);
-        sn_layout_opts o = {1.0, 0, true, 0, 0, false, false, 0, 0, 0};
+        sn_layout_opts o = {1.0, 0, true, 0, 0, false, false, 0, 0, 0, 0};
         sn_layout *lo = NULL;
         CHECK(net && sn_layout_create_network(net, &o, &lo, NULL) == SN_OK && lo);
         if (lo) {

@@ -280,7 +280,7 @@ static void test_diagram_zero_one(void)
     const sn_theme *th = sn_theme_get(SN_THEME_LIGHT);
     char buf[1024];
     for (int once = 0; s && once < 1; once++) {
-        sn_layout_opts o = {1.0, 0, false, 0, -1, false, true, 0, 0, 0};
+        sn_layout_opts o = {1.0, 0, false, 0, -1, false, true, 0, 0, 0, 0};
         sn_layout *lo = NULL;
         CHECK(sn_layout_create(s, &o, &lo, NULL) == SN_OK);
         if (!lo)
@@ -349,7 +349,7 @@ static void test_diagram_values(void)
     sn_schedule_destroy(s);
 
     sn_network *one = sn_network_create(1);
-    sn_layout_opts o = {1.0, 0, true, 0, 0, false, false, 0, 0, 0};
+    sn_layout_opts o = {1.0, 0, true, 0, 0, false, false, 0, 0, 0, 0};
     lo = NULL;
     CHECK(one && sn_layout_create_network(one, &o, &lo, NULL) == SN_OK);
     if (lo) {
