@@ -52,17 +52,17 @@ double sn_app_now(void)
 
 typedef struct app {
     const sn_app_options *opt;
-    sn_group group;                  /* the networks shown (one, or side by side) */
-    sn_frame *frames[SN_GROUP_MAX];  /* frames[i] draws group.view[i] */
-    sn_frame *frame;                 /* frames[0] */
-    sn_lesson *lesson;               /* --lesson, or NULL */
+    sn_group group;                 /* the networks shown (one, or side by side) */
+    sn_frame *frames[SN_GROUP_MAX]; /* frames[i] draws group.view[i] */
+    sn_frame *frame;                /* frames[0] */
+    sn_lesson *lesson;              /* --lesson, or NULL */
     size_t lesson_step;
-    char progress[48];               /* "step 3 of 12" */
-    sn_record *rec;                  /* --record, or NULL */
-    double vtime_ms;                 /* time of the session (virtual when scripted) */
-    sn_sound *sound;                 /* opened when sound is first turned on */
-    bool sound_tried;                /* ... once: no device means silence */
-    size_t heard[SN_GROUP_MAX];      /* step of each view when tones were last queued */
+    char progress[48];          /* "step 3 of 12" */
+    sn_record *rec;             /* --record, or NULL */
+    double vtime_ms;            /* time of the session (virtual when scripted) */
+    sn_sound *sound;            /* opened when sound is first turned on */
+    bool sound_tried;           /* ... once: no device means silence */
+    size_t heard[SN_GROUP_MAX]; /* step of each view when tones were last queued */
     bool scripted;
     SDL_Window *win;
     /* Two ways to the screen. The window's own surface (the default):
@@ -82,9 +82,9 @@ typedef struct app {
     /* mouse */
     bool down, dragging;
     double down_x, down_y, last_x, last_y;
-    bool edit_down;        /* the press began an edit gesture (edit mode) */
-    sn_frame_hit press;    /* where it began */
-    char title[200];       /* the window title shown */
+    bool edit_down;     /* the press began an edit gesture (edit mode) */
+    sn_frame_hit press; /* where it began */
+    char title[200];    /* the window title shown */
     /* stats */
     double *times; /* [2 * cap_times]: wall ms, then this thread's CPU ms, per frame */
     size_t ntimes, cap_times;
@@ -236,8 +236,8 @@ static void draw(app *a)
     size_t nd = 0;
     /* the texture path uploads everything anyway; a fresh surface needs all */
     bool partial = a->use_wsurf && a->drawn_once;
-    sn_status st = sn_frame_draw_group(a->frames, &a->group, lesson_extra(a, &x), cr, a->dw,
-                                       a->dh, a->scale, partial ? dirty : NULL, &nd);
+    sn_status st = sn_frame_draw_group(a->frames, &a->group, lesson_extra(a, &x), cr, a->dw, a->dh,
+                                       a->scale, partial ? dirty : NULL, &nd);
     a->drawn_once = true;
     cairo_destroy(cr);
     if (st != SN_OK && a->frames_drawn == 0)
@@ -465,8 +465,8 @@ static void edit_motion(app *a, double x, double y)
         const sn_comparator *c =
             sn_network_layer(v->hist[v->hist_pos], (size_t)a->press.layer, &count);
         if ((size_t)a->press.index < count) {
-            v->preview = (sn_view_preview){true, true, c[a->press.index].a,
-                                              c[a->press.index].b, h.x};
+            v->preview =
+                (sn_view_preview){true, true, c[a->press.index].a, c[a->press.index].b, h.x};
         }
     } else if (a->press.wire_hit && h.wire != a->press.wire) {
         v->preview = (sn_view_preview){true, false, a->press.wire, h.wire, a->press.x};
@@ -697,11 +697,11 @@ static double script_event(app *a, const sn_script_event *ev)
         else
             drag(a, ev->dx, ev->dy);
         return 0;
-    case SN_SCRIPT_ADD:
-        sn_view_edit_add(v, (uint32_t)ev->i, (uint32_t)ev->j, ev->k);
-        return 0;
+    case SN_SCRIPT_ADD: sn_view_edit_add(v, (uint32_t)ev->i, (uint32_t)ev->j, ev->k); return 0;
     case SN_SCRIPT_DEL: sn_view_edit_delete(v, (size_t)ev->i, (size_t)ev->j); return 0;
-    case SN_SCRIPT_MOVE: sn_view_edit_move(v, (size_t)ev->i, (size_t)ev->j, (size_t)ev->k); return 0;
+    case SN_SCRIPT_MOVE:
+        sn_view_edit_move(v, (size_t)ev->i, (size_t)ev->j, (size_t)ev->k);
+        return 0;
     case SN_SCRIPT_SELECT: sn_view_edit_select(v, ev->i, ev->j); return 0;
     case SN_SCRIPT_SAVE: sn_view_save(v, ev->path); return 0;
     case SN_SCRIPT_RACE:
@@ -767,12 +767,11 @@ static void print_stats(app *a)
     qsort(cpu, n, sizeof *cpu, cmp_double);
 #define PCT(t, q) t[(size_t)((q) * (double)(n - 1) + 0.5)]
     printf("frames: %zu at %dx%d px (%s, %s)\n", n, a->dw, a->dh,
-           a->use_wsurf ? "window surface" : "renderer texture",
-           a->vsync ? "vsync" : "unpaced");
+           a->use_wsurf ? "window surface" : "renderer texture", a->vsync ? "vsync" : "unpaced");
     printf("frame ms: p50 %.2f  p90 %.2f  p99 %.2f  max %.2f\n", PCT(wall, 0.5), PCT(wall, 0.9),
            PCT(wall, 0.99), wall[n - 1]);
-    printf("frame cpu ms: p50 %.2f  p90 %.2f  p99 %.2f  max %.2f\n", PCT(cpu, 0.5),
-           PCT(cpu, 0.9), PCT(cpu, 0.99), cpu[n - 1]);
+    printf("frame cpu ms: p50 %.2f  p90 %.2f  p99 %.2f  max %.2f\n", PCT(cpu, 0.5), PCT(cpu, 0.9),
+           PCT(cpu, 0.99), cpu[n - 1]);
     printf("start to first frame: %.1f ms\n", a->first_frame_s * 1000);
 #undef PCT
 }
@@ -790,7 +789,7 @@ static void dump_edit(FILE *f, const sn_view *v)
     fprintf(f, "verdict: %s\n", buf[0] ? buf : "-");
     fprintf(f, "counterexample: %s\n",
             v->edit && v->verdict == SN_VERDICT_FAILS && v->verdict_net == v->net_id ? v->cex
-                                                                                    : "-");
+                                                                                     : "-");
     fprintf(f, "redundant: ");
     size_t shown = 0;
     for (size_t i = 0; v->edit && v->verdict_net == v->net_id && i < v->redundant_count; i++)
@@ -860,19 +859,26 @@ static bool dump_state(app *a, const char *path)
             v->playing || a->group.playing, v->help, sn_theme_get(v->theme)->name);
     fprintf(f, "message: %s%s\n", v->message_error ? "error: " : "", v->message);
     fprintf(f, "result: %s\n",
-            v->step < v->layers ? "-" : sn_view_output_sorted(v, NULL) ? "sorted" : "NOT sorted");
+            v->step < v->layers              ? "-"
+            : sn_view_output_sorted(v, NULL) ? "sorted"
+                                             : "NOT sorted");
     fprintf(f, "font_scale: %g\nsound: %s\n", v->font_scale, v->sound ? "on" : "off");
     size_t queued, dropped;
     sn_sound_counts(a->sound, &queued, &dropped);
     fprintf(f, "sound_device: %s\ntones: %zu queued, %zu dropped\n",
-            a->sound ? "open" : a->sound_tried ? "none" : "-", queued, dropped);
+            a->sound         ? "open"
+            : a->sound_tried ? "none"
+                             : "-",
+            queued, dropped);
     fprintf(f, "networks: %zu\n", a->group.count);
     /* the others side by side: network, step, result and values on one line */
     for (size_t i = 1; i < a->group.count; i++) {
         const sn_view *w = &a->group.view[i];
         fprintf(f, "view%zu: %s step %zu of %zu, %zu swaps, %s, values ", i + 1, w->name, w->step,
                 w->layers, w->swap_before[w->step],
-                w->step < w->layers ? "-" : sn_view_output_sorted(w, NULL) ? "sorted" : "NOT sorted");
+                w->step < w->layers              ? "-"
+                : sn_view_output_sorted(w, NULL) ? "sorted"
+                                                 : "NOT sorted");
         const uint32_t *wv = sn_view_values(w);
         for (uint32_t k = 0; k < w->n; k++) {
             sn_key_format(w->type, wv[k], buf, sizeof buf);
@@ -1153,9 +1159,10 @@ static int start_record(app *a)
     for (uint32_t i = 0; i < n && nk < 128; i++)
         keep[nk++] = sn_palette_rank(n > 1 ? (double)i / (n - 1) : 0);
     const sn_theme *th = sn_theme_get(main_view(a)->theme);
-    sn_rgb fixed[] = {th->background, th->band, th->stage, th->wire, th->comparator, th->text,
-                      th->swap, th->noswap, th->highlight, th->step,
-                      {0.75, 0.1, 0.05}, {0.1, 0.5, 0.15}, {0, 0, 0}, {1, 1, 1}};
+    sn_rgb fixed[] = {th->background, th->band, th->stage,         th->wire,
+                      th->comparator, th->text, th->swap,          th->noswap,
+                      th->highlight,  th->step, {0.75, 0.1, 0.05}, {0.1, 0.5, 0.15},
+                      {0, 0, 0},      {1, 1, 1}};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         keep[nk++] = fixed[i];
     sn_diag d;
