@@ -397,9 +397,11 @@ static bool generate(sn_view *v, sn_algo algo, uint32_t n)
                         d.text[0] ? d.text : sn_status_str(st));
         return false;
     }
+    unsigned long seq = v->message_seq;
     if (!set_schedule(v, s, false))
         return false;
-    sn_view_message(v, false, "%s", v->name);
+    if (v->message_seq == seq) /* else a stopped race said so, naming the network */
+        sn_view_message(v, false, "%s", v->name);
     return true;
 }
 
@@ -416,9 +418,11 @@ static bool load_named(sn_view *v, const char *spec)
         sn_view_message(v, true, "%s", d.text[0] ? d.text : sn_status_str(st));
         return false;
     }
+    unsigned long seq = v->message_seq;
     if (!set_schedule(v, s, false))
         return false;
-    sn_view_message(v, false, "%s", v->name);
+    if (v->message_seq == seq) /* else a stopped race said so, naming the network */
+        sn_view_message(v, false, "%s", v->name);
     return true;
 }
 
@@ -464,9 +468,11 @@ static bool reload(sn_view *v)
                         d.text[0] ? d.text : sn_status_str(st));
         return false;
     }
+    unsigned long seq = v->message_seq;
     if (!set_schedule(v, s, false))
         return false;
-    sn_view_message(v, false, "reloaded %s", v->file);
+    if (v->message_seq == seq) /* else a stopped race said so, naming the network */
+        sn_view_message(v, false, "reloaded %s", v->file);
     return true;
 }
 
