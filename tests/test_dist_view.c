@@ -39,7 +39,8 @@ static bool has_text(const sn_scene *sc, const char *text)
     return false;
 }
 
-static void test_frames(const char *spec, uint32_t P, uint32_t K)
+/* wide: a picture too wide for the window, shown a few columns at a time */
+static void test_frames(const char *spec, uint32_t P, uint32_t K, bool wide)
 {
     sn_group g;
     sn_diag d;
@@ -65,9 +66,24 @@ static void test_frames(const char *spec, uint32_t P, uint32_t K)
         char label[32];
         snprintf(label, sizeof label, "rank %u", P - 1);
         CHECK(has_text(sc, "rank 0") && has_text(sc, label));
-        /* the slices and the columns up to the step carry their values */
+        /* the slices and the columns up to the step carry their values;
+         * where not all fit, the columns shown end with this step's */
         size_t values = count_role(sc, SN_PRIM_TEXT, SN_ROLE_VALUE);
-        CHECKF(values == (step + 2) * P * K, "%s step %zu: %zu values", spec, step, values);
+        size_t cols = 0, done = 0;
+        bool current = false;
+        for (size_t j = 0; j < sn_scene_count(sc); j++) {
+            const sn_prim *p = sn_scene_at(sc, j);
+            if (p->kind != SN_PRIM_TEXT || p->tag.role != SN_ROLE_LABEL || p->tag.wire != -1)
+                continue;
+            cols++; /* a column heading: layer -1 the keys, 0 the local sort */
+            done += p->tag.layer <= (int32_t)step;
+            current = current || p->tag.layer == (int32_t)step;
+        }
+        CHECKF(current && cols >= (step == 0 ? 2u : 3u), "%s step %zu: %zu columns", spec, step,
+               cols);
+        CHECKF((cols < v->layers + 2) == wide, "%s step %zu: %zu columns of %zu", spec, step, cols,
+               v->layers + 2);
+        CHECKF(values == done * P * K, "%s step %zu: %zu values", spec, step, values);
         /* rank 0's block at this step, as text, in the column of this step */
         for (uint32_t i = 0; i < K; i++) {
             char want[16];
@@ -93,6 +109,10 @@ static void test_frames(const char *spec, uint32_t P, uint32_t K)
         CHECK(marks == (step == v->layers ? P - 1 : 0));
         size_t probs = sn_scene_check_readable(sc, SN_SCENE_MIN_FONT, 0.01, rep, sizeof rep);
         CHECKF(probs == 0, "%s step %zu: %zu problems:\n%s", spec, step, probs, rep);
+        /* and at the window's own floor (12 px, or 1/60 of its height) */
+        probs = sn_scene_check_readable(sc, round(800.0 / 60), 0.01, rep, sizeof rep);
+        CHECKF(probs == 0, "%s step %zu: %zu below the window's floor:\n%s", spec, step, probs,
+               rep);
     }
     /* the status line counts merge-splits and says whether the blocks sorted */
     sn_view_status vs;
@@ -162,10 +182,11 @@ static void test_page(void)
 
 int main(void)
 {
-    test_frames("dist:4,best:4", 4, 4);
-    test_frames("dist:8x3,bitonic:8", 8, 3);
-    test_frames("dist:5x2", 5, 2);
-    test_frames("dist:1", 1, 4);
+    test_frames("dist:4,best:4", 4, 4, false);
+    test_frames("dist:8x3,bitonic:8", 8, 3, false);
+    test_frames("dist:5x2", 5, 2, false);
+    test_frames("dist:1", 1, 4, false);
+    test_frames("dist:16x8,best:16", 16, 8, true);
     test_bad();
     test_page();
     return sn_test_finish("test_dist_view");
