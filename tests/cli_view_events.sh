@@ -111,6 +111,25 @@ SORTNET_RENDERER=texture SN_TEST_EVENTS="skip:3 window key:Right quit" LD_PRELOA
     view bitonic:4 --script "right" --stay >"$T/out" 2>"$T/err" || fail "texture --stay: exit $?"
 is step 2 "texture: the script's right, then a live Right"
 
+# the window resized (SDL_WINDOWEVENT_SIZE_CHANGED) and full screen (F11,
+# and F11 again): the frame follows on both paths to the screen, and the
+# screenshot has the window's new size
+png_size() { python3 -c "import struct,sys; d=open(sys.argv[1],'rb').read(); print('%dx%d' % struct.unpack('>II', d[16:24]))" "$1"; }
+for how in surface texture; do
+    rm -f "$T/resized.png"
+    SORTNET_RENDERER=$how ev "size:800,500 key:Right" bitonic:8 --screenshot "$T/resized.png"
+    is window "800x500 px" "$how: resized"
+    is step 1 "$how: resized, Right"
+    [ "$(png_size "$T/resized.png")" = 800x500 ] || fail "$how: resized: a $(png_size "$T/resized.png") screenshot"
+    SORTNET_RENDERER=$how ev "key:F11" bitonic:8
+    case "$(field window)" in *", full screen") ;; *) fail "$how: F11: $(field window)" ;; esac
+    SORTNET_RENDERER=$how ev "key:F11 skip:2 key:F11" bitonic:8
+    case "$(field window)" in *"full screen"*) fail "$how: F11 twice: $(field window)" ;; esac
+done
+# a script's f11 needs the window too (a display): not a headless session
+view bitonic:8 --script "f11" >"$T/out" 2>&1 || fail "script f11: exit $?"
+case "$(field window)" in *", full screen") ;; *) fail "script f11: $(field window)" ;; esac
+
 # B in edit mode takes the live verdict: its counterexample, or "sorts"
 echo "[(0,1),(2,3)]" >"$T/cex.txt"
 view "$T/cex.txt" --script "e b" --discard >"$T/out" 2>&1 || fail "e b: exit $?"

@@ -345,12 +345,18 @@ static void do_requests(app *a)
         sn_diag d;
         sn_diag_clear(&d);
         sn_status st = sn_frame_save_svg(a->frame, v, tmp, &d);
-        if (st == SN_OK && rename(tmp, path) == 0) {
+        if (st == SN_OK && rename(tmp, path) != 0)
+            st = sn_diag_set(&d, SN_EIO, 0, 0, "%s: %s", tmp, strerror(errno));
+        if (st == SN_OK) {
             sn_view_message(v, false, "saved diagram %s", path);
         } else {
             remove(tmp);
-            sn_view_message(v, true, "could not save %s: %s", path,
-                            d.text[0] ? d.text : sn_status_str(st));
+            /* the cause, without the temporary's name before it */
+            size_t tl = strlen(tmp);
+            const char *why = d.text[0] ? d.text : sn_status_str(st);
+            if (strncmp(why, tmp, tl) == 0 && strncmp(why + tl, ": ", 2) == 0)
+                why += tl + 2;
+            sn_view_message(v, true, "could not save %s: %s", path, why);
         }
     }
     if (r & SN_REQ_FULLSCREEN) {
@@ -870,6 +876,10 @@ static bool dump_state(app *a, const char *path)
             : a->sound_tried ? "none"
                              : "-",
             queued, dropped);
+    if (a->headless)
+        fprintf(f, "window: none\n");
+    else
+        fprintf(f, "window: %dx%d px%s\n", a->dw, a->dh, a->fullscreen ? ", full screen" : "");
     fprintf(f, "networks: %zu\n", a->group.count);
     /* the others side by side: network, step, result and values on one line */
     for (size_t i = 1; i < a->group.count; i++) {

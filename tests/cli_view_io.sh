@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# cli_view_io.sh - the window's writes that fail (issue 36): S and P
+# (the diagram, the screenshot) into a working folder that is gone or
+# full say why on the message line and write nothing; --screenshot,
+# --record (PNG frames, GIF) and --dump-state on a full file system exit 2
+# naming the cause (No space left on device), keep an older file whole
+# and leave no temporary or cut-short frame. The full file system is a
+# 64 KiB tmpfs in a mount namespace of its own, only where this user may
+# mount (root with unshare); the rest runs everywhere.
+. "$(dirname "$0")/lib.sh"
+view_session
+
+# ---- a working folder that was removed: S and P cannot write there
+mkdir "$T/gone"
+for k in p s; do
+    (cd "$T/gone" && rmdir "$T/gone" && view bitonic:4 --script "$k" >"$T/out" 2>"$T/err") ||
+        fail "$k in a removed folder: exit $?: $(cat "$T/err")"
+    ext=png
+    [ "$k" = s ] && ext=svg
+    [ "$(field message)" = "error: could not save sortnet-bitonic-4-layer-0.$ext: No such file or directory" ] ||
+        fail "$k in a removed folder: $(field message)"
+    mkdir "$T/gone"
+done
+# the dist view's S writes its own picture
+(cd "$T/gone" && rmdir "$T/gone" && view dist:4 --script "s" >"$T/out" 2>"$T/err") ||
+    fail "dist s in a removed folder: exit $?"
+field message | grep -q "^error: could not save sortnet-dist-4,best-4-layer-0.svg: No such file or directory$" ||
+    fail "dist s in a removed folder: $(field message)"
+mkdir "$T/gone"
+# and where it can write, the SVG is whole (S, then the dist view's S)
+(cd "$T/gone" && view bitonic:4 --script "s" >"$T/out" 2>&1 && view dist:4 --script "s" >"$T/out" 2>&1) ||
+    fail "s: exit $?"
+grep -q "</svg>" "$T/gone/sortnet-bitonic-4-layer-0.svg" || fail "S wrote no whole SVG"
+grep -q "</svg>" "$T/gone/sortnet-dist-4,best-4-layer-0.svg" || fail "the dist view's S wrote no whole SVG"
+[ -z "$(ls "$T/gone" | grep tmp)" ] || fail "S left a temporary: $(ls "$T/gone")"
+
+# ---- a full file system
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null &&
+    unshare -m sh -c "mount -t tmpfs -o size=64k tmpfs '$T/gone'" 2>/dev/null; then
+    mkdir "$T/full"
+    cat >"$T/full.sh" <<'EOF'
+set -u
+D=$1 S=$2 T=$3
+mount -t tmpfs -o size=64k tmpfs "$D" || exit 9
+export SDL_VIDEODRIVER=offscreen
+v() { "$S" view --size 640x400 "$@"; }
+# older files, then the rest of the file system filled
+v bitonic:4 --script "" --screenshot "$D/old.png" || exit 8
+v bitonic:4 --script "" --dump-state "$D/old.txt" || exit 7
+cp "$D/old.png" "$T/old.png"
+cp "$D/old.txt" "$T/old.txt"
+head -c 1000000 /dev/zero >"$D/filler" 2>/dev/null
+v bitonic:4 --script "right" --screenshot "$D/old.png" 2>"$T/err.shot"
+echo $? >"$T/rc.shot"
+v bitonic:4 --script "right" --screenshot "$D/new.png" 2>"$T/err.new"
+echo $? >"$T/rc.new"
+v bitonic:4 --script "right" --record "$D/rec" 2>"$T/err.dir"
+echo $? >"$T/rc.dir"
+ls "$D/rec" >"$T/ls.dir" 2>&1
+v bitonic:4 --script "right" --record "$D/r.gif" 2>"$T/err.gif"
+echo $? >"$T/rc.gif"
+v bitonic:4 --script "right" --dump-state "$D/old.txt" 2>"$T/err.state"
+echo $? >"$T/rc.state"
+(cd "$D" && v bitonic:4 --script "p" --dump-state "$T/state.p" && v bitonic:4 --script "s" --dump-state "$T/state.s") 2>"$T/err.ps"
+echo $? >"$T/rc.ps"
+cmp -s "$D/old.png" "$T/old.png" || echo "the old screenshot changed" >>"$T/broken"
+cmp -s "$D/old.txt" "$T/old.txt" || echo "the old state changed" >>"$T/broken"
+ls -a "$D" >"$T/ls"
+exit 0
+EOF
+    unshare -m bash "$T/full.sh" "$T/full" "$S" "$T" || fail "the full tmpfs case failed at step $?"
+    nospace() { # nospace CASE WHAT: exit 2 and the cause
+        [ "$(cat "$T/rc.$1" 2>/dev/null)" = 2 ] || fail "$2 on a full disk: exit $(cat "$T/rc.$1" 2>/dev/null)"
+        grep -qF "No space left on device" "$T/err.$1" 2>/dev/null ||
+            fail "$2 on a full disk: no cause: $(cat "$T/err.$1" 2>/dev/null)"
+    }
+    nospace shot "--screenshot over an older one"
+    grep -q "old.png: cannot write the screenshot: No space left on device" "$T/err.shot" ||
+        fail "--screenshot: $(cat "$T/err.shot")"
+    nospace new "--screenshot"
+    nospace dir "--record DIR"
+    grep -q "^sortnet: view: --record: .*/rec/frame-000001.png: No space left on device$" "$T/err.dir" ||
+        fail "--record DIR: $(cat "$T/err.dir")"
+    grep -q "frame-" "$T/ls.dir" && fail "a cut-short frame was left: $(cat "$T/ls.dir")"
+    if [ "$(cat "$T/rc.gif")" != 3 ]; then # 3: built without giflib
+        nospace gif "--record FILE.gif"
+        grep -q "^sortnet: view: --record: .*/r.gif: No space left on device$" "$T/err.gif" ||
+            fail "--record FILE.gif: $(cat "$T/err.gif")"
+    fi
+    nospace state "--dump-state"
+    [ "$(cat "$T/rc.ps")" = 0 ] || fail "P and S on a full disk: exit $(cat "$T/rc.ps"): $(cat "$T/err.ps")"
+    grep -q "^message: error: could not save sortnet-bitonic-4-layer-0.png: No space left on device$" \
+        "$T/state.p" || fail "P on a full disk: $(grep message "$T/state.p")"
+    grep -q "^message: error: could not save sortnet-bitonic-4-layer-0.svg: No space left on device$" \
+        "$T/state.s" || fail "S on a full disk: $(grep message "$T/state.s")"
+    [ -e "$T/broken" ] && fail "$(cat "$T/broken")"
+    grep -qE "tmp|new.png|r.gif|sortnet-" "$T/ls" && fail "left on the full disk: $(cat "$T/ls")"
+else
+    echo "note: cannot mount a tmpfs here: the full file system cases are skipped" >&2
+fi
+
+finish cli_view_io
