@@ -34,6 +34,49 @@ grep -q "</svg>" "$T/gone/sortnet-bitonic-4-layer-0.svg" || fail "S wrote no who
 grep -q "</svg>" "$T/gone/sortnet-dist-4,best-4-layer-0.svg" || fail "the dist view's S wrote no whole SVG"
 [ -z "$(ls "$T/gone" | grep tmp)" ] || fail "S left a temporary: $(ls "$T/gone")"
 
+# ---- outputs in the way, a video driver that is not there, --dump-state -
+cd "$T" || exit 1
+mkdir -p adir
+expect 2 view bitonic:4 --script "" --screenshot "$T/adir"
+err_has "adir: cannot write the screenshot: Is a directory"
+[ -z "$(ls "$T" | grep tmp)" ] || fail "--screenshot DIR left a temporary: $(ls "$T")"
+# P names the picture after a network file's base name
+mkdir -p sub && echo "[(0,1)]" >sub/net.txt
+expect 0 view sub/net.txt --script "p"
+is_msg() { [ "$(field message)" = "$1" ] || fail "$2: $(field message)"; }
+is_msg "saved screenshot sortnet-net-txt-layer-0.png" "P on sub/net.txt"
+[ -s sortnet-net-txt-layer-0.png ] || fail "P on sub/net.txt: $(ls)"
+expect 3 env SDL_VIDEODRIVER=nosuch "$S" view bitonic:4 --script "p"
+err_has "cannot open a display (nosuch"
+# without a display, a script that does not parse is its own error
+expect 2 env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$S" view bitonic:4 --script "jump"
+err_has "'jump' is not a key name"
+expect 0 env SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --script "right" --dump-state -
+out_has "step: 1"
+
+# ---- --record: its folder or file in the way, a failed script, --stats
+expect 0 view bitonic:4 --script "right" --record "$T/frames.d" # not a known extension: PNG frames
+[ -s "$T/frames.d/frame-000001.png" ] && [ -s "$T/frames.d/frames.ffconcat" ] ||
+    fail "--record frames.d: $(ls "$T/frames.d")"
+touch "$T/afile"
+expect 2 view bitonic:4 --script "" --record "$T/afile/rec"
+err_has "afile/rec: Not a directory"
+mkdir -p "$T/r2/frames.ffconcat"
+expect 2 view bitonic:4 --script "" --record "$T/r2"
+err_has "r2/frames.ffconcat: Is a directory"
+mkdir -p "$T/x.gif"
+expect 2 view bitonic:4 --script "right" --record "$T/x.gif"
+if ! grep -q "not built with giflib\|built without giflib" "$T/err"; then
+    err_has "x.gif: Is a directory"
+    [ -z "$(ls "$T" | grep 'x.gif.tmp')" ] || fail "--record over a folder left a temporary: $(ls "$T")"
+    # a script that fails: exit 2, and the recording is dropped
+    expect 2 view bitonic:4 --script "right add:0,1" --record "$T/y.gif"
+    err_has "add:0,1: edit mode is off"
+    [ -z "$(ls "$T" | grep '^y.gif')" ] || fail "a failed script's GIF was kept: $(ls "$T")"
+fi
+expect 0 view bitonic:4 --script "right" --record "$T/rs" --stats
+grep -qE "^recorded: [0-9]+ frames, [0-9.]+ s$" "$T/out" || fail "--record --stats: $(cat "$T/out")"
+
 # ---- a full file system
 if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null &&
     unshare -m sh -c "mount -t tmpfs -o size=64k tmpfs '$T/gone'" 2>/dev/null; then

@@ -25,6 +25,7 @@
 
 int SDL_PollEvent(SDL_Event *e);
 Uint32 SDL_GetMouseState(int *x, int *y);
+int SDL_WaitEventTimeout(SDL_Event *e, int timeout);
 SDL_Window *SDL_CreateWindow(const char *title, int x, int y, int w, int h, Uint32 flags);
 
 static const char *cursor;
@@ -137,6 +138,22 @@ int SDL_PollEvent(SDL_Event *e)
     }
     gave = false;
     return real(e);
+}
+
+/* The live loop's wait: while events of ours are to come, none for SDL's
+ * (no 500 ms idle waits between them). */
+int SDL_WaitEventTimeout(SDL_Event *e, int timeout)
+{
+    static int (*real)(SDL_Event *, int);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "SDL_WaitEventTimeout");
+    if (started && !(cursor && *cursor) && skip == 0)
+        return real(e, timeout);
+    if (e && next_event(e)) {
+        gave = true;
+        return 1;
+    }
+    return real(e, 0);
 }
 
 Uint32 SDL_GetMouseState(int *x, int *y)

@@ -761,12 +761,9 @@ static int cmp_double(const void *x, const void *y)
     return (p > q) - (p < q);
 }
 
+/* (a->ntimes > 0: the caller prints nothing without a frame) */
 static void print_stats(app *a)
 {
-    if (a->ntimes == 0) {
-        fprintf(stderr, "sortnet: view: no frames drawn\n");
-        return;
-    }
     size_t n = a->ntimes;
     double *wall = a->times, *cpu = a->times + a->cap_times;
     qsort(wall, n, sizeof *wall, cmp_double);
@@ -861,8 +858,9 @@ static bool dump_state(app *a, const char *path)
         sn_key_format(v->type, vals[i], buf, sizeof buf);
         fprintf(f, "%s%s", i ? "," : "", buf);
     }
-    fprintf(f, "\nfollow: %ld\nzoom: %g\nplaying: %d\nhelp: %d\ntheme: %s\n", v->follow, v->zoom,
-            v->playing || a->group.playing, v->help, sn_theme_get(v->theme)->name);
+    fprintf(f, "\nfollow: %ld\nzoom: %g\npan: %.3g,%.3g\nplaying: %d\nhelp: %d\ntheme: %s\n",
+            v->follow, v->zoom, v->pan_x, v->pan_y, v->playing || a->group.playing, v->help,
+            sn_theme_get(v->theme)->name);
     fprintf(f, "message: %s%s\n", v->message_error ? "error: " : "", v->message);
     fprintf(f, "result: %s\n",
             v->step < v->layers              ? "-"

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h> // for: open (the GIF with the mode of every output)
 #include <math.h>
+#include <signal.h> // for: signal (SIGPIPE: an ffmpeg that stops reading)
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,8 @@ struct sn_record {
     double written_cs; /* centiseconds written so far (delays add up exactly) */
     /* video */
     FILE *pipe;
+    void (*old_sigpipe)(int); /* restored at release (when sigpipe_set) */
+    bool sigpipe_set;
     double written_frames;
 };
 
@@ -358,6 +361,10 @@ static sn_status open_video(sn_record *r, sn_diag *d)
              r->tmp);
     if (strchr(r->tmp, '\''))
         return sn_diag_set(d, SN_EINVAL, 0, 0, "%s: a video name may not contain '", r->path);
+    /* an ffmpeg that exits early must fail the write ("stopped reading
+     * frames"), not kill the window with SIGPIPE */
+    r->old_sigpipe = signal(SIGPIPE, SIG_IGN);
+    r->sigpipe_set = true;
     r->pipe = popen(cmd, "w");
     if (!r->pipe)
         return sn_diag_set(d, SN_EIO, 0, 0, "%s: cannot start ffmpeg: %s", r->path,
@@ -448,6 +455,8 @@ static void release(sn_record *r)
         fclose(r->concat);
     if (r->pipe)
         pclose(r->pipe);
+    if (r->sigpipe_set)
+        signal(SIGPIPE, r->old_sigpipe);
 #ifdef SN_HAVE_GIF
     if (r->gif) {
         int err;
