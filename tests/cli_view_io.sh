@@ -54,6 +54,50 @@ err_has "'jump' is not a key name"
 expect 0 env SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --script "right" --dump-state -
 out_has "step: 1"
 
+# a FIFO (or a device: /dev/null) is written in place, not replaced by a
+# temporary renamed over it
+mkfifo "$T/fifo"
+cat "$T/fifo" >"$T/got" &
+reader=$!
+expect 0 env SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --script "right" --dump-state "$T/fifo"
+if [ -p "$T/fifo" ]; then
+    wait $reader
+    grep -q "^step: 1$" "$T/got" || fail "--dump-state FIFO: $(head -c 200 "$T/got")"
+else
+    kill $reader
+    fail "--dump-state replaced the FIFO"
+fi
+rm -f "$T/fifo" && mkfifo "$T/fifo"
+cat "$T/fifo" >"$T/got.png" &
+reader=$!
+expect 0 env SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --size 640x400 --script "right" --screenshot "$T/fifo"
+if [ -p "$T/fifo" ]; then
+    wait $reader
+    [ "$(head -c 4 "$T/got.png" | tail -c 3)" = PNG ] || fail "--screenshot FIFO: no PNG came through"
+else
+    kill $reader
+    fail "--screenshot replaced the FIFO"
+fi
+
+# ---- out of memory (SN_ALLOC_FAIL=N: the N-th allocation fails) in a
+# session without a window, for each N: exit 5 with the message and no
+# state file, or a whole state (a failure it gets over)
+for n in $(seq 1 32); do
+    rm -f "$T/oom.txt"
+    SN_ALLOC_FAIL=$n env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$S" view bitonic:4 \
+        --script "right" --dump-state "$T/oom.txt" >"$T/out" 2>"$T/err"
+    rc=$?
+    if [ $rc = 5 ]; then
+        grep -q "^sortnet: .*out of memory" "$T/err" || fail "allocation $n failing: $(cat "$T/err")"
+        [ -z "$(ls "$T" | grep '^oom')" ] || fail "allocation $n failing: left $(ls "$T" | grep '^oom')"
+    elif [ $rc = 0 ]; then
+        grep -q "^net: \[(0,1),(2,3)\] \[(0,3),(1,2)\] \[(0,1),(2,3)\]$" "$T/oom.txt" ||
+            fail "allocation $n failing: exit 0 with $(grep '^net' "$T/oom.txt")"
+    else
+        fail "allocation $n failing: exit $rc: $(cat "$T/err")"
+    fi
+done
+
 # ---- --record: its folder or file in the way, a failed script, --stats
 expect 0 view bitonic:4 --script "right" --record "$T/frames.d" # not a known extension: PNG frames
 [ -s "$T/frames.d/frame-000001.png" ] && [ -s "$T/frames.d/frames.ffconcat" ] ||

@@ -274,22 +274,33 @@ static void draw(app *a)
 }
 
 /* Write the current surface as PNG to path through a temporary name. */
+/* An existing target that is not a regular file or a folder (a device
+ * such as /dev/null, a FIFO) is written in place: a temporary renamed
+ * over it would replace it (as root, even /dev/null). */
+static bool in_place(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode);
+}
+
 static bool write_png(app *a, const char *path, char *why, size_t cap)
 {
     char tmp[4200];
+    bool direct = in_place(path);
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)SDL_GetTicks());
     errno = 0;
-    cairo_status_t cs = cairo_surface_write_to_png(a->surf, tmp);
+    cairo_status_t cs = cairo_surface_write_to_png(a->surf, direct ? path : tmp);
     if (cs != CAIRO_STATUS_SUCCESS) {
         /* cairo says only "error while writing to output stream": the
          * cause is in errno (a folder that does not exist, a full disk) */
         int e = errno;
-        remove(tmp);
+        if (!direct)
+            remove(tmp);
         snprintf(why, cap, "%s",
                  cs == CAIRO_STATUS_WRITE_ERROR && e ? strerror(e) : cairo_status_to_string(cs));
         return false;
     }
-    if (rename(tmp, path) != 0) {
+    if (!direct && rename(tmp, path) != 0) {
         snprintf(why, cap, "%s", strerror(errno));
         remove(tmp);
         return false;
@@ -781,7 +792,7 @@ static void print_stats(app *a)
 
 /* Edit mode's part of --dump-state: the verdict and the network itself,
  * one bracket layer after another on one line. */
-static void dump_edit(FILE *f, const sn_view *v)
+static bool dump_edit(FILE *f, const sn_view *v)
 {
     char buf[256];
     fprintf(f, "edit: %s\nunsaved: %s\n", v->edit ? "on" : "off",
@@ -814,7 +825,7 @@ static void dump_edit(FILE *f, const sn_view *v)
     fprintf(f, "net:");
     if (v->cmp_before[v->layers] > DUMP_MAX_CMP) {
         fprintf(f, " (%zu comparators: too many to list)\n", v->cmp_before[v->layers]);
-        return;
+        return true;
     }
     sn_comparator *c = NULL;
     size_t cap = 0;
@@ -823,11 +834,9 @@ static void dump_edit(FILE *f, const sn_view *v)
         if (count > cap) {
             sn_free(c);
             c = sn_calloc(count, sizeof *c);
-            cap = c ? count : 0;
-            if (!c) {
-                fprintf(f, " (out of memory)");
-                break;
-            }
+            if (!c)
+                return false; /* out of memory: no state that lacks the network */
+            cap = count;
         }
         sn_schedule_layer_pairs(v->sched, k, c, count);
         fprintf(f, " [");
@@ -837,16 +846,20 @@ static void dump_edit(FILE *f, const sn_view *v)
     }
     sn_free(c);
     fprintf(f, "\n");
+    return true;
 }
 
-static bool dump_state(app *a, const char *path)
+/* 0, or why the state could not be written (an errno; ENOMEM: out of
+ * memory). */
+static int dump_state(app *a, const char *path)
 {
     /* like every output: a temporary beside it, renamed when complete */
     char tmp[4200];
+    bool direct = in_place(path);
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(tmp, "w");
+    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(direct ? path : tmp, "w");
     if (!f)
-        return false;
+        return errno ? errno : EIO;
     const sn_view *v = main_view(a);
     char buf[128];
     fprintf(f, "network: %s\nn: %u\nlayers: %zu\nstep: %zu\n", v->name, v->n, v->layers, v->step);
@@ -897,17 +910,19 @@ static bool dump_state(app *a, const char *path)
     if (a->lesson)
         fprintf(f, "lesson_step: %zu of %zu\nlesson_title: %s\n", a->lesson_step + 1,
                 a->lesson->count, a->lesson->steps[a->lesson_step].title);
-    dump_edit(f, v);
-    bool ok = !ferror(f);
+    int e = dump_edit(f, v) ? 0 : ENOMEM;
+    errno = 0;
+    if (fflush(f) != 0 || ferror(f))
+        e = e ? e : errno ? errno : EIO;
     if (f != stdout) {
-        ok = fclose(f) == 0 && ok;
-        ok = ok && rename(tmp, path) == 0;
-        if (!ok)
+        if (fclose(f) != 0 && !e)
+            e = errno ? errno : EIO;
+        if (!e && !direct && rename(tmp, path) != 0)
+            e = errno;
+        if (e && !direct)
             remove(tmp);
-    } else {
-        fflush(f);
     }
-    return ok;
+    return e;
 }
 
 /* ---- the loop */
@@ -1059,8 +1074,9 @@ static int loop(app *a)
     if (o->script) {
         sn_diag d;
         sn_diag_clear(&d);
-        if (sn_script_parse(o->script, &script, &nscript, &d) != SN_OK)
-            return fail(2, "--script: %s", d.text);
+        sn_status st = sn_script_parse(o->script, &script, &nscript, &d);
+        if (st != SN_OK)
+            return fail(st == SN_ENOMEM ? 5 : 2, "--script: %s", d.text);
     }
     a->scripted = o->script || o->screenshot;
     double wait_ms = 0, settle_ms = 0;
@@ -1142,7 +1158,7 @@ static int start_views(app *a)
     if (st != SN_OK) {
         fprintf(stderr, "sortnet: %s%s\n", o->lesson && !strchr(d.text, ':') ? "--lesson: " : "",
                 d.text[0] ? d.text : sn_status_str(st));
-        return st == SN_ENOMEM ? 1 : 2;
+        return st == SN_ENOMEM ? 5 : 2; /* as every command: out of memory is exit 5 */
     }
     for (size_t i = 0; i < a->group.count; i++) {
         sn_view *v = &a->group.view[i];
@@ -1177,7 +1193,7 @@ static int start_record(app *a)
     sn_diag_clear(&d);
     sn_status st = sn_record_open(o->record, a->dw, a->dh, keep, nk, &a->rec, &d);
     if (st != SN_OK)
-        return fail(st == SN_EUNSUPPORTED ? 3 : 2, "--record: %s", d.text);
+        return fail(st == SN_EUNSUPPORTED ? 3 : st == SN_ENOMEM ? 5 : 2, "--record: %s", d.text);
     return 0;
 }
 
@@ -1235,7 +1251,7 @@ int sn_app_run(const sn_app_options *o)
     }
     for (size_t i = 0; i < SN_GROUP_MAX; i++)
         if (!(a.frames[i] = sn_frame_create()))
-            rc = fail(1, "out of memory");
+            rc = fail(5, "out of memory");
     a.frame = a.frames[0];
     a.headless = rc == 0 && !display_available() && shows_nothing(o);
     if (rc == 0 && !a.headless)
@@ -1246,9 +1262,10 @@ int sn_app_run(const sn_app_options *o)
         rc = loop(&a);
     stop_record(&a, &rc);
     /* the state of a failed script too: it shows where it stopped */
-    if ((rc == 0 || a.script_failed) && o->dump_state && !dump_state(&a, o->dump_state) && rc == 0)
-        rc =
-            fail(2, "--dump-state %s: %s", o->dump_state, errno ? strerror(errno) : "cannot write");
+    int e = (rc == 0 || a.script_failed) && o->dump_state ? dump_state(&a, o->dump_state) : 0;
+    if (e && rc == 0)
+        rc = fail(e == ENOMEM ? 5 : 2, "--dump-state %s: %s", o->dump_state,
+                  e == ENOMEM ? "out of memory" : strerror(e));
     /* a script that edits must say what becomes of the edits */
     if (rc == 0 && (o->script || o->screenshot) && sn_view_unsaved(main_view(&a)) && !o->discard)
         rc = fail(2,
