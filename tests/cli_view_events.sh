@@ -107,6 +107,17 @@ is follow -1 "the right button"
 SN_TEST_EVENTS="quit" LD_PRELOAD=$shim view bitonic:4 --script "wait:5000 right" >"$T/out" 2>"$T/err" ||
     fail "quit: exit $?"
 is step 0 "quit before the script's right"
+# edit mode's redundant comparators (faded in the picture, listed in the
+# state): one that repeats a comparator's work, a reversed one too
+printf '[(0,1),(2,3)]\n[(0,2),(1,3)]\n[(1,2)]\n[(0,1)]\n' >"$T/red.txt"
+printf '[(1,0)]\n[(1,0)]\n' >"$T/rev.txt"
+for c in "red.txt 5 sorts" "rev.txt 1 does"; do
+    set -- $c
+    view "$T/$1" --script "e" --screenshot "$T/$1.png" >"$T/out" 2>&1 || fail "e on $1: exit $?"
+    is redundant "$2" "e on $1"
+    field verdict | grep -q "^$3" || fail "e on $1: verdict $(field verdict)"
+    [ -s "$T/$1.png" ] || fail "e on $1: no picture"
+done
 # a lesson: Left on its first step stays there; Right, Left and PageUp
 # come back to it
 for keys in "left" "right left pageup"; do
