@@ -947,6 +947,72 @@ static void test_view_oom(void)
     }
 }
 
+/* The view's rarer answers: Tab with nothing to select, a followed wire
+ * beyond a smaller n, switching over unsaved edits, inputs set from
+ * outside, the zoom's limits, playing a network that does not sort to the
+ * end, stopping a race that is not running. */
+static void test_view_edges(void)
+{
+    sn_view v;
+    sn_diag d;
+    sn_view_input in = rnd(4);
+    CHECK(sn_view_init(&v, "empty:4", &in, &d) == SN_OK);
+    sn_view_action(&v, SN_ACT_SELECT);
+    CHECK(v.message_error && strstr(v.message, "no comparators yet"));
+    CHECK(!sn_view_race_stop(&v) && v.message_error && strstr(v.message, "no race is running"));
+    CHECK(sn_view_race_start(&v, false) && sn_view_race_wait(&v));
+    CHECK(sn_view_race_stop(&v) && !v.message_error &&
+          strstr(v.message, "has ended already (done)"));
+    /* unsaved edits keep the best-known key and a reload from switching */
+    CHECK(sn_view_edit_add(&v, 0, 1, -1) && sn_view_unsaved(&v));
+    sn_view_action(&v, SN_ACT_BEST);
+    CHECK(strcmp(v.name, "empty:4") == 0 && v.message_error && strstr(v.message, "unsaved edits"));
+    sn_view_cleanup(&v);
+
+    CHECK(sn_view_init(&v, "bitonic:8", &in, &d) == SN_OK);
+    /* a followed value past the new n is dropped */
+    sn_view_follow_wire(&v, 7, 0);
+    CHECK(v.follow == (long)sn_view_payload(&v)[7]);
+    sn_view_follow_wire(&v, 8, 0); /* no such wire: nothing changes */
+    CHECK(v.follow >= 0);
+    CHECK(sn_view_action(&v, SN_ACT_N_DOWN) && v.n == 4 && v.follow == -1);
+    /* the zoom stays within 1 to 64 times, and ignores what is not a number */
+    sn_view_zoom(&v, 1e6, 0.5, 0.5);
+    CHECK(v.zoom == 64);
+    sn_view_zoom(&v, NAN, 0.5, 0.5);
+    CHECK(v.zoom == 64);
+    sn_view_zoom(&v, 1e-9, 0.5, 0.5);
+    CHECK(v.zoom == 1);
+    /* an input from outside: bits too long refused; a seed kept */
+    char many[SN_VIEW_MAX_N + 8];
+    memset(many, '1', sizeof many - 1);
+    many[sizeof many - 1] = '\0';
+    sn_view_input bits = {SN_INPUT_BITS, 0, many, SN_KEY_I32};
+    CHECK(sn_view_set_input(&v, &bits, &d) == SN_EPARSE && strstr(d.text, "digits 0 or 1"));
+    sn_view_input seeded = rnd(77);
+    CHECK(sn_view_set_input(&v, &seeded, &d) == SN_OK && v.seed == 77);
+    sn_view_cleanup(&v);
+
+    /* played to the end, a network that does not sort says where */
+    static const char text[] = "[(0,1)]\n[(1,2)]\n";
+    sn_network *net = NULL;
+    sn_schedule *s = NULL;
+    CHECK(sn_network_parse(text, sizeof text - 1, SN_FORMAT_BRACKET, &net, &d) == SN_OK);
+    CHECK(net && sn_schedule_from_network(net, &s) == SN_OK);
+    sn_view_input rev = {SN_INPUT_REVERSE, 0, NULL, SN_KEY_I32};
+    if (s && sn_view_init_schedule(&v, s, "two", NULL, &rev, &d) == SN_OK) {
+        sn_view_action(&v, SN_ACT_PLAY);
+        for (int i = 0; i < 600 && v.playing; i++)
+            sn_view_tick(&v, 1000.0 / 60);
+        CHECKF(!v.playing && v.message_error &&
+                   strcmp(v.message, "done: NOT sorted (first out of order at wire 0)") == 0,
+               "%s", v.message);
+        sn_view_cleanup(&v);
+    } else {
+        CHECKF(false, "[(0,1)] [(1,2)]: %s", d.text);
+    }
+}
+
 /* Edit mode's hit test finds wires, columns and comparators where the
  * layout puts them, including the drop room right of the last layer. */
 static void test_edit_hit(void)
@@ -1176,6 +1242,7 @@ int main(void)
     test_edit_view();
     test_edit_oom();
     test_view_oom();
+    test_view_edges();
     test_edit_hit();
     test_edit_stable();
     test_pick_animated_bar();
