@@ -134,8 +134,10 @@ v() { "$S" view --size 640x400 "$@"; }
 # older files, then the rest of the file system filled
 v bitonic:4 --script "" --screenshot "$D/old.png" || exit 8
 v bitonic:4 --script "" --dump-state "$D/old.txt" || exit 7
+"$S" gen bitonic:4 -o "$D/old.json" || exit 6
 cp "$D/old.png" "$T/old.png"
 cp "$D/old.txt" "$T/old.txt"
+cp "$D/old.json" "$T/old.json"
 head -c 1000000 /dev/zero >"$D/filler" 2>/dev/null
 v bitonic:4 --script "right" --screenshot "$D/old.png" 2>"$T/err.shot"
 echo $? >"$T/rc.shot"
@@ -150,6 +152,9 @@ v bitonic:4 --script "right" --dump-state "$D/old.txt" 2>"$T/err.state"
 echo $? >"$T/rc.state"
 (cd "$D" && v bitonic:4 --script "p" --dump-state "$T/state.p" && v bitonic:4 --script "s" --dump-state "$T/state.s") 2>"$T/err.ps"
 echo $? >"$T/rc.ps"
+v empty:4 --script "add:0,1 save:$D/old.json" 2>"$T/err.save"
+echo $? >"$T/rc.save"
+cmp -s "$D/old.json" "$T/old.json" || echo "the old network file changed" >>"$T/broken"
 cmp -s "$D/old.png" "$T/old.png" || echo "the old screenshot changed" >>"$T/broken"
 cmp -s "$D/old.txt" "$T/old.txt" || echo "the old state changed" >>"$T/broken"
 ls -a "$D" >"$T/ls"
@@ -175,6 +180,9 @@ EOF
             fail "--record FILE.gif: $(cat "$T/err.gif")"
     fi
     nospace state "--dump-state"
+    nospace save "save:FILE"
+    grep -q "old.json: .*No space left on device" "$T/err.save" ||
+        fail "save:FILE on a full disk: $(cat "$T/err.save")"
     [ "$(cat "$T/rc.ps")" = 0 ] || fail "P and S on a full disk: exit $(cat "$T/rc.ps"): $(cat "$T/err.ps")"
     grep -q "^message: error: could not save sortnet-bitonic-4-layer-0.png: No space left on device$" \
         "$T/state.p" || fail "P on a full disk: $(grep message "$T/state.p")"

@@ -970,6 +970,27 @@ static void test_view_edges(void)
     sn_view_cleanup(&v);
 
     CHECK(sn_view_init(&v, "bitonic:8", &in, &d) == SN_OK);
+    /* H: the help drawn over the frame (sn_frame_draw, as the page and
+     * the tests paint) changes the picture */
+    sn_frame *f = sn_frame_create();
+    cairo_surface_t *plain = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 640, 400);
+    cairo_surface_t *help = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 640, 400);
+    cairo_t *cr = cairo_create(plain);
+    CHECK(sn_frame_draw(f, &v, cr, 640, 400, 1.0) == SN_OK);
+    cairo_destroy(cr);
+    sn_view_action(&v, SN_ACT_HELP);
+    CHECK(v.help);
+    cr = cairo_create(help);
+    CHECK(sn_frame_draw(f, &v, cr, 640, 400, 1.0) == SN_OK);
+    cairo_destroy(cr);
+    cairo_surface_flush(plain);
+    cairo_surface_flush(help);
+    CHECK(memcmp(cairo_image_surface_get_data(plain), cairo_image_surface_get_data(help),
+                 (size_t)cairo_image_surface_get_stride(plain) * 400) != 0);
+    cairo_surface_destroy(plain);
+    cairo_surface_destroy(help);
+    sn_frame_destroy(f);
+    sn_view_action(&v, SN_ACT_HELP);
     /* a followed value past the new n is dropped */
     sn_view_follow_wire(&v, 7, 0);
     CHECK(v.follow == (long)sn_view_payload(&v)[7]);
