@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/format.h" // for: sn_network_parse
 #include "frame_build.h"
 #include "group.h"
 #include "dist_view.h"
@@ -163,6 +164,70 @@ static void test_bad(void)
     sn_view_cleanup(&v);
 }
 
+/* A column heading's layer tag per column shown (-1: the keys), in order. */
+static size_t headings(const sn_scene *sc, int32_t *layer, size_t cap)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < sn_scene_count(sc); i++) {
+        const sn_prim *p = sn_scene_at(sc, i);
+        if (p->kind == SN_PRIM_TEXT && p->tag.role == SN_ROLE_LABEL && p->tag.wire == -1 && k < cap)
+            layer[k++] = p->tag.layer;
+    }
+    return k;
+}
+
+/* sn_dist_scene_fit's column window at its edges: a first column past the
+ * last shows the last; a window without the current step's column has no
+ * band and, without the last column, no boundary marks; a reversed
+ * comparator in a column not shown still puts the arrow in the legend. */
+static void test_fit(void)
+{
+    static const char text[] = "[(1,0),(2,3)]\n[(0,2),(1,3)]\n[(1,2)]\n";
+    sn_network *net = NULL;
+    sn_schedule *s = NULL;
+    sn_diag d;
+    CHECK(sn_network_parse(text, sizeof text - 1, SN_FORMAT_BRACKET, &net, &d) == SN_OK);
+    CHECK(net && sn_schedule_from_network(net, &s) == SN_OK);
+    if (!s)
+        return;
+    sn_dist_blocks b;
+    CHECK(sn_dist_blocks_make(s, 2, 5, &b, &d) == SN_OK);
+    sn_scene *sc = sn_scene_create(0, 0);
+    const sn_theme *th = sn_theme_get(SN_THEME_LIGHT);
+    int32_t cols[8];
+    /* past the end: the last column alone (after layer 3), its marks */
+    sn_dist_scene_opts o = {SIZE_MAX, true, 1, NULL};
+    sn_dist_fit past = {99, 1, false, 0};
+    CHECK(sn_dist_scene_fit(sc, s, &b, th, &o, &past, 0, 0) == SN_OK);
+    CHECK(headings(sc, cols, 8) == 1 && cols[0] == 3);
+    CHECK(count_role(sc, SN_PRIM_TEXT, SN_ROLE_MARK) == 3);
+    CHECK(count_role(sc, SN_PRIM_RECT, SN_ROLE_BAND) == 1);
+    /* the keys alone at the last step: no band, no marks, and the legend
+     * still explains the arrow of layer 1 (not shown) */
+    sn_scene_reset(sc, 0, 0);
+    sn_dist_fit first = {0, 1, true, 1};
+    CHECK(sn_dist_scene_fit(sc, s, &b, th, &o, &first, 0, 0) == SN_OK);
+    CHECK(headings(sc, cols, 8) == 1 && cols[0] == -1);
+    CHECK(count_role(sc, SN_PRIM_TEXT, SN_ROLE_MARK) == 0);
+    CHECK(count_role(sc, SN_PRIM_RECT, SN_ROLE_BAND) == 0);
+    CHECK(count_role(sc, SN_PRIM_POLY, SN_ROLE_COMPARATOR) == 0);
+    bool arrow = false;
+    for (size_t i = 0; i < sn_scene_count(sc); i++) {
+        const sn_prim *p = sn_scene_at(sc, i);
+        arrow = arrow || (p->kind == SN_PRIM_TEXT && p->tag.role == SN_ROLE_CAPTION &&
+                          strstr(sn_scene_str(sc, p), "at an arrow"));
+    }
+    CHECK(arrow);
+    /* the size reported is the size drawn, and narrower than the whole */
+    double w1, h1, w, h;
+    sn_dist_scene_size_fit(s, &b, &o, &first, &w1, &h1);
+    sn_dist_scene_size(s, &b, &o, &w, &h);
+    CHECK(w1 < w && h1 < h);
+    sn_scene_destroy(sc);
+    sn_dist_blocks_free(&b);
+    sn_schedule_destroy(s);
+}
+
 /* The page's engine: dist: opens, steps and is painted like the window. */
 static void test_page(void)
 {
@@ -188,6 +253,7 @@ int main(void)
     test_frames("dist:1", 1, 4, false);
     test_frames("dist:16x8,best:16", 16, 8, true);
     test_bad();
+    test_fit();
     test_page();
     return sn_test_finish("test_dist_view");
 }
