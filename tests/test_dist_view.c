@@ -40,8 +40,9 @@ static bool has_text(const sn_scene *sc, const char *text)
     return false;
 }
 
-/* wide: a picture too wide for the window, shown a few columns at a time */
-static void test_frames(const char *spec, uint32_t P, uint32_t K, bool wide)
+/* wide: 1 a picture too wide for the window, shown a few columns at a
+ * time; 0 shown whole; -1 either */
+static void test_frames(const char *spec, uint32_t P, uint32_t K, int wide)
 {
     sn_group g;
     sn_diag d;
@@ -82,8 +83,8 @@ static void test_frames(const char *spec, uint32_t P, uint32_t K, bool wide)
         }
         CHECKF(current && cols >= (step == 0 ? 2u : 3u), "%s step %zu: %zu columns", spec, step,
                cols);
-        CHECKF((cols < v->layers + 2) == wide, "%s step %zu: %zu columns of %zu", spec, step, cols,
-               v->layers + 2);
+        CHECKF(wide < 0 || (cols < v->layers + 2) == (wide == 1), "%s step %zu: %zu columns of %zu",
+               spec, step, cols, v->layers + 2);
         CHECKF(values == done * P * K, "%s step %zu: %zu values", spec, step, values);
         /* rank 0's block at this step, as text, in the column of this step */
         for (uint32_t i = 0; i < K; i++) {
@@ -228,6 +229,44 @@ static void test_fit(void)
     sn_schedule_destroy(s);
 }
 
+/* A window too small for even one column at its floor: one column (the
+ * current step's) and a note that the blocks' text is below the floor. */
+static void test_narrow(void)
+{
+    sn_group g;
+    sn_diag d;
+    const char *spec = "dist:16x16,best:16";
+    sn_view_input in = {SN_INPUT_RANDOM, 3, NULL, SN_KEY_I32};
+    CHECK(sn_group_init(&g, &spec, 1, &in, &d) == SN_OK);
+    sn_group_step_to(&g, 2);
+    sn_frame *f = sn_frame_create();
+    sn_scene *sc = sn_scene_create(0, 0);
+    CHECK(sn_frame_scene_group(&f, &g, NULL, 480, 320, 1, sc) == SN_OK);
+    int32_t cols[4];
+    CHECK(headings(sc, cols, 4) == 1 && cols[0] == 2);
+    bool note = false;
+    for (size_t i = 0; i < sn_scene_count(sc); i++) {
+        const sn_prim *p = sn_scene_at(sc, i);
+        note = note || (p->kind == SN_PRIM_NOTE && strstr(sn_scene_str(sc, p), "text floor"));
+    }
+    CHECK(note);
+    sn_group_cleanup(&g);
+    /* too tall but not too wide (15 ranks in a wide window): the rows close
+     * up, every column stays, the text at the floor */
+    spec = "dist:15x2,best:15";
+    CHECK(sn_group_init(&g, &spec, 1, &in, &d) == SN_OK);
+    CHECK(sn_frame_scene_group(&f, &g, NULL, 1800, 800, 1, sc) == SN_OK);
+    int32_t all[16];
+    CHECKF(headings(sc, all, 16) == g.view[0].layers + 2, "%zu columns of %zu",
+           headings(sc, all, 16), g.view[0].layers + 2);
+    char rep[1024];
+    size_t probs = sn_scene_check_readable(sc, round(800.0 / 60), 0.01, rep, sizeof rep);
+    CHECKF(probs == 0, "dist:15x2 at 1800x800: %zu problems:\n%s", probs, rep);
+    sn_scene_destroy(sc);
+    sn_frame_destroy(f);
+    sn_group_cleanup(&g);
+}
+
 /* The page's engine: dist: opens, steps and is painted like the window. */
 static void test_page(void)
 {
@@ -247,13 +286,15 @@ static void test_page(void)
 
 int main(void)
 {
-    test_frames("dist:4,best:4", 4, 4, false);
-    test_frames("dist:8x3,bitonic:8", 8, 3, false);
-    test_frames("dist:5x2", 5, 2, false);
-    test_frames("dist:1", 1, 4, false);
-    test_frames("dist:16x8,best:16", 16, 8, true);
+    test_frames("dist:4,best:4", 4, 4, 0);
+    test_frames("dist:8x3,bitonic:8", 8, 3, 0);
+    test_frames("dist:5x2", 5, 2, 0);
+    test_frames("dist:1", 1, 4, 0);
+    test_frames("dist:16x8,best:16", 16, 8, 1);
+    test_frames("dist:16x1,best:16", 16, 1, -1); /* too tall: the rows close up */
     test_bad();
     test_fit();
+    test_narrow();
     test_page();
     return sn_test_finish("test_dist_view");
 }

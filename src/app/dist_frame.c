@@ -42,20 +42,33 @@ static sn_status picture(const sn_view *v, const sn_dist_blocks *b, sn_scene *sc
     return sn_dist_scene_fit(sc, v->sched, b, sn_frame_theme(v), &o, fit, x, y);
 }
 
-/* The scale that fits the picture into pw x ph (up to three times s). */
+/* The scale that fits the picture into pw x ph (up to three times s);
+ * *w, *h: its size drawn at that scale (each part is rounded at the
+ * scale it is drawn at, so that differs a little from the size at scale 1
+ * times the scale). */
 static double fit_scale(const sn_view *v, const sn_dist_blocks *b, const sn_dist_scene_opts *o,
                         const sn_dist_fit *fit, double pw, double ph, double s, double *w,
                         double *h)
 {
-    sn_dist_scene_size_fit(v->sched, b, o, fit, w, h);
-    return *w > 0 && *h > 0 ? fmin(3.0 * s, fmin(pw / *w, ph / *h)) : 1;
+    sn_dist_scene_opts oz = *o;
+    oz.scale = 1;
+    sn_dist_scene_size_fit(v->sched, b, &oz, fit, w, h);
+    double z = fmin(3.0 * s, fmin(pw / *w, ph / *h));
+    for (int i = 0; i < 8; i++) {
+        oz.scale = z;
+        sn_dist_scene_size_fit(v->sched, b, &oz, fit, w, h);
+        if (*w <= pw && *h <= ph)
+            break;
+        z *= fmin(pw / *w, ph / *h) * 0.999;
+    }
+    return z;
 }
 
 /* The fitting that keeps the text at the window's floor where the whole
  * picture would put it below: first the rows closer together, then only
  * as many columns as fit, ending with the current step's (the columns
  * before it show what the step changed). The legend is as large as the
- * values. Returns the scale. */
+ * values. Returns the scale; *w, *h: the size drawn. */
 static double fit_window(const sn_view *v, const sn_dist_blocks *b, const sn_dist_scene_opts *o,
                          sn_dist_fit *fit, double pw, double ph, double s, double floor_px,
                          double *w, double *h)
@@ -68,16 +81,24 @@ static double fit_window(const sn_view *v, const sn_dist_blocks *b, const sn_dis
     z = fit_scale(v, b, o, fit, pw, ph, s, w, h);
     if (z * SN_DIST_FONT >= floor_px)
         return z;
-    double zf = floor_px / SN_DIST_FONT; /* the scale at the floor */
+    sn_dist_scene_opts oz = *o;
+    oz.scale = floor_px / SN_DIST_FONT; /* the text at the floor */
     size_t ncols = b->layers + 2, cur = (v->step < b->layers ? v->step : b->layers) + 1;
+    double wf = 0, hf = 0;
     for (size_t cols = ncols - 1; cols >= 1; cols--) {
         fit->cols = cols;
         fit->first_col = cur + 1 > cols ? cur + 1 - cols : 0;
-        sn_dist_scene_size_fit(v->sched, b, o, fit, w, h);
-        if (*w * zf <= pw || cols == 1)
+        sn_dist_scene_size_fit(v->sched, b, &oz, fit, &wf, &hf);
+        if (wf <= pw || cols == 1)
             break;
     }
-    return fit_scale(v, b, o, fit, pw, ph, s, w, h);
+    z = fit_scale(v, b, o, fit, pw, ph, s, w, h);
+    if (z < oz.scale && wf <= pw && hf <= ph) { /* what rounding took off */
+        *w = wf;
+        *h = hf;
+        return oz.scale;
+    }
+    return z;
 }
 
 sn_status sn_dist_view_scene(sn_frame *f, const sn_view *v, sn_box area, double win_h, double s,
@@ -100,7 +121,7 @@ sn_status sn_dist_view_scene(sn_frame *f, const sn_view *v, sn_box area, double 
         double w, h;
         /* as large as the panes allow (up to three times), centred */
         double z = fit_window(v, &b, &o, &how, x1 - x0, y1 - y0, s, p.floor, &w, &h);
-        double ox = x0 + round(((x1 - x0) - w * z) / 2), oy = y0 + round(((y1 - y0) - h * z) / 2);
+        double ox = x0 + round(((x1 - x0) - w) / 2), oy = y0 + round(((y1 - y0) - h) / 2);
         sn_scene_clip_push(sc, (sn_rect){x0, y0, x1 - x0, y1 - y0}, SN_ROLE_PANEL);
         rs = picture(v, &b, sc, &how, z, ox, oy, title);
         sn_scene_clip_pop(sc);
