@@ -1,0 +1,48 @@
+#!/bin/bash
+# cli_usage.sh - usage errors of every command and option that the other
+# scripts leave out: each exits 2 (3 for a part not built) and names the
+# option and the value it refused; and the paths next to them that do work
+# (--help, the option's accepted values). One rank, no mpirun, small N: the
+# machine is shared; nothing here looks at a time.
+. "$(dirname "$0")/lib.sh"
+cd "$T" || exit 1
+
+# usage CODE MESSAGE ARGS...: sortnet ARGS exits CODE and stderr holds MESSAGE
+usage() {
+    local want=$1 msg=$2
+    shift 2
+    expect "$want" "$S" "$@"
+    err_has "$msg"
+}
+
+# ---- dist sort (one rank: MPI's singleton, no mpirun)
+if "$S" dist --help >/dev/null 2>&1; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    usage 2 "--seed: 'x' is not a number" dist sort --keys 10 --seed x
+    usage 2 "--type: 'i64' is not i32, u32 or f32" dist sort --keys 10 --type i64
+    usage 2 "--timeout: '0' is not seconds in 1..604800" dist sort --keys 10 --timeout 0
+    usage 2 "--distinct: '0' is not a count" dist sort --keys 10 --distinct 0
+    usage 2 "--local: 'quick' is not auto, cpu or gpu" dist sort --keys 10 --local quick
+    usage 2 "--inject-fault: '7' is not RANK:INDEX" dist sort --keys 10 --inject-fault 7
+    usage 2 "--inject-fault: ':3' is not RANK:INDEX" dist sort --keys 10 --inject-fault :3
+    usage 2 "--inject-fault: '0:x' is not RANK:INDEX with RANK in 0..0" \
+        dist sort --keys 10 --inject-fault 0:x
+    usage 2 "--keys: '2^41' is not a count of keys" dist sort --keys 2^41
+    usage 2 "dist sort: unknown option '--bogus'" dist sort --keys 10 --bogus
+    usage 2 "dist sort: option '--keys' needs a value" dist sort --keys
+    usage 2 "expected at most one network" dist sort --keys 10 best:2 best:2
+    usage 2 "give the network once (NET or --network)" dist sort --keys 10 --network best:2 best:2
+    usage 2 "dist: 'shuffle' is not a subcommand (sort)" dist shuffle
+    usage 2 "expected a subcommand: sort" dist
+    expect 0 "$S" dist sort --keys 10 -h
+    out_has "usage: mpirun -np P sortnet dist sort"
+    # the accepted values: --network auto, 2^K keys, --local cpu, --distinct, --threads
+    expect 0 "$S" dist sort --keys 2^3 --local cpu --threads 2 --distinct 3 --network auto
+    out_has "dist sort: 8 keys (i32) on 1 rank(s), network empty:1"
+    out_has "local sort: CPU, 2 threads"
+    out_has "identical"
+    expect 0 "$S" dist sort --keys 10 --local auto --timeout 600 --type u32 --payload
+    out_has "10 keys (u32, payload)"
+fi
+
+finish cli_usage
