@@ -230,7 +230,7 @@ int cli_input_make(const cli_input *in, uint32_t n, uint32_t **keys)
     if (mrc != 0)
         return mrc;
     if (!sn_mul_size(n ? n : 1, sizeof **keys, &bytes) || !(*keys = sn_malloc(bytes)))
-        return cli_error(CLI_USAGE, "input", "cannot allocate %u keys", n);
+        return cli_error(CLI_DEVICE, "input", "out of memory for %u keys", n);
     sn_diag d;
     sn_diag_clear(&d);
     sn_status st = sn_input_make(&in->spec, in->type, n, *keys, &d);
