@@ -98,17 +98,32 @@ else
     echo "No space left on device" >"$D.err2"
     echo "No space left on device" >"$D.err3"
 fi
+# more writers on the full disk: each exits 2 with the cause, makes no file
+i=4
+for cmd in "gen pairwise:256 --format c -o $D/net.c" \
+    "transform pairwise:256 --reflect -o $D/t.txt" \
+    "run bitonic:20000 --reverse --output $D/keys.txt" \
+    "run bitonic:20000 --reverse --binary --output $D/keys.bin"; do
+    i=$((i + 1))
+    $S $cmd >/dev/null 2>"$D.err$i"
+    [ $? = 2 ] || rc=$((10 + i))
+done
+if [ "$have_draw" = 1 ]; then
+    $S draw dist:8 --keys 16 -o "$D/dist.svg" 2>"$D.err9" && rc=19
+else
+    echo "No space left on device" >"$D.err9"
+fi
 ls -a "$D" >"$D.ls"
 exit $rc
 EOF
     unshare -m bash "$T/small.sh" "$T/dir" "$S" "$have_draw"
     rc=$?
     [ "$rc" = 0 ] || fail "the full tmpfs case failed at step $rc"
-    for i in 1 2 3; do
+    for i in 1 2 3 5 6 7 8 9; do
         grep -qF "No space left on device" "$T/dir.err$i" ||
             fail "full tmpfs, write $i: no cause: $(cat "$T/dir.err$i")"
     done
-    grep -q "tmp" "$T/dir.ls" && fail "a temporary was left behind: $(cat "$T/dir.ls")"
+    grep -q -e tmp -e "^net\.c$" -e "^t\.txt$" -e "^keys" -e "^dist" "$T/dir.ls" && fail "a temporary was left behind: $(cat "$T/dir.ls")"
 else
     echo "note: cannot mount a tmpfs here: the full file system case is skipped" >&2
 fi

@@ -45,4 +45,37 @@ if "$S" dist --help >/dev/null 2>&1; then
     out_has "10 keys (u32, payload)"
 fi
 
+# ---- check: --select, --device with other questions, a bad device
+usage 2 "--select: '1,x' is not an output K or a pair K,K2" check bitonic:4 --select 1,x
+usage 2 "--device: the device checks sorting only (not --merge)" \
+    check bitonic:4 --merge 2 --device opencl
+if "$S" gpu --help >/dev/null 2>&1; then
+    usage 2 "--device: 'opencl:x' is not opencl or opencl:P:D" check bitonic:4 --device opencl:x
+    usage 2 "--device: the device checks sorting only; median:5 is a median network" \
+        check median:5 --device opencl
+fi
+
+# ---- run: a generator without :N and no input to size it; the key file
+# against --max-memory (its size, then the keys of n)
+usage 2 "for a generated network, write bitonic:N" run bitonic
+printf '3 1 2\n' >keys.txt
+head -c 400 /dev/zero | tr '\0' '7' >big.txt
+usage 2 "big.txt: needs about 1.2 KiB of memory, but --max-memory allows 1.0 KiB" \
+    --max-memory 1K run bitonic --input-file big.txt
+usage 2 "input: needs about 48 bytes of memory, but --max-memory allows 40 bytes" \
+    --max-memory 40 run bitonic --input-file keys.txt
+expect 0 "$S" --max-memory 1K run bitonic --input-file keys.txt
+out_has "network:       bitonic:3 (3 inputs"
+out_has "output:        1,2,3"
+# --trace past SN_TRACE_FULL_MAX words: each layer as a 64-bit digest
+expect 0 "$S" run bitonic:131072 --trace --sorted
+[ "$(grep -c '^after layer .*: digest [0-9a-f]\{16\}' "$T/out")" -gt 100 ] ||
+    fail "run --trace, large n: no digests: $(head -c 300 "$T/out")"
+out_has "result:          sorted, 0 swaps"
+if "$S" --version | grep -q "JSON (jansson) yes"; then
+    expect 0 "$S" run bitonic:131072 --trace --sorted --json
+    [ "$(json 'len(d["layers"]), len(d["layers"][0]), d["sorted"]')" = "153 16 True" ] ||
+        fail "run --trace --json, large n: $(head -c 300 "$T/out")"
+fi
+
 finish cli_usage
