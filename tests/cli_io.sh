@@ -48,6 +48,15 @@ expect 2 "$S" gen bitonic:8 -o "$T/file/net.txt"
 err_has "Not a directory"
 expect 2 "$S" gen bitonic:8 -o "$T/no/such/net.txt"
 err_has "No such file or directory"
+# a directory in the output's place: the temporary is written, the rename
+# fails; the cause is named and the temporary removed
+mkdir -p "$T/outdir"
+expect 2 "$S" gen bitonic:8 -o "$T/outdir"
+err_has "outdir: write failed: Is a directory"
+expect 2 "$S" run bitonic:4 --reverse --output "$T/outdir"
+err_has "write failed: Is a directory"
+[ -d "$T/outdir" ] || fail "the directory in the output's place was replaced"
+ls "$T" | grep -q "outdir.tmp" && fail "a temporary was left beside the directory"
 if [ "$(id -u)" != 0 ]; then
     mkdir "$T/ro"
     "$S" gen bitonic:4 -o "$T/ro/net.txt" || fail "gen -o ro"
