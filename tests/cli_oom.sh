@@ -35,6 +35,7 @@ loop() {
 
 loop "gen -o" "$T/net.c" "$S" gen bitonic:8 --format c -o "$T/net.c"
 loop "gen --format json -o" "$T/net.json" "$S" gen oddeven:6 --format json -o "$T/net.json"
+loop "gen --standard -o" "$T/std.txt" "$S" gen bitonic:8 --standard -o "$T/std.txt"
 loop "transform -o" "$T/net.txt" "$S" transform bitonic:8 --reflect --prune --compact -o "$T/net.txt"
 loop "transform --permute --cut --concat -o" "$T/net.txt" "$S" transform bitonic:4 --permute 1,0,2,3 \
     --cut 0:min --concat bitonic:3 -o "$T/net.txt"
@@ -46,6 +47,9 @@ loop "run --binary --output" "$T/sorted.bin" "$S" run bitonic:8 --reverse --bina
     --output "$T/sorted.bin"
 if "$S" draw --help >/dev/null 2>&1; then
     loop "draw dist: -o svg" "$T/dist.svg" "$S" draw dist:4,bitonic:4 --keys 3 -o "$T/dist.svg"
+    loop "draw --input --follow -o svg" "$T/v.svg" "$S" draw bitonic:8 --input 8,7,6,5,4,3,2,1 \
+        --follow 0 --step 3 -o "$T/v.svg"
+    loop "draw --zero-one -o svg" "$T/z.svg" "$S" draw bitonic:4 --zero-one -o "$T/z.svg"
     loop "draw -o svg" "$T/net.svg" "$S" draw bitonic:8 -o "$T/net.svg"
     loop "draw -o png" "$T/net.png" "$S" draw oddeven:6 -o "$T/net.png"
 fi

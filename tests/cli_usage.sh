@@ -78,4 +78,60 @@ if "$S" --version | grep -q "JSON (jansson) yes"; then
         fail "run --trace --json, large n: $(head -c 300 "$T/out")"
 fi
 
+# ---- transform: --permute's entries, too many operations, unknown options
+usage 2 "--permute: '0,,1,2' is not a list of 4 wires: an empty or overlong entry" \
+    transform bitonic:4 --permute 0,,1,2
+usage 2 "--permute: '0,1,2,3,4' is not a list of 4 wires: too many entries" \
+    transform bitonic:4 --permute 0,1,2,3,4
+usage 2 "--permute: entry 2, 'a', is not a number" transform bitonic:4 --permute 0,a,2,3
+usage 2 "--permute: '0,1' has 2 entries; the network has 4 wires" transform bitonic:4 --permute 0,1
+usage 2 "--cut: '0': the network has wires 0..0 (nothing left to cut)" transform empty:1 --cut 0:min
+usage 2 "transform: unknown option '--bogus'" transform bitonic:4 --bogus
+# shellcheck disable=SC2046 # 65 words on purpose
+usage 2 "transform: at most 64 operations" transform bitonic:4 $(printf -- '--reflect %.0s' $(seq 65))
+expect 0 "$S" transform bitonic:4 $(printf -- '--reflect %.0s' $(seq 64))
+out_has "[(0,3),(1,2)]"
+
+# ---- draw: input errors, no network, too many, the limit, --follow, dist:
+if "$S" draw --help >/dev/null 2>&1; then
+    usage 2 "--random: 'x' is not a seed" draw bitonic:4 --random x -o a.svg
+    usage 2 "draw: expected a network" draw -o a.svg
+    usage 2 "draw: 'bitonic:4': at most 3 networks side by side" \
+        draw bitonic:4 bitonic:4 bitonic:4 bitonic:4 -o a.svg
+    usage 2 "bitonic:8: 24 comparators, more than --max-comparators (5) allows" \
+        --max-comparators 5 draw bitonic:8 -o a.svg
+    usage 2 "--follow: wire 9 does not exist (the network has 4)" \
+        draw bitonic:4 --follow 9 -o a.svg
+    [ ! -e a.svg ] || fail "draw: a refused picture was written"
+    # a network that leaves the input unsorted, drawn with its values
+    expect 0 "$S" draw empty:3 --input 3,2,1 -o a.svg
+    grep -q "<svg" a.svg || fail "draw empty:3 --input: no SVG"
+    # dist: after the local sort only; --scale and --width size it
+    expect 0 "$S" draw dist:4 -o all.svg
+    expect 0 "$S" draw dist:4 --step 0 -o step0.svg
+    cmp -s all.svg step0.svg && fail "draw dist:4 --step 0 drew every layer"
+    expect 0 "$S" draw dist:4 --scale 2 -o x2.svg
+    expect 0 "$S" draw dist:4 --width 800 -o w800.svg
+    width() { head -c 400 "$1" | sed -n 's/.*<svg[^>]* width="\([0-9.]*\)px".*/\1/p'; }
+    python3 -c "import sys; a,b,c=map(float,sys.argv[1:]); sys.exit(not (1.9<b/a<2.1 and 760<c<840))" \
+        "$(width all.svg)" "$(width x2.svg)" "$(width w800.svg)" ||
+        fail "draw dist:4 --scale 2 / --width 800: widths $(width all.svg) $(width x2.svg) $(width w800.svg)"
+fi
+
+# ---- view: every option error comes before a window opens (no display needed)
+if "$S" view --help >/dev/null 2>&1; then
+    usage 2 "--size: 'x' is not WxH" view --size x
+    usage 2 "--size: '10x10' is not WxH" view --size 10x10
+    usage 2 "--font-scale: '9' is not a factor from 0.6 to 3" view --font-scale 9
+    usage 2 "--theme: 'x' is not light, dark or contrast" view --theme x
+    usage 2 "view: unexpected argument 'd:4' (one to three networks side by side)" \
+        view a:4 b:4 c:4 d:4
+    usage 2 "--lesson: a lesson sets its own networks: drop 'bitonic:4'" view bitonic:4 --lesson 01
+    usage 2 "--random: 'x' is not a seed" view bitonic:4 --random x
+    usage 2 "nosuch.txt: cannot open: No such file or directory" view bitonic --input-file nosuch.txt
+    usage 2 "--keys: '99' is not a number of keys a rank (1..16)" view --keys 99 dist:4
+    usage 2 "--stay: goes with --script" view --stay
+    usage 2 "view: unknown option '--bogus'" view --bogus
+fi
+
 finish cli_usage
