@@ -43,6 +43,17 @@ if "$S" dist --help >/dev/null 2>&1; then
     out_has "identical"
     expect 0 "$S" dist sort --keys 10 --local auto --timeout 600 --type u32 --payload
     out_has "10 keys (u32, payload)"
+    usage 2 "bitonic:x: 'x' is not a number of wires" dist sort bitonic:x --keys 10
+    # a fault that breaks a block's order (all keys equal, one a bit off)
+    expect 1 "$S" dist sort --keys 100 --distinct 1 --inject-fault 0:5
+    out_has "first unsorted block: rank 0 at index 5"
+    out_has "first mismatch with the reference: index 5, expected 0, actual 1"
+    out_has "NOT identical"
+    if command -v python3 >/dev/null && "$S" --version | grep -q "JSON (jansson) yes"; then
+        expect 1 "$S" dist sort --keys 100 --distinct 1 --inject-fault 0:5 --json
+        [ "$(json 'd["identical"], d["first_unsorted"], d["first_mismatch"]["index"]')" = \
+            "False {'rank': 0, 'index': 5} 5" ] || fail "dist sort --json, unsorted block: $(cat "$T/out")"
+    fi
 fi
 
 # ---- check: --select, --device with other questions, a bad device
