@@ -58,6 +58,7 @@ fi
 
 # ---- check: --select, --device with other questions, a bad device
 usage 2 "--select: '1,x' is not an output K or a pair K,K2" check bitonic:4 --select 1,x
+usage 2 "--device: 'cuda' is not opencl or opencl:P:D" check bitonic:4 --device cuda
 usage 2 "--device: the device checks sorting only (not --merge)" \
     check bitonic:4 --merge 2 --device opencl
 if "$S" gpu --help >/dev/null 2>&1; then
@@ -87,6 +88,13 @@ if "$S" --version | grep -q "JSON (jansson) yes"; then
     expect 0 "$S" run bitonic:131072 --trace --sorted --json
     [ "$(json 'len(d["layers"]), len(d["layers"][0]), d["sorted"]')" = "153 16 True" ] ||
         fail "run --trace --json, large n: $(head -c 300 "$T/out")"
+fi
+
+# ---- list --n N --json: only the networks on N inputs
+if command -v python3 >/dev/null && "$S" --version | grep -q "JSON (jansson) yes"; then
+    expect 0 "$S" list --n 4 --json
+    [ "$(json 'sorted(e["name"] for e in d), {e["n"] for e in d}')" = \
+        "['lib:Median_4_4_2', 'lib:Sort_4_5_3'] {4}" ] || fail "list --n 4 --json: $(cat "$T/out")"
 fi
 
 # ---- transform: --permute's entries, too many operations, unknown options
