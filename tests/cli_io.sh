@@ -48,6 +48,19 @@ expect 2 "$S" gen bitonic:8 -o "$T/file/net.txt"
 err_has "Not a directory"
 expect 2 "$S" gen bitonic:8 -o "$T/no/such/net.txt"
 err_has "No such file or directory"
+# a FIFO (as /dev/null or /dev/stdout, any node that is not a regular
+# file) is written in place: a temporary renamed over it would replace the
+# node itself (as root, /dev/null with a regular file)
+mkfifo "$T/fifo"
+timeout 60 cat "$T/fifo" >"$T/fifo.got" &
+reader=$!
+expect 0 "$S" gen bitonic:4 -o "$T/fifo"
+wait "$reader" || fail "-o FIFO: the reader got no end of file"
+[ -p "$T/fifo" ] || fail "-o FIFO: the FIFO was replaced: $(ls -l "$T/fifo")"
+"$S" gen bitonic:4 >"$T/fifo.want"
+cmp -s "$T/fifo.got" "$T/fifo.want" || fail "-o FIFO: the reader got '$(cat "$T/fifo.got")'"
+ls "$T" | grep -q "fifo.tmp" && fail "-o FIFO: a temporary was left"
+
 # a directory in the output's place: the temporary is written, the rename
 # fails; the cause is named and the temporary removed
 mkdir -p "$T/outdir"

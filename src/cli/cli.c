@@ -301,6 +301,20 @@ int cli_out_open(cli_out *o, const char *path)
         o->f = stdout;
         return 0;
     }
+    /* A device, a FIFO or a socket (/dev/null, /dev/stdout, a pipe) is
+     * written in place: renaming a temporary over it would replace the
+     * node itself (as root, /dev/null with a regular file). */
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
+        if (!(o->path = sn_strdup(path)))
+            return cli_error(CLI_DEVICE, path, "out of memory");
+        if (!(o->f = fopen(path, "wb"))) {
+            int e = errno;
+            cli_out_abort(o);
+            return cli_error(CLI_USAGE, path, "cannot write: %s", strerror(e));
+        }
+        return 0;
+    }
     size_t len = strlen(path);
     o->path = sn_strdup(path);
     o->tmp = sn_malloc(len + 32);
@@ -336,7 +350,7 @@ int cli_out_commit(cli_out *o)
 {
     /* errno as the failed stdio call left it (EIO when that was earlier
      * and left none): the cause in the message */
-    if (!o->tmp) { /* stdout */
+    if (!o->path) { /* stdout */
         errno = 0;
         if (fflush(stdout) != 0 || ferror(stdout))
             return cli_error(CLI_USAGE, "stdout", "write error: %s", strerror(errno ? errno : EIO));
@@ -352,7 +366,7 @@ int cli_out_commit(cli_out *o)
         e = errno;
     }
     o->f = NULL;
-    if (!failed && rename(o->tmp, o->path) != 0) {
+    if (!failed && o->tmp && rename(o->tmp, o->path) != 0) {
         failed = 1;
         e = errno;
     }
