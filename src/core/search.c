@@ -196,7 +196,7 @@ static uint64_t fails(const shared *sh, const uint64_t *st, size_t i)
  * test vector still fails (repair() appends at least one), are then already
  * over it, so repair, prune and measure are skipped (limit SIZE_MAX: never;
  * the goal size only, where the acceptance measure is the size). */
-static bool simulate(const shared *sh, genes *v, uint64_t *st, size_t limit)
+static bool simulate(const shared *sh, genes *v, uint64_t *st, size_t limit, size_t *used_out)
 {
     size_t w = sh->words, used = sh->prefix_len;
     memcpy(st, sh->tests, (size_t)sh->n * w * sizeof *st);
@@ -216,6 +216,7 @@ static bool simulate(const shared *sh, genes *v, uint64_t *st, size_t limit)
         v->g[i].used = swaps != 0;
         used += swaps ? m : 0;
     }
+    *used_out = used;
     if (limit == SIZE_MAX || used < limit)
         return true;
     if (used > limit)
@@ -224,6 +225,14 @@ static bool simulate(const shared *sh, genes *v, uint64_t *st, size_t limit)
         if (fails(sh, st, q))
             return false;
     return true;
+}
+
+/* The position of the r-th (from 0) set bit of x (r < popcount(x)). */
+static uint32_t nth_bit(uint64_t x, uint32_t r)
+{
+    for (; r; r--)
+        x &= x - 1;
+    return (uint32_t)__builtin_ctzll(x);
 }
 
 /* A gene that swaps on the failing 0-1 vector x (bit j = wire j). With lv
@@ -283,16 +292,24 @@ static gene repair_gene(const shared *sh, uint64_t x, const uint32_t *lv, uint64
         }
         return best; /* x fails: it has an inversion */
     }
-    /* a random inversion: a < b, a holds 1, b holds 0 */
-    for (;;) {
-        uint32_t a = rnd(rng, n), b = rnd(rng, n);
-        if (a > b) {
-            uint32_t t = a;
-            a = b;
-            b = t;
-        }
-        if (a != b && ((x >> a) & 1) && !((x >> b) & 1))
-            return mkgene(a, b);
+    /* a random inversion, uniformly: a < b, a holds 1, b holds 0 (counted,
+     * not drawn until one fits: a vector with few inversions made that loop
+     * most of a step's time, measured with perf on 13 wires) */
+    uint64_t zeros = ~x & sh->maskn;
+    uint32_t total = 0;
+    for (uint64_t ones = x; ones; ones &= ones - 1) {
+        uint32_t a = (uint32_t)__builtin_ctzll(ones);
+        if (a + 1 < 64)
+            total += (uint32_t)__builtin_popcountll(zeros >> (a + 1));
+    }
+    uint32_t r = rnd(rng, total); /* total >= 1: x fails */
+    for (uint64_t ones = x;; ones &= ones - 1) {
+        uint32_t a = (uint32_t)__builtin_ctzll(ones);
+        uint64_t above = a + 1 < 64 ? zeros >> (a + 1) : 0;
+        uint32_t c = (uint32_t)__builtin_popcountll(above);
+        if (r < c)
+            return mkgene(a, a + 1 + nth_bit(above, r));
+        r -= c;
     }
 }
 
@@ -306,8 +323,16 @@ static void level_push(uint32_t *lv, const sn_comparator *c, unsigned m)
     }
 }
 
-/* Append genes to v (whose state st is) until every test vector passes. */
-static bool repair(const shared *sh, genes *v, uint64_t *st, uint64_t *rng)
+typedef enum repair_result { REPAIR_OK, REPAIR_OVER, REPAIR_NOMEM } repair_result;
+
+/* Append genes to v (whose state st is) until every test vector passes.
+ * used: the comparators of v's used genes and the prefix (simulate());
+ * REPAIR_OVER once the repaired network would have more than limit
+ * comparators (each appended gene swaps on a failing vector, so pruning
+ * keeps it: exact, and the rest of a repair that cannot be accepted is
+ * saved; SIZE_MAX: no limit). */
+static repair_result repair(const shared *sh, genes *v, uint64_t *st, uint64_t *rng, size_t used,
+                            size_t limit)
 {
     size_t w = sh->words;
     uint32_t lvbuf[SN_SEARCH_MAX_WIRES], *lv = NULL;
@@ -324,22 +349,21 @@ static bool repair(const shared *sh, genes *v, uint64_t *st, uint64_t *rng)
                 break;
         }
         if (!f)
-            return true;
+            return REPAIR_OK;
         size_t word = (start + i) % w;
-        uint32_t bits[64] = {0}, m = 0; /* f != 0: m >= 1 below (zeroed for cppcheck) */
-        for (uint32_t t = 0; t < 64; t++)
-            if ((f >> t) & 1)
-                bits[m++] = t;
-        uint32_t t = bits[rnd(rng, m)];
+        uint32_t t = nth_bit(f, rnd(rng, (uint32_t)__builtin_popcountll(f)));
         uint64_t x = 0;
         for (uint32_t j = 0; j < sh->n; j++)
             x |= ((st[j * w + word] >> t) & 1) << j;
         gene g = repair_gene(sh, x, lv, rng);
         g.used = 1;
-        if (!genes_push(v, g))
-            return false;
         sn_comparator c[2];
         unsigned k = gene_cmps(sh, g, c);
+        used += k;
+        if (limit != SIZE_MAX && used > limit)
+            return REPAIR_OVER;
+        if (!genes_push(v, g))
+            return REPAIR_NOMEM;
         for (unsigned j = 0; j < k; j++)
             apply(st, w, c[j].a, c[j].b);
         if (lv)
@@ -571,8 +595,9 @@ static bool restart(shared *sh, worker *w)
 {
     if (!genes_copy(&w->cur, &sh->from))
         return false;
-    simulate(sh, &w->cur, w->state, SIZE_MAX);
-    if (!repair(sh, &w->cur, w->state, &w->rng))
+    size_t used;
+    simulate(sh, &w->cur, w->state, SIZE_MAX, &used);
+    if (repair(sh, &w->cur, w->state, &w->rng, used, SIZE_MAX) != REPAIR_OK)
         return false;
     prune(&w->cur);
     size_t s, d;
@@ -629,9 +654,13 @@ static void work(void *ctx, sn_team *team, unsigned member)
         /* the goal size: one step in ESCAPE_RATE may come out one comparator
          * larger (an uphill step, as SorterHunter's EscapeRate) */
         uint64_t slack = sh->early && rnd(&w.rng, ESCAPE_RATE) == 0;
-        if (!simulate(sh, &w.cand, w.state, sh->early ? (size_t)(w.acc + slack) : SIZE_MAX))
+        size_t limit = sh->early ? (size_t)(w.acc + slack) : SIZE_MAX, used;
+        if (!simulate(sh, &w.cand, w.state, limit, &used))
             continue;
-        if (!repair(sh, &w.cand, w.state, &w.rng)) {
+        repair_result rr = repair(sh, &w.cand, w.state, &w.rng, used, limit);
+        if (rr == REPAIR_OVER)
+            continue;
+        if (rr == REPAIR_NOMEM) {
             fail_run(sh, SN_ENOMEM, "out of memory");
             break;
         }
