@@ -521,7 +521,8 @@ static void offer(shared *sh, const genes *v, uint64_t key, uint64_t iteration, 
     sn_network_destroy(net);
 }
 
-static void mutate(const shared *sh, genes *v, uint64_t *rng)
+/* 1 to 4 random mutations of v; false when memory runs out. */
+static bool mutate(const shared *sh, genes *v, uint64_t *rng)
 {
     uint32_t n = sh->n, times = 1;
     while (times < 4 && rnd(rng, 2))
@@ -574,7 +575,7 @@ static void mutate(const shared *sh, genes *v, uint64_t *rng)
             b += b >= a;
             gene g = a < b ? mkgene(a, b) : mkgene(b, a);
             if (!genes_push(v, g))
-                return;
+                return false;
             size_t i = rnd(rng, (uint32_t)v->len);
             memmove(v->g + i + 1, v->g + i, (v->len - 1 - i) * sizeof *v->g);
             v->g[i] = g;
@@ -588,6 +589,7 @@ static void mutate(const shared *sh, genes *v, uint64_t *rng)
         }
         }
     }
+    return true;
 }
 
 /* The worker's start: the --from network (or nothing), repaired, pruned. */
@@ -650,7 +652,10 @@ static void work(void *ctx, sn_team *team, unsigned member)
             fail_run(sh, SN_ENOMEM, "out of memory");
             break;
         }
-        mutate(sh, &w.cand, &w.rng);
+        if (!mutate(sh, &w.cand, &w.rng)) {
+            fail_run(sh, SN_ENOMEM, "out of memory");
+            break;
+        }
         /* the goal size: one step in ESCAPE_RATE may come out one comparator
          * larger (an uphill step, as SorterHunter's EscapeRate) */
         uint64_t slack = sh->early && rnd(&w.rng, ESCAPE_RATE) == 0;
@@ -716,11 +721,14 @@ static uint64_t apply_one(uint64_t z, uint32_t a, uint32_t b)
     return z;
 }
 
+typedef enum join_result { JOIN_OK, JOIN_OVER, JOIN_NOMEM } join_result;
+
 /* The patterns of the clusters touched by cmps, joined and pushed through
  * them (sorted, distinct) into *out (sn_malloc'd), their wires into *mask;
- * false when the product exceeds `limit` or memory runs out. */
-static bool join(const clusters *cs, const sn_comparator *cmps, unsigned m, size_t limit,
-                 uint64_t **out, size_t *count, uint64_t *mask)
+ * JOIN_OVER when the product exceeds `limit`, JOIN_NOMEM when memory runs
+ * out. */
+static join_result join(const clusters *cs, const sn_comparator *cmps, unsigned m, size_t limit,
+                        uint64_t **out, size_t *count, uint64_t *mask)
 {
     uint32_t idx[4], k = 0;
     for (unsigned j = 0; j < m; j++) {
@@ -738,12 +746,12 @@ static bool join(const clusters *cs, const sn_comparator *cmps, unsigned m, size
     *mask = 0;
     for (uint32_t q = 0; q < k; q++) {
         if (!sn_mul_size(total, cs->c[idx[q]].count, &total) || total > limit)
-            return false;
+            return JOIN_OVER;
         *mask |= cs->c[idx[q]].mask;
     }
     uint64_t *v = sn_malloc(total * sizeof *v);
     if (!v)
-        return false;
+        return JOIN_NOMEM;
     for (size_t i = 0; i < total; i++) {
         size_t r = i;
         uint64_t z = 0;
@@ -763,7 +771,7 @@ static bool join(const clusters *cs, const sn_comparator *cmps, unsigned m, size
             v[u++] = v[i];
     *out = v;
     *count = u;
-    return true;
+    return JOIN_OK;
 }
 
 /* Replace the clusters of `mask` by one holding v. */
@@ -814,7 +822,10 @@ static sn_status add_prefix(shared *sh, clusters *cs, const sn_comparator *c, un
 {
     uint64_t *v, mask;
     size_t count;
-    if (!join(cs, c, m, (size_t)SN_SEARCH_MAX_TESTS * 4, &v, &count, &mask))
+    join_result jr = join(cs, c, m, (size_t)SN_SEARCH_MAX_TESTS * 4, &v, &count, &mask);
+    if (jr == JOIN_NOMEM)
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
+    if (jr == JOIN_OVER)
         return sn_diag_set(diag, SN_ELIMIT, 0, 0,
                            "the prefix's wire groups hold more than %u patterns together",
                            SN_SEARCH_MAX_TESTS * 4);
@@ -826,8 +837,9 @@ static sn_status add_prefix(shared *sh, clusters *cs, const sn_comparator *c, un
 }
 
 /* One greedy step: the gene that leaves the fewest distinct outputs (ties
- * broken by the seed's random stream). false when none fits. */
-static bool greedy_step(shared *sh, clusters *cs, uint64_t *rng, gene *best)
+ * broken by the seed's random stream) into *found (false when none fits
+ * or none leaves fewer). SN_ENOMEM when memory runs out. */
+static sn_status greedy_step(shared *sh, clusters *cs, uint64_t *rng, gene *best, bool *found)
 {
     double base = total_log(cs), best_t = 0;
     uint32_t ties = 0;
@@ -840,7 +852,10 @@ static bool greedy_step(shared *sh, clusters *cs, uint64_t *rng, gene *best)
             size_t count;
             if (sh->sym && m == 2 && c[1].a < a)
                 continue; /* the mirror image of a gene seen already */
-            if (!join(cs, c, m, (size_t)SN_SEARCH_MAX_TESTS * 4, &v, &count, &mask))
+            join_result jr = join(cs, c, m, (size_t)SN_SEARCH_MAX_TESTS * 4, &v, &count, &mask);
+            if (jr == JOIN_NOMEM)
+                return SN_ENOMEM;
+            if (jr == JOIN_OVER)
                 continue;
             double t = base + log2((double)count);
             for (uint32_t i = 0; i < cs->count; i++)
@@ -855,7 +870,8 @@ static bool greedy_step(shared *sh, clusters *cs, uint64_t *rng, gene *best)
                 *best = g;
             }
         }
-    return ties > 0 && best_t < base - 1e-9;
+    *found = ties > 0 && best_t < base - 1e-9;
+    return SN_OK;
 }
 
 /* The prefix a search uses: AUTO is Green's layers from 14 wires on (on
@@ -916,8 +932,13 @@ static sn_status make_tests(shared *sh, sn_diag *diag)
         bool automatic = o->prefix_count == 0;
         while (st == SN_OK && (sh->prefix_len < want || (automatic && total_log(&cs) > 20.0 &&
                                                          sh->prefix_len < 4 * sh->n))) {
-            gene g = {0, 0, 0}; /* greedy_step sets it when it answers true */
-            if (!greedy_step(sh, &cs, &rng, &g))
+            gene g = {0, 0, 0}; /* greedy_step sets it when it finds one */
+            bool found = false;
+            if (greedy_step(sh, &cs, &rng, &g, &found) != SN_OK) {
+                st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
+                break;
+            }
+            if (!found)
                 break;
             sn_comparator c[2];
             unsigned m = gene_cmps(sh, g, c);
