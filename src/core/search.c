@@ -142,10 +142,19 @@ static bool genes_push(genes *v, gene g)
 
 static bool genes_copy(genes *dst, const genes *src)
 {
-    dst->len = 0;
-    for (size_t i = 0; i < src->len; i++)
-        if (!genes_push(dst, src->g[i]))
+    if (dst->cap < src->len) {
+        size_t cap = dst->cap ? dst->cap : 64;
+        while (cap < src->len)
+            cap *= 2;
+        gene *p = sn_realloc(dst->g, cap * sizeof *p);
+        if (!p)
             return false;
+        dst->g = p;
+        dst->cap = cap;
+    }
+    if (src->len)
+        memcpy(dst->g, src->g, src->len * sizeof *dst->g);
+    dst->len = src->len;
     return true;
 }
 
@@ -215,6 +224,8 @@ static bool simulate(const shared *sh, genes *v, uint64_t *st, size_t limit, siz
         }
         v->g[i].used = swaps != 0;
         used += swaps ? m : 0;
+        if (used > limit) /* over already: the rest cannot bring it down */
+            return false;
     }
     *used_out = used;
     if (limit == SIZE_MAX || used < limit)
