@@ -70,9 +70,21 @@ typedef struct shared {
     unsigned members;
 } shared;
 
+/* States of the worker's current network after its first k * every genes
+ * (slot k-1, k = 1..valid): a mutant equal to it up to gene lo starts its
+ * simulation from slot lo / every instead of the test vectors. Filled as
+ * simulations pass by (genes below lo are the current network's), cut back
+ * to lo / every when a mutant is accepted. */
+typedef struct snaps {
+    uint64_t *s; /* max slots of n x words */
+    size_t max, valid;
+    size_t every; /* genes between two slots */
+} snaps;
+
 typedef struct worker {
     genes cur, cand;
     uint64_t *state; /* n x words */
+    snaps snap;
     uint64_t rng;
     uint64_t key;
     uint64_t acc; /* the acceptance measure (accept()) of cur */
@@ -215,11 +227,24 @@ static uint64_t fails(const shared *sh, const uint64_t *st, size_t i)
  * test vector still fails (repair() appends at least one), are then already
  * over it, so repair, prune and measure are skipped (limit SIZE_MAX: never;
  * the goal size only, where the acceptance measure is the size). */
-static bool simulate(const shared *sh, genes *v, uint64_t *st, size_t limit, size_t *used_out)
+static bool simulate(const shared *sh, genes *v, uint64_t *st, size_t limit, size_t *used_out,
+                     snaps *sp, size_t lo)
 {
-    size_t w = sh->words, used = sh->prefix_len;
-    memcpy(st, sh->tests, (size_t)sh->n * w * sizeof *st);
-    for (size_t i = 0; i < v->len; i++) {
+    size_t w = sh->words, used = sh->prefix_len, words = (size_t)sh->n * w, start = 0;
+    size_t k = sp && sp->every ? lo / sp->every : 0;
+    if (sp && k > sp->valid)
+        k = sp->valid;
+    if (k) {
+        start = k * sp->every;
+        memcpy(st, sp->s + (k - 1) * words, words * sizeof *st);
+        for (size_t i = 0; i < start; i++) { /* the current network's genes: all swap */
+            sn_comparator c[2];
+            used += gene_cmps(sh, v->g[i], c);
+        }
+    } else {
+        memcpy(st, sh->tests, words * sizeof *st);
+    }
+    for (size_t i = start; i < v->len; i++) {
         sn_comparator c[2];
         unsigned m = gene_cmps(sh, v->g[i], c);
         uint64_t swaps = 0;
@@ -234,6 +259,11 @@ static bool simulate(const shared *sh, genes *v, uint64_t *st, size_t limit, siz
         }
         v->g[i].used = swaps != 0;
         used += swaps ? m : 0;
+        if (sp && sp->every && i + 1 <= lo && (i + 1) % sp->every == 0 &&
+            (i + 1) / sp->every == sp->valid + 1 && sp->valid < sp->max) {
+            memcpy(sp->s + sp->valid * words, st, words * sizeof *st);
+            sp->valid++;
+        }
         if (used > limit) /* over already: the rest cannot bring it down */
             return false;
     }
@@ -542,9 +572,11 @@ static void offer(shared *sh, const genes *v, uint64_t key, uint64_t iteration, 
     sn_network_destroy(net);
 }
 
-/* 1 to 4 random mutations of v; false when memory runs out. */
-static bool mutate(const shared *sh, genes *v, uint64_t *rng)
+/* 1 to 4 random mutations of v; *lo: the first gene they may have changed
+ * (the genes before it are as they were). false when memory runs out. */
+static bool mutate(const shared *sh, genes *v, uint64_t *rng, size_t *lo)
 {
+    *lo = v->len;
     uint32_t n = sh->n, times = 1;
     while (times < 4 && rnd(rng, 2))
         times++;
@@ -558,6 +590,7 @@ static bool mutate(const shared *sh, genes *v, uint64_t *rng)
             size_t i = rnd(rng, (uint32_t)len);
             memmove(v->g + i, v->g + i + 1, (len - i - 1) * sizeof *v->g);
             v->len--;
+            *lo = i < *lo ? i : *lo;
             break;
         }
         case 1: { /* swap two: random ones, or one and the next that shares a wire */
@@ -574,6 +607,8 @@ static bool mutate(const shared *sh, genes *v, uint64_t *rng)
             gene g = v->g[i];
             v->g[i] = v->g[j];
             v->g[j] = g;
+            j = i < j ? i : j;
+            *lo = j < *lo ? j : *lo;
             break;
         }
         case 2: { /* replace one wire */
@@ -583,6 +618,7 @@ static bool mutate(const shared *sh, genes *v, uint64_t *rng)
                 a = w;
             else
                 b = w;
+            *lo = i < *lo ? i : *lo;
             if (a == b) {
                 memmove(v->g + i, v->g + i + 1, (len - i - 1) * sizeof *v->g);
                 v->len--;
@@ -600,12 +636,14 @@ static bool mutate(const shared *sh, genes *v, uint64_t *rng)
             size_t i = rnd(rng, (uint32_t)v->len);
             memmove(v->g + i + 1, v->g + i, (v->len - 1 - i) * sizeof *v->g);
             v->g[i] = g;
+            *lo = i < *lo ? i : *lo;
             break;
         }
         default: { /* reflect one: (a, b) -> (n-1-b, n-1-a) */
             size_t i = rnd(rng, (uint32_t)len);
             gene g = v->g[i];
             v->g[i] = mkgene(n - 1 - g.b, n - 1 - g.a);
+            *lo = i < *lo ? i : *lo;
             break;
         }
         }
@@ -619,7 +657,8 @@ static bool restart(shared *sh, worker *w)
     if (!genes_copy(&w->cur, &sh->from))
         return false;
     size_t used;
-    simulate(sh, &w->cur, w->state, SIZE_MAX, &used);
+    w->snap.valid = 0;
+    simulate(sh, &w->cur, w->state, SIZE_MAX, &used, NULL, 0);
     if (repair(sh, &w->cur, w->state, &w->rng, used, SIZE_MAX) != REPAIR_OK)
         return false;
     prune(&w->cur);
@@ -646,7 +685,15 @@ static void work(void *ctx, sn_team *team, unsigned member)
     w.rng = o->seed ^ (0x5851f42d4c957f2dull * (member + 1));
     splitmix(&w.rng);
     w.state = sn_malloc((size_t)sh->n * sh->words * sizeof *w.state);
-    if (!w.state || !restart(sh, &w)) {
+    /* snapshots every n/2 genes (at least 4: a slot costs a copy of n
+     * words per word of tests, a gene 2 to 4 word operations), 64 slots at
+     * most and 16 MiB at most */
+    size_t bytes = (size_t)sh->n * sh->words * sizeof *w.state;
+    w.snap.max = ((size_t)16 << 20) / bytes;
+    w.snap.max = w.snap.max > 64 ? 64 : w.snap.max;
+    w.snap.every = w.snap.max ? (sh->n / 2 > 4 ? sh->n / 2 : 4) : 0;
+    w.snap.s = w.snap.max ? sn_malloc(w.snap.max * bytes) : NULL;
+    if (!w.state || (w.snap.max && !w.snap.s) || !restart(sh, &w)) {
         fail_run(sh, SN_ENOMEM, "out of memory");
         goto done;
     }
@@ -673,7 +720,8 @@ static void work(void *ctx, sn_team *team, unsigned member)
             fail_run(sh, SN_ENOMEM, "out of memory");
             break;
         }
-        if (!mutate(sh, &w.cand, &w.rng)) {
+        size_t lo;
+        if (!mutate(sh, &w.cand, &w.rng, &lo)) {
             fail_run(sh, SN_ENOMEM, "out of memory");
             break;
         }
@@ -681,7 +729,7 @@ static void work(void *ctx, sn_team *team, unsigned member)
          * larger (an uphill step, as SorterHunter's EscapeRate) */
         uint64_t slack = sh->early && rnd(&w.rng, ESCAPE_RATE) == 0;
         size_t limit = sh->early ? (size_t)(w.acc + slack) : SIZE_MAX, used;
-        if (!simulate(sh, &w.cand, w.state, limit, &used))
+        if (!simulate(sh, &w.cand, w.state, limit, &used, &w.snap, lo))
             continue;
         repair_result rr = repair(sh, &w.cand, w.state, &w.rng, used, limit);
         if (rr == REPAIR_OVER)
@@ -701,6 +749,8 @@ static void work(void *ctx, sn_team *team, unsigned member)
         if (key < w.key || acc < w.acc)
             since = 0;
         w.acc = acc;
+        if (w.snap.every && w.snap.valid > lo / w.snap.every) /* the same genes up to lo */
+            w.snap.valid = lo / w.snap.every;
         genes t = w.cur;
         w.cur = w.cand;
         w.cand = t;
@@ -710,6 +760,7 @@ static void work(void *ctx, sn_team *team, unsigned member)
     }
     atomic_fetch_add(&sh->iterations, it);
 done:
+    sn_free(w.snap.s);
     sn_free(w.state);
     sn_free(w.cur.g);
     sn_free(w.cand.g);
