@@ -226,7 +226,12 @@ static uint64_t fails(const shared *sh, const uint64_t *st, size_t i)
  * comparators of its used genes (all that prune() keeps), plus one when a
  * test vector still fails (repair() appends at least one), are then already
  * over it, so repair, prune and measure are skipped (limit SIZE_MAX: never;
- * the goal size only, where the acceptance measure is the size). */
+ * the goal size only, where the acceptance measure is the size); the
+ * simulation stops as soon as the used genes are over it. *used_out: those
+ * comparators and the prefix's (set when true is returned). sp (NULL: none)
+ * the worker's snapshots of its current network, whose first lo genes v
+ * shares: the simulation starts from the last slot at or before lo and
+ * fills the slots it passes below lo. */
 static bool simulate(const shared *sh, genes *v, uint64_t *st, size_t limit, size_t *used_out,
                      snaps *sp, size_t lo)
 {
