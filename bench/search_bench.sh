@@ -58,7 +58,7 @@ while [ $# -gt 0 ]; do
     --large-time) large_t=$2; shift ;;
     --depth-time) depth_t=$2; shift ;;
     --csv) csv=$2; shift ;;
-    -h | --help) sed -n '2,40p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,/^set -u/{/^set -u/d;p}' "$0"; exit 0 ;;
     *) echo "search_bench.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
