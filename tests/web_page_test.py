@@ -222,6 +222,8 @@ def test_paste(d):
     """A malformed pasted network: FILE:LINE:COLUMN, nothing else lost."""
     load(d, page("paste", "bitonic:8"))
     before = until(d, "bitonic:8 opens", lambda s: s.get("n") == 8)
+    if before and d.find_element("id", "net-gen").get_property("value") != "bitonic":
+        fail("bitonic:8: the generator picker shows %r" % d.find_element("id", "net-gen").get_property("value"))
     d.find_element("id", "paste-toggle").click()
     box = d.find_element("id", "paste")
     box.clear()
@@ -255,6 +257,10 @@ def test_paste(d):
         fail("five.json: size %s depth %s, expected 5 and 3" % (s["size"], s["depth"]))
     if s and d.find_element("id", "error").text:
         fail("five.json: the error line stayed: %r" % d.find_element("id", "error").text)
+    # the generator picker says "other" for a file, not the generator shown before it
+    gen = d.find_element("id", "net-gen").get_property("value")
+    if s and gen != "":
+        fail("five.json: the generator picker still shows %r" % gen)
 
 
 def test_lesson(d):
@@ -311,7 +317,7 @@ def test_phone(d):
     """The page on a 390 x 844 phone: no text past the canvas (the 0-1 panel's
     caption once ran off), controls apart and large enough to tap, the
     values' absence said in a line, the Input control showing a lesson's
-    given values."""
+    given values, edit mode's wires at least 20 px apart."""
     load(d, page("phone", "bitonic:8", "--input", "8,7,6,5,4,3,2,1"))
     if not until(d, "bitonic:8 opens on the phone", lambda s: s.get("n") == 8):
         return
@@ -331,6 +337,14 @@ def test_phone(d):
         out = d.execute_script(TEXT_OUTSIDE)
         if out:
             fail("phone, %s: text past the canvas: %s" % (what, "; ".join(out[:5])))
+        if what == "edit mode":
+            # rows a finger can tell apart: the width binds on a phone held
+            # upright, so the rows spread over the height (they were 2 px with
+            # the 0-1 chart and structure labels on, 13 px without)
+            ys = sorted(p["y0"] for p in wires(d).values())
+            gap = min((b - a for a, b in zip(ys, ys[1:])), default=0)
+            if gap < 20:
+                fail("phone, edit mode: wires %.1f px apart (at least 20 wanted)" % gap)
     # where the value boxes have no room for digits, the page says so in a line
     hidden = [p["text"] for p in d.execute_script("return window.snScene()")
               if p["kind"] == 7 and p["text"].startswith("values:")]

@@ -452,7 +452,7 @@ int cmd_draw(int argc, char **argv)
     draw_opts o;
     memset(&o, 0, sizeof o);
     o.theme = SN_THEME_LIGHT;
-    o.lopt = (sn_layout_opts){1.0, 0, false, 0, -1, false, false, 0, 0, 0};
+    o.lopt = (sn_layout_opts){1.0, 0, false, 0, -1, false, false, 0, 0, 0, 0};
     cli_input_init(&o.in);
     int rc = parse_args(argc, argv, &o);
     if (rc)
