@@ -340,7 +340,7 @@ int cmd_gpu_batch(int argc, char **argv)
     keys = sn_malloc(words * 4);
     pay = a.payload ? sn_malloc(words * 4) : NULL;
     if (!in || !keys || (a.payload && !pay)) {
-        rc = cli_error(CLI_USAGE, "gpu batch", "out of memory for %zu keys", words);
+        rc = cli_error(CLI_DEVICE, "gpu batch", "out of memory for %zu keys", words);
         goto done;
     }
     if (file_keys) /* the file's arrays one after another, placed in the layout */

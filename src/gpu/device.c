@@ -352,6 +352,11 @@ static sn_status for_each_device(device_cb cb, void *ctx, char *why, size_t why_
         if ((pst != SN_OK || nd == 0) && !why[0])
             snprintf(why, why_cap, "platform %u (%.200s): %.400s", (unsigned)pi, pname,
                      answer.text);
+        if (pst == SN_ENOMEM) { /* our memory, not the platform's fault */
+            st = pst;
+            sn_diag_set(diag, pst, 0, 0, "%s", answer.text);
+            break;
+        }
         if (pst != SN_OK)
             continue;
         for (cl_uint di = 0; di < nd && go; di++) {
