@@ -35,3 +35,8 @@ endif()
 if(TARGET sn_gpu)
   sn_test(test_gpu_env LIBS sn_gpu)
 endif()
+# Every wrapped OpenCL call failing at each of its uses, in every operation
+# of src/gpu: the message names the call and the error, nothing leaks.
+if(TARGET sn_gpu)
+  sn_test(test_gpu_calls LIBS sn_gpu TIMEOUT 600)
+endif()

@@ -145,8 +145,7 @@ static int take(void *ctx, int key, const char *name, const char *arg)
         if (!sn_batch_layout_parse(arg, &a->layout))
             return cli_error(CLI_USAGE, "--layout", "'%s' is not rows or columns", arg);
         return 0;
-    case O_TYPE:
-        return cli_type_arg(arg, &a->type);
+    case O_TYPE: return cli_type_arg(arg, &a->type);
     case O_PAYLOAD: a->payload = true; return 0;
     case O_FILE: a->file = arg; return 0;
     case O_BINARY: a->binary = true; return 0;

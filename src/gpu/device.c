@@ -714,31 +714,35 @@ fail:
     return st;
 }
 
-void *sn_gpu_host_alloc(sn_gpu *g, size_t bytes, sn_diag *diag)
+sn_status sn_gpu_host_alloc_status(sn_gpu *g, size_t bytes, void **out, sn_diag *diag)
 {
+    *out = NULL;
     size_t i = 0;
     while (i < SN_GPU_PINS && g->pins[i].m)
         i++;
-    if (i == SN_GPU_PINS) {
-        sn_diag_set(diag, SN_ELIMIT, 0, 0, "more than %d pinned host blocks", SN_GPU_PINS);
-        return NULL;
-    }
+    if (i == SN_GPU_PINS)
+        return sn_diag_set(diag, SN_ELIMIT, 0, 0, "more than %d pinned host blocks", SN_GPU_PINS);
     cl_int err;
     cl_mem m = clCreateBuffer(g->ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes ? bytes : 4,
                               NULL, &err);
-    if (err != CL_SUCCESS) {
-        sn_gpu_cl_fail(diag, "clCreateBuffer(pinned host memory)", err);
-        return NULL;
-    }
+    if (err != CL_SUCCESS)
+        return sn_gpu_cl_fail(diag, "clCreateBuffer(pinned host memory)", err);
     void *p = clEnqueueMapBuffer(g->queue, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
                                  bytes ? bytes : 4, 0, NULL, NULL, &err);
     if (err != CL_SUCCESS) {
         clReleaseMemObject(m);
-        sn_gpu_cl_fail(diag, "clEnqueueMapBuffer(pinned host memory)", err);
-        return NULL;
+        return sn_gpu_cl_fail(diag, "clEnqueueMapBuffer(pinned host memory)", err);
     }
     g->pins[i].m = m;
     g->pins[i].p = p;
+    *out = p;
+    return SN_OK;
+}
+
+void *sn_gpu_host_alloc(sn_gpu *g, size_t bytes, sn_diag *diag)
+{
+    void *p;
+    sn_gpu_host_alloc_status(g, bytes, &p, diag);
     return p;
 }
 

@@ -159,11 +159,10 @@ static inline cl_int sn_cl_enqueue_fill_buffer(cl_command_queue q, cl_mem m, con
                : clEnqueueFillBuffer(q, m, pat, psize, off, size, nw, wait, ev);
 }
 /* The calls that create, query and set up, and the waits. */
-static inline cl_context sn_cl_create_context(const cl_context_properties *props, cl_uint nd,
-                                              const cl_device_id *ds,
-                                              void(CL_CALLBACK *fn)(const char *, const void *,
-                                                                    size_t, void *),
-                                              void *u, cl_int *err)
+static inline cl_context
+sn_cl_create_context(const cl_context_properties *props, cl_uint nd, const cl_device_id *ds,
+                     void(CL_CALLBACK *fn)(const char *, const void *, size_t, void *), void *u,
+                     cl_int *err)
 {
     cl_int e;
     if (!sn_gpu_injected("clCreateContext", &e))
@@ -316,6 +315,10 @@ sn_status sn_gpu_build_source(sn_gpu *g, const char *source, bool user, cl_progr
 /* The same with extra build options (e.g. "-DHP=1"). */
 sn_status sn_gpu_build_source_opts(sn_gpu *g, const char *source, const char *options, bool user,
                                    cl_program *prog, sn_diag *diag);
+
+/* sn_gpu_host_alloc with its status: SN_ELIMIT past SN_GPU_PINS blocks,
+ * else the failing call's (sn_gpu_cl_fail). */
+sn_status sn_gpu_host_alloc_status(sn_gpu *g, size_t bytes, void **out, sn_diag *diag);
 
 /* Round x up to a multiple of m (m > 0); x stays 0 if 0. */
 size_t sn_gpu_round_up(size_t x, size_t m);

@@ -1,0 +1,330 @@
+/* test_gpu_calls.c - every wrapped OpenCL call failing at every one of its
+ * uses (issue 36), as SQLite's OOM tests loop their countdown: for each
+ * operation of src/gpu (opening a device, verifying with each kernel
+ * variant, timing, the GPU sorts, gpu batch's kernels, the 0-1 checker)
+ * and each call it makes, the Nth call fails for N = 1 .. the calls a
+ * clean run makes (sn_gpu_inject_error_at). The operation then either
+ * fails with a message that names the call and the error, or (where the
+ * call only adds detail: a build log, a profile) succeeds with the right
+ * result; nothing it allocated is left (sn_alloc_live); the device stays
+ * usable. Skips (77) only when no OpenCL platform exists. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/check.h"
+#include "core/input.h"
+#include "core/schedule.h"
+#include "gpu/batch.h"
+#include "gpu/gpu.h"
+#include "gpu/gpu_internal.h"
+#include "gpu/sorts.h"
+#include "sn_test.h"
+
+static sn_gpu *g;
+static sn_gpu_sorter *sorter;
+
+static const char *const calls[] = {
+    "clGetPlatformInfo",
+    "clGetDeviceInfo",
+    "clCreateContext",
+    "clCreateCommandQueue",
+    "clCreateProgramWithSource",
+    "clBuildProgram",
+    "clGetProgramBuildInfo",
+    "clCreateKernel",
+    "clGetKernelInfo",
+    "clGetKernelWorkGroupInfo",
+    "clSetKernelArg",
+    "clCreateBuffer",
+    "clEnqueueNDRangeKernel",
+    "clEnqueueReadBuffer",
+    "clEnqueueWriteBuffer",
+    "clEnqueueCopyBuffer",
+    "clEnqueueFillBuffer",
+    "clEnqueueMapBuffer",
+    "clEnqueueMigrateMemObjects",
+    "clGetEventProfilingInfo",
+    "clFinish",
+    "clWaitForEvents",
+};
+
+/* One operation: SN_OK with a right result, or an error in d. *ok is
+ * false when it returned SN_OK with a wrong result. */
+typedef sn_status (*op_fn)(const void *arg, bool *ok, sn_diag *d);
+
+typedef struct op {
+    const char *name;
+    op_fn fn;
+    const void *arg;
+} op;
+
+static sn_status op_open(const void *arg, bool *ok, sn_diag *d)
+{
+    (void)arg;
+    sn_gpu *h = NULL;
+    sn_status st = sn_gpu_open(NULL, &h, d);
+    *ok = (st == SN_OK) == (h != NULL);
+    sn_gpu_close(h);
+    return st;
+}
+
+typedef struct verify_case {
+    sn_algo algo;
+    uint32_t n;
+    sn_gpu_variant v;
+    bool payload, per_layer, inject;
+} verify_case;
+
+static sn_status op_verify(const void *arg, bool *ok, sn_diag *d)
+{
+    const verify_case *c = arg;
+    sn_schedule *s = NULL;
+    sn_status st = sn_schedule_generate(c->algo, c->n, &s, d);
+    if (st != SN_OK) {
+        *ok = false;
+        return SN_OK;
+    }
+    uint32_t *keys = sn_malloc((size_t)c->n * 4);
+    sn_input_spec spec = {SN_INPUT_RANDOM, 7, NULL};
+    if (!keys || sn_input_make(&spec, SN_KEY_I32, c->n, keys, d) != SN_OK) {
+        sn_free(keys);
+        sn_schedule_destroy(s);
+        *ok = false;
+        return SN_OK;
+    }
+    sn_gpu_verify_opts o = {c->v, c->per_layer, c->inject, 1, 3, NULL};
+    sn_gpu_report rep;
+    st = sn_gpu_verify(g, s, SN_KEY_I32, keys, c->payload, &o, &rep, d);
+    /* a fault is found where it was put, else the run is identical */
+    *ok = st != SN_OK ||
+          (c->inject ? !rep.identical && rep.layer == 1 && rep.index == 3 : rep.identical);
+    sn_free(keys);
+    sn_schedule_destroy(s);
+    return st;
+}
+
+static sn_status op_time(const void *arg, bool *ok, sn_diag *d)
+{
+    const verify_case *c = arg;
+    sn_schedule *s = NULL;
+    *ok = false;
+    if (sn_schedule_generate(c->algo, c->n, &s, d) != SN_OK)
+        return SN_OK;
+    uint32_t *keys = sn_calloc(c->n, 4);
+    sn_gpu_timing t[2];
+    sn_gpu_set_pinned(g, c->payload); /* payload: here, pinned host memory */
+    sn_status st = keys ? sn_gpu_time(g, s, c->v, SN_KEY_U32, keys, 2, t, d) : SN_ENOMEM;
+    sn_gpu_set_pinned(g, false);
+    *ok = st != SN_OK || (t[0].kernel_ms >= 0 && t[1].kernel_ms >= 0);
+    if (st == SN_OK) {
+        double ms = -1;
+        st = sn_gpu_copy_time(g, c->n, 2, &ms, d);
+        *ok = st != SN_OK || ms >= 0;
+    }
+    sn_free(keys);
+    sn_schedule_destroy(s);
+    return st;
+}
+
+static sn_status op_sorter(const void *arg, bool *ok, sn_diag *d)
+{
+    (void)arg;
+    sn_gpu_sorter *so = NULL;
+    sn_status st = sn_gpu_sorter_create(g, &so, d);
+    *ok = (st == SN_OK) == (so != NULL);
+    sn_gpu_sorter_destroy(so);
+    return st;
+}
+
+static sn_status op_sort(const void *arg, bool *ok, sn_diag *d)
+{
+    const sn_gpu_sort_opts *o = arg;
+    enum { N = 300 };
+    uint32_t keys[N], pay[N], ref[N], refp[N];
+    for (uint32_t i = 0; i < N; i++) {
+        keys[i] = (i * 2654435761u) % 97u;
+        pay[i] = i;
+    }
+    *ok = sn_sort_reference(o->type, keys, pay, N, ref, refp, d) == SN_OK;
+    sn_gpu_sort_stats stats;
+    sn_status st = sn_gpu_sort(sorter, o, keys, pay, N, &stats, d);
+    if (st == SN_OK)
+        *ok = *ok && memcmp(keys, ref, sizeof keys) == 0 && memcmp(pay, refp, sizeof pay) == 0;
+    return st;
+}
+
+typedef struct batch_case {
+    bool payload;
+    sn_batch_layout layout;
+    size_t reps;
+    bool inject;
+} batch_case;
+
+static sn_status op_batch(const void *arg, bool *ok, sn_diag *d)
+{
+    const batch_case *c = arg;
+    enum { M = 5, W = 8 };
+    *ok = false;
+    sn_schedule *s = NULL;
+    sn_network *net = NULL;
+    if (sn_schedule_generate(SN_ALGO_BITONIC, W, &s, d) != SN_OK)
+        return SN_OK;
+    if (sn_schedule_to_network(s, &net, d) != SN_OK) {
+        sn_schedule_destroy(s);
+        return SN_OK;
+    }
+    sn_batch_kernel *k = NULL;
+    sn_status st = sn_batch_kernel_create(g, net, SN_KEY_I32, c->payload, 1, &k, d);
+    uint32_t in[M * W], keys[M * W], pay[M * W];
+    for (uint32_t i = 0; i < M * W; i++)
+        in[i] = keys[i] = (i * 2654435761u) % 13u;
+    for (uint32_t a = 0; a < M; a++) /* the payload starts as each array's wires */
+        for (uint32_t w = 0; w < W; w++)
+            pay[sn_batch_index(c->layout, W, M, a, w)] = w;
+    double ms[2];
+    sn_batch_run r = {c->layout, M, c->reps, c->inject, 2, 5};
+    if (st == SN_OK)
+        st = sn_batch_sort(k, &r, keys, c->payload ? pay : NULL, c->reps ? ms : NULL, d);
+    if (st == SN_OK) {
+        sn_batch_report rep;
+        sn_batch_compare(s, SN_KEY_I32, c->layout, M, in, keys, c->payload ? pay : NULL, &rep);
+        *ok = c->inject ? !rep.identical && rep.array == 2 && rep.wire == 5 : rep.identical;
+    } else {
+        *ok = true;
+    }
+    sn_batch_kernel_destroy(k);
+    sn_network_destroy(net);
+    sn_schedule_destroy(s);
+    return st;
+}
+
+static sn_status op_check(const void *arg, bool *ok, sn_diag *d)
+{
+    const uint32_t *n = arg;
+    sn_schedule *s = NULL;
+    sn_network *net = NULL;
+    *ok = false;
+    if (sn_schedule_generate(SN_ALGO_ODDEVEN_MERGE, *n, &s, d) != SN_OK ||
+        sn_schedule_to_network(s, &net, d) != SN_OK) {
+        sn_schedule_destroy(s);
+        return SN_OK;
+    }
+    sn_check_options opt;
+    sn_check_options_init(&opt);
+    opt.method = SN_CHECK_BRUTEFORCE;
+    sn_check_result res;
+    sn_status st = sn_gpu_check(g, net, &opt, &res, d);
+    if (st == SN_OK) {
+        *ok = res.sorts && res.failing_count == 0;
+        sn_check_result_free(&res);
+    } else {
+        *ok = true;
+    }
+    sn_network_destroy(net);
+    sn_schedule_destroy(s);
+    return st;
+}
+
+static unsigned failures_seen, tolerated;
+
+/* Run o with `call` failing at each of its uses in turn. */
+static void countdown(const op *o, const char *call)
+{
+    sn_diag d;
+    bool ok;
+    sn_gpu_inject_error_at(call, CL_OUT_OF_RESOURCES, 1000000);
+    sn_diag_clear(&d);
+    sn_status st = o->fn(o->arg, &ok, &d);
+    unsigned made = sn_gpu_inject_error_at(NULL, 0, 1);
+    CHECKF(st == SN_OK && ok, "%s without a failure: %d %s", o->name, (int)st, d.text);
+    /* every use up to 12, then 12 spread to the last: the call sites of a
+     * loop (a launch per layer) repeat, and the suite's time stays short */
+    for (unsigned nth = 1; nth <= made;
+         nth = nth < 12 || made <= 24 ? nth + 1 : nth + (made - 11) / 12) {
+        size_t live = sn_alloc_live();
+        sn_gpu_inject_error_at(call, CL_OUT_OF_RESOURCES, nth);
+        sn_diag_clear(&d);
+        st = o->fn(o->arg, &ok, &d);
+        unsigned seen = sn_gpu_inject_error_at(NULL, 0, 1);
+        CHECKF(ok, "%s, %s #%u failing: a wrong result (status %d)", o->name, call, nth, (int)st);
+        CHECKF(sn_alloc_live() == live, "%s, %s #%u failing: %zu block(s) left", o->name, call, nth,
+               sn_alloc_live() - live);
+        if (st == SN_OK) {
+            tolerated++;
+            continue;
+        }
+        failures_seen++;
+        CHECKF(seen >= nth, "%s, %s #%u: failed before the call (%s)", o->name, call, nth, d.text);
+        CHECKF(st == SN_EDEVICE || st == SN_EBUILD || st == SN_EPARSE,
+               "%s, %s #%u failing: status %d (%s)", o->name, call, nth, (int)st, d.text);
+        CHECKF(strstr(d.text, call) && strstr(d.text, "CL_OUT_OF_RESOURCES (-5)"),
+               "%s, %s #%u failing: '%s'", o->name, call, nth, d.text);
+    }
+}
+
+int main(void)
+{
+    sn_diag d;
+    sn_diag_clear(&d);
+    if (sn_gpu_open(NULL, &g, &d) == SN_ENODEVICE)
+        SKIP("no OpenCL platform: %s", d.text);
+    CHECKF(g != NULL, "open: %s", d.text);
+    if (!g)
+        return sn_test_finish("test_gpu_calls");
+    CHECKF(sn_gpu_sorter_create(g, &sorter, &d) == SN_OK, "sorter: %s", d.text);
+
+    static const verify_case v_states = {SN_ALGO_BITONIC, 16,   SN_GPU_VARIANT_AUTO, true,
+                                         false,           false};
+    static const verify_case v_pairs = {
+        SN_ALGO_PAIRWISE, 12, SN_GPU_VARIANT_PAIRS, false, true, false};
+    static const verify_case v_fused = {SN_ALGO_BITONIC, 64,   SN_GPU_VARIANT_FUSED, true,
+                                        false,           false};
+    static const verify_case v_serial = {
+        SN_ALGO_ODDEVEN_MERGE, 32, SN_GPU_VARIANT_FUSED_SERIAL, false, false, false};
+    static const verify_case v_inject = {SN_ALGO_BITONIC, 16,    SN_GPU_VARIANT_XOR,
+                                         false,           false, true};
+    static const verify_case v_digests = {
+        SN_ALGO_TRANSPOSITION, 1000, SN_GPU_VARIANT_AUTO, false, false, false};
+    static const verify_case t_shift = {SN_ALGO_BITONIC, 256,   SN_GPU_VARIANT_SHIFT,
+                                        false,           false, false};
+    static const verify_case t_fused = {SN_ALGO_BITONIC, 256,  SN_GPU_VARIANT_FUSED, true,
+                                        false,           false};
+    static const batch_case b_rows = {false, SN_BATCH_ROWS, 0, true};
+    static const batch_case b_cols = {true, SN_BATCH_COLUMNS, 2, false};
+    static const uint32_t check_n = 8;
+    static sn_gpu_sort_opts sorts[SN_SORT_COUNT];
+    op ops[32];
+    size_t nops = 0;
+    ops[nops++] = (op){"open", op_open, NULL};
+    ops[nops++] = (op){"verify bitonic:16 --payload", op_verify, &v_states};
+    ops[nops++] = (op){"verify pairwise:12 --variant pairs --per-layer", op_verify, &v_pairs};
+    ops[nops++] = (op){"verify bitonic:64 --variant fused --payload", op_verify, &v_fused};
+    ops[nops++] = (op){"verify oddeven-merge:32 --variant fused-serial", op_verify, &v_serial};
+    ops[nops++] = (op){"verify bitonic:16 --variant xor --inject-fault", op_verify, &v_inject};
+    ops[nops++] = (op){"verify transposition:1000 (digests)", op_verify, &v_digests};
+    ops[nops++] = (op){"time bitonic:256 --variant shift", op_time, &t_shift};
+    ops[nops++] = (op){"time bitonic:256 --variant fused --pinned", op_time, &t_fused};
+    ops[nops++] = (op){"sorter", op_sorter, NULL};
+    for (int a = 0; a < SN_SORT_COUNT && sorter; a++) {
+        sorts[a] = (sn_gpu_sort_opts){(sn_sort_algo)a, a % 2 ? SN_KEY_U32 : SN_KEY_I32, 0, false};
+        ops[nops++] = (op){sn_sort_algo_name((sn_sort_algo)a), op_sort, &sorts[a]};
+    }
+    ops[nops++] = (op){"batch rows --inject-fault", op_batch, &b_rows};
+    ops[nops++] = (op){"batch columns --payload --reps 2", op_batch, &b_cols};
+    ops[nops++] = (op){"check oddeven-merge:8", op_check, &check_n};
+    for (size_t i = 0; i < nops; i++) {
+        double t0 = sn_gpu_now_ms();
+        for (size_t c = 0; c < sizeof calls / sizeof *calls; c++)
+            countdown(&ops[i], calls[c]);
+        if (getenv("SN_TEST_VERBOSE"))
+            fprintf(stderr, "%s: %.0f ms\n", ops[i].name, sn_gpu_now_ms() - t0);
+    }
+    printf("%u injected failures ended their operation, %u were tolerated\n", failures_seen,
+           tolerated);
+    CHECK(failures_seen > 500);
+    sn_gpu_sorter_destroy(sorter);
+    sn_gpu_close(g);
+    return sn_test_finish("test_gpu_calls");
+}
