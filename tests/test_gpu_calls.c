@@ -7,7 +7,10 @@
  * fails with a message that names the call and the error, or (where the
  * call only adds detail: a build log, a profile) succeeds with the right
  * result; nothing it allocated is left (sn_alloc_live); the device stays
- * usable. Skips (77) only when no OpenCL platform exists. */
+ * usable. Then the same operations with their Nth allocation failing
+ * (sn_alloc_fail_after), N = 1, 2, ...: SN_ENOMEM and "out of memory", or
+ * the right result, and no leak. Skips (77) only when no OpenCL platform
+ * exists. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,15 +84,14 @@ static sn_status op_verify(const void *arg, bool *ok, sn_diag *d)
 {
     const verify_case *c = arg;
     sn_schedule *s = NULL;
-    sn_status st = sn_schedule_generate(c->algo, c->n, &s, d);
-    if (st != SN_OK) {
-        *ok = false;
-        return SN_OK;
-    }
-    uint32_t *keys = sn_malloc((size_t)c->n * 4);
+    *ok = true; /* (the test's own allocations fail as the library's do) */
+    if (sn_schedule_generate(c->algo, c->n, &s, d) != SN_OK)
+        return SN_OK; /* the test's set-up (core) ran out of memory */
+    sn_status st;
+    uint32_t *keys = malloc((size_t)c->n * 4);
     sn_input_spec spec = {SN_INPUT_RANDOM, 7, NULL};
     if (!keys || sn_input_make(&spec, SN_KEY_I32, c->n, keys, d) != SN_OK) {
-        sn_free(keys);
+        free(keys);
         sn_schedule_destroy(s);
         *ok = false;
         return SN_OK;
@@ -100,7 +102,7 @@ static sn_status op_verify(const void *arg, bool *ok, sn_diag *d)
     /* a fault is found where it was put, else the run is identical */
     *ok = st != SN_OK ||
           (c->inject ? !rep.identical && rep.layer == 1 && rep.index == 3 : rep.identical);
-    sn_free(keys);
+    free(keys);
     sn_schedule_destroy(s);
     return st;
 }
@@ -109,13 +111,14 @@ static sn_status op_time(const void *arg, bool *ok, sn_diag *d)
 {
     const verify_case *c = arg;
     sn_schedule *s = NULL;
-    *ok = false;
+    *ok = true;
     if (sn_schedule_generate(c->algo, c->n, &s, d) != SN_OK)
-        return SN_OK;
-    uint32_t *keys = sn_calloc(c->n, 4);
+        return SN_OK; /* the test's set-up (core) ran out of memory */
+    sn_status st;
+    uint32_t *keys = calloc(c->n, 4);
     sn_gpu_timing t[2];
     sn_gpu_set_pinned(g, c->payload); /* payload: here, pinned host memory */
-    sn_status st = keys ? sn_gpu_time(g, s, c->v, SN_KEY_U32, keys, 2, t, d) : SN_ENOMEM;
+    st = keys ? sn_gpu_time(g, s, c->v, SN_KEY_U32, keys, 2, t, d) : SN_EINVAL;
     sn_gpu_set_pinned(g, false);
     *ok = st != SN_OK || (t[0].kernel_ms >= 0 && t[1].kernel_ms >= 0);
     if (st == SN_OK) {
@@ -123,7 +126,7 @@ static sn_status op_time(const void *arg, bool *ok, sn_diag *d)
         st = sn_gpu_copy_time(g, c->n, 2, &ms, d);
         *ok = st != SN_OK || ms >= 0;
     }
-    sn_free(keys);
+    free(keys);
     sn_schedule_destroy(s);
     return st;
 }
@@ -147,9 +150,12 @@ static sn_status op_sort(const void *arg, bool *ok, sn_diag *d)
         keys[i] = (i * 2654435761u) % 97u;
         pay[i] = i;
     }
-    *ok = sn_sort_reference(o->type, keys, pay, N, ref, refp, d) == SN_OK;
+    *ok = true;
+    sn_status st = sn_sort_reference(o->type, keys, pay, N, ref, refp, d);
+    if (st != SN_OK)
+        return st;
     sn_gpu_sort_stats stats;
-    sn_status st = sn_gpu_sort(sorter, o, keys, pay, N, &stats, d);
+    st = sn_gpu_sort(sorter, o, keys, pay, N, &stats, d);
     if (st == SN_OK)
         *ok = *ok && memcmp(keys, ref, sizeof keys) == 0 && memcmp(pay, refp, sizeof pay) == 0;
     return st;
@@ -166,17 +172,17 @@ static sn_status op_batch(const void *arg, bool *ok, sn_diag *d)
 {
     const batch_case *c = arg;
     enum { M = 5, W = 8 };
-    *ok = false;
+    *ok = true;
     sn_schedule *s = NULL;
     sn_network *net = NULL;
-    if (sn_schedule_generate(SN_ALGO_BITONIC, W, &s, d) != SN_OK)
-        return SN_OK;
-    if (sn_schedule_to_network(s, &net, d) != SN_OK) {
+    if (sn_schedule_generate(SN_ALGO_BITONIC, W, &s, d) != SN_OK ||
+        sn_schedule_to_network(s, &net, d) != SN_OK) {
         sn_schedule_destroy(s);
-        return SN_OK;
+        return SN_OK; /* the test's set-up (core) ran out of memory */
     }
+    sn_status st;
     sn_batch_kernel *k = NULL;
-    sn_status st = sn_batch_kernel_create(g, net, SN_KEY_I32, c->payload, 1, &k, d);
+    st = sn_batch_kernel_create(g, net, SN_KEY_I32, c->payload, 1, &k, d);
     uint32_t in[M * W], keys[M * W], pay[M * W];
     for (uint32_t i = 0; i < M * W; i++)
         in[i] = keys[i] = (i * 2654435761u) % 13u;
@@ -205,17 +211,18 @@ static sn_status op_check(const void *arg, bool *ok, sn_diag *d)
     const uint32_t *n = arg;
     sn_schedule *s = NULL;
     sn_network *net = NULL;
-    *ok = false;
+    *ok = true;
     if (sn_schedule_generate(SN_ALGO_ODDEVEN_MERGE, *n, &s, d) != SN_OK ||
         sn_schedule_to_network(s, &net, d) != SN_OK) {
         sn_schedule_destroy(s);
-        return SN_OK;
+        return SN_OK; /* the test's set-up (core) ran out of memory */
     }
+    sn_status st;
     sn_check_options opt;
     sn_check_options_init(&opt);
     opt.method = SN_CHECK_BRUTEFORCE;
     sn_check_result res;
-    sn_status st = sn_gpu_check(g, net, &opt, &res, d);
+    st = sn_gpu_check(g, net, &opt, &res, d);
     if (st == SN_OK) {
         *ok = res.sorts && res.failing_count == 0;
         sn_check_result_free(&res);
@@ -228,6 +235,13 @@ static sn_status op_check(const void *arg, bool *ok, sn_diag *d)
 }
 
 static unsigned failures_seen, tolerated;
+
+/* Blocks allocated, less g's build log (each build replaces it: one block,
+ * or none when that allocation failed) */
+static size_t live_blocks(void)
+{
+    return sn_alloc_live() - (g->build_log != NULL);
+}
 
 /* Run o with `call` failing at each of its uses in turn. */
 static void countdown(const op *o, const char *call)
@@ -243,14 +257,14 @@ static void countdown(const op *o, const char *call)
      * loop (a launch per layer) repeat, and the suite's time stays short */
     for (unsigned nth = 1; nth <= made;
          nth = nth < 12 || made <= 24 ? nth + 1 : nth + (made - 11) / 12) {
-        size_t live = sn_alloc_live();
+        size_t live = live_blocks();
         sn_gpu_inject_error_at(call, CL_OUT_OF_RESOURCES, nth);
         sn_diag_clear(&d);
         st = o->fn(o->arg, &ok, &d);
         unsigned seen = sn_gpu_inject_error_at(NULL, 0, 1);
         CHECKF(ok, "%s, %s #%u failing: a wrong result (status %d)", o->name, call, nth, (int)st);
-        CHECKF(sn_alloc_live() == live, "%s, %s #%u failing: %zu block(s) left", o->name, call, nth,
-               sn_alloc_live() - live);
+        CHECKF(live_blocks() == live, "%s, %s #%u failing: %zu block(s) left", o->name, call, nth,
+               live_blocks() - live);
         if (st == SN_OK) {
             tolerated++;
             continue;
@@ -262,6 +276,35 @@ static void countdown(const op *o, const char *call)
         CHECKF(strstr(d.text, call) && strstr(d.text, "CL_OUT_OF_RESOURCES (-5)"),
                "%s, %s #%u failing: '%s'", o->name, call, nth, d.text);
     }
+}
+
+/* Run o with its kth allocation failing, k = 1, 2, ... until a run makes
+ * fewer: each ends in SN_ENOMEM and its message, or (an optional
+ * allocation: a build log) the right result; nothing leaks. */
+static unsigned oom_failures;
+
+static void oom_countdown(const op *o)
+{
+    for (size_t k = 1; k <= 2000; k++) {
+        size_t live = live_blocks();
+        sn_diag d;
+        bool ok;
+        sn_diag_clear(&d);
+        sn_alloc_fail_after(k);
+        sn_status st = o->fn(o->arg, &ok, &d);
+        size_t made = sn_alloc_fail_after(0);
+        CHECKF(ok, "%s, allocation %zu failing: a wrong result (status %d)", o->name, k, (int)st);
+        CHECKF(live_blocks() == live, "%s, allocation %zu failing: %zu block(s) left", o->name, k,
+               live_blocks() - live);
+        if (st != SN_OK) {
+            oom_failures++;
+            CHECKF(st == SN_ENOMEM && strstr(d.text, "out of memory"),
+                   "%s, allocation %zu failing: status %d: %s", o->name, k, (int)st, d.text);
+        } else if (made < k) {
+            return; /* each allocation has failed once */
+        }
+    }
+    CHECKF(false, "%s: still failing after 2000 allocations", o->name);
 }
 
 int main(void)
@@ -323,6 +366,10 @@ int main(void)
     }
     printf("%u injected failures ended their operation, %u were tolerated\n", failures_seen,
            tolerated);
+    for (size_t i = 0; i < nops; i++)
+        oom_countdown(&ops[i]);
+    printf("%u allocation failures ended their operation\n", oom_failures);
+    CHECK(oom_failures > 50);
     CHECK(failures_seen > 500);
     sn_gpu_sorter_destroy(sorter);
     sn_gpu_close(g);
