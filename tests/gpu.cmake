@@ -40,3 +40,7 @@ endif()
 if(TARGET sn_gpu)
   sn_test(test_gpu_calls LIBS sn_gpu TIMEOUT 600)
 endif()
+# The isolated run of a student's kernel failing around its device process.
+if(TARGET sn_gpu)
+  sn_test(test_gpu_isolate LIBS sn_gpu)
+endif()
