@@ -222,6 +222,8 @@ def test_paste(d):
     """A malformed pasted network: FILE:LINE:COLUMN, nothing else lost."""
     load(d, page("paste", "bitonic:8"))
     before = until(d, "bitonic:8 opens", lambda s: s.get("n") == 8)
+    if before and d.find_element("id", "net-gen").get_property("value") != "bitonic":
+        fail("bitonic:8: the generator picker shows %r" % d.find_element("id", "net-gen").get_property("value"))
     d.find_element("id", "paste-toggle").click()
     box = d.find_element("id", "paste")
     box.clear()
@@ -255,6 +257,10 @@ def test_paste(d):
         fail("five.json: size %s depth %s, expected 5 and 3" % (s["size"], s["depth"]))
     if s and d.find_element("id", "error").text:
         fail("five.json: the error line stayed: %r" % d.find_element("id", "error").text)
+    # the generator picker says "other" for a file, not the generator shown before it
+    gen = d.find_element("id", "net-gen").get_property("value")
+    if s and gen != "":
+        fail("five.json: the generator picker still shows %r" % gen)
 
 
 def test_lesson(d):

@@ -309,6 +309,7 @@
     if (document.activeElement !== $('net-name')) $('net-name').value = name;
     const m = /^([\w-]+):(\d+)$/.exec(name);
     if (m && [...$('net-gen').options].some((o) => o.value === m[1])) { $('net-gen').value = m[1]; $('net-n').value = m[2]; }
+    else $('net-gen').value = ''; // a file, a paste, dist:, lib:...: "other", not the last generator picked
   }
   for (const g of cat.generators) $('net-gen').add(new Option(g.name, g.name));
   for (const g of ['best', 'median']) if (cat[g]) $('net-gen').add(new Option(g + ':N (' + cat[g].join('..') + ')', g));
