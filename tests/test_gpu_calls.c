@@ -78,7 +78,27 @@ typedef struct verify_case {
     uint32_t n;
     sn_gpu_variant v;
     bool payload, per_layer, inject;
+    const char *user; /* a student's kernel, run in this process */
 } verify_case;
+
+/* tests/student_layer.cl: a correct student's layer kernel */
+static const char student[] =
+    "__kernel void sn_layer(__global uint *keys, __global uint *payload,\n"
+    "    __global const uint2 *pairs, uint count, uint n, uint algo, uint p, uint q)\n"
+    "{\n"
+    "    uint t = get_global_id(0);\n"
+    "    if (t >= count)\n"
+    "        return;\n"
+    "    uint a = pairs[t].x, b = pairs[t].y;\n"
+    "    uint x = keys[a], y = keys[b];\n"
+    "    if (x > y) {\n"
+    "        keys[a] = y;\n"
+    "        keys[b] = x;\n"
+    "        uint pa = payload[a];\n"
+    "        payload[a] = payload[b];\n"
+    "        payload[b] = pa;\n"
+    "    }\n"
+    "}\n";
 
 static sn_status op_verify(const void *arg, bool *ok, sn_diag *d)
 {
@@ -96,7 +116,7 @@ static sn_status op_verify(const void *arg, bool *ok, sn_diag *d)
         *ok = false;
         return SN_OK;
     }
-    sn_gpu_verify_opts o = {c->v, c->per_layer, c->inject, 1, 3, NULL};
+    sn_gpu_verify_opts o = {c->v, c->per_layer, c->inject, 1, 3, c->user};
     sn_gpu_report rep;
     st = sn_gpu_verify(g, s, SN_KEY_I32, keys, c->payload, &o, &rep, d);
     /* a fault is found where it was put, else the run is identical */
@@ -318,22 +338,28 @@ int main(void)
         return sn_test_finish("test_gpu_calls");
     CHECKF(sn_gpu_sorter_create(g, &sorter, &d) == SN_OK, "sorter: %s", d.text);
 
-    static const verify_case v_states = {SN_ALGO_BITONIC, 16,   SN_GPU_VARIANT_AUTO, true,
-                                         false,           false};
+    static const verify_case v_states = {SN_ALGO_BITONIC, 16,  SN_GPU_VARIANT_AUTO, true, false,
+                                         false,           NULL};
     static const verify_case v_pairs = {
-        SN_ALGO_PAIRWISE, 12, SN_GPU_VARIANT_PAIRS, false, true, false};
-    static const verify_case v_fused = {SN_ALGO_BITONIC, 64,   SN_GPU_VARIANT_FUSED, true,
-                                        false,           false};
+        SN_ALGO_PAIRWISE, 12, SN_GPU_VARIANT_PAIRS, false, true, false, NULL};
+    static const verify_case v_fused = {SN_ALGO_BITONIC, 64,  SN_GPU_VARIANT_FUSED, true, false,
+                                        false,           NULL};
     static const verify_case v_serial = {
-        SN_ALGO_ODDEVEN_MERGE, 32, SN_GPU_VARIANT_FUSED_SERIAL, false, false, false};
-    static const verify_case v_inject = {SN_ALGO_BITONIC, 16,    SN_GPU_VARIANT_XOR,
-                                         false,           false, true};
+        SN_ALGO_ODDEVEN_MERGE, 32, SN_GPU_VARIANT_FUSED_SERIAL, false, false, false, NULL};
+    static const verify_case v_inject = {
+        SN_ALGO_BITONIC, 16, SN_GPU_VARIANT_XOR, false, false, true, NULL};
     static const verify_case v_digests = {
-        SN_ALGO_TRANSPOSITION, 1000, SN_GPU_VARIANT_AUTO, false, false, false};
-    static const verify_case t_shift = {SN_ALGO_BITONIC, 256,   SN_GPU_VARIANT_SHIFT,
-                                        false,           false, false};
-    static const verify_case t_fused = {SN_ALGO_BITONIC, 256,  SN_GPU_VARIANT_FUSED, true,
-                                        false,           false};
+        SN_ALGO_TRANSPOSITION, 1000, SN_GPU_VARIANT_AUTO, false, false, false, NULL};
+    static const verify_case v_layer = {
+        SN_ALGO_BITONIC, 16, SN_GPU_VARIANT_SHIFT, true, true, true, NULL};
+    static const verify_case v_user = {SN_ALGO_BITONIC, 16,     SN_GPU_VARIANT_AUTO, true, false,
+                                       false,           student};
+    static const verify_case v_user_inj = {
+        SN_ALGO_PAIRWISE, 12, SN_GPU_VARIANT_AUTO, false, false, true, student};
+    static const verify_case t_shift = {SN_ALGO_BITONIC, 256, SN_GPU_VARIANT_SHIFT, false, false,
+                                        false,           NULL};
+    static const verify_case t_fused = {SN_ALGO_BITONIC, 256, SN_GPU_VARIANT_FUSED, true, false,
+                                        false,           NULL};
     static const batch_case b_rows = {false, SN_BATCH_ROWS, 0, true};
     static const batch_case b_cols = {true, SN_BATCH_COLUMNS, 2, false};
     static const uint32_t check_n = 8;
@@ -347,6 +373,10 @@ int main(void)
     ops[nops++] = (op){"verify oddeven-merge:32 --variant fused-serial", op_verify, &v_serial};
     ops[nops++] = (op){"verify bitonic:16 --variant xor --inject-fault", op_verify, &v_inject};
     ops[nops++] = (op){"verify transposition:1000 (digests)", op_verify, &v_digests};
+    ops[nops++] =
+        (op){"verify bitonic:16 --per-layer --payload --inject-fault", op_verify, &v_layer};
+    ops[nops++] = (op){"verify bitonic:16 --kernel --payload", op_verify, &v_user};
+    ops[nops++] = (op){"verify pairwise:12 --kernel --inject-fault", op_verify, &v_user_inj};
     ops[nops++] = (op){"time bitonic:256 --variant shift", op_time, &t_shift};
     ops[nops++] = (op){"time bitonic:256 --variant fused --pinned", op_time, &t_fused};
     ops[nops++] = (op){"sorter", op_sorter, NULL};

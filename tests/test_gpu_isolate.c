@@ -3,7 +3,8 @@
  * around its device process: no kernel given, a fault outside the
  * network, memory that runs out, a pipe that cannot be made (the file
  * descriptor limit), a build failure whose log is passed on as it is
- * without a file name to put in it. The crashes, endless loops and
+ * without a file name to put in it, a kernel of another name or other
+ * arguments. The crashes, endless loops and
  * device errors of a running kernel are tests/cli_gpu.sh's. Skips (77)
  * only when no OpenCL platform exists. */
 #include <errno.h>
@@ -93,6 +94,29 @@ int main(void)
     sn_gpu_outcome_clear(&out);
     CHECK(out.build_log == NULL);
     sn_gpu_outcome_clear(NULL);
+
+    /* a kernel of another name, or with other arguments: what the file
+     * must define (docs/student-kernel.md) */
+    sn_gpu_verify_opts other = {SN_GPU_VARIANT_AUTO,
+                                false,
+                                false,
+                                0,
+                                0,
+                                "__kernel void layer(__global uint *keys) { keys[0] = 1u; }\n"};
+    st = run(s, &other, &out, &d);
+    CHECKF(st == SN_EPARSE && strstr(d.text, "the file must define __kernel void sn_layer"),
+           "another name: %d %s", (int)st, d.text);
+    sn_gpu_outcome_clear(&out);
+    sn_gpu_verify_opts args = {SN_GPU_VARIANT_AUTO,
+                               false,
+                               false,
+                               0,
+                               0,
+                               "__kernel void sn_layer(__global uint *keys) { keys[0] = 1u; }\n"};
+    st = run(s, &args, &out, &d);
+    CHECKF(st == SN_EPARSE && strstr(d.text, "sn_layer takes 1 arguments, expected 8"),
+           "one argument: %d %s", (int)st, d.text);
+    sn_gpu_outcome_clear(&out);
 
     /* renaming a log out of memory: NULL, nothing left */
     sn_alloc_fail_after(1);
