@@ -61,6 +61,8 @@ typedef struct op {
     const char *name;
     op_fn fn;
     const void *arg;
+    unsigned spread; /* the uses of a call tried: the first `spread`, then
+                      * `spread` more spread to the last (0: 12) */
 } op;
 
 static sn_status op_open(const void *arg, bool *ok, sn_diag *d)
@@ -273,10 +275,12 @@ static void countdown(const op *o, const char *call)
     sn_status st = o->fn(o->arg, &ok, &d);
     unsigned made = sn_gpu_inject_error_at(NULL, 0, 1);
     CHECKF(st == SN_OK && ok, "%s without a failure: %d %s", o->name, (int)st, d.text);
-    /* every use up to 12, then 12 spread to the last: the call sites of a
+    /* every use up to 12 (fewer for the operations that build a program
+     * each time), then as many spread to the last: the call sites of a
      * loop (a launch per layer) repeat, and the suite's time stays short */
+    unsigned m = o->spread ? o->spread : 12;
     for (unsigned nth = 1; nth <= made;
-         nth = nth < 12 || made <= 24 ? nth + 1 : nth + (made - 11) / 12) {
+         nth = nth < m || made <= 2 * m ? nth + 1 : nth + (made - m + 1) / m) {
         size_t live = live_blocks();
         sn_gpu_inject_error_at(call, CL_OUT_OF_RESOURCES, nth);
         sn_diag_clear(&d);
@@ -352,10 +356,8 @@ int main(void)
         SN_ALGO_TRANSPOSITION, 1000, SN_GPU_VARIANT_AUTO, false, false, false, NULL};
     static const verify_case v_layer = {
         SN_ALGO_BITONIC, 16, SN_GPU_VARIANT_SHIFT, true, true, true, NULL};
-    static const verify_case v_user = {SN_ALGO_BITONIC, 16,     SN_GPU_VARIANT_AUTO, true, false,
-                                       false,           student};
-    static const verify_case v_user_inj = {
-        SN_ALGO_PAIRWISE, 12, SN_GPU_VARIANT_AUTO, false, false, true, student};
+    static const verify_case v_user = {SN_ALGO_PAIRWISE, 12, SN_GPU_VARIANT_AUTO, true, false, true,
+                                       student};
     static const verify_case t_shift = {SN_ALGO_BITONIC, 256, SN_GPU_VARIANT_SHIFT, false, false,
                                         false,           NULL};
     static const verify_case t_fused = {SN_ALGO_BITONIC, 256, SN_GPU_VARIANT_FUSED, true, false,
@@ -366,27 +368,27 @@ int main(void)
     static sn_gpu_sort_opts sorts[SN_SORT_COUNT];
     op ops[32];
     size_t nops = 0;
-    ops[nops++] = (op){"open", op_open, NULL};
-    ops[nops++] = (op){"verify bitonic:16 --payload", op_verify, &v_states};
-    ops[nops++] = (op){"verify pairwise:12 --variant pairs --per-layer", op_verify, &v_pairs};
-    ops[nops++] = (op){"verify bitonic:64 --variant fused --payload", op_verify, &v_fused};
-    ops[nops++] = (op){"verify oddeven-merge:32 --variant fused-serial", op_verify, &v_serial};
-    ops[nops++] = (op){"verify bitonic:16 --variant xor --inject-fault", op_verify, &v_inject};
-    ops[nops++] = (op){"verify transposition:1000 (digests)", op_verify, &v_digests};
+    ops[nops++] = (op){"open", op_open, NULL, 6};
+    ops[nops++] = (op){"verify bitonic:16 --payload", op_verify, &v_states, 0};
+    ops[nops++] = (op){"verify pairwise:12 --variant pairs --per-layer", op_verify, &v_pairs, 0};
+    ops[nops++] = (op){"verify bitonic:64 --variant fused --payload", op_verify, &v_fused, 0};
+    ops[nops++] = (op){"verify oddeven-merge:32 --variant fused-serial", op_verify, &v_serial, 0};
+    ops[nops++] = (op){"verify bitonic:16 --variant xor --inject-fault", op_verify, &v_inject, 0};
+    ops[nops++] = (op){"verify transposition:1000 (digests)", op_verify, &v_digests, 0};
     ops[nops++] =
-        (op){"verify bitonic:16 --per-layer --payload --inject-fault", op_verify, &v_layer};
-    ops[nops++] = (op){"verify bitonic:16 --kernel --payload", op_verify, &v_user};
-    ops[nops++] = (op){"verify pairwise:12 --kernel --inject-fault", op_verify, &v_user_inj};
-    ops[nops++] = (op){"time bitonic:256 --variant shift", op_time, &t_shift};
-    ops[nops++] = (op){"time bitonic:256 --variant fused --pinned", op_time, &t_fused};
-    ops[nops++] = (op){"sorter", op_sorter, NULL};
+        (op){"verify bitonic:16 --per-layer --payload --inject-fault", op_verify, &v_layer, 0};
+    ops[nops++] =
+        (op){"verify pairwise:12 --kernel --payload --inject-fault", op_verify, &v_user, 4};
+    ops[nops++] = (op){"time bitonic:256 --variant shift", op_time, &t_shift, 0};
+    ops[nops++] = (op){"time bitonic:256 --variant fused --pinned", op_time, &t_fused, 0};
+    ops[nops++] = (op){"sorter", op_sorter, NULL, 4};
     for (int a = 0; a < SN_SORT_COUNT && sorter; a++) {
         sorts[a] = (sn_gpu_sort_opts){(sn_sort_algo)a, a % 2 ? SN_KEY_U32 : SN_KEY_I32, 0, false};
-        ops[nops++] = (op){sn_sort_algo_name((sn_sort_algo)a), op_sort, &sorts[a]};
+        ops[nops++] = (op){sn_sort_algo_name((sn_sort_algo)a), op_sort, &sorts[a], 0};
     }
-    ops[nops++] = (op){"batch rows --inject-fault", op_batch, &b_rows};
-    ops[nops++] = (op){"batch columns --payload --reps 2", op_batch, &b_cols};
-    ops[nops++] = (op){"check oddeven-merge:8", op_check, &check_n};
+    ops[nops++] = (op){"batch rows --inject-fault", op_batch, &b_rows, 4};
+    ops[nops++] = (op){"batch columns --payload --reps 2", op_batch, &b_cols, 4};
+    ops[nops++] = (op){"check oddeven-merge:8", op_check, &check_n, 4};
     for (size_t i = 0; i < nops; i++) {
         double t0 = sn_gpu_now_ms();
         for (size_t c = 0; c < sizeof calls / sizeof *calls; c++)
