@@ -141,8 +141,9 @@ static _Noreturn void child_main(int fd, pid_t parent, const sn_gpu_isolation *i
         const char *log = g ? sn_gpu_build_log(g) : "";
         send_msg(&c, MSG_ERROR, (uint32_t)st, 0, d.text, strlen(d.text) + 1, log, strlen(log), &d);
     }
-    /* No clean-up: the parent kills and reaps this process at once, and
-     * exit handlers and stdio buffers are the parent's. */
+    /* No clean-up: the parent kills and reaps this process at once (a
+     * coverage build's waits for it), and exit handlers and stdio buffers
+     * are the parent's. */
 #ifdef SN_COVERAGE
     __gcov_dump();
 #endif
@@ -199,8 +200,11 @@ static bool reap(pid_t pid, int *status, bool healthy)
     /* coverage builds: a healthy child (no crash, no time-out) exits on
      * its own once its pipe is closed; killed only if it does not */
     for (double until = now_s() + 30.0; COVERAGE && healthy && now_s() < until;) {
-        if (waitpid(pid, status, WNOHANG) == pid)
+        pid_t r = waitpid(pid, status, WNOHANG);
+        if (r == pid)
             return true;
+        if (r < 0 && errno != EINTR)
+            break; /* (reaped already: the loop below says so) */
         struct timespec pause = {0, 5 * 1000 * 1000};
         nanosleep(&pause, NULL);
     }
