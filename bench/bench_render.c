@@ -92,8 +92,8 @@ int main(int argc, char **argv)
     /* A PNG of all 1024 wires: 2048 px wide is already ~2 px per wire;
      * 4096 shows what cairo's PNG encoder (libpng, all filters tried per
      * row) costs on 18 Mpx. */
-    sn_layout_opts po = {1.0, 2048, false, 0, -1, false, false, 0, 0, 0},
-                   pb = {1.0, 4096, false, 0, -1, false, false, 0, 0, 0};
+    sn_layout_opts po = {1.0, 2048, false, 0, -1, false, false, 0, 0, 0, 0},
+                   pb = {1.0, 4096, false, 0, -1, false, false, 0, 0, 0, 0};
     sn_layout *lp = NULL, *lb = NULL;
     sn_layout_create(s, &po, &lp, NULL);
     sn_layout_create(s, &pb, &lb, NULL);

@@ -95,7 +95,7 @@ static bool read_png(const char *path, px *p)
 static void test_png_pixels(void)
 {
     sn_network *net = tiny();
-    sn_layout_opts o = {2.0, 0, false, 0, -1, false, false, 0, 0, 0};
+    sn_layout_opts o = {2.0, 0, false, 0, -1, false, false, 0, 0, 0, 0};
     sn_layout *lo = NULL;
     CHECK(sn_layout_create_network(net, &o, &lo, NULL) == SN_OK);
     const sn_theme *th = sn_theme_get(SN_THEME_LIGHT);
@@ -163,7 +163,7 @@ static void test_values(void)
     if (!s)
         return;
     uint32_t keys[8] = {5, 2, 7, 0, 3, 6, 1, 4};
-    sn_layout_opts o = {2.0, 0, true, 1, 1, false, false, 0, 0, 0};
+    sn_layout_opts o = {2.0, 0, true, 1, 1, false, false, 0, 0, 0, 0};
     sn_layout *lo = NULL;
     CHECK(sn_layout_create(s, &o, &lo, NULL) == SN_OK);
     const sn_theme *th = sn_theme_get(SN_THEME_LIGHT);
@@ -301,7 +301,7 @@ static void test_exports(void)
     sn_draw_state_init(&st);
     st.step = 3;
     st.values = keys;
-    sn_layout_opts o = {1.0, 0, true, 2, 3, false, false, 0, 0, 0};
+    sn_layout_opts o = {1.0, 0, true, 2, 3, false, false, 0, 0, 0, 0};
     sn_layout *lo = NULL;
     CHECK(sn_layout_create(s, &o, &lo, NULL) == SN_OK);
     const sn_theme *th = sn_theme_get(SN_THEME_LIGHT);
@@ -434,7 +434,7 @@ static void test_structure_and_zero_one(void)
         }
         sn_zero_one z;
         CHECK(sn_zero_one_profile(s, 24, 1, &z, NULL) == SN_OK);
-        sn_layout_opts o = {2.0, 0, false, 0, -1, !broken, true, 0, 0, 0};
+        sn_layout_opts o = {2.0, 0, false, 0, -1, !broken, true, 0, 0, 0, 0};
         sn_layout *lo = NULL;
         CHECK(sn_layout_create(s, &o, &lo, NULL) == SN_OK);
         sn_draw_state st;

@@ -180,7 +180,7 @@ static void test_tiny(void)
     sn_layout_destroy(lo);
 
     /* values: every gap holds a value box between the bands */
-    sn_layout_opts o = {1.0, 0, true, 2, -1, false, false, 0, 0, 0};
+    sn_layout_opts o = {1.0, 0, true, 2, -1, false, false, 0, 0, 0, 0};
     CHECK(sn_layout_create_network(net, &o, &lo, NULL) == SN_OK);
     if (lo) {
         double vw = 2 * 0.64 * 12 + 2 * 5;
@@ -195,7 +195,7 @@ static void test_tiny(void)
         sn_layout_destroy(lo);
     }
     /* --width: rescaled exactly */
-    sn_layout_opts ow = {1.0, 500, false, 0, -1, false, false, 0, 0, 0};
+    sn_layout_opts ow = {1.0, 500, false, 0, -1, false, false, 0, 0, 0, 0};
     CHECK(sn_layout_create_network(net, &ow, &lo, NULL) == SN_OK);
     if (lo) {
         CHECK(near(lo->width, 500) && fabs(lo->scale - 500 / 142.68) < 1e-9);
@@ -209,9 +209,9 @@ static void test_tiny(void)
     sn_schedule *gen = NULL;
     sn_diag gd;
     CHECK(sn_schedule_load("bitonic:16", &gen, &gd) == SN_OK);
-    sn_layout_opts oom_opts[3] = {{1.0, 0, false, 0, -1, false, false, 0, 0, 0},
-                                  {1.0, 0, true, 0, -1, false, false, 0, 0, 0},
-                                  {1.0, 0, true, 0, 3, true, true, 400, 300, 6}};
+    sn_layout_opts oom_opts[3] = {{1.0, 0, false, 0, -1, false, false, 0, 0, 0, 0},
+                                  {1.0, 0, true, 0, -1, false, false, 0, 0, 0, 0},
+                                  {1.0, 0, true, 0, 3, true, true, 400, 300, 6, 0}};
     size_t base = sn_alloc_live();
     for (int which = 0; which < 3; which++) {
         for (size_t nth = 1;; nth++) {
@@ -250,7 +250,7 @@ static void test_generators(void)
             char what[64];
             snprintf(what, sizeof what, "%s:%u", sn_algo_name(algos[a]), n);
             for (int v = 0; v < 2; v++) {
-                sn_layout_opts o = {v ? 1.7 : 1.0, 0, v == 1, 0, -1, false, false, 0, 0, 0};
+                sn_layout_opts o = {v ? 1.7 : 1.0, 0, v == 1, 0, -1, false, false, 0, 0, 0, 0};
                 sn_layout *lo = NULL;
                 CHECKF(sn_layout_create(s, &o, &lo, NULL) == SN_OK, "%s", what);
                 if (lo)
@@ -312,7 +312,7 @@ static void check_blocks(const char *spec, size_t min_labelled)
 {
     sn_schedule *s = NULL;
     CHECK(sn_schedule_load(spec, &s, NULL) == SN_OK);
-    sn_layout_opts o = {1.0, 0, false, 0, -1, true, false, 0, 0, 0};
+    sn_layout_opts o = {1.0, 0, false, 0, -1, true, false, 0, 0, 0, 0};
     sn_layout *lo = NULL, *plain = NULL;
     sn_block *b = NULL;
     size_t count = 0, labelled = 0;
@@ -379,7 +379,7 @@ static void test_structure(void)
     /* bitonic:8: every depth-0 block is labelled */
     sn_schedule *s = NULL;
     CHECK(sn_schedule_load("bitonic:8", &s, NULL) == SN_OK);
-    sn_layout_opts o = {1.0, 0, false, 0, -1, true, false, 0, 0, 0};
+    sn_layout_opts o = {1.0, 0, false, 0, -1, true, false, 0, 0, 0, 0};
     sn_layout *lo = NULL;
     CHECK(sn_layout_create(s, &o, &lo, NULL) == SN_OK);
     for (size_t g = 0; g < lo->block_count; g++)
@@ -402,7 +402,7 @@ static void test_zero_one_room(void)
 {
     sn_schedule *s = NULL;
     CHECK(sn_schedule_generate(SN_ALGO_ODDEVEN_MERGE, 8, &s, NULL) == SN_OK);
-    sn_layout_opts o = {1.0, 0, false, 0, -1, false, true, 0, 0, 0};
+    sn_layout_opts o = {1.0, 0, false, 0, -1, false, true, 0, 0, 0, 0};
     sn_layout *lo = NULL, *plain = NULL;
     CHECK(sn_layout_create(s, &o, &lo, NULL) == SN_OK);
     o.zero_one = false;
@@ -438,7 +438,7 @@ static void test_edges(void)
         return;
     CHECK(sn_layout_create(s, NULL, NULL, &d) == SN_EINVAL);
     sn_layout *one = NULL, *nan = NULL, *neg = NULL;
-    sn_layout_opts o = {1.0, 0, false, 0, -1, false, false, 0, 0, 0};
+    sn_layout_opts o = {1.0, 0, false, 0, -1, false, false, 0, 0, 0, 0};
     CHECK(sn_layout_create(s, &o, &one, NULL) == SN_OK);
     o.scale = NAN;
     CHECK(sn_layout_create(s, &o, &nan, NULL) == SN_OK);
@@ -449,7 +449,7 @@ static void test_edges(void)
     sn_layout_destroy(neg);
     /* values at step 99 of a 6-layer network: boxes nowhere */
     sn_layout *past = NULL;
-    sn_layout_opts ov = {1.0, 0, true, 0, 99, true, false, 0, 0, 0};
+    sn_layout_opts ov = {1.0, 0, true, 0, 99, true, false, 0, 0, 0, 0};
     CHECK(sn_layout_create(s, &ov, &past, NULL) == SN_OK);
     CHECK(past && one && past->layer_count == one->layer_count);
     sn_layout_destroy(past);

@@ -452,7 +452,7 @@ static void test_fit(void)
             CHECK(sn_schedule_generate(algos[a], n, &s, NULL) == SN_OK);
             for (size_t p = 0; p < 3; p++) {
                 sn_layout_opts o = {1.0,   0,     true,        0,           -1,
-                                    false, false, panes[p][0], panes[p][1], panes[p][2]};
+                                    false, false, panes[p][0], panes[p][1], panes[p][2], 0};
                 sn_layout *lo = NULL;
                 CHECK(sn_layout_create(s, &o, &lo, NULL) == SN_OK);
                 if (!lo)

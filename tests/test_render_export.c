@@ -162,7 +162,7 @@ static void test_tex_classic(void)
     sn_schedule *s = NULL;
     sn_diag d;
     CHECK(sn_schedule_load("bitonic-classic:8", &s, &d) == SN_OK);
-    sn_layout_opts o = {1.0, 0, false, 0, -1, true, false, 0, 0, 0};
+    sn_layout_opts o = {1.0, 0, false, 0, -1, true, false, 0, 0, 0, 0};
     sn_layout *lo = NULL;
     CHECK(s && sn_layout_create(s, &o, &lo, NULL) == SN_OK);
     if (lo) {
@@ -180,7 +180,7 @@ static void test_tex_classic(void)
 /* A PNG past the pixel limits is refused before anything is drawn. */
 static void test_png_limit(const sn_network *net)
 {
-    sn_layout_opts o = {1.0, 40000, false, 0, -1, false, false, 0, 0, 0};
+    sn_layout_opts o = {1.0, 40000, false, 0, -1, false, false, 0, 0, 0, 0};
     sn_layout *lo = NULL;
     CHECK(sn_layout_create_network(net, &o, &lo, NULL) == SN_OK);
     if (!lo)
@@ -201,7 +201,7 @@ static void test_png_limit(const sn_network *net)
  * a leak. */
 static void test_oom(const sn_network *net)
 {
-    sn_layout_opts o = {1.0, 0, true, 0, -1, false, false, 0, 0, 0};
+    sn_layout_opts o = {1.0, 0, true, 0, -1, false, false, 0, 0, 0, 0};
     sn_layout *lo = NULL;
     CHECK(sn_layout_create_network(net, &o, &lo, NULL) == SN_OK);
     if (!lo)

@@ -131,7 +131,7 @@ int main(void)
     CHECK(sn_schedule_load("bitonic:8", &s, &d) == SN_OK);
     fixture f;
     memset(&f, 0, sizeof f);
-    sn_layout_opts o = {1.0, 0, true, 0, -1, true, true, 0, 0, 0};
+    sn_layout_opts o = {1.0, 0, true, 0, -1, true, true, 0, 0, 0, 0};
     CHECK(s && sn_layout_create(s, &o, &f.lo, NULL) == SN_OK);
     CHECK(s && sn_zero_one_profile(s, 16, 1, &f.zo, &d) == SN_OK);
     if (!f.lo || !s) {

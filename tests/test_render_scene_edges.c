@@ -195,7 +195,7 @@ static void test_diagram(void)
     sn_zero_one z;
     memset(&z, 0, sizeof z);
     CHECK(s && sn_zero_one_profile(s, 16, 1, &z, &d) == SN_OK);
-    sn_layout_opts o = {0.5, 0, false, 0, -1, false, true, 0, 0, 0};
+    sn_layout_opts o = {0.5, 0, false, 0, -1, false, true, 0, 0, 0, 0};
     sn_layout *lo = NULL;
     CHECK(s && sn_layout_create(s, &o, &lo, NULL) == SN_OK);
     if (lo) {

@@ -204,7 +204,7 @@ static void test_fitted_values(void)
             continue;
         uint32_t n = sn_schedule_wires(s);
         sn_layout_opts o = {1,     0,     true,       0,          -1,
-                            false, false, panes[i].w, panes[i].h, SN_SCENE_MIN_FONT};
+                            false, false, panes[i].w, panes[i].h, SN_SCENE_MIN_FONT, 0};
         sn_layout *lo = NULL;
         CHECK(sn_layout_create(s, &o, &lo, NULL) == SN_OK);
         uint32_t *vals = sn_calloc(n, sizeof *vals);
@@ -353,7 +353,8 @@ static sn_scene *diagram(const dcase *c, sn_layout **out_lo)
                         c->zero_one,
                         0,
                         0,
-                        SN_SCENE_MIN_FONT};
+                        SN_SCENE_MIN_FONT,
+                        0};
     sn_layout *lo = NULL;
     CHECK(sn_layout_create(s, &o, &lo, NULL) == SN_OK);
     uint32_t *vals = sn_calloc(n, sizeof *vals);

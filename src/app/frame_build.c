@@ -63,6 +63,7 @@ const sn_layout *sn_frame_layout(sn_frame *f, const sn_view *v, sn_diag *diag)
     o.fit_w = f->fit_w;
     o.fit_h = f->fit_h;
     o.min_font = f->min_font;
+    o.row_stretch = v->edit ? f->edit_rows : 0;
     if (sn_layout_create(v->sched, &o, &f->layout, diag) != SN_OK) {
         f->layout = NULL;
         return NULL;
@@ -133,20 +134,38 @@ static void fit_layout(sn_frame *f, const sn_view *v, const sn_panes *p, double 
             double need = lo->width + sn_frame_edit_room(v, lo);
             if (f->edit_n == v->n && need <= f->edit_w)
                 return; /* it still fits: nothing moves */
+            /* the height and pitch without the rows' stretch */
+            double rs = fmax(lo->row_stretch, 1), pitch = lo->pitch / rs;
+            double h0 = lo->height - lo->n * (lo->pitch - pitch);
             /* the whole pane at the scale its height allows, or room for a
              * few more columns, whichever is wider */
-            f->edit_w = fmax(need + SN_FRAME_EDIT_COLUMNS * col, p->net.w * lo->height / p->net.h);
+            f->edit_w = fmax(need + SN_FRAME_EDIT_COLUMNS * col, p->net.w * h0 / p->net.h);
             f->edit_n = v->n;
-            double z = fmin(p->net.w / f->edit_w, p->net.h / lo->height);
+            /* the width binds (a phone held upright, a deep network): the
+             * rows spread over the height to spare, so a finger can tell
+             * wires apart (they were 13 px apart for 8 wires on a phone) */
+            double zw = p->net.w / f->edit_w, spare = p->net.h / zw - h0;
+            double want_rows = lo->n && spare > 0.02 * h0
+                                   ? fmin(1 + spare / (lo->n * pitch), SN_LAYOUT_ROW_STRETCH_MAX)
+                                   : 0;
+            double z = fmin(zw, p->net.h / (h0 + lo->n * pitch * (fmax(want_rows, 1) - 1)));
             double want = z > 0 ? ceil(floor_px / z) : 0;
-            if (fabs(want - f->edit_font) < 0.5 || (want <= SN_LAYOUT_FONT && f->edit_font == 0))
+            bool rows_same = fabs(fmax(want_rows, 1) - rs) < 0.01;
+            if (rows_same &&
+                (fabs(want - f->edit_font) < 0.5 || (want <= SN_LAYOUT_FONT && f->edit_font == 0)))
                 return;
-            f->edit_font = want;
-            f->edit_n = 0; /* the text changed the layout: fit it again */
+            if (!(fabs(want - f->edit_font) < 0.5 || (want <= SN_LAYOUT_FONT && f->edit_font == 0)))
+                f->edit_font = want;
+            if (!rows_same)
+                f->layout_net = 0; /* remade with the new rows */
+            f->edit_rows = want_rows;
+            f->edit_n = 0; /* the text or the rows changed the layout: fit it again */
         }
+        layout_for(f, v, 0, 0, f->edit_font); /* the passes ran out: the last one's */
         return;
     }
     f->edit_font = 0;
+    f->edit_rows = 0;
     f->edit_n = 0;
     double w = p->net.w, h = fmax(p->net.h - min_px * 1.2, 1);
     layout_for(f, v, w, h, floor_px);

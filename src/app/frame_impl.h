@@ -47,6 +47,7 @@ struct sn_frame {
     /* edit mode: the layout width the pane keeps (grows only when a new
      * column no longer fits), for the network of edit_n wires */
     double edit_w, edit_font; /* and the text size its layout asks for */
+    double edit_rows;         /* and its rows' stretch (height to spare: a phone) */
     uint32_t edit_n;
     /* where the last frame put this view: its area, HiDPI factor, UI font
      * and text floor, and whether it was a row of several (compact) */

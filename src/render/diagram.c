@@ -392,8 +392,12 @@ static void zero_one(const ctx *C, const view *v, uint32_t w0, uint32_t w1)
         sn_scene_rect(C->sc, lo->step_x[k] - bw / 2, c->y1 - bh, bw, bh, 0, &bs, bt);
         if (cur) { /* the current step's share, above its bar */
             snprintf(buf, sizeof buf, f < 0.1 ? "%.1f%%" : "%.0f%%", 100 * f);
-            sn_scene_text(C->sc, lo->step_x[k], c->y1 - bh - 3 * lo->scale, buf, fs,
-                          SN_FONT_REGULAR, SN_TEXT_CENTER, ink, bt);
+            /* centred on its bar, but inside the picture (the last bar of
+             * a narrow layout sits at its right edge) */
+            double half = sn_scene_text_width(buf, fs, SN_FONT_REGULAR) / 2;
+            double tx = fmax(fmin(lo->step_x[k], lo->width - half - lo->scale), half + lo->scale);
+            sn_scene_text(C->sc, tx, c->y1 - bh - 3 * lo->scale, buf, fs, SN_FONT_REGULAR,
+                          SN_TEXT_CENTER, ink, bt);
         }
     }
     snprintf(buf, sizeof buf, "all %llu inputs", (unsigned long long)z->inputs);

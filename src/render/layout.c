@@ -260,7 +260,7 @@ static void place(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks
     lo->dot_r = SN_LAYOUT_DOT * s;
     lo->cmp_w = SN_LAYOUT_CMP_W * s;
     lo->wire_w = SN_LAYOUT_WIRE_W * s;
-    lo->pitch = SN_LAYOUT_PITCH * s;
+    lo->pitch = SN_LAYOUT_PITCH * s * (lo->row_stretch > 1 ? lo->row_stretch : 1);
     /* rows closer than the text is tall: label every k-th wire only */
     /* (a text box is ascent + descent high: rows closer than that would
      * overlap their neighbours' labels) */
@@ -342,9 +342,13 @@ static void place(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks
                      lo->height - vm - lo->pitch / 2 + 0.6 * font + 1.2 * lo->label_font + 3 * s);
         c->y1 = c->y0 + SN_LAYOUT_CHART_H * s;
         c->caption_y = c->y1 + 1.4 * font;
-        /* two caption lines, as wide as they need */
+        /* two caption lines, as wide as they need at the scale's own text
+         * size: where a floor makes the text larger (edit mode on a phone)
+         * the caption takes its shorter forms instead, since a width that
+         * grew with the floor made the frame zoom out and raise the floor
+         * again, with no end */
         lo->height = c->caption_y + 1.8 * font + SN_LAYOUT_MARGIN * s;
-        lo->width = fmax(lo->width, lo->wire_x0 + 36 * SN_LAYOUT_BLOCK_FONT * font);
+        lo->width = fmax(lo->width, lo->wire_x0 + 36 * SN_LAYOUT_BLOCK_FONT * SN_LAYOUT_FONT * s);
     }
     if (stretch > 1)
         stretch_x(lo, stretch);
@@ -454,14 +458,35 @@ static void fit(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks)
     }
     double used = lo->wire_x1 - lo->wire_x0;
     double room = o->fit_w - (lo->width - used);
-    if (used > 0 && room > used)
-        place(lo, o, blocks, s, fmin(room / used, SN_LAYOUT_STRETCH_MAX), vfont);
+    double stretch = used > 0 && room > used ? fmin(room / used, SN_LAYOUT_STRETCH_MAX) : 1.0;
+    if (stretch > 1)
+        place(lo, o, blocks, s, stretch, vfont);
+    /* Height to spare: the width bound the scale (a deep network, or a
+     * phone held upright, where rows 13 px apart were too close for a
+     * finger in edit mode): the rows spread apart, at most
+     * SN_LAYOUT_ROW_STRETCH_MAX times their pitch; a label on more wires,
+     * larger targets, nothing wider. Two passes: the margins and the
+     * chart under the wires follow the pitch a little. */
+    double rows = lo->n * lo->pitch;
+    for (int pass = 0; pass < 3 && rows > 0 && lo->height < o->fit_h * 0.99; pass++) {
+        double f = 1 + (o->fit_h - lo->height) / rows;
+        double rs = fmin(fmax(lo->row_stretch, 1) * f, SN_LAYOUT_ROW_STRETCH_MAX);
+        if (rs <= fmax(lo->row_stretch, 1) * 1.01)
+            break;
+        lo->row_stretch = rs;
+        place(lo, o, blocks, s, stretch, vfont);
+        rows = lo->n * lo->pitch;
+    }
+    while (lo->row_stretch > 1 && lo->height > o->fit_h) { /* (a chart's text has a floor) */
+        lo->row_stretch = fmax(1, lo->row_stretch * fmax(0.9, o->fit_h / lo->height));
+        place(lo, o, blocks, s, stretch, vfont);
+    }
 }
 
 static sn_status build(const sn_schedule *s, const sn_network *net, const sn_layout_opts *opts,
                        sn_layout **out, sn_diag *diag)
 {
-    sn_layout_opts o = {1.0, 0, false, 0, -1, false, false, 0, 0, 0};
+    sn_layout_opts o = {1.0, 0, false, 0, -1, false, false, 0, 0, 0, 0};
     if (opts)
         o = *opts;
     if (!(o.scale > 0) || !isfinite(o.scale))
@@ -568,6 +593,8 @@ static sn_status build(const sn_schedule *s, const sn_network *net, const sn_lay
     if (o.fit_w > 0 && o.fit_h > 0 && isfinite(o.fit_w) && isfinite(o.fit_h)) {
         fit(lo, &o, blocks);
     } else {
+        if (o.row_stretch > 1 && isfinite(o.row_stretch))
+            lo->row_stretch = fmin(o.row_stretch, SN_LAYOUT_ROW_STRETCH_MAX);
         place(lo, &o, blocks, o.scale, 1.0, 0);
     }
     if (!(o.fit_w > 0 && o.fit_h > 0) && o.width > 0 && isfinite(o.width) && lo->width > 0) {

@@ -73,10 +73,16 @@ typedef struct sn_layout_opts {
     /* > 0: no text smaller than this (wire labels, values); where rows are
      * too close for it, only every label_every-th wire is labelled. */
     double min_font;
+    /* > 1 (without fit_w, fit_h): rows this many times their natural pitch
+     * apart, at most SN_LAYOUT_ROW_STRETCH_MAX (edit mode on a narrow, tall
+     * pane: larger targets for a finger); a fitted layout finds its own. */
+    double row_stretch;
 } sn_layout_opts;
 
 /* Most a fitted layout stretches its layers apart. */
 #define SN_LAYOUT_STRETCH_MAX 6.0
+/* Most a fitted layout spreads its rows apart (height to spare). */
+#define SN_LAYOUT_ROW_STRETCH_MAX 3.0
 
 typedef struct sn_layout_cmp {
     uint32_t a, b;  /* as in the network: a gets the min, b the max */
@@ -128,6 +134,8 @@ typedef struct sn_layout {
     double wire_x0, wire_x1; /* horizontal extent of every wire */
     double label_x;          /* wire labels are right-aligned at this x */
     double font_size, dot_r, cmp_w, wire_w, pitch;
+    double row_stretch;      /* pitch / the scale's natural pitch: > 1 where a fitted
+                                layout had height to spare (0 or 1: none) */
     double value_w, value_h; /* value box size (0 without values) */
     double value_font;       /* text in value boxes (font_size, less where a fitted
                                 layout has no room for more, never below min_font:
