@@ -23,7 +23,10 @@
 #           SorterHunter binary built from its public source (this script never
 #           downloads), --sh-config its sample_config.txt: only Ninputs and
 #           RandomSeed are changed. Its improvement lines are read from stdout
-#           (" {'N':..,'L':29,..." or "L=29").
+#           (" {'N':..,'L':29,..." or "L=29") through `stdbuf -oL` (it prints
+#           with printf and never exits: into a pipe its lines would wait in a
+#           4 KiB buffer). The runs go n by n, seed by seed, SorterHunter then
+#           sortnet, --jobs at a time, so both meet the same load.
 # large:    n = 17..32, --large-time T3 (default 600) each, seed 1, one thread:
 #           `sortnet search N` from scratch and `--prefix green --from C` (C the
 #           smallest classic construction sortnet builds), against the best
@@ -55,7 +58,7 @@ while [ $# -gt 0 ]; do
     --large-time) large_t=$2; shift ;;
     --depth-time) depth_t=$2; shift ;;
     --csv) csv=$2; shift ;;
-    -h | --help) sed -n '2,40p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,/^set -u/{/^set -u/d;p}' "$0"; exit 0 ;;
     *) echo "search_bench.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -73,7 +76,7 @@ case ,$parts, in
     } ;;
 esac
 exec python3 - <<'EOF'
-import os, re, statistics, subprocess, tempfile, time, json
+import os, re, shutil, statistics, subprocess, tempfile, time, json
 from concurrent.futures import ThreadPoolExecutor
 
 BEST = {9: 25, 10: 29, 11: 35, 12: 39, 13: 45, 14: 51, 15: 56, 16: 60}
@@ -190,7 +193,8 @@ def sh_job(n, seed, tmp):
                 continue
             dst.write(line)
         dst.write(f"Ninputs={n}\nRandomSeed={seed}\n")
-    r, b, d = stream([E["SEARCH_BENCH_SH"], cfg], lambda c, dd: c <= BEST[n], cap_for(n), False)
+    sb = ["stdbuf", "-oL"] if shutil.which("stdbuf") else []
+    r, b, d = stream(sb + [E["SEARCH_BENCH_SH"], cfg], lambda c, dd: c <= BEST[n], cap_for(n), False)
     return ("peer", "SorterHunter", n, seed, cap_for(n), r, b, d)
 
 def sn_job(n, seed):
@@ -226,7 +230,7 @@ def depth_job(n, seed):
 jobs = []
 if "peer" in PARTS:
     tmp = tempfile.mkdtemp(prefix="search_bench.")
-    for n in range(16, 9, -1):
+    for n in range(10, 17):
         for s in range(1, SEEDS + 1):
             jobs.append((cap_for(n), lambda n=n, s=s: sh_job(n, s, tmp)))
             jobs.append((cap_for(n) / 2, lambda n=n, s=s: sn_job(n, s)))
@@ -243,7 +247,8 @@ if "depth" in PARTS:
         for s in range(1, SEEDS + 1):
             jobs.append((float(E["SEARCH_BENCH_DEPTH_TIME"]) / 4, lambda n=n, s=s: depth_job(n, s)))
 if jobs:
-    jobs.sort(key=lambda j: -j[0])  # the longest first: the J slots fill evenly
+    if "peer" not in PARTS:  # the peer's runs stay interleaved seed by seed
+        jobs.sort(key=lambda j: -j[0])  # the longest first: the J slots fill evenly
     import threading
     lock = threading.Lock()
     csvf = open(E["SEARCH_BENCH_CSV"], "w") if E["SEARCH_BENCH_CSV"] else None

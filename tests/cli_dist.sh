@@ -186,6 +186,12 @@ expect 1 mpi 2 check nosort6.txt --method bruteforce --json
 [ "$(json 'd["sorts"], "".join(map(str, d["counterexample"]))')" = "False 100000" ] ||
     fail "distributed check's JSON: $(head -c 300 "$T/out")"
 
+# one rank under mpirun: nothing to split, the check runs as without mpirun
+expect 0 mpi 1 check best:6 --method bruteforce
+out_has "sorts"
+grep -q "checked on" "$T/out" && fail "mpirun -np 1: the check said it was split"
+[ -s "$T/err" ] && fail "mpirun -np 1 check: $(head -c 300 "$T/err")"
+
 # a check that is not split (the default method, a median) under mpirun:
 # one verdict from rank 0, the others silent, and rank 0 says why
 for args in "best:8" "nosort6.txt" "median:9" "best:6 --select 2"; do

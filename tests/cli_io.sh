@@ -48,6 +48,28 @@ expect 2 "$S" gen bitonic:8 -o "$T/file/net.txt"
 err_has "Not a directory"
 expect 2 "$S" gen bitonic:8 -o "$T/no/such/net.txt"
 err_has "No such file or directory"
+# a FIFO (as /dev/null or /dev/stdout, any node that is not a regular
+# file) is written in place: a temporary renamed over it would replace the
+# node itself (as root, /dev/null with a regular file)
+mkfifo "$T/fifo"
+timeout 60 cat "$T/fifo" >"$T/fifo.got" &
+reader=$!
+expect 0 "$S" gen bitonic:4 -o "$T/fifo"
+wait "$reader" || fail "-o FIFO: the reader got no end of file"
+[ -p "$T/fifo" ] || fail "-o FIFO: the FIFO was replaced: $(ls -l "$T/fifo")"
+"$S" gen bitonic:4 >"$T/fifo.want"
+cmp -s "$T/fifo.got" "$T/fifo.want" || fail "-o FIFO: the reader got '$(cat "$T/fifo.got")'"
+ls "$T" | grep -q "fifo.tmp" && fail "-o FIFO: a temporary was left"
+
+# a directory in the output's place: the temporary is written, the rename
+# fails; the cause is named and the temporary removed
+mkdir -p "$T/outdir"
+expect 2 "$S" gen bitonic:8 -o "$T/outdir"
+err_has "outdir: write failed: Is a directory"
+expect 2 "$S" run bitonic:4 --reverse --output "$T/outdir"
+err_has "write failed: Is a directory"
+[ -d "$T/outdir" ] || fail "the directory in the output's place was replaced"
+ls "$T" | grep -q "outdir.tmp" && fail "a temporary was left beside the directory"
 if [ "$(id -u)" != 0 ]; then
     mkdir "$T/ro"
     "$S" gen bitonic:4 -o "$T/ro/net.txt" || fail "gen -o ro"
@@ -98,17 +120,32 @@ else
     echo "No space left on device" >"$D.err2"
     echo "No space left on device" >"$D.err3"
 fi
+# more writers on the full disk: each exits 2 with the cause, makes no file
+i=4
+for cmd in "gen pairwise:256 --format c -o $D/net.c" \
+    "transform pairwise:256 --reflect -o $D/t.txt" \
+    "run bitonic:20000 --reverse --output $D/keys.txt" \
+    "run bitonic:20000 --reverse --binary --output $D/keys.bin"; do
+    i=$((i + 1))
+    $S $cmd >/dev/null 2>"$D.err$i"
+    [ $? = 2 ] || rc=$((10 + i))
+done
+if [ "$have_draw" = 1 ]; then
+    $S draw dist:8 --keys 16 -o "$D/dist.svg" 2>"$D.err9" && rc=19
+else
+    echo "No space left on device" >"$D.err9"
+fi
 ls -a "$D" >"$D.ls"
 exit $rc
 EOF
     unshare -m bash "$T/small.sh" "$T/dir" "$S" "$have_draw"
     rc=$?
     [ "$rc" = 0 ] || fail "the full tmpfs case failed at step $rc"
-    for i in 1 2 3; do
+    for i in 1 2 3 5 6 7 8 9; do
         grep -qF "No space left on device" "$T/dir.err$i" ||
             fail "full tmpfs, write $i: no cause: $(cat "$T/dir.err$i")"
     done
-    grep -q "tmp" "$T/dir.ls" && fail "a temporary was left behind: $(cat "$T/dir.ls")"
+    grep -q -e tmp -e "^net\.c$" -e "^t\.txt$" -e "^keys" -e "^dist" "$T/dir.ls" && fail "a temporary was left behind: $(cat "$T/dir.ls")"
 else
     echo "note: cannot mount a tmpfs here: the full file system case is skipped" >&2
 fi

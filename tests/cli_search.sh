@@ -54,6 +54,16 @@ expect 0 "$S" search 8 --prefix green:2 --threads 1 --iterations 500 --time 0 --
 [ "$(json 'd["prefix_size"]')" = 8 ] || fail "--prefix green:2 on 8 wires: prefix of $(json 'd["prefix_size"]'), not 8"
 expect 2 "$S" search 8 --prefix green:9 --time 0 --iterations 1
 err_has "number of layers"
+# 12 wires: mirror pairs and a greedy prefix of 10 by default (measured,
+# docs/search.md); not with --prefix, --from or --asymmetric
+expect 0 "$S" search 12 --threads 1 --iterations 1 --time 0 --json
+[ "$(json 'd["symmetric"], d["prefix_size"]')" = "True 10" ] ||
+    fail "12 wires: symmetric, prefix $(json 'd["symmetric"], d["prefix_size"]'), not True 10"
+expect 0 "$S" search 12 --asymmetric --threads 1 --iterations 1 --time 0 --json
+[ "$(json 'd["symmetric"], d["prefix_size"]')" = "False 6" ] ||
+    fail "12 wires --asymmetric: $(json 'd["symmetric"], d["prefix_size"]'), not False 6"
+expect 0 "$S" search 12 --from bubble:12 --threads 1 --iterations 1 --time 0 --json
+[ "$(json 'd["symmetric"]')" = False ] || fail "12 wires --from: mirror pairs by default"
 # from 14 wires on the default prefix is Green's (25 comparators on 14 wires)
 expect 0 "$S" search 14 --threads 1 --iterations 1 --time 0 --json
 [ "$(json 'd["prefix_size"]')" = 25 ] || fail "14 wires: default prefix of $(json 'd["prefix_size"]'), not Green's 25"

@@ -73,6 +73,18 @@ ev "key:m" bitonic:8
 is sound on "m"
 ev "key:b key:w key:z key:Space key:= key:- key:Keypad- key:Escape" bitonic:8
 [ "$(field layers)" = 6 ] || fail "b w z space = -: $(cat "$T/state")"
+# C and L (the race's keys) outside edit mode say so; G answers
+ev "key:c" bitonic:8
+field message | grep -q "^error: race: edit mode is off" || fail "c: $(field message)"
+ev "key:l" bitonic:8
+field message | grep -q "edit mode is off" || fail "l: $(field message)"
+ev "key:g" bitonic:8 # the GPU check, or why there is none
+field message | grep -qE "GPU|bit-identical" || fail "g: $(field message)"
+# a key's save and the script's quit in one frame: the picture is saved, then the window closes
+SN_TEST_EVENTS="key:p" LD_PRELOAD=$shim view oddeven-merge:4 --script "q" >"$T/out" 2>"$T/err" ||
+    fail "p and q: exit $?"
+is message "saved screenshot sortnet-oddeven-merge-4-layer-0.png" "p and q in one frame"
+[ -s sortnet-oddeven-merge-4-layer-0.png ] || fail "p and q: no picture"
 # the savers: S an SVG, P a PNG, in the working folder
 ev "key:s key:p" bitonic:8
 [ -s sortnet-bitonic-8-layer-0.svg ] && [ -s sortnet-bitonic-8-layer-0.png ] ||
@@ -95,6 +107,26 @@ is follow -1 "the right button"
 SN_TEST_EVENTS="quit" LD_PRELOAD=$shim view bitonic:4 --script "wait:5000 right" >"$T/out" 2>"$T/err" ||
     fail "quit: exit $?"
 is step 0 "quit before the script's right"
+# edit mode's redundant comparators (faded in the picture, listed in the
+# state): one that repeats a comparator's work, a reversed one too
+printf '[(0,1),(2,3)]\n[(0,2),(1,3)]\n[(1,2)]\n[(0,1)]\n' >"$T/red.txt"
+printf '[(1,0)]\n[(1,0)]\n' >"$T/rev.txt"
+for c in "red.txt 5 sorts" "rev.txt 1 does"; do
+    set -- $c
+    view "$T/$1" --script "e" --screenshot "$T/$1.png" >"$T/out" 2>&1 || fail "e on $1: exit $?"
+    is redundant "$2" "e on $1"
+    field verdict | grep -q "^$3" || fail "e on $1: verdict $(field verdict)"
+    [ -s "$T/$1.png" ] || fail "e on $1: no picture"
+done
+# a lesson: Left on its first step stays there; Right, Left and PageUp
+# come back to it
+for keys in "left" "right left pageup"; do
+    view --lesson 02 --script "$keys" >"$T/out" 2>&1 || fail "lesson, $keys: exit $?"
+    is lesson_step "1 of 8" "lesson, $keys"
+done
+# the script's drag outside edit mode pans
+view bitonic:8 --script "wheel:300,200,2 drag:300,200,40,0" >"$T/out" 2>&1 || fail "script drag: exit $?"
+[ "$(field pan)" != "0,0" ] || fail "the script's drag did not pan: $(field pan)"
 # the script's own wheel and double click (not SDL events)
 view bitonic:8 --script "wheel:300,200,2" >"$T/out" 2>&1 || fail "script wheel: exit $?"
 [ "$(field zoom)" != 1 ] || fail "the script's wheel did not zoom"
@@ -107,9 +139,29 @@ SDL_VIDEODRIVER=offscreen "$S" view bitonic:8 --size 640x400 --script "right rig
 SORTNET_RENDERER=texture SDL_VIDEODRIVER=offscreen "$S" view bitonic:8 --size 640x400 \
     --script "right right" --screenshot "$T/texture.png" >"$T/out" 2>&1 || fail "texture screenshot: exit $?"
 cmp -s "$T/surface.png" "$T/texture.png" || fail "the renderer path painted another picture"
-SORTNET_RENDERER=texture SN_TEST_EVENTS="skip:3 window key:Right quit" LD_PRELOAD=$shim \
+SORTNET_RENDERER=texture SN_TEST_EVENTS="skip:60 window key:Right quit" LD_PRELOAD=$shim \
     view bitonic:4 --script "right" --stay >"$T/out" 2>"$T/err" || fail "texture --stay: exit $?"
 is step 2 "texture: the script's right, then a live Right"
+is message "the script has ended: the keys are yours (H: help)" "texture --stay"
+
+# the window resized (SDL_WINDOWEVENT_SIZE_CHANGED) and full screen (F11,
+# and F11 again): the frame follows on both paths to the screen, and the
+# screenshot has the window's new size
+png_size() { python3 -c "import struct,sys; d=open(sys.argv[1],'rb').read(); print('%dx%d' % struct.unpack('>II', d[16:24]))" "$1"; }
+for how in surface texture; do
+    rm -f "$T/resized.png"
+    SORTNET_RENDERER=$how ev "size:800,500 key:Right" bitonic:8 --screenshot "$T/resized.png"
+    is window "800x500 px" "$how: resized"
+    is step 1 "$how: resized, Right"
+    [ "$(png_size "$T/resized.png")" = 800x500 ] || fail "$how: resized: a $(png_size "$T/resized.png") screenshot"
+    SORTNET_RENDERER=$how ev "key:F11" bitonic:8
+    case "$(field window)" in *", full screen") ;; *) fail "$how: F11: $(field window)" ;; esac
+    SORTNET_RENDERER=$how ev "key:F11 skip:2 key:F11" bitonic:8
+    case "$(field window)" in *"full screen"*) fail "$how: F11 twice: $(field window)" ;; esac
+done
+# a script's f11 needs the window too (a display): not a headless session
+view bitonic:8 --script "f11" >"$T/out" 2>&1 || fail "script f11: exit $?"
+case "$(field window)" in *", full screen") ;; *) fail "script f11: $(field window)" ;; esac
 
 # B in edit mode takes the live verdict: its counterexample, or "sorts"
 echo "[(0,1),(2,3)]" >"$T/cex.txt"
@@ -175,10 +227,12 @@ done
 view bitonic:4 --script "right, " >"$T/out" 2>&1 || fail "right, : exit $?"
 is step 1 "a trailing comma"
 
-# --stay: after the script the window is live (the keys, then quit)
-SN_TEST_EVENTS="skip:5 key:Right key:Right quit" LD_PRELOAD=$shim view bitonic:4 --script "right" \
+# --stay: after the script (60 frames: its step has settled) the window
+# is live (the keys, then quit)
+SN_TEST_EVENTS="skip:60 key:Right key:Right quit" LD_PRELOAD=$shim view bitonic:4 --script "right" \
     --stay >"$T/out" 2>"$T/err" || fail "--stay: exit $?"
 is step 3 "the script's right, then two live Right"
+is message "the script has ended: the keys are yours (H: help)" "--stay"
 
 # edit mode with the mouse and keys (empty:4: wires at y = 48, 87, 126,
 # 165, the drop room at x = 330; the first layer at x = 108)
@@ -207,5 +261,15 @@ is selected "-" "a click on a wire deselects"
 two
 ev "key:e down:108,67 move:150,67 move:258,67 up:258,67" two.txt --discard
 is net "[(2,3)] [(0,1)]" "a drag moves a comparator"
+# off the wires (the margin): no edit gesture, nothing selected; a
+# comparator dragged off the network stays where it was, selected
+two
+ev "key:e down:5,5 up:5,5" two.txt --discard
+is selected "-" "a click in the margin"
+is net "[(0,1),(2,3)]" "a click in the margin"
+two
+ev "key:e down:108,67 move:300,390 move:630,395 up:630,395" two.txt --discard
+is net "[(0,1),(2,3)]" "a comparator dragged off the network"
+is selected "0,0" "a comparator dragged off the network"
 
 finish cli_view_events

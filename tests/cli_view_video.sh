@@ -36,4 +36,17 @@ expect 3 env PATH="$T/none" SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --scri
     --record "$T/z.mp4"
 err_has "video needs ffmpeg on PATH (Debian package ffmpeg)"
 
+# an ffmpeg that exits without reading (found in PATH's second folder):
+# the write fails with its message, SIGPIPE does not kill the window
+mkdir quit
+printf '#!/bin/sh\nexit 1\n' >quit/ffmpeg
+chmod +x quit/ffmpeg
+expect 2 env PATH="$T/none:$T/quit:$PATH" SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --size 640x400 \
+    --script "right right" --record "$T/q.mp4"
+err_has "q.mp4: ffmpeg stopped reading frames"
+[ -z "$(ls "$T" | grep '^q\.')" ] || fail "a video ffmpeg did not take left $(ls "$T")"
+# no PATH at all: no ffmpeg
+expect 3 env -u PATH SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --script "right" --record "$T/p.mp4"
+err_has "video needs ffmpeg on PATH"
+
 finish cli_view_video

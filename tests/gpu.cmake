@@ -35,3 +35,12 @@ endif()
 if(TARGET sn_gpu)
   sn_test(test_gpu_env LIBS sn_gpu)
 endif()
+# Every wrapped OpenCL call failing at each of its uses, in every operation
+# of src/gpu: the message names the call and the error, nothing leaks.
+if(TARGET sn_gpu)
+  sn_test(test_gpu_calls LIBS sn_gpu TIMEOUT 600)
+endif()
+# The isolated run of a student's kernel failing around its device process.
+if(TARGET sn_gpu)
+  sn_test(test_gpu_isolate LIBS sn_gpu)
+endif()

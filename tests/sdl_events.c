@@ -11,6 +11,8 @@
  *   dclick:X,Y                a double click
  *   wheel:N                   N notches at the last mouse position
  *   window quit               a window event, SDL_QUIT
+ *   size:W,H                  the window resized to W x H (SDL_SetWindowSize,
+ *                             then SDL_WINDOWEVENT_SIZE_CHANGED)
  *   skip:N                    no event for N frames
  * An unknown token ends the events (and is printed to stderr). */
 #define _GNU_SOURCE
@@ -23,8 +25,11 @@
 
 int SDL_PollEvent(SDL_Event *e);
 Uint32 SDL_GetMouseState(int *x, int *y);
+int SDL_WaitEventTimeout(SDL_Event *e, int timeout);
+SDL_Window *SDL_CreateWindow(const char *title, int x, int y, int w, int h, Uint32 flags);
 
 static const char *cursor;
+static SDL_Window *window; /* the last one created */
 static bool started, gave;
 static int mouse_x, mouse_y;
 static int skip; /* frames left without an event */
@@ -100,6 +105,14 @@ static bool next_event(SDL_Event *e)
     } else if (sscanf(tok, "skip:%d", &n) == 1 && n > 0) {
         skip = n - 1;
         return false;
+    } else if (sscanf(tok, "size:%d,%d", &x, &y) == 2 && window) {
+        SDL_SetWindowSize(window, x, y);
+        e->type = SDL_WINDOWEVENT;
+        e->window.event = SDL_WINDOWEVENT_SIZE_CHANGED;
+        e->window.windowID = SDL_GetWindowID(window);
+        e->window.data1 = x;
+        e->window.data2 = y;
+        return true;
     } else if (strcmp(tok, "window") == 0) {
         e->type = SDL_WINDOWEVENT;
         e->window.event = SDL_WINDOWEVENT_EXPOSED;
@@ -127,6 +140,22 @@ int SDL_PollEvent(SDL_Event *e)
     return real(e);
 }
 
+/* The live loop's wait: while events of ours are to come, none for SDL's
+ * (no 500 ms idle waits between them). */
+int SDL_WaitEventTimeout(SDL_Event *e, int timeout)
+{
+    static int (*real)(SDL_Event *, int);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "SDL_WaitEventTimeout");
+    if (started && !(cursor && *cursor) && skip == 0)
+        return real(e, timeout);
+    if (e && next_event(e)) {
+        gave = true;
+        return 1;
+    }
+    return real(e, 0);
+}
+
 Uint32 SDL_GetMouseState(int *x, int *y)
 {
     if (x)
@@ -134,4 +163,14 @@ Uint32 SDL_GetMouseState(int *x, int *y)
     if (y)
         *y = mouse_y;
     return 0;
+}
+
+/* The window, remembered for size:W,H. */
+SDL_Window *SDL_CreateWindow(const char *title, int x, int y, int w, int h, Uint32 flags)
+{
+    static SDL_Window *(*real)(const char *, int, int, int, int, Uint32);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "SDL_CreateWindow");
+    window = real(title, x, y, w, h, flags);
+    return window;
 }

@@ -359,9 +359,8 @@ static void test_script(void)
     for (size_t i = 0; i < n; i++)
         CHECKF(sn_script_can_fail(&ev[i]) == (i >= 6), "step %zu", i);
     sn_free(ev);
-    static const char *const bad[] = {"add:1",     "add:a,b",   "add:1,2,3,4", "del:-1,0",
-                                      "add:1.5,2", "del:0",     "move:1,2",    "select:1",
-                                      "save:",     "add:1,1e10"};
+    static const char *const bad[] = {"add:1", "add:a,b",  "add:1,2,3,4", "del:-1,0", "add:1.5,2",
+                                      "del:0", "move:1,2", "select:1",    "save:",    "add:1,1e10"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[64];
         snprintf(text, sizeof text, "e right %s", bad[i]);
@@ -781,6 +780,260 @@ static void test_edit_oom(void)
     CHECK(worker_failed); /* the path of the fixed leak was taken */
 }
 
+/* ---- out of memory in the middle of an action */
+
+typedef struct oom_case {
+    const char *spec; /* the view it starts from */
+    const char *what;
+    void (*prepare)(sn_view *v); /* before the countdown (NULL: nothing) */
+    void (*op)(sn_view *v);      /* the action under the countdown */
+} oom_case;
+
+static void op_gen3(sn_view *v)
+{
+    sn_view_action(v, SN_ACT_GEN3);
+}
+static void op_n_up(sn_view *v)
+{
+    sn_view_action(v, SN_ACT_N_UP);
+}
+static void op_best(sn_view *v)
+{
+    sn_view_action(v, SN_ACT_BEST);
+}
+static void op_random(sn_view *v)
+{
+    sn_view_action(v, SN_ACT_RANDOM);
+}
+static void op_reverse(sn_view *v)
+{
+    sn_view_action(v, SN_ACT_REVERSE);
+}
+static void op_bits(sn_view *v)
+{
+    sn_view_action(v, SN_ACT_BITS);
+}
+static void op_counter(sn_view *v)
+{
+    sn_view_action(v, SN_ACT_COUNTER);
+}
+static void op_edit(sn_view *v)
+{
+    sn_view_action(v, SN_ACT_EDIT);
+}
+static void op_add(sn_view *v)
+{
+    sn_view_edit_add(v, 0, 3, -1);
+}
+static void op_delete(sn_view *v)
+{
+    sn_view_edit_delete(v, 0, 0);
+}
+static void op_move(sn_view *v)
+{
+    sn_view_edit_move(v, 0, 0, 2);
+}
+static void op_undo(sn_view *v)
+{
+    sn_view_action(v, SN_ACT_UNDO);
+}
+static void op_redo(sn_view *v)
+{
+    sn_view_action(v, SN_ACT_REDO);
+}
+static void op_race_load(sn_view *v)
+{
+    sn_view_race_load(v);
+}
+static void prep_edit(sn_view *v)
+{
+    sn_view_action(v, SN_ACT_EDIT);
+}
+static void prep_added(sn_view *v)
+{
+    sn_view_edit_add(v, 0, 1, -1);
+}
+static void prep_undone(sn_view *v)
+{
+    sn_view_edit_add(v, 0, 1, -1);
+    sn_view_action(v, SN_ACT_UNDO);
+}
+static void prep_raced(sn_view *v)
+{
+    if (sn_view_race_start(v, false))
+        sn_view_race_wait(v);
+}
+
+/* What an action may change: the network, its version, the input, the
+ * modes. */
+static void signature(const sn_view *v, char *buf, size_t cap)
+{
+    char in[128];
+    snprintf(buf, cap, "%.100s|%zu/%zu|%u|%.100s|%.100s|%d%d%d|%d|%zu", v->name, v->hist_pos,
+             v->hist_count, v->n, sn_view_input_text(v, in, sizeof in),
+             v->input_kind == SN_INPUT_BITS ? v->bits : "-", v->edit, v->zero_one, v->structure,
+             (int)v->race_snap.state, v->layers);
+}
+
+/* Every allocation of each action fails in turn (as SQLite's OOM tests):
+ * the view ends either as the action without failure leaves it or as it
+ * was before with "out of memory" on the message line, it still steps
+ * through its network, and nothing leaks. */
+static void test_view_oom(void)
+{
+    static const oom_case cases[] = {
+        {"bitonic:8", "key 3", NULL, op_gen3},
+        {"bitonic:8", "]", NULL, op_n_up},
+        {"bitonic:8", "key 7", NULL, op_best},
+        {"bitonic:8", "R", NULL, op_random},
+        {"bitonic:8", "V", NULL, op_reverse},
+        {"bitonic:8", "0", NULL, op_bits},
+        {"bitonic:8", "B", NULL, op_counter},
+        {"bitonic:8", "E", NULL, op_edit},
+        {"bitonic:4", "add", prep_edit, op_add},
+        {"bitonic:4", "delete", prep_edit, op_delete},
+        {"bitonic:4", "move", prep_edit, op_move},
+        {"empty:4", "redo", prep_undone, op_redo},
+        {"empty:4", "undo", prep_added, op_undo},
+        {"empty:4", "race load", prep_raced, op_race_load},
+    };
+    sn_view_input in = rnd(3);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const oom_case *oc = &cases[c];
+        char before[512], after[512], got[512];
+        size_t base = sn_alloc_live();
+        bool failed_once = false;
+        for (size_t k = 0; k < 100000; k++) { /* k = 0: the reference run */
+            sn_view v;
+            sn_diag d;
+            sn_diag_clear(&d);
+            if (sn_view_init(&v, oc->spec, &in, &d) != SN_OK) {
+                CHECKF(false, "%s: %s", oc->spec, d.text);
+                break;
+            }
+            if (oc->prepare)
+                oc->prepare(&v);
+            sn_view_settle(&v);
+            signature(&v, k == 0 ? before : got, sizeof before);
+            if (k > 0)
+                CHECKF(strcmp(got, before) == 0, "%s: the start differs: %s", oc->what, got);
+            unsigned long seq = v.message_seq;
+            sn_alloc_fail_after(k);
+            oc->op(&v);
+            size_t made = sn_alloc_fail_after(0);
+            sn_view_settle(&v);
+            signature(&v, k == 0 ? after : got, sizeof after);
+            if (k > 0 && made >= k) {
+                failed_once = true;
+                bool done = strcmp(got, after) == 0;
+                bool said = strcmp(got, before) == 0 && v.message_seq != seq && v.message_error &&
+                            strstr(v.message, "out of memory");
+                CHECKF(done || said, "%s, allocation %zu failing: %s (message '%s')", oc->what, k,
+                       got, v.message);
+            }
+            /* still whole: it steps to the end and back */
+            sn_view_step_to(&v, v.layers, false);
+            CHECKF(v.step == v.layers, "%s, allocation %zu failing: step %zu of %zu", oc->what, k,
+                   v.step, v.layers);
+            CHECK(sn_view_values(&v) != NULL);
+            sn_view_step_to(&v, 0, false);
+            sn_view_cleanup(&v);
+            CHECKF(sn_alloc_live() == base, "%s, allocation %zu failing: %zu block(s) leaked",
+                   oc->what, k, sn_alloc_live() - base);
+            if (k > 0 && made < k)
+                break; /* every allocation of the action has failed once */
+        }
+        CHECKF(failed_once, "%s: no allocation to fail", oc->what);
+    }
+}
+
+/* The view's rarer answers: Tab with nothing to select, a followed wire
+ * beyond a smaller n, switching over unsaved edits, inputs set from
+ * outside, the zoom's limits, playing a network that does not sort to the
+ * end, stopping a race that is not running. */
+static void test_view_edges(void)
+{
+    sn_view v;
+    sn_diag d;
+    sn_view_input in = rnd(4);
+    CHECK(sn_view_init(&v, "empty:4", &in, &d) == SN_OK);
+    sn_view_action(&v, SN_ACT_SELECT);
+    CHECK(v.message_error && strstr(v.message, "no comparators yet"));
+    CHECK(!sn_view_race_stop(&v) && v.message_error && strstr(v.message, "no race is running"));
+    CHECK(sn_view_race_start(&v, false) && sn_view_race_wait(&v));
+    CHECK(sn_view_race_stop(&v) && !v.message_error &&
+          strstr(v.message, "has ended already (done)"));
+    /* unsaved edits keep the best-known key and a reload from switching */
+    CHECK(sn_view_edit_add(&v, 0, 1, -1) && sn_view_unsaved(&v));
+    sn_view_action(&v, SN_ACT_BEST);
+    CHECK(strcmp(v.name, "empty:4") == 0 && v.message_error && strstr(v.message, "unsaved edits"));
+    sn_view_cleanup(&v);
+
+    CHECK(sn_view_init(&v, "bitonic:8", &in, &d) == SN_OK);
+    /* H: the help drawn over the frame (sn_frame_draw, as the page and
+     * the tests paint) changes the picture */
+    sn_frame *f = sn_frame_create();
+    cairo_surface_t *plain = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 640, 400);
+    cairo_surface_t *help = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 640, 400);
+    cairo_t *cr = cairo_create(plain);
+    CHECK(sn_frame_draw(f, &v, cr, 640, 400, 1.0) == SN_OK);
+    cairo_destroy(cr);
+    sn_view_action(&v, SN_ACT_HELP);
+    CHECK(v.help);
+    cr = cairo_create(help);
+    CHECK(sn_frame_draw(f, &v, cr, 640, 400, 1.0) == SN_OK);
+    cairo_destroy(cr);
+    cairo_surface_flush(plain);
+    cairo_surface_flush(help);
+    CHECK(memcmp(cairo_image_surface_get_data(plain), cairo_image_surface_get_data(help),
+                 (size_t)cairo_image_surface_get_stride(plain) * 400) != 0);
+    cairo_surface_destroy(plain);
+    cairo_surface_destroy(help);
+    sn_frame_destroy(f);
+    sn_view_action(&v, SN_ACT_HELP);
+    /* a followed value past the new n is dropped */
+    sn_view_follow_wire(&v, 7, 0);
+    CHECK(v.follow == (long)sn_view_payload(&v)[7]);
+    sn_view_follow_wire(&v, 8, 0); /* no such wire: nothing changes */
+    CHECK(v.follow >= 0);
+    CHECK(sn_view_action(&v, SN_ACT_N_DOWN) && v.n == 4 && v.follow == -1);
+    /* the zoom stays within 1 to 64 times, and ignores what is not a number */
+    sn_view_zoom(&v, 1e6, 0.5, 0.5);
+    CHECK(v.zoom == 64);
+    sn_view_zoom(&v, NAN, 0.5, 0.5);
+    CHECK(v.zoom == 64);
+    sn_view_zoom(&v, 1e-9, 0.5, 0.5);
+    CHECK(v.zoom == 1);
+    /* an input from outside: bits too long refused; a seed kept */
+    char many[SN_VIEW_MAX_N + 8];
+    memset(many, '1', sizeof many - 1);
+    many[sizeof many - 1] = '\0';
+    sn_view_input bits = {SN_INPUT_BITS, 0, many, SN_KEY_I32};
+    CHECK(sn_view_set_input(&v, &bits, &d) == SN_EPARSE && strstr(d.text, "digits 0 or 1"));
+    sn_view_input seeded = rnd(77);
+    CHECK(sn_view_set_input(&v, &seeded, &d) == SN_OK && v.seed == 77);
+    sn_view_cleanup(&v);
+
+    /* played to the end, a network that does not sort says where */
+    static const char text[] = "[(0,1)]\n[(1,2)]\n";
+    sn_network *net = NULL;
+    sn_schedule *s = NULL;
+    CHECK(sn_network_parse(text, sizeof text - 1, SN_FORMAT_BRACKET, &net, &d) == SN_OK);
+    CHECK(net && sn_schedule_from_network(net, &s) == SN_OK);
+    sn_view_input rev = {SN_INPUT_REVERSE, 0, NULL, SN_KEY_I32};
+    if (s && sn_view_init_schedule(&v, s, "two", NULL, &rev, &d) == SN_OK) {
+        sn_view_action(&v, SN_ACT_PLAY);
+        for (int i = 0; i < 600 && v.playing; i++)
+            sn_view_tick(&v, 1000.0 / 60);
+        CHECKF(!v.playing && v.message_error &&
+                   strcmp(v.message, "done: NOT sorted (first out of order at wire 0)") == 0,
+               "%s", v.message);
+        sn_view_cleanup(&v);
+    } else {
+        CHECKF(false, "[(0,1)] [(1,2)]: %s", d.text);
+    }
+}
+
 /* Edit mode's hit test finds wires, columns and comparators where the
  * layout puts them, including the drop room right of the last layer. */
 static void test_edit_hit(void)
@@ -1009,6 +1262,8 @@ int main(void)
     test_edit_ops();
     test_edit_view();
     test_edit_oom();
+    test_view_oom();
+    test_view_edges();
     test_edit_hit();
     test_edit_stable();
     test_pick_animated_bar();

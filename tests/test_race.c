@@ -181,6 +181,10 @@ static void test_view(void)
     CHECK(v.race_snap.state == SN_RACE_RUNNING && v.race_shown);
     CHECK(sn_view_action(&v, SN_ACT_N_DOWN) && v.n == 15);
     CHECK(v.race_snap.state == SN_RACE_STOPPED && v.race_snap.n == 16);
+    /* the message says so (the new network's name alone once hid it) */
+    CHECKF(!v.message_error && strncmp(v.message, "best:15: ", 9) == 0 &&
+               strstr(v.message, "the race on 16 wires is stopped (n changed; C starts one on 15)"),
+           "%s", v.message);
     /* its network, if it found one before it stopped, does not fit 15 wires */
     CHECK(!sn_view_race_load(&v) && v.message_error && size_of(&v) == 56);
     /* cleaned up while a race runs: joined, nothing leaks */

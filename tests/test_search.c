@@ -285,11 +285,39 @@ static void test_cancelled_keeps_best(void)
     sn_network_destroy(best);
 }
 
+/* The measured defaults: mirror pairs for the depth goal on even n and for
+ * the size goal on 12 wires, where the automatic greedy prefix is 10
+ * comparators (5 pairs) instead of n/2. */
+static void test_defaults_12(void)
+{
+    CHECK(sn_search_default_symmetric(12, SN_SEARCH_GOAL_SIZE));
+    CHECK(!sn_search_default_symmetric(11, SN_SEARCH_GOAL_SIZE));
+    CHECK(!sn_search_default_symmetric(14, SN_SEARCH_GOAL_SIZE));
+    CHECK(sn_search_default_symmetric(10, SN_SEARCH_GOAL_DEPTH));
+    CHECK(!sn_search_default_symmetric(9, SN_SEARCH_GOAL_DEPTH));
+    sn_search_options o;
+    sn_search_options_init(&o, 12);
+    CHECK(!o.symmetric);
+    o.iterations = 1;
+    size_t prefix[2];
+    for (int sym = 0; sym < 2; sym++) {
+        o.symmetric = sym;
+        sn_network *best = NULL;
+        sn_search_stats stats;
+        CHECK(sn_search_run(&o, &best, &stats, NULL) == SN_OK && best);
+        prefix[sym] = stats.prefix_size;
+        sn_network_destroy(best);
+    }
+    CHECKF(prefix[0] == 6 && prefix[1] == 10, "greedy prefixes of %zu and %zu", prefix[0],
+           prefix[1]);
+}
+
 int main(void)
 {
     test_bad_options();
     test_optimum();
     test_depth_goal();
+    test_defaults_12();
     test_depth_goal_8();
     test_green_prefix();
     test_prefix_kept();

@@ -232,7 +232,7 @@ static void test_edit_by_clicks(void)
     CHECK(json_is_true(json_object_get(st, "can_undo")));
     json_decref(st);
     /* click on the last comparator (1,2) drawn: it is selected; delete it */
-    CHECK(snw_frame(900, 600, 1) == 0);
+    CHECKF(snw_frame(900, 600, 1) == 0, "frame: %s", snw_error());
     bool clicked = false;
     for (size_t i = 0; i < snw_scene_count() && !clicked; i++) {
         const double *p = prim(i);
@@ -316,6 +316,20 @@ static void test_edit_by_clicks(void)
     snw_pointer(0, x, y3);
     CHECK(snw_pointer(1, x, (y3 + y0) / 2) == 1);
     snw_pointer(1, x, y0);
+    snw_pointer(2, x, y0);
+    st = state();
+    CHECK(int_of(st, "size") == 6);
+    json_decref(st);
+    /* a cancelled press (a second finger: a pinch) adds nothing, and the
+     * release after it is not a click */
+    snw_pointer(0, x, y3);
+    snw_pointer(1, x, y0);
+    CHECK(snw_pointer(3, 0, 0) == 1);
+    CHECK(snw_pointer(3, 0, 0) == 0);
+    CHECK(snw_pointer(2, x, y0) == 0);
+    snw_pointer(0, x, y3); /* a tap on wire 3, cancelled: not the first of a two-click add */
+    snw_pointer(3, 0, 0);
+    snw_pointer(0, x, y0);
     snw_pointer(2, x, y0);
     st = state();
     CHECK(int_of(st, "size") == 6);

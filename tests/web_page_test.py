@@ -20,7 +20,8 @@ page loaded from disk (file://) as a teacher would open it.
   - on a phone (mobile emulation, 390 x 844 at 3x): no text past the
     canvas with the 0-1 panel, structure labels or edit mode on, the
     controls apart, inside the screen and at least 24 px high, hidden
-    values said in the notes line, a lesson's input in the Input control.
+    values said in the notes line, a lesson's input in the Input control,
+    edit mode's rows apart, a pinch zooming.
 
 Every wait is for a condition (WebDriverWait, 60 s), never a fixed sleep.
 Exit 77 (skipped) only when chromium, chromedriver or selenium is missing.
@@ -32,6 +33,10 @@ import sys
 
 from web_driver import WAIT, browser, fail, failures, finish, page, sortnet, tmp
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_actions import PointerActions
+from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -168,6 +173,32 @@ def wires(d):
         if p["kind"] == 0 and p["wire"] >= 0:
             w[int(p["wire"])] = p
     return w
+
+
+def wires_span(d):
+    ys = sorted(p["y0"] for p in wires(d).values())
+    return ys[-1] - ys[0] if ys else 0
+
+
+def pinch(d, fx, fy, d0, d1):
+    """Two touch pointers at (fx, fy) of the canvas (fractions), d0 CSS px
+    above and below it, moved apart to d1 in five steps, then lifted."""
+    c = d.find_element("id", "canvas")
+    r = d.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.width, r.height]", c)
+    x, y = int(r[0] + r[2] * fx), r[1] + r[3] * fy
+    ab = ActionBuilder(d, mouse=PointerInput(interaction.POINTER_TOUCH, "finger1"))
+    f1, f2 = ab.pointer_action, PointerActions(ab.add_pointer_input(interaction.POINTER_TOUCH, "finger2"))
+    f1.move_to_location(x, int(y - d0))
+    f2.move_to_location(x, int(y + d0))
+    f1.pointer_down()
+    f2.pointer_down()
+    for k in range(1, 6):
+        off = d0 + (d1 - d0) * k / 5
+        f1.move_to_location(x, int(y - off))
+        f2.move_to_location(x, int(y + off))
+    f1.pointer_up()
+    f2.pointer_up()
+    ab.perform()
 
 
 def test_edit(d):
@@ -317,7 +348,8 @@ def test_phone(d):
     """The page on a 390 x 844 phone: no text past the canvas (the 0-1 panel's
     caption once ran off), controls apart and large enough to tap, the
     values' absence said in a line, the Input control showing a lesson's
-    given values, edit mode's wires at least 20 px apart."""
+    given values, edit mode's wires at least 20 px apart, a two-finger
+    pinch zooming the drawing."""
     load(d, page("phone", "bitonic:8", "--input", "8,7,6,5,4,3,2,1"))
     if not until(d, "bitonic:8 opens on the phone", lambda s: s.get("n") == 8):
         return
@@ -351,6 +383,16 @@ def test_phone(d):
     notes = d.find_element("id", "notes").text
     if hidden and hidden[0] not in notes:
         fail("phone: the scene hides the values (%r) but the page's line says %r" % (hidden[0], notes))
+    # two fingers pinch the drawing larger (the wheel's zoom), the network unchanged
+    load(d, page("phone-pinch", "bitonic:8"))
+    if until(d, "bitonic:8 opens for the pinch", lambda s: s.get("n") == 8):
+        before = wires_span(d)
+        pinch(d, 0.3, 0.3, 20, 80)
+        after, s = wires_span(d), state(d)
+        if not after > 1.3 * before:
+            fail("phone: a pinch did not zoom: the wires spanned %.0f px, now %.0f" % (before, after))
+        if s["size"] != 24:
+            fail("phone: a pinch changed the network: %s comparators" % s["size"])
     # a lesson that gives its input: the Input control shows those values
     load(d, page("phone-lesson", "--lesson", "02"))
     s = until(d, "lesson 02 opens on the phone", lambda s: s.get("lesson"))

@@ -52,17 +52,17 @@ double sn_app_now(void)
 
 typedef struct app {
     const sn_app_options *opt;
-    sn_group group;                  /* the networks shown (one, or side by side) */
-    sn_frame *frames[SN_GROUP_MAX];  /* frames[i] draws group.view[i] */
-    sn_frame *frame;                 /* frames[0] */
-    sn_lesson *lesson;               /* --lesson, or NULL */
+    sn_group group;                 /* the networks shown (one, or side by side) */
+    sn_frame *frames[SN_GROUP_MAX]; /* frames[i] draws group.view[i] */
+    sn_frame *frame;                /* frames[0] */
+    sn_lesson *lesson;              /* --lesson, or NULL */
     size_t lesson_step;
-    char progress[48];               /* "step 3 of 12" */
-    sn_record *rec;                  /* --record, or NULL */
-    double vtime_ms;                 /* time of the session (virtual when scripted) */
-    sn_sound *sound;                 /* opened when sound is first turned on */
-    bool sound_tried;                /* ... once: no device means silence */
-    size_t heard[SN_GROUP_MAX];      /* step of each view when tones were last queued */
+    char progress[48];          /* "step 3 of 12" */
+    sn_record *rec;             /* --record, or NULL */
+    double vtime_ms;            /* time of the session (virtual when scripted) */
+    sn_sound *sound;            /* opened when sound is first turned on */
+    bool sound_tried;           /* ... once: no device means silence */
+    size_t heard[SN_GROUP_MAX]; /* step of each view when tones were last queued */
     bool scripted;
     SDL_Window *win;
     /* Two ways to the screen. The window's own surface (the default):
@@ -82,9 +82,9 @@ typedef struct app {
     /* mouse */
     bool down, dragging;
     double down_x, down_y, last_x, last_y;
-    bool edit_down;        /* the press began an edit gesture (edit mode) */
-    sn_frame_hit press;    /* where it began */
-    char title[200];       /* the window title shown */
+    bool edit_down;     /* the press began an edit gesture (edit mode) */
+    sn_frame_hit press; /* where it began */
+    char title[200];    /* the window title shown */
     /* stats */
     double *times; /* [2 * cap_times]: wall ms, then this thread's CPU ms, per frame */
     size_t ntimes, cap_times;
@@ -236,8 +236,8 @@ static void draw(app *a)
     size_t nd = 0;
     /* the texture path uploads everything anyway; a fresh surface needs all */
     bool partial = a->use_wsurf && a->drawn_once;
-    sn_status st = sn_frame_draw_group(a->frames, &a->group, lesson_extra(a, &x), cr, a->dw,
-                                       a->dh, a->scale, partial ? dirty : NULL, &nd);
+    sn_status st = sn_frame_draw_group(a->frames, &a->group, lesson_extra(a, &x), cr, a->dw, a->dh,
+                                       a->scale, partial ? dirty : NULL, &nd);
     a->drawn_once = true;
     cairo_destroy(cr);
     if (st != SN_OK && a->frames_drawn == 0)
@@ -274,22 +274,33 @@ static void draw(app *a)
 }
 
 /* Write the current surface as PNG to path through a temporary name. */
+/* An existing target that is not a regular file or a folder (a device
+ * such as /dev/null, a FIFO) is written in place: a temporary renamed
+ * over it would replace it (as root, even /dev/null). */
+static bool in_place(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode);
+}
+
 static bool write_png(app *a, const char *path, char *why, size_t cap)
 {
     char tmp[4200];
+    bool direct = in_place(path);
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)SDL_GetTicks());
     errno = 0;
-    cairo_status_t cs = cairo_surface_write_to_png(a->surf, tmp);
+    cairo_status_t cs = cairo_surface_write_to_png(a->surf, direct ? path : tmp);
     if (cs != CAIRO_STATUS_SUCCESS) {
         /* cairo says only "error while writing to output stream": the
          * cause is in errno (a folder that does not exist, a full disk) */
         int e = errno;
-        remove(tmp);
+        if (!direct)
+            remove(tmp);
         snprintf(why, cap, "%s",
                  cs == CAIRO_STATUS_WRITE_ERROR && e ? strerror(e) : cairo_status_to_string(cs));
         return false;
     }
-    if (rename(tmp, path) != 0) {
+    if (!direct && rename(tmp, path) != 0) {
         snprintf(why, cap, "%s", strerror(errno));
         remove(tmp);
         return false;
@@ -345,12 +356,18 @@ static void do_requests(app *a)
         sn_diag d;
         sn_diag_clear(&d);
         sn_status st = sn_frame_save_svg(a->frame, v, tmp, &d);
-        if (st == SN_OK && rename(tmp, path) == 0) {
+        if (st == SN_OK && rename(tmp, path) != 0)
+            st = sn_diag_set(&d, SN_EIO, 0, 0, "%s: %s", tmp, strerror(errno));
+        if (st == SN_OK) {
             sn_view_message(v, false, "saved diagram %s", path);
         } else {
             remove(tmp);
-            sn_view_message(v, true, "could not save %s: %s", path,
-                            d.text[0] ? d.text : sn_status_str(st));
+            /* the cause, without the temporary's name before it */
+            size_t tl = strlen(tmp);
+            const char *why = d.text[0] ? d.text : sn_status_str(st);
+            if (strncmp(why, tmp, tl) == 0 && strncmp(why + tl, ": ", 2) == 0)
+                why += tl + 2;
+            sn_view_message(v, true, "could not save %s: %s", path, why);
         }
     }
     if (r & SN_REQ_FULLSCREEN) {
@@ -465,8 +482,8 @@ static void edit_motion(app *a, double x, double y)
         const sn_comparator *c =
             sn_network_layer(v->hist[v->hist_pos], (size_t)a->press.layer, &count);
         if ((size_t)a->press.index < count) {
-            v->preview = (sn_view_preview){true, true, c[a->press.index].a,
-                                              c[a->press.index].b, h.x};
+            v->preview =
+                (sn_view_preview){true, true, c[a->press.index].a, c[a->press.index].b, h.x};
         }
     } else if (a->press.wire_hit && h.wire != a->press.wire) {
         v->preview = (sn_view_preview){true, false, a->press.wire, h.wire, a->press.x};
@@ -697,11 +714,11 @@ static double script_event(app *a, const sn_script_event *ev)
         else
             drag(a, ev->dx, ev->dy);
         return 0;
-    case SN_SCRIPT_ADD:
-        sn_view_edit_add(v, (uint32_t)ev->i, (uint32_t)ev->j, ev->k);
-        return 0;
+    case SN_SCRIPT_ADD: sn_view_edit_add(v, (uint32_t)ev->i, (uint32_t)ev->j, ev->k); return 0;
     case SN_SCRIPT_DEL: sn_view_edit_delete(v, (size_t)ev->i, (size_t)ev->j); return 0;
-    case SN_SCRIPT_MOVE: sn_view_edit_move(v, (size_t)ev->i, (size_t)ev->j, (size_t)ev->k); return 0;
+    case SN_SCRIPT_MOVE:
+        sn_view_edit_move(v, (size_t)ev->i, (size_t)ev->j, (size_t)ev->k);
+        return 0;
     case SN_SCRIPT_SELECT: sn_view_edit_select(v, ev->i, ev->j); return 0;
     case SN_SCRIPT_SAVE: sn_view_save(v, ev->path); return 0;
     case SN_SCRIPT_RACE:
@@ -755,31 +772,27 @@ static int cmp_double(const void *x, const void *y)
     return (p > q) - (p < q);
 }
 
+/* (a->ntimes > 0: the caller prints nothing without a frame) */
 static void print_stats(app *a)
 {
-    if (a->ntimes == 0) {
-        fprintf(stderr, "sortnet: view: no frames drawn\n");
-        return;
-    }
     size_t n = a->ntimes;
     double *wall = a->times, *cpu = a->times + a->cap_times;
     qsort(wall, n, sizeof *wall, cmp_double);
     qsort(cpu, n, sizeof *cpu, cmp_double);
 #define PCT(t, q) t[(size_t)((q) * (double)(n - 1) + 0.5)]
     printf("frames: %zu at %dx%d px (%s, %s)\n", n, a->dw, a->dh,
-           a->use_wsurf ? "window surface" : "renderer texture",
-           a->vsync ? "vsync" : "unpaced");
+           a->use_wsurf ? "window surface" : "renderer texture", a->vsync ? "vsync" : "unpaced");
     printf("frame ms: p50 %.2f  p90 %.2f  p99 %.2f  max %.2f\n", PCT(wall, 0.5), PCT(wall, 0.9),
            PCT(wall, 0.99), wall[n - 1]);
-    printf("frame cpu ms: p50 %.2f  p90 %.2f  p99 %.2f  max %.2f\n", PCT(cpu, 0.5),
-           PCT(cpu, 0.9), PCT(cpu, 0.99), cpu[n - 1]);
+    printf("frame cpu ms: p50 %.2f  p90 %.2f  p99 %.2f  max %.2f\n", PCT(cpu, 0.5), PCT(cpu, 0.9),
+           PCT(cpu, 0.99), cpu[n - 1]);
     printf("start to first frame: %.1f ms\n", a->first_frame_s * 1000);
 #undef PCT
 }
 
 /* Edit mode's part of --dump-state: the verdict and the network itself,
  * one bracket layer after another on one line. */
-static void dump_edit(FILE *f, const sn_view *v)
+static bool dump_edit(FILE *f, const sn_view *v)
 {
     char buf[256];
     fprintf(f, "edit: %s\nunsaved: %s\n", v->edit ? "on" : "off",
@@ -790,7 +803,7 @@ static void dump_edit(FILE *f, const sn_view *v)
     fprintf(f, "verdict: %s\n", buf[0] ? buf : "-");
     fprintf(f, "counterexample: %s\n",
             v->edit && v->verdict == SN_VERDICT_FAILS && v->verdict_net == v->net_id ? v->cex
-                                                                                    : "-");
+                                                                                     : "-");
     fprintf(f, "redundant: ");
     size_t shown = 0;
     for (size_t i = 0; v->edit && v->verdict_net == v->net_id && i < v->redundant_count; i++)
@@ -812,7 +825,7 @@ static void dump_edit(FILE *f, const sn_view *v)
     fprintf(f, "net:");
     if (v->cmp_before[v->layers] > DUMP_MAX_CMP) {
         fprintf(f, " (%zu comparators: too many to list)\n", v->cmp_before[v->layers]);
-        return;
+        return true;
     }
     sn_comparator *c = NULL;
     size_t cap = 0;
@@ -821,11 +834,9 @@ static void dump_edit(FILE *f, const sn_view *v)
         if (count > cap) {
             sn_free(c);
             c = sn_calloc(count, sizeof *c);
-            cap = c ? count : 0;
-            if (!c) {
-                fprintf(f, " (out of memory)");
-                break;
-            }
+            if (!c)
+                return false; /* out of memory: no state that lacks the network */
+            cap = count;
         }
         sn_schedule_layer_pairs(v->sched, k, c, count);
         fprintf(f, " [");
@@ -835,16 +846,20 @@ static void dump_edit(FILE *f, const sn_view *v)
     }
     sn_free(c);
     fprintf(f, "\n");
+    return true;
 }
 
-static bool dump_state(app *a, const char *path)
+/* 0, or why the state could not be written (an errno; ENOMEM: out of
+ * memory). */
+static int dump_state(app *a, const char *path)
 {
     /* like every output: a temporary beside it, renamed when complete */
     char tmp[4200];
+    bool direct = in_place(path);
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(tmp, "w");
+    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(direct ? path : tmp, "w");
     if (!f)
-        return false;
+        return errno ? errno : EIO;
     const sn_view *v = main_view(a);
     char buf[128];
     fprintf(f, "network: %s\nn: %u\nlayers: %zu\nstep: %zu\n", v->name, v->n, v->layers, v->step);
@@ -856,23 +871,35 @@ static bool dump_state(app *a, const char *path)
         sn_key_format(v->type, vals[i], buf, sizeof buf);
         fprintf(f, "%s%s", i ? "," : "", buf);
     }
-    fprintf(f, "\nfollow: %ld\nzoom: %g\nplaying: %d\nhelp: %d\ntheme: %s\n", v->follow, v->zoom,
-            v->playing || a->group.playing, v->help, sn_theme_get(v->theme)->name);
+    fprintf(f, "\nfollow: %ld\nzoom: %g\npan: %.3g,%.3g\nplaying: %d\nhelp: %d\ntheme: %s\n",
+            v->follow, v->zoom, v->pan_x, v->pan_y, v->playing || a->group.playing, v->help,
+            sn_theme_get(v->theme)->name);
     fprintf(f, "message: %s%s\n", v->message_error ? "error: " : "", v->message);
     fprintf(f, "result: %s\n",
-            v->step < v->layers ? "-" : sn_view_output_sorted(v, NULL) ? "sorted" : "NOT sorted");
+            v->step < v->layers              ? "-"
+            : sn_view_output_sorted(v, NULL) ? "sorted"
+                                             : "NOT sorted");
     fprintf(f, "font_scale: %g\nsound: %s\n", v->font_scale, v->sound ? "on" : "off");
     size_t queued, dropped;
     sn_sound_counts(a->sound, &queued, &dropped);
     fprintf(f, "sound_device: %s\ntones: %zu queued, %zu dropped\n",
-            a->sound ? "open" : a->sound_tried ? "none" : "-", queued, dropped);
+            a->sound         ? "open"
+            : a->sound_tried ? "none"
+                             : "-",
+            queued, dropped);
+    if (a->headless)
+        fprintf(f, "window: none\n");
+    else
+        fprintf(f, "window: %dx%d px%s\n", a->dw, a->dh, a->fullscreen ? ", full screen" : "");
     fprintf(f, "networks: %zu\n", a->group.count);
     /* the others side by side: network, step, result and values on one line */
     for (size_t i = 1; i < a->group.count; i++) {
         const sn_view *w = &a->group.view[i];
         fprintf(f, "view%zu: %s step %zu of %zu, %zu swaps, %s, values ", i + 1, w->name, w->step,
                 w->layers, w->swap_before[w->step],
-                w->step < w->layers ? "-" : sn_view_output_sorted(w, NULL) ? "sorted" : "NOT sorted");
+                w->step < w->layers              ? "-"
+                : sn_view_output_sorted(w, NULL) ? "sorted"
+                                                 : "NOT sorted");
         const uint32_t *wv = sn_view_values(w);
         for (uint32_t k = 0; k < w->n; k++) {
             sn_key_format(w->type, wv[k], buf, sizeof buf);
@@ -883,17 +910,19 @@ static bool dump_state(app *a, const char *path)
     if (a->lesson)
         fprintf(f, "lesson_step: %zu of %zu\nlesson_title: %s\n", a->lesson_step + 1,
                 a->lesson->count, a->lesson->steps[a->lesson_step].title);
-    dump_edit(f, v);
-    bool ok = !ferror(f);
+    int e = dump_edit(f, v) ? 0 : ENOMEM;
+    errno = 0;
+    if (fflush(f) != 0 || ferror(f))
+        e = e ? e : errno ? errno : EIO;
     if (f != stdout) {
-        ok = fclose(f) == 0 && ok;
-        ok = ok && rename(tmp, path) == 0;
-        if (!ok)
+        if (fclose(f) != 0 && !e)
+            e = errno ? errno : EIO;
+        if (!e && !direct && rename(tmp, path) != 0)
+            e = errno;
+        if (e && !direct)
             remove(tmp);
-    } else {
-        fflush(f);
     }
-    return ok;
+    return e;
 }
 
 /* ---- the loop */
@@ -1045,8 +1074,9 @@ static int loop(app *a)
     if (o->script) {
         sn_diag d;
         sn_diag_clear(&d);
-        if (sn_script_parse(o->script, &script, &nscript, &d) != SN_OK)
-            return fail(2, "--script: %s", d.text);
+        sn_status st = sn_script_parse(o->script, &script, &nscript, &d);
+        if (st != SN_OK)
+            return fail(st == SN_ENOMEM ? 5 : 2, "--script: %s", d.text);
     }
     a->scripted = o->script || o->screenshot;
     double wait_ms = 0, settle_ms = 0;
@@ -1128,7 +1158,7 @@ static int start_views(app *a)
     if (st != SN_OK) {
         fprintf(stderr, "sortnet: %s%s\n", o->lesson && !strchr(d.text, ':') ? "--lesson: " : "",
                 d.text[0] ? d.text : sn_status_str(st));
-        return st == SN_ENOMEM ? 1 : 2;
+        return st == SN_ENOMEM ? 5 : 2; /* as every command: out of memory is exit 5 */
     }
     for (size_t i = 0; i < a->group.count; i++) {
         sn_view *v = &a->group.view[i];
@@ -1153,16 +1183,17 @@ static int start_record(app *a)
     for (uint32_t i = 0; i < n && nk < 128; i++)
         keep[nk++] = sn_palette_rank(n > 1 ? (double)i / (n - 1) : 0);
     const sn_theme *th = sn_theme_get(main_view(a)->theme);
-    sn_rgb fixed[] = {th->background, th->band, th->stage, th->wire, th->comparator, th->text,
-                      th->swap, th->noswap, th->highlight, th->step,
-                      {0.75, 0.1, 0.05}, {0.1, 0.5, 0.15}, {0, 0, 0}, {1, 1, 1}};
+    sn_rgb fixed[] = {th->background, th->band, th->stage,         th->wire,
+                      th->comparator, th->text, th->swap,          th->noswap,
+                      th->highlight,  th->step, {0.75, 0.1, 0.05}, {0.1, 0.5, 0.15},
+                      {0, 0, 0},      {1, 1, 1}};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         keep[nk++] = fixed[i];
     sn_diag d;
     sn_diag_clear(&d);
     sn_status st = sn_record_open(o->record, a->dw, a->dh, keep, nk, &a->rec, &d);
     if (st != SN_OK)
-        return fail(st == SN_EUNSUPPORTED ? 3 : 2, "--record: %s", d.text);
+        return fail(st == SN_EUNSUPPORTED ? 3 : st == SN_ENOMEM ? 5 : 2, "--record: %s", d.text);
     return 0;
 }
 
@@ -1220,7 +1251,7 @@ int sn_app_run(const sn_app_options *o)
     }
     for (size_t i = 0; i < SN_GROUP_MAX; i++)
         if (!(a.frames[i] = sn_frame_create()))
-            rc = fail(1, "out of memory");
+            rc = fail(5, "out of memory");
     a.frame = a.frames[0];
     a.headless = rc == 0 && !display_available() && shows_nothing(o);
     if (rc == 0 && !a.headless)
@@ -1231,9 +1262,10 @@ int sn_app_run(const sn_app_options *o)
         rc = loop(&a);
     stop_record(&a, &rc);
     /* the state of a failed script too: it shows where it stopped */
-    if ((rc == 0 || a.script_failed) && o->dump_state && !dump_state(&a, o->dump_state) && rc == 0)
-        rc =
-            fail(2, "--dump-state %s: %s", o->dump_state, errno ? strerror(errno) : "cannot write");
+    int e = (rc == 0 || a.script_failed) && o->dump_state ? dump_state(&a, o->dump_state) : 0;
+    if (e && rc == 0)
+        rc = fail(e == ENOMEM ? 5 : 2, "--dump-state %s: %s", o->dump_state,
+                  e == ENOMEM ? "out of memory" : strerror(e));
     /* a script that edits must say what becomes of the edits */
     if (rc == 0 && (o->script || o->screenshot) && sn_view_unsaved(main_view(&a)) && !o->discard)
         rc = fail(2,

@@ -1,6 +1,9 @@
 /* dist_frame.c - the window's dist view, its picture: the merge-split
  * picture (render/dist_scene.h) of the view's network at the view's step,
- * fitted to the network and bars panes, above the view's status line. The
+ * fitted to the network and bars panes, above the view's status line;
+ * where the whole picture's text would fall below the window's floor, its
+ * rows close up and then only the columns that fit are shown, up to the
+ * current step's. The
  * blocks are computed again for every frame: P * K keys over the layers, a
  * few microseconds, and always those of the view's current network and
  * seed. */
@@ -30,12 +33,72 @@ static void title_of(const sn_view *v, const sn_dist_blocks *b, char *buf, size_
         snprintf(buf + at, cap - at, ": sorted");
 }
 
-/* The picture of v at scale z with its top-left corner at (x, y). */
-static sn_status picture(const sn_view *v, const sn_dist_blocks *b, sn_scene *sc, double z,
-                         double x, double y, const char *title)
+/* The picture of v with fitting fit (NULL: none) at scale z with its
+ * top-left corner at (x, y). */
+static sn_status picture(const sn_view *v, const sn_dist_blocks *b, sn_scene *sc,
+                         const sn_dist_fit *fit, double z, double x, double y, const char *title)
 {
     sn_dist_scene_opts o = {v->step, true, z, title};
-    return sn_dist_scene(sc, v->sched, b, sn_frame_theme(v), &o, x, y);
+    return sn_dist_scene_fit(sc, v->sched, b, sn_frame_theme(v), &o, fit, x, y);
+}
+
+/* The scale that fits the picture into pw x ph (up to three times s);
+ * *w, *h: its size drawn at that scale (each part is rounded at the
+ * scale it is drawn at, so that differs a little from the size at scale 1
+ * times the scale). */
+static double fit_scale(const sn_view *v, const sn_dist_blocks *b, const sn_dist_scene_opts *o,
+                        const sn_dist_fit *fit, double pw, double ph, double s, double *w,
+                        double *h)
+{
+    sn_dist_scene_opts oz = *o;
+    oz.scale = 1;
+    sn_dist_scene_size_fit(v->sched, b, &oz, fit, w, h);
+    double z = fmin(3.0 * s, fmin(pw / *w, ph / *h));
+    for (int i = 0; i < 8; i++) {
+        oz.scale = z;
+        sn_dist_scene_size_fit(v->sched, b, &oz, fit, w, h);
+        if (*w <= pw && *h <= ph)
+            break;
+        z *= fmin(pw / *w, ph / *h) * 0.999;
+    }
+    return z;
+}
+
+/* The fitting that keeps the text at the window's floor where the whole
+ * picture would put it below: first the rows closer together, then only
+ * as many columns as fit, ending with the current step's (the columns
+ * before it show what the step changed). The legend is as large as the
+ * values. Returns the scale; *w, *h: the size drawn. */
+static double fit_window(const sn_view *v, const sn_dist_blocks *b, const sn_dist_scene_opts *o,
+                         sn_dist_fit *fit, double pw, double ph, double s, double floor_px,
+                         double *w, double *h)
+{
+    *fit = (sn_dist_fit){0, 0, false, 1};
+    double z = fit_scale(v, b, o, fit, pw, ph, s, w, h);
+    if (z * SN_DIST_FONT >= floor_px)
+        return z;
+    fit->tight = true;
+    z = fit_scale(v, b, o, fit, pw, ph, s, w, h);
+    if (z * SN_DIST_FONT >= floor_px)
+        return z;
+    sn_dist_scene_opts oz = *o;
+    oz.scale = floor_px / SN_DIST_FONT; /* the text at the floor */
+    size_t ncols = b->layers + 2, cur = (v->step < b->layers ? v->step : b->layers) + 1;
+    double wf = 0, hf = 0;
+    for (size_t cols = ncols - 1; cols >= 1; cols--) {
+        fit->cols = cols;
+        fit->first_col = cur + 1 > cols ? cur + 1 - cols : 0;
+        sn_dist_scene_size_fit(v->sched, b, &oz, fit, &wf, &hf);
+        if (wf <= pw || cols == 1)
+            break;
+    }
+    z = fit_scale(v, b, o, fit, pw, ph, s, w, h);
+    if (z < oz.scale && wf <= pw && hf <= ph) { /* what rounding took off */
+        *w = wf;
+        *h = hf;
+        return oz.scale;
+    }
+    return z;
 }
 
 sn_status sn_dist_view_scene(sn_frame *f, const sn_view *v, sn_box area, double win_h, double s,
@@ -54,13 +117,13 @@ sn_status sn_dist_view_scene(sn_frame *f, const sn_view *v, sn_box area, double 
         char title[256];
         title_of(v, &b, title, sizeof title);
         sn_dist_scene_opts o = {v->step, true, 1, title};
+        sn_dist_fit how;
         double w, h;
-        sn_dist_scene_size(v->sched, &b, &o, &w, &h);
         /* as large as the panes allow (up to three times), centred */
-        double z = w > 0 && h > 0 ? fmin(3.0 * s, fmin((x1 - x0) / w, (y1 - y0) / h)) : 1;
-        double ox = x0 + round(((x1 - x0) - w * z) / 2), oy = y0 + round(((y1 - y0) - h * z) / 2);
+        double z = fit_window(v, &b, &o, &how, x1 - x0, y1 - y0, s, p.floor, &w, &h);
+        double ox = x0 + round(((x1 - x0) - w) / 2), oy = y0 + round(((y1 - y0) - h) / 2);
         sn_scene_clip_push(sc, (sn_rect){x0, y0, x1 - x0, y1 - y0}, SN_ROLE_PANEL);
-        rs = picture(v, &b, sc, z, ox, oy, title);
+        rs = picture(v, &b, sc, &how, z, ox, oy, title);
         sn_scene_clip_pop(sc);
         if (z * SN_DIST_FONT < p.floor)
             sn_scene_note(sc, SN_NOTE_INFO, z * SN_DIST_FONT,
@@ -88,7 +151,7 @@ sn_status sn_dist_view_picture(const sn_view *v, sn_scene *sc)
     double w, h;
     sn_dist_scene_size(v->sched, &b, &o, &w, &h);
     sn_scene_reset(sc, w, h);
-    rs = picture(v, &b, sc, 1, 0, 0, title);
+    rs = picture(v, &b, sc, NULL, 1, 0, 0, title);
     sn_dist_blocks_free(&b);
     return rs;
 }

@@ -13,7 +13,8 @@
 #include "frame.h"
 #include "frame_impl.h"
 
-#include <cairo-svg.h> /* for: cairo_svg_surface_create */
+#include <cairo-svg.h> /* for: cairo_svg_surface_create_for_stream */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -335,6 +336,56 @@ sn_status sn_frame_draw(sn_frame *f, const sn_view *v, cairo_t *cr, double w, do
     return rs;
 }
 
+/* ---- SVG files: written through a stream of ours, so that a failure
+ * names its cause (cairo's own file says only "error while writing") */
+
+typedef struct svg_file {
+    FILE *f;
+    int err; /* errno of the first failed write */
+} svg_file;
+
+static cairo_status_t svg_write(void *closure, const unsigned char *data, unsigned int len)
+{
+    svg_file *o = closure;
+    errno = 0;
+    if (fwrite(data, 1, len, o->f) == len)
+        return CAIRO_STATUS_SUCCESS;
+    if (!o->err)
+        o->err = errno ? errno : EIO;
+    return CAIRO_STATUS_WRITE_ERROR;
+}
+
+/* An SVG surface writing to path (*out), or the cause in diag. */
+static sn_status svg_open(const char *path, double w, double h, svg_file *o, cairo_surface_t **out,
+                          sn_diag *diag)
+{
+    *out = NULL;
+    o->err = 0;
+    o->f = fopen(path, "wb");
+    if (!o->f)
+        return sn_diag_set(diag, SN_EIO, 0, 0, "%s: %s", path, strerror(errno));
+    /* a surface in an error state (no memory) draws nothing and says so
+     * at svg_close */
+    *out = cairo_svg_surface_create_for_stream(svg_write, o, w, h);
+    return SN_OK;
+}
+
+/* Finish the file of svg_open; SN_EIO with the cause in diag. */
+static sn_status svg_close(cairo_surface_t *s, svg_file *o, const char *path, sn_diag *diag)
+{
+    cairo_surface_finish(s);
+    cairo_status_t cs = cairo_surface_status(s);
+    cairo_surface_destroy(s);
+    errno = 0;
+    if (fclose(o->f) != 0 && !o->err)
+        o->err = errno ? errno : EIO;
+    if (o->err)
+        return sn_diag_set(diag, SN_EIO, 0, 0, "%s: %s", path, strerror(o->err));
+    if (cs != CAIRO_STATUS_SUCCESS)
+        return sn_diag_set(diag, SN_EIO, 0, 0, "%s: %s", path, cairo_status_to_string(cs));
+    return SN_OK;
+}
+
 /* The dist view's picture (dist_view.h) as an SVG file. */
 static sn_status save_dist_svg(const sn_view *v, const char *path, sn_diag *diag)
 {
@@ -346,17 +397,19 @@ static sn_status save_dist_svg(const sn_view *v, const char *path, sn_diag *diag
     }
     double w, h;
     sn_scene_size(sc, &w, &h);
-    cairo_surface_t *s = cairo_svg_surface_create(path, w, h);
+    svg_file o;
+    cairo_surface_t *s;
+    rs = svg_open(path, w, h, &o, &s, diag);
+    if (rs != SN_OK) {
+        sn_scene_destroy(sc);
+        return rs;
+    }
     cairo_t *cr = cairo_create(s);
     rs = sn_scene_paint(sc, cr, NULL);
     cairo_destroy(cr);
-    cairo_surface_finish(s);
-    cairo_status_t cs = cairo_surface_status(s);
-    cairo_surface_destroy(s);
     sn_scene_destroy(sc);
-    if (cs != CAIRO_STATUS_SUCCESS)
-        return sn_diag_set(diag, SN_EIO, 0, 0, "%s: %s", path, cairo_status_to_string(cs));
-    return rs;
+    sn_status cs = svg_close(s, &o, path, diag);
+    return cs != SN_OK ? cs : rs;
 }
 
 sn_status sn_frame_save_svg(sn_frame *f, const sn_view *v, const char *path, sn_diag *diag)
@@ -366,21 +419,17 @@ sn_status sn_frame_save_svg(sn_frame *f, const sn_view *v, const char *path, sn_
     const sn_layout *lo = sn_frame_layout(f, v, diag);
     if (!lo)
         return SN_ENOMEM;
-    cairo_surface_t *s = cairo_svg_surface_create(path, lo->width, lo->height);
-    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
-        cairo_surface_destroy(s);
-        return sn_diag_set(diag, SN_EIO, 0, 0, "%s: cannot create the SVG file", path);
-    }
+    svg_file o;
+    cairo_surface_t *s;
+    sn_status os = svg_open(path, lo->width, lo->height, &o, &s, diag);
+    if (os != SN_OK)
+        return os;
     cairo_t *cr = cairo_create(s);
     sn_draw_state st;
     uint32_t sel[2];
     sn_frame_diagram_state(f, v, lo, true, &st, sel);
     sn_status rs = sn_draw(cr, lo, sn_frame_theme(v), &st, NULL);
     cairo_destroy(cr);
-    cairo_surface_finish(s);
-    cairo_status_t cs = cairo_surface_status(s);
-    cairo_surface_destroy(s);
-    if (cs != CAIRO_STATUS_SUCCESS)
-        return sn_diag_set(diag, SN_EIO, 0, 0, "%s: %s", path, cairo_status_to_string(cs));
-    return rs;
+    sn_status cs = svg_close(s, &o, path, diag);
+    return cs != SN_OK ? cs : rs;
 }

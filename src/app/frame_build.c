@@ -161,6 +161,7 @@ static void fit_layout(sn_frame *f, const sn_view *v, const sn_panes *p, double 
             f->edit_rows = want_rows;
             f->edit_n = 0; /* the text or the rows changed the layout: fit it again */
         }
+        layout_for(f, v, 0, 0, f->edit_font); /* the passes ran out: the last one's */
         return;
     }
     f->edit_font = 0;

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h> // for: open (the GIF with the mode of every output)
 #include <math.h>
+#include <signal.h> // for: signal (SIGPIPE: an ffmpeg that stops reading)
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,8 @@ struct sn_record {
     double written_cs; /* centiseconds written so far (delays add up exactly) */
     /* video */
     FILE *pipe;
+    void (*old_sigpipe)(int); /* restored at release (when sigpipe_set) */
+    bool sigpipe_set;
     double written_frames;
 };
 
@@ -160,10 +163,16 @@ static sn_status write_dir(sn_record *r, double dur_ms, sn_diag *d)
     snprintf(path, sizeof path, "%s/%s", r->path, name);
     cairo_surface_t *s = cairo_image_surface_create_for_data(
         (unsigned char *)r->pend, CAIRO_FORMAT_RGB24, r->w, r->h, r->w * 4);
+    errno = 0;
     cairo_status_t cs = cairo_surface_write_to_png(s, path);
+    int e = errno; /* cairo says only "error while writing": errno says why */
     cairo_surface_destroy(s);
-    if (cs != CAIRO_STATUS_SUCCESS)
-        return sn_diag_set(d, SN_EIO, 0, 0, "%s: %s", path, cairo_status_to_string(cs));
+    if (cs != CAIRO_STATUS_SUCCESS) {
+        remove(path); /* no frame cut short */
+        return sn_diag_set(d, SN_EIO, 0, 0, "%s: %s", path,
+                           cs == CAIRO_STATUS_WRITE_ERROR && e ? strerror(e)
+                                                               : cairo_status_to_string(cs));
+    }
     errno = 0;
     fprintf(r->concat, "file '%s'\nduration %.4f\n", name, fmax(dur_ms, 0) / 1000.0);
     fflush(r->concat);
@@ -187,10 +196,14 @@ static sn_status write_video(sn_record *r, double end_ms, sn_diag *d)
 }
 
 #ifdef SN_HAVE_GIF
+/* giflib's error; for a failed write the cause (errno, cleared before
+ * the giflib calls), which its text only guesses at ("disk full?"). */
 static sn_status gif_error(sn_record *r, sn_diag *d)
 {
-    return sn_diag_set(d, SN_EIO, 0, 0, "%s: giflib: %s", r->path,
-                       GifErrorString(r->gif ? r->gif->Error : 0));
+    int e = errno, code = r->gif ? r->gif->Error : 0;
+    if ((code == E_GIF_ERR_WRITE_FAILED || code == E_GIF_ERR_DISK_IS_FULL) && e)
+        return sn_diag_set(d, SN_EIO, 0, 0, "%s: %s", r->path, strerror(e));
+    return sn_diag_set(d, SN_EIO, 0, 0, "%s: giflib: %s", r->path, GifErrorString(code));
 }
 
 static sn_status write_gif(sn_record *r, double end_ms, sn_diag *d)
@@ -232,6 +245,7 @@ static sn_status write_gif(sn_record *r, double end_ms, sn_diag *d)
     GifByteType ext[4];
     EGifGCBToExtension(&gcb, ext);
     int w = x1 - x0 + 1, h = y1 - y0 + 1;
+    errno = 0;
     if (EGifPutExtension(r->gif, GRAPHICS_EXT_FUNC_CODE, 4, ext) == GIF_ERROR ||
         EGifPutImageDesc(r->gif, x0, y0, w, h, false, NULL) == GIF_ERROR)
         return gif_error(r, d);
@@ -286,6 +300,7 @@ static sn_status open_gif(sn_record *r, const sn_rgb *keep, size_t nkeep, sn_dia
     if (!cmap)
         return sn_diag_set(d, SN_ENOMEM, 0, 0, "%s: out of memory for the GIF", r->path);
     EGifSetGifVersion(r->gif, true);
+    errno = 0;
     int rc = EGifPutScreenDesc(r->gif, r->w, r->h, 8, 0, cmap);
     GifFreeMapObject(cmap);
     /* loop forever (the NETSCAPE2.0 application extension) */
@@ -346,6 +361,10 @@ static sn_status open_video(sn_record *r, sn_diag *d)
              r->tmp);
     if (strchr(r->tmp, '\''))
         return sn_diag_set(d, SN_EINVAL, 0, 0, "%s: a video name may not contain '", r->path);
+    /* an ffmpeg that exits early must fail the write ("stopped reading
+     * frames"), not kill the window with SIGPIPE */
+    r->old_sigpipe = signal(SIGPIPE, SIG_IGN);
+    r->sigpipe_set = true;
     r->pipe = popen(cmd, "w");
     if (!r->pipe)
         return sn_diag_set(d, SN_EIO, 0, 0, "%s: cannot start ffmpeg: %s", r->path,
@@ -436,6 +455,8 @@ static void release(sn_record *r)
         fclose(r->concat);
     if (r->pipe)
         pclose(r->pipe);
+    if (r->sigpipe_set)
+        signal(SIGPIPE, r->old_sigpipe);
 #ifdef SN_HAVE_GIF
     if (r->gif) {
         int err;
@@ -458,6 +479,7 @@ sn_status sn_record_close(sn_record *r, double t_ms, size_t *frames, sn_diag *di
     if (frames)
         *frames = r->frames;
     int rc = 0;
+    errno = 0; /* the cause of a failed close (a full disk) */
     if (r->kind == SN_RECORD_DIR && r->concat) {
         /* ffmpeg's concat demuxer needs the last file again to honour the
          * last duration */
@@ -472,13 +494,18 @@ sn_status sn_record_close(sn_record *r, double t_ms, size_t *frames, sn_diag *di
         r->gif = NULL;
     }
 #endif
+    int e = errno;
     if (r->kind == SN_RECORD_VIDEO && r->pipe) {
         rc = pclose(r->pipe);
         r->pipe = NULL;
+        e = 0; /* ffmpeg's own message says why */
     }
     if (st == SN_OK && rc != 0)
-        st = sn_diag_set(diag, SN_EIO, 0, 0, "%s: could not finish the recording%s", r->path,
-                         r->kind == SN_RECORD_VIDEO ? " (ffmpeg failed)" : "");
+        st = sn_diag_set(diag, SN_EIO, 0, 0, "%s: could not finish the recording%s%s", r->path,
+                         r->kind == SN_RECORD_VIDEO ? " (ffmpeg failed)"
+                         : e                        ? ": "
+                                                    : "",
+                         r->kind != SN_RECORD_VIDEO && e ? strerror(e) : "");
     if (st == SN_OK && r->kind != SN_RECORD_DIR && rename(r->tmp, r->path) != 0)
         st = sn_diag_set(diag, SN_EIO, 0, 0, "%s: %s", r->path, strerror(errno));
     if (st != SN_OK && r->kind != SN_RECORD_DIR)

@@ -397,9 +397,11 @@ static bool generate(sn_view *v, sn_algo algo, uint32_t n)
                         d.text[0] ? d.text : sn_status_str(st));
         return false;
     }
+    unsigned long seq = v->message_seq;
     if (!set_schedule(v, s, false))
         return false;
-    sn_view_message(v, false, "%s", v->name);
+    if (v->message_seq == seq) /* else a stopped race said so, naming the network */
+        sn_view_message(v, false, "%s", v->name);
     return true;
 }
 
@@ -416,9 +418,11 @@ static bool load_named(sn_view *v, const char *spec)
         sn_view_message(v, true, "%s", d.text[0] ? d.text : sn_status_str(st));
         return false;
     }
+    unsigned long seq = v->message_seq;
     if (!set_schedule(v, s, false))
         return false;
-    sn_view_message(v, false, "%s", v->name);
+    if (v->message_seq == seq) /* else a stopped race said so, naming the network */
+        sn_view_message(v, false, "%s", v->name);
     return true;
 }
 
@@ -464,9 +468,11 @@ static bool reload(sn_view *v)
                         d.text[0] ? d.text : sn_status_str(st));
         return false;
     }
+    unsigned long seq = v->message_seq;
     if (!set_schedule(v, s, false))
         return false;
-    sn_view_message(v, false, "reloaded %s", v->file);
+    if (v->message_seq == seq) /* else a stopped race said so, naming the network */
+        sn_view_message(v, false, "reloaded %s", v->file);
     return true;
 }
 
@@ -731,10 +737,12 @@ static bool show_version(sn_view *v)
     sn_schedule *s = NULL;
     char name[sizeof v->name];
     snprintf(name, sizeof name, "%s", v->name);
-    if (!copy || sn_network_set_name(copy, name) != SN_OK ||
-        sn_schedule_from_network(copy, &s) != SN_OK) {
-        if (!s)
-            sn_network_destroy(copy);
+    if (!copy || sn_network_set_name(copy, name) != SN_OK) {
+        sn_network_destroy(copy);
+        sn_view_message(v, true, "edit: out of memory");
+        return false;
+    }
+    if (sn_schedule_from_network(copy, &s) != SN_OK) { /* copy consumed, even so */
         sn_view_message(v, true, "edit: out of memory");
         return false;
     }
@@ -766,7 +774,11 @@ static bool apply(sn_view *v, sn_network *result)
         return false;
     }
     if (!show_version(v)) {
-        v->hist_pos = pos; /* the view still shows the old one */
+        /* the view still shows the old one; the version it could not
+         * show goes (else Ctrl+Y would bring back the failed edit) */
+        sn_network_destroy(v->hist[pos + 1]);
+        v->hist_count = pos + 1;
+        v->hist_pos = pos;
         return false;
     }
     return true;

@@ -173,14 +173,11 @@ int cli_input_option(cli_input *in, const char *name, const char *arg)
     return 1;
 }
 
+/* The option whose keys sn_input_make refused (a key file is read apart,
+ * and the other kinds make their keys without fail). */
 static const char *option_of(sn_input_kind k)
 {
-    switch (k) {
-    case SN_INPUT_LIST: return "--input";
-    case SN_INPUT_BITS: return "--bits";
-    case SN_INPUT_KEYS: return "--input-file";
-    default: return "input";
-    }
+    return k == SN_INPUT_LIST ? "--input" : k == SN_INPUT_BITS ? "--bits" : "input";
 }
 
 uint64_t cli_max_memory;
@@ -205,17 +202,30 @@ static uint64_t memory_available(void)
     return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
 }
 
+/* "48 bytes", "1.2 KiB", "1.5 MiB": a size a reader grasps */
+static const char *size_text(uint64_t b, char *buf, size_t cap)
+{
+    if (b < 1024)
+        snprintf(buf, cap, "%llu bytes", (unsigned long long)b);
+    else if (b < 1048576)
+        snprintf(buf, cap, "%.1f KiB", (double)b / 1024.0);
+    else
+        snprintf(buf, cap, "%.1f MiB", (double)b / 1048576.0);
+    return buf;
+}
+
 int cli_memory_check(const char *what, uint64_t bytes)
 {
     uint64_t limit = cli_max_memory ? cli_max_memory : memory_available();
     if (limit == 0 || bytes <= limit)
         return 0;
+    char need[32], have[32];
     return cli_error(CLI_USAGE, what,
-                     "needs about %.1f MiB of memory, but %s %.1f MiB (raise it with `sortnet "
+                     "needs about %s of memory, but %s %s (raise it with `sortnet "
                      "--max-memory BYTES COMMAND ...`, e.g. --max-memory 64G)",
-                     (double)bytes / 1048576.0,
+                     size_text(bytes, need, sizeof need),
                      cli_max_memory ? "--max-memory allows" : "the system has only",
-                     (double)limit / 1048576.0);
+                     size_text(limit, have, sizeof have));
 }
 
 int cli_input_make(const cli_input *in, uint32_t n, uint32_t **keys)
@@ -230,7 +240,7 @@ int cli_input_make(const cli_input *in, uint32_t n, uint32_t **keys)
     if (mrc != 0)
         return mrc;
     if (!sn_mul_size(n ? n : 1, sizeof **keys, &bytes) || !(*keys = sn_malloc(bytes)))
-        return cli_error(CLI_USAGE, "input", "cannot allocate %u keys", n);
+        return cli_error(CLI_DEVICE, "input", "out of memory for %u keys", n);
     sn_diag d;
     sn_diag_clear(&d);
     sn_status st = sn_input_make(&in->spec, in->type, n, *keys, &d);
@@ -291,6 +301,20 @@ int cli_out_open(cli_out *o, const char *path)
         o->f = stdout;
         return 0;
     }
+    /* A device, a FIFO or a socket (/dev/null, /dev/stdout, a pipe) is
+     * written in place: renaming a temporary over it would replace the
+     * node itself (as root, /dev/null with a regular file). */
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
+        if (!(o->path = sn_strdup(path)))
+            return cli_error(CLI_DEVICE, path, "out of memory");
+        if (!(o->f = fopen(path, "wb"))) {
+            int e = errno;
+            cli_out_abort(o);
+            return cli_error(CLI_USAGE, path, "cannot write: %s", strerror(e));
+        }
+        return 0;
+    }
     size_t len = strlen(path);
     o->path = sn_strdup(path);
     o->tmp = sn_malloc(len + 32);
@@ -326,7 +350,7 @@ int cli_out_commit(cli_out *o)
 {
     /* errno as the failed stdio call left it (EIO when that was earlier
      * and left none): the cause in the message */
-    if (!o->tmp) { /* stdout */
+    if (!o->path) { /* stdout */
         errno = 0;
         if (fflush(stdout) != 0 || ferror(stdout))
             return cli_error(CLI_USAGE, "stdout", "write error: %s", strerror(errno ? errno : EIO));
@@ -342,7 +366,7 @@ int cli_out_commit(cli_out *o)
         e = errno;
     }
     o->f = NULL;
-    if (!failed && rename(o->tmp, o->path) != 0) {
+    if (!failed && o->tmp && rename(o->tmp, o->path) != 0) {
         failed = 1;
         e = errno;
     }

@@ -148,7 +148,7 @@ int cli_input_file_keys(const cli_input *in, uint32_t n, uint32_t **keys)
     if ((rc = cli_memory_check("input", (uint64_t)n * 16)) != 0)
         return rc;
     if (!sn_mul_size(n ? n : 1, sizeof **keys, &bytes) || !(*keys = sn_malloc(bytes)))
-        return cli_error(CLI_USAGE, "input", "cannot allocate %u keys", n);
+        return cli_error(CLI_DEVICE, "input", "out of memory for %u keys", n);
     memcpy(*keys, own.keys, (size_t)n * sizeof **keys);
     return 0;
 }

@@ -274,8 +274,9 @@ static int check_job(const draw_opts *o, const draw_job *j)
     size_t L = sn_schedule_layer_count(j->s);
     size_t size = sn_schedule_size(j->s);
     if (size > sn_limits_get().max_comparators)
-        return cli_error(CLI_USAGE, sn_schedule_name(j->s), "%zu comparators are too many to draw",
-                         size);
+        return cli_error(CLI_USAGE, sn_schedule_name(j->s),
+                         "%zu comparators, more than --max-comparators (%zu) allows", size,
+                         sn_limits_get().max_comparators);
     /* the one size limit, before anything is laid out or written */
     bool values = o->in.given || o->have_step || o->have_follow;
     double prims = sn_export_estimate(n, size, L, values, 0);
@@ -459,9 +460,9 @@ int cmd_draw(int argc, char **argv)
         return rc < 0 ? CLI_OK : rc;
     if (sn_dist_spec_is(o.nets[0])) {
         draw_dist_opts *d = &o.dist;
-        *d = (draw_dist_opts){o.nets[0],    o.out_path,  o.fmt,        o.theme,     d->have_keys,
-                              d->have_seed, o.have_step, o.have_size,  o.force,     d->keys,
-                              d->seed,      o.step,      o.lopt.scale, o.lopt.width};
+        *d = (draw_dist_opts){o.nets[0],    o.out_path,   o.fmt,       o.theme, d->have_keys,
+                              d->have_seed, o.have_step,  o.have_size, d->keys, d->seed,
+                              o.step,       o.lopt.scale, o.lopt.width};
         return draw_dist(d);
     }
     draw_job jobs[DRAW_MAX];

@@ -16,7 +16,7 @@ typedef struct draw_dist_opts {
     const char *out_path; /* -o */
     sn_export_format fmt;
     sn_theme_id theme;
-    bool have_keys, have_seed, have_step, have_size, force;
+    bool have_keys, have_seed, have_step, have_size;
     uint64_t keys, seed, step;
     double scale, width; /* --scale, --width (0: none) */
 } draw_dist_opts;

@@ -145,8 +145,7 @@ static int take(void *ctx, int key, const char *name, const char *arg)
         if (!sn_batch_layout_parse(arg, &a->layout))
             return cli_error(CLI_USAGE, "--layout", "'%s' is not rows or columns", arg);
         return 0;
-    case O_TYPE:
-        return cli_type_arg(arg, &a->type);
+    case O_TYPE: return cli_type_arg(arg, &a->type);
     case O_PAYLOAD: a->payload = true; return 0;
     case O_FILE: a->file = arg; return 0;
     case O_BINARY: a->binary = true; return 0;
@@ -340,7 +339,7 @@ int cmd_gpu_batch(int argc, char **argv)
     keys = sn_malloc(words * 4);
     pay = a.payload ? sn_malloc(words * 4) : NULL;
     if (!in || !keys || (a.payload && !pay)) {
-        rc = cli_error(CLI_USAGE, "gpu batch", "out of memory for %zu keys", words);
+        rc = cli_error(CLI_DEVICE, "gpu batch", "out of memory for %zu keys", words);
         goto done;
     }
     if (file_keys) /* the file's arrays one after another, placed in the layout */

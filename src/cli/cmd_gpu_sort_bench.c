@@ -58,12 +58,16 @@ int gpu_sort_bench_point(sn_gpu *g, void **cache, const char *name, sn_key_type 
         *cache = so;
     }
     bool pinned = sn_gpu_pinned(g);
-    uint32_t *work = pinned ? sn_gpu_host_alloc(g, n ? (size_t)n * 4 : 4, &d)
-                            : sn_malloc(n ? (size_t)n * 4 : 4);
+    uint32_t *work =
+        pinned ? sn_gpu_host_alloc(g, n ? (size_t)n * 4 : 4, &d) : sn_malloc(n ? (size_t)n * 4 : 4);
     double *kt = sn_calloc(reps, sizeof *kt), *ht = sn_calloc(reps, sizeof *ht);
     int rc = 0;
+    if (!work && pinned) { /* the device's pinned memory: what it answered */
+        rc = cli_error(CLI_DEVICE, "gpu bench", "%s: %s", name, d.text);
+        goto done;
+    }
     if (!work || !kt || !ht) {
-        rc = cli_error(CLI_USAGE, "gpu bench", "out of memory for %u keys", n);
+        rc = cli_error(CLI_DEVICE, "gpu bench", "out of memory for %u keys", n);
         goto done;
     }
     sn_gpu_sort_stats s;

@@ -207,7 +207,7 @@ int cmd_run(int argc, char **argv)
         goto done;
     if (payload) {
         if (!(pay = sn_calloc(n ? n : 1, sizeof *pay))) {
-            rc = cli_error(CLI_USAGE, "run", "out of memory for %u payload values", n);
+            rc = cli_error(CLI_DEVICE, "run", "out of memory for %u payload values", n);
             goto done;
         }
         for (uint32_t i = 0; i < n; i++)

@@ -47,7 +47,9 @@ static void help(void)
            "                  first L layers; none; or NET: a network whose comparators\n"
            "                  start every result\n"
            "  --symmetric     comparators in mirror pairs (a,b) and (N-1-b,N-1-a); the\n"
-           "                  default for --goal depth and even N\n"
+           "                  default for --goal depth and even N, and for N = 12\n"
+           "                  without --prefix, --from, --median or --select (there\n"
+           "                  with a greedy prefix of 10)\n"
            "  --asymmetric    no mirror pairs (the default otherwise)\n"
            "  --threads T     workers, each with its own network (default: the CPUs)\n"
            "  --median        a median network: output (N-1)/2, or N/2-1 and N/2 in\n"
@@ -302,11 +304,14 @@ static int parse_args(int argc, char **argv, sn_search_options *o, args *a)
     o->n = (uint32_t)v;
     if (a->median && a->select_arg)
         return cli_error(CLI_USAGE, "search", "--median and --select: give one of them");
-    /* mirror pairs by default for the depth goal on even N: 10 wires reached
-     * the optimal 7 layers in 6 of 8 seeds within 10 s with them, 1 of 8
-     * without (docs/search.md) */
+    /* mirror pairs by default where they were measured faster (the depth
+     * goal on even N, the size goal on 12 wires: docs/search.md), for a
+     * sorting network from scratch (the size goal's default is not for a
+     * selection or --from) */
     o->symmetric =
-        a->symmetric > 0 || (a->symmetric == 0 && o->goal == SN_SEARCH_GOAL_DEPTH && o->n % 2 == 0);
+        a->symmetric > 0 || (a->symmetric == 0 && sn_search_default_symmetric(o->n, o->goal) &&
+                             (o->goal == SN_SEARCH_GOAL_DEPTH ||
+                              (!a->median && !a->select_arg && !a->from_spec && !a->prefix_arg)));
     return 0;
 }
 

@@ -127,13 +127,12 @@ static int apply(const op *o, sn_network **net)
         sn_network_destroy(other);
         break;
     }
-    case 'M':
+    default: /* 'M': cmd_transform queues no other code */
         if ((rc = parse_perm(o->arg, n, &perm)) != 0)
             return rc;
         st = sn_transform_permute(cur, perm, &next, &d);
         sn_free(perm);
         break;
-    default: return cli_error(CLI_USAGE, "transform", "unknown operation");
     }
     static const struct {
         int code;

@@ -139,7 +139,7 @@ static int file_input(cli_input *in, sn_app_options *o)
     }
     size_t cap = in->count * 16 + 1;
     if (!(text = sn_malloc(cap)))
-        return cli_error(CLI_USAGE, "--input-file", "out of memory for %zu keys", in->count);
+        return cli_error(CLI_DEVICE, "--input-file", "out of memory for %zu keys", in->count);
     size_t at = 0;
     for (size_t i = 0; i < in->count; i++) {
         char key[64];

@@ -70,9 +70,21 @@ typedef struct shared {
     unsigned members;
 } shared;
 
+/* States of the worker's current network after its first k * every genes
+ * (slot k-1, k = 1..valid): a mutant equal to it up to gene lo starts its
+ * simulation from slot lo / every instead of the test vectors. Filled as
+ * simulations pass by (genes below lo are the current network's), cut back
+ * to lo / every when a mutant is accepted. */
+typedef struct snaps {
+    uint64_t *s; /* max slots of n x words */
+    size_t max, valid;
+    size_t every; /* genes between two slots */
+} snaps;
+
 typedef struct worker {
     genes cur, cand;
     uint64_t *state; /* n x words */
+    snaps snap;
     uint64_t rng;
     uint64_t key;
     uint64_t acc; /* the acceptance measure (accept()) of cur */
@@ -117,6 +129,16 @@ bool sn_search_goal_parse(const char *s, sn_search_goal *out)
     return false;
 }
 
+bool sn_search_default_symmetric(uint32_t n, sn_search_goal goal)
+{
+    /* depth, even n: 10 wires reached the optimal 7 layers in 6 of 8 seeds
+     * within 10 s with mirror pairs, 1 of 8 without; size, 12 wires: with
+     * them and a greedy prefix of 5 pairs, 39 comparators in a median 0.01 s
+     * against 0.48 s (5 seeds, docs/search.md); 10, 11 and 14 wires were
+     * slower with them */
+    return goal == SN_SEARCH_GOAL_DEPTH ? n % 2 == 0 : n == 12;
+}
+
 void sn_search_options_init(sn_search_options *opt, uint32_t n)
 {
     memset(opt, 0, sizeof *opt);
@@ -142,10 +164,19 @@ static bool genes_push(genes *v, gene g)
 
 static bool genes_copy(genes *dst, const genes *src)
 {
-    dst->len = 0;
-    for (size_t i = 0; i < src->len; i++)
-        if (!genes_push(dst, src->g[i]))
+    if (dst->cap < src->len) {
+        size_t cap = dst->cap ? dst->cap : 64;
+        while (cap < src->len)
+            cap *= 2;
+        gene *p = sn_realloc(dst->g, cap * sizeof *p);
+        if (!p)
             return false;
+        dst->g = p;
+        dst->cap = cap;
+    }
+    if (src->len)
+        memcpy(dst->g, src->g, src->len * sizeof *dst->g);
+    dst->len = src->len;
     return true;
 }
 
@@ -195,12 +226,30 @@ static uint64_t fails(const shared *sh, const uint64_t *st, size_t i)
  * comparators of its used genes (all that prune() keeps), plus one when a
  * test vector still fails (repair() appends at least one), are then already
  * over it, so repair, prune and measure are skipped (limit SIZE_MAX: never;
- * the goal size only, where the acceptance measure is the size). */
-static bool simulate(const shared *sh, genes *v, uint64_t *st, size_t limit)
+ * the goal size only, where the acceptance measure is the size); the
+ * simulation stops as soon as the used genes are over it. *used_out: those
+ * comparators and the prefix's (set when true is returned). sp (NULL: none)
+ * the worker's snapshots of its current network, whose first lo genes v
+ * shares: the simulation starts from the last slot at or before lo and
+ * fills the slots it passes below lo. */
+static bool simulate(const shared *sh, genes *v, uint64_t *st, size_t limit, size_t *used_out,
+                     snaps *sp, size_t lo)
 {
-    size_t w = sh->words, used = sh->prefix_len;
-    memcpy(st, sh->tests, (size_t)sh->n * w * sizeof *st);
-    for (size_t i = 0; i < v->len; i++) {
+    size_t w = sh->words, used = sh->prefix_len, words = (size_t)sh->n * w, start = 0;
+    size_t k = sp && sp->every ? lo / sp->every : 0;
+    if (sp && k > sp->valid)
+        k = sp->valid;
+    if (k) {
+        start = k * sp->every;
+        memcpy(st, sp->s + (k - 1) * words, words * sizeof *st);
+        for (size_t i = 0; i < start; i++) { /* the current network's genes: all swap */
+            sn_comparator c[2];
+            used += gene_cmps(sh, v->g[i], c);
+        }
+    } else {
+        memcpy(st, sh->tests, words * sizeof *st);
+    }
+    for (size_t i = start; i < v->len; i++) {
         sn_comparator c[2];
         unsigned m = gene_cmps(sh, v->g[i], c);
         uint64_t swaps = 0;
@@ -215,7 +264,15 @@ static bool simulate(const shared *sh, genes *v, uint64_t *st, size_t limit)
         }
         v->g[i].used = swaps != 0;
         used += swaps ? m : 0;
+        if (sp && sp->every && i + 1 <= lo && (i + 1) % sp->every == 0 &&
+            (i + 1) / sp->every == sp->valid + 1 && sp->valid < sp->max) {
+            memcpy(sp->s + sp->valid * words, st, words * sizeof *st);
+            sp->valid++;
+        }
+        if (used > limit) /* over already: the rest cannot bring it down */
+            return false;
     }
+    *used_out = used;
     if (limit == SIZE_MAX || used < limit)
         return true;
     if (used > limit)
@@ -224,6 +281,14 @@ static bool simulate(const shared *sh, genes *v, uint64_t *st, size_t limit)
         if (fails(sh, st, q))
             return false;
     return true;
+}
+
+/* The position of the r-th (from 0) set bit of x (r < popcount(x)). */
+static uint32_t nth_bit(uint64_t x, uint32_t r)
+{
+    for (; r; r--)
+        x &= x - 1;
+    return (uint32_t)__builtin_ctzll(x);
 }
 
 /* A gene that swaps on the failing 0-1 vector x (bit j = wire j). With lv
@@ -283,16 +348,24 @@ static gene repair_gene(const shared *sh, uint64_t x, const uint32_t *lv, uint64
         }
         return best; /* x fails: it has an inversion */
     }
-    /* a random inversion: a < b, a holds 1, b holds 0 */
-    for (;;) {
-        uint32_t a = rnd(rng, n), b = rnd(rng, n);
-        if (a > b) {
-            uint32_t t = a;
-            a = b;
-            b = t;
-        }
-        if (a != b && ((x >> a) & 1) && !((x >> b) & 1))
-            return mkgene(a, b);
+    /* a random inversion, uniformly: a < b, a holds 1, b holds 0 (counted,
+     * not drawn until one fits: a vector with few inversions made that loop
+     * most of a step's time, measured with perf on 13 wires) */
+    uint64_t zeros = ~x & sh->maskn;
+    uint32_t total = 0;
+    for (uint64_t ones = x; ones; ones &= ones - 1) {
+        uint32_t a = (uint32_t)__builtin_ctzll(ones);
+        if (a + 1 < 64)
+            total += (uint32_t)__builtin_popcountll(zeros >> (a + 1));
+    }
+    uint32_t r = rnd(rng, total); /* total >= 1: x fails */
+    for (uint64_t ones = x;; ones &= ones - 1) {
+        uint32_t a = (uint32_t)__builtin_ctzll(ones);
+        uint64_t above = a + 1 < 64 ? zeros >> (a + 1) : 0;
+        uint32_t c = (uint32_t)__builtin_popcountll(above);
+        if (r < c)
+            return mkgene(a, a + 1 + nth_bit(above, r));
+        r -= c;
     }
 }
 
@@ -306,8 +379,16 @@ static void level_push(uint32_t *lv, const sn_comparator *c, unsigned m)
     }
 }
 
-/* Append genes to v (whose state st is) until every test vector passes. */
-static bool repair(const shared *sh, genes *v, uint64_t *st, uint64_t *rng)
+typedef enum repair_result { REPAIR_OK, REPAIR_OVER, REPAIR_NOMEM } repair_result;
+
+/* Append genes to v (whose state st is) until every test vector passes.
+ * used: the comparators of v's used genes and the prefix (simulate());
+ * REPAIR_OVER once the repaired network would have more than limit
+ * comparators (each appended gene swaps on a failing vector, so pruning
+ * keeps it: exact, and the rest of a repair that cannot be accepted is
+ * saved; SIZE_MAX: no limit). */
+static repair_result repair(const shared *sh, genes *v, uint64_t *st, uint64_t *rng, size_t used,
+                            size_t limit)
 {
     size_t w = sh->words;
     uint32_t lvbuf[SN_SEARCH_MAX_WIRES], *lv = NULL;
@@ -324,22 +405,21 @@ static bool repair(const shared *sh, genes *v, uint64_t *st, uint64_t *rng)
                 break;
         }
         if (!f)
-            return true;
+            return REPAIR_OK;
         size_t word = (start + i) % w;
-        uint32_t bits[64] = {0}, m = 0; /* f != 0: m >= 1 below (zeroed for cppcheck) */
-        for (uint32_t t = 0; t < 64; t++)
-            if ((f >> t) & 1)
-                bits[m++] = t;
-        uint32_t t = bits[rnd(rng, m)];
+        uint32_t t = nth_bit(f, rnd(rng, (uint32_t)__builtin_popcountll(f)));
         uint64_t x = 0;
         for (uint32_t j = 0; j < sh->n; j++)
             x |= ((st[j * w + word] >> t) & 1) << j;
         gene g = repair_gene(sh, x, lv, rng);
         g.used = 1;
-        if (!genes_push(v, g))
-            return false;
         sn_comparator c[2];
         unsigned k = gene_cmps(sh, g, c);
+        used += k;
+        if (limit != SIZE_MAX && used > limit)
+            return REPAIR_OVER;
+        if (!genes_push(v, g))
+            return REPAIR_NOMEM;
         for (unsigned j = 0; j < k; j++)
             apply(st, w, c[j].a, c[j].b);
         if (lv)
@@ -497,8 +577,11 @@ static void offer(shared *sh, const genes *v, uint64_t key, uint64_t iteration, 
     sn_network_destroy(net);
 }
 
-static void mutate(const shared *sh, genes *v, uint64_t *rng)
+/* 1 to 4 random mutations of v; *lo: the first gene they may have changed
+ * (the genes before it are as they were). false when memory runs out. */
+static bool mutate(const shared *sh, genes *v, uint64_t *rng, size_t *lo)
 {
+    *lo = v->len;
     uint32_t n = sh->n, times = 1;
     while (times < 4 && rnd(rng, 2))
         times++;
@@ -512,6 +595,7 @@ static void mutate(const shared *sh, genes *v, uint64_t *rng)
             size_t i = rnd(rng, (uint32_t)len);
             memmove(v->g + i, v->g + i + 1, (len - i - 1) * sizeof *v->g);
             v->len--;
+            *lo = i < *lo ? i : *lo;
             break;
         }
         case 1: { /* swap two: random ones, or one and the next that shares a wire */
@@ -528,6 +612,8 @@ static void mutate(const shared *sh, genes *v, uint64_t *rng)
             gene g = v->g[i];
             v->g[i] = v->g[j];
             v->g[j] = g;
+            j = i < j ? i : j;
+            *lo = j < *lo ? j : *lo;
             break;
         }
         case 2: { /* replace one wire */
@@ -537,6 +623,7 @@ static void mutate(const shared *sh, genes *v, uint64_t *rng)
                 a = w;
             else
                 b = w;
+            *lo = i < *lo ? i : *lo;
             if (a == b) {
                 memmove(v->g + i, v->g + i + 1, (len - i - 1) * sizeof *v->g);
                 v->len--;
@@ -550,20 +637,23 @@ static void mutate(const shared *sh, genes *v, uint64_t *rng)
             b += b >= a;
             gene g = a < b ? mkgene(a, b) : mkgene(b, a);
             if (!genes_push(v, g))
-                return;
+                return false;
             size_t i = rnd(rng, (uint32_t)v->len);
             memmove(v->g + i + 1, v->g + i, (v->len - 1 - i) * sizeof *v->g);
             v->g[i] = g;
+            *lo = i < *lo ? i : *lo;
             break;
         }
         default: { /* reflect one: (a, b) -> (n-1-b, n-1-a) */
             size_t i = rnd(rng, (uint32_t)len);
             gene g = v->g[i];
             v->g[i] = mkgene(n - 1 - g.b, n - 1 - g.a);
+            *lo = i < *lo ? i : *lo;
             break;
         }
         }
     }
+    return true;
 }
 
 /* The worker's start: the --from network (or nothing), repaired, pruned. */
@@ -571,8 +661,10 @@ static bool restart(shared *sh, worker *w)
 {
     if (!genes_copy(&w->cur, &sh->from))
         return false;
-    simulate(sh, &w->cur, w->state, SIZE_MAX);
-    if (!repair(sh, &w->cur, w->state, &w->rng))
+    size_t used;
+    w->snap.valid = 0;
+    simulate(sh, &w->cur, w->state, SIZE_MAX, &used, NULL, 0);
+    if (repair(sh, &w->cur, w->state, &w->rng, used, SIZE_MAX) != REPAIR_OK)
         return false;
     prune(&w->cur);
     size_t s, d;
@@ -598,7 +690,15 @@ static void work(void *ctx, sn_team *team, unsigned member)
     w.rng = o->seed ^ (0x5851f42d4c957f2dull * (member + 1));
     splitmix(&w.rng);
     w.state = sn_malloc((size_t)sh->n * sh->words * sizeof *w.state);
-    if (!w.state || !restart(sh, &w)) {
+    /* snapshots every n/2 genes (at least 4: a slot costs a copy of n
+     * words per word of tests, a gene 2 to 4 word operations), 64 slots at
+     * most and 16 MiB at most */
+    size_t bytes = (size_t)sh->n * sh->words * sizeof *w.state;
+    w.snap.max = ((size_t)16 << 20) / bytes;
+    w.snap.max = w.snap.max > 64 ? 64 : w.snap.max;
+    w.snap.every = w.snap.max ? (sh->n / 2 > 4 ? sh->n / 2 : 4) : 0;
+    w.snap.s = w.snap.max ? sn_malloc(w.snap.max * bytes) : NULL;
+    if (!w.state || (w.snap.max && !w.snap.s) || !restart(sh, &w)) {
         fail_run(sh, SN_ENOMEM, "out of memory");
         goto done;
     }
@@ -625,13 +725,21 @@ static void work(void *ctx, sn_team *team, unsigned member)
             fail_run(sh, SN_ENOMEM, "out of memory");
             break;
         }
-        mutate(sh, &w.cand, &w.rng);
+        size_t lo;
+        if (!mutate(sh, &w.cand, &w.rng, &lo)) {
+            fail_run(sh, SN_ENOMEM, "out of memory");
+            break;
+        }
         /* the goal size: one step in ESCAPE_RATE may come out one comparator
          * larger (an uphill step, as SorterHunter's EscapeRate) */
         uint64_t slack = sh->early && rnd(&w.rng, ESCAPE_RATE) == 0;
-        if (!simulate(sh, &w.cand, w.state, sh->early ? (size_t)(w.acc + slack) : SIZE_MAX))
+        size_t limit = sh->early ? (size_t)(w.acc + slack) : SIZE_MAX, used;
+        if (!simulate(sh, &w.cand, w.state, limit, &used, &w.snap, lo))
             continue;
-        if (!repair(sh, &w.cand, w.state, &w.rng)) {
+        repair_result rr = repair(sh, &w.cand, w.state, &w.rng, used, limit);
+        if (rr == REPAIR_OVER)
+            continue;
+        if (rr == REPAIR_NOMEM) {
             fail_run(sh, SN_ENOMEM, "out of memory");
             break;
         }
@@ -646,6 +754,8 @@ static void work(void *ctx, sn_team *team, unsigned member)
         if (key < w.key || acc < w.acc)
             since = 0;
         w.acc = acc;
+        if (w.snap.every && w.snap.valid > lo / w.snap.every) /* the same genes up to lo */
+            w.snap.valid = lo / w.snap.every;
         genes t = w.cur;
         w.cur = w.cand;
         w.cand = t;
@@ -655,6 +765,7 @@ static void work(void *ctx, sn_team *team, unsigned member)
     }
     atomic_fetch_add(&sh->iterations, it);
 done:
+    sn_free(w.snap.s);
     sn_free(w.state);
     sn_free(w.cur.g);
     sn_free(w.cand.g);
@@ -687,11 +798,14 @@ static uint64_t apply_one(uint64_t z, uint32_t a, uint32_t b)
     return z;
 }
 
+typedef enum join_result { JOIN_OK, JOIN_OVER, JOIN_NOMEM } join_result;
+
 /* The patterns of the clusters touched by cmps, joined and pushed through
  * them (sorted, distinct) into *out (sn_malloc'd), their wires into *mask;
- * false when the product exceeds `limit` or memory runs out. */
-static bool join(const clusters *cs, const sn_comparator *cmps, unsigned m, size_t limit,
-                 uint64_t **out, size_t *count, uint64_t *mask)
+ * JOIN_OVER when the product exceeds `limit`, JOIN_NOMEM when memory runs
+ * out. */
+static join_result join(const clusters *cs, const sn_comparator *cmps, unsigned m, size_t limit,
+                        uint64_t **out, size_t *count, uint64_t *mask)
 {
     uint32_t idx[4], k = 0;
     for (unsigned j = 0; j < m; j++) {
@@ -709,12 +823,12 @@ static bool join(const clusters *cs, const sn_comparator *cmps, unsigned m, size
     *mask = 0;
     for (uint32_t q = 0; q < k; q++) {
         if (!sn_mul_size(total, cs->c[idx[q]].count, &total) || total > limit)
-            return false;
+            return JOIN_OVER;
         *mask |= cs->c[idx[q]].mask;
     }
     uint64_t *v = sn_malloc(total * sizeof *v);
     if (!v)
-        return false;
+        return JOIN_NOMEM;
     for (size_t i = 0; i < total; i++) {
         size_t r = i;
         uint64_t z = 0;
@@ -734,7 +848,7 @@ static bool join(const clusters *cs, const sn_comparator *cmps, unsigned m, size
             v[u++] = v[i];
     *out = v;
     *count = u;
-    return true;
+    return JOIN_OK;
 }
 
 /* Replace the clusters of `mask` by one holding v. */
@@ -785,7 +899,10 @@ static sn_status add_prefix(shared *sh, clusters *cs, const sn_comparator *c, un
 {
     uint64_t *v, mask;
     size_t count;
-    if (!join(cs, c, m, (size_t)SN_SEARCH_MAX_TESTS * 4, &v, &count, &mask))
+    join_result jr = join(cs, c, m, (size_t)SN_SEARCH_MAX_TESTS * 4, &v, &count, &mask);
+    if (jr == JOIN_NOMEM)
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
+    if (jr == JOIN_OVER)
         return sn_diag_set(diag, SN_ELIMIT, 0, 0,
                            "the prefix's wire groups hold more than %u patterns together",
                            SN_SEARCH_MAX_TESTS * 4);
@@ -797,8 +914,9 @@ static sn_status add_prefix(shared *sh, clusters *cs, const sn_comparator *c, un
 }
 
 /* One greedy step: the gene that leaves the fewest distinct outputs (ties
- * broken by the seed's random stream). false when none fits. */
-static bool greedy_step(shared *sh, clusters *cs, uint64_t *rng, gene *best)
+ * broken by the seed's random stream) into *found (false when none fits
+ * or none leaves fewer). SN_ENOMEM when memory runs out. */
+static sn_status greedy_step(shared *sh, clusters *cs, uint64_t *rng, gene *best, bool *found)
 {
     double base = total_log(cs), best_t = 0;
     uint32_t ties = 0;
@@ -811,7 +929,10 @@ static bool greedy_step(shared *sh, clusters *cs, uint64_t *rng, gene *best)
             size_t count;
             if (sh->sym && m == 2 && c[1].a < a)
                 continue; /* the mirror image of a gene seen already */
-            if (!join(cs, c, m, (size_t)SN_SEARCH_MAX_TESTS * 4, &v, &count, &mask))
+            join_result jr = join(cs, c, m, (size_t)SN_SEARCH_MAX_TESTS * 4, &v, &count, &mask);
+            if (jr == JOIN_NOMEM)
+                return SN_ENOMEM;
+            if (jr == JOIN_OVER)
                 continue;
             double t = base + log2((double)count);
             for (uint32_t i = 0; i < cs->count; i++)
@@ -826,7 +947,8 @@ static bool greedy_step(shared *sh, clusters *cs, uint64_t *rng, gene *best)
                 *best = g;
             }
         }
-    return ties > 0 && best_t < base - 1e-9;
+    *found = ties > 0 && best_t < base - 1e-9;
+    return SN_OK;
 }
 
 /* The prefix a search uses: AUTO is Green's layers from 14 wires on (on
@@ -883,12 +1005,19 @@ static sn_status make_tests(shared *sh, sn_diag *diag)
                 }
     } else if (prefix_kind(o) == SN_SEARCH_PREFIX_GREEDY) {
         uint64_t rng = o->seed * 0x2545f4914f6cdd1dull + 7;
-        size_t want = o->prefix_count ? o->prefix_count : sh->n / 2;
+        /* automatic: n/2, and 10 (5 mirror pairs, as SorterHunter's sample
+         * configuration) on 12 wires with mirror pairs (docs/search.md) */
+        size_t want = o->prefix_count ? o->prefix_count : sh->sym && sh->n == 12 ? 10 : sh->n / 2;
         bool automatic = o->prefix_count == 0;
         while (st == SN_OK && (sh->prefix_len < want || (automatic && total_log(&cs) > 20.0 &&
                                                          sh->prefix_len < 4 * sh->n))) {
-            gene g = {0, 0, 0}; /* greedy_step sets it when it answers true */
-            if (!greedy_step(sh, &cs, &rng, &g))
+            gene g = {0, 0, 0}; /* greedy_step sets it when it finds one */
+            bool found = false;
+            if (greedy_step(sh, &cs, &rng, &g, &found) != SN_OK) {
+                st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
+                break;
+            }
+            if (!found)
                 break;
             sn_comparator c[2];
             unsigned m = gene_cmps(sh, g, c);

@@ -96,8 +96,13 @@ typedef struct sn_search_options {
     void *user;
 } sn_search_options;
 
-void sn_search_options_init(sn_search_options *opt,
-                            uint32_t n); /* size goal, auto prefix, 1 thread */
+/* Size goal, auto prefix, 1 thread, no mirror pairs. */
+void sn_search_options_init(sn_search_options *opt, uint32_t n);
+
+/* Whether mirror pairs are the measured choice for a sorting network on n
+ * wires from scratch (`sortnet search`'s default): even n for the depth
+ * goal, 12 wires for the size goal (docs/search.md). */
+bool sn_search_default_symmetric(uint32_t n, sn_search_goal goal);
 
 typedef struct sn_search_stats {
     uint64_t iterations; /* all workers */

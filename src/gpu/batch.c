@@ -164,12 +164,15 @@ static sn_status launch(sn_batch_kernel *k, sn_batch_layout l, uint64_t m, cl_me
         return sn_gpu_cl_fail(diag, "clEnqueueNDRangeKernel(sn_batch)", err);
     if (!ms)
         return SN_OK;
+    const char *call = "clWaitForEvents(sn_batch)";
     err = clWaitForEvents(1, &ev);
-    if (err == CL_SUCCESS)
+    if (err == CL_SUCCESS) {
+        call = "clGetEventProfilingInfo(sn_batch)";
         err = sn_gpu_event_span_ms(ev, ev, ms);
+    }
     clReleaseEvent(ev);
     if (err != CL_SUCCESS)
-        return sn_gpu_cl_fail(diag, "clGetEventProfilingInfo(sn_batch)", err);
+        return sn_gpu_cl_fail(diag, call, err);
     return SN_OK;
 }
 

@@ -290,12 +290,14 @@ static sn_status device_info(cl_device_id d, sn_gpu_device_info *info, sn_diag *
     return SN_OK;
 }
 
-/* Devices of platform p (sn_malloc'd); 0 devices is not an error, but
- * diag then says what the platform answered (a driver that could not
- * start, e.g. for lack of memory, answers CL_DEVICE_NOT_FOUND too). */
-static sn_status platform_devices(cl_platform_id p, cl_device_id **out, cl_uint *count,
+/* Devices of platform p (sn_malloc'd; *oom when that allocation failed);
+ * 0 devices is not an error, but diag then says what the platform
+ * answered (a driver that could not start, e.g. for lack of memory,
+ * answers CL_DEVICE_NOT_FOUND too). */
+static sn_status platform_devices(cl_platform_id p, cl_device_id **out, cl_uint *count, bool *oom,
                                   sn_diag *diag)
 {
+    *oom = false;
     cl_uint nd = 0;
     *out = NULL;
     *count = 0;
@@ -309,8 +311,10 @@ static sn_status platform_devices(cl_platform_id p, cl_device_id **out, cl_uint 
     if (err != CL_SUCCESS)
         return sn_gpu_cl_fail(diag, "clGetDeviceIDs", err);
     cl_device_id *ds = sn_calloc(nd, sizeof *ds);
-    if (!ds)
+    if (!ds) {
+        *oom = true;
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory listing devices");
+    }
     err = get_device_ids(p, nd, ds, NULL);
     if (err != CL_SUCCESS) {
         sn_free(ds);
@@ -348,10 +352,16 @@ static sn_status for_each_device(device_cb cb, void *ctx, char *why, size_t why_
         sn_diag answer;
         sn_diag_clear(&answer);
         /* A broken platform should not hide the working ones. */
-        sn_status pst = platform_devices(ps[pi], &ds, &nd, &answer);
+        bool oom;
+        sn_status pst = platform_devices(ps[pi], &ds, &nd, &oom, &answer);
         if ((pst != SN_OK || nd == 0) && !why[0])
             snprintf(why, why_cap, "platform %u (%.200s): %.400s", (unsigned)pi, pname,
                      answer.text);
+        if (oom) { /* our memory, not the platform's answer */
+            st = pst;
+            sn_diag_set(diag, pst, 0, 0, "%s", answer.text);
+            break;
+        }
         if (pst != SN_OK)
             continue;
         for (cl_uint di = 0; di < nd && go; di++) {
@@ -709,31 +719,35 @@ fail:
     return st;
 }
 
-void *sn_gpu_host_alloc(sn_gpu *g, size_t bytes, sn_diag *diag)
+sn_status sn_gpu_host_alloc_status(sn_gpu *g, size_t bytes, void **out, sn_diag *diag)
 {
+    *out = NULL;
     size_t i = 0;
     while (i < SN_GPU_PINS && g->pins[i].m)
         i++;
-    if (i == SN_GPU_PINS) {
-        sn_diag_set(diag, SN_ELIMIT, 0, 0, "more than %d pinned host blocks", SN_GPU_PINS);
-        return NULL;
-    }
+    if (i == SN_GPU_PINS)
+        return sn_diag_set(diag, SN_ELIMIT, 0, 0, "more than %d pinned host blocks", SN_GPU_PINS);
     cl_int err;
     cl_mem m = clCreateBuffer(g->ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes ? bytes : 4,
                               NULL, &err);
-    if (err != CL_SUCCESS) {
-        sn_gpu_cl_fail(diag, "clCreateBuffer(pinned host memory)", err);
-        return NULL;
-    }
+    if (err != CL_SUCCESS)
+        return sn_gpu_cl_fail(diag, "clCreateBuffer(pinned host memory)", err);
     void *p = clEnqueueMapBuffer(g->queue, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
                                  bytes ? bytes : 4, 0, NULL, NULL, &err);
     if (err != CL_SUCCESS) {
         clReleaseMemObject(m);
-        sn_gpu_cl_fail(diag, "clEnqueueMapBuffer(pinned host memory)", err);
-        return NULL;
+        return sn_gpu_cl_fail(diag, "clEnqueueMapBuffer(pinned host memory)", err);
     }
     g->pins[i].m = m;
     g->pins[i].p = p;
+    *out = p;
+    return SN_OK;
+}
+
+void *sn_gpu_host_alloc(sn_gpu *g, size_t bytes, sn_diag *diag)
+{
+    void *p;
+    sn_gpu_host_alloc_status(g, bytes, &p, diag);
     return p;
 }
 

@@ -69,9 +69,15 @@ sn_status sn_gpu_cl_fail(sn_diag *diag, const char *call, cl_int err);
 /* Testing hook: from now on every call of `call` returns err without
  * reaching the driver, as a driver that cannot start does; NULL ends it.
  * The calls it can replace: clGetPlatformIDs, clGetDeviceIDs,
- * clBuildProgram, clCreateBuffer, clEnqueueNDRangeKernel,
- * clEnqueueReadBuffer, clEnqueueWriteBuffer, clEnqueueCopyBuffer and
- * clEnqueueFillBuffer. Single-threaded tests only. */
+ * clGetPlatformInfo, clGetDeviceInfo, clCreateContext,
+ * clCreateCommandQueue, clCreateProgramWithSource, clBuildProgram,
+ * clGetProgramBuildInfo, clCreateKernel, clGetKernelInfo,
+ * clGetKernelWorkGroupInfo, clSetKernelArg, clCreateBuffer,
+ * clEnqueueNDRangeKernel, clEnqueueReadBuffer, clEnqueueWriteBuffer,
+ * clEnqueueCopyBuffer, clEnqueueFillBuffer, clEnqueueMapBuffer,
+ * clEnqueueMigrateMemObjects, clGetEventProfilingInfo, clFinish and
+ * clWaitForEvents (the two waits still wait, then fail). Single-threaded
+ * tests only. */
 void sn_gpu_inject_error(const char *call, cl_int err);
 /* The same from the nth call of `call` on (1 = the first); the calls
  * before it reach the driver. Returns how many calls of the previous
@@ -152,6 +158,133 @@ static inline cl_int sn_cl_enqueue_fill_buffer(cl_command_queue q, cl_mem m, con
                ? e
                : clEnqueueFillBuffer(q, m, pat, psize, off, size, nw, wait, ev);
 }
+/* The calls that create, query and set up, and the waits. */
+static inline cl_context
+sn_cl_create_context(const cl_context_properties *props, cl_uint nd, const cl_device_id *ds,
+                     void(CL_CALLBACK *fn)(const char *, const void *, size_t, void *), void *u,
+                     cl_int *err)
+{
+    cl_int e;
+    if (!sn_gpu_injected("clCreateContext", &e))
+        return clCreateContext(props, nd, ds, fn, u, err);
+    if (err)
+        *err = e;
+    return NULL;
+}
+static inline cl_command_queue sn_cl_create_command_queue(cl_context c, cl_device_id d,
+                                                          cl_command_queue_properties props,
+                                                          cl_int *err)
+{
+    cl_int e;
+    if (!sn_gpu_injected("clCreateCommandQueue", &e))
+        return clCreateCommandQueue(c, d, props, err);
+    if (err)
+        *err = e;
+    return NULL;
+}
+static inline cl_program sn_cl_create_program_with_source(cl_context c, cl_uint count,
+                                                          const char **strings,
+                                                          const size_t *lengths, cl_int *err)
+{
+    cl_int e;
+    if (!sn_gpu_injected("clCreateProgramWithSource", &e))
+        return clCreateProgramWithSource(c, count, strings, lengths, err);
+    if (err)
+        *err = e;
+    return NULL;
+}
+static inline cl_kernel sn_cl_create_kernel(cl_program p, const char *name, cl_int *err)
+{
+    cl_int e;
+    if (!sn_gpu_injected("clCreateKernel", &e))
+        return clCreateKernel(p, name, err);
+    if (err)
+        *err = e;
+    return NULL;
+}
+static inline cl_int sn_cl_set_kernel_arg(cl_kernel k, cl_uint i, size_t size, const void *v)
+{
+    cl_int e;
+    return sn_gpu_injected("clSetKernelArg", &e) ? e : clSetKernelArg(k, i, size, v);
+}
+static inline cl_int sn_cl_get_platform_info(cl_platform_id p, cl_platform_info what, size_t size,
+                                             void *v, size_t *ret)
+{
+    cl_int e;
+    return sn_gpu_injected("clGetPlatformInfo", &e) ? e : clGetPlatformInfo(p, what, size, v, ret);
+}
+static inline cl_int sn_cl_get_device_info(cl_device_id d, cl_device_info what, size_t size,
+                                           void *v, size_t *ret)
+{
+    cl_int e;
+    return sn_gpu_injected("clGetDeviceInfo", &e) ? e : clGetDeviceInfo(d, what, size, v, ret);
+}
+static inline cl_int sn_cl_get_program_build_info(cl_program p, cl_device_id d,
+                                                  cl_program_build_info what, size_t size, void *v,
+                                                  size_t *ret)
+{
+    cl_int e;
+    return sn_gpu_injected("clGetProgramBuildInfo", &e)
+               ? e
+               : clGetProgramBuildInfo(p, d, what, size, v, ret);
+}
+static inline cl_int sn_cl_get_kernel_info(cl_kernel k, cl_kernel_info what, size_t size, void *v,
+                                           size_t *ret)
+{
+    cl_int e;
+    return sn_gpu_injected("clGetKernelInfo", &e) ? e : clGetKernelInfo(k, what, size, v, ret);
+}
+static inline cl_int sn_cl_get_kernel_work_group_info(cl_kernel k, cl_device_id d,
+                                                      cl_kernel_work_group_info what, size_t size,
+                                                      void *v, size_t *ret)
+{
+    cl_int e;
+    return sn_gpu_injected("clGetKernelWorkGroupInfo", &e)
+               ? e
+               : clGetKernelWorkGroupInfo(k, d, what, size, v, ret);
+}
+static inline cl_int sn_cl_get_event_profiling_info(cl_event ev, cl_profiling_info what,
+                                                    size_t size, void *v, size_t *ret)
+{
+    cl_int e;
+    return sn_gpu_injected("clGetEventProfilingInfo", &e)
+               ? e
+               : clGetEventProfilingInfo(ev, what, size, v, ret);
+}
+static inline void *sn_cl_enqueue_map_buffer(cl_command_queue q, cl_mem m, cl_bool block,
+                                             cl_map_flags f, size_t off, size_t size, cl_uint nw,
+                                             const cl_event *wait, cl_event *ev, cl_int *err)
+{
+    cl_int e;
+    if (!sn_gpu_injected("clEnqueueMapBuffer", &e))
+        return clEnqueueMapBuffer(q, m, block, f, off, size, nw, wait, ev, err);
+    if (err)
+        *err = e;
+    return NULL;
+}
+static inline cl_int sn_cl_enqueue_migrate_mem_objects(cl_command_queue q, cl_uint nm,
+                                                       const cl_mem *ms, cl_mem_migration_flags f,
+                                                       cl_uint nw, const cl_event *wait,
+                                                       cl_event *ev)
+{
+    cl_int e;
+    return sn_gpu_injected("clEnqueueMigrateMemObjects", &e)
+               ? e
+               : clEnqueueMigrateMemObjects(q, nm, ms, f, nw, wait, ev);
+}
+/* The waits still wait when they fail (a queue that reports an error has
+ * stopped all the same): no command outlives the error path that follows,
+ * writing into host memory it frees. */
+static inline cl_int sn_cl_finish(cl_command_queue q)
+{
+    cl_int e, real = clFinish(q);
+    return sn_gpu_injected("clFinish", &e) ? e : real;
+}
+static inline cl_int sn_cl_wait_for_events(cl_uint n, const cl_event *evs)
+{
+    cl_int e, real = clWaitForEvents(n, evs);
+    return sn_gpu_injected("clWaitForEvents", &e) ? e : real;
+}
 #define clBuildProgram sn_cl_build_program
 #define clCreateBuffer sn_cl_create_buffer
 #define clEnqueueNDRangeKernel sn_cl_enqueue_nd_range_kernel
@@ -159,6 +292,21 @@ static inline cl_int sn_cl_enqueue_fill_buffer(cl_command_queue q, cl_mem m, con
 #define clEnqueueWriteBuffer sn_cl_enqueue_write_buffer
 #define clEnqueueCopyBuffer sn_cl_enqueue_copy_buffer
 #define clEnqueueFillBuffer sn_cl_enqueue_fill_buffer
+#define clCreateContext sn_cl_create_context
+#define clCreateCommandQueue sn_cl_create_command_queue
+#define clCreateProgramWithSource sn_cl_create_program_with_source
+#define clCreateKernel sn_cl_create_kernel
+#define clSetKernelArg sn_cl_set_kernel_arg
+#define clGetPlatformInfo sn_cl_get_platform_info
+#define clGetDeviceInfo sn_cl_get_device_info
+#define clGetProgramBuildInfo sn_cl_get_program_build_info
+#define clGetKernelInfo sn_cl_get_kernel_info
+#define clGetKernelWorkGroupInfo sn_cl_get_kernel_work_group_info
+#define clGetEventProfilingInfo sn_cl_get_event_profiling_info
+#define clEnqueueMapBuffer sn_cl_enqueue_map_buffer
+#define clEnqueueMigrateMemObjects sn_cl_enqueue_migrate_mem_objects
+#define clFinish sn_cl_finish
+#define clWaitForEvents sn_cl_wait_for_events
 
 /* Build `source` for g's device into *prog; on failure SN_EBUILD with the
  * log in diag and g->build_log. */
@@ -167,6 +315,10 @@ sn_status sn_gpu_build_source(sn_gpu *g, const char *source, bool user, cl_progr
 /* The same with extra build options (e.g. "-DHP=1"). */
 sn_status sn_gpu_build_source_opts(sn_gpu *g, const char *source, const char *options, bool user,
                                    cl_program *prog, sn_diag *diag);
+
+/* sn_gpu_host_alloc with its status: SN_ELIMIT past SN_GPU_PINS blocks,
+ * else the failing call's (sn_gpu_cl_fail). */
+sn_status sn_gpu_host_alloc_status(sn_gpu *g, size_t bytes, void **out, sn_diag *diag);
 
 /* Round x up to a multiple of m (m > 0); x stays 0 if 0. */
 size_t sn_gpu_round_up(size_t x, size_t m);

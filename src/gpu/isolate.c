@@ -46,6 +46,18 @@ typedef struct msg_head {
     uint64_t len;    /* bytes that follow */
 } msg_head;
 
+/* A coverage build (SORTNET_COVERAGE): _exit skips gcov's writing of the
+ * counters, so the child writes them itself before it exits; and the
+ * parent lets a child that is not stuck exit on its own (its pipe closed,
+ * its next write fails) instead of killing it mid-write. Other builds
+ * never wait for the child. */
+#ifdef SN_COVERAGE
+void __gcov_dump(void);
+#define COVERAGE 1
+#else
+#define COVERAGE 0
+#endif
+
 /* ---- the child */
 
 typedef struct child_ctx {
@@ -113,6 +125,8 @@ static _Noreturn void child_main(int fd, pid_t parent, const sn_gpu_isolation *i
 #endif
     if (getppid() != parent)
         _exit(3);
+    if (COVERAGE) /* a write to the closed pipe fails instead of killing */
+        signal(SIGPIPE, SIG_IGN);
     child_ctx c = {fd, sn_schedule_wires(s), false};
     sn_user_hooks h = {&c, child_ready, child_begin, child_done};
     sn_diag d;
@@ -127,8 +141,12 @@ static _Noreturn void child_main(int fd, pid_t parent, const sn_gpu_isolation *i
         const char *log = g ? sn_gpu_build_log(g) : "";
         send_msg(&c, MSG_ERROR, (uint32_t)st, 0, d.text, strlen(d.text) + 1, log, strlen(log), &d);
     }
-    /* No clean-up: the parent kills and reaps this process at once, and
-     * exit handlers and stdio buffers are the parent's. */
+    /* No clean-up: the parent kills and reaps this process at once (a
+     * coverage build's waits for it), and exit handlers and stdio buffers
+     * are the parent's. */
+#ifdef SN_COVERAGE
+    __gcov_dump();
+#endif
     _exit(0);
 }
 
@@ -177,8 +195,19 @@ static int read_full(int fd, void *buf, size_t len, double deadline)
 /* Kill the child's group and reap it; false if it could not be reaped
  * within REAP_LIMIT_S (a driver can hold a dying process). An exit status
  * already decided (a crash) stays what it was. */
-static bool reap(pid_t pid, int *status)
+static bool reap(pid_t pid, int *status, bool healthy)
 {
+    /* coverage builds: a healthy child (no crash, no time-out) exits on
+     * its own once its pipe is closed; killed only if it does not */
+    for (double until = now_s() + 30.0; COVERAGE && healthy && now_s() < until;) {
+        pid_t r = waitpid(pid, status, WNOHANG);
+        if (r == pid)
+            return true;
+        if (r < 0 && errno != EINTR)
+            break; /* (reaped already: the loop below says so) */
+        struct timespec pause = {0, 5 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
     kill(-pid, SIGKILL);
     kill(pid, SIGKILL); /* in case the child had not made its group yet */
     double until = now_s() + REAP_LIMIT_S;
@@ -354,7 +383,7 @@ static sn_status reap_child(pid_t pid, sn_status st, sn_gpu_outcome *out, sn_gpu
                             sn_diag *diag)
 {
     int status = 0;
-    if (!reap(pid, &status)) {
+    if (!reap(pid, &status, out->fault == SN_GPU_FAULT_NONE)) {
         if (st == SN_OK)
             st = reap_fail(pid, diag);
     } else if (out->fault == SN_GPU_FAULT_CRASH) {

@@ -663,16 +663,20 @@ sn_status sn_gpu_time(sn_gpu *g, const sn_schedule *s, sn_gpu_variant v, sn_key_
     size_t bytes = (size_t)n * 4;
     /* the input kept for every run, and where each run's output lands:
      * pinned host memory when asked (sn_gpu_set_pinned), else the caller's */
-    uint32_t *input = g->pinned ? sn_gpu_host_alloc(g, bytes + 4, diag) : sn_malloc(bytes + 4);
-    uint32_t *out = g->pinned && input ? sn_gpu_host_alloc(g, bytes + 4, diag) : keys;
-    if (!input || !out) {
-        if (g->pinned)
-            sn_gpu_host_free(g, input);
-        else
-            sn_free(input);
-        return g->pinned ? SN_ENOMEM
-                         : sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %u keys", n);
+    void *pin_in = NULL, *pin_out = NULL;
+    if (g->pinned) {
+        st = sn_gpu_host_alloc_status(g, bytes + 4, &pin_in, diag);
+        if (st == SN_OK)
+            st = sn_gpu_host_alloc_status(g, bytes + 4, &pin_out, diag);
+        if (st != SN_OK) {
+            sn_gpu_host_free(g, pin_in);
+            return st;
+        }
     }
+    uint32_t *input = g->pinned ? pin_in : sn_malloc(bytes + 4);
+    uint32_t *out = g->pinned ? pin_out : keys;
+    if (!input)
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %u keys", n);
     memcpy(input, keys, bytes);
     sn_fused_plan plan;
     memset(&plan, 0, sizeof plan);
@@ -742,12 +746,15 @@ sn_status sn_gpu_copy_time(sn_gpu *g, uint32_t n, size_t reps, double *ms, sn_di
             break;
         }
         double one = 0;
+        const char *call = "clWaitForEvents(copy)";
         err = clWaitForEvents(1, &ev);
-        if (err == CL_SUCCESS)
+        if (err == CL_SUCCESS) {
+            call = "clGetEventProfilingInfo(copy)";
             err = sn_gpu_event_span_ms(ev, ev, &one);
+        }
         clReleaseEvent(ev);
         if (err != CL_SUCCESS)
-            st = sn_gpu_cl_fail(diag, "clGetEventProfilingInfo", err);
+            st = sn_gpu_cl_fail(diag, call, err);
         else if (r > 0)
             t[r - 1] = one;
     }

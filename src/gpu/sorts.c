@@ -211,12 +211,15 @@ sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
         cl_int err;
         s->k[i] = clCreateKernel(s->prog, kernel_names[i], &err);
         size_t w = 0;
-        if (err == CL_SUCCESS)
+        const char *what = "clCreateKernel";
+        if (err == CL_SUCCESS) {
+            what = "clGetKernelWorkGroupInfo";
             err = clGetKernelWorkGroupInfo(s->k[i], g->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof w,
                                            &w, NULL);
+        }
         if (err != CL_SUCCESS) {
             char call[80];
-            snprintf(call, sizeof call, "clCreateKernel(%s)", kernel_names[i]);
+            snprintf(call, sizeof call, "%s(%s)", what, kernel_names[i]);
             st = sn_gpu_cl_fail(diag, call, err);
         } else if (w < wg) {
             st = sn_diag_set(diag, SN_EDEVICE, 0, 0,
@@ -420,10 +423,11 @@ static sn_status step(run *r, int which0, size_t items, sn_diag *diag)
     cl_kernel k = r->s->k[which];
     sn_status st = args(k, kernel_names[which], diag, 6, M(r->k[c]), M(r->p[c]), M(r->k[c ^ 1]),
                         M(r->p[c ^ 1]), U(r->n), U(r->hp));
-    if (st == SN_OK && which0 == KS_MS_TILE)
-        if (clSetKernelArg(k, 6, places(r, PADDED(r, r->s->merge_e)), NULL) != CL_SUCCESS)
-            st =
-                sn_diag_set(diag, SN_EDEVICE, 0, 0, "clSetKernelArg(ms_tile, local places) failed");
+    if (st == SN_OK && which0 == KS_MS_TILE) {
+        cl_int err = clSetKernelArg(k, 6, places(r, PADDED(r, r->s->merge_e)), NULL);
+        if (err != CL_SUCCESS)
+            st = sn_gpu_cl_fail(diag, "clSetKernelArg(ms_tile, local places)", err);
+    }
     if (st == SN_OK)
         st = launch(r, which, items, diag);
     r->cur ^= 1;

@@ -21,6 +21,7 @@ typedef struct geo {
     double box_w, box_h, pitch, label_w;
     double top;                           /* y of the first row's top, from the picture's top */
     size_t ncols;                         /* layers + 2: slices, local sort, each layer */
+    size_t c_lo, c_hi;                    /* the columns shown: [c_lo, c_hi) */
     double col_x[SN_DIST_MAX_LAYERS + 2]; /* left edge of column c (picture x) */
     double col_w[SN_DIST_MAX_LAYERS + 2];
     double mark_x, mark_w, right; /* the boundary marks' column; the rows' end */
@@ -88,8 +89,11 @@ static void legend_line(const sn_dist_blocks *b, const geo *g, int i, char *buf,
 
 /* Everything's place at the options' scale (pairs: scratch of P/2+1). */
 static void geo_make(const sn_schedule *s, const sn_dist_blocks *b, const sn_dist_scene_opts *o,
-                     sn_comparator *pairs, geo *g)
+                     const sn_dist_fit *fit, sn_comparator *pairs, geo *g)
 {
+    static const sn_dist_fit whole = {0, 0, false, 0};
+    if (!fit)
+        fit = &whole;
     memset(g, 0, sizeof *g);
     double z = o->scale > 0 ? o->scale : 1;
     double f = SN_DIST_FONT * z;
@@ -97,21 +101,34 @@ static void geo_make(const sn_schedule *s, const sn_dist_blocks *b, const sn_dis
     g->m = round(f * 1.1);
     g->title_h = o->title ? round(f * 2.4) : 0;
     g->head_h = round(f * 1.9);
-    g->legend_f = f * 0.85;
+    g->legend_f = f * (fit->legend > 0 ? fit->legend : 0.85);
     g->legend_h = round(g->legend_f * 1.45 * LEGEND_LINES + f * 0.8);
     char buf[64];
     snprintf(buf, sizeof buf, "%u", b->ranks * b->keys);
     g->box_w = ceil(sn_scene_text_width(buf, f, SN_FONT_REGULAR) + f * 0.9);
     g->box_h = round(f * 1.75);
-    g->pitch = g->box_h + round(f * 1.2);
+    g->pitch = g->box_h + round(f * (fit->tight ? 0.55 : 1.2));
     snprintf(buf, sizeof buf, "rank %u", b->ranks - 1);
     g->label_w = ceil(sn_scene_text_width(buf, f, SN_FONT_REGULAR));
     g->sub_w = round(f * 1.1);
     g->top = g->m + g->title_h + g->head_h;
     g->ncols = b->layers + 2;
+    g->c_lo = fit->cols ? (fit->first_col < g->ncols ? fit->first_col : g->ncols - 1) : 0;
+    g->c_hi = fit->cols && fit->cols < g->ncols - g->c_lo ? g->c_lo + fit->cols : g->ncols;
     double x = g->m + g->label_w + round(f * 0.9);
     double block = b->keys * g->box_w;
     for (size_t c = 0; c < g->ncols; c++) {
+        if (c < g->c_lo || c >= g->c_hi) {
+            /* not shown: no room (a layer's links still decide the arrows) */
+            if (c >= 2) {
+                size_t m = sn_schedule_layer_pairs(s, c - 2, pairs, b->ranks / 2 + 1);
+                for (size_t i = 0; i < m; i++)
+                    g->reversed = g->reversed || pairs[i].a > pairs[i].b;
+            }
+            g->col_x[c] = x;
+            g->col_w[c] = 0;
+            continue;
+        }
         if (c == 1) {
             x += round(f * 2.0); /* the local sort: no link */
         } else if (c >= 2) {
@@ -157,13 +174,20 @@ static double block_x(const geo *g, double x0, size_t c, uint32_t keys)
 void sn_dist_scene_size(const sn_schedule *s, const sn_dist_blocks *b, const sn_dist_scene_opts *o,
                         double *w, double *h)
 {
+    sn_dist_scene_size_fit(s, b, o, NULL, w, h);
+}
+
+void sn_dist_scene_size_fit(const sn_schedule *s, const sn_dist_blocks *b,
+                            const sn_dist_scene_opts *o, const sn_dist_fit *fit, double *w,
+                            double *h)
+{
     sn_comparator pairs[SN_DIST_MAX_RANKS / 2 + 1];
     geo g;
     if (b->ranks == 0 || b->ranks > SN_DIST_MAX_RANKS || b->layers > SN_DIST_MAX_LAYERS) {
         *w = *h = 0;
         return;
     }
-    geo_make(s, b, o, pairs, &g);
+    geo_make(s, b, o, fit, pairs, &g);
     *w = g.w;
     *h = g.h;
 }
@@ -214,19 +238,26 @@ static void draw_block(sn_scene *sc, const sn_dist_blocks *b, const geo *g, cons
 sn_status sn_dist_scene(sn_scene *sc, const sn_schedule *s, const sn_dist_blocks *b,
                         const sn_theme *th, const sn_dist_scene_opts *o, double x0, double y0)
 {
+    return sn_dist_scene_fit(sc, s, b, th, o, NULL, x0, y0);
+}
+
+sn_status sn_dist_scene_fit(sn_scene *sc, const sn_schedule *s, const sn_dist_blocks *b,
+                            const sn_theme *th, const sn_dist_scene_opts *o, const sn_dist_fit *fit,
+                            double x0, double y0)
+{
     sn_comparator pairs[SN_DIST_MAX_RANKS / 2 + 1];
     geo g;
     if (b->ranks == 0 || b->ranks > SN_DIST_MAX_RANKS || b->layers > SN_DIST_MAX_LAYERS ||
         sn_schedule_wires(s) != b->ranks)
         return SN_EINVAL;
-    geo_make(s, b, o, pairs, &g);
+    geo_make(s, b, o, fit, pairs, &g);
     size_t L = b->layers, step = o->step < L ? o->step : L;
     double f = g.f;
     sn_scene_style bg = sn_scene_fill(sn_rgba_of(th->background, 1));
     sn_scene_rect(sc, x0, y0, g.w, g.h, 0, &bg, sn_scene_tag_of(SN_ROLE_BACKGROUND));
     double rows_bottom = row_y(&g, y0, b->ranks - 1) + g.box_h / 2 + round(f * 0.45);
     /* the current column's band */
-    if (o->highlight) {
+    if (o->highlight && step + 1 >= g.c_lo && step + 1 < g.c_hi) {
         size_t c = step + 1;
         sn_scene_style band = sn_scene_fill(sn_rgba_of(th->band, 1));
         double pad = round(f * 0.5);
@@ -238,13 +269,13 @@ sn_status sn_dist_scene(sn_scene *sc, const sn_schedule *s, const sn_dist_blocks
     sn_scene_style wire = sn_scene_stroke(sn_rgba_of(th->wire, 1), fmax(1, f * 0.08));
     for (uint32_t r = 0; r < b->ranks; r++) {
         double y = row_y(&g, y0, r);
-        sn_scene_line(sc, x0 + g.col_x[0] - round(f * 0.4), y, x0 + g.mark_x, y, &wire,
+        sn_scene_line(sc, x0 + g.col_x[g.c_lo] - round(f * 0.4), y, x0 + g.mark_x, y, &wire,
                       sn_scene_tag_wire(SN_ROLE_WIRE, r));
     }
     /* column headings and rank labels */
     sn_rgba ink = sn_rgba_of(th->text, 1);
     char buf[64];
-    for (size_t c = 0; c < g.ncols; c++) {
+    for (size_t c = g.c_lo; c < g.c_hi; c++) {
         bool cur = o->highlight && c == step + 1;
         sn_scene_text(sc, x0 + g.col_x[c] + g.col_w[c] / 2, y0 + g.top - round(f * 0.75),
                       column_head(c, buf, sizeof buf), f, cur ? SN_FONT_BOLD : SN_FONT_REGULAR,
@@ -258,7 +289,7 @@ sn_status sn_dist_scene(sn_scene *sc, const sn_schedule *s, const sn_dist_blocks
                       sn_scene_tag_wire(SN_ROLE_WIRE_LABEL, r));
     }
     /* the merge-splits of each layer, in the gap before its column */
-    for (size_t k = 0; k < L; k++) {
+    for (size_t k = g.c_lo < 2 ? 0 : g.c_lo - 2; k + 2 < g.c_hi; k++) {
         size_t c = k + 2, m = sn_schedule_layer_pairs(s, k, pairs, b->ranks / 2 + 1);
         unsigned sub[SN_DIST_MAX_RANKS];
         unsigned subs = assign_subs(pairs, m, sub);
@@ -289,7 +320,7 @@ sn_status sn_dist_scene(sn_scene *sc, const sn_schedule *s, const sn_dist_blocks
         }
     }
     /* the blocks: the slices, the local sort and every layer's */
-    for (size_t c = 0; c < g.ncols; c++) {
+    for (size_t c = g.c_lo; c < g.c_hi; c++) {
         size_t st = c == 0 ? 0 : c - 1;
         bool shown = c == 0 || st <= step;
         for (uint32_t r = 0; r < b->ranks; r++) {
@@ -303,7 +334,7 @@ sn_status sn_dist_scene(sn_scene *sc, const sn_schedule *s, const sn_dist_blocks
         }
     }
     /* the boundaries after the last layer, once it is shown */
-    if (step == L) {
+    if (step == L && g.c_hi == g.ncols) {
         uint32_t broken = sn_dist_broken(b, L);
         for (uint32_t r = 0; r + 1 < b->ranks; r++) {
             bool ok = sn_dist_block(b, L, r)[b->keys - 1] < sn_dist_block(b, L, r + 1)[0];

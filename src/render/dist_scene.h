@@ -97,6 +97,17 @@ typedef struct sn_dist_scene_opts {
     const char *title; /* the title line (borrowed), or NULL: none */
 } sn_dist_scene_opts;
 
+/* The window's fitting, where the whole picture's text would be too small
+ * (all zero: the whole picture, as sn_dist_scene draws it). */
+typedef struct sn_dist_fit {
+    /* only `cols` columns from `first_col` on (column 0: the keys, 1: the
+     * local sort, 1 + k: after layer k; the boundary marks only with the
+     * last column); cols 0: all */
+    size_t first_col, cols;
+    bool tight;    /* the rows closer together */
+    double legend; /* the legend's text size / the values' (<= 0: 0.85) */
+} sn_dist_fit;
+
 /* The picture's size at that scale (layout units), as sn_dist_scene makes
  * it. */
 void sn_dist_scene_size(const sn_schedule *s, const sn_dist_blocks *b, const sn_dist_scene_opts *o,
@@ -112,6 +123,14 @@ void sn_dist_scene_size(const sn_schedule *s, const sn_dist_blocks *b, const sn_
  * and legend. Returns sn_scene_status(sc). */
 sn_status sn_dist_scene(sn_scene *sc, const sn_schedule *s, const sn_dist_blocks *b,
                         const sn_theme *th, const sn_dist_scene_opts *o, double x, double y);
+
+/* The same two with the window's fitting (fit NULL: none). */
+void sn_dist_scene_size_fit(const sn_schedule *s, const sn_dist_blocks *b,
+                            const sn_dist_scene_opts *o, const sn_dist_fit *fit, double *w,
+                            double *h);
+sn_status sn_dist_scene_fit(sn_scene *sc, const sn_schedule *s, const sn_dist_blocks *b,
+                            const sn_theme *th, const sn_dist_scene_opts *o, const sn_dist_fit *fit,
+                            double x, double y);
 
 /* About how many primitives that picture makes (to refuse it early). */
 double sn_dist_scene_estimate(uint32_t ranks, uint32_t keys, size_t layers, size_t size);

@@ -870,6 +870,15 @@ int snw_pointer(int kind, double x, double y)
         else if (!E.dragging)
             click(x, y);
         return 1;
+    case 3: /* cancelled (a second finger came down: a pinch) */
+        if (!E.down)
+            return 0;
+        E.down = E.dragging = false;
+        if (E.edit_down) {
+            E.edit_down = false;
+            main_view()->preview.on = false;
+        }
+        return 1;
     default: return 0;
     }
 }

@@ -106,7 +106,8 @@ SNW_EXPORT(snw_busy) int snw_busy(void);
 SNW_EXPORT(snw_step_to) int snw_step_to(size_t k);
 
 /* Pointer events in device pixels of the last frame (w x h at HiDPI s):
- * kind 0 press, 1 move, 2 release; returns 1 when anything changed.
+ * kind 0 press, 1 move, 2 release, 3 cancel (the press ends and does
+ * nothing: a second finger came down); returns 1 when anything changed.
  * Outside edit mode a click follows the element on that wire. In edit
  * mode: press on a wire and release on another adds a comparator (the
  * window's drag), and a click on a wire then a click on another wire adds

@@ -252,7 +252,35 @@
 
   // ---- pointer, wheel, keys (as the window's)
   const dev = (e) => [e.offsetX * (window.devicePixelRatio || 1), e.offsetY * (window.devicePixelRatio || 1)];
+  // two fingers on the canvas pinch: the zoom of the wheel, around their midpoint. The first
+  // finger's press is cancelled when the second comes down (it adds, selects and moves
+  // nothing); the fingers left after a pinch do nothing until all are lifted.
+  const fingers = new Map();
+  let spread = 0, pinched = false;
+  const apart = () => { const [a, b] = [...fingers.values()]; return [Math.hypot(a[0] - b[0], a[1] - b[1]), (a[0] + b[0]) / 2, (a[1] + b[1]) / 2]; };
   const pointer = (kind) => (e) => {
+    if (e.pointerType === 'touch') {
+      if (kind === 0) fingers.set(e.pointerId, dev(e));
+      else if (kind === 1 && fingers.has(e.pointerId)) fingers.set(e.pointerId, dev(e));
+      if (fingers.size === 2 && kind === 0) { // the pinch begins
+        if (!pinched && E.snw_pointer(3, 0, 0)) redraw(); // the first finger's press does nothing
+        pinched = true;
+        spread = apart()[0];
+        return;
+      }
+      if (kind === 2) {
+        fingers.delete(e.pointerId);
+        if (pinched) { pinched = fingers.size > 0; return; }
+      }
+      if (pinched) {
+        if (kind === 1 && fingers.size === 2) {
+          const [d, mx, my] = apart();
+          if (spread > 0 && d > 0 && E.snw_wheel(mx, my, Math.log(d / spread) / Math.log(1.2))) redraw();
+          spread = d;
+        }
+        return;
+      }
+    }
     if (kind === 0) { canvas.setPointerCapture(e.pointerId); canvas.focus(); }
     if (E.snw_pointer(kind, ...dev(e))) redraw();
   };

@@ -1,0 +1,34 @@
+#!/bin/bash
+# cli_gpu_knobs.sh - the GPU tuning knobs of the environment
+# (docs/gpu-speed.md: SN_FUSED_TILE, SN_FUSED_BIGTILE, SN_FUSED_CODEGEN,
+# SN_RADIX_E, SN_MERGE_E, SN_MERGE_PG, SN_MERGE_TILE_E): a value out of
+# range is exit 2 naming the knob, its value and the range; a value in
+# range is used and the result stays identical to the reference. Skips
+# (77) only when there is no OpenCL platform at all.
+. "$(dirname "$0")/lib.sh"
+
+"$S" gpu list >"$T/out" 2>"$T/err"
+[ $? = 3 ] && { echo "SKIP: no OpenCL platform: $(cat "$T/err")" >&2; exit 77; }
+
+# bad values: the knob, the value and the range
+expect 2 env SN_FUSED_BIGTILE=99 "$S" gpu verify bitonic:64 --variant fused
+err_has "environment: SN_FUSED_BIGTILE='99' is not a whole number from 0 to 24"
+expect 2 env SN_FUSED_CODEGEN=2 "$S" gpu verify bitonic:64 --variant fused
+err_has "environment: SN_FUSED_CODEGEN='2' is not a whole number from 0 to 1"
+expect 2 env SN_MERGE_PG=64 "$S" gpu sort merge:100
+err_has "environment: SN_MERGE_PG='64' is not a whole number from 1 to 32"
+[ ! -s "$T/out" ] || fail "a knob out of range printed a result: $(cat "$T/out")"
+
+# values in range: used, the output still the reference's
+for knobs in "SN_FUSED_TILE=6" "SN_FUSED_BIGTILE=8" "SN_FUSED_TILE=5 SN_FUSED_BIGTILE=0"; do
+    # shellcheck disable=SC2086
+    expect 0 env $knobs "$S" gpu verify oddeven-merge:256 --variant fused --payload
+    out_has "identical"
+done
+expect 0 env SN_RADIX_E=16 "$S" gpu sort radix:5000 --payload
+out_has "identical"
+# a merge tile shorter than half a merge chunk is lengthened to it
+expect 0 env SN_MERGE_E=8 SN_MERGE_TILE_E=2 "$S" gpu sort merge:3000 --random 3
+out_has "identical"
+
+finish cli_gpu_knobs
