@@ -27,6 +27,15 @@ grep -qF "void sort4_my_net(int32_t *v)" "$T/bad.c" || fail "file network's func
 grep -qF "DOES NOT SORT" "$T/bad.c" || fail "broken network not flagged in the header"
 expect 0 "$S" gen best:60 --format c
 grep -qE "Proved|Not checked" "$T/out" || fail "best:60: no proof line"
+# a proof that takes minutes (the split's merge of two 2048-wire halves) is
+# stopped at gen's limit: the code comes, its header says why it is unproved
+# (the limit once waited on progress calls that method never makes)
+expect 0 "$S" gen bitonic:4096 --format c -o "$T/big.c"
+grep -qF "no quick proof: stopped after 2 s" "$T/big.c" || fail "bitonic:4096: the proof was not stopped"
+# past straight-line code's limit: refused at once, nothing proved or written
+expect 2 "$S" gen bitonic:32768 --format c -o "$T/huge.c"
+err_has "straight-line code is limited to"
+[ ! -e "$T/huge.c" ] || fail "bitonic:32768: a file was written"
 
 # usage errors
 expect 2 "$S" gen best:8 --format rust

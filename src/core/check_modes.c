@@ -80,11 +80,17 @@ static sn_status set_failure(sn_check_result *res, const uint8_t *in, uint32_t n
  * (v holds n words). */
 static uint64_t merge_failures(const sn_comparator *cmp, size_t ncmp, uint32_t n, const uint32_t *S,
                                uint32_t a, const uint32_t *T, uint32_t b, uint64_t *v, uint8_t *bad,
-                               bool *found)
+                               bool *found, const sn_cancel *cancel, bool *stopped)
 {
     uint64_t fails = 0, total = (uint64_t)(a + 1) * (b + 1);
     uint32_t li[64], lj[64];
     for (uint64_t base = 0; base < total; base += 64) {
+        /* the merge of two halves of thousands of wires runs for minutes:
+         * a request to stop is looked at every 64 words */
+        if ((base & 4095) == 0 && sn_cancel_requested(cancel)) {
+            *stopped = true;
+            return fails;
+        }
         uint32_t lanes = total - base < 64 ? (uint32_t)(total - base) : 64;
         for (uint32_t l = 0; l < lanes; l++) {
             li[l] = (uint32_t)((base + l) / (b + 1));
@@ -144,7 +150,9 @@ sn_status sn_check_merge(const sn_network *net, uint32_t a, sn_check_result *res
             w[i] = i;
         bool found = false;
         res->n = n;
-        res->failing_count = merge_failures(cmp, ncmp, n, w, a, w + a, n - a, v, bad, &found);
+        bool stopped = false; /* (no cancel here: never stops) */
+        res->failing_count =
+            merge_failures(cmp, ncmp, n, w, a, w + a, n - a, v, bad, &found, NULL, &stopped);
         res->sorts = res->failing_count == 0;
         res->inputs = (uint64_t)(a + 1) * (uint64_t)(n - a + 1);
         res->method = SN_CHECK_BRUTEFORCE; /* every input of the question */
@@ -531,11 +539,14 @@ static sn_status split_merge(const split_ctx *x, sn_check_result *res)
             else
                 S[a++] = i;
         }
-        bool found = false;
-        res->failing_count = merge_failures(rest, nrest, n, S, a, T, b, v, bad, &found);
+        bool found = false, stopped = false;
+        res->failing_count =
+            merge_failures(rest, nrest, n, S, a, T, b, v, bad, &found, x->opt->cancel, &stopped);
         res->inputs += (uint64_t)(a + 1) * (b + 1);
         res->sorts = res->failing_count == 0;
-        if (found)
+        if (stopped)
+            st = SN_EINTERRUPTED;
+        else if (found)
             st = set_failure(res, bad, n, x->cmp, x->ncmp);
     }
     sn_free(S);
@@ -637,9 +648,11 @@ sn_status check_split_once(const sn_network *net, const sn_check_options *opt, s
         st = check_part(&x, 0, res, &v0, diag);
     if (st == SN_OK && v0 == 1)
         st = check_part(&x, 1, res, &v1, diag);
-    if (st == SN_OK && v0 == 1 && v1 == 1)
+    if (st == SN_OK && v0 == 1 && v1 == 1) {
         st = split_merge(&x, res);
-    else if (st == SN_OK)
+        if (st == SN_EINTERRUPTED)
+            st = sn_diag_set(diag, SN_EINTERRUPTED, 0, 0, "stopped on request");
+    } else if (st == SN_OK)
         res->sorts = false;
     res->n = n;
     res->method = SN_CHECK_SPLIT;
