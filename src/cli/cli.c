@@ -400,3 +400,13 @@ int cli_bad_option(const char *cmd, int c, char **argv)
         return cli_error(CLI_USAGE, cmd, "option '%s' needs a value (see --help)", opt);
     return cli_error(CLI_USAGE, cmd, "unknown option '%s' (see --help)", opt);
 }
+
+void cli_catch_signal(int sig, void (*handler)(int), int flags, struct sigaction *old)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sa.sa_flags = flags;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, old);
+}

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <signal.h> // for: struct sigaction (cli_catch_signal)
 #include <stdio.h>
 
 #include "core/exec.h"
@@ -107,6 +108,11 @@ int cli_keys_write(const char *path, bool binary, sn_key_type t, const uint32_t 
     {                                                                                              \
         "type", 1, NULL, CLI_OPT_INPUT                                                             \
     }
+
+/* Handle sig with handler until the caller puts *old back
+ * (sigaction(sig, old, NULL)); flags: sa_flags (e.g. SA_RESETHAND). The
+ * handlers store to a lock-free sn_cancel flag the core looks at. */
+void cli_catch_signal(int sig, void (*handler)(int), int flags, struct sigaction *old);
 
 #ifdef SN_HAVE_JANSSON
 #include <jansson.h>

@@ -459,12 +459,9 @@ int cmd_check(int argc, char **argv)
         opt.progress = progress;
         opt.progress_user = &ps;
     }
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old);
+    struct sigaction old;
     atomic_store(&interrupted, 0);
+    cli_catch_signal(SIGINT, on_sigint, 0, &old);
     opt.cancel = &interrupted;
 
     sn_check_result res;

@@ -83,11 +83,8 @@ static void prove(const sn_network *net, sn_codegen_opts *co, char *note, size_t
     sn_check_options_init(&opt);
     atomic_store(&gen_deadline, 0);
     opt.cancel = &gen_deadline;
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_deadline;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGALRM, &sa, &old);
+    struct sigaction old;
+    cli_catch_signal(SIGALRM, on_deadline, 0, &old);
     struct itimerval t = {{0, 0}, {GEN_CHECK_LIMIT_S, 0}}, none = {{0, 0}, {0, 0}};
     setitimer(ITIMER_REAL, &t, NULL);
     sn_check_result res;

@@ -421,13 +421,10 @@ int cmd_search(int argc, char **argv)
     }
     o.improved = on_improved;
     o.user = &rs;
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sa.sa_flags = (int)SA_RESETHAND; /* a second Ctrl+C ends the process at once */
-    sigemptyset(&sa.sa_mask);
+    struct sigaction old;
     atomic_store(&interrupted, 0);
-    sigaction(SIGINT, &sa, &old);
+    /* SA_RESETHAND: a second Ctrl+C ends the process at once */
+    cli_catch_signal(SIGINT, on_sigint, (int)SA_RESETHAND, &old);
     o.cancel = &interrupted;
     sn_search_stats stats;
     sn_diag d;
