@@ -5,7 +5,7 @@
 # few allocations are optional, e.g. a build log: their failure is no
 # error). Every run that fails says "out of memory" and exits 5, as `gpu
 # sort` does: never exit 2 (bad usage) or 3 (no device), the causes it
-# once gave. Skips (77) only when there is no OpenCL platform at all.
+# once gave, and names the network once (it said "bitonic:8: bitonic:8:"). Skips (77) only when there is no OpenCL platform at all.
 . "$(dirname "$0")/lib.sh"
 
 "$S" gpu list >"$T/out" 2>"$T/err"
@@ -29,6 +29,8 @@ loop() {
                 fail "$name, allocation $n failing: no out-of-memory message: $(head -c 300 "$T/err")"
             [ "$(grep -c '^sortnet: ' "$T/err")" = 1 ] ||
                 fail "$name, allocation $n failing: not one message: $(cat "$T/err")"
+            ! grep -qE "^sortnet: ([^ ]+): \1: " "$T/err" ||
+                fail "$name, allocation $n failing: the name said twice: $(cat "$T/err")"
         fi
         n=$((n + 1))
         [ $n -le 400 ] || { fail "$name: still failing after 400 allocations"; return; }

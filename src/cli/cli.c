@@ -16,12 +16,26 @@
 
 int cli_error(int code, const char *what, const char *fmt, ...)
 {
-    va_list ap;
-    fprintf(stderr, "sortnet: %s: ", what);
+    char text[4096];
+    va_list ap, again;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    va_copy(again, ap);
+    int len = vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    if (len < 0 || len >= (int)sizeof text) { /* (a build log): as it is */
+        fprintf(stderr, "sortnet: %s: ", what);
+        vfprintf(stderr, fmt, again);
+        fputc('\n', stderr);
+    } else {
+        /* a core message that already names what (a loader's "bitonic:8:
+         * out of memory") is not prefixed twice */
+        size_t k = strlen(what);
+        const char *t = text;
+        if (k && strncmp(t, what, k) == 0 && t[k] == ':' && t[k + 1] == ' ')
+            t += k + 2;
+        fprintf(stderr, "sortnet: %s: %s\n", what, t);
+    }
+    va_end(again);
     return code;
 }
 
