@@ -40,7 +40,7 @@ fi
 # one message, not two: the writer's, not a second one about stdout
 "$S" gen bitonic:8 >/dev/full 2>"$T/err"
 [ "$(wc -l <"$T/err")" = 1 ] || fail "gen >/dev/full: $(cat "$T/err")"
-err_has "sortnet: -: write error: No space left on device"
+err_has "sortnet: stdout: write error: No space left on device"
 
 # ---- an output path that cannot be created: old files stay as they were
 "$S" gen bitonic:4 -o "$T/file" || fail "gen -o"

@@ -424,3 +424,8 @@ void cli_catch_signal(int sig, void (*handler)(int), int flags, struct sigaction
     sigemptyset(&sa.sa_mask);
     sigaction(sig, &sa, old);
 }
+
+const char *cli_out_name(const char *path)
+{
+    return strcmp(path, "-") == 0 ? "stdout" : path;
+}

@@ -109,6 +109,9 @@ int cli_keys_write(const char *path, bool binary, sn_key_type t, const uint32_t 
         "type", 1, NULL, CLI_OPT_INPUT                                                             \
     }
 
+/* The name an output path goes by in messages: "stdout" for "-". */
+const char *cli_out_name(const char *path);
+
 /* Handle sig with handler until the caller puts *old back
  * (sigaction(sig, old, NULL)); flags: sa_flags (e.g. SA_RESETHAND). The
  * handlers store to a lock-free sn_cancel flag the core looks at. */

@@ -258,10 +258,10 @@ static int parse_args(int argc, char **argv, draw_opts *o)
         return rd;
     o->fmt = sn_export_format_from_path(o->out_path);
     if (o->fmt == SN_EXPORT_UNKNOWN)
-        return cli_error(CLI_USAGE, o->out_path,
+        return cli_error(CLI_USAGE, cli_out_name(o->out_path),
                          "unknown picture format: the name must end in .svg, .png, .pdf or .tex");
     if (o->fmt == SN_EXPORT_TEX && o->count > 1)
-        return cli_error(CLI_USAGE, o->out_path,
+        return cli_error(CLI_USAGE, cli_out_name(o->out_path),
                          "a .tex picture holds one network: use .svg, .png or .pdf for %zu",
                          o->count);
     return 0;
@@ -281,7 +281,7 @@ static int check_job(const draw_opts *o, const draw_job *j)
     bool values = o->in.given || o->have_step || o->have_follow;
     double prims = sn_export_estimate(n, size, L, values, 0);
     if (!o->force && prims > SN_EXPORT_MAX_PRIMS)
-        return cli_error(CLI_USAGE, o->out_path,
+        return cli_error(CLI_USAGE, cli_out_name(o->out_path),
                          "%s would take about %.0f drawing elements, more than the limit of "
                          "%.0f for any picture (the %s would be about %.0f MB); draw a smaller "
                          "network, or use --force to write it anyway",
@@ -431,7 +431,7 @@ static int write_step(const draw_opts *o, draw_job *jobs, size_t count)
     sn_status cs =
         sn_export_check(o->fmt, los, count, jobs[0].st.values != NULL, w, h, o->force, &d);
     if (cs != SN_OK)
-        return cli_error(CLI_USAGE, o->out_path, "%s", d.text);
+        return cli_error(CLI_USAGE, cli_out_name(o->out_path), "%s", d.text);
     cli_out out;
     int rc = cli_out_open(&out, o->out_path);
     if (rc)
@@ -442,7 +442,7 @@ static int write_step(const draw_opts *o, draw_job *jobs, size_t count)
                       : sn_export_write_stack(out.f, o->fmt, los, sts, titles, count, th, &d);
     if (r != SN_OK) {
         cli_out_abort(&out);
-        return cli_error(cli_status_exit(r), o->out_path, "%s",
+        return cli_error(cli_status_exit(r), cli_out_name(o->out_path), "%s",
                          d.text[0] ? d.text : sn_status_str(r));
     }
     return cli_out_commit(&out);

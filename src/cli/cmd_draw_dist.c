@@ -51,7 +51,7 @@ int draw_dist_args(const draw_dist_opts *o, const char *const *nets, size_t coun
 int draw_dist(const draw_dist_opts *o)
 {
     if (o->fmt == SN_EXPORT_TEX)
-        return cli_error(CLI_USAGE, o->out_path,
+        return cli_error(CLI_USAGE, cli_out_name(o->out_path),
                          "a dist: picture has no TikZ form: use .svg, .png or .pdf");
     sn_diag d;
     sn_diag_clear(&d);
@@ -123,7 +123,7 @@ int draw_dist(const draw_dist_opts *o)
     st = sn_export_write_scene(out.f, o->fmt, sc, th, &d);
     if (st != SN_OK) {
         cli_out_abort(&out);
-        rc = cli_error(cli_status_exit(st), o->out_path, "%s",
+        rc = cli_error(cli_status_exit(st), cli_out_name(o->out_path), "%s",
                        d.text[0] ? d.text : sn_status_str(st));
         goto done;
     }

@@ -146,7 +146,7 @@ static int write_code(const sn_network *net, const char *label, sn_codegen_opts 
         if (fwrite(code, 1, len, out.f) != len) {
             int e = errno ? errno : EIO;
             cli_out_abort(&out);
-            rc = cli_error(CLI_USAGE, out_path, "write failed: %s", strerror(e));
+            rc = cli_error(CLI_USAGE, cli_out_name(out_path), "write failed: %s", strerror(e));
         } else {
             rc = cli_out_commit(&out);
         }
@@ -227,7 +227,8 @@ int cmd_gen(int argc, char **argv)
     st = sn_network_write(net, fmt, out.f, &d);
     if (st != SN_OK) {
         cli_out_abort(&out);
-        rc = cli_error(cli_status_exit(st), out_path, "%s", d.text[0] ? d.text : sn_status_str(st));
+        rc = cli_error(cli_status_exit(st), cli_out_name(out_path), "%s",
+                       d.text[0] ? d.text : sn_status_str(st));
         goto done;
     }
     rc = cli_out_commit(&out);
