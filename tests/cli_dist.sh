@@ -116,6 +116,11 @@ expect 0 mpi 4 dist sort --in inu.bin --out outu.bin --type u32 --json
 cmp -s outu.bin wantu.bin || fail "--out u32 is not the sorted input"
 [ "$(json 'd["n"]')" = 777 ] || fail "--in: N is not the file's key count"
 ls "$T" | grep -q 'tmp' && fail "a temporary output file was left: $(ls "$T")"
+# an output that is a device is written in place: /dev/null stays a device
+# (a temporary renamed over it made it a regular file, as root)
+expect 0 mpi 2 dist sort --in inu.bin --out /dev/null --type u32
+[ -c /dev/null ] || fail "--out /dev/null: /dev/null is no longer a character device"
+ls /dev | grep -q '^null\.tmp' && fail "--out /dev/null: a temporary was left in /dev"
 # bad files: missing, not whole keys, empty; an output that cannot be written
 expect 2 mpi 2 dist sort --in nosuch.bin
 err_has "cannot read nosuch.bin"

@@ -7,12 +7,14 @@
  * Keys travel as their ordered form (sn_key_to_ordered), so one unsigned
  * comparison orders every key type; with a payload the pair (key, global
  * index) is compared, a total order whose sort is the stable sort. */
+#include <errno.h>
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h> // for: getpid (the output's temporary name)
+#include <sys/stat.h> // for: stat (an output that is a device)
+#include <unistd.h>   // for: getpid (the output's temporary name)
 
 #include "core/alloc.h"
 #include "core/parallel.h"
@@ -811,8 +813,17 @@ static sn_status write_output(work *w, sn_diag *d)
     const char *path = w->o->out;
     char tmp[4096];
     long pid = (long)getpid();
+    /* an output that exists and is not a regular file (/dev/null) is
+     * written in place: a temporary renamed over it would replace the
+     * device node (as root) with a file */
+    struct stat sb;
+    int direct = w->me == 0 && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode);
     MPI_Bcast(&pid, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, pid);
+    MPI_Bcast(&direct, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (direct)
+        snprintf(tmp, sizeof tmp, "%s", path);
+    else
+        snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, pid);
     uint64_t off = 0, cnt = w->count;
     MPI_Exscan(&cnt, &off, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
     if (w->me == 0)
@@ -828,7 +839,8 @@ static sn_status write_output(work *w, sn_diag *d)
         snprintf(what, sizeof what, "cannot write %s", tmp);
         return sn_dist_agree(mpi_err(d, err, what), d);
     }
-    MPI_File_set_size(f, 0);
+    if (!direct)
+        MPI_File_set_size(f, 0);
     MPI_Status ms;
     err = MPI_File_write_at_all(f, (MPI_Offset)(off * 4), w->k, (int)w->count, MPI_UINT32_T, &ms);
     if (err != MPI_SUCCESS)
@@ -837,9 +849,10 @@ static sn_status write_output(work *w, sn_diag *d)
         st = sn_diag_set(d, SN_EIO, 0, 0, "%s: closing failed", tmp);
     st = sn_dist_agree(st, d);
     if (w->me == 0) {
-        if (st == SN_OK && rename(tmp, path) != 0)
-            st = sn_diag_set(d, SN_EIO, 0, 0, "cannot rename %s to %s", tmp, path);
-        if (st != SN_OK)
+        if (st == SN_OK && !direct && rename(tmp, path) != 0)
+            st = sn_diag_set(d, SN_EIO, 0, 0, "cannot rename %s to %s: %s", tmp, path,
+                             strerror(errno));
+        if (st != SN_OK && !direct)
             remove(tmp);
     }
     return sn_dist_agree(st, d);
