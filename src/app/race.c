@@ -158,6 +158,8 @@ static void *work(void *arg)
     opt.seed = r->seed;
     opt.threads = r->threads;
     opt.from = r->from;
+    /* from scratch, the command's default: mirror pairs where they pay (12 wires) */
+    opt.symmetric = !r->from && sn_search_default_symmetric(r->snap.n, SN_SEARCH_GOAL_SIZE);
     opt.target_size = r->snap.goal;
     opt.cancel = &r->cancel;
     opt.improved = improved;
