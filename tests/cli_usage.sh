@@ -17,7 +17,7 @@ usage() {
 
 # ---- dist sort (one rank: MPI's singleton, no mpirun)
 if "$S" dist --help >/dev/null 2>&1; then
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    mpi_env # (under ASan: Open MPI's own leaks are suppressed, not ours)
     usage 2 "--seed: 'x' is not a number" dist sort --keys 10 --seed x
     usage 2 "--type: 'i64' is not i32, u32 or f32" dist sort --keys 10 --type i64
     usage 2 "--timeout: '0' is not seconds in 1..604800" dist sort --keys 10 --timeout 0

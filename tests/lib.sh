@@ -24,6 +24,17 @@ expect() {
 err_has() { grep -qF -- "$1" "$T/err" || fail "stderr lacks '$1': $(head -c 400 "$T/err")"; }
 out_has() { grep -qF -- "$1" "$T/out" || fail "stdout lacks '$1': $(head -c 400 "$T/out")"; }
 
+# mpi_env: for tests that run sortnet's MPI code (mpirun, or one rank as
+# MPI's singleton): mpirun refuses root without the first two (harmless
+# otherwise); under ASan, Open MPI's components stay loaded and leaks
+# unwind fully, so tests/lsan.supp can tell Open MPI's process-lifetime
+# state from ours
+mpi_env() {
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+    export OMPI_MCA_mca_base_component_disable_dlclose=1
+    export LSAN_OPTIONS="${LSAN_OPTIONS:-}${LSAN_OPTIONS:+:}fast_unwind_on_malloc=0"
+}
+
 # json EXPR: evaluate a Python expression over d, the JSON object in $T/out
 json() { python3 -c "import json,sys; d=json.load(open('$T/out')); print($1)"; }
 
