@@ -42,7 +42,8 @@ static sn_status verify(void *ctx, const sn_schedule *s, sn_key_type t, const ui
     if (st == SN_OK)
         st = sn_gpu_verify(h->gpu, s, t, input, false, &opts, &rep, &d);
     if (st != SN_OK) {
-        snprintf(out->verdict, sizeof out->verdict, "%.150s", d.text[0] ? d.text : sn_status_str(st));
+        snprintf(out->verdict, sizeof out->verdict, "%.150s",
+                 d.text[0] ? d.text : sn_status_str(st));
         return st;
     }
     const sn_gpu_device_info *info = sn_gpu_info(h->gpu);
@@ -59,8 +60,8 @@ static sn_status verify(void *ctx, const sn_schedule *s, sn_key_type t, const ui
         sn_key_format(t, rep.actual, got, sizeof got);
         /* layers count from 1 for people: the values after layer L */
         snprintf(out->verdict, sizeof out->verdict,
-                 "differs after layer %zu, wire %u: expected %s, got %s", rep.layer + 1,
-                 rep.index, want, got);
+                 "differs after layer %zu, wire %u: expected %s, got %s", rep.layer + 1, rep.index,
+                 want, got);
     }
     return SN_OK;
 }
