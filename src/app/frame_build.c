@@ -151,10 +151,11 @@ static void fit_layout(sn_frame *f, const sn_view *v, const sn_panes *p, double 
             double z = fmin(zw, p->net.h / (h0 + lo->n * pitch * (fmax(want_rows, 1) - 1)));
             double want = z > 0 ? ceil(floor_px / z) : 0;
             bool rows_same = fabs(fmax(want_rows, 1) - rs) < 0.01;
-            if (rows_same &&
-                (fabs(want - f->edit_font) < 0.5 || (want <= SN_LAYOUT_FONT && f->edit_font == 0)))
+            bool font_same =
+                fabs(want - f->edit_font) < 0.5 || (want <= SN_LAYOUT_FONT && f->edit_font == 0);
+            if (rows_same && font_same)
                 return;
-            if (!(fabs(want - f->edit_font) < 0.5 || (want <= SN_LAYOUT_FONT && f->edit_font == 0)))
+            if (!font_same)
                 f->edit_font = want;
             if (!rows_same)
                 f->layout_net = 0; /* remade with the new rows */

@@ -465,7 +465,7 @@ static void fit(sn_layout *lo, const sn_layout_opts *o, const sn_block *blocks)
      * phone held upright, where rows 13 px apart were too close for a
      * finger in edit mode): the rows spread apart, at most
      * SN_LAYOUT_ROW_STRETCH_MAX times their pitch; a label on more wires,
-     * larger targets, nothing wider. Two passes: the margins and the
+     * larger targets, nothing wider. A few passes: the margins and the
      * chart under the wires follow the pitch a little. */
     double rows = lo->n * lo->pitch;
     for (int pass = 0; pass < 3 && rows > 0 && lo->height < o->fit_h * 0.99; pass++) {
