@@ -75,49 +75,88 @@ run)
     exec "$root/tools/demo.sh" "$build/src/cli/sortnet"
     ;;
 test)
-    # CI: warnings are errors and every optional part must be present. A
-    # failing stage does not hide the others: each runs, then a summary.
+    # CI: warnings are errors and every optional part must be present, so
+    # every test must run: a skipped test fails its stage as a failed one
+    # does (tools/ctest_all.sh). A failing stage does not hide the others:
+    # each runs, each one's time is printed, then a summary.
     failed=()
+    stage_names=()
+    stage_secs=()
+    test_start=$(date +%s)
+    stage_t0=$test_start
+    stage_name=
+    # stage NAME: the previous stage ends, NAME begins (times in the summary)
+    stage() {
+        local now
+        now=$(date +%s)
+        if [ -n "$stage_name" ]; then
+            stage_names+=("$stage_name")
+            stage_secs+=($((now - stage_t0)))
+            echo "setup: ($((now - stage_t0)) s) $stage_name" >&2
+        fi
+        stage_t0=$now
+        stage_name=$1
+        [ -n "$1" ] && echo "setup: [$(((now - test_start) / 60)) min] $1" >&2
+        return 0
+    }
+    # pocl's kernel cache, one for every stage: pocl caches a program per
+    # source and options and a kernel per work-group size; the sanitizer
+    # and coverage passes build the same programs as the first pass, so
+    # they reuse its builds. The user's own cache when there is one.
+    export POCL_KERNEL_CACHE=1
+    export POCL_CACHE_DIR=${POCL_CACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-$build}/.cache}/pocl/kcache}
+    mkdir -p "$POCL_CACHE_DIR" 2>/dev/null && [ -w "$POCL_CACHE_DIR" ] ||
+        POCL_CACHE_DIR=$build-pocl-cache
+    mkdir -p "$POCL_CACHE_DIR"
+    stage "the build and the test suite (ctest)"
     configure_and_build "$build" -DSORTNET_WERROR=ON -DSORTNET_REQUIRE_ALL=ON
-    (cd "$build" && ctest --output-on-failure -j "$jobs") || failed+=("the test suite")
+    JOBS=$jobs "$root/tools/ctest_all.sh" "$build" || failed+=("the test suite")
     # The core without threads (SORTNET_THREADS=OFF: every task in the
     # caller, as in the page's wasm32 build): the core's unit tests, the same
     # files, must give the same results. Core and jansson only, so it is quick.
-    echo "setup: the core's tests again without threads (SORTNET_THREADS=OFF)" >&2
+    stage "the core's tests again without threads (SORTNET_THREADS=OFF)"
     (configure_and_build "$build-nothreads" -DSORTNET_WERROR=ON -DSORTNET_THREADS=OFF \
         -DSORTNET_WITH_SDL=OFF -DSORTNET_WITH_CAIRO=OFF -DSORTNET_WITH_OPENCL=OFF \
         -DSORTNET_WITH_JANSSON=ON -DSORTNET_BUILD_BENCH=OFF -DSORTNET_WEB=OFF &&
-        cd "$build-nothreads" && ctest --output-on-failure -j "$jobs" -R '^test_') ||
+        JOBS=$jobs "$root/tools/ctest_all.sh" "$build-nothreads" -R '^test_') ||
         failed+=("the core's tests without threads")
     # Fuzzing (tools/fuzz.sh): every libFuzzer target for 20 s on its corpus
     # with clang + ASan/UBSan; any crash fails. Skip with SORTNET_SKIP_FUZZ=1.
     if [ "${SORTNET_SKIP_FUZZ:-0}" != 1 ]; then
-        echo "setup: fuzzing every reader for 20 s (tools/fuzz.sh)" >&2
+        stage "fuzzing every reader for 20 s (tools/fuzz.sh)"
         FUZZ_BUILD_DIR="$build-fuzz" JOBS="$jobs" "$root/tools/fuzz.sh" 20 || failed+=("fuzzing")
     fi
     # The whole suite again under AddressSanitizer and UBSan.
     if [ "${SORTNET_SKIP_ASAN:-0}" != 1 ]; then
-        echo "setup: the whole suite again under AddressSanitizer and UBSan" >&2
+        stage "the whole suite again under AddressSanitizer and UBSan"
         configure_and_build "$build-asan" -DSORTNET_WERROR=ON -DSORTNET_REQUIRE_ALL=ON \
             -DSORTNET_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug -DSORTNET_BUILD_BENCH=OFF
-        (cd "$build-asan" && ASAN_OPTIONS=detect_leaks=1 SN_SANITIZED=1 \
-            ctest --output-on-failure -j "$jobs") || failed+=("the suite under ASan+UBSan")
+        ASAN_OPTIONS=detect_leaks=1 JOBS=$jobs "$root/tools/ctest_all.sh" "$build-asan" ||
+            failed+=("the suite under ASan+UBSan")
     fi
     # Static analysis (tools/cppcheck.sh, about a minute): src/ clean under
     # cppcheck. Skip with SORTNET_SKIP_ANALYSIS=1. See docs/testing.md.
     if [ "${SORTNET_SKIP_ANALYSIS:-0}" != 1 ]; then
+        stage "static analysis (tools/cppcheck.sh)"
         packages=(cppcheck) && install_packages
         "$root/tools/cppcheck.sh" || failed+=("static analysis (cppcheck)")
     fi
     # The coverage floors (tools/coverage.sh: a Debug build and the suite
-    # again under gcov; a layer under its floor fails; about 12 minutes on
-    # 2 cores, docs/testing.md). Skip with SORTNET_SKIP_COVERAGE=1.
+    # again under gcov; a layer under its floor fails; docs/testing.md).
+    # Skip with SORTNET_SKIP_COVERAGE=1.
     if [ "${SORTNET_SKIP_COVERAGE:-0}" != 1 ]; then
-        echo "setup: the suite under gcov and the coverage floors (tools/coverage.sh)" >&2
+        stage "the suite under gcov and the coverage floors (tools/coverage.sh)"
         packages=(gcovr) && install_packages
         COVERAGE_BUILD_DIR="$build-coverage" JOBS="$jobs" "$root/tools/coverage.sh" ||
             failed+=("the coverage floors")
     fi
+    stage ""
+    echo "setup: the stages' times:" >&2
+    for i in "${!stage_names[@]}"; do
+        printf 'setup: %6d s  %s\n' "${stage_secs[$i]}" "${stage_names[$i]}" >&2
+    done
+    total=$(($(date +%s) - test_start))
+    printf 'setup: %6d s  in all (%d min %d s)\n' "$total" $((total / 60)) $((total % 60)) >&2
     if [ ${#failed[@]} -ne 0 ]; then
         printf 'setup: FAILED: %s\n' "${failed[@]}" >&2
         exit 1
