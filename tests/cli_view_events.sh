@@ -176,7 +176,7 @@ view bitonic:4 --script "h escape" >"$T/out" 2>&1 || fail "h escape: exit $?"
 is help 0 "Esc closes the help"
 
 # G's GPU check when an OpenCL call fails (SN_CL_FAIL): the message names it
-if "$S" gpu list >/dev/null 2>&1; then
+if has_gpu; then
     SN_CL_FAIL=clEnqueueReadBuffer view bitonic:8 --script "g wait:500" >"$T/out" 2>&1 ||
         fail "g with a failing read: exit $?"
     is message "error: GPU check failed: clEnqueueReadBuffer(keys) failed: CL_OUT_OF_RESOURCES (-5)" \
