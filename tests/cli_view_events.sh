@@ -10,7 +10,8 @@
 . "$(dirname "$0")/lib.sh"
 view_session
 shim=${SN_BUILD_DIR:?set SN_BUILD_DIR to the build folder}/tests/libsn_sdl_events.so
-[ -f "$shim" ] || { echo "SKIP: $shim not built" >&2; exit 77; }
+# built with the window (tests/app.cmake): missing here, the build is broken
+[ -f "$shim" ] || broken "$shim is missing, though sortnet has the window (build all targets)"
 ldd "$S" | grep -q -e libasan -e libubsan && { echo "SKIP: a sanitizer build" >&2; exit 77; }
 cd "$T" || exit 1
 
