@@ -263,7 +263,7 @@ printf '5 1 4 2 3\n' >"$(f five.txt)"
 check "key file: count mismatch" 2 "five\.txt: 5 keys, but bitonic:4 has 4 wires" \
     "$S" run bitonic:4 --input-file "$(f five.txt)"
 # (the OpenCL build only; these fail before a device is opened)
-if "$S" gpu --help >/dev/null 2>&1; then
+if has_part OpenCL; then
 check "key file: count mismatch (gpu verify)" 2 "five\.txt: 5 keys, but pairwise:8 has 8 wires" \
     "$S" gpu verify pairwise:8 --input-file "$(f five.txt)"
 check "key file: count mismatch (gpu sort)" 2 "five\.txt: 5 keys, but radix:4 asks for 4" \
@@ -317,7 +317,7 @@ check "gen --format c --type: unknown" 2 "--type.*f64" "$S" gen bitonic:4 --form
 check "gen --payload without code" 2 "--payload.*c or opencl" "$S" gen bitonic:4 --payload
 
 # ---- lessons (the window's build only) --------------------------------------
-if "$S" view --help >/dev/null 2>&1; then
+if has_part "SDL2 window"; then
     printf 'step: a\nnet: bitonic:4\ninput: randm 3\ntext: x.\n' >"$(f input.lesson)"
     check "lesson: bad input" 2 "input\.lesson:3:8: 'randm'" "$S" view --lesson "$(f input.lesson)"
     printf 'title x\n' >"$(f nokey.lesson)"
@@ -345,7 +345,7 @@ if "$S" view --help >/dev/null 2>&1; then
 fi
 
 # ---- the window's file readers and writers: the cause, not a library's text
-if "$S" view --help >/dev/null 2>&1; then
+if has_part "SDL2 window"; then
     check "lesson: a directory" 2 "$T: is a directory" "$S" view --lesson "$T"
     check "view --record: no such folder" 2 "x\.gif: No such file or directory" \
         env SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --script "" --record "$T/no/such/x.gif"
@@ -372,7 +372,7 @@ if "$S" view --help >/dev/null 2>&1; then
 fi
 
 # ---- dist:P,NET names (draw and view): what is wrong, exit 2
-if "$S" draw --help >/dev/null 2>&1; then
+if has_part "cairo drawing"; then
     check "dist: no ranks" 2 "'dist:': expected the number of ranks" "$S" draw dist: -o "$(f d.svg)"
     check "dist: ranks not a number" 2 "'dist:four': expected the number of ranks" \
         "$S" draw dist:four -o "$(f d.svg)"
@@ -392,7 +392,7 @@ if "$S" draw --help >/dev/null 2>&1; then
 fi
 
 # ---- sortnet web (the page's build only): every error before anything is written
-if "$S" web --help >/dev/null 2>&1; then
+if has_part "the page (sortnet web)"; then
     check "web: a bad network file" 2 "bad-concat\.txt:2" "$S" web "$(f bad-concat.txt)" -o "$(f w.html)"
     check "web: an unknown name" 2 "nosuch" "$S" web nosuch:4 -o "$(f w.html)"
     check "web: values that do not parse" 2 "'x' is not a number" \
@@ -400,7 +400,7 @@ if "$S" web --help >/dev/null 2>&1; then
     check "web: a key file" 2 "--input-file.*--input" "$S" web bitonic:4 --input-file "$(f bad-concat.txt)" -o "$(f w.html)"
     check "web: no -o" 2 "-o FILE" "$S" web bitonic:4
     check "web: no such folder" 2 "w\.html" "$S" web bitonic:4 -o "$T/no/such/w.html"
-    if "$S" view --help >/dev/null 2>&1; then
+    if has_part "SDL2 window"; then
         check "web: a bad lesson" 2 "input\.lesson:3:8: 'randm'" "$S" web --lesson "$(f input.lesson)" -o "$(f w.html)"
         check "web: a missing lesson" 2 "none\.lesson" "$S" web --lesson "$(f none.lesson)" -o "$(f w.html)"
     fi

@@ -6,7 +6,7 @@
 # shared; no check looks at a time.
 . "$(dirname "$0")/lib.sh"
 command -v mpirun >/dev/null || { echo "SKIP: no mpirun (openmpi-bin)" >&2; exit 77; }
-"$S" dist --help >/dev/null 2>&1 || { echo "SKIP: sortnet built without MPI" >&2; exit 77; }
+require_part "MPI (sortnet dist)"
 command -v python3 >/dev/null || { echo "SKIP: python3 needed to read JSON" >&2; exit 77; }
 mpi_env
 # P ranks; `timeout` so that no check can hang the suite
@@ -73,7 +73,7 @@ expect 0 mpi 2 dist sort --keys 300007 --distinct 5 --threads 4 --type f32
 out_has "identical"
 expect 2 "$S" dist sort --keys 10 --threads 0
 # the local sort on an OpenCL device (pocl in CI) when one is there
-if "$S" gpu list >/dev/null 2>&1; then
+if has_gpu; then
     expect 0 mpi_cl 2 dist sort --keys 5001 --local gpu --payload --type f32 --json
     [ "$(json '"radix sort" in d["local_sort"][1] and not d["local_sort"][1].startswith("CPU,")')" = True ] ||
         fail "--local gpu did not sort on the OpenCL device: $(head -c 300 "$T/out")"
@@ -215,7 +215,7 @@ done
 # redundant comparators as one process; nosort6 and the 3-wire network
 # have fewer than 64 inputs a rank (some ranks' ranges are empty), the
 # 4-wire one a redundant comparator
-if "$S" gpu list >/dev/null 2>&1; then
+if has_gpu; then
     printf '[(0,1)]\n[(1,2)]\n' >nosort3.txt
     printf '[(0,1),(2,3)]\n[(0,2),(1,3)]\n[(1,2)]\n[(0,3)]\n' >redund4.txt
     for net in best:12 oddeven-merge:10 nosort6.txt nosort3.txt redund4.txt; do

@@ -5,10 +5,7 @@
 # P < 1, K < 1, too big, TikZ, options that do not go with it) exit 2
 # leaving no file.
 . "$(dirname "$0")/lib.sh"
-if ! "$S" draw --help >/dev/null 2>&1; then
-    echo "SKIP: sortnet built without cairo (no draw command)"
-    exit 77
-fi
+require_part "cairo drawing"
 is_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] || fail "$1 is not a PNG"; }
 xml_ok() {
     python3 -c 'import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])' "$1" ||

@@ -3,10 +3,7 @@
 # values at a step, and failures (unknown extension, unwritable directory,
 # fail options, a PNG too large) exit 2 leaving no file behind.
 . "$(dirname "$0")/lib.sh"
-if ! "$S" draw --help >/dev/null 2>&1; then
-    echo "SKIP: sortnet built without cairo (no draw command)"
-    exit 77
-fi
+require_part "cairo drawing"
 valid_svg() {
     if command -v xmllint >/dev/null; then
         xmllint --noout "$1" || fail "$1 is not XML"

@@ -9,7 +9,7 @@
 # script that shows nothing runs on the view code alone, with no window;
 # one that shows something exits 3 and points to `sortnet draw` (before
 # view_session: this needs no SDL video driver)
-if "$S" view --help >/dev/null 2>&1; then
+if has_part "SDL2 window"; then
     hfield() { sed -n "s/^$1: //p" "$T/hstate"; }
     nodisplay() { env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$S" "$@"; }
     expect 0 nodisplay view empty:4 --script "add:0,1 add:2,3 add:0,2 add:1,3 add:1,2 save:$T/hl.json" \

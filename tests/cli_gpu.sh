@@ -3,9 +3,10 @@
 # list, verify verdicts and exit codes, the JSON shape of shared/DESIGN.md,
 # injected faults named at their layer, user kernels (good, wrong, broken,
 # crashing, endless, doing nothing: each its own verdict, in bounded time),
-# no OpenCL platform (exit 3), bad usage. Skips (77) only when no OpenCL
-# platform exists at all.
+# no OpenCL platform (exit 3), bad usage. Skips (77) only when sortnet is
+# built without OpenCL or no OpenCL platform exists at all.
 . "$(dirname "$0")/lib.sh"
+require_part OpenCL
 
 # No platform at all (an empty vendors folder): exit 3 with a clear message,
 # whether or not this machine has a driver.
@@ -44,12 +45,9 @@ expect 2 "$S" gpu bench --sizes x
 expect 2 "$S" gpu bench pairwise
 expect 2 "$S" gpu bench --reps 0
 
+require_gpu
 "$S" gpu list >"$T/out" 2>"$T/err"
 rc=$?
-if [ $rc = 3 ]; then
-    echo "SKIP: no OpenCL platform on this machine: $(cat "$T/err")" >&2
-    exit 77
-fi
 [ $rc = 0 ] || fail "gpu list exited $rc: $(cat "$T/err")"
 out_has "compute units"
 out_has "max work-group size"

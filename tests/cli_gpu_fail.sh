@@ -7,11 +7,10 @@
 # error, exit 5 (2 for the allocation the device cannot hold, as a size past
 # the device's limits; check says undecided, 4), and no output file touched. Under the sanitizer
 # stage the same runs prove that no error path leaks. Skips (77) only when
-# there is no OpenCL platform at all.
+# sortnet has no OpenCL (not built) or there is no OpenCL platform at all.
 . "$(dirname "$0")/lib.sh"
 
-"$S" gpu list >"$T/out" 2>"$T/err"
-[ $? = 3 ] && { echo "SKIP: no OpenCL platform: $(cat "$T/err")" >&2; exit 77; }
+require_gpu
 
 # fails CALL N CMD...: CMD with the Nth call of CALL failing; 0 when CMD
 # made fewer calls (it then succeeded), else 1 after checking the failure

@@ -5,11 +5,10 @@
 # fails every use of every call): each row's command exits with its code
 # and one message that names the call and the OpenCL error, and an output
 # file (gpu sort --output, gpu bench --csv) is neither created nor
-# changed. Skips (77) only when there is no OpenCL platform at all.
+# changed. Skips (77) only without OpenCL: not built, or no platform at all.
 . "$(dirname "$0")/lib.sh"
 
-"$S" gpu list >"$T/out" 2>"$T/err"
-[ $? = 3 ] && { echo "SKIP: no OpenCL platform: $(cat "$T/err")" >&2; exit 77; }
+require_gpu
 cp "$(dirname "$0")/student_layer.cl" "$T/good.cl"
 printf '__kernel void sn_layer(__global uint *keys) { keys[0] = 1 }\n' >"$T/broken.cl"
 

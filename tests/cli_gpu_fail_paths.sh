@@ -8,11 +8,10 @@
 # --kernel (a student's kernel) its build failure is exit 2 and a failure
 # on the device its verdict, exit 1, the report naming the call. A run
 # that does not make the call gives the verdict it gives without the
-# injection. Skips (77) only when there is no OpenCL platform at all.
+# injection. Skips (77) only without OpenCL: not built, or no platform at all.
 . "$(dirname "$0")/lib.sh"
 
-"$S" gpu list >"$T/out" 2>"$T/err"
-[ $? = 3 ] && { echo "SKIP: no OpenCL platform: $(cat "$T/err")" >&2; exit 77; }
+require_gpu
 
 # a student's layer kernel (docs/student-kernel.md), run in a process of its own
 cp "$(dirname "$0")/student_layer.cl" "$T/good.cl"

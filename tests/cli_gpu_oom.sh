@@ -5,11 +5,10 @@
 # few allocations are optional, e.g. a build log: their failure is no
 # error). Every run that fails says "out of memory" and exits 5, as `gpu
 # sort` does: never exit 2 (bad usage) or 3 (no device), the causes it
-# once gave, and names the network once (it said "bitonic:8: bitonic:8:"). Skips (77) only when there is no OpenCL platform at all.
+# once gave, and names the network once (it said "bitonic:8: bitonic:8:"). Skips (77) only without OpenCL: not built, or no platform at all.
 . "$(dirname "$0")/lib.sh"
 
-"$S" gpu list >"$T/out" 2>"$T/err"
-[ $? = 3 ] && { echo "SKIP: no OpenCL platform: $(cat "$T/err")" >&2; exit 77; }
+require_gpu
 
 # loop NAME CMD...: CMD with allocation N failing, N = 1, 2, ...
 loop() {

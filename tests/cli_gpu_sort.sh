@@ -3,13 +3,15 @@
 # binary: every algorithm verified (text and the JSON shape of the issue),
 # payload and key types, n = 0 and 1, the special inputs, early exit's
 # rounds, a planted bug reported as a mismatch (exit 1), bad usage (exit 2),
-# no OpenCL platform (exit 3). Skips (77) only when no OpenCL platform exists.
+# no OpenCL platform (exit 3). Skips (77) only when sortnet is built
+# without OpenCL or no OpenCL platform exists (lib.sh require_gpu).
 . "$(dirname "$0")/lib.sh"
 
+require_part OpenCL
 mkdir -p "$T/novendors"
 expect 3 env OCL_ICD_VENDORS="$T/novendors" "$S" gpu sort radix:100
 err_has "no OpenCL platform"
-"$S" gpu list >/dev/null 2>&1 || { echo "SKIP: no OpenCL platform" >&2; exit 77; }
+require_gpu
 
 expect 0 "$S" gpu sort --help
 out_has "transposition-local"

@@ -16,7 +16,7 @@ for f in bin/sortnet share/man/man1/sortnet.1 share/doc/sortnet/README.md \
 done
 [ -x "$P/bin/sortnet" ] || fail "bin/sortnet is not executable"
 # the page, where the build has it (SORTNET_WEB)
-if "$S" web --help >/dev/null 2>&1; then
+if has_part "the page (sortnet web)"; then
     [ -f "$P/share/sortnet/sortnet.html" ] || fail "not installed: share/sortnet/sortnet.html"
     grep -q 'id="sn-wasm"' "$P/share/sortnet/sortnet.html" || fail "sortnet.html lacks the module"
 fi
@@ -32,7 +32,7 @@ if command -v groff >/dev/null 2>&1; then
         out_has "sortnet $cmd"
         out_has "usage: sortnet $cmd"
     done
-    "$S" gpu --help >/dev/null 2>&1 && out_has "usage: sortnet gpu verify"
+    if has_part OpenCL; then out_has "usage: sortnet gpu verify"; fi
     out_has "EXIT STATUS"
     out_has "best-depth:N"
 else

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 have_draw=1
-"$S" draw --help >/dev/null 2>&1 || have_draw=0
+has_part "cairo drawing" || have_draw=0
 
 # ---- standard output on a full disk: every command that prints a result
 full() {
@@ -32,7 +32,7 @@ full --help
 full --version
 full gen --help
 [ "$have_draw" = 1 ] && full draw bitonic:8 -o -
-if "$S" gpu plot --help >/dev/null 2>&1; then
+if has_part OpenCL && has_part "cairo drawing"; then # gpu plot
     printf 'device,network,variant,n,median_ms,keys_per_s\nH200,anchor,sort,16777216,0.84,2e10\n' \
         >"$T/rows.csv"
     full gpu plot "$T/rows.csv" -o -

@@ -50,7 +50,7 @@ loop "run --output" "$T/sorted.txt" "$S" run bitonic:8 --input-file "$T/keys.txt
     --output "$T/sorted.txt"
 loop "run --binary --output" "$T/sorted.bin" "$S" run bitonic:8 --reverse --binary \
     --output "$T/sorted.bin"
-if "$S" draw --help >/dev/null 2>&1; then
+if has_part "cairo drawing"; then
     loop "draw dist: -o svg" "$T/dist.svg" "$S" draw dist:4,bitonic:4 --keys 3 -o "$T/dist.svg"
     loop "draw --input --follow -o svg" "$T/v.svg" "$S" draw bitonic:8 --input 8,7,6,5,4,3,2,1 \
         --follow 0 --step 3 -o "$T/v.svg"

@@ -72,7 +72,7 @@ expect 2 "$S" info bitonic-classical:8
 err_has "bitonic-classic"
 
 # ---- draw --structure / --zero-one
-if "$S" draw --help >/dev/null 2>&1; then
+if has_part "cairo drawing"; then
     expect 0 "$S" draw --help
     out_has "--structure"
     out_has "--zero-one"
@@ -119,8 +119,7 @@ if "$S" draw --help >/dev/null 2>&1; then
 fi
 
 # ---- the window: W and Z
-if "$S" view --help >/dev/null 2>&1 &&
-    SDL_VIDEODRIVER=offscreen "$S" view bitonic:4 --script "" >/dev/null 2>&1; then
+if has_part "SDL2 window" && has_offscreen; then
     expect 0 "$S" view --help
     out_has " t w z "
     for size in 1280x720 1920x1080; do

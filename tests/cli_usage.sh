@@ -16,7 +16,7 @@ usage() {
 }
 
 # ---- dist sort (one rank: MPI's singleton, no mpirun)
-if "$S" dist --help >/dev/null 2>&1; then
+if has_part "MPI (sortnet dist)"; then
     mpi_env # (under ASan: Open MPI's own leaks are suppressed, not ours)
     usage 2 "--seed: 'x' is not a number" dist sort --keys 10 --seed x
     usage 2 "--type: 'i64' is not i32, u32 or f32" dist sort --keys 10 --type i64
@@ -49,7 +49,7 @@ if "$S" dist --help >/dev/null 2>&1; then
     out_has "first unsorted block: rank 0 at index 5"
     out_has "first mismatch with the reference: index 5, expected 0, actual 1"
     out_has "NOT identical"
-    if command -v python3 >/dev/null && "$S" --version | grep -q "JSON (jansson) yes"; then
+    if command -v python3 >/dev/null && has_part "JSON (jansson)"; then
         expect 1 "$S" dist sort --keys 100 --distinct 1 --inject-fault 0:5 --json
         [ "$(json 'd["identical"], d["first_unsorted"], d["first_mismatch"]["index"]')" = \
             "False {'rank': 0, 'index': 5} 5" ] || fail "dist sort --json, unsorted block: $(cat "$T/out")"
@@ -61,7 +61,7 @@ usage 2 "--select: '1,x' is not an output K or a pair K,K2" check bitonic:4 --se
 usage 2 "--device: 'cuda' is not opencl or opencl:P:D" check bitonic:4 --device cuda
 usage 2 "--device: the device checks sorting only (not --merge)" \
     check bitonic:4 --merge 2 --device opencl
-if "$S" gpu --help >/dev/null 2>&1; then
+if has_part OpenCL; then
     usage 2 "--device: 'opencl:x' is not opencl or opencl:P:D" check bitonic:4 --device opencl:x
     usage 2 "--device: the device checks sorting only; median:5 is a median network" \
         check median:5 --device opencl
@@ -84,14 +84,14 @@ expect 0 "$S" run bitonic:131072 --trace --sorted
 [ "$(grep -c '^after layer .*: digest [0-9a-f]\{16\}' "$T/out")" -gt 100 ] ||
     fail "run --trace, large n: no digests: $(head -c 300 "$T/out")"
 out_has "result:          sorted, 0 swaps"
-if "$S" --version | grep -q "JSON (jansson) yes"; then
+if has_part "JSON (jansson)"; then
     expect 0 "$S" run bitonic:131072 --trace --sorted --json
     [ "$(json 'len(d["layers"]), len(d["layers"][0]), d["sorted"]')" = "153 16 True" ] ||
         fail "run --trace --json, large n: $(head -c 300 "$T/out")"
 fi
 
 # ---- list --n N --json: only the networks on N inputs
-if command -v python3 >/dev/null && "$S" --version | grep -q "JSON (jansson) yes"; then
+if command -v python3 >/dev/null && has_part "JSON (jansson)"; then
     expect 0 "$S" list --n 4 --json
     [ "$(json 'sorted(e["name"] for e in d), {e["n"] for e in d}')" = \
         "['lib:Median_4_4_2', 'lib:Sort_4_5_3'] {4}" ] || fail "list --n 4 --json: $(cat "$T/out")"
@@ -112,7 +112,7 @@ expect 0 "$S" transform bitonic:4 $(printf -- '--reflect %.0s' $(seq 64))
 out_has "[(0,3),(1,2)]"
 
 # ---- draw: input errors, no network, too many, the limit, --follow, dist:
-if "$S" draw --help >/dev/null 2>&1; then
+if has_part "cairo drawing"; then
     usage 2 "--random: 'x' is not a seed" draw bitonic:4 --random x -o a.svg
     usage 2 "draw: expected a network" draw -o a.svg
     usage 2 "draw: 'bitonic:4': at most 3 networks side by side" \
@@ -138,7 +138,7 @@ if "$S" draw --help >/dev/null 2>&1; then
 fi
 
 # ---- view: every option error comes before a window opens (no display needed)
-if "$S" view --help >/dev/null 2>&1; then
+if has_part "SDL2 window"; then
     usage 2 "--size: 'x' is not WxH" view --size x
     usage 2 "--size: '10x10' is not WxH" view --size 10x10
     usage 2 "--font-scale: '9' is not a factor from 0.6 to 3" view --font-scale 9

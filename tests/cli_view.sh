@@ -133,9 +133,9 @@ field message | grep -q "this network sorts" || fail "B on bitonic: $(field mess
 lsan_off=()
 [ "${SN_SANITIZED:-0}" = 1 ] && lsan_off=(env "ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0")
 expect 0 "${lsan_off[@]}" bash -c 'SDL_VIDEODRIVER=offscreen "$0" view --size 640x400 --dump-state "$1" oddeven-merge:12 --script "right g"' "$S" "$T/state"
-if "$S" gpu list >/dev/null 2>&1; then
+if has_gpu; then
     field message | grep -q "gave bit-identical arrays" || fail "G: $(field message)"
-elif "$S" gpu --help >/dev/null 2>&1; then
+elif has_part OpenCL; then
     field message | grep -q "GPU check failed" || fail "G without a platform: $(field message)"
 else
     field message | grep -q "not built with OpenCL" || fail "G without OpenCL: $(field message)"

@@ -5,7 +5,7 @@
 # checked; without the page in the build, exit 3 and how to build it.
 . "$(dirname "$0")/lib.sh"
 
-if ! "$S" web --help >/dev/null 2>&1; then
+if ! has_part "the page (sortnet web)"; then
     expect 3 "$S" web -o "$T/x.html"
     err_has "-DSORTNET_WEB=ON"
     [ -e "$T/x.html" ] && fail "a page was written by a build without it"
@@ -81,7 +81,7 @@ expect 2 "$S" web "$T/bad.txt" -o "$T/keep.html"
 err_has "bad.txt:2:"
 printf '[(0,1)]\n[(1,x)]\n' | "$S" web - -o "$T/keep.html" 2>"$T/err" && fail "bad stdin accepted"
 err_has "<stdin>:2:"
-if "$S" view --help >/dev/null 2>&1; then # the lesson player is the window's code
+if has_part "SDL2 window"; then # the lesson player is the window's code
     printf 'step: a\nnet: bitonic:4\ninput: randm 3\ntext: x.\n' >"$T/bad.lesson"
     expect 2 "$S" web --lesson "$T/bad.lesson" -o "$T/keep.html"
     err_has "bad.lesson:3:8:"

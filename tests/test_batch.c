@@ -15,6 +15,7 @@
 #include "core/input.h"
 #include "core/schedule.h"
 #include "gpu/batch.h"
+#include "gpu_skip.h"
 #include "sn_test.h"
 
 static sn_gpu *g;
@@ -166,12 +167,7 @@ int main(void)
 {
     sn_diag d;
     sn_diag_clear(&d);
-    sn_status st = sn_gpu_open(NULL, &g, &d);
-    if (st == SN_ENODEVICE)
-        SKIP("%s", d.text);
-    CHECKF(st == SN_OK, "%s", d.text);
-    if (!g)
-        return sn_test_finish("test_batch");
+    g = sn_test_gpu_open(NULL);
     bool san = getenv("SN_SANITIZED") != NULL;
     static const uint64_t ms_small[] = {1, 3, 999};
     static const uint64_t ms_big[] = {1, 1025, 4099};

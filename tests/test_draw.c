@@ -3,6 +3,7 @@
  * rectangle, every format valid (xmllint/python, rsvg-convert, pdftoppm,
  * pdflatex when installed), write errors reported. */
 #include <cairo.h>
+#include <errno.h> // for: errno (mkdtemp's cause)
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -524,8 +525,11 @@ static void test_limits(void)
 
 int main(void)
 {
-    if (!mkdtemp(tmpdir))
-        SKIP("cannot make a temporary directory");
+    if (!mkdtemp(tmpdir)) { /* a broken /tmp, not a missing dependency: a failure */
+        fprintf(stderr, "FAIL: cannot make a temporary directory %s: %s\n", tmpdir,
+                strerror(errno));
+        return 1;
+    }
     test_structure_and_zero_one();
     test_palette();
     test_png_pixels();

@@ -16,6 +16,7 @@
 #include "core/input.h"
 #include "core/schedule.h"
 #include "gpu/gpu.h"
+#include "gpu_skip.h"
 #include "sn_test.h"
 
 static sn_gpu *g;
@@ -762,12 +763,7 @@ int main(int argc, char **argv)
     }
     sn_diag d;
     sn_diag_clear(&d);
-    sn_status st = sn_gpu_open(NULL, &g, &d);
-    if (st == SN_ENODEVICE)
-        SKIP("no OpenCL platform: %s", d.text);
-    CHECKF(st == SN_OK, "sn_gpu_open: %s", d.text);
-    if (st != SN_OK)
-        return sn_test_finish("test_gpu");
+    g = sn_test_gpu_open(NULL);
     printf("device: %s\n", sn_gpu_device_name(g));
     CHECK(sn_gpu_open("9:9", &(sn_gpu *){NULL}, &d) == SN_EINVAL);
     CHECK(sn_gpu_open("x", &(sn_gpu *){NULL}, &d) == SN_EINVAL);

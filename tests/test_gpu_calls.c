@@ -23,6 +23,7 @@
 #include "gpu/gpu.h"
 #include "gpu/gpu_internal.h"
 #include "gpu/sorts.h"
+#include "gpu_skip.h"
 #include "sn_test.h"
 
 static sn_gpu *g;
@@ -335,11 +336,7 @@ int main(void)
 {
     sn_diag d;
     sn_diag_clear(&d);
-    if (sn_gpu_open(NULL, &g, &d) == SN_ENODEVICE)
-        SKIP("no OpenCL platform: %s", d.text);
-    CHECKF(g != NULL, "open: %s", d.text);
-    if (!g)
-        return sn_test_finish("test_gpu_calls");
+    g = sn_test_gpu_open(NULL);
     CHECKF(sn_gpu_sorter_create(g, &sorter, &d) == SN_OK, "sorter: %s", d.text);
 
     static const verify_case v_states = {SN_ALGO_BITONIC, 16,  SN_GPU_VARIANT_AUTO, true, false,

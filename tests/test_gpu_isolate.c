@@ -16,6 +16,7 @@
 #include "core/alloc.h"
 #include "core/schedule.h"
 #include "gpu/gpu.h"
+#include "gpu_skip.h"
 #include "sn_test.h"
 
 static const char broken[] = "__kernel void sn_layer(__global uint *keys) { keys[0] = 1 }\n";
@@ -34,10 +35,7 @@ int main(void)
 {
     sn_diag d;
     sn_diag_clear(&d);
-    sn_gpu *g = NULL;
-    if (sn_gpu_open(NULL, &g, &d) == SN_ENODEVICE)
-        SKIP("no OpenCL platform: %s", d.text);
-    sn_gpu_close(g);
+    sn_gpu_close(sn_test_gpu_open(NULL));
     sn_schedule *s = NULL;
     CHECK(sn_schedule_generate(SN_ALGO_BITONIC, 8, &s, &d) == SN_OK);
     if (!s)

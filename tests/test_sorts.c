@@ -15,6 +15,7 @@
 #include "core/alloc.h"
 #include "core/input.h"
 #include "gpu/sorts.h"
+#include "gpu_skip.h"
 #include "sn_test.h"
 
 enum { IN_BITS, IN_DUPS, IN_SORTED, IN_REVERSED, IN_EQUAL, IN_NEARLY, IN_KINDS };
@@ -212,14 +213,7 @@ int main(void)
 {
     sn_diag d;
     sn_diag_clear(&d);
-    sn_gpu *g = NULL;
-    sn_status st = sn_gpu_open(getenv("SN_TEST_DEVICE"), &g, &d);
-    if (st == SN_ENODEVICE)
-        SKIP("no OpenCL platform: %s", d.text);
-    if (st != SN_OK) {
-        fprintf(stderr, "sn_gpu_open: %s\n", d.text);
-        return 1;
-    }
+    sn_gpu *g = sn_test_gpu_open(getenv("SN_TEST_DEVICE"));
     printf("device: %s\n", sn_gpu_device_name(g));
     size_t cap = ((size_t)1 << 16) + 3;
     ctx c = {0};
@@ -244,7 +238,7 @@ int main(void)
         sizes[nsizes++] = cap;
 
     unsetenv("SN_SORT_BUG");
-    st = sn_gpu_sorter_create(g, &c.so, &d);
+    sn_status st = sn_gpu_sorter_create(g, &c.so, &d);
     CHECKF(st == SN_OK, "sorter: %s", d.text);
     if (st == SN_OK) {
         printf("every algorithm, type, payload, n in 0..33, 1000, 5003%s:\n",

@@ -4,19 +4,21 @@ python3-selenium (exit 77, skipped, only when one is missing), running the
 sortnet binary, writing a page with `sortnet web`, starting a headless
 browser, and the list of failures a test collects instead of stopping at
 the first. Environment: SORTNET (the binary)."""
+import importlib.util
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-except ImportError:
+# Skipped only when selenium is not there at all; a selenium that is
+# installed but fails to import (a broken package) is a failure.
+if importlib.util.find_spec("selenium") is None:
     print("SKIP: python3-selenium is not installed (apt-get install python3-selenium)")
     sys.exit(77)
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
 
 S = os.environ["SORTNET"]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
