@@ -1,20 +1,36 @@
-# OpenCL executor tests (built when SORTNET_WITH_OPENCL): the library test
-# and the end-to-end `sortnet gpu` script (tests/cli_gpu.sh, picked up by the
-# cli_*.sh glob). Both run on pocl in CI and skip (77) without a platform.
+# OpenCL executor tests (built when SORTNET_WITH_OPENCL): the library tests
+# (test_gpu*, test_batch, test_sorts) and the end-to-end `sortnet gpu`
+# scripts (tests/cli_gpu*.sh, picked up by the cli_*.sh glob). All run on
+# pocl in CI and skip (77) only without any OpenCL platform.
 #
-# test_gpu's sections run as four tests (test_gpu --part K): with a cold
-# pocl kernel cache nearly all of its time is pocl building the generated
-# kernels of parts 1-3, and as separate tests `ctest -j` builds them on all
-# cores. Parts 1-3 wait for part 0, which builds the kernels every part
-# uses (so they are built once, into pocl's cache); COST makes ctest start
-# the long parts as early as it can, so the short tests fill in.
+# Where the time goes with a cold pocl kernel cache (docs/testing.md):
+# pocl compiles each program once per source and options, and then each
+# kernel once per work-group size it is launched with (3-10 s each on the
+# 2-core machine); the fused variants' sweep alone launches some 60 such
+# kernels. So:
+# - the library tests have pocl compile without optimization
+#   (POCL_EXTRA_BUILD_FLAGS=-cl-opt-disable: 2.5 times faster builds; the
+#   kernels, variants and checks are the same, the arrays small). The
+#   end-to-end scripts build at pocl's defaults, as a user's machine does,
+#   so both are tested;
+# - every stage of tools/setup.sh test shares one pocl cache, so the
+#   sanitizer and coverage passes reuse the first pass's builds;
+# - test_gpu's sections run as four tests (test_gpu --part K), which
+#   `ctest -j` spreads over the cores. Parts 1-3 wait for part 0, which
+#   builds the programs every part uses (so they are built once); COST
+#   makes ctest start them first, so the short tests fill in around them.
+# Timeouts are hang guards only: an hour, far above a cold cache on a
+# loaded machine (part 1 took over 15 minutes there before the builds were
+# made cheaper).
+set(sn_gpu_lib_env "POCL_EXTRA_BUILD_FLAGS=-cl-opt-disable")
 if(TARGET sn_gpu)
-  sn_test(test_gpu LIBS sn_gpu TIMEOUT 900 ARGS --part 0)
+  sn_test(test_gpu LIBS sn_gpu TIMEOUT 3600 ARGS --part 0)
+  set_property(TEST test_gpu APPEND PROPERTY ENVIRONMENT "${sn_gpu_lib_env}")
   set_tests_properties(test_gpu PROPERTIES COST 2000)
   get_test_property(test_gpu ENVIRONMENT sn_gpu_test_env)
   foreach(part 1 2 3)
     add_test(NAME test_gpu_part${part} COMMAND test_gpu --part ${part})
-    set_tests_properties(test_gpu_part${part} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900
+    set_tests_properties(test_gpu_part${part} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 3600
       COST 1000 DEPENDS test_gpu ENVIRONMENT "${sn_gpu_test_env}")
   endforeach()
 endif()
@@ -22,13 +38,15 @@ endif()
 # gpu batch: codegen's OpenCL kernels built and run (few networks: each is
 # one pocl build).
 if(TARGET sn_gpu AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_batch.c)
-  sn_test(test_batch LIBS sn_gpu TIMEOUT 600)
+  sn_test(test_batch LIBS sn_gpu TIMEOUT 3600)
+  set_property(TEST test_batch APPEND PROPERTY ENVIRONMENT "${sn_gpu_lib_env}")
 endif()
 
 # The classic GPU sorts (gpu sort) against the stable reference, with a
 # build whose kernels all carry a planted bug: two builds of sorts.cl.
 if(TARGET sn_gpu)
-  sn_test(test_sorts LIBS sn_gpu TIMEOUT 600)
+  sn_test(test_sorts LIBS sn_gpu TIMEOUT 3600)
+  set_property(TEST test_sorts APPEND PROPERTY ENVIRONMENT "${sn_gpu_lib_env}")
 endif()
 # The platform and driver failures name the call and code (issue 36),
 # injected at the listing calls; skips (77) without an OpenCL platform.
@@ -38,7 +56,8 @@ endif()
 # Every wrapped OpenCL call failing at each of its uses, in every operation
 # of src/gpu: the message names the call and the error, nothing leaks.
 if(TARGET sn_gpu)
-  sn_test(test_gpu_calls LIBS sn_gpu TIMEOUT 600)
+  sn_test(test_gpu_calls LIBS sn_gpu TIMEOUT 3600)
+  set_property(TEST test_gpu_calls APPEND PROPERTY ENVIRONMENT "${sn_gpu_lib_env}")
 endif()
 # The isolated run of a student's kernel failing around its device process.
 if(TARGET sn_gpu)

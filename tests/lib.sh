@@ -35,6 +35,25 @@ mpi_env() {
     export LSAN_OPTIONS="${LSAN_OPTIONS:-}${LSAN_OPTIONS:+:}fast_unwind_on_malloc=0"
 }
 
+# dist_session: for the tests that run `sortnet dist` and the distributed
+# proof under mpirun; skips (77) without mpirun, MPI built or python3. Then
+#   mpi P ARGS...      sortnet ARGS on P ranks (`timeout`: no check hangs)
+#   mpi_cl P ARGS...   the same for ranks that run pocl (below)
+dist_session() {
+    command -v mpirun >/dev/null || { echo "SKIP: no mpirun (openmpi-bin)" >&2; exit 77; }
+    require_part "MPI (sortnet dist)"
+    command -v python3 >/dev/null || { echo "SKIP: python3 needed to read JSON" >&2; exit 77; }
+    mpi_env
+    # P ranks; `timeout` so that no check can hang the suite
+    mpi() { local p=$1; shift; timeout 120 mpirun --oversubscribe -np "$p" "$S" "$@"; }
+    # ranks that run pocl: under ASan, LeakSanitizer's exit-time scan of pocl's
+    # and Open MPI's threads has crashed in its own tracer ("Tracer caught signal
+    # 11 ... LeakSanitizer has encountered a fatal error") on a loaded machine,
+    # failing a run whose memory was fine; these rows keep ASan's other checks
+    # and leave the leak scan to the one-process GPU tests
+    mpi_cl() { ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" mpi "$@"; }
+}
+
 # json EXPR: evaluate a Python expression over d, the JSON object in $T/out
 json() { python3 -c "import json,sys; d=json.load(open('$T/out')); print($1)"; }
 

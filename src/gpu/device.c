@@ -7,12 +7,14 @@
 #include "gpu/gpu_internal.h"
 
 #include <ctype.h>     // for: isdigit (the compiler's "N errors generated." lines)
+#include <signal.h>    // for: sigaction (the driver's abort while it starts)
 #include <stdatomic.h> // for: the injected call's count (worker threads call too)
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h> // for: dup, dup2 (the compiler's stray stderr lines)
+#include <sys/resource.h> // for: getrlimit (an address-space limit, named when the driver aborts)
+#include <unistd.h>       // for: dup, dup2 (the compiler's stray stderr lines); write, _exit
 
 #include "core/alloc.h"
 #include "gpu/kernels.h"
@@ -118,6 +120,9 @@ static unsigned inject_nth;
 static atomic_uint inject_seen;
 static bool inject_env_read;
 static char inject_env_call[64];
+/* SN_CL_FAIL=CALL=abort: the call aborts the process, as pocl does when it
+ * cannot start its threads (the guard below must answer it) */
+static bool inject_abort;
 
 unsigned sn_gpu_inject_error_at(const char *call, cl_int err, unsigned nth)
 {
@@ -142,8 +147,8 @@ static cl_int default_error(const char *call)
     return CL_OUT_OF_RESOURCES;
 }
 
-/* SN_CL_FAIL=CALL[@N][=CL_NAME] (tests only); a malformed N or an unknown
- * name leaves the defaults (1, the call's usual error). */
+/* SN_CL_FAIL=CALL[@N][=CL_NAME|=abort] (tests only); a malformed N or an
+ * unknown name leaves the defaults (1, the call's usual error). */
 static void inject_from_env(void)
 {
     inject_env_read = true;
@@ -169,6 +174,7 @@ static void inject_from_env(void)
         for (int c = 0; c >= -80; c--)
             if (strcmp(sn_gpu_cl_error_name(c), p + 1) == 0)
                 err = c;
+    inject_abort = *p == '=' && strcmp(p + 1, "abort") == 0;
     inject_call = inject_env_call;
     inject_err = err;
     inject_nth = nth;
@@ -181,6 +187,8 @@ bool sn_gpu_injected(const char *call, cl_int *err)
     if (!inject_call || strcmp(inject_call, call) != 0 ||
         atomic_fetch_add(&inject_seen, 1) + 1 < inject_nth)
         return false;
+    if (inject_abort)
+        abort();
     *err = inject_err;
     return true;
 }
@@ -331,7 +339,63 @@ static sn_status platform_devices(cl_platform_id p, cl_device_id **out, cl_uint 
 typedef bool (*device_cb)(void *ctx, cl_platform_id p, cl_device_id d,
                           const sn_gpu_device_info *info);
 
+/* The driver's start, guarded. pocl starts its worker threads inside the
+ * first listing call and aborts the process when it cannot (seen under
+ * `ulimit -v 300000`: "PTHREAD ERROR in pthread_scheduler_init ...
+ * Resource temporarily unavailable", then SIGABRT, in about one run of
+ * four). An abort cannot be returned from, so while the driver starts,
+ * SIGABRT ends the process with one line that names the cause and exit
+ * status 5 (a device error, as SN_EDEVICE), never a bare "Aborted". The
+ * line is written before the handler is installed (write(2) is
+ * async-signal-safe; formatting is not), and the previous handler is back
+ * once the listing returns. */
+static char abort_line[256];
+static size_t abort_len;
+
+static void driver_aborted(int sig)
+{
+    (void)sig;
+    ssize_t w = write(2, abort_line, abort_len);
+    (void)w;
+    _exit(5);
+}
+
+static void guard_begin(struct sigaction *saved)
+{
+    struct rlimit lim;
+    char mem[96] = "";
+    if (getrlimit(RLIMIT_AS, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY)
+        snprintf(mem, sizeof mem, "; the address space is limited to %llu MiB (ulimit -v)",
+                 (unsigned long long)(lim.rlim_cur >> 20));
+    int len = snprintf(abort_line, sizeof abort_line,
+                       "sortnet: the OpenCL driver aborted while starting its devices (it could "
+                       "not start its threads or get memory%s)\n",
+                       mem);
+    abort_len = len < 0 ? 0 : (size_t)len < sizeof abort_line ? (size_t)len : sizeof abort_line - 1;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = driver_aborted;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGABRT, &sa, saved);
+}
+
+static void guard_end(const struct sigaction *saved)
+{
+    sigaction(SIGABRT, saved, NULL);
+}
+
+static sn_status walk_devices(device_cb cb, void *ctx, char *why, size_t why_cap, sn_diag *diag);
+
 static sn_status for_each_device(device_cb cb, void *ctx, char *why, size_t why_cap, sn_diag *diag)
+{
+    struct sigaction saved;
+    guard_begin(&saved);
+    sn_status st = walk_devices(cb, ctx, why, why_cap, diag);
+    guard_end(&saved);
+    return st;
+}
+
+static sn_status walk_devices(device_cb cb, void *ctx, char *why, size_t why_cap, sn_diag *diag)
 {
     why[0] = '\0';
     cl_platform_id *ps = NULL;
