@@ -41,16 +41,26 @@ loop() {
 loop "gpu batch" "$S" gpu batch bitonic:8 --arrays 16
 loop "gpu bench radix" "$S" gpu bench --variants radix --sizes 2^8 --reps 1 --cpu-max 1
 
-# the arrays of gpu batch, the keys of a sort's bench row: the cause, exit 5
+# the arrays of gpu batch: the cause, in the one message, exit 5 (out of
+# memory is the machine failing: cli_status_exit's SN_ENOMEM)
+found=0
 for n in $(seq 1 60); do
     SN_ALLOC_FAIL=$n "$S" gpu batch bitonic:8 --arrays 16 >"$T/out" 2>"$T/err"
-    grep -q "out of memory for 128 keys" "$T/err" && break
+    rc=$?
+    grep -q "out of memory for 128 keys" "$T/err" || continue
+    found=1
+    [ $rc = 5 ] || fail "gpu batch out of memory for its arrays (allocation $n): exit $rc, not 5"
+    [ "$(cat "$T/err")" = "sortnet: gpu batch: out of memory for 128 keys" ] ||
+        fail "gpu batch out of memory for its arrays (allocation $n): $(cat "$T/err")"
+    [ ! -s "$T/out" ] || fail "gpu batch out of memory for its arrays printed a result: $(cat "$T/out")"
+    break
 done
-[ $? = 0 ] && [ $n -lt 60 ] || fail "gpu batch: no run ran out of memory for its arrays"
+[ $found = 1 ] || fail "gpu batch: no run ran out of memory for its arrays"
 # pinned host memory that the device cannot map: the call and its error
 SN_CL_FAIL=clEnqueueMapBuffer "$S" gpu bench --variants radix --sizes 2^8 --reps 1 --cpu-max 1 \
     --pinned >"$T/out" 2>"$T/err"
-[ $? = 5 ] || fail "gpu bench --pinned with clEnqueueMapBuffer failing: exit $?"
+rc=$?
+[ $rc = 5 ] || fail "gpu bench --pinned with clEnqueueMapBuffer failing: exit $rc, not 5"
 err_has "sortnet: gpu bench: radix: clEnqueueMapBuffer(pinned host memory) failed: CL_OUT_OF_RESOURCES (-5)"
 
 finish cli_gpu_oom

@@ -97,8 +97,9 @@ expect 2 "$S" run bitonic:4 --input-file "$T/dir"
 err_has "Is a directory"
 
 # ---- a full file system (a 64 KiB tmpfs, in a mount namespace of its
-# own): the write fails part way, the old file stays whole, no temporary
-# is left. Only where this user may mount (root with unshare).
+# own): the write fails part way, exit 2 (an I/O error, as every SN_EIO),
+# the old file stays whole, a new one is not made, no temporary is left.
+# Only where this user may mount (root with unshare).
 if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null &&
     unshare -m sh -c "mount -t tmpfs -o size=64k tmpfs '$T/dir'" 2>/dev/null; then
     cat >"$T/small.sh" <<'EOF'
@@ -107,18 +108,34 @@ D=$1 S=$2 have_draw=$3
 mount -t tmpfs -o size=64k tmpfs "$D" || exit 9
 "$S" gen bitonic:4 -o "$D/net.txt" || exit 8
 cp "$D/net.txt" "$D.before"
+if [ "$have_draw" = 1 ]; then
+    "$S" draw bitonic:4 -o "$D/old.svg" || exit 7
+    cp "$D/old.svg" "$D.old.svg"
+fi
 # fill the rest of the file system
 head -c 1000000 /dev/zero >"$D/filler" 2>/dev/null
 rc=0
-"$S" gen pairwise:256 -o "$D/net.txt" 2>"$D.err1" && rc=1
-cmp -s "$D/net.txt" "$D.before" || rc=2
+: >"$D.log"
+# want2 STEP ERR CMD...: CMD, stderr into ERR, must exit 2; else the step
+# fails (rc, and what it did in $D.log)
+want2() {
+    local step=$1 err=$2
+    shift 2
+    "$@" >/dev/null 2>"$err"
+    local got=$?
+    [ "$got" = 2 ] || { rc=$step; echo "step $step: '$*' exited $got, not 2: $(head -c 200 "$err")" >>"$D.log"; }
+}
+want2 1 "$D.err1" "$S" gen pairwise:256 -o "$D/net.txt"
+cmp -s "$D/net.txt" "$D.before" || { rc=2; echo "step 2: the old net.txt changed" >>"$D.log"; }
 if [ "$have_draw" = 1 ]; then
-    "$S" draw bitonic:32 -o "$D/net.svg" 2>"$D.err2" && rc=3
-    [ -e "$D/net.svg" ] && rc=4
-    "$S" draw bitonic:32 -o "$D/net.pdf" 2>"$D.err3" && rc=5
+    want2 3 "$D.err2" "$S" draw bitonic:32 -o "$D/net.svg"
+    [ -e "$D/net.svg" ] && { rc=4; echo "step 4: net.svg was made" >>"$D.log"; }
+    want2 5 "$D.err3" "$S" draw bitonic:32 -o "$D/net.pdf"
+    [ -e "$D/net.pdf" ] && { rc=6; echo "step 6: net.pdf was made" >>"$D.log"; }
+    want2 20 "$D.err10" "$S" draw bitonic:32 -o "$D/old.svg"
+    cmp -s "$D/old.svg" "$D.old.svg" || { rc=21; echo "step 21: the old old.svg changed" >>"$D.log"; }
 else
-    echo "No space left on device" >"$D.err2"
-    echo "No space left on device" >"$D.err3"
+    for i in 2 3 10; do echo "No space left on device" >"$D.err$i"; done
 fi
 # more writers on the full disk: each exits 2 with the cause, makes no file
 i=4
@@ -127,11 +144,11 @@ for cmd in "gen pairwise:256 --format c -o $D/net.c" \
     "run bitonic:20000 --reverse --output $D/keys.txt" \
     "run bitonic:20000 --reverse --binary --output $D/keys.bin"; do
     i=$((i + 1))
-    $S $cmd >/dev/null 2>"$D.err$i"
-    [ $? = 2 ] || rc=$((10 + i))
+    # shellcheck disable=SC2086
+    want2 $((10 + i)) "$D.err$i" $S $cmd
 done
 if [ "$have_draw" = 1 ]; then
-    $S draw dist:8 --keys 16 -o "$D/dist.svg" 2>"$D.err9" && rc=19
+    want2 19 "$D.err9" "$S" draw dist:8 --keys 16 -o "$D/dist.svg"
 else
     echo "No space left on device" >"$D.err9"
 fi
@@ -140,8 +157,8 @@ exit $rc
 EOF
     unshare -m bash "$T/small.sh" "$T/dir" "$S" "$have_draw"
     rc=$?
-    [ "$rc" = 0 ] || fail "the full tmpfs case failed at step $rc"
-    for i in 1 2 3 5 6 7 8 9; do
+    [ "$rc" = 0 ] || fail "the full tmpfs case failed at step $rc: $(cat "$T/dir.log" 2>/dev/null)"
+    for i in 1 2 3 5 6 7 8 9 10; do
         grep -qF "No space left on device" "$T/dir.err$i" ||
             fail "full tmpfs, write $i: no cause: $(cat "$T/dir.err$i")"
     done

@@ -213,7 +213,10 @@ static void test_json_limits(void)
 }
 
 /* Every writer, with the disk full after 0, 1, 2, ... bytes: each run that
- * cannot write everything ends in SN_EIO naming the cause. */
+ * cannot write everything ends in SN_EIO naming the cause, having written
+ * a beginning of the whole output (the same writer with no limit) and
+ * nothing else; the first run with room for it all succeeds and writes
+ * exactly that. */
 static void test_write_errors(void)
 {
     sn_network *net = NULL;
@@ -229,28 +232,45 @@ static void test_write_errors(void)
         if (fmts[f] == SN_FORMAT_JSON && !sn_format_have_json())
             continue;
         for (size_t m = 0; m < 2; m++) {
+            const char *name = sn_format_name(fmts[f]);
+            sn_full_disk whole;
+            FILE *fp = sn_full_disk_open(&whole, SN_FULL_DISK_NO_LIMIT, false);
+            CHECK(fp != NULL);
+            if (!fp)
+                return;
+            sn_status st = sn_network_write(nets[m], fmts[f], fp, NULL);
+            CHECK(fclose(fp) == 0);
+            CHECKF(st == SN_OK && !whole.lost && whole.used > 0, "%s with no limit: %s", name,
+                   sn_status_str(st));
             for (size_t room = 0;; room++) {
                 sn_full_disk k;
-                FILE *fp = sn_full_disk_open(&k, room, false);
+                fp = sn_full_disk_open(&k, room, false);
                 CHECK(fp != NULL);
                 if (!fp)
-                    return;
+                    break;
                 sn_diag d;
                 sn_diag_clear(&d);
-                sn_status st = sn_network_write(nets[m], fmts[f], fp, &d);
+                st = sn_network_write(nets[m], fmts[f], fp, &d);
                 fclose(fp);
-                if (st == SN_OK) {
-                    CHECKF(room > 0, "%s: written into no room", sn_format_name(fmts[f]));
+                bool done = st == SN_OK;
+                CHECKF(sn_full_disk_holds(&k, whole.data, whole.used, done),
+                       "%s, room %zu (%s): %zu bytes that are not %s the %zu of the whole output",
+                       name, room, sn_status_str(st), k.used, done ? "all" : "a beginning of",
+                       whole.used);
+                sn_full_disk_free(&k);
+                if (done) {
+                    CHECKF(room == whole.used, "%s: the first room that took it: %zu, not %zu",
+                           name, room, whole.used);
                     break;
                 }
                 CHECKF(st == SN_EIO && strstr(d.text, "No space left on device"),
-                       "%s, room %zu: %s: %s", sn_format_name(fmts[f]), room, sn_status_str(st),
-                       d.text);
-                if (room > 1000) {
-                    CHECK(0);
+                       "%s, room %zu: %s: %s", name, room, sn_status_str(st), d.text);
+                if (room > whole.used) {
+                    CHECKF(0, "%s: failed with room %zu for its %zu bytes", name, room, whole.used);
                     break;
                 }
             }
+            sn_full_disk_free(&whole);
         }
     }
     /* no network, no stream, no format */

@@ -4,6 +4,7 @@
  * inputs that are not sorted yet, recordings with their timing, and the
  * layout fitted to a pane. Oracles: the views' own traces (each network
  * alone), hand-counted GIF blocks and delays, and the pane sizes. */
+#define _XOPEN_SOURCE 700 /* for: realpath (the lesson folder rule's expected paths) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,7 +235,11 @@ static void test_lesson_parse(void)
 /* A lesson reads networks from its own folder and below, or by name
  * (issue 36): absolute paths, ".." out of the folder, a symbolic link out
  * of it and standard input are errors at their column naming the rule,
- * and nothing outside is opened. Files are found from any directory. */
+ * and nothing outside is opened. Files are found from any directory. The
+ * links: a file's, a folder's in the middle of the path (to a folder
+ * elsewhere, and to the sibling course-evil, whose path begins with the
+ * lesson folder's: a prefix compare of the two paths lets it through),
+ * and the lesson folder itself named through a link. */
 static void test_lesson_folder(void)
 {
     char root[] = "/tmp/sn_test_lesson_XXXXXX";
@@ -251,6 +256,19 @@ static void test_lesson_folder(void)
         "&& ln -s ../outside.txt %s/link.txt && ln -s nets/a.txt %s/inlink.txt",
         course, course, course, course, course, root, course, course);
     CHECK(system(cmd) == 0);
+    /* course-evil (a sibling named as course plus a suffix) and elsewhere,
+     * each with a network; links to them from inside course: a folder in
+     * the middle of a path, a file; a link inside to inside; courselink,
+     * the folder itself under another name */
+    snprintf(
+        cmd, sizeof cmd,
+        "cd %s && mkdir -p course-evil/nets elsewhere && cp course/nets/a.txt course-evil/nets/ "
+        "&& cp course/nets/a.txt course-evil/a.txt && cp course/nets/a.txt elsewhere/ "
+        "&& ln -s ../course-evil course/evil && ln -s ../course-evil/a.txt course/sib.txt "
+        "&& ln -s %s/elsewhere course/nets/out && ln -s nets course/alias "
+        "&& ln -s course courselink",
+        root, root);
+    CHECK(system(cmd) == 0);
     sn_lesson *l = NULL;
     sn_diag d;
     /* inside the folder: found, resolved, and played from here */
@@ -262,6 +280,28 @@ static void test_lesson_folder(void)
         CHECKF(sn_lesson_check(l, &d) == SN_OK, "%s", d.text);
         sn_lesson_free(l);
     }
+    /* a link inside the folder to inside it, in the middle of the path, and
+     * the folder named through a link: allowed, resolved into the folder */
+    char real_nets[600], linked[400];
+    snprintf(linked, sizeof linked, "%s/courselink", root);
+    char *rc = realpath(course, NULL);
+    snprintf(real_nets, sizeof real_nets, "%s/nets/a.txt", rc ? rc : course);
+    free(rc);
+    const char *dirs[] = {course, linked};
+    for (size_t i = 0; i < 2; i++) {
+        l = NULL;
+        sn_diag_clear(&d);
+        CHECKF(sn_lesson_parse_in("step: a\nnet: alias/a.txt nets/a.txt\ntext: x.\n", "c.lesson",
+                                  dirs[i], &l, &d) == SN_OK,
+               "%s: %s", dirs[i], d.text);
+        if (l) {
+            CHECKF(strcmp(l->steps[0].nets[0], real_nets) == 0 &&
+                       strcmp(l->steps[0].nets[1], real_nets) == 0,
+                   "%s: resolved to %s and %s, not %s", dirs[i], l->steps[0].nets[0],
+                   l->steps[0].nets[1], real_nets);
+            sn_lesson_free(l);
+        }
+    }
     static const struct {
         const char *net;
         unsigned long col;
@@ -272,15 +312,23 @@ static void test_lesson_folder(void)
         {"nets/../../outside.txt", 6, "leaves the lesson's folder"},
         {"../../../../etc/shadow", 6, "leaves the lesson's folder"},
         {"link.txt", 6, "leads out of the lesson's folder (a symbolic link)"},
+        {"evil/nets/a.txt", 6, "leads out of the lesson's folder (a symbolic link)"},
+        {"bitonic:4 evil/a.txt", 16, "leads out of the lesson's folder (a symbolic link)"},
+        {"sib.txt", 6, "leads out of the lesson's folder (a symbolic link)"},
+        {"nets/out/a.txt", 6, "leads out of the lesson's folder (a symbolic link)"},
+        {"alias/out/a.txt", 6, "leads out of the lesson's folder (a symbolic link)"},
         {"-", 6, "standard input"},
         {"missing.txt", 6, "No such file or directory"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    for (size_t k = 0; k < 2 * (sizeof bad / sizeof bad[0]); k++) {
+        size_t i = k % (sizeof bad / sizeof bad[0]);
+        const char *dir = dirs[k / (sizeof bad / sizeof bad[0])];
         char text[200];
         snprintf(text, sizeof text, "step: a\nnet: %s\ntext: x.\n", bad[i].net);
         sn_diag_clear(&d);
         l = NULL;
-        CHECKF(sn_lesson_parse_in(text, "c.lesson", course, &l, &d) == SN_EPARSE, "%s", bad[i].net);
+        CHECKF(sn_lesson_parse_in(text, "c.lesson", dir, &l, &d) == SN_EPARSE, "%s in %s",
+               bad[i].net, dir);
         CHECKF(l == NULL && d.line == 2 && d.column == bad[i].col, "%s at %lu:%lu: %s", bad[i].net,
                d.line, d.column, d.text);
         char where[32];

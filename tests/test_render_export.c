@@ -96,38 +96,87 @@ static void test_tex_state(const sn_layout *lo)
     free(tex);
 }
 
+/* Format fmt of lo onto a disk of `room` bytes (status into *st). */
+static bool export_onto(sn_full_disk *k, size_t room, bool buffered, sn_export_format fmt,
+                        const sn_layout *lo, sn_status *st, sn_diag *d)
+{
+    FILE *f = sn_full_disk_open(k, room, buffered);
+    CHECK(f != NULL);
+    if (!f)
+        return false;
+    sn_diag_clear(d);
+    *st = sn_export_write(f, fmt, lo, sn_theme_get(SN_THEME_DARK), NULL, d);
+    fclose(f);
+    return true;
+}
+
+/* What differs between two runs of the same export, left out: cairo's
+ * SVG surface numbers, a PDF's creation time */
+static void unstamp(sn_full_disk *k, sn_export_format fmt)
+{
+    if (fmt == SN_EXPORT_SVG)
+        sn_full_disk_mask_digits(k, "surface", false);
+    else if (fmt == SN_EXPORT_PDF)
+        sn_full_disk_mask_digits(k, "/CreationDate (D:", true);
+}
+
+/* The room after `room` for a file of `size` bytes: doubling, then one
+ * byte short of it (the writer's last write failing), then room enough
+ * (with slack for what unstamp leaves out) */
+static size_t next_room(size_t room, size_t size)
+{
+    size_t next = room ? room * 2 : 1;
+    if (room + 1 >= size)
+        return size + 64;
+    return next + 1 >= size ? size - 1 : next;
+}
+
 /* Every format into a disk that fills after `room` bytes, for rooms from
- * nothing to past the whole file: a run that cannot write it all ends in
- * SN_EIO with the cause; a run with room enough succeeds. Buffered (the
- * failure shows at the flush) and unbuffered (at the write). */
+ * nothing to past the whole file (the same export with no limit; room
+ * doubling, then one byte short of it, then room enough): a run that
+ * cannot write it all ends in SN_EIO with the cause, having written a
+ * beginning of the whole file and nothing else; a run with room enough
+ * succeeds and writes exactly the whole file. Buffered (the failure shows
+ * at the flush) and unbuffered (at the write). */
 static void test_full_disk(const sn_layout *lo)
 {
     const sn_export_format fs[] = {SN_EXPORT_SVG, SN_EXPORT_PNG, SN_EXPORT_PDF, SN_EXPORT_TEX};
     for (size_t i = 0; i < sizeof fs / sizeof fs[0]; i++) {
+        const char *name = sn_export_format_name(fs[i]);
         for (int buffered = 0; buffered < 2; buffered++) {
-            size_t fails = 0, room = 0;
-            for (;; room = room ? room * 2 : 1) {
+            sn_full_disk whole;
+            sn_status st;
+            sn_diag d;
+            if (!export_onto(&whole, SN_FULL_DISK_NO_LIMIT, buffered, fs[i], lo, &st, &d))
+                return;
+            CHECKF(st == SN_OK && !whole.lost && whole.used > 0, "%s with no limit: %s", name,
+                   d.text);
+            size_t size = whole.used; /* the room enough: with slack for cairo's numbers */
+            unstamp(&whole, fs[i]);
+            size_t fails = 0;
+            for (size_t room = 0;; room = next_room(room, size)) {
                 sn_full_disk k;
-                FILE *f = sn_full_disk_open(&k, room, buffered);
-                CHECK(f != NULL);
-                if (!f)
-                    return;
-                sn_diag d;
-                sn_diag_clear(&d);
-                sn_status st = sn_export_write(f, fs[i], lo, sn_theme_get(SN_THEME_DARK), NULL, &d);
-                fclose(f);
-                if (st == SN_OK)
+                if (!export_onto(&k, room, buffered, fs[i], lo, &st, &d))
+                    break;
+                bool done = st == SN_OK;
+                unstamp(&k, fs[i]);
+                CHECKF(sn_full_disk_holds(&k, whole.data, whole.used, done),
+                       "%s%s, room %zu (%s): %zu bytes that are not %s the %zu of the whole file",
+                       name, buffered ? " buffered" : "", room, sn_status_str(st), k.used,
+                       done ? "all" : "a beginning of", whole.used);
+                sn_full_disk_free(&k);
+                if (done)
                     break;
                 fails++;
                 CHECKF(st == SN_EIO && strstr(d.text, "No space left on device"),
-                       "%s, %zu bytes of room: %s: %s", sn_export_format_name(fs[i]), room,
-                       sn_status_str(st), d.text);
-                if (room > (1u << 24)) {
-                    CHECK(0);
+                       "%s, %zu bytes of room: %s: %s", name, room, sn_status_str(st), d.text);
+                if (room > size) {
+                    CHECKF(0, "%s: failed with room %zu for its %zu bytes", name, room, size);
                     break;
                 }
             }
-            CHECKF(fails > 0, "%s never failed", sn_export_format_name(fs[i]));
+            CHECKF(fails > 0, "%s never failed", name);
+            sn_full_disk_free(&whole);
         }
     }
 }

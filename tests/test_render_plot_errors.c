@@ -1,10 +1,12 @@
 /* test_render_plot_errors.c - the benchmark plot's failure paths: out of
  * memory at every allocation of reading CSV texts (each ends in SN_ENOMEM
  * naming what, nothing leaks, the table keeps what it had), a disk that
- * fills while the SVG is written (SN_EIO with the cause), and axes for
+ * fills while the SVG is written (SN_EIO with the cause, a beginning of
+ * the whole SVG on the disk; the whole SVG with room enough), and axes for
  * points on one decade. test_plot has the picture itself. */
 #define _GNU_SOURCE /* for: fopencookie */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -69,36 +71,75 @@ static void test_csv_oom(void)
     CHECK(sn_alloc_live() == base);
 }
 
+/* The plot onto a disk of `room` bytes (status into *st, the bytes the
+ * disk took into *size), cairo's surface numbers (id="surface12", which
+ * count the surfaces the process made) then left out of them. */
+static bool plot_onto(sn_full_disk *k, size_t room, bool buffered, size_t *size, sn_status *st,
+                      sn_diag *d)
+{
+    static const sn_plot_row rows[] = {
+        {"a", "x", 1000, 1.0}, {"a", "x", 10000, 5.0}, {"b", "y", 1000, 2.0}};
+    FILE *f = sn_full_disk_open(k, room, buffered);
+    CHECK(f != NULL);
+    if (!f)
+        return false;
+    sn_diag_clear(d);
+    *st = sn_plot_write_svg(f, rows, 3, "pocl", d);
+    fclose(f);
+    *size = k->used;
+    sn_full_disk_mask_digits(k, "surface", false);
+    return true;
+}
+
+/* The room after `room` for a file of `size` bytes: doubling, then one
+ * byte short of it (the writer's last write failing), then room enough
+ * (with slack for cairo's numbers) */
+static size_t next_room(size_t room, size_t size)
+{
+    size_t next = room ? room * 2 : 1;
+    if (room + 1 >= size)
+        return size + 64;
+    return next + 1 >= size ? size - 1 : next;
+}
+
+/* The plot into a disk that fills after `room` bytes, for rooms from
+ * nothing to past the whole SVG (the same plot with no limit): a run that
+ * cannot write it all ends in SN_EIO with the cause, having written a
+ * beginning of the whole SVG and nothing else; a run with room enough
+ * writes exactly the whole SVG. Buffered and unbuffered. */
 static void test_full_disk(void)
 {
-    sn_plot_row rows[] = {{"a", "x", 1000, 1.0}, {"a", "x", 10000, 5.0}, {"b", "y", 1000, 2.0}};
+    sn_full_disk whole;
+    sn_status st;
+    sn_diag d;
+    size_t size, got;
+    if (!plot_onto(&whole, SN_FULL_DISK_NO_LIMIT, false, &size, &st, &d))
+        return;
+    CHECKF(st == SN_OK && !whole.lost && whole.used > 0, "no limit: %s", d.text);
     size_t fails = 0;
-    for (size_t room = 0;; room = room ? room * 2 : 1) {
+    for (size_t room = 0;; room = next_room(room, size)) {
         for (int buffered = 0; buffered < 2; buffered++) {
             sn_full_disk k;
-            FILE *f = sn_full_disk_open(&k, room, buffered);
-            CHECK(f != NULL);
-            if (!f)
-                return;
-            sn_diag d;
-            sn_diag_clear(&d);
-            sn_status st = sn_plot_write_svg(f, rows, 3, "pocl", &d);
-            fclose(f);
-            if (st != SN_OK) {
+            if (!plot_onto(&k, room, buffered, &got, &st, &d))
+                break;
+            bool ok = st == SN_OK;
+            CHECKF(sn_full_disk_holds(&k, whole.data, whole.used, ok),
+                   "room %zu%s (%s): %zu bytes that are not %s the %zu of the whole SVG", room,
+                   buffered ? " buffered" : "", sn_status_str(st), got,
+                   ok ? "all" : "a beginning of", size);
+            sn_full_disk_free(&k);
+            if (!ok) {
                 fails++;
                 CHECKF(st == SN_EIO && strstr(d.text, "writing the plot failed: No space left"),
                        "room %zu: %s", room, d.text);
+                CHECKF(room < size, "failed with room %zu for its %zu bytes", room, size);
             }
-            if (st == SN_OK && buffered)
-                goto done;
         }
-        if (room > (1u << 24)) {
-            CHECK(0);
+        if (room > size)
             break;
-        }
     }
-done:
     CHECK(fails > 0);
+    sn_full_disk_free(&whole);
 }
 
 /* Points all in one decade (or none drawable): the axes still span one. */

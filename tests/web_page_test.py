@@ -10,7 +10,8 @@ page loaded from disk (file://) as a teacher would open it.
   - empty:4: a sorting network built by clicks (wire positions read from
     the engine's scene, window.snScene) is "sorts", answered by the Web
     Worker; with one comparator deleted, "does NOT sort" with the
-    counterexample `sortnet check` gives;
+    counterexample `sortnet check` gives, one that the network (by hand
+    and `sortnet run`) leaves unsorted;
   - a malformed pasted network: FILE:LINE:COLUMN in #error, the network
     shown stays; a JSON syntax error names its line and column; a JSON
     file opened keeps its n;
@@ -241,12 +242,30 @@ def test_edit(d):
     path = os.path.join(tmp, "edited.txt")
     with open(path, "w") as f:
         f.write(text)
-    r = sortnet("check", path, "--json", check=False)
-    cex = "".join(str(v) for v in json.loads(r.stdout)["counterexample"] or [])
     if s["verdict_kind"] != "fails" or "does NOT sort" not in s["verdict"]:
         fail("after the delete: verdict %r" % s["verdict"])
+    # `sortnet check`: does not sort (exit 1), its counterexample n bits
+    r = sortnet("check", path, "--json", check=False)
+    got = json.loads(r.stdout) if r.stdout.strip() else {}
+    bits = got.get("counterexample") or []
+    cex = "".join(str(v) for v in bits)
+    if r.returncode != 1 or got.get("sorts") is not False or not re.fullmatch("[01]{4}", cex):
+        return fail("sortnet check on the edited network: exit %d, %s" % (r.returncode, r.stdout))
+    # the page's is the same one, named in its verdict, and it fails the
+    # network: the exported comparators applied to it by hand, and `sortnet
+    # run` on it (the CPU's executor), leave it unsorted as check said
     if s.get("cex") != cex or cex not in s["verdict"]:
         fail("counterexample: page %r (%r), sortnet check %r" % (s.get("cex"), s["verdict"], cex))
+    out = [int(c) for c in cex]
+    for a, b in ((int(a), int(b)) for a, b in re.findall(r"\((\d+),(\d+)\)", text)):
+        if out[a] > out[b]:
+            out[a], out[b] = out[b], out[a]
+    if out == sorted(out) or out != got.get("output"):
+        fail("counterexample %s: the network makes %s, sortnet check says %s" % (cex, out, got.get("output")))
+    r = sortnet("run", path, "--input", ",".join(cex), "--json", check=False)
+    ran = json.loads(r.stdout) if r.stdout.strip() else {}
+    if r.returncode != 1 or ran.get("sorted") is not False or ran.get("output") != out:
+        fail("sortnet run on counterexample %s: exit %d, %s" % (cex, r.returncode, r.stdout))
 
 
 def test_paste(d):

@@ -7,6 +7,7 @@
 #include "gpu/gpu_internal.h"
 
 #include <ctype.h>     // for: isdigit (the compiler's "N errors generated." lines)
+#include <fcntl.h>     // for: open (SN_CL_FAIL's log)
 #include <signal.h>    // for: sigaction (the driver's abort while it starts)
 #include <stdatomic.h> // for: the injected call's count (worker threads call too)
 #include <stdbool.h>
@@ -123,6 +124,7 @@ static char inject_env_call[64];
 /* SN_CL_FAIL=CALL=abort: the call aborts the process, as pocl does when it
  * cannot start its threads (the guard below must answer it) */
 static bool inject_abort;
+static char inject_log[512]; /* SN_CL_FAIL's ,log=FILE: "" for none */
 
 unsigned sn_gpu_inject_error_at(const char *call, cl_int err, unsigned nth)
 {
@@ -147,15 +149,22 @@ static cl_int default_error(const char *call)
     return CL_OUT_OF_RESOURCES;
 }
 
-/* SN_CL_FAIL=CALL[@N][=CL_NAME|=abort] (tests only); a malformed N or an
- * unknown name leaves the defaults (1, the call's usual error). */
+/* SN_CL_FAIL=CALL[@N][=CL_NAME|=abort][,log=FILE] (tests only); a
+ * malformed N or an unknown name leaves the defaults (1, the call's usual
+ * error). With ,log=FILE (the rest of the value) the process that makes
+ * the failing call appends a line with the call's name to FILE, so that a
+ * test tells a call never made from a failure that was swallowed. */
 static void inject_from_env(void)
 {
     inject_env_read = true;
     const char *e = getenv("SN_CL_FAIL");
     if (!e || !*e)
         return;
-    size_t len = strcspn(e, "@=");
+    const char *log = strstr(e, ",log=");
+    size_t spec = log ? (size_t)(log - e) : strlen(e); /* CALL[@N][=CL_NAME] */
+    if (log && strlen(log + 5) < sizeof inject_log)
+        memcpy(inject_log, log + 5, strlen(log + 5) + 1);
+    size_t len = strcspn(e, "@=,");
     if (len >= sizeof inject_env_call)
         return;
     memcpy(inject_env_call, e, len);
@@ -170,23 +179,47 @@ static void inject_from_env(void)
         p = end;
     }
     cl_int err = default_error(inject_env_call);
+    size_t name_len = p < e + spec ? (size_t)(e + spec - p) - 1 : 0;
     if (*p == '=')
         for (int c = 0; c >= -80; c--)
-            if (strcmp(sn_gpu_cl_error_name(c), p + 1) == 0)
+            if (strlen(sn_gpu_cl_error_name(c)) == name_len &&
+                strncmp(sn_gpu_cl_error_name(c), p + 1, name_len) == 0)
                 err = c;
-    inject_abort = *p == '=' && strcmp(p + 1, "abort") == 0;
+    inject_abort = *p == '=' && name_len == 5 && strncmp(p + 1, "abort", 5) == 0;
     inject_call = inject_env_call;
     inject_err = err;
     inject_nth = nth;
+}
+
+/* SN_CL_FAIL's log: the injected failure happened (once a process, at the
+ * nth call; the isolated child of a student's kernel appends its own). */
+static void inject_note(const char *call)
+{
+    if (!inject_log[0])
+        return;
+    int fd = open(inject_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return;
+    char line[80];
+    int len = snprintf(line, sizeof line, "%s\n", call);
+    if (len > 0 && (size_t)len < sizeof line) {
+        ssize_t w = write(fd, line, (size_t)len);
+        (void)w; /* a test's log: nothing to do about a short write */
+    }
+    close(fd);
 }
 
 bool sn_gpu_injected(const char *call, cl_int *err)
 {
     if (!inject_env_read)
         inject_from_env();
-    if (!inject_call || strcmp(inject_call, call) != 0 ||
-        atomic_fetch_add(&inject_seen, 1) + 1 < inject_nth)
+    if (!inject_call || strcmp(inject_call, call) != 0)
         return false;
+    unsigned k = atomic_fetch_add(&inject_seen, 1) + 1;
+    if (k < inject_nth)
+        return false;
+    if (k == inject_nth)
+        inject_note(call);
     if (inject_abort)
         abort();
     *err = inject_err;

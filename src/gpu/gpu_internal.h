@@ -85,7 +85,9 @@ void sn_gpu_inject_error(const char *call, cl_int err);
  * tests: SN_CL_FAIL=CALL[@N][=CL_ERROR_NAME] (the error defaults to
  * CL_BUILD_PROGRAM_FAILURE for clBuildProgram,
  * CL_MEM_OBJECT_ALLOCATION_FAILURE for clCreateBuffer and
- * CL_OUT_OF_RESOURCES for the rest); read at the first wrapped call. */
+ * CL_OUT_OF_RESOURCES for the rest); read at the first wrapped call.
+ * SN_CL_FAIL=...,log=FILE: a process whose call failed so appends the
+ * call's name to FILE (once, at the nth call). */
 unsigned sn_gpu_inject_error_at(const char *call, cl_int err, unsigned nth);
 /* Whether this call of `call` fails without reaching the driver, with
  * *err (the wrappers below). */
