@@ -67,31 +67,9 @@ blocks_are() {
 # hundredths of the height) differ between two screenshots of one size, and
 # what per cent of those rows' pixels that is
 pane_diff() {
-    python3 - "$@" <<'PY'
-import struct, sys, zlib
-def load(path):
-    d = open(path, 'rb').read()
-    w, h = struct.unpack('>II', d[16:24]); ct = d[25]
-    i, idat = 8, b''
-    while i < len(d):
-        n = struct.unpack('>I', d[i:i + 4])[0]
-        if d[i + 4:i + 8] == b'IDAT':
-            idat += d[i + 8:i + 8 + n]
-        i += 12 + n
-    raw = zlib.decompress(idat); bpp = {2: 3, 6: 4}[ct]; st = w * bpp
-    prev = bytearray(st); p = 0; rows = []
-    for y in range(h):
-        f = raw[p]; line = bytearray(raw[p + 1:p + 1 + st]); p += 1 + st
-        for x in range(st):
-            a = line[x - bpp] if x >= bpp else 0; b = prev[x]; c = prev[x - bpp] if x >= bpp else 0
-            if f == 1: line[x] = (line[x] + a) & 255
-            elif f == 2: line[x] = (line[x] + b) & 255
-            elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
-            elif f == 4:
-                q = a + b - c; pa, pb, pc = abs(q - a), abs(q - b), abs(q - c)
-                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append(bytes(line)); prev = line
-    return w, h, bpp, rows
+    PYTHONPATH="$(dirname "$0")" python3 - "$@" <<'PY'
+import sys
+from png_rows import load
 (w, h, bpp, a), (w2, h2, _, b) = load(sys.argv[1]), load(sys.argv[2])
 assert (w, h) == (w2, h2), (w, h, w2, h2)
 y0, y1 = h * int(sys.argv[3]) // 100, h * int(sys.argv[4]) // 100

@@ -165,29 +165,11 @@ expect 2 "$S" draw bitonic:8 oddeven-merge:8 -o "$T/cmp.tex"
 expect 2 "$S" draw bitonic:8 bitonic:4 -o "$T/cmp.svg"
 err_has "same n"
 expect 0 "$S" draw bitonic:16 --width 1000 -o "$T/w.png"
-python3 - "$T/w.png" <<'PY' || fail "the PNG's last row is not the background"
-import struct, sys, zlib
-d = open(sys.argv[1], 'rb').read()
-w, h = struct.unpack('>II', d[16:24]); ct = d[25]
-i, idat = 8, b''
-while i < len(d):
-    n = struct.unpack('>I', d[i:i + 4])[0]
-    if d[i + 4:i + 8] == b'IDAT':
-        idat += d[i + 8:i + 8 + n]
-    i += 12 + n
-raw = zlib.decompress(idat); bpp = {2: 3, 6: 4}[ct]; st = w * bpp
-prev = bytearray(st); p = 0
-for y in range(h):
-    f = raw[p]; line = bytearray(raw[p + 1:p + 1 + st]); p += 1 + st
-    for x in range(st):
-        a = line[x - bpp] if x >= bpp else 0; b = prev[x]; c = prev[x - bpp] if x >= bpp else 0
-        if f == 1: line[x] = (line[x] + a) & 255
-        elif f == 2: line[x] = (line[x] + b) & 255
-        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
-        elif f == 4:
-            q = a + b - c; pa, pb, pc = abs(q - a), abs(q - b), abs(q - c)
-            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    prev = line
+PYTHONPATH="$(dirname "$0")" python3 - "$T/w.png" <<'PY' || fail "the PNG's last row is not the background"
+import sys
+from png_rows import load
+w, h, bpp, rows = load(sys.argv[1])
+prev = rows[-1]
 assert min(prev) >= 250, min(prev)
 PY
 

@@ -38,6 +38,15 @@ if(TARGET sn_gpu)
     set_tests_properties(test_gpu_part${part} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 3600
       COST 1000 DEPENDS test_gpu ENVIRONMENT "${env}")
   endforeach()
+  # The end-to-end OpenCL scripts build the same programs as part 0 (at
+  # pocl's defaults): run after it, they find them in pocl's cache. Started
+  # beside it on a cold cache, cli_gpu took 110 s instead of 76.
+  foreach(t IN ITEMS cli_gpu cli_gpu_sort cli_gpu_fail cli_gpu_fail_calls cli_gpu_fail_paths
+                 cli_gpu_oom cli_gpu_knobs cli_codegen)
+    if(TEST ${t})
+      set_tests_properties(${t} PROPERTIES DEPENDS test_gpu)
+    endif()
+  endforeach()
 endif()
 
 # gpu batch: codegen's OpenCL kernels built and run (few networks: each is
