@@ -89,7 +89,7 @@ awk -v total=$((end - start)) '
     function flush(t) { if (name != "" && t > from) printf "%7d s  %s\n", t - from, name }
     /^ *[0-9]+ setup: / {
         t = $1; sub(/^ *[0-9]+ setup: /, "")
-        # not stage starts: the verdict, and the test command's own summary
+        # not stage starts: the verdict, and the summary of the test command
         if ($0 ~ /^(FAILED|every stage passed|installing|\(|the stages|  *[0-9]+ s )/) next
         sub(/^\[[0-9]+ min\] /, "")
         flush(t); name = $0; from = t; next
