@@ -80,8 +80,7 @@ test)
     # does (tools/ctest_all.sh). A failing stage does not hide the others:
     # each runs, each one's time is printed, then a summary.
     failed=()
-    stage_names=()
-    stage_secs=()
+    stage_lines=() # "   342 s  NAME", one a finished stage, for the summary
     test_start=$(date +%s)
     stage_t0=$test_start
     stage_name=
@@ -90,8 +89,7 @@ test)
         local now
         now=$(date +%s)
         if [ -n "$stage_name" ]; then
-            stage_names+=("$stage_name")
-            stage_secs+=($((now - stage_t0)))
+            stage_lines+=("$(printf '%6d s  %s' $((now - stage_t0)) "$stage_name")")
             echo "setup: ($((now - stage_t0)) s) $stage_name" >&2
         fi
         stage_t0=$now
@@ -155,9 +153,7 @@ test)
     fi
     stage ""
     echo "setup: the stages' times:" >&2
-    for i in "${!stage_names[@]}"; do
-        printf 'setup: %6d s  %s\n' "${stage_secs[$i]}" "${stage_names[$i]}" >&2
-    done
+    printf 'setup: %s\n' "${stage_lines[@]}" >&2
     total=$(($(date +%s) - test_start))
     printf 'setup: %6d s  in all (%d min %d s)\n' "$total" $((total / 60)) $((total % 60)) >&2
     if [ ${#failed[@]} -ne 0 ]; then
