@@ -11,7 +11,12 @@
 # (where the time goes: docs/testing.md). Exit 0 only when every test ran
 # and passed.
 set -uo pipefail
-dir=${1:?usage: tools/ctest_all.sh BUILD_DIR [ctest arguments...]}
+if [ $# -lt 1 ] || [ ! -f "$1/CTestTestfile.cmake" ]; then
+    echo "usage: tools/ctest_all.sh BUILD_DIR [ctest arguments...]" >&2
+    [ $# -ge 1 ] && echo "ctest_all: '$1' is not a configured build folder (no CTestTestfile.cmake)" >&2
+    exit 2
+fi
+dir=$1
 shift
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 log=$dir/ctest.log

@@ -42,7 +42,7 @@ done
 case $busy in '' | *[!0-9]*) echo "time_test_command.sh: --busy needs a whole number, not '$busy'" >&2; exit 2 ;; esac
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-commit=$(git -C "$root" rev-parse --verify "$rev^{commit}") || {
+commit=$(git -C "$root" rev-parse --verify --quiet "$rev^{commit}") || {
     echo "time_test_command.sh: '$rev' is not a commit of $root" >&2
     exit 2
 }
