@@ -32,6 +32,11 @@ void sn_diag_clear(sn_diag *d)
     d->text[0] = '\0';
 }
 
+const char *sn_diag_text(const sn_diag *d, sn_status st)
+{
+    return d && d->text[0] ? d->text : sn_status_str(st);
+}
+
 sn_status sn_diag_set(sn_diag *d, sn_status st, unsigned long line, unsigned long column,
                       const char *fmt, ...)
 {

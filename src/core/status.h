@@ -51,6 +51,10 @@ typedef struct sn_diag {
 /* Clear a diagnostic (d may be NULL: no-op). */
 void sn_diag_clear(sn_diag *d);
 
+/* What went wrong, always as words: d's text, or the status's own name
+ * when d is NULL or says nothing (a call that failed without a message). */
+const char *sn_diag_text(const sn_diag *d, sn_status st);
+
 /* Format a message into d (d may be NULL: no-op). Returns st, so callers can
  * write `return sn_diag_set(d, SN_EINVAL, 0, 0, "...")`. */
 sn_status sn_diag_set(sn_diag *d, sn_status st, unsigned long line, unsigned long column,
