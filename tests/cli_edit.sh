@@ -6,10 +6,9 @@
 # bad verbs. Also `empty:N` as a network name of every command.
 . "$(dirname "$0")/lib.sh"
 # no display at all (DISPLAY, WAYLAND_DISPLAY and SDL_VIDEODRIVER unset): a
-# script that shows nothing runs on the view code alone, with no window;
-# one that shows something exits 3 and points to `sortnet draw` (before
-# view_session: this needs no SDL video driver)
-if has_part "SDL2 window"; then
+# script runs on the headless backend (before view_session: this needs no
+# SDL video driver; its pictures are tests/cli_view_headless.sh's)
+if has_part "cairo drawing"; then
     hfield() { sed -n "s/^$1: //p" "$T/hstate"; }
     nodisplay() { env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$S" "$@"; }
     expect 0 nodisplay view empty:4 --script "add:0,1 add:2,3 add:0,2 add:1,3 add:1,2 save:$T/hl.json" \
@@ -20,11 +19,13 @@ if has_part "SDL2 window"; then
     [ "$(hfield step) $(hfield edit)" = "2 on" ] || fail "headless keys: $(cat "$T/hstate")"
     expect 2 nodisplay view bitonic:8 --script "add:0,1"
     err_has "edit mode is off"
-    expect 3 nodisplay view empty:4 --script "add:0,1" --discard --screenshot "$T/hl.png"
+    # the mouse too: a drag from wire 0 to wire 1 adds a comparator
+    expect 0 nodisplay view empty:4 --size 640x400 --script "drag:330,48,0,39" --discard \
+        --dump-state "$T/hstate"
+    [ "$(hfield size)" = 1 ] || fail "headless drag: $(cat "$T/hstate")"
+    # a live window without a display: exit 3, pointing to `sortnet draw`
+    expect 3 nodisplay view empty:4
     err_has "sortnet draw empty:4"
-    [ ! -e "$T/hl.png" ] || fail "a screenshot without a display"
-    expect 3 nodisplay view empty:4 --script "drag:330,48,0,39" --discard
-    err_has "no display"
 fi
 
 view_session
@@ -186,6 +187,19 @@ expect 0 view empty:4 --script "add:0,1 add:2,3 click:108,67 delete" --discard
 [ "$(field net)" = "[(2,3)]" ] || fail "delete: $(field net)"
 expect 0 view empty:4 --script "add:0,1 add:2,3 drag:108,67,150,0" --discard
 [ "$(field net)" = "[(2,3)] [(0,1)]" ] || fail "drag moves: $(field net)"
+# two clicks, on one wire and then on another, add a comparator too (the
+# way on a touch screen); the same wire twice adds none; a key in between
+# ends it
+expect 0 view empty:4 --script "click:330,48" --discard
+[ "$(field net)" = "" ] && field message | grep -q "^wire 0: click another wire" ||
+    fail "the first click: $(field net) / $(field message)"
+expect 0 view empty:4 --script "click:330,48 click:330,126" --discard
+[ "$(field net)" = "[(0,2)]" ] || fail "two clicks: $(field net) / $(field message)"
+expect 0 view empty:4 --script "click:330,87 click:330,87" --discard
+[ "$(field net)" = "" ] && field message | grep -q "the same wire twice" ||
+    fail "the same wire twice: $(field net) / $(field message)"
+expect 0 view empty:4 --script "click:330,48 z click:330,126" --discard
+[ "$(field net)" = "" ] || fail "a key between the clicks: $(field net)"
 
 # the same script gives the same picture (the verdict is waited for)
 expect 0 view empty:8 --script "add:0,1 add:2,3 add:1,2" --discard --screenshot "$T/a.png"

@@ -39,39 +39,39 @@ foreach(src IN LISTS SN_FUZZ_TARGETS)
   set(extra_sources)
   set(extra_includes)
   if(target STREQUAL "script")
-    # The window's state machine (src/app/view.c) is pure C over the core
+    # The session's view state machine (src/session/view.c) is pure C over the core
     # and the theme table (render/palette.c): no SDL or cairo needed.
-    # Skipped when the app part is absent.
-    set(extra_sources ${PROJECT_SOURCE_DIR}/src/app/view.c
-                      ${PROJECT_SOURCE_DIR}/src/app/script.c
-                      ${PROJECT_SOURCE_DIR}/src/app/edit.c
-                      ${PROJECT_SOURCE_DIR}/src/app/verdict.c
-                      ${PROJECT_SOURCE_DIR}/src/app/race.c
-                      ${PROJECT_SOURCE_DIR}/src/app/dist_view.c
+    # Skipped when the session is absent.
+    set(extra_sources ${PROJECT_SOURCE_DIR}/src/session/view.c
+                      ${PROJECT_SOURCE_DIR}/src/session/script.c
+                      ${PROJECT_SOURCE_DIR}/src/session/edit.c
+                      ${PROJECT_SOURCE_DIR}/src/session/verdict.c
+                      ${PROJECT_SOURCE_DIR}/src/session/race.c
+                      ${PROJECT_SOURCE_DIR}/src/session/dist_view.c
                       ${PROJECT_SOURCE_DIR}/src/render/dist_blocks.c
                       ${PROJECT_SOURCE_DIR}/src/render/palette.c)
-    if(NOT EXISTS ${PROJECT_SOURCE_DIR}/src/app/view.c
-       OR NOT EXISTS ${PROJECT_SOURCE_DIR}/src/app/script.c)
+    if(NOT EXISTS ${PROJECT_SOURCE_DIR}/src/session/view.c
+       OR NOT EXISTS ${PROJECT_SOURCE_DIR}/src/session/script.c)
       continue()
     endif()
-    set(extra_includes ${PROJECT_SOURCE_DIR}/src/app)
+    set(extra_includes ${PROJECT_SOURCE_DIR}/src)
   elseif(target STREQUAL "lesson")
     # The lesson parser with what it links against (the steps' player, the
     # view state machine under it, the script parser): no SDL or cairo.
-    set(extra_sources ${PROJECT_SOURCE_DIR}/src/app/lesson.c
-                      ${PROJECT_SOURCE_DIR}/src/app/group.c
-                      ${PROJECT_SOURCE_DIR}/src/app/view.c
-                      ${PROJECT_SOURCE_DIR}/src/app/script.c
-                      ${PROJECT_SOURCE_DIR}/src/app/edit.c
-                      ${PROJECT_SOURCE_DIR}/src/app/verdict.c
-                      ${PROJECT_SOURCE_DIR}/src/app/race.c
-                      ${PROJECT_SOURCE_DIR}/src/app/dist_view.c
+    set(extra_sources ${PROJECT_SOURCE_DIR}/src/session/lesson.c
+                      ${PROJECT_SOURCE_DIR}/src/session/group.c
+                      ${PROJECT_SOURCE_DIR}/src/session/view.c
+                      ${PROJECT_SOURCE_DIR}/src/session/script.c
+                      ${PROJECT_SOURCE_DIR}/src/session/edit.c
+                      ${PROJECT_SOURCE_DIR}/src/session/verdict.c
+                      ${PROJECT_SOURCE_DIR}/src/session/race.c
+                      ${PROJECT_SOURCE_DIR}/src/session/dist_view.c
                       ${PROJECT_SOURCE_DIR}/src/render/dist_blocks.c
                       ${PROJECT_SOURCE_DIR}/src/render/palette.c)
-    if(NOT EXISTS ${PROJECT_SOURCE_DIR}/src/app/lesson.c)
+    if(NOT EXISTS ${PROJECT_SOURCE_DIR}/src/session/lesson.c)
       continue()
     endif()
-    set(extra_includes ${PROJECT_SOURCE_DIR}/src/app)
+    set(extra_includes ${PROJECT_SOURCE_DIR}/src)
   elseif(target STREQUAL "dist")
     # the "dist:P[xK][,NET]" names and the merge-split values (core only)
     set(extra_sources ${PROJECT_SOURCE_DIR}/src/render/dist_blocks.c)
@@ -82,12 +82,12 @@ foreach(src IN LISTS SN_FUZZ_TARGETS)
       continue()
     endif()
   elseif(target STREQUAL "answer")
-    # The page's verdict answers (src/app/verdict_web.c, core only).
-    set(extra_sources ${PROJECT_SOURCE_DIR}/src/app/verdict_web.c)
-    if(NOT EXISTS ${PROJECT_SOURCE_DIR}/src/app/verdict_web.c)
+    # The page's verdict answers (src/web/verdict_web.c, core only).
+    set(extra_sources ${PROJECT_SOURCE_DIR}/src/web/verdict_web.c)
+    if(NOT EXISTS ${PROJECT_SOURCE_DIR}/src/web/verdict_web.c)
       continue()
     endif()
-    set(extra_includes ${PROJECT_SOURCE_DIR}/src/app)
+    set(extra_includes ${PROJECT_SOURCE_DIR}/src)
   endif()
   add_executable(${name} ${src} ${extra_sources})
   target_include_directories(${name} PRIVATE ${SN_FUZZ_DIR} ${extra_includes})

@@ -12,13 +12,13 @@
 #include "core/alloc.h"
 #include "core/exec.h"
 #include "core/format.h"
-#include "edit.h"
-#include "frame.h"
+#include "session/edit.h"
+#include "headless/frame.h"
 #include "render/draw.h"
 #include "render/palette.h"
-#include "script.h"
+#include "session/script.h"
 #include "sn_test.h"
-#include "view.h"
+#include "session/view.h"
 
 static bool sorted(sn_key_type t, const uint32_t *k, uint32_t n)
 {

@@ -11,13 +11,13 @@
 
 #include "core/alloc.h"
 #include "core/format.h" // for: sn_network_parse
-#include "frame_build.h"
-#include "group.h"
-#include "dist_view.h"
+#include "session/frame_build.h"
+#include "session/group.h"
+#include "session/dist_view.h"
 #include "render/dist_scene.h"
 #include "render/scene.h"
 #include "sn_test.h"
-#include "view.h"
+#include "session/view.h"
 #include "web/engine.h"
 
 static size_t count_role(const sn_scene *sc, sn_prim_kind kind, sn_role role)

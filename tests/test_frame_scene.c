@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frame.h"
-#include "frame_scene.h"
-#include "group.h"
-#include "lesson.h"
+#include "headless/frame.h"
+#include "session/frame_scene.h"
+#include "session/group.h"
+#include "session/lesson.h"
 #include "render/scene.h"
 #include "sn_test.h"
-#include "view.h"
+#include "session/view.h"
 
 static sn_view_input rnd(uint64_t seed)
 {

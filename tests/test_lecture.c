@@ -13,13 +13,13 @@
 
 #include "core/alloc.h"
 #include "core/exec.h"
-#include "frame.h"
-#include "group.h"
-#include "lesson.h"
-#include "record.h"
+#include "headless/frame.h"
+#include "session/group.h"
+#include "session/lesson.h"
+#include "headless/record.h"
 #include "render/layout.h"
 #include "sn_test.h"
-#include "view.h"
+#include "session/view.h"
 
 static sn_view_input rnd(uint64_t seed)
 {

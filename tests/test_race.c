@@ -13,14 +13,14 @@
 #include "core/alloc.h"
 #include "core/check.h"
 #include "core/format.h" // for: sn_schedule_load
-#include "frame.h"
-#include "frame_scene.h"
-#include "group.h"
-#include "race.h"
+#include "headless/frame.h"
+#include "session/frame_scene.h"
+#include "session/group.h"
+#include "session/race.h"
 #include "render/scene.h"
-#include "script.h"
+#include "session/script.h"
 #include "sn_test.h"
-#include "view.h"
+#include "session/view.h"
 
 static bool sorts(const sn_network *net)
 {

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "sn_test.h"
-#include "sound.h"
+#include "window/sound.h"
 
 #define RATE 8000
 

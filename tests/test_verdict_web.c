@@ -9,7 +9,7 @@
 
 #include "core/alloc.h"
 #include "sn_test.h"
-#include "verdict_web.h"
+#include "web/verdict_web.h"
 
 #define LEN(s) s, strlen(s)
 

@@ -17,7 +17,7 @@
 #include "render/scene.h"
 #include "render/scene_svg.h"
 #include "sn_test.h"
-#include "verdict_web.h"
+#include "web/verdict_web.h"
 #include "web/engine.h"
 
 #define LEN(s) (s), strlen(s)

@@ -1,12 +1,17 @@
 /* cmd_view.c - `sortnet view [NET] [input] [--script KEYS] [--screenshot FILE]
  * [--record OUT] [--stats] [--size WxH] [--dump-state FILE] [--theme T]
  * [--lesson FILE] [--stay] [--sound] [--font-scale F]`: the step-through
- * window (src/app), one network or up to three side by side. */
+ * window (src/window; headless, src/headless, with no display or no SDL2),
+ * one network or up to three side by side. */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#ifdef SN_HAVE_SDL
+#include "window/window.h"
+#else
+#include "headless/run.h"
+#endif
 #include "cli.h"
 #include "cli_dist.h"
 #include "commands.h"
@@ -117,7 +122,7 @@ static bool parse_size(const char *s, int *w, int *h)
  * default network too: bitonic), every network's n checked against the
  * key count, and the keys handed to the window as a value list (the text
  * lives until exit: the window borrows it). */
-static int file_input(cli_input *in, sn_app_options *o)
+static int file_input(cli_input *in, sn_run_options *o)
 {
     static char names[3][256];
     static char *text;
@@ -153,7 +158,7 @@ static int file_input(cli_input *in, sn_app_options *o)
 
 /* dist:P,NET names checked before any window opens (wrong wires exit 2,
  * not 3 without a display), with --keys K written into them. */
-static int dist_names(sn_app_options *o, uint64_t keys)
+static int dist_names(sn_run_options *o, uint64_t keys)
 {
     static char names[3][600];
     const char **nets[3] = {&o->net, &o->more[0], &o->more[1]};
@@ -179,7 +184,7 @@ static int dist_names(sn_app_options *o, uint64_t keys)
 
 int cmd_view(int argc, char **argv)
 {
-    double start = sn_app_now();
+    double start = sn_run_now();
     enum {
         OPT_SCRIPT = 1,
         OPT_SHOT,
@@ -215,7 +220,7 @@ int cmd_view(int argc, char **argv)
     };
     cli_input in;
     cli_input_init(&in);
-    sn_app_options o;
+    sn_run_options o;
     memset(&o, 0, sizeof o);
     o.start_seconds = start;
     optind = 1;
@@ -302,5 +307,9 @@ int cmd_view(int argc, char **argv)
     o.input.seed = in.spec.seed;
     o.input.text = in.spec.text;
     o.input.type = in.type;
-    return sn_app_run(&o);
+#ifdef SN_HAVE_SDL
+    return sn_window_run(&o);
+#else
+    return sn_headless_run(&o); /* built without the window */
+#endif
 }

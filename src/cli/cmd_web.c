@@ -18,9 +18,7 @@
 #include "core/alloc.h"
 #include "core/format.h"
 #include "web_embed.h"
-#ifdef SN_HAVE_SDL
-#include "lesson.h" // for: sn_lesson_load, sn_lesson_check (a lesson file checked here)
-#endif
+#include "session/lesson.h" // for: sn_lesson_load, sn_lesson_check (a lesson file checked here)
 
 /* Network and lesson files larger than this are not embedded. */
 #define WEB_TEXT_MAX ((size_t)16 << 20)
@@ -197,10 +195,9 @@ static int load_net_text(const char *spec, cli_input *in, web_config *c, char **
 }
 
 /* A lesson file's text, or a shipped lesson's name; played through first
- * where this build has the lesson player (the window's code). */
+ * by the session's lesson player first. */
 static int load_lesson(const char *path, web_config *c, char **text)
 {
-#ifdef SN_HAVE_SDL
     sn_lesson *l = NULL;
     sn_diag d;
     sn_diag_clear(&d);
@@ -213,7 +210,6 @@ static int load_lesson(const char *path, web_config *c, char **text)
                 strchr(d.text, ':') ? "" : "--lesson: ", d.text[0] ? d.text : sn_status_str(st));
         return cli_status_exit(st);
     }
-#endif
     if (!is_file(path)) {
         c->lesson = path; /* a shipped lesson, by name */
         return 0;

@@ -59,11 +59,11 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-#ifdef SN_HAVE_SDL
+#ifdef SN_HAVE_VIEW
     {"view", cmd_view, "open the step-through window (default: bitonic:16)", NULL},
 #else
     {"view", NULL, "open the step-through window (default: bitonic:16)",
-     "built without SDL2 and cairo (reconfigure with -DSORTNET_WITH_SDL=ON)"},
+     "built without cairo (reconfigure with -DSORTNET_WITH_CAIRO=ON)"},
 #endif
     {"gen", cmd_gen, "write a network in a file format", NULL},
     {"info", cmd_info, "size, depth, layer sizes, standard form, sorts?", NULL},

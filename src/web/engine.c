@@ -1,12 +1,10 @@
-/* engine.c - the page's engine (engine.h): the window's state machine
- * without SDL or cairo, as src/app/app.c drives it in the window: a group
- * of views and their frames, an optional lesson and its step, the mouse
- * gestures of edit mode, click-to-follow and the wheel; the frame as a
- * scene packed into plain arrays for the page's painter; the state and the
- * catalogue as JSON (printed by hand: jansson is not there for wasm32).
+/* engine.c - the page's exports (engine.h): the browser's calls mapped to
+ * the session (src/session/session.h, the same one the window and the
+ * headless backend drive); the frame as a scene packed into plain arrays
+ * for the page's painter; the state and the catalogue as JSON (printed by
+ * hand: jansson is not there for wasm32).
  *
- * Invariants: one static engine (a page holds one); when `open`, group
- * holds 1..SN_GROUP_MAX views and frames[i] is the frame of view i; a
+ * Invariants: one static engine (a page holds one) and its one session; a
  * failing call leaves the engine as it was and says why in err. Strings
  * returned stay valid until the next call that returns a string of the
  * same function (each function has its own buffer).
@@ -27,13 +25,10 @@
 #include "core/input.h" /* for: sn_key_format */
 #include "core/library.h"
 #include "core/schedule.h"
-#include "frame_build.h"
-#include "group.h"
-#include "lesson.h"
 #include "render/dist_scene.h" /* for: sn_dist_spec_is */
 #include "render/scene_svg.h"
-#include "verdict_web.h"
-#include "view.h"
+#include "session/session.h"
+#include "web/verdict_web.h"
 
 /* The most wires the page opens. */
 #define SNW_MAX_N 1024u
@@ -42,22 +37,9 @@
 #define SNW_INPUT_MAX (SNW_MAX_N * 16u)
 
 typedef struct engine {
-    bool open;
-    sn_group group;
-    sn_frame *frames[SN_GROUP_MAX];
-    sn_lesson *lesson; /* or NULL */
-    size_t lesson_step;
-    char progress[48];
+    sn_session ses;
     /* the last frame */
     sn_scene *scene;
-    double w, h, s;
-    /* the pointer, as app.c's mouse (device pixels) */
-    bool down, dragging, edit_down;
-    double down_x, down_y, last_x, last_y;
-    sn_frame_hit press;
-    long pending_wire; /* two-click add: the first wire clicked, or -1 */
-    size_t pending_col;
-    double pending_x; /* layout x of that click (its dot is drawn there) */
     /* the packed scene */
     double *prims, *styles, *points;
     size_t prim_cap, style_cap, point_cap, style_count, point_count;
@@ -67,7 +49,7 @@ typedef struct engine {
     sn_textbuf state, catalog, exported, check;
 } engine;
 
-static engine E = {.pending_wire = -1};
+static engine E = {.ses = {.front = SN_FRONT_PAGE, .pending_wire = -1, .scale = 1}};
 
 /* ---- text buffers */
 
@@ -194,33 +176,7 @@ const char *snw_error(void)
 
 static sn_view *main_view(void)
 {
-    return sn_group_main(&E.group);
-}
-
-static void frames_destroy(sn_frame **frames)
-{
-    for (size_t i = 0; i < SN_GROUP_MAX; i++) {
-        sn_frame_destroy(frames[i]);
-        frames[i] = NULL;
-    }
-}
-
-static bool frames_create(sn_frame **frames)
-{
-    for (size_t i = 0; i < SN_GROUP_MAX; i++) {
-        frames[i] = sn_frame_create();
-        if (!frames[i]) {
-            frames_destroy(frames);
-            return false;
-        }
-    }
-    return true;
-}
-
-static void reset_pointer(void)
-{
-    E.down = E.dragging = E.edit_down = false;
-    E.pending_wire = -1;
+    return sn_session_main(&E.ses);
 }
 
 /* Show group g (taken over) with new frames, leaving any lesson when
@@ -228,26 +184,12 @@ static void reset_pointer(void)
  * nothing changed). */
 static int install_group(sn_group *g, bool keep_lesson)
 {
-    sn_frame *frames[SN_GROUP_MAX] = {NULL, NULL, NULL};
-    if (!frames_create(frames)) {
-        sn_group_cleanup(g);
-        set_error("out of memory");
+    sn_diag d;
+    sn_diag_clear(&d);
+    if (sn_session_show(&E.ses, g, keep_lesson, &d) != SN_OK) {
+        set_error("%s", d.text);
         return 3;
     }
-    if (E.open)
-        sn_group_cleanup(&E.group);
-    frames_destroy(E.frames);
-    E.group = *g;
-    memcpy(E.frames, frames, sizeof frames);
-    E.open = true;
-    for (size_t i = 0; i < E.group.count; i++)
-        E.group.view[i].front = SN_FRONT_PAGE;
-    if (!keep_lesson) {
-        sn_lesson_free(E.lesson);
-        E.lesson = NULL;
-        E.lesson_step = 0;
-    }
-    reset_pointer();
     return 0;
 }
 
@@ -379,7 +321,7 @@ static bool spec_ok(const char *spec)
 /* Open the window's default network when nothing is open yet. */
 static bool ensure_open(void)
 {
-    if (E.open)
+    if (E.ses.open)
         return true;
     sn_group g;
     sn_diag d;
@@ -532,15 +474,16 @@ int snw_set_input(const char *input, size_t input_len)
     sn_diag_clear(&d);
     /* the first view decides (every view has the same n): nothing has
      * changed when it refuses */
-    sn_status st = sn_view_set_input(&E.group.view[0], &in, &d);
-    for (size_t i = 1; st == SN_OK && i < E.group.count; i++)
-        st = sn_view_set_input(&E.group.view[i], &in, &d);
+    sn_group *g = &E.ses.group;
+    sn_status st = sn_view_set_input(&g->view[0], &in, &d);
+    for (size_t i = 1; st == SN_OK && i < g->count; i++)
+        st = sn_view_set_input(&g->view[i], &in, &d);
     sn_free(buf);
     if (st != SN_OK)
         return fail_input(st, &d);
-    E.group.step = 0;
-    E.group.playing = false;
-    E.group.play_ms = 0;
+    g->step = 0;
+    g->playing = false;
+    g->play_ms = 0;
     char text[96];
     sn_view_message(main_view(), false, "new input: %s",
                     sn_view_input_text(main_view(), text, sizeof text));
@@ -548,31 +491,6 @@ int snw_set_input(const char *input, size_t input_len)
 }
 
 /* ---- lessons */
-
-/* Open step i of the lesson (frames start afresh: the new views reuse ids). */
-static bool lesson_go(size_t i)
-{
-    sn_diag d;
-    sn_diag_clear(&d);
-    sn_frame *frames[SN_GROUP_MAX] = {NULL, NULL, NULL};
-    if (!frames_create(frames)) {
-        set_error("out of memory");
-        return false;
-    }
-    if (sn_lesson_apply(E.lesson, i, &E.group, &d) != SN_OK) {
-        frames_destroy(frames);
-        set_error("%s", d.text);
-        if (E.open)
-            sn_view_message(main_view(), true, "%s", d.text);
-        return false;
-    }
-    E.open = true;
-    E.lesson_step = i;
-    frames_destroy(E.frames);
-    memcpy(E.frames, frames, sizeof frames);
-    reset_pointer();
-    return true;
-}
 
 int snw_lesson_open(const char *text, size_t len, const char *file, size_t file_len)
 {
@@ -621,61 +539,36 @@ int snw_lesson_open(const char *text, size_t len, const char *file, size_t file_
         sn_lesson_free(l);
         return fail_diag(st, &d, "lesson");
     }
-    sn_lesson *old = E.lesson;
-    size_t old_step = E.lesson_step;
-    E.lesson = l;
-    if (!lesson_go(0)) {
-        E.lesson = old;
-        E.lesson_step = old_step;
-        sn_lesson_free(l);
+    sn_diag_clear(&d);
+    st = sn_session_lesson_open(&E.ses, l, &d); /* takes l */
+    if (st != SN_OK) {
+        set_error("%s", d.text);
         return 2;
     }
-    sn_lesson_free(old);
     return 0;
 }
 
 int snw_lesson_go(size_t i)
 {
     E.err[0] = '\0';
-    if (!E.lesson) {
-        set_error("no lesson is open");
+    sn_diag d;
+    sn_diag_clear(&d);
+    if (sn_session_lesson_go(&E.ses, i, &d) != SN_OK) {
+        set_error("%s", d.text);
         return 2;
     }
-    if (i >= E.lesson->count) {
-        set_error("%s: step %zu of %zu: no such step", E.lesson->file, i + 1, E.lesson->count);
-        return 2;
-    }
-    return lesson_go(i) ? 0 : 2;
+    return 0;
 }
 
 /* ---- actions and time */
 
-/* One action as app.c's act(): in a lesson Right / Left (and a clicker's
- * PgDn / PgUp) move between its steps; Down / Up step layers. */
+/* One action; what the window does for the requests it leaves, the page
+ * does itself (downloads, full screen); quitting a page is closing it. */
 static bool act(sn_action a)
 {
-    if (E.lesson) {
-        if (a == SN_ACT_RIGHT || a == SN_ACT_PAGE_DOWN) {
-            if (E.lesson_step + 1 < E.lesson->count)
-                return lesson_go(E.lesson_step + 1) || true;
-            sn_view_message(main_view(), false, "the end of the lesson (Left goes back)");
-            return true;
-        }
-        if (a == SN_ACT_LEFT || a == SN_ACT_PAGE_UP) {
-            if (E.lesson_step > 0)
-                return lesson_go(E.lesson_step - 1) || true;
-            return false;
-        }
-    }
-    if (E.pending_wire >= 0) { /* any key ends a two-click add */
-        E.pending_wire = -1;
-        main_view()->preview.on = false;
-    }
-    bool changed = sn_group_action(&E.group, a);
-    /* what the window does for these, the page does itself (downloads,
-     * full screen); quitting a page is closing it */
-    for (size_t i = 0; i < E.group.count; i++)
-        E.group.view[i].requests = 0;
+    bool changed = sn_session_action(&E.ses, a);
+    for (size_t i = 0; i < E.ses.group.count; i++)
+        E.ses.group.view[i].requests = 0;
     return changed;
 }
 
@@ -702,14 +595,12 @@ int snw_action(const char *name, size_t len)
 
 int snw_tick(double dt_ms)
 {
-    if (!E.open || !(dt_ms >= 0))
-        return 0;
-    return sn_group_tick(&E.group, dt_ms) ? 1 : 0;
+    return sn_session_tick(&E.ses, dt_ms) ? 1 : 0;
 }
 
 int snw_busy(void)
 {
-    return E.open && sn_group_busy(&E.group) ? 1 : 0;
+    return sn_session_busy(&E.ses) ? 1 : 0;
 }
 
 int snw_step_to(size_t k)
@@ -717,200 +608,25 @@ int snw_step_to(size_t k)
     E.err[0] = '\0';
     if (!ensure_open())
         return 3;
-    sn_group_step_to(&E.group, k);
+    sn_group_step_to(&E.ses.group, k);
     return 0;
 }
 
-/* ---- the pointer (device pixels of the last frame), as app.c's mouse */
-
-static bool edit_hit(double x, double y, sn_frame_hit *h)
-{
-    return sn_frame_edit_hit(E.frames[0], main_view(), E.w, E.h, E.s, x, y, h);
-}
-
-static bool edit_press(double x, double y)
-{
-    if (!main_view()->edit || E.group.count != 1 || !edit_hit(x, y, &E.press))
-        return false;
-    if (!E.press.wire_hit && E.press.layer < 0)
-        return false; /* off the wires: a drag pans */
-    E.edit_down = true;
-    return true;
-}
-
-static void edit_motion(double x, double y)
-{
-    sn_view *v = main_view();
-    sn_frame_hit h;
-    v->preview.on = false;
-    if (!edit_hit(x, y, &h))
-        return;
-    if (E.press.layer >= 0 && v->hist_count) {
-        size_t count = 0;
-        const sn_comparator *c =
-            sn_network_layer(v->hist[v->hist_pos], (size_t)E.press.layer, &count);
-        if ((size_t)E.press.index < count)
-            v->preview = (sn_view_preview){true, true, c[E.press.index].a, c[E.press.index].b, h.x};
-    } else if (E.press.wire_hit && h.wire != E.press.wire) {
-        v->preview = (sn_view_preview){true, false, E.press.wire, h.wire, E.press.x};
-    }
-}
-
-static void edit_release(double x, double y, bool dragged)
-{
-    sn_view *v = main_view();
-    E.edit_down = false;
-    v->preview.on = false;
-    sn_frame_hit h;
-    bool in = edit_hit(x, y, &h);
-    const sn_frame_hit *p = &E.press;
-    if (p->layer >= 0) {
-        E.pending_wire = -1;
-        if (!dragged || !in || !sn_view_edit_move(v, (size_t)p->layer, (size_t)p->index, h.col))
-            sn_view_edit_select(v, p->layer, p->index);
-    } else if (p->wire_hit && in && h.wire_hit && h.wire != p->wire) {
-        E.pending_wire = -1; /* the window's drag */
-        sn_view_edit_add(v, p->wire, h.wire, (long)p->col);
-    } else if (!dragged && p->wire_hit && in && h.wire_hit) {
-        /* a click on a wire: the first or the second of a two-click add */
-        if (E.pending_wire >= 0 && (uint32_t)E.pending_wire != p->wire) {
-            uint32_t a = (uint32_t)E.pending_wire;
-            E.pending_wire = -1;
-            sn_view_edit_add(v, a, p->wire, (long)E.pending_col);
-        } else if (E.pending_wire >= 0) {
-            E.pending_wire = -1;
-            sn_view_message(v, false, "no comparator added (the same wire twice)");
-        } else {
-            E.pending_wire = (long)p->wire;
-            E.pending_col = p->col;
-            E.pending_x = p->x;
-            sn_view_edit_select(v, -1, -1);
-            sn_view_message(v, false,
-                            "wire %u: click another wire to add a comparator (it gets the "
-                            "minimum)",
-                            p->wire);
-        }
-    } else if (!dragged) {
-        E.pending_wire = -1;
-        sn_view_edit_select(v, -1, -1);
-    }
-    /* the first wire of a two-click add: a dot where it was clicked (the
-     * window's drag preview of a comparator from that wire to itself) */
-    if (E.pending_wire >= 0)
-        v->preview = (sn_view_preview){true, false, (uint32_t)E.pending_wire,
-                                       (uint32_t)E.pending_wire, E.pending_x};
-}
-
-/* The view drawn at device pixel (x, y) (several: its row). */
-static size_t view_at(double x, double y)
-{
-    for (size_t i = 0; i < E.group.count; i++) {
-        sn_box b;
-        if (sn_frame_area(E.frames[i], &b) && x >= b.x && y >= b.y && x < b.x + b.w &&
-            y < b.y + b.h)
-            return i;
-    }
-    return 0;
-}
-
-static void click(double x, double y)
-{
-    uint32_t wire;
-    size_t step, i = view_at(x, y);
-    sn_view *v = &E.group.view[i];
-    if (sn_frame_pick(E.frames[i], v, E.w, E.h, E.s, x, y, &wire, &step))
-        sn_view_follow_wire(v, wire, step);
-}
-
-static void pan(double dx, double dy)
-{
-    sn_panes p;
-    size_t i = view_at(E.down_x, E.down_y);
-    sn_frame_panes(E.frames[i], &E.group.view[i], E.w, E.h, E.s, &p);
-    if (p.fitted.w > 0 && p.fitted.h > 0)
-        sn_view_pan(&E.group.view[i], dx / p.fitted.w, dy / p.fitted.h);
-}
+/* ---- the pointer (device pixels of the last frame) */
 
 int snw_pointer(int kind, double x, double y)
 {
-    if (!E.open || E.w <= 0 || !isfinite(x) || !isfinite(y))
+    if (kind < SN_POINTER_PRESS || kind > SN_POINTER_CANCEL)
         return 0;
-    double threshold = 4 * E.s;
-    switch (kind) {
-    case 0:
-        E.down = true;
-        E.dragging = false;
-        E.down_x = E.last_x = x;
-        E.down_y = E.last_y = y;
-        edit_press(x, y);
-        return 0;
-    case 1:
-        if (!E.down)
-            return 0;
-        if (!E.dragging && fabs(x - E.down_x) + fabs(y - E.down_y) > threshold)
-            E.dragging = true;
-        if (E.edit_down) {
-            if (E.dragging)
-                edit_motion(x, y);
-            return E.dragging ? 1 : 0;
-        }
-        if (E.dragging) {
-            pan(x - E.last_x, y - E.last_y);
-            E.last_x = x;
-            E.last_y = y;
-            return 1;
-        }
-        return 0;
-    case 2:
-        if (!E.down)
-            return 0;
-        E.down = false;
-        if (E.edit_down)
-            edit_release(x, y, E.dragging);
-        else if (!E.dragging)
-            click(x, y);
-        return 1;
-    case 3: /* cancelled (a second finger came down: a pinch) */
-        if (!E.down)
-            return 0;
-        E.down = E.dragging = false;
-        if (E.edit_down) {
-            E.edit_down = false;
-            main_view()->preview.on = false;
-        }
-        return 1;
-    default: return 0;
-    }
+    return sn_session_pointer(&E.ses, (sn_pointer_kind)kind, x, y) ? 1 : 0;
 }
 
 int snw_wheel(double x, double y, double notches)
 {
-    if (!E.open || E.w <= 0 || !isfinite(notches))
-        return 0;
-    sn_panes p;
-    size_t i = view_at(x, y);
-    sn_frame_panes(E.frames[i], &E.group.view[i], E.w, E.h, E.s, &p);
-    if (x < p.net.x || y < p.net.y || x > p.net.x + p.net.w || y > p.net.y + p.net.h ||
-        p.fitted.w <= 0 || p.fitted.h <= 0)
-        return 0;
-    sn_view_zoom(&E.group.view[i], pow(1.2, notches), (x - p.fitted.x) / p.fitted.w,
-                 (y - p.fitted.y) / p.fitted.h);
-    return 1;
+    return sn_session_wheel(&E.ses, x, y, notches) ? 1 : 0;
 }
 
 /* ---- the frame and its packing */
-
-static const sn_frame_extra *lesson_extra(sn_frame_extra *x)
-{
-    if (!E.lesson)
-        return NULL;
-    const sn_lesson_step *st = &E.lesson->steps[E.lesson_step];
-    x->title = st->title;
-    x->caption = st->caption;
-    snprintf(E.progress, sizeof E.progress, "step %zu of %zu", E.lesson_step + 1, E.lesson->count);
-    x->progress = E.progress;
-    return x;
-}
 
 static bool grow(double **a, size_t *cap, size_t need)
 {
@@ -997,15 +713,8 @@ int snw_frame(double w, double h, double s)
         set_error("out of memory");
         return 3;
     }
-    E.w = w;
-    E.h = h;
-    E.s = s;
-    /* the views serve the page: their help lists the page's keys (a
-     * lesson's step may have made them anew) */
-    for (size_t i = 0; i < E.group.count; i++)
-        E.group.view[i].front = SN_FRONT_PAGE;
-    sn_frame_extra x;
-    sn_status st = sn_frame_scene_group(E.frames, &E.group, lesson_extra(&x), w, h, s, E.scene);
+    sn_session_resize(&E.ses, w, h, s);
+    sn_status st = sn_session_scene(&E.ses, E.scene);
     if (st == SN_OK)
         st = pack_scene(E.scene);
     if (st != SN_OK) {
@@ -1095,7 +804,7 @@ const char *snw_state(void)
     tb_json_key(b, "step", false);
     sn_textbuf_printf(b, "%zu", v->step);
     tb_json_key(b, "group_step", false);
-    sn_textbuf_printf(b, "%zu", E.group.count > 1 ? E.group.step : v->step);
+    sn_textbuf_printf(b, "%zu", E.ses.group.count > 1 ? E.ses.group.step : v->step);
     tb_json_key(b, "size", false);
     sn_textbuf_printf(b, "%zu", sn_schedule_size(v->sched));
     tb_json_key(b, "depth", false);
@@ -1140,7 +849,7 @@ const char *snw_state(void)
     tb_json_key(b, "message_error", false);
     sn_textbuf_str(b, v->message_error ? "true" : "false");
     tb_json_key(b, "playing", false);
-    sn_textbuf_str(b, (E.group.count > 1 ? E.group.playing : v->playing) ? "true" : "false");
+    sn_textbuf_str(b, (E.ses.group.count > 1 ? E.ses.group.playing : v->playing) ? "true" : "false");
     tb_json_key(b, "edit", false);
     sn_textbuf_str(b, v->edit ? "true" : "false");
     tb_json_key(b, "verdict", false);
@@ -1171,7 +880,7 @@ const char *snw_state(void)
     tb_json_key(b, "zero_one", false);
     sn_textbuf_str(b, v->zero_one ? "true" : "false");
     tb_json_key(b, "views", false);
-    sn_textbuf_printf(b, "%zu", E.group.count);
+    sn_textbuf_printf(b, "%zu", E.ses.group.count);
     tb_json_key(b, "can_undo", false);
     sn_textbuf_str(b, v->edit && v->hist_count && v->hist_pos > 0 ? "true" : "false");
     tb_json_key(b, "can_redo", false);
@@ -1182,21 +891,22 @@ const char *snw_state(void)
     else
         sn_textbuf_str(b, "null");
     tb_json_key(b, "pending_wire", false);
-    sn_textbuf_printf(b, "%ld", v->edit ? E.pending_wire : -1L);
+    sn_textbuf_printf(b, "%ld", v->edit ? E.ses.pending_wire : -1L);
     tb_json_key(b, "follow", false);
     sn_textbuf_printf(b, "%ld", v->follow);
     tb_json_key(b, "unsaved", false);
     sn_textbuf_str(b, sn_view_unsaved(v) ? "true" : "false");
     tb_json_key(b, "lesson", false);
-    if (E.lesson) {
-        const sn_lesson_step *st = &E.lesson->steps[E.lesson_step];
+    const sn_lesson *lesson = E.ses.lesson;
+    if (lesson) {
+        const sn_lesson_step *st = &lesson->steps[E.ses.lesson_step];
         sn_textbuf_put(b, "{", 1);
         tb_json_key(b, "title", true);
-        tb_json_str(b, E.lesson->title);
+        tb_json_str(b, lesson->title);
         tb_json_key(b, "step", false);
-        sn_textbuf_printf(b, "%zu", E.lesson_step);
+        sn_textbuf_printf(b, "%zu", E.ses.lesson_step);
         tb_json_key(b, "count", false);
-        sn_textbuf_printf(b, "%zu", E.lesson->count);
+        sn_textbuf_printf(b, "%zu", lesson->count);
         tb_json_key(b, "step_title", false);
         tb_json_str(b, st->title);
         tb_json_key(b, "caption", false);
@@ -1335,7 +1045,7 @@ const char *snw_export(const char *format, size_t len)
     if (strcmp(name, "svg") == 0) {
         sn_scene *sc = sn_scene_create(1, 1);
         char *svg = NULL;
-        sn_status st = sc ? sn_frame_scene_diagram(E.frames[0], main_view(), sc, &d) : SN_ENOMEM;
+        sn_status st = sc ? sn_frame_scene_diagram(E.ses.frames[0], main_view(), sc, &d) : SN_ENOMEM;
         if (st == SN_OK)
             st = sn_scene_svg(sc, &svg, NULL);
         sn_scene_destroy(sc);
@@ -1393,10 +1103,10 @@ const char *snw_check_text(const char *text, size_t len)
 
 int snw_verdict_deliver(uint32_t id, const char *answer, size_t len)
 {
-    if (!E.open || !answer)
+    if (!E.ses.open || !answer)
         return 0;
-    for (size_t i = 0; i < E.group.count; i++) {
-        sn_view *v = &E.group.view[i];
+    for (size_t i = 0; i < E.ses.group.count; i++) {
+        sn_view *v = &E.ses.group.view[i];
         if (v->worker && sn_verdict_deliver(v->worker, id, answer, len)) {
             sn_view_tick(v, 0); /* take it now: the page redraws */
             return 1;

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "verdict_web.h"
+#include "web/verdict_web.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "fuzz_common.h"
-#include "lesson.h"
+#include "session/lesson.h"
 
 /* The window's build embeds the shipped lessons (embed_lessons.cmake); the
  * parser alone needs none. */

@@ -17,8 +17,8 @@
 #include "core/alloc.h"
 #include "core/exec.h"
 #include "fuzz_common.h"
-#include "script.h"
-#include "view.h"
+#include "session/script.h"
+#include "session/view.h"
 
 #define MAX_ACTIONS 64
 
