@@ -311,8 +311,7 @@ static int zero_one_step(const draw_opts *o, draw_job *j)
     sn_diag_clear(&d);
     sn_status zs = sn_zero_one_profile(j->s, SN_ZERO_ONE_MAX_WIRES, 0, &j->zo, &d);
     if (zs != SN_OK)
-        return cli_error(cli_status_exit(zs), "--zero-one", "%s",
-                         d.text[0] ? d.text : sn_status_str(zs));
+        return cli_error(cli_status_exit(zs), "--zero-one", "%s", sn_diag_text(&d, zs));
     j->st.zo = &j->zo;
     j->st.zo_ones = o->have_ones ? (uint32_t)o->ones : n / 2;
     return 0;
@@ -329,8 +328,7 @@ static int make_layout(draw_job *j, double scale)
     sn_diag_clear(&d);
     sn_status r = sn_layout_create(j->s, &lopt, &j->lo, &d);
     if (r != SN_OK)
-        return cli_error(cli_status_exit(r), sn_schedule_name(j->s), "%s",
-                         d.text[0] ? d.text : sn_status_str(r));
+        return cli_error(cli_status_exit(r), sn_schedule_name(j->s), "%s", sn_diag_text(&d, r));
     return 0;
 }
 
@@ -442,8 +440,7 @@ static int write_step(const draw_opts *o, draw_job *jobs, size_t count)
                       : sn_export_write_stack(out.f, o->fmt, los, sts, titles, count, th, &d);
     if (r != SN_OK) {
         cli_out_abort(&out);
-        return cli_error(cli_status_exit(r), cli_out_name(o->out_path), "%s",
-                         d.text[0] ? d.text : sn_status_str(r));
+        return cli_error(cli_status_exit(r), cli_out_name(o->out_path), "%s", sn_diag_text(&d, r));
     }
     return cli_out_commit(&out);
 }

@@ -123,8 +123,7 @@ int draw_dist(const draw_dist_opts *o)
     st = sn_export_write_scene(out.f, o->fmt, sc, th, &d);
     if (st != SN_OK) {
         cli_out_abort(&out);
-        rc = cli_error(cli_status_exit(st), cli_out_name(o->out_path), "%s",
-                       d.text[0] ? d.text : sn_status_str(st));
+        rc = cli_error(cli_status_exit(st), cli_out_name(o->out_path), "%s", sn_diag_text(&d, st));
         goto done;
     }
     rc = cli_out_commit(&out);

@@ -124,7 +124,7 @@ int gpu_report(const char *what, sn_status st, const sn_diag *d, const char *log
     } else if (log && *log && nl)
         fprintf(stderr, "sortnet: %s: %.*s\n%s\n", what, (int)(nl - d->text), d->text, log);
     else
-        fprintf(stderr, "sortnet: %s: %s\n", what, d->text[0] ? d->text : sn_status_str(st));
+        fprintf(stderr, "sortnet: %s: %s\n", what, sn_diag_text(d, st));
     return cli_status_exit(st);
 }
 

@@ -91,7 +91,7 @@ static void fill_payload(sn_batch_layout l, uint32_t n, uint64_t m, uint32_t *p)
 
 static int fail(const char *what, sn_status st, const sn_diag *d)
 {
-    return cli_error(cli_status_exit(st), what, "%s", d->text[0] ? d->text : sn_status_str(st));
+    return cli_error(cli_status_exit(st), what, "%s", sn_diag_text(d, st));
 }
 
 typedef struct batch_args {

@@ -213,7 +213,7 @@ static int bench_one(sn_gpu *g, const bb_args *a, const char *spec, sn_batch_lay
         row->net_ms = (rep_ms - row->ms) / NET_EXTRA;
     }
     if (st != SN_OK)
-        rc = cli_error(cli_status_exit(st), spec, "%s", d.text[0] ? d.text : sn_status_str(st));
+        rc = cli_error(cli_status_exit(st), spec, "%s", sn_diag_text(&d, st));
 done:
     sn_free(in);
     sn_free(keys);
@@ -276,8 +276,7 @@ int cmd_gpu_bench_batch(int argc, char **argv)
     sn_gpu *g = NULL;
     sn_status st = sn_gpu_open(a.device, &g, &d);
     if (st != SN_OK)
-        return cli_error(cli_status_exit(st), "gpu bench", "%s",
-                         d.text[0] ? d.text : sn_status_str(st));
+        return cli_error(cli_status_exit(st), "gpu bench", "%s", sn_diag_text(&d, st));
     bb_row rows[2 * BENCH_MAX_NETS];
     size_t nrows = 0;
     printf("device: %s\n%s keys%s, uniformly random; %llu arrays per network; median of %u\n"

@@ -51,7 +51,7 @@ static int read_all(sn_plot_table *t, int nfiles, char **paths)
         if (st == SN_OK)
             st = sn_plot_csv_parse(t, text, paths[fi], &d);
         if (st != SN_OK) { /* d names the file (and line and column) */
-            fprintf(stderr, "sortnet: %s\n", d.text[0] ? d.text : sn_status_str(st));
+            fprintf(stderr, "sortnet: %s\n", sn_diag_text(&d, st));
             return cli_status_exit(st);
         }
     }

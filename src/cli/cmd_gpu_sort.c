@@ -271,8 +271,7 @@ static int sort_and_verify(const sort_run *r, const uint32_t *input)
         ip[i] = (uint32_t)i;
     sn_status st = sn_gpu_open(r->device, &g, &d);
     if (st != SN_OK) {
-        rc = cli_error(cli_status_exit(st), "gpu sort", "%s",
-                       d.text[0] ? d.text : sn_status_str(st));
+        rc = cli_error(cli_status_exit(st), "gpu sort", "%s", sn_diag_text(&d, st));
         goto done;
     }
     double t0 = cli_now_ms();
@@ -299,8 +298,7 @@ static int sort_and_verify(const sort_run *r, const uint32_t *input)
     if (pr.shown && pr.tty)
         fputc('\n', stderr);
     if (st != SN_OK) {
-        rc = cli_error(cli_status_exit(st), "gpu sort", "%s",
-                       d.text[0] ? d.text : sn_status_str(st));
+        rc = cli_error(cli_status_exit(st), "gpu sort", "%s", sn_diag_text(&d, st));
         goto done;
     }
     ms[0] = cli_median(kt, r->reps);

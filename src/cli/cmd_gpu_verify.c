@@ -461,8 +461,7 @@ int gpu_verify(int argc, char **argv)
         sn_diag_clear(&d);
         sn_status st = sn_file_read_all(a.kernel_file, KERNEL_FILE_MAX, &source, &len, &d);
         if (st != SN_OK) { /* d names the file already */
-            rc = cli_error(cli_status_exit(st), "--kernel", "%s",
-                           d.text[0] ? d.text : sn_status_str(st));
+            rc = cli_error(cli_status_exit(st), "--kernel", "%s", sn_diag_text(&d, st));
             goto done;
         }
         a.vo.user_source = source;
