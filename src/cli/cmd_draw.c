@@ -63,7 +63,7 @@ static void help(void)
            "find no free place are left out rather than overlap.\n\n",
            SN_ZERO_ONE_MAX_WIRES, DRAW_SLIDE_W, DRAW_SLIDE_H, SN_EXPORT_MAX_PRIMS,
            SN_SCENE_MIN_FONT);
-    draw_dist_help();
+    cli_draw_dist_help();
     fputs(cli_input_help, stdout);
 }
 
@@ -252,8 +252,9 @@ static int parse_args(int argc, char **argv, draw_opts *o)
                          "standard output)");
     if (o->have_ones && !o->lopt.zero_one)
         return cli_error(CLI_USAGE, "--ones", "goes with --zero-one");
-    int rd = draw_dist_args(&o->dist, (const char *const *)o->nets, o->count,
-                            o->in.given || o->have_follow || o->lopt.structure || o->lopt.zero_one);
+    int rd =
+        cli_draw_dist_args(&o->dist, (const char *const *)o->nets, o->count,
+                           o->in.given || o->have_follow || o->lopt.structure || o->lopt.zero_one);
     if (rd)
         return rd;
     o->fmt = sn_export_format_from_path(o->out_path);
@@ -460,7 +461,7 @@ int cmd_draw(int argc, char **argv)
         *d = (draw_dist_opts){o.nets[0],    o.out_path,   o.fmt,       o.theme, d->have_keys,
                               d->have_seed, o.have_step,  o.have_size, d->keys, d->seed,
                               o.step,       o.lopt.scale, o.lopt.width};
-        return draw_dist(d);
+        return cli_draw_dist(d);
     }
     draw_job jobs[DRAW_MAX];
     memset(jobs, 0, sizeof jobs);
