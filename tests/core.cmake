@@ -55,7 +55,14 @@ if(SN_PYTHON3)
                                    ${PROJECT_SOURCE_DIR})
 endif()
 
-# The thread seam's rule on src/core's sources (shared/DESIGN.md).
+# The thread seam's rule on src/core's sources (docs/design.md, "Threads in one place").
 add_test(NAME threads_in_one_place
          COMMAND ${CMAKE_COMMAND} -DROOT=${PROJECT_SOURCE_DIR} -P
                  ${CMAKE_CURRENT_SOURCE_DIR}/threads_in_one_place.cmake)
+
+# No file of src/, tests/, tools/, docs/, CMakeLists.txt or README.md names
+# a path outside the clone (a user's clone has only what is in it; the
+# design is docs/design.md).
+add_test(NAME outside_paths
+         COMMAND ${CMAKE_COMMAND} -DROOT=${PROJECT_SOURCE_DIR} -P
+                 ${CMAKE_CURRENT_SOURCE_DIR}/outside_paths.cmake)
