@@ -11,7 +11,7 @@
 
 #include "bench_cli.h"
 #include "core/alloc.h"
-#include "dist/dist.h"
+#include "mpi/dist.h"
 #include "gpu/sorts.h"
 
 static double now(void)

@@ -2,7 +2,7 @@
 # dist_multi_gpu_device.sh - THE command of issue 32's multi-GPU run of
 # `sortnet dist sort` (written here, not run yet): on one host with G
 # NVIDIA GPUs, mpirun -np G with one rank per GPU (each rank takes the GPU
-# of its local rank: src/dist picks the (local rank mod G)-th GPU), at
+# of its local rank: src/mpi picks the (local rank mod G)-th GPU), at
 # 2^30, 2^32 and 2^33 u32 keys, the networks (best:G, and bitonic:G) against
 # sample sort, and the single-GPU baseline (`gpu sort radix` on one GPU, and
 # `dist sort` on one rank), every run verified (sorted blocks, ordered

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cli_check.sh - end-to-end tests of `sortnet check` through the real
-# binary: verdicts and exit codes, the JSON shape of shared/DESIGN.md, the
+# binary: verdicts and exit codes, the JSON shape of docs/design.md, the
 # counterexample replayed with `sortnet run`, refusals and bad usage.
 . "$(dirname "$0")/lib.sh"
 

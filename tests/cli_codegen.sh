@@ -79,7 +79,7 @@ err_has "no OpenCL platform"
 expect 3 env OCL_ICD_VENDORS="$T/novendors" "$S" gpu bench --variant batch best:8
 expect 0 "$S" gpu batch --help
 out_has "--layout"
-# gpu batch and its bench share gpu_options and cli_bad_option with the
+# gpu batch and its bench share cli_gpu_options and cli_bad_option with the
 # other gpu commands: one wording for a bad option
 expect 2 "$S" gpu batch best:8 --arrays 4 --bogus
 err_has "sortnet: gpu batch: unknown option '--bogus' (see --help)"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cli_core.sh - end-to-end tests of `sortnet gen`, `info` and `run` through
-# the real binary: the command-line contract of shared/DESIGN.md (exit codes,
+# the real binary: the command-line contract of docs/design.md (exit codes,
 # JSON shapes, error messages, atomic output).
 . "$(dirname "$0")/lib.sh"
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cli_gpu.sh - end-to-end tests of `sortnet gpu` through the real binary:
-# list, verify verdicts and exit codes, the JSON shape of shared/DESIGN.md,
+# list, verify verdicts and exit codes, the JSON shape of docs/design.md,
 # injected faults named at their layer, user kernels (good, wrong, broken,
 # crashing, endless, doing nothing: each its own verdict, in bounded time),
 # no OpenCL platform (exit 3), bad usage. Skips (77) only when sortnet is

@@ -10,7 +10,7 @@ endforeach()
 file(GLOB SN_CLI_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cli_*.sh)
 # cli_dist.sh and cli_dist_check.sh run mpirun: only in a build with MPI
 # (sortnet dist)
-if(NOT TARGET sn_dist)
+if(NOT TARGET sn_mpi)
   list(FILTER SN_CLI_TESTS EXCLUDE REGEX "cli_dist(_check)?\\.sh$")
 endif()
 # A script that cannot apply to a kind of build is not registered there,
@@ -36,7 +36,7 @@ foreach(script IN LISTS SN_CLI_TESTS)
 endforeach()
 # cli_dist and cli_dist_check: about 40 and 30 mpirun jobs (the two took
 # 9 minutes under ASan on 2 busy cores as one script)
-if(TARGET sn_dist)
+if(TARGET sn_mpi)
   set_tests_properties(cli_dist cli_dist_check PROPERTIES TIMEOUT 1500)
 endif()
 
@@ -55,7 +55,14 @@ if(SN_PYTHON3)
                                    ${PROJECT_SOURCE_DIR})
 endif()
 
-# The thread seam's rule on src/core's sources (shared/DESIGN.md).
+# The thread seam's rule on src/core's sources (docs/design.md, "Threads in one place").
 add_test(NAME threads_in_one_place
          COMMAND ${CMAKE_COMMAND} -DROOT=${PROJECT_SOURCE_DIR} -P
                  ${CMAKE_CURRENT_SOURCE_DIR}/threads_in_one_place.cmake)
+
+# No file of src/, tests/, tools/, docs/, CMakeLists.txt or README.md names
+# a path outside the clone (a user's clone has only what is in it; the
+# design is docs/design.md).
+add_test(NAME outside_paths
+         COMMAND ${CMAKE_COMMAND} -DROOT=${PROJECT_SOURCE_DIR} -P
+                 ${CMAKE_CURRENT_SOURCE_DIR}/outside_paths.cmake)

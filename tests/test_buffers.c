@@ -58,6 +58,15 @@ static void test_status(void)
     CHECK(strlen(d.text) == sizeof d.text - 1);
     sn_diag_clear(&d);
     CHECK(d.text[0] == '\0' && d.limit == SN_LIMIT_NONE && d.line == 0 && d.column == 0);
+
+    /* sn_diag_text: the message when there is one, else the status's
+     * phrase (an empty message, or no diag at all), never NULL or "" */
+    CHECK(strcmp(sn_diag_text(&d, SN_EIO), "input/output error") == 0);
+    CHECK(strcmp(sn_diag_text(NULL, SN_ENOMEM), "out of memory") == 0);
+    CHECK(strcmp(sn_diag_text(&d, (sn_status)(SN_STATUS_LAST + 1)), "unknown status") == 0);
+    sn_diag_set(&d, SN_EPARSE, 3, 4, "3:4: no '%c'", ']');
+    CHECK(sn_diag_text(&d, SN_EPARSE) == d.text);
+    CHECK(strcmp(sn_diag_text(&d, SN_EINVAL), "3:4: no ']'") == 0); /* the text wins */
 }
 
 static void test_alloc(void)

@@ -64,8 +64,7 @@ int cli_load_network(const char *spec, sn_schedule **s, sn_network **net)
     sn_diag_clear(&d);
     sn_status st = sn_schedule_to_network(sched, net, &d);
     if (st != SN_OK)
-        rc = cli_error(cli_status_exit(st), sn_schedule_name(sched), "%s",
-                       d.text[0] ? d.text : sn_status_str(st));
+        rc = cli_error(cli_status_exit(st), sn_schedule_name(sched), "%s", sn_diag_text(&d, st));
     if (s && rc == 0)
         *s = sched;
     else
@@ -261,8 +260,7 @@ int cli_input_make(const cli_input *in, uint32_t n, uint32_t **keys)
     if (st != SN_OK) {
         sn_free(*keys);
         *keys = NULL;
-        return cli_error(cli_status_exit(st), option_of(in->spec.kind), "%s",
-                         d.text[0] ? d.text : sn_status_str(st));
+        return cli_error(cli_status_exit(st), option_of(in->spec.kind), "%s", sn_diag_text(&d, st));
     }
     return 0;
 }

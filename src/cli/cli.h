@@ -14,7 +14,7 @@
 #include "core/schedule.h"
 #include "core/status.h"
 
-/* Exit codes of the command-line contract (shared/DESIGN.md). */
+/* Exit codes of the command-line contract (docs/design.md). */
 enum {
     CLI_OK = 0,
     CLI_NEGATIVE = 1, /* does not sort / outputs differ */
@@ -33,8 +33,9 @@ int cli_error(int code, const char *what, const char *fmt, ...)
     ;
 
 /* Map a library status to an exit code (EPARSE/EINVAL/ELIMIT/EIO -> 2,
- * ENODEVICE/EUNSUPPORTED -> 3, EDEVICE/EBUILD/ENOMEM -> 4). A caller that
- * built a user's kernel maps that kernel's SN_EBUILD to 2 itself. */
+ * ENODEVICE/EUNSUPPORTED -> 3, EDEVICE/EBUILD/ENOMEM -> 5 (CLI_DEVICE),
+ * EINTERRUPTED -> 130). A caller that built a user's kernel maps that
+ * kernel's SN_EBUILD to 2 itself. */
 int cli_status_exit(sn_status st);
 
 /* Load NET (name, file or "-"); on failure prints the diagnostic and

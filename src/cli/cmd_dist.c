@@ -1,5 +1,5 @@
 /* cmd_dist.c - `sortnet dist sort`: any sorting network as a distributed
- * sort over MPI ranks (src/dist), run as `mpirun -np P sortnet dist sort
+ * sort over MPI ranks (src/mpi), run as `mpirun -np P sortnet dist sort
  * NET --keys N`; and the hook that lets `sortnet check --method
  * bruteforce` under mpirun split its proof over the ranks. Only rank 0
  * prints: the other ranks' errors reach it through sn_dist_agree. */
@@ -16,7 +16,7 @@
 #include "commands.h"
 #include "core/network.h"
 #include "core/parallel.h"
-#include "dist/dist.h"
+#include "mpi/dist.h"
 #include <mpi.h> // for: MPI_Barrier before the ranks exit
 #ifdef SN_HAVE_JANSSON
 #include <jansson.h>

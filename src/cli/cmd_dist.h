@@ -6,7 +6,7 @@
 #include <stdbool.h>
 
 #include "core/check.h"
-#include "dist/dist.h"
+#include "mpi/dist.h"
 
 /* Whether this check runs split over MPI ranks: sort_mode (the check of a
  * sort, not a median or selection), method bruteforce (or, with device,

@@ -63,7 +63,7 @@ static void help(void)
            "find no free place are left out rather than overlap.\n\n",
            SN_ZERO_ONE_MAX_WIRES, DRAW_SLIDE_W, DRAW_SLIDE_H, SN_EXPORT_MAX_PRIMS,
            SN_SCENE_MIN_FONT);
-    draw_dist_help();
+    cli_draw_dist_help();
     fputs(cli_input_help, stdout);
 }
 
@@ -252,8 +252,9 @@ static int parse_args(int argc, char **argv, draw_opts *o)
                          "standard output)");
     if (o->have_ones && !o->lopt.zero_one)
         return cli_error(CLI_USAGE, "--ones", "goes with --zero-one");
-    int rd = draw_dist_args(&o->dist, (const char *const *)o->nets, o->count,
-                            o->in.given || o->have_follow || o->lopt.structure || o->lopt.zero_one);
+    int rd =
+        cli_draw_dist_args(&o->dist, (const char *const *)o->nets, o->count,
+                           o->in.given || o->have_follow || o->lopt.structure || o->lopt.zero_one);
     if (rd)
         return rd;
     o->fmt = sn_export_format_from_path(o->out_path);
@@ -311,8 +312,7 @@ static int zero_one_step(const draw_opts *o, draw_job *j)
     sn_diag_clear(&d);
     sn_status zs = sn_zero_one_profile(j->s, SN_ZERO_ONE_MAX_WIRES, 0, &j->zo, &d);
     if (zs != SN_OK)
-        return cli_error(cli_status_exit(zs), "--zero-one", "%s",
-                         d.text[0] ? d.text : sn_status_str(zs));
+        return cli_error(cli_status_exit(zs), "--zero-one", "%s", sn_diag_text(&d, zs));
     j->st.zo = &j->zo;
     j->st.zo_ones = o->have_ones ? (uint32_t)o->ones : n / 2;
     return 0;
@@ -329,8 +329,7 @@ static int make_layout(draw_job *j, double scale)
     sn_diag_clear(&d);
     sn_status r = sn_layout_create(j->s, &lopt, &j->lo, &d);
     if (r != SN_OK)
-        return cli_error(cli_status_exit(r), sn_schedule_name(j->s), "%s",
-                         d.text[0] ? d.text : sn_status_str(r));
+        return cli_error(cli_status_exit(r), sn_schedule_name(j->s), "%s", sn_diag_text(&d, r));
     return 0;
 }
 
@@ -442,8 +441,7 @@ static int write_step(const draw_opts *o, draw_job *jobs, size_t count)
                       : sn_export_write_stack(out.f, o->fmt, los, sts, titles, count, th, &d);
     if (r != SN_OK) {
         cli_out_abort(&out);
-        return cli_error(cli_status_exit(r), cli_out_name(o->out_path), "%s",
-                         d.text[0] ? d.text : sn_status_str(r));
+        return cli_error(cli_status_exit(r), cli_out_name(o->out_path), "%s", sn_diag_text(&d, r));
     }
     return cli_out_commit(&out);
 }
@@ -463,7 +461,7 @@ int cmd_draw(int argc, char **argv)
         *d = (draw_dist_opts){o.nets[0],    o.out_path,   o.fmt,       o.theme, d->have_keys,
                               d->have_seed, o.have_step,  o.have_size, d->keys, d->seed,
                               o.step,       o.lopt.scale, o.lopt.width};
-        return draw_dist(d);
+        return cli_draw_dist(d);
     }
     draw_job jobs[DRAW_MAX];
     memset(jobs, 0, sizeof jobs);

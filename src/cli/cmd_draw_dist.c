@@ -16,7 +16,7 @@
 #define DRAW_SLIDE_W 1280
 #define DRAW_SLIDE_H 720
 
-void draw_dist_help(void)
+void cli_draw_dist_help(void)
 {
     printf("dist:P[,NET] draws the merge-split theorem (docs/distributed.md): NET is any\n"
            "network on P wires (dist:P alone: the best known), each wire a rank holding a\n"
@@ -30,7 +30,7 @@ void draw_dist_help(void)
            SN_DIST_MAX_KEYS, SN_DIST_DEFAULT_KEYS);
 }
 
-int draw_dist_args(const draw_dist_opts *o, const char *const *nets, size_t count, bool others)
+int cli_draw_dist_args(const draw_dist_opts *o, const char *const *nets, size_t count, bool others)
 {
     bool dist = count > 0 && sn_dist_spec_is(nets[0]);
     for (size_t i = 1; i < count; i++)
@@ -48,7 +48,7 @@ int draw_dist_args(const draw_dist_opts *o, const char *const *nets, size_t coun
 }
 
 /* `draw dist:P[,NET]`: the merge-split picture (render/dist_scene.h). */
-int draw_dist(const draw_dist_opts *o)
+int cli_draw_dist(const draw_dist_opts *o)
 {
     if (o->fmt == SN_EXPORT_TEX)
         return cli_error(CLI_USAGE, cli_out_name(o->out_path),
@@ -123,8 +123,7 @@ int draw_dist(const draw_dist_opts *o)
     st = sn_export_write_scene(out.f, o->fmt, sc, th, &d);
     if (st != SN_OK) {
         cli_out_abort(&out);
-        rc = cli_error(cli_status_exit(st), cli_out_name(o->out_path), "%s",
-                       d.text[0] ? d.text : sn_status_str(st));
+        rc = cli_error(cli_status_exit(st), cli_out_name(o->out_path), "%s", sn_diag_text(&d, st));
         goto done;
     }
     rc = cli_out_commit(&out);

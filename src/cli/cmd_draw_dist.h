@@ -22,12 +22,12 @@ typedef struct draw_dist_opts {
 } draw_dist_opts;
 
 /* The --help lines of dist:. */
-void draw_dist_help(void);
+void cli_draw_dist_help(void);
 /* Do the options fit (dist: alone, --keys and --seed only with it, no
  * input or other picture options with it)? 0, or the exit code after
  * printing. */
-int draw_dist_args(const draw_dist_opts *o, const char *const *nets, size_t count, bool others);
+int cli_draw_dist_args(const draw_dist_opts *o, const char *const *nets, size_t count, bool others);
 /* Write the picture; the exit code. */
-int draw_dist(const draw_dist_opts *o);
+int cli_draw_dist(const draw_dist_opts *o);
 
 #endif

@@ -138,7 +138,7 @@ static int write_code(const sn_network *net, const char *label, sn_codegen_opts 
     sn_diag_clear(&d);
     sn_status st = sn_codegen(net, co, &code, &len, &d);
     if (st != SN_OK)
-        return cli_error(cli_status_exit(st), label, "%s", d.text[0] ? d.text : sn_status_str(st));
+        return cli_error(cli_status_exit(st), label, "%s", sn_diag_text(&d, st));
     cli_out out;
     int rc = cli_out_open(&out, out_path);
     if (rc == 0) {
@@ -213,8 +213,7 @@ int cmd_gen(int argc, char **argv)
         net = std_net;
     }
     if (st != SN_OK) {
-        rc = cli_error(cli_status_exit(st), sn_schedule_name(s), "%s",
-                       d.text[0] ? d.text : sn_status_str(st));
+        rc = cli_error(cli_status_exit(st), sn_schedule_name(s), "%s", sn_diag_text(&d, st));
         goto done;
     }
     if (code) {
@@ -227,8 +226,7 @@ int cmd_gen(int argc, char **argv)
     st = sn_network_write(net, fmt, out.f, &d);
     if (st != SN_OK) {
         cli_out_abort(&out);
-        rc = cli_error(cli_status_exit(st), cli_out_name(out_path), "%s",
-                       d.text[0] ? d.text : sn_status_str(st));
+        rc = cli_error(cli_status_exit(st), cli_out_name(out_path), "%s", sn_diag_text(&d, st));
         goto done;
     }
     rc = cli_out_commit(&out);

@@ -20,12 +20,12 @@ static const struct {
     int (*run)(int argc, char **argv);
     const char *usage;
 } subcommands[] = {
-    {"list", gpu_list, "sortnet gpu list [--device P:D]"},
-    {"verify", gpu_verify, "sortnet gpu verify NET [options]"},
-    {"bench", gpu_bench, "sortnet gpu bench [NET...] [options]"},
+    {"list", cmd_gpu_list, "sortnet gpu list [--device P:D]"},
+    {"verify", cmd_gpu_verify, "sortnet gpu verify NET [options]"},
+    {"bench", cmd_gpu_bench, "sortnet gpu bench [NET...] [options]"},
     {"batch", cmd_gpu_batch, "sortnet gpu batch NET --arrays M [options]"},
     {"sort", cmd_gpu_sort, "sortnet gpu sort ALGO:N [options]   (radix, merge, ...: verified)"},
-    {"plot", gpu_plot, "sortnet gpu plot FILE.csv... -o FILE.svg"},
+    {"plot", cmd_gpu_plot, "sortnet gpu plot FILE.csv... -o FILE.svg"},
 };
 #define NSUB (sizeof subcommands / sizeof subcommands[0])
 
@@ -73,9 +73,9 @@ int cmd_gpu(int argc, char **argv)
     return cli_error(CLI_USAGE, "gpu", "unknown command '%s' (%s)", sub, list);
 }
 
-int gpu_options(const char *cmd, int argc, char **argv, const char *shortopts,
-                const struct option *opts, void (*help)(void), gpu_take_fn take, void *ctx,
-                int *first)
+int cli_gpu_options(const char *cmd, int argc, char **argv, const char *shortopts,
+                    const struct option *opts, void (*help)(void), gpu_take_fn take, void *ctx,
+                    int *first)
 {
     char so[32];
     snprintf(so, sizeof so, ":h%s", shortopts);
@@ -99,7 +99,7 @@ int gpu_options(const char *cmd, int argc, char **argv, const char *shortopts,
     return 0;
 }
 
-int gpu_device_arg(const char *arg)
+int cli_gpu_device_arg(const char *arg)
 {
     uint32_t p, d;
     if (!sn_gpu_device_parse(arg, &p, &d))
@@ -108,7 +108,7 @@ int gpu_device_arg(const char *arg)
     return 0;
 }
 
-int gpu_report(const char *what, sn_status st, const sn_diag *d, const char *log)
+int cli_gpu_report(const char *what, sn_status st, const sn_diag *d, const char *log)
 {
     const char *nl = strchr(d->text, '\n');
     if (st == SN_EBUILD && log && *log) {
@@ -124,11 +124,11 @@ int gpu_report(const char *what, sn_status st, const sn_diag *d, const char *log
     } else if (log && *log && nl)
         fprintf(stderr, "sortnet: %s: %.*s\n%s\n", what, (int)(nl - d->text), d->text, log);
     else
-        fprintf(stderr, "sortnet: %s: %s\n", what, d->text[0] ? d->text : sn_status_str(st));
+        fprintf(stderr, "sortnet: %s: %s\n", what, sn_diag_text(d, st));
     return cli_status_exit(st);
 }
 
-void gpu_csv_field(const char *s, char *buf, size_t cap)
+void cli_gpu_csv_field(const char *s, char *buf, size_t cap)
 {
     size_t k = 0;
     for (; *s && k + 1 < cap; s++)

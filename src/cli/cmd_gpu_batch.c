@@ -49,7 +49,7 @@ static void batch_help(void)
 }
 
 /* "1000" or "2^20" */
-int gpu_batch_arrays_arg(const char *s, uint64_t *out)
+int cli_gpu_batch_arrays_arg(const char *s, uint64_t *out)
 {
     uint64_t e;
     bool ok;
@@ -91,7 +91,7 @@ static void fill_payload(sn_batch_layout l, uint32_t n, uint64_t m, uint32_t *p)
 
 static int fail(const char *what, sn_status st, const sn_diag *d)
 {
-    return cli_error(cli_status_exit(st), what, "%s", d->text[0] ? d->text : sn_status_str(st));
+    return cli_error(cli_status_exit(st), what, "%s", sn_diag_text(d, st));
 }
 
 typedef struct batch_args {
@@ -140,7 +140,7 @@ static int take(void *ctx, int key, const char *name, const char *arg)
     batch_args *a = ctx;
     (void)name;
     switch (key) {
-    case O_ARRAYS: return gpu_batch_arrays_arg(arg, &a->arrays);
+    case O_ARRAYS: return cli_gpu_batch_arrays_arg(arg, &a->arrays);
     case O_LAYOUT:
         if (!sn_batch_layout_parse(arg, &a->layout))
             return cli_error(CLI_USAGE, "--layout", "'%s' is not rows or columns", arg);
@@ -165,7 +165,7 @@ static int take(void *ctx, int key, const char *name, const char *arg)
         if (!cli_parse_u64(arg, 0, UINT64_MAX, &a->seed))
             return cli_error(CLI_USAGE, "--seed", "'%s' is not a number", arg);
         return 0;
-    case O_DEVICE: a->device = arg; return gpu_device_arg(arg);
+    case O_DEVICE: a->device = arg; return cli_gpu_device_arg(arg);
     case O_INJECT:
         if (!parse_inject(arg, a))
             return cli_error(CLI_USAGE, "--inject-fault", "'%s' is not ARRAY:WIRE (e.g. 3:0)", arg);
@@ -190,7 +190,7 @@ static int parse_batch(int argc, char **argv, batch_args *a)
                                          {"binary", 0, NULL, O_BINARY},
                                          {"help", 0, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
-    int first, rc = gpu_options("gpu batch", argc, argv, "", opts, batch_help, take, a, &first);
+    int first, rc = cli_gpu_options("gpu batch", argc, argv, "", opts, batch_help, take, a, &first);
     if (rc != 0)
         return rc;
     if (first != argc - 1)

@@ -11,7 +11,7 @@ int cmd_gpu_batch(int argc, char **argv);
 
 /* --arrays M: a count in 1..2^32-1, or 2^E (E in 0..31); 0, or exit code 2
  * after the error was printed. */
-int gpu_batch_arrays_arg(const char *s, uint64_t *out);
+int cli_gpu_batch_arrays_arg(const char *s, uint64_t *out);
 
 /* Whether gpu bench's arguments ask for the batch variant (--variant
  * batch), and running that bench; argv[0] is "bench". */

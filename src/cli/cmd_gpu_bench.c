@@ -97,7 +97,7 @@ static int device_row(bench *b, const sn_schedule *s, const char *net, size_t vi
         return 0;
     }
     if (st != SN_OK)
-        return gpu_report("gpu bench", st, &b->d, NULL);
+        return cli_gpu_report("gpu bench", st, &b->d, NULL);
     if (cpu ? memcmp(b->work, b->sorted, (size_t)n * 4) != 0 : !is_sorted_keys(a->type, b->work, n))
         return cli_error(CLI_NEGATIVE, "gpu bench", "%s %u %s: the output is wrong", net, n,
                          variants[vi].name);
@@ -180,7 +180,7 @@ static int bench_point(bench *b, sn_algo alg, uint32_t n, uint64_t *seed)
     sn_schedule *s = NULL;
     sn_status st = sn_schedule_generate(alg, n, &s, &b->d);
     if (st != SN_OK)
-        return gpu_report("gpu bench", st, &b->d, NULL);
+        return cli_gpu_report("gpu bench", st, &b->d, NULL);
     const char *net = sn_algo_name(alg);
     bool cpu = bench_input(b, n, seed);
     double naive_ms = 0, copy_ms = 0;
@@ -206,8 +206,8 @@ static int sort_rows(bench *b, void **cache, uint32_t n, uint64_t *seed)
     for (size_t vi = 0; vi < a->nsortv; vi++) {
         fprintf(stderr, "bench: sort %u %s ...\n", n, a->sortv[vi]);
         gpu_sort_point pt;
-        int rc = gpu_sort_bench_point(b->g, cache, a->sortv[vi], a->type, b->input,
-                                      cpu ? b->sorted : NULL, n, (size_t)a->reps, &pt);
+        int rc = cli_gpu_sort_bench_point(b->g, cache, a->sortv[vi], a->type, b->input,
+                                          cpu ? b->sorted : NULL, n, (size_t)a->reps, &pt);
         if (rc != CLI_OK)
             return rc;
         if (pt.skipped) {
@@ -230,7 +230,7 @@ static int write_csv(const bench *b, const char *path)
     if (rc != 0)
         return rc;
     char devq[320];
-    gpu_csv_field(sn_gpu_device_name(b->g), devq, sizeof devq);
+    cli_gpu_csv_field(sn_gpu_device_name(b->g), devq, sizeof devq);
     fprintf(o.f, "device,network,variant,n,median_ms,keys_per_s\n");
     for (size_t i = 0; i < b->nrows; i++) {
         const bench_row *r = &b->rows[i];
@@ -256,7 +256,7 @@ static int write_plot(const bench *b, const char *path)
         sn_status st = sn_plot_write_svg(o.f, pr, b->nrows, sn_gpu_device_name(b->g), &d);
         if (st != SN_OK) {
             cli_out_abort(&o);
-            rc = gpu_report(path, st, &d, NULL);
+            rc = cli_gpu_report(path, st, &d, NULL);
         } else {
             rc = cli_out_commit(&o);
         }
@@ -271,7 +271,7 @@ static int bench_open(bench *b, size_t nrows_max, uint32_t nmax)
 {
     sn_status st = sn_gpu_open(b->a->spec, &b->g, &b->d);
     if (st != SN_OK)
-        return gpu_report("gpu bench", st, &b->d, NULL);
+        return cli_gpu_report("gpu bench", st, &b->d, NULL);
     if (b->a->profile)
         sn_gpu_set_profile(b->g, print_profile, NULL);
     sn_gpu_set_pinned(b->g, b->a->pinned);
@@ -307,14 +307,14 @@ static void bench_close(bench *b)
     sn_gpu_close(b->g);
 }
 
-int gpu_bench(int argc, char **argv)
+int cmd_gpu_bench(int argc, char **argv)
 {
     if (cmd_gpu_bench_wants_batch(argc, argv)) /* many small arrays: cmd_gpu_bench_batch.c */
         return cmd_gpu_bench_batch(argc, argv);
     bench_args a;
     sn_algo nets[BENCH_MAX_NETS];
     size_t nnets = 0;
-    int rc = gpu_bench_parse(argc, argv, &a, nets, &nnets);
+    int rc = cli_gpu_bench_parse(argc, argv, &a, nets, &nnets);
     if (rc != 0)
         return rc < 0 ? CLI_OK : rc;
     uint32_t nmax = 0;
@@ -335,7 +335,7 @@ int gpu_bench(int argc, char **argv)
     void *sort_cache = NULL;
     for (size_t si = 0; si < a.nsizes && rc == 0 && a.nsortv; si++)
         rc = sort_rows(&b, &sort_cache, a.sizes[si], &seed);
-    gpu_sort_bench_done(sort_cache);
+    cli_gpu_sort_bench_done(sort_cache);
     if (rc == 0 && a.csv)
         rc = write_csv(&b, a.csv);
 #ifdef SN_HAVE_CAIRO

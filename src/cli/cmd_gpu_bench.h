@@ -31,6 +31,6 @@ typedef struct bench_args {
  * *nnets of them: the default pair when none is named and a network
  * variant is asked for). Returns 0, -1 after --help, or an exit code
  * (printed). */
-int gpu_bench_parse(int argc, char **argv, bench_args *a, sn_algo *nets, size_t *nnets);
+int cli_gpu_bench_parse(int argc, char **argv, bench_args *a, sn_algo *nets, size_t *nnets);
 
 #endif

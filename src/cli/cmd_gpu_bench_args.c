@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "cmd_gpu.h"
 #include "cmd_gpu_bench.h"
-#include "cmd_gpu_sort.h" // for: gpu_sort_is_variant
+#include "cmd_gpu_sort.h" // for: cli_gpu_sort_is_variant
 
 static void bench_help(void)
 {
@@ -71,7 +71,7 @@ static int parse_variants(bench_args *a, const char *arg)
                                              : -1;
         if (k >= 0)
             a->netv[k] = true;
-        else if (gpu_sort_is_variant(tok) && a->nsortv < 16)
+        else if (cli_gpu_sort_is_variant(tok) && a->nsortv < 16)
             a->sortv[a->nsortv++] = tok;
         else
             return cli_error(CLI_USAGE, "--variants",
@@ -137,7 +137,7 @@ static int take(void *ctx, int key, const char *name, const char *arg)
                              "1..2^31)",
                              arg);
         return 0;
-    case O_DEVICE: a->spec = arg; return gpu_device_arg(arg);
+    case O_DEVICE: a->spec = arg; return cli_gpu_device_arg(arg);
     case O_TYPE:
         return cli_type_arg(arg, &a->type);
     case O_REPS:
@@ -157,7 +157,7 @@ static int take(void *ctx, int key, const char *name, const char *arg)
     }
 }
 
-int gpu_bench_parse(int argc, char **argv, bench_args *a, sn_algo *nets, size_t *nnets)
+int cli_gpu_bench_parse(int argc, char **argv, bench_args *a, sn_algo *nets, size_t *nnets)
 {
     static const struct option opts[] = {
         {"sizes", required_argument, NULL, O_SIZES},
@@ -179,7 +179,7 @@ int gpu_bench_parse(int argc, char **argv, bench_args *a, sn_algo *nets, size_t 
     a->reps = 5;
     a->cpu_max = (uint64_t)1 << 24;
     a->netv[0] = a->netv[1] = a->netv[2] = true;
-    int first, rc = gpu_options("gpu bench", argc, argv, "", opts, bench_help, take, a, &first);
+    int first, rc = cli_gpu_options("gpu bench", argc, argv, "", opts, bench_help, take, a, &first);
     if (rc != 0)
         return rc;
 #ifndef SN_HAVE_CAIRO

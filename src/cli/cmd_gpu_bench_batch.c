@@ -80,7 +80,7 @@ static int take(void *ctx, int key, const char *name, const char *arg)
     (void)name;
     switch (key) {
     case O_VARIANT: return 0; /* batch: that is why we are here */
-    case O_ARRAYS: return gpu_batch_arrays_arg(arg, &a->arrays);
+    case O_ARRAYS: return cli_gpu_batch_arrays_arg(arg, &a->arrays);
     case O_LAYOUT:
         if (strcmp(arg, "both") == 0)
             a->layouts = 3;
@@ -96,7 +96,7 @@ static int take(void *ctx, int key, const char *name, const char *arg)
         if (!cli_parse_u64(arg, 1, 1000, &a->reps))
             return cli_error(CLI_USAGE, "--reps", "'%s' is not a number in 1..1000", arg);
         return 0;
-    case O_DEVICE: a->device = arg; return gpu_device_arg(arg);
+    case O_DEVICE: a->device = arg; return cli_gpu_device_arg(arg);
     default: a->csv = arg; return 0; /* O_CSV */
     }
 }
@@ -110,7 +110,7 @@ static int parse(int argc, char **argv, bb_args *a)
         {"device", 1, NULL, O_DEVICE},   {"csv", 1, NULL, O_CSV},
         {"help", 0, NULL, 'h'},          {NULL, 0, NULL, 0}};
     int first,
-        rc = gpu_options("gpu bench", argc, argv, "", opts, bench_batch_help, take, a, &first);
+        rc = cli_gpu_options("gpu bench", argc, argv, "", opts, bench_batch_help, take, a, &first);
     if (rc != 0)
         return rc;
     for (int i = first; i < argc; i++) {
@@ -213,7 +213,7 @@ static int bench_one(sn_gpu *g, const bb_args *a, const char *spec, sn_batch_lay
         row->net_ms = (rep_ms - row->ms) / NET_EXTRA;
     }
     if (st != SN_OK)
-        rc = cli_error(cli_status_exit(st), spec, "%s", d.text[0] ? d.text : sn_status_str(st));
+        rc = cli_error(cli_status_exit(st), spec, "%s", sn_diag_text(&d, st));
 done:
     sn_free(in);
     sn_free(keys);
@@ -243,7 +243,7 @@ static int write_csv(const bb_args *a, const sn_gpu *g, const bb_row *rows, size
     if (rc)
         return rc;
     char dev[320];
-    gpu_csv_field(sn_gpu_device_name(g), dev, sizeof dev);
+    cli_gpu_csv_field(sn_gpu_device_name(g), dev, sizeof dev);
     fprintf(o.f, "device,network,variant,n,median_ms,keys_per_s\n");
     for (size_t i = 0; i < nrows; i++) {
         const bb_row *r = &rows[i];
@@ -276,8 +276,7 @@ int cmd_gpu_bench_batch(int argc, char **argv)
     sn_gpu *g = NULL;
     sn_status st = sn_gpu_open(a.device, &g, &d);
     if (st != SN_OK)
-        return cli_error(cli_status_exit(st), "gpu bench", "%s",
-                         d.text[0] ? d.text : sn_status_str(st));
+        return cli_error(cli_status_exit(st), "gpu bench", "%s", sn_diag_text(&d, st));
     bb_row rows[2 * BENCH_MAX_NETS];
     size_t nrows = 0;
     printf("device: %s\n%s keys%s, uniformly random; %llu arrays per network; median of %u\n"

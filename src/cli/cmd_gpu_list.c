@@ -45,10 +45,10 @@ static int take(void *ctx, int key, const char *name, const char *arg)
     (void)key;
     (void)name;
     *(const char **)ctx = arg; /* --device, the only option */
-    return gpu_device_arg(arg);
+    return cli_gpu_device_arg(arg);
 }
 
-int gpu_list(int argc, char **argv)
+int cmd_gpu_list(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"device", required_argument, NULL, 'd'},
@@ -56,7 +56,8 @@ int gpu_list(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     const char *spec = NULL;
-    int first, rc = gpu_options("gpu list", argc, argv, "", opts, list_help, take, &spec, &first);
+    int first,
+        rc = cli_gpu_options("gpu list", argc, argv, "", opts, list_help, take, &spec, &first);
     if (rc != 0)
         return rc < 0 ? CLI_OK : rc;
     if (first < argc)
@@ -70,7 +71,7 @@ int gpu_list(int argc, char **argv)
     size_t count = 0;
     sn_status st = sn_gpu_devices(&devs, &count, &d);
     if (st != SN_OK)
-        return gpu_report("gpu list", st, &d, NULL);
+        return cli_gpu_report("gpu list", st, &d, NULL);
     size_t pick = sn_gpu_device_default(devs, count);
     uint32_t last_platform = UINT32_MAX;
     bool found = !spec;

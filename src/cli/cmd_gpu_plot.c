@@ -51,7 +51,7 @@ static int read_all(sn_plot_table *t, int nfiles, char **paths)
         if (st == SN_OK)
             st = sn_plot_csv_parse(t, text, paths[fi], &d);
         if (st != SN_OK) { /* d names the file (and line and column) */
-            fprintf(stderr, "sortnet: %s\n", d.text[0] ? d.text : sn_status_str(st));
+            fprintf(stderr, "sortnet: %s\n", sn_diag_text(&d, st));
             return cli_status_exit(st);
         }
     }
@@ -61,7 +61,7 @@ static int read_all(sn_plot_table *t, int nfiles, char **paths)
 }
 #endif
 
-int gpu_plot(int argc, char **argv)
+int cmd_gpu_plot(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},
@@ -69,7 +69,8 @@ int gpu_plot(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     const char *out = NULL;
-    int first, rc = gpu_options("gpu plot", argc, argv, "o:", opts, plot_help, take, &out, &first);
+    int first,
+        rc = cli_gpu_options("gpu plot", argc, argv, "o:", opts, plot_help, take, &out, &first);
     if (rc != 0)
         return rc < 0 ? CLI_OK : rc;
     if (first >= argc)

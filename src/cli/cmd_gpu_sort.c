@@ -271,8 +271,7 @@ static int sort_and_verify(const sort_run *r, const uint32_t *input)
         ip[i] = (uint32_t)i;
     sn_status st = sn_gpu_open(r->device, &g, &d);
     if (st != SN_OK) {
-        rc = cli_error(cli_status_exit(st), "gpu sort", "%s",
-                       d.text[0] ? d.text : sn_status_str(st));
+        rc = cli_error(cli_status_exit(st), "gpu sort", "%s", sn_diag_text(&d, st));
         goto done;
     }
     double t0 = cli_now_ms();
@@ -281,11 +280,11 @@ static int sort_and_verify(const sort_run *r, const uint32_t *input)
         goto done;
     }
     double ms[3] = {0, 0, cli_now_ms() - t0}, est = 0;
-    if ((rc = gpu_sort_check_cost(g, &r->o, r->n, r->force, rp, &est)) != 0)
+    if ((rc = cli_gpu_sort_check_cost(g, &r->o, r->n, r->force, rp, &est)) != 0)
         goto done;
     st = sn_gpu_sorter_create(g, &so, &d);
     if (st == SN_OK && tr && est > GPU_SORT_PROGRESS_S)
-        sn_gpu_sorter_set_progress(so, gpu_sort_progress_rounds, &pr);
+        sn_gpu_sorter_set_progress(so, cli_gpu_sort_progress_rounds, &pr);
     sn_gpu_sort_stats s;
     memset(&s, 0, sizeof s);
     for (uint64_t rep = 0; st == SN_OK && rep < r->reps; rep++) {
@@ -299,8 +298,7 @@ static int sort_and_verify(const sort_run *r, const uint32_t *input)
     if (pr.shown && pr.tty)
         fputc('\n', stderr);
     if (st != SN_OK) {
-        rc = cli_error(cli_status_exit(st), "gpu sort", "%s",
-                       d.text[0] ? d.text : sn_status_str(st));
+        rc = cli_error(cli_status_exit(st), "gpu sort", "%s", sn_diag_text(&d, st));
         goto done;
     }
     ms[0] = cli_median(kt, r->reps);
@@ -337,7 +335,7 @@ static int take(void *ctx, int key, const char *name, const char *arg)
     sort_run *r = ctx;
     uint64_t v;
     switch (key) {
-    case O_DEVICE: r->device = arg; return gpu_device_arg(arg);
+    case O_DEVICE: r->device = arg; return cli_gpu_device_arg(arg);
     case O_PAYLOAD: r->payload = true; return 0;
     case O_JSON: r->json = true; return 0;
     case O_DIGITS:
@@ -382,7 +380,7 @@ static int parse_options(int argc, char **argv, sort_run *r)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    int first, rc = gpu_options("gpu sort", argc, argv, "", opts, sort_help, take, r, &first);
+    int first, rc = cli_gpu_options("gpu sort", argc, argv, "", opts, sort_help, take, r, &first);
     if (rc != 0)
         return rc;
     if (first >= argc)

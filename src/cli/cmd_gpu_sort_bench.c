@@ -21,13 +21,13 @@ static bool bench_variant(const char *name, sn_gpu_sort_opts *o)
     return sn_sort_algo_parse(name, &o->algo);
 }
 
-bool gpu_sort_is_variant(const char *name)
+bool cli_gpu_sort_is_variant(const char *name)
 {
     sn_gpu_sort_opts o;
     return bench_variant(name, &o);
 }
 
-void gpu_sort_bench_done(void *cache)
+void cli_gpu_sort_bench_done(void *cache)
 {
     sn_gpu_sorter_destroy(cache);
 }
@@ -40,9 +40,9 @@ static bool in_order(sn_key_type t, const uint32_t *k, uint32_t n)
     return true;
 }
 
-int gpu_sort_bench_point(sn_gpu *g, void **cache, const char *name, sn_key_type t,
-                         const uint32_t *input, const uint32_t *sorted, uint32_t n, size_t reps,
-                         gpu_sort_point *out)
+int cli_gpu_sort_bench_point(sn_gpu *g, void **cache, const char *name, sn_key_type t,
+                             const uint32_t *input, const uint32_t *sorted, uint32_t n, size_t reps,
+                             gpu_sort_point *out)
 {
     memset(out, 0, sizeof *out);
     sn_gpu_sort_opts o;

@@ -46,7 +46,7 @@ static void cost_text(uint64_t n, const sn_gpu_sort_cost *c, char *buf, size_t c
 }
 
 /* (cmd_gpu_sort.h says when it prints) */
-void gpu_sort_progress_rounds(void *ctx, uint64_t done, uint64_t cap)
+void cli_gpu_sort_progress_rounds(void *ctx, uint64_t done, uint64_t cap)
 {
     gpu_sort_progress *p = ctx;
     double now = cli_now_ms(), s = (now - p->t0) / 1000;
@@ -60,8 +60,8 @@ void gpu_sort_progress_rounds(void *ctx, uint64_t done, uint64_t cap)
     fflush(stderr);
 }
 
-int gpu_sort_check_cost(const sn_gpu *g, const sn_gpu_sort_opts *o, uint64_t keys, bool force,
-                        const uint32_t *rp, double *est)
+int cli_gpu_sort_check_cost(const sn_gpu *g, const sn_gpu_sort_opts *o, uint64_t keys, bool force,
+                            const uint32_t *rp, double *est)
 {
     bool tr = o->algo == SN_SORT_TRANSPOSITION || o->algo == SN_SORT_TRANSPOSITION_LOCAL;
     size_t n = (size_t)keys;

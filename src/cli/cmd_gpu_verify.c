@@ -122,7 +122,7 @@ static int take(void *ctx, int key, const char *name, const char *arg)
 {
     verify_args *a = ctx;
     switch (key) {
-    case O_DEVICE: a->spec = arg; return gpu_device_arg(arg);
+    case O_DEVICE: a->spec = arg; return cli_gpu_device_arg(arg);
     case O_PAYLOAD: a->with_payload = true; return 0;
     case O_PER_LAYER: a->vo.per_layer = true; return 0;
     case O_VARIANT:
@@ -178,7 +178,7 @@ static int parse_args(int argc, char **argv, verify_args *a, int *first)
     memset(a, 0, sizeof *a);
     a->timeout = KERNEL_TIMEOUT_DEFAULT_S;
     cli_input_init(&a->in);
-    int rc = gpu_options("gpu verify", argc, argv, "", opts, verify_help, take, a, first);
+    int rc = cli_gpu_options("gpu verify", argc, argv, "", opts, verify_help, take, a, first);
     if (rc != 0)
         return rc;
     if (*first >= argc)
@@ -348,7 +348,7 @@ static int save_source(sn_gpu *g, const sn_schedule *s, const verify_args *a)
     sn_diag_clear(&d);
     sn_status st = sn_gpu_fused_source(g, s, a->vo.variant, a->with_payload, a->in.type, &src, &d);
     if (st != SN_OK)
-        return gpu_report("--save-source", st, &d, NULL);
+        return cli_gpu_report("--save-source", st, &d, NULL);
     if (!src)
         return cli_error(CLI_USAGE, "--save-source",
                          "%s interprets the fused plan on this device: nothing is generated",
@@ -389,15 +389,15 @@ static int run_isolated(const verify_args *a, const sn_schedule *s, const uint32
     sn_status st = sn_gpu_verify_isolated(&iso, s, a->in.type, keys, a->with_payload, &a->vo,
                                           &v->rep, &v->iso, &d);
     if (st == SN_EBUILD || st == SN_EPARSE) { /* the user's kernel: bad input */
-        gpu_report(a->kernel_file, st, &d, v->iso.build_log);
+        cli_gpu_report(a->kernel_file, st, &d, v->iso.build_log);
         return CLI_USAGE;
     }
     if (st != SN_OK)
-        return gpu_report("gpu verify", st, &d, v->iso.build_log);
+        return cli_gpu_report("gpu verify", st, &d, v->iso.build_log);
     v->device = v->iso.device[0] ? v->iso.device : "(unknown: the device process ended first)";
     v->fault = v->iso.fault != SN_GPU_FAULT_NONE;
     if (v->fault)
-        gpu_fault_text(&v->iso, &d, v->fault_line, sizeof v->fault_line);
+        cli_gpu_fault_text(&v->iso, &d, v->fault_line, sizeof v->fault_line);
     return 0;
 }
 
@@ -408,11 +408,11 @@ static int run_here(const verify_args *a, const sn_schedule *s, const uint32_t *
     sn_diag_clear(&d);
     sn_status st = sn_gpu_open(a->spec, g, &d);
     if (st != SN_OK)
-        return gpu_report("gpu verify", st, &d, NULL);
+        return cli_gpu_report("gpu verify", st, &d, NULL);
     st = sn_gpu_verify_progress(*g, s, a->in.type, keys, a->with_payload, &a->vo,
                                 a->progress ? progress_line : NULL, NULL, &v->rep, &d);
     if (st != SN_OK)
-        return gpu_report("gpu verify", st, &d, sn_gpu_build_log(*g));
+        return cli_gpu_report("gpu verify", st, &d, sn_gpu_build_log(*g));
     v->device = sn_gpu_device_name(*g);
     return a->save_source ? save_source(*g, s, a) : 0;
 }
@@ -431,7 +431,7 @@ static int check_inject(const verify_args *a, const sn_schedule *s)
     return 0;
 }
 
-int gpu_verify(int argc, char **argv)
+int cmd_gpu_verify(int argc, char **argv)
 {
     verify_args a;
     int first, rc = parse_args(argc, argv, &a, &first);
@@ -461,8 +461,7 @@ int gpu_verify(int argc, char **argv)
         sn_diag_clear(&d);
         sn_status st = sn_file_read_all(a.kernel_file, KERNEL_FILE_MAX, &source, &len, &d);
         if (st != SN_OK) { /* d names the file already */
-            rc = cli_error(cli_status_exit(st), "--kernel", "%s",
-                           d.text[0] ? d.text : sn_status_str(st));
+            rc = cli_error(cli_status_exit(st), "--kernel", "%s", sn_diag_text(&d, st));
             goto done;
         }
         a.vo.user_source = source;

@@ -24,7 +24,7 @@ static const char *signal_hint(int sig)
 
 /* The verdict for a device process that gave none (a crash, a time-out, a
  * failed device call: its details in d), as one line into buf. */
-void gpu_fault_text(const sn_gpu_outcome *o, const sn_diag *d, char *buf, size_t cap)
+void cli_gpu_fault_text(const sn_gpu_outcome *o, const sn_diag *d, char *buf, size_t cap)
 {
     char where[96];
     if (o->in_layer)

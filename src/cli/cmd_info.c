@@ -270,8 +270,7 @@ int cmd_info(int argc, char **argv)
         sn_diag_clear(&d);
         sn_status st = sn_zero_one_profile(s, SN_ZERO_ONE_MAX_WIRES, 0, &in.zo, &d);
         if (st != SN_OK)
-            rc = cli_error(cli_status_exit(st), "--layers", "%s",
-                           d.text[0] ? d.text : sn_status_str(st));
+            rc = cli_error(cli_status_exit(st), "--layers", "%s", sn_diag_text(&d, st));
         in.have_layers = st == SN_OK;
     }
     if (!rc) {

@@ -222,7 +222,7 @@ int cmd_run(int argc, char **argv)
         sn_trace_record(s, in.type, keys, pay, trace ? SN_TRACE_AUTO : SN_TRACE_DIGEST, &tr, &d);
     double secs = (cli_now_ms() - t0) / 1e3;
     if (st != SN_OK) {
-        rc = cli_error(cli_status_exit(st), "run", "%s", d.text[0] ? d.text : sn_status_str(st));
+        rc = cli_error(cli_status_exit(st), "run", "%s", sn_diag_text(&d, st));
         goto done;
     }
     const uint32_t *out = sn_trace_state(tr, sn_trace_layer_count(tr));

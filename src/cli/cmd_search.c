@@ -97,7 +97,7 @@ static int save(const sn_network *net, sn_format fmt, const char *path)
     sn_status st = sn_network_write(net, fmt, out.f, &d);
     if (st != SN_OK) {
         cli_out_abort(&out);
-        return cli_error(cli_status_exit(st), path, "%s", d.text[0] ? d.text : sn_status_str(st));
+        return cli_error(cli_status_exit(st), path, "%s", sn_diag_text(&d, st));
     }
     return cli_out_commit(&out);
 }
@@ -432,7 +432,7 @@ int cmd_search(int argc, char **argv)
     sn_status st = sn_search_run(&o, &best, &stats, &d);
     sigaction(SIGINT, &old, NULL);
     if (st != SN_OK) {
-        rc = cli_error(cli_status_exit(st), "search", "%s", d.text[0] ? d.text : sn_status_str(st));
+        rc = cli_error(cli_status_exit(st), "search", "%s", sn_diag_text(&d, st));
         goto done;
     }
     rc = finish(&o, &a, &rs, best, &stats);

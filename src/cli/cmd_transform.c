@@ -144,7 +144,7 @@ static int apply(const op *o, sn_network **net)
         if (names[i].code == o->code)
             name = names[i].name;
     if (st != SN_OK)
-        return cli_error(cli_status_exit(st), name, "%s", d.text[0] ? d.text : sn_status_str(st));
+        return cli_error(cli_status_exit(st), name, "%s", sn_diag_text(&d, st));
     fprintf(stderr,
             "sortnet: transform: %s%s%s: %u wires, %zu comparators, %zu layers -> %u "
             "wires, %zu comparators, %zu layers",
@@ -170,7 +170,7 @@ static int write_net(const sn_network *net, sn_format fmt, const char *path)
     sn_status st = sn_network_write(net, fmt, out.f, &d);
     if (st != SN_OK) {
         cli_out_abort(&out);
-        return cli_error(cli_status_exit(st), path, "%s", d.text[0] ? d.text : sn_status_str(st));
+        return cli_error(cli_status_exit(st), path, "%s", sn_diag_text(&d, st));
     }
     return cli_out_commit(&out);
 }

@@ -178,13 +178,12 @@ static int load_net_text(const char *spec, cli_input *in, web_config *c, char **
             n = sn_network_wires(net);
         sn_network_destroy(net);
         if (st != SN_OK) {
-            fprintf(stderr, "sortnet: <stdin>%s%s\n", d.line ? ":" : ": ",
-                    d.text[0] ? d.text : sn_status_str(st));
+            fprintf(stderr, "sortnet: <stdin>%s%s\n", d.line ? ":" : ": ", sn_diag_text(&d, st));
             return cli_status_exit(st);
         }
     }
     if (st != SN_OK)
-        return cli_error(cli_status_exit(st), spec, "%s", d.text[0] ? d.text : sn_status_str(st));
+        return cli_error(cli_status_exit(st), spec, "%s", sn_diag_text(&d, st));
     uint32_t *keys = NULL;
     int rc = cli_input_make(in, n, &keys);
     sn_free(keys);
@@ -207,7 +206,7 @@ static int load_lesson(const char *path, web_config *c, char **text)
     sn_lesson_free(l);
     if (st != SN_OK) {
         fprintf(stderr, "sortnet: %s%s\n",
-                strchr(d.text, ':') ? "" : "--lesson: ", d.text[0] ? d.text : sn_status_str(st));
+                strchr(d.text, ':') ? "" : "--lesson: ", sn_diag_text(&d, st));
         return cli_status_exit(st);
     }
     if (!is_file(path)) {
@@ -218,8 +217,7 @@ static int load_lesson(const char *path, web_config *c, char **text)
     sn_diag_clear(&fd);
     sn_status rst = sn_file_read_all(path, WEB_TEXT_MAX, text, &c->lesson_len, &fd);
     if (rst != SN_OK)
-        return cli_error(cli_status_exit(rst), path, "%s",
-                         fd.text[0] ? fd.text : sn_status_str(rst));
+        return cli_error(cli_status_exit(rst), path, "%s", sn_diag_text(&fd, rst));
     c->lesson_text = *text;
     c->lesson_file = base_name(path);
     return 0;

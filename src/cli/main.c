@@ -1,5 +1,5 @@
 /* main.c - `sortnet`: dispatch to the subcommands of the command-line
- * contract (shared/DESIGN.md). With no arguments: the default demo,
+ * contract (docs/design.md). With no arguments: the default demo,
  * `sortnet view bitonic:16`. */
 #include <errno.h>
 #include <stdbool.h>

@@ -170,9 +170,7 @@ sn_format sn_format_detect(const char *text, size_t len)
 static sn_status prefix_text(sn_diag *d, sn_status st, const char *file)
 {
     char bare[sizeof d->text];
-    memcpy(bare, d->text, sizeof bare);
-    if (!bare[0])
-        snprintf(bare, sizeof bare, "%s", sn_status_str(st));
+    snprintf(bare, sizeof bare, "%s", sn_diag_text(d, st));
     if (d->line && file)
         return sn_diag_set(d, st, d->line, d->column, "%s:%lu:%lu: %s", file, d->line, d->column,
                            bare);

@@ -43,7 +43,7 @@ static sn_status verify(void *ctx, const sn_schedule *s, sn_key_type t, const ui
         st = sn_gpu_verify(h->gpu, s, t, input, false, &opts, &rep, &d);
     if (st != SN_OK) {
         snprintf(out->verdict, sizeof out->verdict, "%.150s",
-                 d.text[0] ? d.text : sn_status_str(st));
+                 sn_diag_text(&d, st));
         return st;
     }
     const sn_gpu_device_info *info = sn_gpu_info(h->gpu);

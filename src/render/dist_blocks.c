@@ -3,7 +3,7 @@
  * from the seed, each sorted (the local sort), then per layer of a network
  * on P wires one merge-split per comparator (a, b) that leaves the K
  * smallest of the two blocks on rank a, as the distributed sort does
- * (src/dist). Core only (no scene): the view's state and the fuzzers link
+ * (src/mpi). Core only (no scene): the view's state and the fuzzers link
  * it alone.
  *
  * Invariant: after every step each block is sorted; the multiset of all

@@ -267,7 +267,7 @@ sn_status sn_edit_save(const sn_network *net, const char *path, sn_diag *diag)
         sn_free(tmp);
         if (st != SN_OK)
             return sn_diag_set(diag, st, 0, 0, "%s: %s", path,
-                               d.text[0] ? d.text : sn_status_str(st));
+                               sn_diag_text(&d, st));
         return sn_diag_set(diag, SN_EIO, 0, 0, "%s: write failed: %s", path, strerror(e));
     }
     sn_free(tmp);

@@ -175,7 +175,7 @@ static void *work(void *arg)
     r->ended = true;
     if (st != SN_OK && !(cancelled && st == SN_EINTERRUPTED)) {
         r->snap.state = SN_RACE_FAILED;
-        snprintf(r->snap.why, sizeof r->snap.why, "%.190s", d.text[0] ? d.text : sn_status_str(st));
+        snprintf(r->snap.why, sizeof r->snap.why, "%.190s", sn_diag_text(&d, st));
     } else {
         r->snap.state = cancelled ? SN_RACE_STOPPED : SN_RACE_DONE;
     }

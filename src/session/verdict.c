@@ -61,7 +61,7 @@ static void *work(void *arg)
     if (st == SN_OK)
         w->res.check = res;
     else
-        snprintf(w->res.why, sizeof w->res.why, "%.250s", d.text[0] ? d.text : sn_status_str(st));
+        snprintf(w->res.why, sizeof w->res.why, "%.250s", sn_diag_text(&d, st));
     w->progress = 1;
     w->done = true;
     pthread_mutex_unlock(&w->lock);

@@ -129,7 +129,7 @@ void sn_view_message(sn_view *v, bool error, const char *fmt, ...)
 
 static void set_diag_message(sn_view *v, sn_status st, const sn_diag *d, const char *what)
 {
-    sn_view_message(v, true, "%s: %s", what, d->text[0] ? d->text : sn_status_str(st));
+    sn_view_message(v, true, "%s: %s", what, sn_diag_text(d, st));
 }
 
 /* ---- the trace of the current input */
@@ -394,7 +394,7 @@ static bool generate(sn_view *v, sn_algo algo, uint32_t n)
     sn_status st = sn_schedule_generate(algo, n, &s, &d);
     if (st != SN_OK) {
         sn_view_message(v, true, "%s:%u: %s", sn_algo_name(algo), n,
-                        d.text[0] ? d.text : sn_status_str(st));
+                        sn_diag_text(&d, st));
         return false;
     }
     unsigned long seq = v->message_seq;
@@ -415,7 +415,7 @@ static bool load_named(sn_view *v, const char *spec)
         return false;
     sn_status st = sn_schedule_load(spec, &s, &d);
     if (st != SN_OK) {
-        sn_view_message(v, true, "%s", d.text[0] ? d.text : sn_status_str(st));
+        sn_view_message(v, true, "%s", sn_diag_text(&d, st));
         return false;
     }
     unsigned long seq = v->message_seq;
@@ -465,7 +465,7 @@ static bool reload(sn_view *v)
     sn_status st = sn_schedule_load(v->file, &s, &d);
     if (st != SN_OK) {
         sn_view_message(v, true, "reload failed, keeping the old network: %s",
-                        d.text[0] ? d.text : sn_status_str(st));
+                        sn_diag_text(&d, st));
         return false;
     }
     unsigned long seq = v->message_seq;
@@ -787,7 +787,7 @@ static bool apply(sn_view *v, sn_network *result)
 static bool edit_failed(sn_view *v, const char *what, sn_status st, const sn_diag *d)
 {
     sn_view_message(v, true, "%s: %s; nothing changed", what,
-                    d->text[0] ? d->text : sn_status_str(st));
+                    sn_diag_text(d, st));
     return false;
 }
 
@@ -998,7 +998,7 @@ bool sn_view_save(sn_view *v, const char *path)
     sn_status st = sn_edit_save(net, path, &d);
     sn_network_destroy(owned);
     if (st != SN_OK) {
-        sn_view_message(v, true, "not saved: %s", d.text[0] ? d.text : sn_status_str(st));
+        sn_view_message(v, true, "not saved: %s", sn_diag_text(&d, st));
         return false;
     }
     if (!v->file || strcmp(v->file, path) != 0) {
@@ -1160,7 +1160,7 @@ bool sn_view_race_start(sn_view *v, bool from_student)
                                  ++v->race_seed, &d);
     if (st != SN_OK) {
         race_poll(v);
-        sn_view_message(v, true, "race: %s", d.text[0] ? d.text : sn_status_str(st));
+        sn_view_message(v, true, "race: %s", sn_diag_text(&d, st));
         return false;
     }
     v->race_shown = true;

@@ -287,7 +287,7 @@ static int parse_input(const char *p, size_t len, sn_view_input *in, char **buf)
 /* Prefix "input: " to an input's own message. */
 static int fail_input(sn_status st, const sn_diag *d)
 {
-    set_error("input: %s", d->text[0] ? d->text : sn_status_str(st));
+    set_error("input: %s", sn_diag_text(d, st));
     return code_of(st);
 }
 
@@ -416,7 +416,7 @@ int snw_open_text(const char *text, size_t len, const char *file, size_t file_le
     sn_status st = sn_network_parse(text ? text : "", len, SN_FORMAT_UNKNOWN, &net, &d);
     if (st != SN_OK) {
         /* the reader's message is "LINE:COL: why" (or just "why") */
-        set_error("%s:%s%s", name, d.line ? "" : " ", d.text[0] ? d.text : sn_status_str(st));
+        set_error("%s:%s%s", name, d.line ? "" : " ", sn_diag_text(&d, st));
         sn_free(name);
         return code_of(st);
     }
@@ -1050,7 +1050,7 @@ const char *snw_export(const char *format, size_t len)
             st = sn_scene_svg(sc, &svg, NULL);
         sn_scene_destroy(sc);
         if (st != SN_OK) {
-            set_error("export svg: %s", d.text[0] ? d.text : sn_status_str(st));
+            set_error("export svg: %s", sn_diag_text(&d, st));
             return NULL;
         }
         sn_textbuf_str(b, svg);

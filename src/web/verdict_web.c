@@ -157,7 +157,7 @@ static void check_here(sn_verdict *w)
     if (st == SN_OK)
         w->res.check = res;
     else
-        snprintf(w->res.why, sizeof w->res.why, "%.250s", d.text[0] ? d.text : sn_status_str(st));
+        snprintf(w->res.why, sizeof w->res.why, "%.250s", sn_diag_text(&d, st));
     w->delivered = true;
 }
 
@@ -236,7 +236,7 @@ sn_status sn_verdict_check_text(const char *text, size_t len, char **answer)
     if (st == SN_ENOMEM)
         return st;
     if (st != SN_OK)
-        return error_answer(d.text[0] ? d.text : sn_status_str(st), answer);
+        return error_answer(sn_diag_text(&d, st), answer);
     sn_check_options opt;
     sn_check_options_init(&opt);
     sn_check_result res;
@@ -246,7 +246,7 @@ sn_status sn_verdict_check_text(const char *text, size_t len, char **answer)
     if (st == SN_ENOMEM)
         return st;
     if (st != SN_OK)
-        return error_answer(d.text[0] ? d.text : sn_status_str(st), answer);
+        return error_answer(sn_diag_text(&d, st), answer);
     sn_textbuf l = SN_TEXTBUF_INIT;
     sn_textbuf_str(&l, res.sorts ? "v1 ok 1 " : "v1 ok 0 ");
     add_u64(&l, res.n);

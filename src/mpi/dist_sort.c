@@ -18,7 +18,7 @@
 
 #include "core/alloc.h"
 #include "core/parallel.h"
-#include "dist/dist.h"
+#include "mpi/dist.h"
 #include "gpu/gpu.h"
 #include "gpu/sorts.h"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "dist/dist.h"
+#include "mpi/dist.h"
 #include "gpu/gpu.h" /* for: sn_gpu_devices (the device a rank takes) */
 
 bool sn_dist_launched(void)

@@ -13,7 +13,7 @@
 
 #include "core/alloc.h"
 #include "core/parallel.h"
-#include "dist/dist.h"
+#include "mpi/dist.h"
 #include "gpu/gpu.h" /* for: sn_gpu_check_range (a rank's range on its device) */
 
 #define CHUNKS_PER_TASK 4096
