@@ -28,20 +28,11 @@ set(notes_up "[.][.]/shared([^A-Za-z0-9_-]|$)")
 set(machine "(^|[^A-Za-z0-9_.-])[/]work([^A-Za-z0-9_.-]|$)")
 set(patterns "${notes_rel}" "${notes_up}" "${machine}")
 
-# Files that still carry the old reference until the thread seam's branch
-# (which owns them) lands: FILE=REGEX of the one text allowed there. An
-# entry whose file no longer has that text fails the test, so that the
-# entry is removed once the reference is gone.
-set(pending
-    "src/core/parallel.h=shared/[D]ESIGN[.]md"
-    "tests/threads_in_one_place.cmake=shared/[D]ESIGN[.]md")
-
 file(GLOB_RECURSE files LIST_DIRECTORIES false
      "${ROOT}/src/*" "${ROOT}/tests/*" "${ROOT}/tools/*" "${ROOT}/docs/*")
 list(APPEND files "${ROOT}/CMakeLists.txt" "${ROOT}/README.md")
 
 set(bad "")
-set(stale "")
 foreach(f IN LISTS files)
   file(RELATIVE_PATH rel "${ROOT}" "${f}")
   # text files only: file(READ) stops at a NUL byte anyway
@@ -49,17 +40,6 @@ foreach(f IN LISTS files)
     continue()
   endif()
   file(READ "${f}" text)
-  foreach(entry IN LISTS pending)
-    string(REGEX MATCH "^([^=]+)=(.*)$" _ "${entry}")
-    if(CMAKE_MATCH_1 STREQUAL rel)
-      set(allowed "${CMAKE_MATCH_2}")
-      if(text MATCHES "${allowed}")
-        string(REGEX REPLACE "${allowed}" "" text "${text}")
-      else()
-        string(APPEND stale "  ${rel}: no longer names it; drop its entry from `pending`\n")
-      endif()
-    endif()
-  endforeach()
   foreach(p IN LISTS patterns)
     if(text MATCHES "${p}")
       # the offending lines, for the message
@@ -72,9 +52,9 @@ foreach(f IN LISTS files)
 endforeach()
 
 list(LENGTH files count)
-if(bad OR stale)
+if(bad)
   message(FATAL_ERROR
           "paths outside the clone (name the file in the repository that holds it, "
-          "e.g. docs/design.md):\n${bad}${stale}")
+          "e.g. docs/design.md):\n${bad}")
 endif()
 message(STATUS "outside_paths: ${count} files, none names a path outside the clone")

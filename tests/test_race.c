@@ -6,13 +6,17 @@
  * Every wait is on a condition (sn_race_wait: the search reaching its
  * goal), never on the clock; a race without a goal is stopped, never
  * waited for. Run under ASan, the races destroyed while running show that
- * stopping joins the search and frees it. */
+ * stopping joins the search and frees it. With no thread to be had (the
+ * seam's fault switch) the race fails at once instead of searching in the
+ * caller, and the edit mode's verdict worker (verdict.c, the race's
+ * sibling) checks in the caller and gives the verdict it gives on a thread. */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "core/check.h"
-#include "core/format.h" // for: sn_schedule_load
+#include "core/format.h"   // for: sn_schedule_load
+#include "core/parallel.h" // for: sn_parallel_fail_after (no thread can start)
 #include "headless/frame.h"
 #include "session/frame_scene.h"
 #include "session/group.h"
@@ -20,6 +24,7 @@
 #include "render/scene.h"
 #include "session/script.h"
 #include "sn_test.h"
+#include "session/verdict.h"
 #include "session/view.h"
 
 static bool sorts(const sn_network *net)
@@ -257,11 +262,94 @@ static void test_panel(void)
     sn_group_cleanup(&g);
 }
 
+/* No thread can start: a race without a goal would search in the caller
+ * until stopped, and nothing could stop it; it fails at once instead. Its
+ * search's own team may still lack threads: fewer workers, the same goal. */
+static void test_no_thread(void)
+{
+    sn_race *r = sn_race_create();
+    CHECK(r != NULL);
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_race_snap snap;
+    sn_parallel_fail_after(1);
+    CHECK(sn_race_start(r, 16, NULL, 0, 2, 1, &d) == SN_EIO && strstr(d.text, "no thread"));
+    sn_race_poll(r, &snap, 0, NULL);
+    CHECK(snap.state == SN_RACE_FAILED && strstr(snap.why, "no thread"));
+    CHECK(!sn_race_wait(r) && !sn_race_stop(r));
+    /* the race's thread starts, none of its search's workers does */
+    sn_parallel_fail_after(2);
+    CHECK(sn_race_start(r, 5, NULL, 9, 3, 5, &d) == SN_OK);
+    CHECK(sn_race_wait(r));
+    size_t tried = sn_parallel_fail_after(0);
+    sn_race_poll(r, &snap, 0, NULL);
+    CHECKF(snap.state == SN_RACE_DONE && snap.size == 9, "%s, %zu comparators",
+           sn_race_state_name(snap.state), snap.size);
+    CHECKF(tried >= 2, "%zu thread starts", tried); /* the race's, then its team's */
+    sn_race_destroy(r);
+}
+
+/* A verdict job of net's copy: its result (the caller frees .check). */
+static bool verdict_of(sn_verdict *w, const sn_network *net, uint64_t id, bool wait,
+                       sn_verdict_result *out)
+{
+    memset(out, 0, sizeof *out);
+    sn_network *copy = sn_network_clone(net);
+    return copy && sn_verdict_start(w, copy, id) == SN_OK && sn_verdict_pending(w) &&
+           sn_verdict_take(w, wait, out);
+}
+
+/* The verdict with no thread: the check runs in sn_verdict_start, so the
+ * first poll (no wait) finds it done, with the threaded run's answer. */
+static void test_verdict_no_thread(void)
+{
+    sn_verdict *w = sn_verdict_create();
+    CHECK(w != NULL);
+    const char *specs[] = {"bitonic:16", "bubble:12"};
+    for (size_t i = 0; w && i < sizeof specs / sizeof *specs; i++) {
+        sn_network *net = load(specs[i]);
+        CHECK(net != NULL);
+        if (!net)
+            continue;
+        /* take one comparator out of the second: it fails */
+        sn_network *use = net;
+        if (i == 1) {
+            use = sn_network_create(12);
+            sn_comparator c;
+            for (size_t k = 1; use && sn_network_comparator(net, k, &c, NULL); k++)
+                CHECK(sn_network_add_asap(use, c.a, c.b, NULL) == SN_OK);
+        }
+        sn_verdict_result a, b;
+        CHECK(verdict_of(w, use, 1, true, &a));
+        sn_parallel_fail_after(1);
+        CHECK(verdict_of(w, use, 2, false, &b)); /* done before the first poll */
+        CHECK(sn_parallel_fail_after(0) >= 1);
+        CHECK(!sn_verdict_pending(w));
+        CHECKF(a.status == SN_OK && b.status == SN_OK && a.id == 1 && b.id == 2, "%s: %s / %s",
+               specs[i], a.why, b.why);
+        CHECKF(a.check.sorts == (i == 0) && b.check.sorts == a.check.sorts &&
+                   b.check.failing_count == a.check.failing_count &&
+                   b.check.counterexample_index == a.check.counterexample_index &&
+                   b.check.redundant_count == a.check.redundant_count,
+               "%s: sorts %d / %d, failing %llu / %llu", specs[i], a.check.sorts, b.check.sorts,
+               (unsigned long long)a.check.failing_count,
+               (unsigned long long)b.check.failing_count);
+        sn_check_result_free(&a.check);
+        sn_check_result_free(&b.check);
+        if (use != net)
+            sn_network_destroy(use);
+        sn_network_destroy(net);
+    }
+    sn_verdict_destroy(w);
+}
+
 int main(void)
 {
     test_states();
     test_view();
     test_script();
     test_panel();
+    test_no_thread();
+    test_verdict_no_thread();
     return sn_test_finish("test_race");
 }

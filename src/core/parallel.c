@@ -1,9 +1,11 @@
-/* parallel.c - the only file in src/core that starts threads or reads the
- * CPU count: POSIX threads, or (SN_THREADS=0) every task in the caller.
+/* parallel.c - the only file in src/ that starts threads, makes mutexes or
+ * reads the CPU count: POSIX threads, or (SN_THREADS=0) every task in the
+ * caller.
  *
  * Invariant: every task and every worker runs exactly once, whatever the
- * number of threads that could be started; callers make their results not
- * depend on which thread ran what. */
+ * number of threads that could be started (every start goes through
+ * start_thread, which the fault switch can make fail); callers make their
+ * results not depend on which thread ran what. */
 #include "core/parallel.h"
 
 #include <string.h>
@@ -15,7 +17,9 @@
 #endif
 
 #if SN_THREADS
-#include <pthread.h> // for: pthread_create, barriers (the threaded build only)
+#include <errno.h>   // for: EAGAIN (an injected failure reads as the system's)
+#include <pthread.h> // for: pthread_create, mutexes, barriers (the threaded build only)
+#include <stdlib.h>  // for: getenv, strtoul (SN_THREADS_FAIL)
 #include <unistd.h>  // for: sysconf (the online CPUs)
 #endif
 
@@ -37,6 +41,44 @@ static void *pfor_worker(void *arg)
 }
 
 #if SN_THREADS
+
+/* ---- the fault switch: from the fail_at-th start on, no thread starts.
+ * Atomics: a thread started here may start threads of its own (the race's
+ * search starts its team) while the caller starts another. */
+
+static atomic_size_t fail_at; /* 0: never */
+static atomic_size_t starts;  /* tried since the last sn_parallel_fail_after */
+static pthread_once_t env_once = PTHREAD_ONCE_INIT;
+
+/* SN_THREADS_FAIL=N (N >= 1); anything else leaves the switch off. */
+static void fail_from_env(void)
+{
+    const char *e = getenv("SN_THREADS_FAIL");
+    if (!e || !*e)
+        return;
+    char *end;
+    unsigned long v = strtoul(e, &end, 10);
+    if (*end == '\0' && v > 0)
+        atomic_store(&fail_at, (size_t)v);
+}
+
+size_t sn_parallel_fail_after(size_t countdown)
+{
+    pthread_once(&env_once, fail_from_env); /* read now, so it cannot override this */
+    atomic_store(&fail_at, countdown);
+    return atomic_exchange(&starts, 0);
+}
+
+/* pthread_create with default attributes, or EAGAIN once the switch says
+ * the process is out of threads. */
+static int start_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
+{
+    pthread_once(&env_once, fail_from_env);
+    size_t k = atomic_fetch_add(&starts, 1) + 1, at = atomic_load(&fail_at);
+    if (at && k >= at)
+        return EAGAIN;
+    return pthread_create(tid, NULL, fn, arg);
+}
 
 unsigned sn_parallel_cpus(void)
 {
@@ -62,7 +104,7 @@ void sn_parallel_for(size_t tasks, unsigned threads, void (*fn)(void *ctx, size_
     pthread_t tid[SN_PARALLEL_THREADS_MAX];
     unsigned started = 0;
     for (unsigned t = 1; t < nt; t++) {
-        if (pthread_create(&tid[started], NULL, pfor_worker, &p) != 0)
+        if (start_thread(&tid[started], pfor_worker, &p) != 0)
             break;
         started++;
     }
@@ -94,7 +136,7 @@ void sn_parallel_workers(unsigned workers, void (*fn)(void *ctx, unsigned worker
     bool threads = tid && args && started; /* else all in the caller */
     for (unsigned w = 1; threads && w < workers; w++) {
         args[w] = (worker_arg){fn, ctx, w};
-        started[w] = pthread_create(&tid[w], NULL, worker_main, &args[w]) == 0;
+        started[w] = start_thread(&tid[w], worker_main, &args[w]) == 0;
     }
     fn(ctx, 0);
     for (unsigned w = 1; w < workers; w++)
@@ -147,7 +189,7 @@ unsigned sn_parallel_team(unsigned threads, void (*setup)(void *ctx, unsigned me
     unsigned members = 1;
     for (unsigned m = 1; m < nt; m++) {
         args[m] = (team_arg){&tm, m};
-        if (pthread_create(&tid[m], NULL, team_main, &args[m]) != 0)
+        if (start_thread(&tid[m], team_main, &args[m]) != 0)
             break; /* fewer members: setup learns how many */
         members++;
     }
@@ -173,30 +215,79 @@ void sn_team_barrier(sn_team *team)
 
 struct sn_thread {
     pthread_t tid;
+    bool here; /* no thread started: fn ran in the caller and returned ret */
+    void *ret;
 };
 
-sn_status sn_thread_start(sn_thread **out, void *(*fn)(void *arg), void *arg)
+static sn_status thread_start(sn_thread **out, void *(*fn)(void *arg), void *arg, bool or_here)
 {
     *out = NULL;
     sn_thread *t = sn_calloc(1, sizeof *t);
     if (!t)
         return SN_ENOMEM;
-    if (pthread_create(&t->tid, NULL, fn, arg) != 0) {
-        sn_free(t);
-        return SN_EIO;
+    if (start_thread(&t->tid, fn, arg) != 0) {
+        if (!or_here) {
+            sn_free(t);
+            return SN_EIO;
+        }
+        t->here = true;
+        t->ret = fn(arg); /* before returning: a caller polling for it finds it done */
     }
     *out = t;
     return SN_OK;
+}
+
+sn_status sn_thread_start(sn_thread **out, void *(*fn)(void *arg), void *arg)
+{
+    return thread_start(out, fn, arg, true);
+}
+
+sn_status sn_thread_try_start(sn_thread **out, void *(*fn)(void *arg), void *arg)
+{
+    return thread_start(out, fn, arg, false);
 }
 
 void *sn_thread_join(sn_thread *t)
 {
     if (!t)
         return NULL;
-    void *ret = NULL;
-    pthread_join(t->tid, &ret);
+    void *ret = t->ret;
+    if (!t->here)
+        pthread_join(t->tid, &ret);
     sn_free(t);
     return ret;
+}
+
+struct sn_mutex {
+    pthread_mutex_t m;
+};
+
+sn_mutex *sn_mutex_create(void)
+{
+    sn_mutex *m = sn_calloc(1, sizeof *m);
+    if (m && pthread_mutex_init(&m->m, NULL) != 0) {
+        sn_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void sn_mutex_lock(sn_mutex *m)
+{
+    pthread_mutex_lock(&m->m);
+}
+
+void sn_mutex_unlock(sn_mutex *m)
+{
+    pthread_mutex_unlock(&m->m);
+}
+
+void sn_mutex_destroy(sn_mutex *m)
+{
+    if (!m)
+        return;
+    pthread_mutex_destroy(&m->m);
+    sn_free(m);
 }
 
 #else /* !SN_THREADS: every task in the caller */
@@ -255,6 +346,13 @@ sn_status sn_thread_start(sn_thread **out, void *(*fn)(void *arg), void *arg)
     return SN_OK;
 }
 
+sn_status sn_thread_try_start(sn_thread **out, void *(*fn)(void *arg), void *arg)
+{
+    (void)fn, (void)arg;
+    *out = NULL;
+    return SN_EUNSUPPORTED; /* no thread exists in this build */
+}
+
 void *sn_thread_join(sn_thread *t)
 {
     if (!t)
@@ -262,6 +360,38 @@ void *sn_thread_join(sn_thread *t)
     void *ret = t->ret;
     sn_free(t);
     return ret;
+}
+
+/* One thread: nothing to exclude. Every mutex is this one, never freed. */
+struct sn_mutex {
+    int unused;
+};
+
+sn_mutex *sn_mutex_create(void)
+{
+    static sn_mutex none;
+    return &none;
+}
+
+void sn_mutex_lock(sn_mutex *m)
+{
+    (void)m;
+}
+
+void sn_mutex_unlock(sn_mutex *m)
+{
+    (void)m;
+}
+
+void sn_mutex_destroy(sn_mutex *m)
+{
+    (void)m;
+}
+
+size_t sn_parallel_fail_after(size_t countdown)
+{
+    (void)countdown; /* no thread is ever started: nothing to fail */
+    return 0;
 }
 
 #endif

@@ -1,5 +1,7 @@
-/* parallel.h - the one place that starts threads, reads the CPU count and
- * defines the cancel flag (shared/DESIGN.md, "Threads in one place").
+/* parallel.h - the one place that starts threads, makes mutexes, reads the
+ * CPU count and defines the cancel flag (docs/design.md, "Threads in one
+ * place"; tests/threads_in_one_place.cmake keeps pthread out of the rest
+ * of src/).
  *
  * Work is cut into tasks or workers whose results must not depend on which
  * thread runs them: threads only decide who does which task, so every
@@ -9,8 +11,13 @@
  * same calls run every task in the caller, one after the other, and no
  * thread or signal header is included (the WebAssembly page's build):
  * sn_parallel_cpus() is then 1, a team has one member, and sn_thread_start
- * runs its function at once, before it returns. Nothing else in src/core
- * includes the thread header. Also: the copy and fill of large arrays (each thread
+ * runs its function at once, before it returns; a mutex's lock and unlock
+ * do nothing. Nothing else in src/ includes the thread header.
+ *
+ * A thread that cannot be started is never an error: its work runs in the
+ * caller (SQLite's threads.c), so the results are those of a run with
+ * threads. sn_parallel_fail_after and SN_THREADS_FAIL force that path in
+ * tests. Also: the copy and fill of large arrays (each thread
  * first-touches the pages it writes, so a fresh multi-gigabyte buffer is
  * not faulted in by one thread). */
 #ifndef SN_PARALLEL_H
@@ -78,15 +85,47 @@ void sn_team_barrier(sn_team *team);
 typedef struct sn_thread sn_thread;
 
 /* Start fn(arg) on a thread of its own; *out receives the handle, which
- * sn_thread_join must be given exactly once. Without threads fn runs here,
- * at once, before sn_thread_start returns (so a caller that polls for its
- * result finds it done). SN_ENOMEM, or SN_EIO when no thread can be
- * started (*out is then NULL). */
+ * sn_thread_join must be given exactly once. When no thread can be started
+ * (and always without threads) fn runs here, at once, before
+ * sn_thread_start returns, and the call still succeeds: a caller that
+ * polls for the result finds it done, and the join returns it. So fn must
+ * end by itself, and its starter must not hold a lock fn takes. SN_ENOMEM
+ * when the handle cannot be allocated (*out is then NULL, fn not run). */
 sn_status sn_thread_start(sn_thread **out, void *(*fn)(void *arg), void *arg);
+
+/* Like sn_thread_start, but fn never runs in the caller: SN_EIO when no
+ * thread can be started (SN_EUNSUPPORTED without threads), *out NULL and
+ * fn not run. For a task that runs until it is stopped, or that the caller
+ * would rather run later or not at all than now (the race, the GPU
+ * verifier's reference run). */
+sn_status sn_thread_try_start(sn_thread **out, void *(*fn)(void *arg), void *arg);
 
 /* Wait for the thread to end, free the handle and return what fn returned.
  * NULL is a no-op (returns NULL). */
 void *sn_thread_join(sn_thread *t);
+
+/* ---- mutexes (no condition variable: no caller waits on one) ---- */
+
+typedef struct sn_mutex sn_mutex;
+
+/* A new, unlocked, non-recursive mutex; NULL when out of memory or the
+ * system has none left. Without threads it allocates nothing and its lock
+ * and unlock do nothing (one thread cannot race itself). */
+sn_mutex *sn_mutex_create(void);
+void sn_mutex_lock(sn_mutex *m);
+void sn_mutex_unlock(sn_mutex *m);
+/* Frees an unlocked mutex; NULL is a no-op. */
+void sn_mutex_destroy(sn_mutex *m);
+
+/* ---- fault injection (tests only) ---- */
+
+/* From the countdown-th thread start from now on (any call above that
+ * would start a thread), no thread can be started, as when a process is
+ * out of threads; 0: every start is tried for real. The environment
+ * variable SN_THREADS_FAIL=N does the same for a whole process (a CLI
+ * test), read once at the first start; a call here wins over it. Returns
+ * the thread starts tried since the last call (0 without threads). */
+size_t sn_parallel_fail_after(size_t countdown);
 
 /* ---- large arrays ---- */
 

@@ -13,12 +13,10 @@
  * values, so -0.0 versus +0.0 or two NaNs count as different. */
 #include "gpu/gpu_internal.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "core/alloc.h"
 #include "core/parallel.h"
@@ -27,47 +25,37 @@
  * several threads for large n (the sum is order-independent, so the value
  * is exactly sn_digest's; only the layers run single-threaded). */
 
-typedef struct digest_part {
-    const uint32_t *keys;
-    uint32_t lo, hi;
-    uint64_t sum;
-} digest_part;
-
-static void *digest_worker(void *arg)
-{
-    digest_part *p = arg;
-    uint64_t s = 0;
-    for (uint32_t i = p->lo; i < p->hi; i++)
-        s += sn_digest_mix(i, p->keys[i]);
-    p->sum = s;
-    return NULL;
-}
-
 #define DIGEST_THREADS_MAX 32
+
+typedef struct digest_job {
+    const uint32_t *keys;
+    uint32_t n, parts;
+    uint64_t sum[DIGEST_THREADS_MAX]; /* per part */
+} digest_job;
+
+/* Part i of sn_parallel_for: the sum over [n i / parts, n (i+1) / parts). */
+static void digest_part(void *ctx, size_t i)
+{
+    digest_job *j = ctx;
+    uint32_t lo = (uint32_t)((uint64_t)j->n * i / j->parts);
+    uint32_t hi = (uint32_t)((uint64_t)j->n * (i + 1) / j->parts);
+    uint64_t s = 0;
+    for (uint32_t k = lo; k < hi; k++)
+        s += sn_digest_mix(k, j->keys[k]);
+    j->sum[i] = s;
+}
 
 static uint64_t digest_parallel(const uint32_t *keys, uint32_t n)
 {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    uint32_t nt = cpus > 1 ? (uint32_t)(cpus < DIGEST_THREADS_MAX ? cpus : DIGEST_THREADS_MAX) : 1;
+    unsigned cpus = sn_parallel_cpus();
+    uint32_t nt = cpus < DIGEST_THREADS_MAX ? cpus : DIGEST_THREADS_MAX;
     if (n < (1u << 20) || nt == 1)
         return sn_digest(keys, n);
-    digest_part parts[DIGEST_THREADS_MAX];
-    pthread_t th[DIGEST_THREADS_MAX];
-    bool started[DIGEST_THREADS_MAX];
+    digest_job j = {.keys = keys, .n = n, .parts = nt};
+    sn_parallel_for(nt, nt, digest_part, &j);
     uint64_t sum = 0;
-    for (uint32_t t = 0; t < nt; t++) {
-        parts[t].keys = keys;
-        parts[t].lo = (uint32_t)((uint64_t)n * t / nt);
-        parts[t].hi = (uint32_t)((uint64_t)n * (t + 1) / nt);
-        started[t] = pthread_create(&th[t], NULL, digest_worker, &parts[t]) == 0;
-        if (!started[t])
-            digest_worker(&parts[t]); /* no thread: do the part here */
-    }
-    for (uint32_t t = 0; t < nt; t++) {
-        if (started[t])
-            pthread_join(th[t], NULL);
-        sum += parts[t].sum;
-    }
+    for (uint32_t t = 0; t < nt; t++)
+        sum += j.sum[t];
     return sum;
 }
 
@@ -535,8 +523,10 @@ static sn_status verify_final(sn_gpu *g, const sn_schedule *s, sn_key_type t, co
     ref_job job = {.s = s, .t = t, .keys = ref, .pay = ref_pay, .threads = nt > 2 ? nt - 1 : nt};
     atomic_init(&job.cancel, false);
     rep->reference_threads = job.threads;
-    pthread_t th;
-    bool meanwhile = pthread_create(&th, NULL, ref_worker, &job) == 0;
+    /* a thread or nothing: in the caller the reference would run before the
+     * device, and in full even when the device then fails */
+    sn_thread *th = NULL;
+    bool meanwhile = sn_thread_try_start(&th, ref_worker, &job) == SN_OK;
     t0 = now_s();
     st = sn_gpu_run(g, s, v, t, dev, dev_pay, diag);
     if (st == SN_OK)
@@ -544,7 +534,7 @@ static sn_status verify_final(sn_gpu *g, const sn_schedule *s, sn_key_type t, co
     if (meanwhile) {
         if (st != SN_OK)
             atomic_store(&job.cancel, true);
-        pthread_join(th, NULL);
+        sn_thread_join(th);
     } else if (st == SN_OK) {
         ref_worker(&job); /* no thread to spare: after the device, as before */
     }

@@ -16,14 +16,8 @@
 #include "core/parallel.h"
 #include "core/search.h"
 
-#if SN_THREADS
-#include <pthread.h> // for: the mutex (the thread itself comes from core/parallel.h)
-#endif
-
 struct sn_race {
-#if SN_THREADS
-    pthread_mutex_t lock;
-#endif
+    sn_mutex *lock; /* does nothing without threads */
     sn_thread *thread;
     bool running;     /* a thread exists and has not been joined (owner only) */
     bool ended;       /* under lock: the search returned */
@@ -55,37 +49,24 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-#if SN_THREADS
 static void lock(sn_race *r)
 {
-    pthread_mutex_lock(&r->lock);
+    sn_mutex_lock(r->lock);
 }
 static void unlock(sn_race *r)
 {
-    pthread_mutex_unlock(&r->lock);
+    sn_mutex_unlock(r->lock);
 }
-#else
-static void lock(sn_race *r)
-{
-    (void)r;
-}
-static void unlock(sn_race *r)
-{
-    (void)r;
-}
-#endif
 
 sn_race *sn_race_create(void)
 {
     sn_race *r = sn_calloc(1, sizeof *r);
     if (!r)
         return NULL;
-#if SN_THREADS
-    if (pthread_mutex_init(&r->lock, NULL) != 0) {
+    if (!(r->lock = sn_mutex_create())) {
         sn_free(r);
         return NULL;
     }
-#endif
     atomic_init(&r->cancel, 0);
     return r;
 }
@@ -124,9 +105,7 @@ void sn_race_destroy(sn_race *r)
         return;
     sn_race_stop(r);
     sn_network_destroy(r->best);
-#if SN_THREADS
-    pthread_mutex_destroy(&r->lock);
-#endif
+    sn_mutex_destroy(r->lock);
     sn_free(r);
 }
 
@@ -227,7 +206,13 @@ sn_status sn_race_start(sn_race *r, uint32_t n, const sn_network *from, size_t g
     r->threads = threads;
     r->seed = seed;
     atomic_store(&r->cancel, 0);
-    sn_status st = sn_thread_start(&r->thread, work, r);
+    /* A thread or nothing (sn_thread_try_start): sn_thread_start would run
+     * the search here when no thread starts, and a race without a goal
+     * runs until stopped, so the window would never get control back to
+     * stop it; one with a goal would freeze the window until the goal
+     * with no way to stop it either. So the race fails, as it is refused
+     * in the build without threads. */
+    sn_status st = sn_thread_try_start(&r->thread, work, r);
     if (st != SN_OK) {
         sn_network_destroy(r->from);
         r->from = NULL;

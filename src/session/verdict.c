@@ -6,7 +6,6 @@
  * and when cancelling, so no result of an old job is ever seen. */
 #include "session/verdict.h"
 
-#include <pthread.h> // for: the mutex (the thread itself comes from core/parallel.h)
 #include <stdio.h>
 #include <string.h>
 
@@ -16,7 +15,7 @@
 struct sn_verdict {
     sn_thread *thread;
     bool running; /* a thread exists and has not been joined */
-    pthread_mutex_t lock;
+    sn_mutex *lock;
     bool done;       /* under lock: the thread finished its job */
     double progress; /* under lock */
     sn_cancel cancel;
@@ -27,7 +26,7 @@ struct sn_verdict {
 sn_verdict *sn_verdict_create(void)
 {
     sn_verdict *w = sn_calloc(1, sizeof *w);
-    if (w && pthread_mutex_init(&w->lock, NULL) != 0) {
+    if (w && !(w->lock = sn_mutex_create())) {
         sn_free(w);
         return NULL;
     }
@@ -38,9 +37,9 @@ static void progress(double fraction, double eta, void *user)
 {
     (void)eta;
     sn_verdict *w = user;
-    pthread_mutex_lock(&w->lock);
+    sn_mutex_lock(w->lock);
     w->progress = fraction;
-    pthread_mutex_unlock(&w->lock);
+    sn_mutex_unlock(w->lock);
 }
 
 static void *work(void *arg)
@@ -56,7 +55,7 @@ static void *work(void *arg)
     sn_check_result res;
     memset(&res, 0, sizeof res);
     sn_status st = sn_check_run(w->net, &opt, &res, &d);
-    pthread_mutex_lock(&w->lock);
+    sn_mutex_lock(w->lock);
     w->res.status = st;
     if (st == SN_OK)
         w->res.check = res;
@@ -64,7 +63,7 @@ static void *work(void *arg)
         snprintf(w->res.why, sizeof w->res.why, "%.250s", sn_diag_text(&d, st));
     w->progress = 1;
     w->done = true;
-    pthread_mutex_unlock(&w->lock);
+    sn_mutex_unlock(w->lock);
     return NULL;
 }
 
@@ -98,7 +97,7 @@ void sn_verdict_destroy(sn_verdict *w)
     if (!w)
         return;
     sn_verdict_cancel(w);
-    pthread_mutex_destroy(&w->lock);
+    sn_mutex_destroy(w->lock);
     sn_free(w);
 }
 
@@ -113,8 +112,9 @@ sn_status sn_verdict_start(sn_verdict *w, sn_network *net, uint64_t id)
     atomic_store(&w->cancel, 0);
     w->done = false;
     w->progress = 0;
-    /* in a build without threads the job runs here, now; `done` is then
-     * set when this returns */
+    /* without threads, or when no thread can be started, the job runs
+     * here, now (the check ends by itself); `done` is then set when this
+     * returns and the next take finds the result */
     sn_status st = sn_thread_start(&w->thread, work, w);
     if (st != SN_OK) {
         sn_network_destroy(net);
@@ -134,9 +134,9 @@ double sn_verdict_progress(sn_verdict *w)
 {
     if (!w || !w->running)
         return 0;
-    pthread_mutex_lock(&w->lock);
+    sn_mutex_lock(w->lock);
     double p = w->progress;
-    pthread_mutex_unlock(&w->lock);
+    sn_mutex_unlock(w->lock);
     return p;
 }
 
@@ -145,9 +145,9 @@ bool sn_verdict_take(sn_verdict *w, bool wait, sn_verdict_result *out)
     if (!w || !w->running)
         return false;
     if (!wait) {
-        pthread_mutex_lock(&w->lock);
+        sn_mutex_lock(w->lock);
         bool done = w->done;
-        pthread_mutex_unlock(&w->lock);
+        sn_mutex_unlock(w->lock);
         if (!done)
             return false;
     }

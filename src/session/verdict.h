@@ -26,7 +26,9 @@ sn_verdict *sn_verdict_create(void);
 void sn_verdict_destroy(sn_verdict *w); /* cancels and joins a running job; NULL is a no-op */
 
 /* Check net (consumed, even on failure) on a new thread as job `id`,
- * cancelling any running job first. SN_ENOMEM or SN_EIO (no thread). */
+ * cancelling any running job first. When no thread can be started the
+ * check runs here, before this returns, and its result waits to be taken.
+ * SN_ENOMEM. */
 sn_status sn_verdict_start(sn_verdict *w, sn_network *net, uint64_t id);
 
 /* Cancel the running job, if any, and drop its result. */
