@@ -2,6 +2,9 @@
 # state machine, script parser and frame drawing without a window;
 # end-to-end scripted sessions are tests/cli_view.sh (registered with the
 # other cli_*.sh scripts).
+# The session alone: no SDL, no cairo, no browser (gestures, lessons,
+# scripts, the state dump, an out-of-memory countdown).
+sn_test(test_session LIBS sn_session sn_session_verdict)
 if(TARGET sn_headless)
   sn_test(test_app LIBS sn_headless)
 endif()

@@ -46,4 +46,23 @@ expect 0 env SDL_VIDEODRIVER=offscreen "$S" view --lesson edits.lesson --script 
     --dump-state "$T/state"
 [ "$(sed -n 's/^net: //p' "$T/state")" = "[(2,3)]" ] || fail "a lesson's edit keys: $(grep '^net' "$T/state")"
 
+# ---- out of memory in the window's backend (SN_ALLOC_FAIL=N: the N-th
+# allocation fails): lesson steps, then edit gestures, for N across the
+# whole run (test_session counts down every allocation of the session
+# itself): exit 5 with the message, or a whole state; never a crash
+script="right right left down down e drag:330,48,0,39 click:330,87 click:330,126 undo"
+for n in $(seq 1 37 2400); do
+    rm -f "$T/oom.txt"
+    SN_ALLOC_FAIL=$n SDL_VIDEODRIVER=offscreen "$S" view --size 640x400 \
+        --lesson 01-comparators-and-0-1 --script "$script" --discard --dump-state "$T/oom.txt" \
+        >"$T/out" 2>"$T/err"
+    rc=$?
+    case $rc in
+    5) grep -q "out of memory" "$T/err" || fail "allocation $n failing: exit 5 with $(head -c 300 "$T/err")" ;;
+    0) grep -q "^lesson_step: " "$T/oom.txt" && grep -q "^net:" "$T/oom.txt" ||
+        fail "allocation $n failing: exit 0 with $(head -c 300 "$T/oom.txt")" ;;
+    *) fail "allocation $n failing: exit $rc: $(head -c 300 "$T/err")" ;;
+    esac
+done
+
 finish cli_view_lesson

@@ -16,6 +16,7 @@
 #include "core/schedule.h"
 #include "render/scene.h"
 #include "render/scene_svg.h"
+#include "session/session.h"
 #include "sn_test.h"
 #include "web/verdict_web.h"
 #include "web/engine.h"
@@ -619,6 +620,113 @@ static void test_scene_svg(void)
     sn_scene_destroy(sc);
 }
 
+/* The page's out-of-memory countdown over lesson steps and edit gestures:
+ * every call may fail for want of memory (2 or 3, or a message in the
+ * state), none may crash or leave the engine without a frame or a state. */
+static void oom_round(void)
+{
+    if (snw_lesson_open(NULL, 0, LEN("01")) == 0) {
+        for (int i = 0; i < 6; i++) {
+            act(i < 3 ? "right" : "left");
+            snw_frame(900, 600, 1);
+        }
+        snw_lesson_go(1);
+    }
+    if (open_net("empty:4", "") != 0)
+        return;
+    if (snw_frame(900, 600, 1) != 0)
+        return;
+    double ya, yb, x0, x1;
+    if (!wire_line(0, &ya, &x0, &x1) || !wire_line(1, &yb, &x0, &x1))
+        return;
+    double x = x0 + (x1 - x0) * 0.97;
+    click_at(x, ya);
+    click_at(x, yb);
+    snw_frame(900, 600, 1);
+    snw_pointer(0, x, ya);
+    snw_pointer(1, x, yb);
+    snw_pointer(2, x, yb);
+    act("undo");
+    act("redo");
+}
+
+static void test_out_of_memory(void)
+{
+    sn_alloc_fail_after(0);
+    oom_round();
+    size_t total = sn_alloc_fail_after(0);
+    CHECKF(total > 100, "a round makes %zu allocations", total);
+    for (size_t k = 1; k <= total; k += 1) {
+        sn_alloc_fail_after(k);
+        oom_round();
+        sn_alloc_fail_after(0);
+        /* whole: a frame, a state that parses, a view */
+        CHECKF(snw_frame(900, 600, 1) == 0, "k=%zu: the frame after the failure: %s", k,
+               snw_error());
+        json_t *st = state();
+        CHECKF(st && int_of(st, "views") >= 1, "k=%zu: %s", k, snw_state());
+        json_decref(st);
+    }
+}
+
+/* For the same script the page's scene is the window's: the session the
+ * window and the headless backend drive, fed the same events, builds the
+ * same list of primitives as the page's engine. The session serves the
+ * page's front-end here: that choice alone changes words (the help's
+ * keys, the status line's OpenCL part, a hint), never the plumbing. */
+static void test_scene_as_window(void)
+{
+    static const char *const script[] = {"right", "right", "z", "w", "t", "left", "e"};
+    CHECK(open_net("bitonic:8", "random:5") == 0);
+    sn_session s;
+    sn_session_init(&s, SN_FRONT_PAGE);
+    const char *spec = "bitonic:8";
+    sn_view_input in = {SN_INPUT_RANDOM, 5, NULL, SN_KEY_I32};
+    sn_group g;
+    sn_diag d;
+    sn_diag_clear(&d);
+    CHECK(sn_group_init(&g, &spec, 1, &in, &d) == SN_OK);
+    CHECK(sn_session_show(&s, &g, false, &d) == SN_OK);
+    sn_scene *sc = sn_scene_create(900, 600);
+    CHECK(sc != NULL);
+    for (size_t k = 0; k <= sizeof script / sizeof script[0]; k++) {
+        if (k > 0) {
+            act(script[k - 1]);
+            sn_session_action(&s, sn_action_parse(script[k - 1]));
+        }
+        settle();
+        sn_session_settle(&s);
+        for (int i = 0; i < 1000 && sn_session_busy(&s); i++)
+            sn_session_tick(&s, 50);
+        CHECK(snw_frame(900, 600, 1) == 0);
+        sn_session_resize(&s, 900, 600, 1);
+        CHECK(sc && sn_session_scene(&s, sc) == SN_OK);
+        if (!sc)
+            break;
+        size_t n = snw_scene_count();
+        CHECKF(n == sn_scene_count(sc), "after %zu keys: %zu primitives, the window's %zu", k, n,
+               sn_scene_count(sc));
+        for (size_t i = 0; i < n && i < sn_scene_count(sc); i++) {
+            const double *p = prim(i);
+            const sn_prim *q = sn_scene_at(sc, i);
+            bool same = p[0] == q->kind && p[2] == q->tag.role && p[6] == q->x0 &&
+                        p[7] == q->y0 && p[8] == q->x1 && p[9] == q->y1 && p[11] == q->size;
+            if (same && (q->kind == SN_PRIM_TEXT || q->kind == SN_PRIM_NOTE)) {
+                const char *t = sn_scene_str(sc, q);
+                same = strlen(t) == (size_t)p[15] &&
+                       memcmp(snw_scene_strings() + (size_t)p[14], t, strlen(t)) == 0;
+            }
+            if (!same) {
+                CHECKF(same, "after %zu keys: primitive %zu differs (kind %g/%d at %g,%g / %g,%g)",
+                       k, i, p[0], q->kind, p[6], p[7], q->x0, q->y0);
+                break;
+            }
+        }
+    }
+    sn_scene_destroy(sc);
+    sn_session_cleanup(&s);
+}
+
 int main(void)
 {
     test_scene_svg();
@@ -631,5 +739,7 @@ int main(void)
     test_exports();
     test_help_keys();
     test_input_spec();
+    test_scene_as_window();
+    test_out_of_memory();
     return sn_test_finish("test_web_engine");
 }

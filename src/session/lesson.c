@@ -550,9 +550,11 @@ static sn_status run_keys(const sn_lesson *l, const sn_lesson_step *st, sn_group
         default: break; /* refused when parsed */
         }
         sn_group_settle(g);
-        /* a verb that fails is the lesson's error, at its column */
+        /* a verb that fails is the lesson's error, at its column; one
+         * that ran out of memory is no fault of the lesson (exit 5, not 2:
+         * the view's message is all a failed verb leaves) */
         if (sn_script_can_fail(e) && v->message_seq != seq && v->message_error)
-            st_keys = sn_diag_set(diag, SN_EPARSE, st->keys_line, st->keys_col + e->col - 1,
+            st_keys = sn_diag_set(diag, strstr(v->message, "out of memory") ? SN_ENOMEM : SN_EPARSE, st->keys_line, st->keys_col + e->col - 1,
                                   "%s:%lu:%lu: %s", l->file, st->keys_line,
                                   st->keys_col + e->col - 1, v->message);
     }
