@@ -1,5 +1,5 @@
 # embed_util.cmake - what the build's embedding scripts share (included by
-# src/gpu/embed.cmake for the kernels, src/app/embed_lessons.cmake for the
+# src/gpu/embed.cmake for the kernels, src/session/embed_lessons.cmake for the
 # lessons and src/core/embed_networks.cmake for the network library): a
 # file's bytes as a C initializer, a table of named texts, and writing a
 # generated file only when its content changed.

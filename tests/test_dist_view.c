@@ -1,4 +1,4 @@
-/* test_dist_view.c - the window's dist view (src/app/dist_view.h) without
+/* test_dist_view.c - the window's dist view (src/session/dist_view.h) without
  * a window: `view dist:P,NET` opens the view of NET with the merge-split
  * picture; at every step the frame (the scene the window and the page
  * paint) shows each rank, the blocks up to that step with the values the

@@ -1,4 +1,4 @@
-/* test_race.c - edit mode's race (src/app/race.c and its view hooks): the
+/* test_race.c - edit mode's race (src/session/race.c and its view hooks): the
  * state machine (off, running, done, stopped, failed), bad starts, a new
  * start stopping the old race, the view's verbs (start, wait, load as an
  * undoable edit, who is ahead, n changing, edit mode ending), the script

@@ -1,4 +1,4 @@
-/* test_verdict_web.c - the page's verdict answers (src/app/verdict_web.h)
+/* test_verdict_web.c - the page's verdict answers (src/web/verdict_web.h)
  * read back: every well-formed kind (sorts, a counterexample, redundant
  * comparators listed or unknown, an error with its reason, line ends)
  * parses to the fields it carries, and every malformed one (a wrong

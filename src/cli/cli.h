@@ -1,6 +1,6 @@
 /* cli.h - what every `sortnet` subcommand shares: error reporting, network
  * loading, the input options, JSON output, and atomic output files.
- * Only src/cli and src/app print. */
+ * Only src/cli, src/headless and src/window print. */
 #ifndef SN_CLI_H
 #define SN_CLI_H
 

@@ -94,11 +94,10 @@ static void help(void)
            "                     selected: and redundant: count from 0, as the verbs\n"
            "  --discard          let a script end with unsaved edits (else it fails)\n"
            "  -h, --help         this text\n\n"
-           "Without a display (DISPLAY/WAYLAND_DISPLAY unset) it exits with 3; set\n"
-           "SDL_VIDEODRIVER=offscreen to run headless, or use `sortnet draw`. A --script\n"
-           "that shows nothing (no --screenshot, --record, --stats, --stay, --sound,\n"
-           "mouse events or P, S, F11, M keys: edit verbs, save:, --dump-state) runs\n"
-           "without a display and without a window.\n"
+           "Without a display (DISPLAY/WAYLAND_DISPLAY unset), or in a sortnet built\n"
+           "without SDL2, a --script or --screenshot runs headless: the same frames,\n"
+           "screenshots, recordings and state as in the window, with no window. A live\n"
+           "session, --stay or --sound needs a window (exit 3 without one).\n"
            "Scripted runs without an input option use --random %d.\n",
            cli_input_help, VIEW_SCRIPT_SEED);
 }

@@ -2,7 +2,7 @@
  * buffer that carries details (file, line, column, build logs) to the caller.
  *
  * The core never prints: it returns an sn_status and, when the caller passes
- * an sn_diag, writes a one-line explanation into it. Only src/cli and src/app
+ * an sn_diag, writes a one-line explanation into it. Only src/cli, src/headless and src/window
  * print, as `sortnet: <what>: <why>`. */
 #ifndef SN_STATUS_H
 #define SN_STATUS_H

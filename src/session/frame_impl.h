@@ -1,6 +1,6 @@
 /* frame_impl.h - the frame object's insides, shared by frame_build.c (the
  * layout, the scene and the hit tests, no cairo) and frame.c (the cairo
- * painting). Private to src/app: nothing else includes it.
+ * painting). Private to src/session and src/headless: nothing else includes it.
  *
  * Invariant: layout, zo and the painter's cache are only ever functions of
  * the view they were made for (net_id, the parts it shows, the camera). */

@@ -164,7 +164,7 @@ SNW_EXPORT(snw_export) const char *snw_export(const char *format, size_t len);
  * snw_check_text() and the page hands its answer back with
  * snw_verdict_deliver(id, answer, len) (1: it was the running job's and
  * the verdict changed; 0: a stale or unknown id, ignored). The answer is
- * one line of text the page passes on unread (src/app/verdict_web.h). A
+ * one line of text the page passes on unread (src/web/verdict_web.h). A
  * job the worker has not answered when the engine must know (a lesson or
  * step that settles) is checked in the caller and the worker's answer then
  * ignored; js_verdict_cancel() says the running job is no longer wanted. */

@@ -1,5 +1,5 @@
 /* fuzz_answer.c - the verdict answer a page's worker hands back
- * (sn_verdict_parse_answer, src/app/verdict_web.c): any bytes are either
+ * (sn_verdict_parse_answer, src/web/verdict_web.c): any bytes are either
  * refused or give a result whose arrays match its counts. */
 #include <stdint.h>
 #include <string.h>

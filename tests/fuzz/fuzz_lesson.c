@@ -1,5 +1,5 @@
 /* fuzz_lesson.c - libFuzzer target for `sortnet view --lesson FILE`: the
- * lesson parser (sn_lesson_parse, src/app/lesson.c) on arbitrary text.
+ * lesson parser (sn_lesson_parse, src/session/lesson.c) on arbitrary text.
  *
  * A failure must hand out nothing and explain itself as "FILE:LINE:COL:
  * why" with the file name it was given; a success must give at least one

@@ -1,5 +1,5 @@
 /* fuzz_script.c - libFuzzer target for `sortnet view --script KEYS`: the
- * script parser (sn_script_parse, src/app/script.c) and the window's state
+ * script parser (sn_script_parse, src/session/script.c) and the window's state
  * machine that the keys and waits drive (sn_view_action, sn_view_tick),
  * without a window.
  *
