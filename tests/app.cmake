@@ -38,3 +38,12 @@ if(TARGET sn_window)
   add_library(sn_sdl_events MODULE sdl_events.c)
   target_link_libraries(sn_sdl_events PRIVATE PkgConfig::SDL2 ${CMAKE_DL_LIBS})
 endif()
+# A build without SDL2 checks its headless pictures against a build with
+# the window: tools/setup.sh's no-SDL stage passes the first build's
+# binary (-DSORTNET_VIEW_REFERENCE=PATH), and cli_view_headless then
+# compares every case's PNG and state with that binary's, pixel for pixel.
+set(SORTNET_VIEW_REFERENCE "" CACHE FILEPATH "Another sortnet to compare view's pictures with (tests)")
+if(SORTNET_VIEW_REFERENCE AND TEST cli_view_headless)
+  set_property(TEST cli_view_headless APPEND PROPERTY ENVIRONMENT
+               "SN_VIEW_REFERENCE=${SORTNET_VIEW_REFERENCE}")
+endif()

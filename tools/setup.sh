@@ -118,6 +118,18 @@ test)
         -DSORTNET_WITH_JANSSON=ON -DSORTNET_BUILD_BENCH=OFF -DSORTNET_WEB=OFF &&
         JOBS=$jobs "$root/tools/ctest_all.sh" "$build-nothreads" -R '^test_') ||
         failed+=("the core's tests without threads")
+    # `sortnet view` built without SDL2 (the headless backend alone): its
+    # session's tests, and its pictures and states against the first
+    # build's window, pixel for pixel (tests/cli_view_headless.sh with
+    # SORTNET_VIEW_REFERENCE). OpenCL stays (the status line names it);
+    # no MPI, page or benchmarks, so it is quick.
+    stage "view without SDL2: headless pictures against the window's"
+    (configure_and_build "$build-nosdl" -DSORTNET_WERROR=ON -DSORTNET_WITH_SDL=OFF \
+        -DSORTNET_WITH_MPI=OFF -DSORTNET_BUILD_BENCH=OFF \
+        -DSORTNET_WEB=OFF -DSORTNET_VIEW_REFERENCE="$build/src/cli/sortnet" &&
+        JOBS=$jobs "$root/tools/ctest_all.sh" "$build-nosdl" \
+            -R '^(test_session|test_app|test_lecture|test_frame_scene|cli_view_headless)$') ||
+        failed+=("view without SDL2")
     # Fuzzing (tools/fuzz.sh): every libFuzzer target for 20 s on its corpus
     # with clang + ASan/UBSan; any crash fails. Skip with SORTNET_SKIP_FUZZ=1.
     if [ "${SORTNET_SKIP_FUZZ:-0}" != 1 ]; then
