@@ -452,10 +452,16 @@ int main(void)
             if (st == SN_ELIMIT && (gens[g] == SN_ALGO_BUBBLE || gens[g] == SN_ALGO_INSERTION))
                 continue; /* n(n-1)/2 comparators are over the default limit */
             CHECK(st == SN_OK);
-            if (s && gens[g] == SN_ALGO_TRANSPOSITION && big[b] > 1000)
-                check_one(s); /* n^2/2 comparators: one input only */
-            else if (s)
+            if (s && gens[g] == SN_ALGO_TRANSPOSITION && big[b] > 1000) {
+                /* n^2/2 comparators: one input only; 2.1 * 10^9 of them took
+                 * 170 s under gcov (-O0, atomic counters) and run no line
+                 * that the 1000-wire network does not: the first pass and
+                 * the sanitizers' run it, the coverage pass does not */
+                if (!getenv("SN_COVERAGE"))
+                    check_one(s);
+            } else if (s) {
                 check_sorts(s);
+            }
             sn_schedule_destroy(s);
         }
     }
