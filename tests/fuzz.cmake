@@ -32,6 +32,17 @@ if(SORTNET_WITH_JANSSON)
   target_link_libraries(sn_core_fuzz PUBLIC PkgConfig::JANSSON)
 endif()
 
+# What a view links with: edit mode, its verdict and race, its dist:
+# picture (whose frame half draws on the frame's scene), the group, and
+# render's cairo-free half (layout, palette, the scene). No SDL or cairo.
+set(SN_FUZZ_VIEW_SOURCES)
+foreach(f edit.c verdict.c race.c dist_view.c dist_frame.c frame_build.c frame_scene.c group.c)
+  list(APPEND SN_FUZZ_VIEW_SOURCES ${PROJECT_SOURCE_DIR}/src/session/${f})
+endforeach()
+foreach(f layout.c palette.c scene.c diagram.c dist_blocks.c dist_scene.c)
+  list(APPEND SN_FUZZ_VIEW_SOURCES ${PROJECT_SOURCE_DIR}/src/render/${f})
+endforeach()
+
 file(GLOB SN_FUZZ_TARGETS CONFIGURE_DEPENDS ${SN_FUZZ_DIR}/fuzz_*.c)
 foreach(src IN LISTS SN_FUZZ_TARGETS)
   get_filename_component(name ${src} NAME_WE)
@@ -44,12 +55,7 @@ foreach(src IN LISTS SN_FUZZ_TARGETS)
     # Skipped when the session is absent.
     set(extra_sources ${PROJECT_SOURCE_DIR}/src/session/view.c
                       ${PROJECT_SOURCE_DIR}/src/session/script.c
-                      ${PROJECT_SOURCE_DIR}/src/session/edit.c
-                      ${PROJECT_SOURCE_DIR}/src/session/verdict.c
-                      ${PROJECT_SOURCE_DIR}/src/session/race.c
-                      ${PROJECT_SOURCE_DIR}/src/session/dist_view.c
-                      ${PROJECT_SOURCE_DIR}/src/render/dist_blocks.c
-                      ${PROJECT_SOURCE_DIR}/src/render/palette.c)
+                      ${SN_FUZZ_VIEW_SOURCES})
     if(NOT EXISTS ${PROJECT_SOURCE_DIR}/src/session/view.c
        OR NOT EXISTS ${PROJECT_SOURCE_DIR}/src/session/script.c)
       continue()
@@ -59,15 +65,9 @@ foreach(src IN LISTS SN_FUZZ_TARGETS)
     # The lesson parser with what it links against (the steps' player, the
     # view state machine under it, the script parser): no SDL or cairo.
     set(extra_sources ${PROJECT_SOURCE_DIR}/src/session/lesson.c
-                      ${PROJECT_SOURCE_DIR}/src/session/group.c
                       ${PROJECT_SOURCE_DIR}/src/session/view.c
                       ${PROJECT_SOURCE_DIR}/src/session/script.c
-                      ${PROJECT_SOURCE_DIR}/src/session/edit.c
-                      ${PROJECT_SOURCE_DIR}/src/session/verdict.c
-                      ${PROJECT_SOURCE_DIR}/src/session/race.c
-                      ${PROJECT_SOURCE_DIR}/src/session/dist_view.c
-                      ${PROJECT_SOURCE_DIR}/src/render/dist_blocks.c
-                      ${PROJECT_SOURCE_DIR}/src/render/palette.c)
+                      ${SN_FUZZ_VIEW_SOURCES})
     if(NOT EXISTS ${PROJECT_SOURCE_DIR}/src/session/lesson.c)
       continue()
     endif()

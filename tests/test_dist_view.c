@@ -153,14 +153,14 @@ static void test_bad(void)
         sn_view v;
         sn_diag d;
         sn_diag_clear(&d);
-        sn_status st = sn_view_init(&v, bad[i], NULL, &d);
+        sn_status st = sn_view_open(&v, bad[i], NULL, &d);
         CHECKF(st != SN_OK, "%s opened", bad[i]);
         CHECKF(d.text[0] != '\0', "%s: no message", bad[i]);
         sn_view_cleanup(&v);
     }
     sn_view v;
     sn_diag d;
-    CHECK(sn_view_init(&v, "dist:3,bitonic:8", NULL, &d) != SN_OK);
+    CHECK(sn_view_open(&v, "dist:3,bitonic:8", NULL, &d) != SN_OK);
     CHECKF(strstr(d.text, "8 wires") && strstr(d.text, "3 ranks"), "%s", d.text);
     sn_view_cleanup(&v);
 }

@@ -25,7 +25,6 @@
 #include "render/draw.h"
 #include "render/palette.h"
 #include "render/scene_cairo.h"
-#include "session/dist_view.h"
 
 static void set_rgb(cairo_t *cr, sn_rgb c)
 {
@@ -151,9 +150,9 @@ static sn_status paint_view_in(sn_frame *f, const sn_view *v, cairo_t *cr, sn_bo
                                double win_h, double s, bool compact, const char *progress, double w,
                                double h)
 {
-    if (sn_dist_view_on(v)) { /* the merge-split picture: one scene, no cache */
+    if (sn_view_picture_shown(v)) { /* a picture of its own (dist:): one scene, no cache */
         sn_scene_reset(f->sc, w, h);
-        sn_status rd = sn_dist_view_scene(f, v, area, win_h, s, compact, progress, f->sc);
+        sn_status rd = v->picture->scene(f, v, &area, win_h, s, compact, progress, f->sc);
         sn_status rp = sn_scene_paint(f->sc, cr, NULL);
         return rd != SN_OK ? rd : rp;
     }
@@ -250,7 +249,7 @@ sn_status sn_frame_draw_group(sn_frame *const *frames, const sn_group *g, const 
     for (size_t i = 0; i < g->count && partial; i++) {
         sn_frame *f = frames[i];
         partial = f->have_area && f->sig == view_sig(&g->view[i], f->area, x) && f->layout &&
-                  !sn_dist_view_on(&g->view[i]) && f->layout_net == g->view[i].net_id &&
+                  !sn_view_picture_shown(&g->view[i]) && f->layout_net == g->view[i].net_id &&
                   nd + 4 <= SN_FRAME_DIRTY_MAX - 1;
         if (partial)
             nd += changed_boxes(f, &g->view[i], dirty + nd);
@@ -386,11 +385,11 @@ static sn_status svg_close(cairo_surface_t *s, svg_file *o, const char *path, sn
     return SN_OK;
 }
 
-/* The dist view's picture (dist_view.h) as an SVG file. */
-static sn_status save_dist_svg(const sn_view *v, const char *path, sn_diag *diag)
+/* A view's picture of its own (the dist view's blocks) as an SVG file. */
+static sn_status save_picture_svg(const sn_view *v, const char *path, sn_diag *diag)
 {
     sn_scene *sc = sn_scene_create(0, 0);
-    sn_status rs = sc ? sn_dist_view_picture(v, sc) : SN_ENOMEM;
+    sn_status rs = sc ? v->picture->whole(v, sc) : SN_ENOMEM;
     if (rs != SN_OK) {
         sn_scene_destroy(sc);
         return sn_diag_set(diag, rs, 0, 0, "%s: %s", path, sn_status_str(rs));
@@ -414,8 +413,8 @@ static sn_status save_dist_svg(const sn_view *v, const char *path, sn_diag *diag
 
 sn_status sn_frame_save_svg(sn_frame *f, const sn_view *v, const char *path, sn_diag *diag)
 {
-    if (sn_dist_view_on(v))
-        return save_dist_svg(v, path, diag);
+    if (sn_view_picture_shown(v))
+        return save_picture_svg(v, path, diag);
     const sn_layout *lo = sn_frame_layout(f, v, diag);
     if (!lo)
         return SN_ENOMEM;

@@ -101,11 +101,11 @@ static double fit_window(const sn_view *v, const sn_dist_blocks *b, const sn_dis
     return z;
 }
 
-sn_status sn_dist_view_scene(sn_frame *f, const sn_view *v, sn_box area, double win_h, double s,
-                             bool compact, const char *progress, sn_scene *sc)
+static sn_status view_scene(sn_frame *f, const sn_view *v, const sn_box *area, double win_h,
+                            double s, bool compact, const char *progress, sn_scene *sc)
 {
     sn_panes p;
-    sn_frame_place_view(f, v, area, win_h, s, compact, &p);
+    sn_frame_place_view(f, v, *area, win_h, s, compact, &p);
     /* the network and bars panes together */
     double x0 = fmin(p.net.x, p.bars.x), y0 = fmin(p.net.y, p.bars.y);
     double x1 = fmax(p.net.x + p.net.w, p.bars.x + p.bars.w);
@@ -138,7 +138,7 @@ sn_status sn_dist_view_scene(sn_frame *f, const sn_view *v, sn_box area, double 
     return rs != SN_OK ? rs : sn_scene_status(sc);
 }
 
-sn_status sn_dist_view_picture(const sn_view *v, sn_scene *sc)
+static sn_status whole(const sn_view *v, sn_scene *sc)
 {
     sn_dist_blocks b;
     sn_diag d;
@@ -155,3 +155,5 @@ sn_status sn_dist_view_picture(const sn_view *v, sn_scene *sc)
     sn_dist_blocks_free(&b);
     return rs;
 }
+
+const sn_view_picture sn_dist_picture = {sn_dist_view_on, sn_dist_view_status, view_scene, whole};

@@ -36,6 +36,7 @@ sn_status sn_dist_view_init(sn_view *v, const char *spec, const sn_view_input *i
                            name, layers, SN_DIST_MAX_LAYERS);
     }
     v->dist_keys = ds.keys;
+    v->picture = &sn_dist_picture;
     char name[sizeof v->name + 16];
     snprintf(name, sizeof name, "dist:%u,%s", ds.ranks, v->name);
     name[sizeof v->name - 1] = '\0'; /* a long file name is cut */
@@ -45,6 +46,12 @@ sn_status sn_dist_view_init(sn_view *v, const char *spec, const sn_view_input *i
                     "R: new keys",
                     ds.ranks, ds.keys);
     return SN_OK;
+}
+
+sn_status sn_view_open(sn_view *v, const char *spec, const sn_view_input *in, sn_diag *diag)
+{
+    return sn_dist_spec_is(spec) ? sn_dist_view_init(v, spec, in, diag)
+                                 : sn_view_init(v, spec, in, diag);
 }
 
 bool sn_dist_view_on(const sn_view *v)

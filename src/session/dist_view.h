@@ -17,14 +17,20 @@
 #include <stdbool.h>
 
 #include "core/status.h"
-#include "render/scene.h"
-#include "session/frame_build.h"
 #include "session/view.h"
 
 /* sn_view_init for a "dist:P[xK][,NET]" spec: the view of NET, which must
- * have P wires (else SN_EINVAL naming both counts), with dist_keys = K and
- * the name "dist:P,NAME". On failure v is left empty. */
+ * have P wires (else SN_EINVAL naming both counts), with dist_keys = K,
+ * the blocks as its picture (sn_dist_picture) and the name "dist:P,NAME".
+ * On failure v is left empty. */
 sn_status sn_dist_view_init(sn_view *v, const char *spec, const sn_view_input *in, sn_diag *diag);
+
+/* A view of any name the window opens: sn_dist_view_init for a dist:
+ * name, else sn_view_init. */
+sn_status sn_view_open(sn_view *v, const char *spec, const sn_view_input *in, sn_diag *diag);
+
+/* The blocks as a view's picture (dist_frame.c). */
+extern const sn_view_picture sn_dist_picture;
 
 /* The status line's counts and verdict for the blocks: merge-splits done
  * and blocks they changed, and at the end whether the blocks are sorted
@@ -34,13 +40,5 @@ void sn_dist_view_status(const sn_view *v, sn_view_status *st);
 /* Does v show the dist picture now? */
 bool sn_dist_view_on(const sn_view *v);
 
-/* The picture of v at its step into sc, in area (device pixels), with
- * the view's status line (compact: its heading) below, as
- * frame_build.c's one view. */
-sn_status sn_dist_view_scene(sn_frame *f, const sn_view *v, sn_box area, double win_h, double s,
-                             bool compact, const char *progress, sn_scene *sc);
-
-/* The picture alone at scale 1 (what S saves), sc reset to its size. */
-sn_status sn_dist_view_picture(const sn_view *v, sn_scene *sc);
 
 #endif

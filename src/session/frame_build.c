@@ -11,7 +11,6 @@
 
 #include "core/alloc.h"
 #include "core/library.h" /* for: sn_library_selected_outputs */
-#include "session/dist_view.h"
 
 sn_frame *sn_frame_create(void)
 {
@@ -375,8 +374,8 @@ sn_box sn_frame_row_area(const sn_group *g, size_t i, double top, double w, doub
 static sn_status view_full_scene(sn_frame *f, const sn_view *v, sn_box area, double win_h, double s,
                                  bool compact, const char *progress, sn_scene *sc)
 {
-    if (sn_dist_view_on(v))
-        return sn_dist_view_scene(f, v, area, win_h, s, compact, progress, sc);
+    if (sn_view_picture_shown(v))
+        return v->picture->scene(f, v, &area, win_h, s, compact, progress, sc);
     sn_panes p;
     sn_frame_place_view(f, v, area, win_h, s, compact, &p);
     const sn_layout *lo = sn_frame_current(f, v);
@@ -527,8 +526,8 @@ bool sn_frame_edit_hit(sn_frame *f, const sn_view *v, double w, double h, double
 
 sn_status sn_frame_scene_diagram(sn_frame *f, const sn_view *v, sn_scene *sc, sn_diag *diag)
 {
-    if (sn_dist_view_on(v))
-        return sn_dist_view_picture(v, sc);
+    if (sn_view_picture_shown(v))
+        return v->picture->whole(v, sc);
     const sn_layout *lo = sn_frame_layout(f, v, diag);
     if (!lo)
         return SN_ENOMEM;

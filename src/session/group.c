@@ -5,6 +5,8 @@
  * step simply mirrors the view's. */
 #include "session/group.h"
 
+#include "session/dist_view.h" /* for: sn_view_open (a dist: name) */
+
 #include <stdio.h>
 #include <string.h>
 
@@ -16,7 +18,7 @@ sn_status sn_group_init(sn_group *g, const char *const *specs, size_t count,
         return sn_diag_set(diag, SN_EINVAL, 0, 0, "%zu networks: the window shows 1 to %d", count,
                            SN_GROUP_MAX);
     for (size_t i = 0; i < count; i++) {
-        sn_status st = sn_view_init(&g->view[i], specs[i], in, diag);
+        sn_status st = sn_view_open(&g->view[i], specs[i], in, diag);
         if (st != SN_OK) {
             sn_view_cleanup(&g->view[i]);
             sn_group_cleanup(g);

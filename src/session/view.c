@@ -19,8 +19,6 @@
 #include "core/check.h"
 #include "core/format.h"
 #include "core/library.h"
-#include "render/dist_scene.h" /* for: sn_dist_spec_is */
-#include "session/dist_view.h"
 #include "session/edit.h"
 #include "session/verdict.h"
 
@@ -489,8 +487,6 @@ static bool is_generator_name(const char *spec)
 
 sn_status sn_view_init(sn_view *v, const char *spec, const sn_view_input *in, sn_diag *diag)
 {
-    if (sn_dist_spec_is(spec)) /* the merge-split picture of a network on P wires */
-        return sn_dist_view_init(v, spec, in, diag);
     sn_schedule *s = NULL;
     sn_status st = sn_schedule_load(spec, &s, diag);
     if (st != SN_OK) {
@@ -1473,7 +1469,7 @@ static bool change_n(sn_view *v, bool up)
 
 /* G: run the current network and input on the device through the hook and
  * keep the verdict for the status line. */
-static void gpu_verify(sn_view *v)
+static void view_gpu_check(sn_view *v)
 {
     if (!v->gpu_fn) {
         sn_view_message(v, true, "GPU check: %s",
@@ -1604,7 +1600,7 @@ bool sn_view_action(sn_view *v, sn_action a)
         return true;
     case SN_ACT_SELECT: select_next(v); return true;
     case SN_ACT_SAVE_NET: sn_view_save(v, NULL); return true;
-    case SN_ACT_GPU: gpu_verify(v); return true;
+    case SN_ACT_GPU: view_gpu_check(v); return true;
     case SN_ACT_HELP: v->help = !v->help; return true;
     case SN_ACT_THEME:
         v->theme = (sn_theme_id)((v->theme + 1) % SN_THEME_COUNT);
@@ -1835,8 +1831,8 @@ void sn_view_status_parts(const sn_view *v, sn_view_status *st)
                      v->gpu_built ? "OpenCL: not checked (G)" : "OpenCL: not built");
         snprintf(st->gpu_short, sizeof st->gpu_short, "%s", v->gpu_built ? "G: check" : "");
     }
-    if (v->dist_keys && !v->edit)
-        sn_dist_view_status(v, st); /* counts and verdict of the blocks */
+    if (v->picture && v->picture->status && !v->edit)
+        v->picture->status(v, st); /* e.g. the counts and verdict of the blocks */
 }
 
 const char *sn_view_status_text(const sn_view *v, char *buf, size_t cap)

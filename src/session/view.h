@@ -143,6 +143,30 @@ typedef struct sn_view_preview {
  * downloads where the window saves, has no OpenCL, sound or quitting. */
 typedef enum sn_view_front { SN_FRONT_WINDOW = 0, SN_FRONT_PAGE } sn_view_front;
 
+struct sn_frame;
+struct sn_box;
+struct sn_scene;
+struct sn_view;
+struct sn_view_status;
+
+/* A picture of a view other than its network's own: the merge-split
+ * blocks of dist:P,NET (session/dist_view.h). The view steps it with its
+ * own keys; the frame (session/frame_build.h, headless/frame.h) and the
+ * status line ask it, knowing nothing of what it shows. */
+typedef struct sn_view_picture {
+    /* shown now? (not while editing, not past its limits) */
+    bool (*shown)(const struct sn_view *v);
+    /* its counts and verdict in place of the network's (st filled first) */
+    void (*status)(const struct sn_view *v, struct sn_view_status *st);
+    /* the view's picture, bars pane and status line in area (device
+     * pixels), as the frame's one view */
+    sn_status (*scene)(struct sn_frame *f, const struct sn_view *v, const struct sn_box *area,
+                       double win_h, double s, bool compact, const char *progress,
+                       struct sn_scene *sc);
+    /* the picture alone at scale 1 (what S saves), sc reset to its size */
+    sn_status (*whole)(const struct sn_view *v, struct sn_scene *sc);
+} sn_view_picture;
+
 typedef struct sn_view {
     /* the network */
     sn_schedule *sched; /* owned */
@@ -189,6 +213,7 @@ typedef struct sn_view {
     bool structure;        /* draw the structure blocks */
     bool zero_one;         /* draw the 0-1 chart and wire states */
     uint32_t dist_keys;    /* dist:P,NET: keys a rank of its picture (0: none; dist_view.h) */
+    const sn_view_picture *picture; /* a picture other than the network's, or NULL */
     bool gpu_built;        /* OpenCL part present */
     sn_view_gpu_fn gpu_fn; /* G runs this (NULL: G explains why it cannot) */
     void *gpu_ctx;
@@ -228,6 +253,12 @@ typedef struct sn_view {
     unsigned requests;         /* SN_REQ_* for the window loop */
 } sn_view;
 
+/* Does v show a picture other than its network's now? */
+static inline bool sn_view_picture_shown(const sn_view *v)
+{
+    return v->picture && v->picture->shown(v);
+}
+
 /* Initial input when creating a view. */
 typedef struct sn_view_input {
     sn_input_kind kind;
@@ -237,7 +268,7 @@ typedef struct sn_view_input {
 } sn_view_input;
 
 /* A view of network `spec` (a name such as "bitonic:16" or a file, as
- * sn_schedule_load) on the given input. A file spec is remembered for
+ * sn_schedule_load; a dist:P,NET name is session/dist_view.h's sn_view_open) on the given input. A file spec is remembered for
  * reload. On failure diag explains and v is left empty (safe to clean). */
 sn_status sn_view_init(sn_view *v, const char *spec, const sn_view_input *in, sn_diag *diag);
 /* The same for a schedule already made (consumed, even on failure): spec

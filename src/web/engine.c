@@ -27,6 +27,7 @@
 #include "core/schedule.h"
 #include "render/dist_scene.h" /* for: sn_dist_spec_is */
 #include "render/scene_svg.h"
+#include "session/dist_view.h" /* for: sn_dist_view_init */
 #include "session/session.h"
 #include "web/verdict_web.h"
 
@@ -370,7 +371,7 @@ int snw_open(const char *spec, size_t spec_len, const char *input, size_t input_
     sn_status st = dist ? SN_OK : sn_schedule_load(name, &s, &d);
     bool input_error = false;
     if (st == SN_OK) {
-        st = dist ? sn_view_init(&g.view[0], name, &in, &d)
+        st = dist ? sn_dist_view_init(&g.view[0], name, &in, &d)
                   : sn_view_init_schedule(&g.view[0], s, name, NULL, &in, &d);
         /* what is not about the network (its messages start with its
          * name) is about the input */
