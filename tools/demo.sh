@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # demo.sh SORTNET - the main job: the visualizer on the default demo. With no
 # display it says so and does the headless equivalent: the demo run layer by
-# layer as text, a screenshot of the window through SDL's offscreen driver
-# and an SVG diagram, written to ./sortnet-demo/.
+# layer as text, the window's picture and a recording of its steps made by
+# the headless backend (no window needed) and an SVG diagram, written to
+# ./sortnet-demo/.
 set -uo pipefail
 sortnet=${1:?usage: demo.sh path/to/sortnet}
 if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
@@ -13,9 +14,9 @@ out=sortnet-demo
 mkdir -p "$out"
 "$sortnet" run bitonic:16 --random 1 --trace
 if "$sortnet" view --help >/dev/null 2>&1; then
-    SDL_VIDEODRIVER=offscreen "$sortnet" view bitonic:16 --random 1 \
-        --script "right right right right right" --screenshot "$out/window.png" &&
-        echo "sortnet: window screenshot written to $out/window.png" >&2
+    "$sortnet" view bitonic:16 --random 1 --script "right right right right right" \
+        --screenshot "$out/window.png" --record "$out/steps" &&
+        echo "sortnet: the window's picture written to $out/window.png, its frames to $out/steps/" >&2
 fi
 if "$sortnet" draw --help >/dev/null 2>&1; then
     "$sortnet" draw bitonic:16 --random 1 --step 5 -o "$out/bitonic16.svg" &&

@@ -7,7 +7,8 @@
 #                           equivalent: a screenshot and a diagram)
 #   tools/setup.sh test     install, build, run every test (ctest: the page's
 #                           in headless chromium too), the core's
-#                           tests without threads, fuzz, then
+#                           tests without threads, `view` built without
+#                           SDL2 against the window's pixels, fuzz, then
 #                           the suite again under AddressSanitizer + UBSan,
 #                           then cppcheck, then the suite under gcov with
 #                           the coverage floors (docs/testing.md);
