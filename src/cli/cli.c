@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/stat.h> // for: fchmod, umask
 #include <unistd.h>
 
 #include "core/alloc.h"
@@ -304,105 +303,6 @@ void cli_print_keys(FILE *f, sn_key_type t, const uint32_t *keys, uint32_t n)
             fputc(',', f);
         fputs(buf, f);
     }
-}
-
-int cli_out_open(cli_out *o, const char *path)
-{
-    memset(o, 0, sizeof *o);
-    if (strcmp(path, "-") == 0) {
-        o->f = stdout;
-        return 0;
-    }
-    /* A device, a FIFO or a socket (/dev/null, /dev/stdout, a pipe) is
-     * written in place: renaming a temporary over it would replace the
-     * node itself (as root, /dev/null with a regular file). */
-    struct stat sb;
-    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
-        if (!(o->path = sn_strdup(path)))
-            return cli_error(CLI_DEVICE, path, "out of memory");
-        if (!(o->f = fopen(path, "wb"))) {
-            int e = errno;
-            cli_out_abort(o);
-            return cli_error(CLI_USAGE, path, "cannot write: %s", strerror(e));
-        }
-        return 0;
-    }
-    size_t len = strlen(path);
-    o->path = sn_strdup(path);
-    o->tmp = sn_malloc(len + 32);
-    if (!o->path || !o->tmp) {
-        cli_out_abort(o);
-        return cli_error(CLI_DEVICE, path, "out of memory");
-    }
-    /* The temporary sits beside the target so rename() stays on one file
-     * system and is atomic. mkstemp makes it private and unique. */
-    snprintf(o->tmp, len + 32, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(o->tmp);
-    if (fd < 0) {
-        int e = errno;
-        sn_free(o->tmp);
-        o->tmp = NULL;
-        cli_out_abort(o);
-        return cli_error(CLI_USAGE, path, "cannot write: %s", strerror(e));
-    }
-    /* mkstemp creates 0600; give the file the mode a plain fopen would. */
-    mode_t mask = umask(0);
-    umask(mask);
-    (void)fchmod(fd, 0666 & ~mask);
-    o->f = fdopen(fd, "wb");
-    if (!o->f) {
-        close(fd);
-        cli_out_abort(o);
-        return cli_error(CLI_USAGE, path, "cannot write: %s", strerror(errno));
-    }
-    return 0;
-}
-
-int cli_out_commit(cli_out *o)
-{
-    /* errno as the failed stdio call left it (EIO when that was earlier
-     * and left none): the cause in the message */
-    if (!o->path) { /* stdout */
-        errno = 0;
-        if (fflush(stdout) != 0 || ferror(stdout))
-            return cli_error(CLI_USAGE, "stdout", "write error: %s", strerror(errno ? errno : EIO));
-        return 0;
-    }
-    int failed = ferror(o->f) != 0;
-    errno = 0;
-    if (fflush(o->f) != 0)
-        failed = 1;
-    int e = errno ? errno : EIO;
-    if (fclose(o->f) != 0 && !failed) {
-        failed = 1;
-        e = errno;
-    }
-    o->f = NULL;
-    if (!failed && o->tmp && rename(o->tmp, o->path) != 0) {
-        failed = 1;
-        e = errno;
-    }
-    if (failed) {
-        char path[512];
-        snprintf(path, sizeof path, "%s", o->path);
-        cli_out_abort(o);
-        return cli_error(CLI_USAGE, path, "write failed: %s", strerror(e));
-    }
-    sn_free(o->tmp);
-    sn_free(o->path);
-    o->tmp = o->path = NULL;
-    return 0;
-}
-
-void cli_out_abort(cli_out *o)
-{
-    if (o->f && o->f != stdout)
-        fclose(o->f);
-    if (o->tmp)
-        remove(o->tmp);
-    sn_free(o->tmp);
-    sn_free(o->path);
-    memset(o, 0, sizeof *o);
 }
 
 int cli_bad_option(const char *cmd, int c, char **argv)

@@ -134,12 +134,15 @@ int cli_json_print(json_t *o, size_t flags);
 /* Print keys as "a,b,c". */
 void cli_print_keys(FILE *f, sn_key_type t, const uint32_t *keys, uint32_t n);
 
-/* Atomic output: write to a temporary file beside `path`, then rename over
- * it only on success. path "-" means stdout (no temporary). */
+/* Atomic output (cli_out.c): write to a temporary file beside `path`, then
+ * rename over it only on success. path "-" means stdout (no temporary).
+ * SIGINT, SIGTERM, SIGHUP and SIGQUIT, where at their default action,
+ * remove the temporaries being written before they end the process. */
 typedef struct cli_out {
     FILE *f;
     char *path;
     char *tmp;
+    int slot; /* the temporary's entry in the signal handler's table, or -1 */
 } cli_out;
 int cli_out_open(cli_out *o, const char *path); /* 0 or exit code (printed) */
 int cli_out_commit(cli_out *o);                 /* 0 or exit code (printed) */
