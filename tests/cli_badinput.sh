@@ -262,6 +262,15 @@ check "key file: a directory" 2 "^sortnet: $T: cannot read: Is a directory" \
 printf '5 1 4 2 3\n' >"$(f five.txt)"
 check "key file: count mismatch" 2 "five\.txt: 5 keys, but bitonic:4 has 4 wires" \
     "$S" run bitonic:4 --input-file "$(f five.txt)"
+# an endless stream (a pipe, a device) is held to --max-memory while it is
+# read: exit 2 naming the limit, not a process that grows until it is
+# killed (`timeout 60` inside: a regression cannot hang the suite)
+check "key stream: endless text on stdin" 2 "<stdin>: .*--max-memory allows 16\.0 MiB" \
+    bash -c "yes 1 | timeout 60 \"\$0\" --max-memory 16M run bitonic:8 --input-file -" "$S"
+check "key stream: endless binary (/dev/zero)" 2 "/dev/zero: .*--max-memory allows 16\.0 MiB" \
+    timeout 60 "$S" --max-memory 16M run bitonic:8 --input-file /dev/zero --binary
+check "key stream: a stream within --max-memory" 0 "sorted" \
+    bash -c "printf '4 3 2 1' | \"\$0\" --max-memory 16M run bitonic --input-file -" "$S"
 # (the OpenCL build only; these fail before a device is opened)
 if has_part OpenCL; then
 check "key file: count mismatch (gpu verify)" 2 "five\.txt: 5 keys, but pairwise:8 has 8 wires" \

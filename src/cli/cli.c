@@ -240,6 +240,24 @@ int cli_memory_check(const char *what, uint64_t bytes)
                      size_text(limit, have, sizeof have));
 }
 
+uint64_t cli_memory_limit(void)
+{
+    return cli_max_memory ? cli_max_memory : memory_available();
+}
+
+int cli_memory_stream_error(const char *what, uint64_t read_bytes, uint64_t per_byte)
+{
+    uint64_t limit = cli_memory_limit();
+    char got[32], have[32];
+    return cli_error(CLI_USAGE, what,
+                     "more than %s read, which needs about %llu times as much memory, but %s %s "
+                     "(raise it with `sortnet --max-memory BYTES COMMAND ...`, e.g. "
+                     "--max-memory 64G)",
+                     size_text(read_bytes, got, sizeof got), (unsigned long long)per_byte,
+                     cli_max_memory ? "--max-memory allows" : "the system has only",
+                     size_text(limit, have, sizeof have));
+}
+
 int cli_input_make(const cli_input *in, uint32_t n, uint32_t **keys)
 {
     size_t bytes;

@@ -166,5 +166,12 @@ extern uint64_t cli_max_memory;
 /* 0 when `bytes` fits; otherwise prints "sortnet: <what>: needs about ..."
  * (naming --max-memory) and returns 2. */
 int cli_memory_check(const char *what, uint64_t bytes);
+/* The limit cli_memory_check holds to: --max-memory, else MemAvailable
+ * (0: unknown). */
+uint64_t cli_memory_limit(void);
+/* A stream (stdin, a pipe, a device) stopped after read_bytes, each
+ * needing about per_byte bytes of memory, at the limit: prints
+ * "sortnet: <what>: more than ... read ..." naming --max-memory; returns 2. */
+int cli_memory_stream_error(const char *what, uint64_t read_bytes, uint64_t per_byte);
 
 #endif
