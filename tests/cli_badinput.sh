@@ -194,6 +194,13 @@ check "--max-comparators=10" 2 "(limit|too (large|many)|max-comparators)" \
 check "transposition:100000 over --max-layers 1000" 2 "(limit|too (large|many)|max-layers)" \
     "$S" --max-layers 1000 info transposition:100000
 
+# ---- a bad option is named, whole, not the command in its place ------------
+check "info -dash.txt" 2 "^sortnet: info: unknown option '-dash\.txt' .*\./-dash\.txt" \
+    "$S" info -dash.txt
+check "check -foo" 2 "^sortnet: check: unknown option '-foo'" "$S" check -foo
+check "run --nope" 2 "^sortnet: run: unknown option '--nope'" "$S" run --nope
+check "gen -o at the end" 2 "^sortnet: gen: option '-o' needs a value" "$S" gen bitonic:4 -o
+
 # ---- memory: arrays of n keys are checked against --max-memory (default:
 # the memory available) before they are allocated ---------------------------
 check "run bitonic:2^31 over --max-memory 1G" 2 "input: needs about .*--max-memory" \

@@ -328,6 +328,23 @@ int cli_bad_option(const char *cmd, int c, char **argv)
     const char *opt = argv[optind - 1];
     if (c == ':')
         return cli_error(CLI_USAGE, cmd, "option '%s' needs a value (see --help)", opt);
+    /* An unknown short option inside a word ("-dash.txt": 'd') leaves
+     * optind on that word; one that ends its word has moved past it. */
+    if (optopt > 0 && optopt < 256) {
+        size_t k = strlen(opt);
+        bool ends_prev = opt[0] == '-' && opt[1] != '-' && k > 1 && opt[k - 1] == (char)optopt;
+        /* (optopt is also a long option's char value when it was given
+         * "=VALUE" and takes none: then word neither starts with nor holds it) */
+        const char *word = ends_prev ? opt : argv[optind];
+        if (word && word[0] == '-' && word[1] == (char)optopt && strlen(word) > 2)
+            return cli_error(CLI_USAGE, cmd,
+                             "unknown option '%s' (see --help; a file whose name starts with "
+                             "'-' is given as ./%s)",
+                             word, word);
+        if (word && word[0] == '-' && word[1] != '-' && strchr(word + 2, optopt))
+            return cli_error(CLI_USAGE, cmd, "unknown option '-%c' in '%s' (see --help)",
+                             (char)optopt, word);
+    }
     return cli_error(CLI_USAGE, cmd, "unknown option '%s' (see --help)", opt);
 }
 
