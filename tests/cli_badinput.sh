@@ -328,6 +328,31 @@ check "search: --goal unknown" 2 "--goal.*'fast'" "$S" search 6 --goal fast
 check "search: --time negative" 2 "--time.*'-1'" "$S" search 6 --time -1
 check "search: -o in no such folder" 2 "b\.json" "$S" search 6 --time 0 -o "$T/no/such/b.json"
 
+# ---- a UTF-8 byte order mark (as Windows editors write) is read past in
+# every text file: networks of each format, key files, lessons; never in a
+# binary key file, whose first 4 bytes are a key
+bom() { printf '\xef\xbb\xbf' >"$(f "$1")"; cat >>"$(f "$1")"; }
+"$S" gen bitonic:4 --format bracket | bom bom-bracket.txt
+check "BOM: bracket" 0 "size: +6" "$S" info "$(f bom-bracket.txt)"
+"$S" gen bitonic:4 --format sn | bom bom-sn.txt
+check "BOM: libsortnetwork text" 0 "size: +6" "$S" info "$(f bom-sn.txt)"
+if [ $have_json = 1 ]; then
+    "$S" gen bitonic:4 --format json | bom bom.json
+    check "BOM: JSON" 0 "size: +6" "$S" info "$(f bom.json)"
+    printf '{"N":4,\n "nw":[[0,1],[2,]]}' | bom bom-bad.json
+    check "BOM: JSON, an error's column" 2 "bom-bad\.json:2:" "$S" info "$(f bom-bad.json)"
+fi
+printf '4 3 2 1\n' | bom bom-keys.txt
+check "BOM: key file" 0 "output: +1,2,3,4" "$S" run bitonic --input-file "$(f bom-keys.txt)"
+printf '\x00\x01\x00\x00\x00' | bom bom-keys.bin # 8 bytes: 0x00BFBBEF and 1
+check "BOM: a binary key file keeps it" 0 "output: +1,12565487$" \
+    "$S" run bitonic --input-file "$(f bom-keys.bin)" --binary
+if has_part "SDL2 window"; then
+    printf 'title: t\nstep: a\nnet: bitonic:4\ntext: x.\n' | bom bom.lesson
+    check "BOM: lesson" 0 "^network: bitonic:4" env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER \
+        "$S" view --lesson "$(f bom.lesson)" --script "" --dump-state -
+fi
+
 # ---- gen --format c|opencl ------------------------------------------------------
 check "gen --format c --type: unknown" 2 "--type.*f64" "$S" gen bitonic:4 --format c --type f64
 check "gen --payload without code" 2 "--payload.*c or opencl" "$S" gen bitonic:4 --payload

@@ -21,6 +21,7 @@
 #include <sys/stat.h> // for: fstat (a directory is not a lesson)
 
 #include "core/alloc.h"
+#include "core/format.h" // for: sn_text_bom
 #include "session/script.h"
 
 /* Lessons are short texts; this bounds what is read. */
@@ -372,7 +373,7 @@ sn_status sn_lesson_parse_in(const char *text, const char *file, const char *dir
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
     snprintf(l->file, sizeof l->file, "%s", file);
     parser p = {file, 0, diag, 0, dir};
-    const char *c = text;
+    const char *c = text + sn_text_bom(text, strlen(text));
     sn_status st = SN_OK;
     char buf[SN_LESSON_TEXT * 2];
     while (*c && st == SN_OK) {
