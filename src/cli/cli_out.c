@@ -1,5 +1,6 @@
 /* cli_out.c - atomic output files: a temporary beside the target, renamed
  * over it on success, removed on failure and on a fatal signal. */
+#define _XOPEN_SOURCE 700 /* for: realpath (-o onto a symbolic link) */
 #include "cli.h"
 
 #include <errno.h>
@@ -88,14 +89,73 @@ static void temp_release(int slot)
         temp_used[slot] = 0;
 }
 
-int cli_out_open(cli_out *o, const char *path)
+static int open_target(cli_out *o, const char *path);
+
+/* The file a write to path replaces: path itself, or, when path is a
+ * symbolic link, the file it leads to (a dangling link's target is
+ * made), so that the link stays a link, as editors write. sn_malloc'd;
+ * NULL when out of memory. */
+static char *write_target(const char *path)
+{
+    struct stat lb;
+    if (lstat(path, &lb) != 0 || !S_ISLNK(lb.st_mode))
+        return sn_strdup(path);
+    char *real = realpath(path, NULL);
+    if (real) {
+        char *copy = sn_strdup(real);
+        free(real);
+        return copy;
+    }
+    /* dangling: follow the links by hand to the name that does not exist */
+    char cur[PATH_MAX], link[PATH_MAX];
+    snprintf(cur, sizeof cur, "%s", path);
+    for (int hop = 0; hop < 40 && lstat(cur, &lb) == 0 && S_ISLNK(lb.st_mode); hop++) {
+        ssize_t k = readlink(cur, link, sizeof link - 1);
+        if (k < 0)
+            break;
+        link[k] = '\0';
+        const char *slash = strrchr(cur, '/');
+        int dir = link[0] == '/' || !slash ? 0 : (int)(slash - cur + 1);
+        char next[PATH_MAX];
+        if (snprintf(next, sizeof next, "%.*s%s", dir, cur, link) >= (int)sizeof next)
+            break;
+        memcpy(cur, next, sizeof cur);
+    }
+    return sn_strdup(cur);
+}
+
+/* The temporary's template beside target: "NAME.tmpXXXXXX", or, where
+ * that would pass the longest name a folder entry may have (NAME_MAX),
+ * ".sn-XXXXXX" in the same folder. */
+static void temp_template(const char *target, char *out, size_t cap)
+{
+    const char *slash = strrchr(target, '/');
+    const char *base = slash ? slash + 1 : target;
+    if (strlen(base) + sizeof ".tmpXXXXXX" - 1 <= NAME_MAX)
+        snprintf(out, cap, "%s.tmpXXXXXX", target);
+    else
+        snprintf(out, cap, "%.*s.sn-XXXXXX", (int)(base - target), target);
+}
+
+int cli_out_open(cli_out *o, const char *user_path)
 {
     memset(o, 0, sizeof *o);
     o->slot = -1;
-    if (strcmp(path, "-") == 0) {
+    if (strcmp(user_path, "-") == 0) {
         o->f = stdout;
         return 0;
     }
+    char *target = write_target(user_path);
+    if (!target)
+        return cli_error(CLI_DEVICE, user_path, "out of memory");
+    int rc = open_target(o, target);
+    sn_free(target);
+    return rc;
+}
+
+/* cli_out_open for a file: target is path with its links followed. */
+static int open_target(cli_out *o, const char *path)
+{
     /* A device, a FIFO or a socket (/dev/null, /dev/stdout, a pipe) is
      * written in place: renaming a temporary over it would replace the
      * node itself (as root, /dev/null with a regular file). */
@@ -119,7 +179,7 @@ int cli_out_open(cli_out *o, const char *path)
     }
     /* The temporary sits beside the target so rename() stays on one file
      * system and is atomic. mkstemp makes it private and unique. */
-    snprintf(o->tmp, len + 32, "%s.tmpXXXXXX", path);
+    temp_template(path, o->tmp, len + 32);
     if (strlen(o->tmp) >= PATH_MAX) {
         cli_out_abort(o);
         return cli_error(CLI_USAGE, path, "cannot write: %s", strerror(ENAMETOOLONG));
