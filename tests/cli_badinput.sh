@@ -353,6 +353,30 @@ if has_part "SDL2 window"; then
         "$S" view --lesson "$(f bom.lesson)" --script "" --dump-state -
 fi
 
+# ---- control characters from a file name or a file never reach the
+# terminal raw: each shows as \xNN (an ANSI escape could recolour or clear
+# the screen, retitle the window)
+# raw_check NAME CODE REGEX CMD...: check, and no byte < 0x20 but the line
+# ends on stderr
+raw_check() {
+    check "$@"
+    LC_ALL=C grep -q '[[:cntrl:]]' "$T/err" && fail "$1: a control character on stderr: $(od -c "$T/err" | head -3)"
+}
+esc=$(printf '\033')
+raw_check "escape in a network name" 2 'e\\x1b\[31mred\.txt: cannot open' "$S" info "$T/e${esc}[31mred.txt"
+raw_check "escape in a key file name" 2 'a\\x1b\[2Jb: cannot open' \
+    "$S" run bitonic:4 --input-file "$T/a${esc}[2Jb"
+raw_check "OSC and BEL in an output folder" 2 'no\\x1b\]0;x\\x07/n\.txt: cannot write' \
+    "$S" gen bitonic:4 -o "$T/no${esc}]0;x$(printf '\a')/n.txt"
+raw_check "a newline in a file name" 2 'two\\x0alines\.txt' "$S" info "$T/two
+lines.txt"
+raw_check "a C1 control (UTF-8 U+009B)" 2 'c1\\xc2\\x9b2J\.txt' "$S" info "$T/c1$(printf '\302\233')2J.txt"
+raw_check "UTF-8 letters stay as they are" 2 'übung\.txt: cannot open' "$S" info "$T/übung.txt"
+if has_part "SDL2 window"; then
+    printf 'step: a\nnet: bitonic:4\033[2J\ntext: x.\n' >"$(f esc.lesson)"
+    raw_check "escape inside a lesson" 2 'esc\.lesson:2:6: .*\\x1b\[2J' "$S" view --lesson "$(f esc.lesson)"
+fi
+
 # ---- gen --format c|opencl ------------------------------------------------------
 check "gen --format c --type: unknown" 2 "--type.*f64" "$S" gen bitonic:4 --format c --type f64
 check "gen --payload without code" 2 "--payload.*c or opencl" "$S" gen bitonic:4 --payload

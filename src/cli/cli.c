@@ -13,6 +13,16 @@
 #include "core/alloc.h"
 #include "core/format.h"
 
+void cli_print_error(const char *fmt, ...)
+{
+    char text[4096], shown[4 * sizeof text];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "sortnet: %s\n", sn_text_escape(text, shown, sizeof shown));
+}
+
 int cli_error(int code, const char *what, const char *fmt, ...)
 {
     char text[4096];
@@ -32,7 +42,7 @@ int cli_error(int code, const char *what, const char *fmt, ...)
         const char *t = text;
         if (k && strncmp(t, what, k) == 0 && t[k] == ':' && t[k + 1] == ' ')
             t += k + 2;
-        fprintf(stderr, "sortnet: %s: %s\n", what, t);
+        cli_print_error("%s: %s", what, t);
     }
     va_end(again);
     return code;
@@ -79,15 +89,14 @@ int cli_load(const char *spec, sn_schedule **out)
     if (st == SN_OK)
         return 0;
     if (d.text[0])
-        fprintf(stderr, "sortnet: %s\n", d.text);
+        cli_print_error("%s", d.text);
     else
-        fprintf(stderr, "sortnet: %s: %s\n", spec, sn_status_str(st));
+        cli_print_error("%s: %s", spec, sn_status_str(st));
     /* only for the limits the global options raise (not, e.g., a file's size) */
     if (st == SN_ELIMIT && d.limit != SN_LIMIT_NONE)
-        fprintf(stderr,
-                "sortnet: %s: the limits can be raised with `sortnet --max-wires N "
-                "--max-comparators N --max-layers N COMMAND ...` (see docs/limits.md)\n",
-                spec);
+        cli_print_error("%s: the limits can be raised with `sortnet --max-wires N "
+                        "--max-comparators N --max-layers N COMMAND ...` (see docs/limits.md)",
+                        spec);
     return cli_status_exit(st);
 }
 

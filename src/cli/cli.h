@@ -32,6 +32,15 @@ int cli_error(int code, const char *what, const char *fmt, ...)
 #endif
     ;
 
+/* Print "sortnet: " and the formatted line to stderr, every control
+ * character in it shown as \xNN (sn_text_escape): what a file's name or
+ * content holds never reaches the terminal raw. cli_error prints so. */
+void cli_print_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
 /* Map a library status to an exit code (EPARSE/EINVAL/ELIMIT/EIO -> 2,
  * ENODEVICE/EUNSUPPORTED -> 3, EDEVICE/EBUILD/ENOMEM -> 5 (CLI_DEVICE),
  * EINTERRUPTED -> 130). A caller that built a user's kernel maps that

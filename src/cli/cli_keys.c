@@ -47,7 +47,7 @@ int cli_keys_read(const char *path, bool binary, sn_key_type t, uint32_t **keys,
         st = sn_keys_parse(name, buf, len, t, binary, keys, count, &d);
     sn_free(buf);
     if (st != SN_OK) {
-        fprintf(stderr, "sortnet: %s\n", sn_diag_text(&d, st));
+        cli_print_error("%s", sn_diag_text(&d, st));
         return cli_status_exit(st);
     }
     if (*count == 0) {

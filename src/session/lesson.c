@@ -446,7 +446,17 @@ const sn_lesson_source *sn_lesson_shipped(const char *name)
     return matches == 1 ? found : NULL;
 }
 
+static sn_status load_file(const char *path, sn_lesson **out, sn_diag *diag);
+
 sn_status sn_lesson_load(const char *path, sn_lesson **out, sn_diag *diag)
+{
+    sn_status st = load_file(path, out, diag);
+    if (st != SN_OK) /* its name and text quoted: no control character raw */
+        sn_diag_escape(diag);
+    return st;
+}
+
+static sn_status load_file(const char *path, sn_lesson **out, sn_diag *diag)
 {
     *out = NULL;
     FILE *f = fopen(path, "rb");
@@ -622,7 +632,17 @@ sn_status sn_lesson_apply(const sn_lesson *l, size_t i, sn_group *g, sn_diag *di
     return SN_OK;
 }
 
+static sn_status check_steps(const sn_lesson *l, sn_diag *diag);
+
 sn_status sn_lesson_check(const sn_lesson *l, sn_diag *diag)
+{
+    sn_status st = check_steps(l, diag);
+    if (st != SN_OK) /* a step's names and inputs quoted: no control character raw */
+        sn_diag_escape(diag);
+    return st;
+}
+
+static sn_status check_steps(const sn_lesson *l, sn_diag *diag)
 {
     sn_group g;
     memset(&g, 0, sizeof g);
