@@ -377,6 +377,20 @@ if has_part "SDL2 window"; then
     raw_check "escape inside a lesson" 2 'esc\.lesson:2:6: .*\\x1b\[2J' "$S" view --lesson "$(f esc.lesson)"
 fi
 
+# ---- a number too large is called out of range, with the range
+check "--random past 2^64" 2 "--random: '99999999999999999999999' is out of range.*18446744073709551615" \
+    "$S" run bitonic:4 --random 99999999999999999999999
+check "--random 2^64-1" 0 "sorted" "$S" run bitonic:4 --random 18446744073709551615
+if has_part "SDL2 window"; then
+    printf 'step: a\nnet: bitonic:4\ninput: random 99999999999999999999999\ntext: x.\n' >"$(f seed.lesson)"
+    check "lesson: a seed past 2^64" 2 "seed\.lesson:3:15: .*out of range.*18446744073709551615" \
+        "$S" view --lesson "$(f seed.lesson)"
+    check "script: wait:2000000000" 2 "column 1: 'wait:2000000000' is out of range.*3600000" \
+        env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$S" view bitonic:4 --script "wait:2000000000"
+    check "script: wait past any double" 2 "column 3: 'wait:1e999' is out of range" env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$S" view bitonic:4 --script "p wait:1e999"
+    check "script: wait:-5" 2 "column 1: 'wait:-5' is out of range" env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$S" view bitonic:4 --script "wait:-5"
+fi
+
 # ---- gen --format c|opencl ------------------------------------------------------
 check "gen --format c --type: unknown" 2 "--type.*f64" "$S" gen bitonic:4 --format c --type f64
 check "gen --payload without code" 2 "--payload.*c or opencl" "$S" gen bitonic:4 --payload

@@ -171,7 +171,13 @@ int cli_input_option(cli_input *in, const char *name, const char *arg)
     } else if (strcmp(name, "random") == 0) {
         s.kind = SN_INPUT_RANDOM;
         if (!cli_parse_u64(arg, 0, UINT64_MAX, &s.seed))
-            return cli_error(CLI_USAGE, "--random", "'%s' is not a seed (a decimal number)", arg);
+            return arg[0] && strspn(arg, "0123456789") == strlen(arg)
+                       ? cli_error(CLI_USAGE, "--random",
+                                   "'%s' is out of range: a seed is a whole number from 0 to "
+                                   "18446744073709551615 (2^64-1)",
+                                   arg)
+                       : cli_error(CLI_USAGE, "--random", "'%s' is not a seed (a decimal number)",
+                                   arg);
     } else if (strcmp(name, "reverse") == 0) {
         s.kind = SN_INPUT_REVERSE;
     } else if (strcmp(name, "sorted") == 0) {

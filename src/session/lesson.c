@@ -93,6 +93,11 @@ static sn_status parse_input(parser *p, sn_lesson_step *st, const char *v, unsig
         char *end;
         errno = 0;
         unsigned long long seed = strtoull(arg, &end, 10);
+        if (*arg && errno == ERANGE && strspn(arg, "0123456789") == strlen(arg))
+            return err(p, col + (unsigned long)(arg - v),
+                       "'%s' is out of range: a seed is a whole number from 0 to "
+                       "18446744073709551615 (2^64-1)",
+                       arg);
         if (!*arg || *end || errno || *arg == '-')
             return err(p, col + (unsigned long)(arg - v), "'random' wants a seed, e.g. random 7%s",
                        "");
