@@ -15,13 +15,14 @@ temporaries() { ls -a "$T/w" | grep -e '\.tmp' -e '^\.sn-'; }
 
 # interrupt SIG FILE CMD...: write FILE (an old one in place) with CMD, send
 # SIG once its temporary appears; the exit must be 128+SIG's number, FILE the
-# old one, and no temporary left
+# old one (a file or a folder: $old, else $T/old), and no temporary left
 interrupt() {
-    local sig=$1 file=$2 want
+    local sig=$1 file=$2 want cmd
     shift 2
     want=$((128 + $(kill -l "$sig")))
+    cmd=$(printf '%s ' "$@" | head -c 160)
     rm -rf "$T/w" && mkdir "$T/w"
-    cp "$T/old" "$T/w/$file"
+    cp -r "${old:-$T/old}" "$T/w/$file"
     # a background job of a script ignores SIGINT: give it the default back
     env --default-signal=INT "$@" >/dev/null 2>"$T/err" &
     local pid=$! i=0
@@ -29,7 +30,7 @@ interrupt() {
         if ! kill -0 "$pid" 2>/dev/null || [ $i -ge 6000 ]; then
             kill -KILL "$pid" 2>/dev/null
             wait "$pid"
-            fail "$sig '$*': no temporary seen while it ran (exit $?; make the output bigger?)"
+            fail "$sig '$cmd': no temporary seen while it ran (exit $?; make the output bigger?)"
             return
         fi
         sleep 0.01
@@ -38,11 +39,11 @@ interrupt() {
     kill -"$sig" "$pid"
     wait "$pid"
     local got=$?
-    [ "$got" = "$want" ] || fail "$sig '$*': exit $got, expected $want: $(head -c 300 "$T/err")"
-    cmp -s "$T/w/$file" "$T/old" || fail "$sig '$*': the old $file was not kept"
+    [ "$got" = "$want" ] || fail "$sig '$cmd': exit $got, expected $want: $(head -c 300 "$T/err")"
+    diff -r "$T/w/$file" "${old:-$T/old}" >/dev/null || fail "$sig '$cmd': the old $file was not kept"
     local left
     left=$(temporaries)
-    [ -z "$left" ] || fail "$sig '$*': a temporary was left: $left ($(du -sh "$T/w" | cut -f1))"
+    [ -z "$left" ] || fail "$sig '$cmd': a temporary was left: $left ($(du -sh "$T/w" | cut -f1))"
 }
 
 for sig in INT TERM; do
@@ -54,5 +55,32 @@ for sig in INT TERM; do
         interrupt $sig net.pdf "$S" draw transposition:1200 --force -o "$T/w/net.pdf"
     fi
 done
+
+# ---- view --record: a recording stopped by a signal is dropped (the old
+# GIF or folder kept, the temporary removed), exit 128+SIG, headless and in
+# a window (SDL's own SIGINT handler must not turn it into a normal quit
+# that keeps a cut-short GIF)
+if has_part "cairo drawing"; then
+    headless=(env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$S" view)
+    long=$(for i in $(seq 1500); do printf 'right left '; done)
+    "${headless[@]}" bitonic:4 --script "right" --record "$T/old.gif" 2>"$T/err"
+    rc=$?
+    if [ $rc = 3 ]; then # built without giflib: the folder cases only
+        grep -q "giflib" "$T/err" || fail "--record old.gif: exit 3: $(cat "$T/err")"
+    else
+        [ $rc = 0 ] || fail "--record old.gif: exit $rc: $(cat "$T/err")"
+        for sig in INT TERM; do
+            old=$T/old.gif interrupt $sig x.gif "${headless[@]}" bitonic:16 --script "$long" --record "$T/w/x.gif"
+        done
+        if has_part "SDL2 window" && has_offscreen; then
+            old=$T/old.gif interrupt INT x.gif env SDL_VIDEODRIVER=offscreen "$S" view bitonic:16 \
+                --script "$long" --record "$T/w/x.gif"
+        fi
+    fi
+    "${headless[@]}" bitonic:4 --script "right" --record "$T/oldrec" || fail "--record oldrec"
+    for sig in INT TERM; do
+        old=$T/oldrec interrupt $sig rec "${headless[@]}" bitonic:16 --script "$long" --record "$T/w/rec"
+    done
+fi
 
 finish cli_signals
