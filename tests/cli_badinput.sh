@@ -194,6 +194,13 @@ check "--max-comparators=10" 2 "(limit|too (large|many)|max-comparators)" \
 check "transposition:100000 over --max-layers 1000" 2 "(limit|too (large|many)|max-layers)" \
     "$S" --max-layers 1000 info transposition:100000
 
+# ---- a bad option is named, whole, not the command in its place ------------
+check "info -dash.txt" 2 "^sortnet: info: unknown option '-dash\.txt' .*\./-dash\.txt" \
+    "$S" info -dash.txt
+check "check -foo" 2 "^sortnet: check: unknown option '-foo'" "$S" check -foo
+check "run --nope" 2 "^sortnet: run: unknown option '--nope'" "$S" run --nope
+check "gen -o at the end" 2 "^sortnet: gen: option '-o' needs a value" "$S" gen bitonic:4 -o
+
 # ---- memory: arrays of n keys are checked against --max-memory (default:
 # the memory available) before they are allocated ---------------------------
 check "run bitonic:2^31 over --max-memory 1G" 2 "input: needs about .*--max-memory" \
@@ -262,6 +269,15 @@ check "key file: a directory" 2 "^sortnet: $T: cannot read: Is a directory" \
 printf '5 1 4 2 3\n' >"$(f five.txt)"
 check "key file: count mismatch" 2 "five\.txt: 5 keys, but bitonic:4 has 4 wires" \
     "$S" run bitonic:4 --input-file "$(f five.txt)"
+# an endless stream (a pipe, a device) is held to --max-memory while it is
+# read: exit 2 naming the limit, not a process that grows until it is
+# killed (`timeout 60` inside: a regression cannot hang the suite)
+check "key stream: endless text on stdin" 2 "<stdin>: .*--max-memory allows 16\.0 MiB" \
+    bash -c "yes 1 | timeout 60 \"\$0\" --max-memory 16M run bitonic:8 --input-file -" "$S"
+check "key stream: endless binary (/dev/zero)" 2 "/dev/zero: .*--max-memory allows 16\.0 MiB" \
+    timeout 60 "$S" --max-memory 16M run bitonic:8 --input-file /dev/zero --binary
+check "key stream: a stream within --max-memory" 0 "sorted" \
+    bash -c "printf '4 3 2 1' | \"\$0\" --max-memory 16M run bitonic --input-file -" "$S"
 # (the OpenCL build only; these fail before a device is opened)
 if has_part OpenCL; then
 check "key file: count mismatch (gpu verify)" 2 "five\.txt: 5 keys, but pairwise:8 has 8 wires" \
@@ -311,6 +327,69 @@ check "search: --select out of range" 2 "--select.*0\.\.5" "$S" search 6 --selec
 check "search: --goal unknown" 2 "--goal.*'fast'" "$S" search 6 --goal fast
 check "search: --time negative" 2 "--time.*'-1'" "$S" search 6 --time -1
 check "search: -o in no such folder" 2 "b\.json" "$S" search 6 --time 0 -o "$T/no/such/b.json"
+
+# ---- a UTF-8 byte order mark (as Windows editors write) is read past in
+# every text file: networks of each format, key files, lessons; never in a
+# binary key file, whose first 4 bytes are a key
+bom() { printf '\xef\xbb\xbf' >"$(f "$1")"; cat >>"$(f "$1")"; }
+"$S" gen bitonic:4 --format bracket | bom bom-bracket.txt
+check "BOM: bracket" 0 "size: +6" "$S" info "$(f bom-bracket.txt)"
+"$S" gen bitonic:4 --format sn | bom bom-sn.txt
+check "BOM: libsortnetwork text" 0 "size: +6" "$S" info "$(f bom-sn.txt)"
+if [ $have_json = 1 ]; then
+    "$S" gen bitonic:4 --format json | bom bom.json
+    check "BOM: JSON" 0 "size: +6" "$S" info "$(f bom.json)"
+    printf '{"N":4,\n "nw":[[0,1],[2,]]}' | bom bom-bad.json
+    check "BOM: JSON, an error's column" 2 "bom-bad\.json:2:" "$S" info "$(f bom-bad.json)"
+fi
+printf '4 3 2 1\n' | bom bom-keys.txt
+check "BOM: key file" 0 "output: +1,2,3,4" "$S" run bitonic --input-file "$(f bom-keys.txt)"
+printf '\x00\x01\x00\x00\x00' | bom bom-keys.bin # 8 bytes: 0x00BFBBEF and 1
+check "BOM: a binary key file keeps it" 0 "output: +1,12565487$" \
+    "$S" run bitonic --input-file "$(f bom-keys.bin)" --binary
+if has_part "SDL2 window"; then
+    printf 'title: t\nstep: a\nnet: bitonic:4\ntext: x.\n' | bom bom.lesson
+    check "BOM: lesson" 0 "^network: bitonic:4" env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER \
+        "$S" view --lesson "$(f bom.lesson)" --script "" --dump-state -
+fi
+
+# ---- control characters from a file name or a file never reach the
+# terminal raw: each shows as \xNN (an ANSI escape could recolour or clear
+# the screen, retitle the window)
+# raw_check NAME CODE REGEX CMD...: check, and no byte < 0x20 but the line
+# ends on stderr
+raw_check() {
+    check "$@"
+    LC_ALL=C grep -q '[[:cntrl:]]' "$T/err" && fail "$1: a control character on stderr: $(od -c "$T/err" | head -3)"
+}
+esc=$(printf '\033')
+raw_check "escape in a network name" 2 'e\\x1b\[31mred\.txt: cannot open' "$S" info "$T/e${esc}[31mred.txt"
+raw_check "escape in a key file name" 2 'a\\x1b\[2Jb: cannot open' \
+    "$S" run bitonic:4 --input-file "$T/a${esc}[2Jb"
+raw_check "OSC and BEL in an output folder" 2 'no\\x1b\]0;x\\x07/n\.txt: cannot write' \
+    "$S" gen bitonic:4 -o "$T/no${esc}]0;x$(printf '\a')/n.txt"
+raw_check "a newline in a file name" 2 'two\\x0alines\.txt' "$S" info "$T/two
+lines.txt"
+raw_check "a C1 control (UTF-8 U+009B)" 2 'c1\\xc2\\x9b2J\.txt' "$S" info "$T/c1$(printf '\302\233')2J.txt"
+raw_check "UTF-8 letters stay as they are" 2 'übung\.txt: cannot open' "$S" info "$T/übung.txt"
+if has_part "SDL2 window"; then
+    printf 'step: a\nnet: bitonic:4\033[2J\ntext: x.\n' >"$(f esc.lesson)"
+    raw_check "escape inside a lesson" 2 'esc\.lesson:2:6: .*\\x1b\[2J' "$S" view --lesson "$(f esc.lesson)"
+fi
+
+# ---- a number too large is called out of range, with the range
+check "--random past 2^64" 2 "--random: '99999999999999999999999' is out of range.*18446744073709551615" \
+    "$S" run bitonic:4 --random 99999999999999999999999
+check "--random 2^64-1" 0 "sorted" "$S" run bitonic:4 --random 18446744073709551615
+if has_part "SDL2 window"; then
+    printf 'step: a\nnet: bitonic:4\ninput: random 99999999999999999999999\ntext: x.\n' >"$(f seed.lesson)"
+    check "lesson: a seed past 2^64" 2 "seed\.lesson:3:15: .*out of range.*18446744073709551615" \
+        "$S" view --lesson "$(f seed.lesson)"
+    check "script: wait:2000000000" 2 "column 1: 'wait:2000000000' is out of range.*3600000" \
+        env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$S" view bitonic:4 --script "wait:2000000000"
+    check "script: wait past any double" 2 "column 3: 'wait:1e999' is out of range" env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$S" view bitonic:4 --script "p wait:1e999"
+    check "script: wait:-5" 2 "column 1: 'wait:-5' is out of range" env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$S" view bitonic:4 --script "wait:-5"
+fi
 
 # ---- gen --format c|opencl ------------------------------------------------------
 check "gen --format c --type: unknown" 2 "--type.*f64" "$S" gen bitonic:4 --format c --type f64

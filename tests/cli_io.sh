@@ -87,6 +87,35 @@ else
     echo "note: running as root: the read-only folder case is skipped" >&2
 fi
 
+# ---- a name as long as the file system allows (255 bytes): the temporary's
+# suffix must not make it too long
+long=$(printf 'n%.0s' $(seq 250)).txt # 254 bytes
+expect 0 "$S" gen bitonic:4 -o "$T/$long"
+"$S" gen bitonic:4 >"$T/long.want"
+cmp -s "$T/$long" "$T/long.want" || fail "-o a 254-byte name: not written"
+expect 0 "$S" run bitonic:4 --reverse --output "$T/$long"
+[ "$(head -n 1 "$T/$long")" = 1 ] || fail "--output a 254-byte name: not written"
+ls -a "$T" | grep -q -e '\.tmp' -e '^\.sn-' && fail "-o a 254-byte name: a temporary was left: $(ls -a "$T")"
+
+# ---- -o onto a symbolic link writes its target (as editors do), the link stays
+mkdir -p "$T/real" "$T/links"
+echo old >"$T/real/net.txt"
+ln -s ../real/net.txt "$T/links/net.txt"
+expect 0 "$S" gen bitonic:4 -o "$T/links/net.txt"
+[ -L "$T/links/net.txt" ] || fail "-o a symbolic link: the link was replaced by a file"
+cmp -s "$T/real/net.txt" "$T/long.want" || fail "-o a symbolic link: the target was not written"
+ln -s "$T/real/keys.txt" "$T/links/keys.txt" # a dangling link: its target is made
+expect 0 "$S" run bitonic:4 --reverse --output "$T/links/keys.txt"
+[ -L "$T/links/keys.txt" ] || fail "--output a dangling link: the link was replaced by a file"
+[ "$(head -n 1 "$T/real/keys.txt" 2>/dev/null)" = 1 ] || fail "--output a dangling link: the target was not made"
+ln -s net.txt "$T/real/hop.txt" # a link to a link
+ln -s ../real/hop.txt "$T/links/hop.txt"
+expect 0 "$S" transform bitonic:4 --reflect -o "$T/links/hop.txt"
+[ -L "$T/links/hop.txt" ] && [ -L "$T/real/hop.txt" ] || fail "-o a link to a link: a link was replaced"
+"$S" transform bitonic:4 --reflect 2>/dev/null >"$T/hop.want"
+cmp -s "$T/real/net.txt" "$T/hop.want" || fail "-o a link to a link: the final target was not written"
+ls -a "$T/real" "$T/links" | grep -q -e '\.tmp' -e '^\.sn-' && fail "-o a symbolic link: a temporary was left"
+
 # ---- reads: a directory, a missing file, each with its cause
 mkdir -p "$T/dir"
 expect 2 "$S" info "$T/dir"

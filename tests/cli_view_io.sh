@@ -118,6 +118,21 @@ if ! grep -q "not built with giflib\|built without giflib" "$T/err"; then
     err_has "add:0,1: edit mode is off"
     [ -z "$(ls "$T" | grep '^y.gif')" ] || fail "a failed script's GIF was kept: $(ls "$T")"
 fi
+# a folder recorded again holds the new recording only: no frame of the old
+# one is left that its frames.ffconcat does not name
+expect 0 view bitonic:4 --script "right right right right" --record "$T/again"
+expect 0 view bitonic:4 --script "right" --record "$T/again"
+for png in "$T/again"/*.png; do
+    grep -qF "file '$(basename "$png")'" "$T/again/frames.ffconcat" ||
+        fail "--record into an old recording's folder left $(basename "$png")"
+done
+[ -z "$(ls -a "$T" | grep 'again\.\|\.sn-')" ] || fail "--record again left $(ls -a "$T")"
+# a folder that holds more than a recording is not replaced
+mkdir -p "$T/mine"
+echo keep >"$T/mine/notes.txt"
+expect 2 view bitonic:4 --script "right" --record "$T/mine"
+err_has "mine: holds notes.txt"
+[ "$(ls "$T/mine")" = notes.txt ] || fail "--record over a folder of other files: $(ls "$T/mine")"
 expect 0 view bitonic:4 --script "right" --record "$T/rs" --stats
 grep -qE "^recorded: [0-9]+ frames, [0-9.]+ s$" "$T/out" || fail "--record --stats: $(cat "$T/out")"
 
@@ -134,6 +149,8 @@ v() { "$S" view --size 640x400 "$@"; }
 # older files, then the rest of the file system filled
 v bitonic:4 --script "" --screenshot "$D/old.png" || exit 8
 v bitonic:4 --script "" --dump-state "$D/old.txt" || exit 7
+v bitonic:4 --size 160x120 --script "" --record "$D/oldrec" || exit 5
+cp -r "$D/oldrec" "$T/oldrec"
 "$S" gen bitonic:4 -o "$D/old.json" || exit 6
 cp "$D/old.png" "$T/old.png"
 cp "$D/old.txt" "$T/old.txt"
@@ -146,6 +163,9 @@ echo $? >"$T/rc.new"
 v bitonic:4 --script "right" --record "$D/rec" 2>"$T/err.dir"
 echo $? >"$T/rc.dir"
 ls "$D/rec" >"$T/ls.dir" 2>&1
+v bitonic:4 --script "right" --record "$D/oldrec" 2>"$T/err.oldrec"
+echo $? >"$T/rc.oldrec"
+diff -r "$D/oldrec" "$T/oldrec" >/dev/null || echo "the old recording changed: $(ls "$D/oldrec")" >>"$T/broken"
 v bitonic:4 --script "right" --record "$D/r.gif" 2>"$T/err.gif"
 echo $? >"$T/rc.gif"
 v bitonic:4 --script "right" --dump-state "$D/old.txt" 2>"$T/err.state"
@@ -171,6 +191,7 @@ EOF
         fail "--screenshot: $(cat "$T/err.shot")"
     nospace new "--screenshot"
     nospace dir "--record DIR"
+    nospace oldrec "--record DIR over an old recording"
     grep -q "^sortnet: view: --record: .*/rec/frame-000001.png: No space left on device$" "$T/err.dir" ||
         fail "--record DIR: $(cat "$T/err.dir")"
     grep -q "frame-" "$T/ls.dir" && fail "a cut-short frame was left: $(cat "$T/ls.dir")"

@@ -8,11 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/stat.h> // for: fchmod, umask
 #include <unistd.h>
 
 #include "core/alloc.h"
 #include "core/format.h"
+
+void cli_print_error(const char *fmt, ...)
+{
+    char text[4096], shown[4 * sizeof text];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "sortnet: %s\n", sn_text_escape(text, shown, sizeof shown));
+}
 
 int cli_error(int code, const char *what, const char *fmt, ...)
 {
@@ -33,7 +42,7 @@ int cli_error(int code, const char *what, const char *fmt, ...)
         const char *t = text;
         if (k && strncmp(t, what, k) == 0 && t[k] == ':' && t[k + 1] == ' ')
             t += k + 2;
-        fprintf(stderr, "sortnet: %s: %s\n", what, t);
+        cli_print_error("%s: %s", what, t);
     }
     va_end(again);
     return code;
@@ -80,15 +89,14 @@ int cli_load(const char *spec, sn_schedule **out)
     if (st == SN_OK)
         return 0;
     if (d.text[0])
-        fprintf(stderr, "sortnet: %s\n", d.text);
+        cli_print_error("%s", d.text);
     else
-        fprintf(stderr, "sortnet: %s: %s\n", spec, sn_status_str(st));
+        cli_print_error("%s: %s", spec, sn_status_str(st));
     /* only for the limits the global options raise (not, e.g., a file's size) */
     if (st == SN_ELIMIT && d.limit != SN_LIMIT_NONE)
-        fprintf(stderr,
-                "sortnet: %s: the limits can be raised with `sortnet --max-wires N "
-                "--max-comparators N --max-layers N COMMAND ...` (see docs/limits.md)\n",
-                spec);
+        cli_print_error("%s: the limits can be raised with `sortnet --max-wires N "
+                        "--max-comparators N --max-layers N COMMAND ...` (see docs/limits.md)",
+                        spec);
     return cli_status_exit(st);
 }
 
@@ -163,7 +171,13 @@ int cli_input_option(cli_input *in, const char *name, const char *arg)
     } else if (strcmp(name, "random") == 0) {
         s.kind = SN_INPUT_RANDOM;
         if (!cli_parse_u64(arg, 0, UINT64_MAX, &s.seed))
-            return cli_error(CLI_USAGE, "--random", "'%s' is not a seed (a decimal number)", arg);
+            return arg[0] && strspn(arg, "0123456789") == strlen(arg)
+                       ? cli_error(CLI_USAGE, "--random",
+                                   "'%s' is out of range: a seed is a whole number from 0 to "
+                                   "18446744073709551615 (2^64-1)",
+                                   arg)
+                       : cli_error(CLI_USAGE, "--random", "'%s' is not a seed (a decimal number)",
+                                   arg);
     } else if (strcmp(name, "reverse") == 0) {
         s.kind = SN_INPUT_REVERSE;
     } else if (strcmp(name, "sorted") == 0) {
@@ -241,6 +255,24 @@ int cli_memory_check(const char *what, uint64_t bytes)
                      size_text(limit, have, sizeof have));
 }
 
+uint64_t cli_memory_limit(void)
+{
+    return cli_max_memory ? cli_max_memory : memory_available();
+}
+
+int cli_memory_stream_error(const char *what, uint64_t read_bytes, uint64_t per_byte)
+{
+    uint64_t limit = cli_memory_limit();
+    char got[32], have[32];
+    return cli_error(CLI_USAGE, what,
+                     "more than %s read, which needs about %llu times as much memory, but %s %s "
+                     "(raise it with `sortnet --max-memory BYTES COMMAND ...`, e.g. "
+                     "--max-memory 64G)",
+                     size_text(read_bytes, got, sizeof got), (unsigned long long)per_byte,
+                     cli_max_memory ? "--max-memory allows" : "the system has only",
+                     size_text(limit, have, sizeof have));
+}
+
 int cli_input_make(const cli_input *in, uint32_t n, uint32_t **keys)
 {
     size_t bytes;
@@ -306,110 +338,28 @@ void cli_print_keys(FILE *f, sn_key_type t, const uint32_t *keys, uint32_t n)
     }
 }
 
-int cli_out_open(cli_out *o, const char *path)
-{
-    memset(o, 0, sizeof *o);
-    if (strcmp(path, "-") == 0) {
-        o->f = stdout;
-        return 0;
-    }
-    /* A device, a FIFO or a socket (/dev/null, /dev/stdout, a pipe) is
-     * written in place: renaming a temporary over it would replace the
-     * node itself (as root, /dev/null with a regular file). */
-    struct stat sb;
-    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
-        if (!(o->path = sn_strdup(path)))
-            return cli_error(CLI_DEVICE, path, "out of memory");
-        if (!(o->f = fopen(path, "wb"))) {
-            int e = errno;
-            cli_out_abort(o);
-            return cli_error(CLI_USAGE, path, "cannot write: %s", strerror(e));
-        }
-        return 0;
-    }
-    size_t len = strlen(path);
-    o->path = sn_strdup(path);
-    o->tmp = sn_malloc(len + 32);
-    if (!o->path || !o->tmp) {
-        cli_out_abort(o);
-        return cli_error(CLI_DEVICE, path, "out of memory");
-    }
-    /* The temporary sits beside the target so rename() stays on one file
-     * system and is atomic. mkstemp makes it private and unique. */
-    snprintf(o->tmp, len + 32, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(o->tmp);
-    if (fd < 0) {
-        int e = errno;
-        sn_free(o->tmp);
-        o->tmp = NULL;
-        cli_out_abort(o);
-        return cli_error(CLI_USAGE, path, "cannot write: %s", strerror(e));
-    }
-    /* mkstemp creates 0600; give the file the mode a plain fopen would. */
-    mode_t mask = umask(0);
-    umask(mask);
-    (void)fchmod(fd, 0666 & ~mask);
-    o->f = fdopen(fd, "wb");
-    if (!o->f) {
-        close(fd);
-        cli_out_abort(o);
-        return cli_error(CLI_USAGE, path, "cannot write: %s", strerror(errno));
-    }
-    return 0;
-}
-
-int cli_out_commit(cli_out *o)
-{
-    /* errno as the failed stdio call left it (EIO when that was earlier
-     * and left none): the cause in the message */
-    if (!o->path) { /* stdout */
-        errno = 0;
-        if (fflush(stdout) != 0 || ferror(stdout))
-            return cli_error(CLI_USAGE, "stdout", "write error: %s", strerror(errno ? errno : EIO));
-        return 0;
-    }
-    int failed = ferror(o->f) != 0;
-    errno = 0;
-    if (fflush(o->f) != 0)
-        failed = 1;
-    int e = errno ? errno : EIO;
-    if (fclose(o->f) != 0 && !failed) {
-        failed = 1;
-        e = errno;
-    }
-    o->f = NULL;
-    if (!failed && o->tmp && rename(o->tmp, o->path) != 0) {
-        failed = 1;
-        e = errno;
-    }
-    if (failed) {
-        char path[512];
-        snprintf(path, sizeof path, "%s", o->path);
-        cli_out_abort(o);
-        return cli_error(CLI_USAGE, path, "write failed: %s", strerror(e));
-    }
-    sn_free(o->tmp);
-    sn_free(o->path);
-    o->tmp = o->path = NULL;
-    return 0;
-}
-
-void cli_out_abort(cli_out *o)
-{
-    if (o->f && o->f != stdout)
-        fclose(o->f);
-    if (o->tmp)
-        remove(o->tmp);
-    sn_free(o->tmp);
-    sn_free(o->path);
-    memset(o, 0, sizeof *o);
-}
-
 int cli_bad_option(const char *cmd, int c, char **argv)
 {
     const char *opt = argv[optind - 1];
     if (c == ':')
         return cli_error(CLI_USAGE, cmd, "option '%s' needs a value (see --help)", opt);
+    /* An unknown short option inside a word ("-dash.txt": 'd') leaves
+     * optind on that word; one that ends its word has moved past it. */
+    if (optopt > 0 && optopt < 256) {
+        size_t k = strlen(opt);
+        bool ends_prev = opt[0] == '-' && opt[1] != '-' && k > 1 && opt[k - 1] == (char)optopt;
+        /* (optopt is also a long option's char value when it was given
+         * "=VALUE" and takes none: then word neither starts with nor holds it) */
+        const char *word = ends_prev ? opt : argv[optind];
+        if (word && word[0] == '-' && word[1] == (char)optopt && strlen(word) > 2)
+            return cli_error(CLI_USAGE, cmd,
+                             "unknown option '%s' (see --help; a file whose name starts with "
+                             "'-' is given as ./%s)",
+                             word, word);
+        if (word && word[0] == '-' && word[1] != '-' && strchr(word + 2, optopt))
+            return cli_error(CLI_USAGE, cmd, "unknown option '-%c' in '%s' (see --help)",
+                             (char)optopt, word);
+    }
     return cli_error(CLI_USAGE, cmd, "unknown option '%s' (see --help)", opt);
 }
 

@@ -32,6 +32,15 @@ int cli_error(int code, const char *what, const char *fmt, ...)
 #endif
     ;
 
+/* Print "sortnet: " and the formatted line to stderr, every control
+ * character in it shown as \xNN (sn_text_escape): what a file's name or
+ * content holds never reaches the terminal raw. cli_error prints so. */
+void cli_print_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
 /* Map a library status to an exit code (EPARSE/EINVAL/ELIMIT/EIO -> 2,
  * ENODEVICE/EUNSUPPORTED -> 3, EDEVICE/EBUILD/ENOMEM -> 5 (CLI_DEVICE),
  * EINTERRUPTED -> 130). A caller that built a user's kernel maps that
@@ -134,12 +143,15 @@ int cli_json_print(json_t *o, size_t flags);
 /* Print keys as "a,b,c". */
 void cli_print_keys(FILE *f, sn_key_type t, const uint32_t *keys, uint32_t n);
 
-/* Atomic output: write to a temporary file beside `path`, then rename over
- * it only on success. path "-" means stdout (no temporary). */
+/* Atomic output (cli_out.c): write to a temporary file beside `path`, then
+ * rename over it only on success. path "-" means stdout (no temporary).
+ * SIGINT, SIGTERM, SIGHUP and SIGQUIT, where at their default action,
+ * remove the temporaries being written before they end the process. */
 typedef struct cli_out {
     FILE *f;
     char *path;
     char *tmp;
+    int slot; /* the temporary's entry in the signal handler's table, or -1 */
 } cli_out;
 int cli_out_open(cli_out *o, const char *path); /* 0 or exit code (printed) */
 int cli_out_commit(cli_out *o);                 /* 0 or exit code (printed) */
@@ -163,5 +175,12 @@ extern uint64_t cli_max_memory;
 /* 0 when `bytes` fits; otherwise prints "sortnet: <what>: needs about ..."
  * (naming --max-memory) and returns 2. */
 int cli_memory_check(const char *what, uint64_t bytes);
+/* The limit cli_memory_check holds to: --max-memory, else MemAvailable
+ * (0: unknown). */
+uint64_t cli_memory_limit(void);
+/* A stream (stdin, a pipe, a device) stopped after read_bytes, each
+ * needing about per_byte bytes of memory, at the limit: prints
+ * "sortnet: <what>: more than ... read ..." naming --max-memory; returns 2. */
+int cli_memory_stream_error(const char *what, uint64_t read_bytes, uint64_t per_byte);
 
 #endif

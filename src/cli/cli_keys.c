@@ -19,21 +19,35 @@ int cli_keys_read(const char *path, bool binary, sn_key_type t, uint32_t **keys,
     struct stat sb;
     /* A regular file: text gives at most a key per 2 bytes (4 bytes each),
      * binary a key per 4; the bytes are held meanwhile. */
+    uint64_t per_byte = binary ? 2 : 3;
+    size_t max = KEY_FILE_MAX;
+    bool stream = true;
     if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
-        int rc = cli_memory_check(name, (uint64_t)sb.st_size * (binary ? 2 : 3));
+        int rc = cli_memory_check(name, (uint64_t)sb.st_size * per_byte);
         if (rc)
             return rc;
+        stream = false;
     }
+    /* A stream (stdin, a pipe, /dev/zero) has no size to check first: its
+     * reading stops at the memory limit. */
+    uint64_t limit = stream ? cli_memory_limit() : 0;
+    bool held = limit && limit / per_byte < max;
+    if (held)
+        max = (size_t)(limit / per_byte);
     char *buf = NULL;
     size_t len = 0;
     sn_diag d;
     sn_diag_clear(&d);
-    sn_status st = sn_file_read_all(path, KEY_FILE_MAX, &buf, &len, &d);
+    sn_status st = sn_file_read_all(path, max, &buf, &len, &d);
+    if (st == SN_ELIMIT && held) {
+        sn_free(buf);
+        return cli_memory_stream_error(name, max, per_byte);
+    }
     if (st == SN_OK)
         st = sn_keys_parse(name, buf, len, t, binary, keys, count, &d);
     sn_free(buf);
     if (st != SN_OK) {
-        fprintf(stderr, "sortnet: %s\n", sn_diag_text(&d, st));
+        cli_print_error("%s", sn_diag_text(&d, st));
         return cli_status_exit(st);
     }
     if (*count == 0) {

@@ -117,13 +117,18 @@ static bool is_space(int ch)
     return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == '\v' || ch == '\f';
 }
 
+size_t sn_text_bom(const char *text, size_t len)
+{
+    return text && len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+
 /* Move c to the first byte of content: past blanks, a UTF-8 byte order
  * mark and '#' comment lines (comments belong to the bracket format, but
  * skipping them here costs nothing). */
 static void skip_to_content(sn_cursor *c)
 {
-    if (c->len >= 3 && memcmp(c->text, "\xEF\xBB\xBF", 3) == 0 && c->pos == 0)
-        c->pos = 3; /* the BOM is not a column a user can see */
+    if (c->pos == 0)
+        c->pos = sn_text_bom(c->text, c->len); /* the BOM is not a column a user can see */
     for (;;) {
         int ch = sn_cursor_peek(c);
         if (is_space(ch)) {

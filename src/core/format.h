@@ -51,6 +51,11 @@ sn_status sn_network_write(const sn_network *net, sn_format f, FILE *stream, sn_
  * like "foo.txt:3:7: expected ')'" (file name included). */
 sn_status sn_schedule_load(const char *spec, sn_schedule **out, sn_diag *diag);
 
+/* 3 when text starts with a UTF-8 byte order mark (EF BB BF, as Windows
+ * editors write), else 0: every reader of a text file skips that many
+ * bytes, so the mark is neither content nor a column. */
+size_t sn_text_bom(const char *text, size_t len);
+
 /* Read a whole file ("-" = stdin) into a NUL-terminated buffer (sn_free
  * it). Refuses files larger than max_bytes with SN_ELIMIT. */
 sn_status sn_file_read_all(const char *path, size_t max_bytes, char **out, size_t *len,

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/format.h" // for: sn_text_bom
 #include "core/format_impl.h"
 
 typedef struct reader {
@@ -172,8 +173,8 @@ static sn_status read_all(reader *r, sn_diag *diag)
                 sn_cursor_next(&r->c);
             continue;
         }
-        if (r->c.pos == 0 && r->c.len >= 3 && memcmp(r->c.text, "\xEF\xBB\xBF", 3) == 0) {
-            r->c.pos = 3; /* a UTF-8 byte order mark */
+        if (r->c.pos == 0 && sn_text_bom(r->c.text, r->c.len)) {
+            r->c.pos = sn_text_bom(r->c.text, r->c.len); /* a UTF-8 byte order mark */
             continue;
         }
         if (ch != '[')

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/format.h" // for: sn_text_bom
 #include "core/format_impl.h"
 
 #ifdef SN_HAVE_JANSSON
@@ -377,6 +378,9 @@ static sn_status check_brackets(const char *text, size_t len, sn_diag *diag)
 
 sn_status sn_json_parse(const char *text, size_t len, sn_network **out, sn_diag *diag)
 {
+    size_t bom = sn_text_bom(text, len); /* jansson takes none */
+    text += bom;
+    len -= bom;
     sn_status pre = check_brackets(text, len, diag);
     if (pre != SN_OK)
         return pre;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/format.h" // for: sn_text_bom
 #include "core/format_impl.h"
 
 typedef struct reader {
@@ -170,8 +171,8 @@ static sn_status read_all(reader *r, sn_diag *diag)
 {
     char buf[32];
     for (;;) {
-        if (r->c.pos == 0 && r->c.len >= 3 && memcmp(r->c.text, "\xEF\xBB\xBF", 3) == 0)
-            r->c.pos = 3; /* a UTF-8 byte order mark */
+        if (r->c.pos == 0)
+            r->c.pos = sn_text_bom(r->c.text, r->c.len); /* a UTF-8 byte order mark */
         sn_cursor_skip_blanks(&r->c);
         int ch = sn_cursor_peek(&r->c);
         sn_status st = SN_OK;

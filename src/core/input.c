@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/format.h" // for: sn_text_bom
 #include "core/parallel.h"
 
 const char *sn_input_describe(const sn_input_spec *spec, char *buf, size_t cap)
@@ -425,7 +426,8 @@ sn_status sn_keys_parse(const char *name, const char *buf, size_t len, sn_key_ty
         found = len / 4;
     } else {
         scan c;
-        scan_init(&c, buf ? buf : "", len, what, true);
+        size_t bom = sn_text_bom(buf, len); /* text only: binary's first bytes are a key */
+        scan_init(&c, buf ? buf + bom : "", len - bom, what, true);
         sn_status st = scan_list(&c, t, NULL, &found, diag);
         if (st != SN_OK)
             return st;
@@ -439,7 +441,8 @@ sn_status sn_keys_parse(const char *name, const char *buf, size_t len, sn_key_ty
                 (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
     } else {
         scan c;
-        scan_init(&c, buf ? buf : "", len, what, true);
+        size_t bom = sn_text_bom(buf, len);
+        scan_init(&c, buf ? buf + bom : "", len - bom, what, true);
         sn_status st = scan_list(&c, t, *keys, &found, diag);
         if (st != SN_OK) {
             sn_free(*keys);

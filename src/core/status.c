@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 const char *sn_status_str(sn_status st)
 {
@@ -65,4 +66,53 @@ sn_status sn_diag_limit(sn_diag *d, sn_limit limit, unsigned long line, unsigned
     vsnprintf(d->text, sizeof d->text, fmt, ap);
     va_end(ap);
     return SN_ELIMIT;
+}
+
+/* The length of the UTF-8 sequence of a printable character at p, or 0
+ * (a byte that is not UTF-8, an overlong form, a surrogate, a C1 control). */
+static size_t utf8_printable(const unsigned char *p)
+{
+    unsigned c = p[0];
+    size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    for (size_t i = 1; i < n; i++)
+        if ((p[i] & 0xC0) != 0x80) /* (the NUL at the end stops here too) */
+            return 0;
+    if ((c == 0xC2 && p[1] < 0xA0) || (c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] > 0x9F) ||
+        (c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] > 0x8F))
+        return 0;
+    return n;
+}
+
+char *sn_text_escape(const char *s, char *out, size_t cap)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    size_t k = 0;
+    while (*p) {
+        size_t n = *p >= 0x20 && *p < 0x7f ? 1 : *p >= 0x80 ? utf8_printable(p) : 0;
+        if (n) {
+            if (k + n >= cap)
+                break;
+            memcpy(out + k, p, n);
+            k += n;
+            p += n;
+        } else {
+            if (k + 4 >= cap)
+                break;
+            snprintf(out + k, cap - k, "\\x%02x", *p);
+            k += 4;
+            p++;
+        }
+    }
+    out[k] = '\0';
+    return out;
+}
+
+void sn_diag_escape(sn_diag *d)
+{
+    if (!d)
+        return;
+    char copy[sizeof d->text];
+    memcpy(copy, d->text, sizeof copy);
+    copy[sizeof copy - 1] = '\0';
+    sn_text_escape(copy, d->text, sizeof d->text);
 }

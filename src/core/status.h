@@ -64,6 +64,16 @@ sn_status sn_diag_set(sn_diag *d, sn_status st, unsigned long line, unsigned lon
 #endif
     ;
 
+/* s for a terminal: copied into out (cap > 0 bytes, NUL-terminated, cut
+ * when full) with every byte a terminal would act on shown as \xNN: the
+ * C0 controls (ESC, BEL, CR, newline, tab, ...), DEL, the C1 controls
+ * (UTF-8 U+0080..U+009F) and bytes that are not UTF-8. Printable ASCII
+ * and UTF-8 letters stay as they are. Returns out. */
+char *sn_text_escape(const char *s, char *out, size_t cap);
+/* d's text escaped as sn_text_escape, in place (d may be NULL), for a
+ * message that quotes a file's name or content. */
+void sn_diag_escape(sn_diag *d);
+
 /* sn_diag_set(d, SN_ELIMIT, ...) that also records which configurable
  * limit was hit in d->limit. Returns SN_ELIMIT. */
 sn_status sn_diag_limit(sn_diag *d, sn_limit limit, unsigned long line, unsigned long column,

@@ -15,7 +15,9 @@
 #include <errno.h>
 #include <fcntl.h> // for: open (the GIF with the mode of every output)
 #include <math.h>
-#include <signal.h> // for: signal (SIGPIPE: an ffmpeg that stops reading)
+#include <dirent.h> // for: opendir (a recording's folder removed)
+#include <limits.h> // for: NAME_MAX
+#include <signal.h> // for: signal (SIGPIPE: an ffmpeg that stops reading), sigaction
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,10 @@
 #endif
 
 #include "core/alloc.h"
+
+#ifndef NAME_MAX
+#define NAME_MAX 255
+#endif
 
 #define GIF_MIN_MS 50.0
 #define GIF_TRANSPARENT 255
@@ -62,6 +68,178 @@ struct sn_record {
     bool sigpipe_set;
     double written_frames;
 };
+
+/* ---- signals: while a recording is open, SIGINT, SIGTERM and SIGHUP only
+ * set caught_signal (the run polls sn_record_signal and drops the
+ * recording, old file kept, temporary removed); a signal ignored (a
+ * background job's SIGINT) stays ignored. */
+
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define STOP_SIGNALS (sizeof stop_signals / sizeof stop_signals[0])
+static volatile sig_atomic_t caught_signal;
+static struct sigaction stop_old[STOP_SIGNALS];
+static bool stop_set[STOP_SIGNALS];
+
+static void on_stop_signal(int sig)
+{
+    caught_signal = sig;
+}
+
+static void catch_stop_signals(void)
+{
+    for (size_t i = 0; i < STOP_SIGNALS; i++) {
+        struct sigaction sa;
+        if (stop_set[i] || sigaction(stop_signals[i], NULL, &stop_old[i]) != 0 ||
+            (!(stop_old[i].sa_flags & SA_SIGINFO) && stop_old[i].sa_handler == SIG_IGN))
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_stop_signal;
+        sigemptyset(&sa.sa_mask);
+        stop_set[i] = sigaction(stop_signals[i], &sa, NULL) == 0;
+    }
+}
+
+static void release_stop_signals(void)
+{
+    for (size_t i = 0; i < STOP_SIGNALS; i++)
+        if (stop_set[i]) {
+            sigaction(stop_signals[i], &stop_old[i], NULL);
+            stop_set[i] = false;
+        }
+}
+
+int sn_record_signal(void)
+{
+    return caught_signal;
+}
+
+/* ---- a recording's folder: written as a temporary folder beside it and
+ * renamed over the old one when complete */
+
+/* Is name one a recording's folder holds? */
+static bool recording_entry(const char *name)
+{
+    size_t n = strlen(name);
+    return strcmp(name, "frames.ffconcat") == 0 ||
+           (n == 16 && strncmp(name, "frame-", 6) == 0 && strspn(name + 6, "0123456789") == 6 &&
+            strcmp(name + 12, ".png") == 0);
+}
+
+/* Remove dir's entries (all, or only a recording's) and dir itself. */
+static void remove_folder(const char *dir, bool only_recording)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        char p[4400];
+        while ((e = readdir(d)) != NULL) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+                (only_recording && !recording_entry(e->d_name)))
+                continue;
+            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+            unlink(p);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+/* A folder at path may be replaced only when it holds a recording (or
+ * nothing): --record ~/Documents must not remove a user's files. */
+static sn_status check_old_folder(const char *path, sn_diag *diag)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return sn_diag_set(diag, SN_EIO, 0, 0, "%s: %s", path, strerror(errno));
+    struct dirent *e;
+    sn_status st = SN_OK;
+    char p[4400];
+    struct stat sb;
+    while (st == SN_OK && (e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(p, sizeof p, "%s/%s", path, e->d_name);
+        if (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
+            st = sn_diag_set(diag, SN_EIO, 0, 0,
+                             "%s: Is a directory (--record replaces a folder only when it holds "
+                             "a recording)",
+                             p);
+        else if (!recording_entry(e->d_name))
+            st = sn_diag_set(diag, SN_EIO, 0, 0,
+                             "%s: holds %s, which is no recording's: --record replaces a folder "
+                             "only when it holds a recording (or nothing); name a new one",
+                             path, e->d_name);
+    }
+    closedir(d);
+    return st;
+}
+
+/* A temporary name beside path for mkstemp/mkdtemp: "PATH.tmpXXXXXX", or
+ * ".sn-XXXXXX" in its folder when that name would be too long. */
+static void temp_beside(const char *path, char *out, size_t cap)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    if (strlen(base) + sizeof ".tmpXXXXXX" - 1 <= NAME_MAX)
+        snprintf(out, cap, "%s.tmpXXXXXX", path);
+    else
+        snprintf(out, cap, "%.*s.sn-XXXXXX", (int)(base - path), path);
+}
+
+static sn_status open_dir(sn_record *r, sn_diag *diag)
+{
+    struct stat sb;
+    if (stat(r->path, &sb) == 0 && !S_ISDIR(sb.st_mode))
+        return sn_diag_set(diag, SN_EIO, 0, 0, "%s: %s", r->path, strerror(ENOTDIR));
+    if (stat(r->path, &sb) == 0) {
+        sn_status st = check_old_folder(r->path, diag);
+        if (st != SN_OK)
+            return st;
+    }
+    temp_beside(r->path, r->tmp, sizeof r->tmp);
+    if (!mkdtemp(r->tmp)) {
+        r->tmp[0] = '\0';
+        return sn_diag_set(diag, SN_EIO, 0, 0, "%s: %s", r->path, strerror(errno));
+    }
+    /* mkdtemp makes it 0700: the mode mkdir would give */
+    mode_t mask = umask(0);
+    umask(mask);
+    chmod(r->tmp, 0777 & ~mask);
+    char cpath[4400];
+    snprintf(cpath, sizeof cpath, "%s/frames.ffconcat", r->tmp);
+    if (!(r->concat = fopen(cpath, "w")))
+        return sn_diag_set(diag, SN_EIO, 0, 0, "%s/frames.ffconcat: %s", r->path, strerror(errno));
+    fprintf(r->concat, "ffconcat version 1.0\n");
+    return SN_OK;
+}
+
+/* The finished temporary folder in path's place; an old recording there
+ * is moved aside first and removed after. */
+static sn_status replace_dir(sn_record *r, sn_diag *diag)
+{
+    struct stat sb;
+    if (lstat(r->path, &sb) != 0) {
+        if (rename(r->tmp, r->path) != 0)
+            return sn_diag_set(diag, SN_EIO, 0, 0, "%s: %s", r->path, strerror(errno));
+        return SN_OK;
+    }
+    char old[4200];
+    temp_beside(r->path, old, sizeof old);
+    if (!mkdtemp(old)) /* an empty folder that rename() may replace */
+        return sn_diag_set(diag, SN_EIO, 0, 0, "%s: %s", r->path, strerror(errno));
+    if (rename(r->path, old) != 0) {
+        int e = errno;
+        rmdir(old);
+        return sn_diag_set(diag, SN_EIO, 0, 0, "%s: %s", r->path, strerror(e));
+    }
+    if (rename(r->tmp, r->path) != 0) {
+        int e = errno;
+        rename(old, r->path); /* the old recording back in its place */
+        return sn_diag_set(diag, SN_EIO, 0, 0, "%s: %s", r->path, strerror(e));
+    }
+    remove_folder(old, true);
+    return SN_OK;
+}
 
 sn_record_kind sn_record_kind_of(const char *path)
 {
@@ -157,10 +335,10 @@ static sn_status flush_pending(sn_record *r, double end_ms, sn_diag *d)
 
 static sn_status write_dir(sn_record *r, double dur_ms, sn_diag *d)
 {
-    char name[64], path[4200];
+    char name[64], path[sizeof r->tmp + 64];
     r->frames++;
     snprintf(name, sizeof name, "frame-%06zu.png", r->frames);
-    snprintf(path, sizeof path, "%s/%s", r->path, name);
+    snprintf(path, sizeof path, "%s/%s", r->tmp, name);
     cairo_surface_t *s = cairo_image_surface_create_for_data(
         (unsigned char *)r->pend, CAIRO_FORMAT_RGB24, r->w, r->h, r->w * 4);
     errno = 0;
@@ -169,7 +347,7 @@ static sn_status write_dir(sn_record *r, double dur_ms, sn_diag *d)
     cairo_surface_destroy(s);
     if (cs != CAIRO_STATUS_SUCCESS) {
         remove(path); /* no frame cut short */
-        return sn_diag_set(d, SN_EIO, 0, 0, "%s: %s", path,
+        return sn_diag_set(d, SN_EIO, 0, 0, "%s/%s: %s", r->path, name,
                            cs == CAIRO_STATUS_WRITE_ERROR && e ? strerror(e)
                                                                : cairo_status_to_string(cs));
     }
@@ -387,15 +565,10 @@ sn_status sn_record_open(const char *path, int w, int h, const sn_rgb *keep, siz
     r->h = h;
     r->pend = sn_malloc((size_t)w * (size_t)h * 4);
     sn_status st = r->pend ? SN_OK : sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
+    if (st == SN_OK)
+        catch_stop_signals();
     if (st == SN_OK && r->kind == SN_RECORD_DIR) {
-        char cpath[4200];
-        if (mkdir(path, 0777) != 0 && errno != EEXIST)
-            st = sn_diag_set(diag, SN_EIO, 0, 0, "%s: %s", path, strerror(errno));
-        snprintf(cpath, sizeof cpath, "%s/frames.ffconcat", path);
-        if (st == SN_OK && !(r->concat = fopen(cpath, "w")))
-            st = sn_diag_set(diag, SN_EIO, 0, 0, "%s: %s", cpath, strerror(errno));
-        if (st == SN_OK)
-            fprintf(r->concat, "ffconcat version 1.0\n");
+        st = open_dir(r, diag);
     } else if (st == SN_OK && r->kind == SN_RECORD_GIF) {
         snprintf(r->tmp, sizeof r->tmp, "%s.tmp%ld", path, (long)getpid());
 #ifdef SN_HAVE_GIF
@@ -451,6 +624,7 @@ sn_status sn_record_frame(sn_record *r, double t_ms, const uint8_t *pixels, int 
 
 static void release(sn_record *r)
 {
+    release_stop_signals();
     if (r->concat)
         fclose(r->concat);
     if (r->pipe)
@@ -474,6 +648,13 @@ static void release(sn_record *r)
 
 sn_status sn_record_close(sn_record *r, double t_ms, size_t *frames, sn_diag *diag)
 {
+    if (caught_signal) { /* stopped by a signal: nothing replaces the old file */
+        if (frames)
+            *frames = r->frames;
+        sn_record_abort(r);
+        return sn_diag_set(diag, SN_EINTERRUPTED, 0, 0, "interrupted by signal %d",
+                           (int)caught_signal);
+    }
     double end = r->have_pend ? fmax(t_ms, r->pend_t + 1) : t_ms;
     sn_status st = flush_pending(r, end, diag);
     if (frames)
@@ -506,9 +687,13 @@ sn_status sn_record_close(sn_record *r, double t_ms, size_t *frames, sn_diag *di
                          : e                        ? ": "
                                                     : "",
                          r->kind != SN_RECORD_VIDEO && e ? strerror(e) : "");
-    if (st == SN_OK && r->kind != SN_RECORD_DIR && rename(r->tmp, r->path) != 0)
+    if (st == SN_OK && r->kind == SN_RECORD_DIR)
+        st = replace_dir(r, diag);
+    else if (st == SN_OK && rename(r->tmp, r->path) != 0)
         st = sn_diag_set(diag, SN_EIO, 0, 0, "%s: %s", r->path, strerror(errno));
-    if (st != SN_OK && r->kind != SN_RECORD_DIR)
+    if (st != SN_OK && r->kind == SN_RECORD_DIR && r->tmp[0])
+        remove_folder(r->tmp, false);
+    else if (st != SN_OK)
         remove(r->tmp);
     release(r);
     return st;
@@ -519,9 +704,12 @@ void sn_record_abort(sn_record *r)
     if (!r)
         return;
     bool file = r->kind != SN_RECORD_DIR && r->tmp[0];
+    bool dir = r->kind == SN_RECORD_DIR && r->tmp[0];
     char tmp[sizeof r->tmp];
     memcpy(tmp, r->tmp, sizeof tmp);
     release(r);
     if (file)
         remove(tmp);
+    if (dir) /* the temporary folder: only this run's files are in it */
+        remove_folder(tmp, false);
 }

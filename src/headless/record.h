@@ -13,8 +13,10 @@
  *                 (a frame is repeated for as long as it is shown)
  *
  * Frames closer than the format's step (GIF: 50 ms, video: 1/30 s) are
- * merged into the later one. Files are written to a temporary name and
- * renamed by sn_record_close; sn_record_abort removes it. */
+ * merged into the later one. Files, and a DIR's frames, are written to a
+ * temporary name beside the target and renamed by sn_record_close (a DIR
+ * over an old recording's folder, which must hold nothing else);
+ * sn_record_abort removes it. */
 #ifndef SN_RECORD_H
 #define SN_RECORD_H
 
@@ -58,6 +60,12 @@ sn_status sn_record_close(sn_record *r, double t_ms, size_t *frames, sn_diag *di
 
 /* Stop and remove what was written (a failed session). NULL is a no-op. */
 void sn_record_abort(sn_record *r);
+
+/* The signal (SIGINT, SIGTERM, SIGHUP) that arrived while a recording was
+ * open, else 0. A run that sees one drops the recording (sn_record_abort;
+ * sn_record_close does so itself and returns SN_EINTERRUPTED) and exits
+ * 128 + the signal. */
+int sn_record_signal(void);
 
 /* Frames written so far (GIF images, PNG files, video frames). */
 size_t sn_record_frames(const sn_record *r);

@@ -425,6 +425,11 @@ int sn_runner_loop(sn_runner *r, const sn_run_host *host)
     double last = sn_run_now();
     bool dirty = true, stale = false; /* stale: changed since the last frame painted */
     while (!r->quit) {
+        if (r->rec && sn_record_signal()) { /* dropped by stop_record: the old file kept */
+            r->rc = sn_run_fail(128 + sn_record_signal(), "interrupted: %s was not recorded",
+                                o->record);
+            break;
+        }
         if (host && host->events)
             dirty |= host->events(host->ctx, r, !r->scripted && !dirty && !sn_session_busy(s));
         double now = sn_run_now();
@@ -542,7 +547,11 @@ static void stop_record(sn_runner *r, int *rc)
     sn_diag d;
     sn_diag_clear(&d);
     size_t frames = 0;
-    if (sn_record_close(r->rec, r->vtime_ms, &frames, &d) != SN_OK)
+    sn_status st = sn_record_close(r->rec, r->vtime_ms, &frames, &d);
+    if (st == SN_EINTERRUPTED)
+        *rc = sn_run_fail(128 + sn_record_signal(), "interrupted: %s was not recorded",
+                          r->opt->record);
+    else if (st != SN_OK)
         *rc = sn_run_fail(2, "--record: %s", d.text);
     else if (r->opt->stats)
         printf("recorded: %zu frames, %.2f s\n", frames, r->vtime_ms / 1000);

@@ -21,6 +21,7 @@
 #include <sys/stat.h> // for: fstat (a directory is not a lesson)
 
 #include "core/alloc.h"
+#include "core/format.h" // for: sn_text_bom
 #include "session/script.h"
 
 /* Lessons are short texts; this bounds what is read. */
@@ -92,6 +93,11 @@ static sn_status parse_input(parser *p, sn_lesson_step *st, const char *v, unsig
         char *end;
         errno = 0;
         unsigned long long seed = strtoull(arg, &end, 10);
+        if (*arg && errno == ERANGE && strspn(arg, "0123456789") == strlen(arg))
+            return err(p, col + (unsigned long)(arg - v),
+                       "'%s' is out of range: a seed is a whole number from 0 to "
+                       "18446744073709551615 (2^64-1)",
+                       arg);
         if (!*arg || *end || errno || *arg == '-')
             return err(p, col + (unsigned long)(arg - v), "'random' wants a seed, e.g. random 7%s",
                        "");
@@ -372,7 +378,7 @@ sn_status sn_lesson_parse_in(const char *text, const char *file, const char *dir
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
     snprintf(l->file, sizeof l->file, "%s", file);
     parser p = {file, 0, diag, 0, dir};
-    const char *c = text;
+    const char *c = text + sn_text_bom(text, strlen(text));
     sn_status st = SN_OK;
     char buf[SN_LESSON_TEXT * 2];
     while (*c && st == SN_OK) {
@@ -445,7 +451,17 @@ const sn_lesson_source *sn_lesson_shipped(const char *name)
     return matches == 1 ? found : NULL;
 }
 
+static sn_status load_file(const char *path, sn_lesson **out, sn_diag *diag);
+
 sn_status sn_lesson_load(const char *path, sn_lesson **out, sn_diag *diag)
+{
+    sn_status st = load_file(path, out, diag);
+    if (st != SN_OK) /* its name and text quoted: no control character raw */
+        sn_diag_escape(diag);
+    return st;
+}
+
+static sn_status load_file(const char *path, sn_lesson **out, sn_diag *diag)
 {
     *out = NULL;
     FILE *f = fopen(path, "rb");
@@ -621,7 +637,17 @@ sn_status sn_lesson_apply(const sn_lesson *l, size_t i, sn_group *g, sn_diag *di
     return SN_OK;
 }
 
+static sn_status check_steps(const sn_lesson *l, sn_diag *diag);
+
 sn_status sn_lesson_check(const sn_lesson *l, sn_diag *diag)
+{
+    sn_status st = check_steps(l, diag);
+    if (st != SN_OK) /* a step's names and inputs quoted: no control character raw */
+        sn_diag_escape(diag);
+    return st;
+}
+
+static sn_status check_steps(const sn_lesson *l, sn_diag *diag)
 {
     sn_group g;
     memset(&g, 0, sizeof g);

@@ -103,7 +103,9 @@ static sn_status parse_token(const char *tok, sn_script_event *ev)
         return parse_edit(tok, len, colon + 1, ev);
     double v[4];
     int got = numbers(colon + 1, v, 4);
-    if (len == 4 && strncmp(tok, "wait", 4) == 0 && got == 1 && v[0] >= 0 && v[0] <= 3.6e6) {
+    if (len == 4 && strncmp(tok, "wait", 4) == 0 && got == 1) {
+        if (!(v[0] >= 0 && v[0] <= 3.6e6))
+            return SN_ELIMIT; /* a number, but out of range */
         ev->kind = SN_SCRIPT_WAIT;
         ev->ms = v[0];
         return SN_OK;
@@ -152,10 +154,20 @@ sn_status sn_script_parse(const char *text, sn_script_event **out, size_t *count
         size_t len = (size_t)(p - start);
         sn_script_event ev;
         bool ok = len < sizeof tok;
+        sn_status pst = SN_EPARSE;
         if (ok) {
             memcpy(tok, start, len);
             tok[len] = '\0';
-            ok = parse_token(tok, &ev) == SN_OK;
+            pst = parse_token(tok, &ev);
+            ok = pst == SN_OK;
+        }
+        if (pst == SN_ELIMIT) {
+            sn_free(evs);
+            return sn_diag_set(diag, SN_EPARSE, 1, (unsigned long)(start - text) + 1,
+                               "script column %lu: '%.*s' is out of range: wait:MS waits 0 to "
+                               "3600000 ms (an hour)",
+                               (unsigned long)(start - text) + 1, (int)(len > 40 ? 40 : len),
+                               start);
         }
         if (!ok) {
             sn_free(evs);

@@ -1,0 +1,259 @@
+/* cli_out.c - atomic output files: a temporary beside the target, renamed
+ * over it on success, removed on failure and on a fatal signal. */
+#define _XOPEN_SOURCE 700 /* for: realpath (-o onto a symbolic link) */
+#include "cli.h"
+
+#include <errno.h>
+#include <limits.h> // for: PATH_MAX
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h> // for: fchmod, umask
+#include <unistd.h>
+
+#include "core/alloc.h"
+
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+
+/* The temporaries being written, for the signal handler: fixed storage
+ * filled before the file exists and before writing starts, so the handler
+ * only reads it (no allocation, no stdio: unlink and raise are
+ * async-signal-safe). A slot is in use while temp_used[i] is set. */
+enum { TEMP_SLOTS = 8 };
+static char temp_name[TEMP_SLOTS][PATH_MAX];
+static volatile sig_atomic_t temp_used[TEMP_SLOTS];
+static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+static int handlers_set;
+
+static void on_fatal_signal(int sig)
+{
+    for (int i = 0; i < TEMP_SLOTS; i++)
+        if (temp_used[i])
+            unlink(temp_name[i]);
+    /* the default action now: the exit is the signal's (130, 143); the
+     * signal is blocked in its handler, so it lands when this returns */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Catch the fatal signals that are at their default action (one a command
+ * handles itself, or one ignored, as a background job's SIGINT, stays so). */
+static void catch_fatal_signals(void)
+{
+    if (handlers_set)
+        return;
+    handlers_set = 1;
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++) {
+        struct sigaction cur;
+        if (sigaction(fatal_signals[i], NULL, &cur) == 0 && cur.sa_handler == SIG_DFL &&
+            !(cur.sa_flags & SA_SIGINFO))
+            cli_catch_signal(fatal_signals[i], on_fatal_signal, 0, NULL);
+    }
+}
+
+/* mkstemp on a template in a free slot, with the fatal signals blocked
+ * until the slot is marked: a signal sees either no file or its name.
+ * The descriptor, or -1 with errno (ENFILE when every slot is taken). */
+static int temp_create(const char *templ, int *slot)
+{
+    catch_fatal_signals();
+    sigset_t block, old;
+    sigemptyset(&block);
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++)
+        sigaddset(&block, fatal_signals[i]);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    int fd = -1, e = ENFILE;
+    for (int i = 0; i < TEMP_SLOTS; i++) {
+        if (temp_used[i])
+            continue;
+        snprintf(temp_name[i], sizeof temp_name[i], "%s", templ);
+        fd = mkstemp(temp_name[i]);
+        e = errno;
+        if (fd >= 0) {
+            temp_used[i] = 1;
+            *slot = i;
+        }
+        break;
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return fd;
+}
+
+/* The slot's file is renamed or removed: a signal no longer touches it. */
+static void temp_release(int slot)
+{
+    if (slot >= 0 && slot < TEMP_SLOTS)
+        temp_used[slot] = 0;
+}
+
+static int open_target(cli_out *o, const char *path);
+
+/* The file a write to path replaces: path itself, or, when path is a
+ * symbolic link, the file it leads to (a dangling link's target is
+ * made), so that the link stays a link, as editors write. sn_malloc'd;
+ * NULL when out of memory. */
+static char *write_target(const char *path)
+{
+    struct stat lb;
+    if (lstat(path, &lb) != 0 || !S_ISLNK(lb.st_mode))
+        return sn_strdup(path);
+    char *real = realpath(path, NULL);
+    if (real) {
+        char *copy = sn_strdup(real);
+        free(real);
+        return copy;
+    }
+    /* dangling: follow the links by hand to the name that does not exist */
+    char cur[PATH_MAX], link[PATH_MAX];
+    snprintf(cur, sizeof cur, "%s", path);
+    for (int hop = 0; hop < 40 && lstat(cur, &lb) == 0 && S_ISLNK(lb.st_mode); hop++) {
+        ssize_t k = readlink(cur, link, sizeof link - 1);
+        if (k < 0)
+            break;
+        link[k] = '\0';
+        const char *slash = strrchr(cur, '/');
+        int dir = link[0] == '/' || !slash ? 0 : (int)(slash - cur + 1);
+        char next[PATH_MAX];
+        if (snprintf(next, sizeof next, "%.*s%s", dir, cur, link) >= (int)sizeof next)
+            break;
+        memcpy(cur, next, sizeof cur);
+    }
+    return sn_strdup(cur);
+}
+
+/* The temporary's template beside target: "NAME.tmpXXXXXX", or, where
+ * that would pass the longest name a folder entry may have (NAME_MAX),
+ * ".sn-XXXXXX" in the same folder. */
+static void temp_template(const char *target, char *out, size_t cap)
+{
+    const char *slash = strrchr(target, '/');
+    const char *base = slash ? slash + 1 : target;
+    if (strlen(base) + sizeof ".tmpXXXXXX" - 1 <= NAME_MAX)
+        snprintf(out, cap, "%s.tmpXXXXXX", target);
+    else
+        snprintf(out, cap, "%.*s.sn-XXXXXX", (int)(base - target), target);
+}
+
+int cli_out_open(cli_out *o, const char *user_path)
+{
+    memset(o, 0, sizeof *o);
+    o->slot = -1;
+    if (strcmp(user_path, "-") == 0) {
+        o->f = stdout;
+        return 0;
+    }
+    char *target = write_target(user_path);
+    if (!target)
+        return cli_error(CLI_DEVICE, user_path, "out of memory");
+    int rc = open_target(o, target);
+    sn_free(target);
+    return rc;
+}
+
+/* cli_out_open for a file: target is path with its links followed. */
+static int open_target(cli_out *o, const char *path)
+{
+    /* A device, a FIFO or a socket (/dev/null, /dev/stdout, a pipe) is
+     * written in place: renaming a temporary over it would replace the
+     * node itself (as root, /dev/null with a regular file). */
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
+        if (!(o->path = sn_strdup(path)))
+            return cli_error(CLI_DEVICE, path, "out of memory");
+        if (!(o->f = fopen(path, "wb"))) {
+            int e = errno;
+            cli_out_abort(o);
+            return cli_error(CLI_USAGE, path, "cannot write: %s", strerror(e));
+        }
+        return 0;
+    }
+    size_t len = strlen(path);
+    o->path = sn_strdup(path);
+    o->tmp = sn_malloc(len + 32);
+    if (!o->path || !o->tmp) {
+        cli_out_abort(o);
+        return cli_error(CLI_DEVICE, path, "out of memory");
+    }
+    /* The temporary sits beside the target so rename() stays on one file
+     * system and is atomic. mkstemp makes it private and unique. */
+    temp_template(path, o->tmp, len + 32);
+    if (strlen(o->tmp) >= PATH_MAX) {
+        cli_out_abort(o);
+        return cli_error(CLI_USAGE, path, "cannot write: %s", strerror(ENAMETOOLONG));
+    }
+    int fd = temp_create(o->tmp, &o->slot);
+    if (fd < 0) {
+        int e = errno;
+        sn_free(o->tmp);
+        o->tmp = NULL;
+        cli_out_abort(o);
+        return cli_error(CLI_USAGE, path, "cannot write: %s", strerror(e));
+    }
+    snprintf(o->tmp, len + 32, "%s", temp_name[o->slot]);
+    /* mkstemp creates 0600; give the file the mode a plain fopen would. */
+    mode_t mask = umask(0);
+    umask(mask);
+    (void)fchmod(fd, 0666 & ~mask);
+    o->f = fdopen(fd, "wb");
+    if (!o->f) {
+        int e = errno;
+        close(fd);
+        cli_out_abort(o);
+        return cli_error(CLI_USAGE, path, "cannot write: %s", strerror(e));
+    }
+    return 0;
+}
+
+int cli_out_commit(cli_out *o)
+{
+    /* errno as the failed stdio call left it (EIO when that was earlier
+     * and left none): the cause in the message */
+    if (!o->path) { /* stdout */
+        errno = 0;
+        if (fflush(stdout) != 0 || ferror(stdout))
+            return cli_error(CLI_USAGE, "stdout", "write error: %s", strerror(errno ? errno : EIO));
+        return 0;
+    }
+    int failed = ferror(o->f) != 0;
+    errno = 0;
+    if (fflush(o->f) != 0)
+        failed = 1;
+    int e = errno ? errno : EIO;
+    if (fclose(o->f) != 0 && !failed) {
+        failed = 1;
+        e = errno;
+    }
+    o->f = NULL;
+    if (!failed && o->tmp && rename(o->tmp, o->path) != 0) {
+        failed = 1;
+        e = errno;
+    }
+    if (failed) {
+        char path[512];
+        snprintf(path, sizeof path, "%s", o->path);
+        cli_out_abort(o);
+        return cli_error(CLI_USAGE, path, "write failed: %s", strerror(e));
+    }
+    temp_release(o->slot);
+    sn_free(o->tmp);
+    sn_free(o->path);
+    o->tmp = o->path = NULL;
+    o->slot = -1;
+    return 0;
+}
+
+void cli_out_abort(cli_out *o)
+{
+    if (o->f && o->f != stdout)
+        fclose(o->f);
+    if (o->tmp)
+        remove(o->tmp);
+    temp_release(o->slot); /* after the removal: a signal before it still removes */
+    sn_free(o->tmp);
+    sn_free(o->path);
+    memset(o, 0, sizeof *o);
+    o->slot = -1;
+}
