@@ -92,5 +92,9 @@ expect 3 nodisplay "$S" view bitonic:8
 err_has "display"
 expect 3 nodisplay "$S" view bitonic:8 --script right --stay
 err_has "window"
+# a network's name reaches the terminal escaped (an ESC in it shown as \x1b)
+expect 2 nodisplay "$S" view "$(printf 'e\033[31m.txt')" --script right
+err_has 'e\x1b[31m.txt'
+LC_ALL=C grep -q "$(printf '\033')" "$T/err" && fail "a raw ESC reached stderr: $(od -c "$T/err" | head -3)"
 ls "$T"/*.tmp* >/dev/null 2>&1 && fail "temporaries left: $(ls "$T")"
 finish cli_view_headless

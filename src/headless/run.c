@@ -100,6 +100,7 @@ int sn_runner_start(sn_runner *r, const sn_run_options *o)
             st = sn_session_show(&r->session, &g, false, &d);
     }
     if (st != SN_OK) {
+        sn_diag_escape(&d); /* a file's name may hold a terminal's escapes */
         const char *why = sn_diag_text(&d, st);
         fprintf(stderr, "sortnet: %s%s\n", o->lesson && !strchr(why, ':') ? "--lesson: " : "", why);
         return st == SN_ENOMEM ? 5 : 2; /* as every command: out of memory is exit 5 */
