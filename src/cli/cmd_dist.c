@@ -96,6 +96,7 @@ static void on_alarm(int sig)
         ssize_t r = write(2, m, sizeof m - 1);
         (void)r;
     }
+    sn_dist_output_abandon();
     _exit(CLI_DEVICE);
 }
 
@@ -109,6 +110,7 @@ static void on_term(int sig)
         ssize_t r = write(2, m, sizeof m - 1);
         (void)r;
     }
+    sn_dist_output_abandon();
     _exit(CLI_DEVICE);
 }
 
@@ -307,7 +309,8 @@ static int dist_sort(int argc, char **argv, int rank, int ranks)
     int prc = parse_args(argc, argv, rank, ranks, &o, &net_spec, &json, &timeout);
     if (prc)
         return prc < 0 ? CLI_OK : prc;
-    /* tests: SN_DIST_DIE=R kills rank R after its local sort, R:stall stops it */
+    /* tests: SN_DIST_DIE=R kills rank R after its local sort, R:stall stops
+     * it, R:output stops it once the output's temporary exists */
     const char *env = getenv("SN_DIST_DIE");
     if (env) {
         char num[16];
@@ -315,6 +318,7 @@ static int dist_sort(int argc, char **argv, int rank, int ranks)
         if (cli_parse_u64(num, 0, 1u << 20, &v))
             o.die_rank = (int)v;
         o.die_stall = strstr(env, ":stall") != NULL;
+        o.die_output = strstr(env, ":output") != NULL;
     }
 
     char autoname[48];

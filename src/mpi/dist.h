@@ -72,6 +72,7 @@ typedef struct sn_dist_sort_opts {
     uint64_t max_memory;  /* bytes a rank may use (0: what the system has) */
     int die_rank;         /* tests: this rank kills itself after the local sort (-1: none) */
     bool die_stall;       /* tests: ... or stops forever instead (a stuck rank) */
+    bool die_output;      /* tests: ... or stops forever once the output's temporary exists */
 } sn_dist_sort_opts;
 
 /* The report, complete on rank 0 (other ranks: their own parts). */
@@ -108,6 +109,10 @@ typedef struct sn_dist_report {
  * wires), SN_EDEVICE (a device), with the message in diag on every rank. */
 sn_status sn_dist_sort(const sn_dist_sort_opts *o, sn_dist_report *rep, sn_diag *diag);
 void sn_dist_report_free(sn_dist_report *rep);
+/* Remove the --out temporary this rank may be writing now (none: nothing).
+ * Async-signal-safe: for a rank ended by a signal (mpirun's SIGTERM when
+ * another rank died, --timeout). Not collective. */
+void sn_dist_output_abandon(void);
 
 /* Key i of the generated input (raw bits of t), the same on every rank. */
 uint32_t sn_dist_key(uint64_t seed, uint64_t i, sn_key_type t, uint32_t distinct);

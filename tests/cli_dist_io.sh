@@ -1,0 +1,66 @@
+#!/bin/bash
+# cli_dist_io.sh - `sortnet dist sort`'s files when they fail (issue 45,
+# "nothing lost, nothing left behind"): an --out that cannot be written
+# whole (a full file system, /dev/full) exits 2 naming the cause, keeps
+# the older file and leaves no temporary. The full file system is a
+# 64 KiB tmpfs in a mount namespace of its own, only where this user may
+# mount (root with unshare: CI); the rest runs everywhere. Few, small
+# mpirun jobs: each rank is a process (under ASan an expensive one).
+. "$(dirname "$0")/lib.sh"
+dist_session
+cd "$T" || exit 1
+
+# nospace RC ERR WHAT: exit 2, the cause, one line from sortnet
+nospace() {
+    [ "$(cat "$1")" = 2 ] || fail "$3: exit $(cat "$1"): $(head -c 400 "$2")"
+    grep -qE "^sortnet: dist sort: (rank [0-9]+: )?cannot write [^ ]*(old\.bin|/dev/full): No space left on device$" "$2" ||
+        fail "$3: no cause: $(head -c 400 "$2")"
+}
+
+# ---- /dev/full: written in place (a device), every write fails
+"$S" dist sort --keys 1000 --out /dev/full >out.full1 2>err.full1
+echo $? >rc.full1
+nospace rc.full1 err.full1 "--out /dev/full (one rank)"
+mpi 2 dist sort --keys 1000 --out /dev/full >out.full2 2>err.full2
+echo $? >rc.full2
+nospace rc.full2 err.full2 "--out /dev/full (-np 2)"
+grep -q identical out.full2 && fail "--out /dev/full (-np 2) said identical: $(cat out.full2)"
+[ -c /dev/full ] || fail "--out /dev/full: /dev/full is no longer a device"
+
+# ---- a full file system: 4 KiB free, then none
+mkdir full
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null &&
+    unshare -m sh -c "mount -t tmpfs -o size=64k tmpfs '$T/full'" 2>/dev/null; then
+    cat >"$T/full.sh" <<'EOF'
+set -u
+D=$1 S=$2 T=$3
+mount -t tmpfs -o size=64k tmpfs "$D" || exit 9
+mpi() { local p=$1; shift; timeout 120 mpirun --oversubscribe -np "$p" "$S" "$@"; }
+head -c 4000 /dev/urandom >"$D/old.bin" && cp "$D/old.bin" "$T/old.bin" || exit 8
+head -c 1000000 /dev/zero >"$D/filler" 2>/dev/null
+truncate -s -4096 "$D/filler" || exit 7 # 4 KiB free
+for p in 1 3; do
+    mpi $p dist sort --keys 100000 --out "$D/old.bin" >"$T/out.four$p" 2>"$T/err.four$p"
+    echo $? >"$T/rc.four$p"
+    cmp -s "$D/old.bin" "$T/old.bin" || echo "-np $p with 4 KiB free changed the older file" >>"$T/broken"
+done
+ls -a "$D" >"$T/ls.four"
+head -c 1000000 /dev/zero >>"$D/filler" 2>/dev/null # none free
+mpi 3 dist sort --keys 100000 --out "$D/old.bin" >"$T/out.none" 2>"$T/err.none"
+echo $? >"$T/rc.none"
+cmp -s "$D/old.bin" "$T/old.bin" || echo "-np 3 with no space changed the older file" >>"$T/broken"
+ls -a "$D" >"$T/ls.none"
+exit 0
+EOF
+    unshare -m bash "$T/full.sh" "$T/full" "$S" "$T" || fail "the full tmpfs case failed at step $?"
+    for c in four1 four3 none; do
+        nospace "rc.$c" "err.$c" "--out on a full disk ($c)"
+        grep -q identical "out.$c" && fail "--out on a full disk ($c) said identical"
+    done
+    [ -e broken ] && fail "$(cat broken)"
+    grep -q tmp ls.four ls.none && fail "a temporary was left on the full disk: $(cat ls.four ls.none)"
+else
+    echo "note: the full tmpfs rows need root and unshare -m; not run here" >&2
+fi
+
+finish cli_dist_io
