@@ -63,4 +63,22 @@ else
     echo "note: the full tmpfs rows need root and unshare -m; not run here" >&2
 fi
 
+# ---- a rank killed while the temporary exists: the others remove it
+# (mpirun ends them with SIGTERM); rank 0 stops once FILE.tmpPID exists
+# (SN_DIST_DIE=0:output, a test hook) and is killed by its PID, the name's
+SN_DIST_DIE=0:output mpi 3 dist sort --keys 1000 --out killed.bin >out.kill 2>err.kill &
+job=$!
+tmpf=
+for _ in $(seq 1 1200); do
+    tmpf=$(ls killed.bin.tmp* 2>/dev/null | head -n 1)
+    [ -n "$tmpf" ] && break
+    sleep 0.1
+done
+[ -n "$tmpf" ] && kill -9 "${tmpf##*.tmp}"
+wait $job
+rc=$?
+[ -n "$tmpf" ] || fail "a stopped rank: no temporary appeared: $(head -c 400 err.kill)"
+{ [ $rc -ne 0 ] && [ $rc -ne 124 ]; } || fail "a rank killed in the output: exit $rc"
+ls | grep -q '^killed\.bin' && fail "a rank killed in the output left: $(ls | grep killed)"
+
 finish cli_dist_io
