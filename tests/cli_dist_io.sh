@@ -17,6 +17,14 @@ nospace() {
         fail "$3: no cause: $(head -c 400 "$2")"
 }
 
+# ---- an --in that is not a file of keys: said so, exit 2 (one rank)
+expect 2 timeout 60 "$S" dist sort --in /etc
+err_has "sortnet: dist sort: /etc: is a directory, not a file of keys"
+mkfifo fifo
+expect 2 timeout 60 "$S" dist sort --in fifo
+err_has "sortnet: dist sort: fifo: not a regular file (a FIFO), not a file of keys"
+grep -q "lseek\|bytes" err && fail "--in FIFO: $(cat err)"
+
 # ---- /dev/full: written in place (a device), every write fails
 "$S" dist sort --keys 1000 --out /dev/full >out.full1 2>err.full1
 echo $? >rc.full1

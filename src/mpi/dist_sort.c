@@ -170,9 +170,31 @@ static sn_status mpi_err(sn_diag *d, int err, const char *what)
 
 /* ---- input ---- */
 
+/* rank 0: an --in that exists but is not a regular file (a directory's
+ * size came back as 2^63-1, a FIFO's open blocked or its lseek failed);
+ * a missing file is left to MPI_File_open's message */
+static sn_status input_kind(const char *path, sn_diag *d)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0 || S_ISREG(sb.st_mode))
+        return SN_OK;
+    if (S_ISDIR(sb.st_mode))
+        return sn_diag_set(d, SN_EINVAL, 0, 0, "%s: is a directory, not a file of keys", path);
+    const char *kind = S_ISFIFO(sb.st_mode)  ? "a FIFO"
+                       : S_ISCHR(sb.st_mode) ? "a character device"
+                       : S_ISBLK(sb.st_mode) ? "a block device"
+                       : S_ISSOCK(sb.st_mode) ? "a socket"
+                                              : "not a file";
+    return sn_diag_set(d, SN_EINVAL, 0, 0, "%s: not a regular file (%s), not a file of keys", path,
+                       kind);
+}
+
 static sn_status read_input(work *w, sn_diag *d)
 {
     const sn_dist_sort_opts *o = w->o;
+    sn_status kst = sn_dist_agree(w->me == 0 ? input_kind(o->in, d) : SN_OK, d);
+    if (kst != SN_OK)
+        return kst;
     MPI_File f;
     int err = MPI_File_open(MPI_COMM_WORLD, o->in, MPI_MODE_RDONLY, MPI_INFO_NULL, &f);
     if (err != MPI_SUCCESS) {
