@@ -89,4 +89,21 @@ rc=$?
 { [ $rc -ne 0 ] && [ $rc -ne 124 ]; } || fail "a rank killed in the output: exit $rc"
 ls | grep -q '^killed\.bin' && fail "a rank killed in the output left: $(ls | grep killed)"
 
+# ---- MPI that cannot start under an address-space limit (ulimit -v: Open
+# MPI's MPI_Init aborts the process itself, exit 1, a negative verdict's
+# code): exit 5 and one line that names the limit. Not under the
+# sanitizers (their shadow memory does not fit under any ulimit -v).
+if [ "${SN_SANITIZED:-0}" != 1 ]; then
+    (ulimit -v 50000 && exec timeout 60 "$S" dist sort --keys 1000) >out 2>err
+    rc=$?
+    [ $rc = 5 ] || fail "MPI_Init under ulimit -v 50000 (one rank): exit $rc: $(tail -c 400 err)"
+    grep -qE "^sortnet: dist: MPI could not start: the address space is limited to 48 MiB \(ulimit -v\)" err ||
+        fail "MPI_Init under ulimit -v 50000: no line of sortnet's: $(tail -c 400 err)"
+    mpirun --oversubscribe -np 2 bash -c 'ulimit -v 50000 && exec timeout 60 "$0" dist sort --keys 1000' "$S" >out 2>err
+    rc=$?
+    [ $rc = 5 ] || fail "MPI_Init under ulimit -v 50000 (-np 2): exit $rc: $(tail -c 400 err)"
+    grep -qE "^sortnet: dist: MPI could not start: the address space is limited to 48 MiB \(ulimit -v\)" err ||
+        fail "MPI_Init under ulimit -v 50000 (-np 2): no line of sortnet's: $(tail -c 400 err)"
+fi
+
 finish cli_dist_io
