@@ -459,6 +459,11 @@ static sn_status walk_devices(device_cb cb, void *ctx, char *why, size_t why_cap
             sn_diag_set(diag, pst, 0, 0, "%s", answer.text);
             break;
         }
+        if (pst == SN_ENOMEM) { /* the platform out of host memory: memory, not "no device" */
+            st = sn_diag_set(diag, pst, 0, 0, "platform %u (%.200s): %.400s", (unsigned)pi, pname,
+                             answer.text);
+            break;
+        }
         if (pst != SN_OK)
             continue;
         for (cl_uint di = 0; di < nd && go; di++) {
