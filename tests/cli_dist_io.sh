@@ -35,6 +35,19 @@ nospace rc.full2 err.full2 "--out /dev/full (-np 2)"
 grep -q identical out.full2 && fail "--out /dev/full (-np 2) said identical: $(cat out.full2)"
 [ -c /dev/full ] || fail "--out /dev/full: /dev/full is no longer a device"
 
+# ---- a FIFO: written in place, rank by rank, one stream in key order
+mkfifo out.fifo
+python3 -c "
+import struct
+open('in.bin', 'wb').write(struct.pack('<6i', 5, -1, 3, 9, -7, 0))"
+cat out.fifo >got.bin &
+reader=$!
+expect 0 mpi 3 dist sort --in in.bin --out out.fifo
+wait $reader
+[ -p out.fifo ] || fail "--out FIFO: the FIFO was replaced"
+[ "$(python3 -c "import struct; print(struct.unpack('<6i', open('got.bin', 'rb').read()))")" = \
+    "(-7, -1, 0, 3, 5, 9)" ] || fail "--out FIFO: $(od -An -tx4 got.bin)"
+
 # ---- a full file system: 4 KiB free, then none
 mkdir full
 if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null &&
