@@ -395,8 +395,9 @@ int cmd_dist(int argc, char **argv)
         return cli_error(CLI_USAGE, "dist", "'%s' is not a subcommand (sort)", argv[1]);
     sn_diag d;
     sn_diag_clear(&d);
-    if (sn_dist_init(&d) != SN_OK)
-        return cli_error(CLI_NOENV, "dist", "%s", d.text);
+    sn_status ist = sn_dist_init(&d);
+    if (ist != SN_OK) /* SN_ENOMEM: MPI_Init ended under ulimit -v */
+        return cli_error(ist == SN_ENOMEM ? CLI_DEVICE : CLI_NOENV, "dist", "%s", d.text);
     int rank = sn_dist_rank(), ranks = sn_dist_size();
     int saved = quiet_begin(rank);
     int rc = dist_sort(argc - 1, argv + 1, rank, ranks);
@@ -415,7 +416,10 @@ bool cli_dist_check_wanted(const sn_check_options *opt, bool device, bool sort_m
     if (!sn_dist_launched())
         return false;
     sn_diag d;
-    if (sn_dist_init(&d) != SN_OK || sn_dist_size() < 2)
+    sn_status ist = sn_dist_init(&d);
+    if (ist == SN_ENOMEM) /* MPI_Init ended under ulimit -v: the rank cannot run */
+        exit(cli_error(CLI_DEVICE, "check", "%s", d.text));
+    if (ist != SN_OK || sn_dist_size() < 2)
         return false;
     /* the device checks by brute force only: there method auto means it too */
     bool split = sort_mode &&

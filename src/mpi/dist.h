@@ -29,7 +29,10 @@
  * launcher's environment), without initializing anything. */
 bool sn_dist_launched(void);
 /* MPI_Init (once; later calls are no-ops) and an atexit MPI_Finalize.
- * SN_EIO when MPI cannot start. */
+ * SN_EIO when MPI cannot start. Under a finite RLIMIT_AS it forks first
+ * and the calling process only waits and ends as the child does
+ * (dist_mpi.c); SN_ENOMEM, naming the limit, when the child's MPI_Init
+ * ended it (Open MPI's _exit(1)): then no MPI call may follow. */
 sn_status sn_dist_init(sn_diag *diag);
 int sn_dist_rank(void);
 int sn_dist_size(void);

@@ -4,10 +4,13 @@
 #include <fcntl.h>
 #include <mpi.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>    // for: PR_SET_PDEATHSIG (the watched process)
+#ifdef __linux__
+#include <sys/prctl.h> // for: PR_SET_PDEATHSIG (the watched process)
+#endif
 #include <sys/resource.h> // for: getrlimit (RLIMIT_AS)
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,9 +39,10 @@ static void finalize(void)
  * negative verdict, leaving only its own text. So under a finite
  * RLIMIT_AS (only then: a normal run pays nothing) the process forks
  * first: the child goes on as sortnet and says through a pipe when
- * MPI_Init returned; the parent (the PID mpirun knows) passes signals on,
+ * MPI_Init returned; the parent (the PID mpirun knows) passes signals on
  * and exits as the child did, or, when the child ended before MPI_Init
- * returned, with one line naming the limit and exit 5 (out of memory). */
+ * returned, returns SN_ENOMEM naming the limit (the caller says it, exit
+ * 5) without MPI. */
 static volatile sig_atomic_t watched_pid;
 
 static void pass_on(int sig)
@@ -47,29 +51,41 @@ static void pass_on(int sig)
         kill((pid_t)watched_pid, sig);
 }
 
-static void watch(pid_t child, int rd, rlim_t limit)
+static const int passed_on[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM};
+#define N_PASSED ((int)(sizeof passed_on / sizeof passed_on[0]))
+
+/* The parent's side: returns only when the child ended before MPI_Init
+ * returned on its own (not by a signal passed on): SN_ENOMEM and the cause
+ * in diag, signals as they were; otherwise it ends as the child did. */
+static sn_status watch(pid_t child, int rd, rlim_t limit, sn_diag *diag)
 {
-    static const int sigs[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM};
+    struct sigaction saved[N_PASSED];
     watched_pid = child;
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+    for (int i = 0; i < N_PASSED; i++) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = pass_on;
-        sigaction(sigs[i], &sa, NULL);
+        sigaction(passed_on[i], &sa, &saved[i]);
     }
     char c = 0;
     ssize_t r;
     while ((r = read(rd, &c, 1)) < 0 && errno == EINTR)
         ;
+    close(rd);
     int status = 0;
     while (waitpid(child, &status, 0) < 0 && errno == EINTR)
         ;
-    if (r != 1) {
-        fprintf(stderr,
-                "sortnet: dist: MPI could not start: the address space is limited to %llu MiB "
-                "(ulimit -v), too little for MPI_Init\n",
-                (unsigned long long)(limit >> 20));
-        _exit(5);
+    bool ended_by_us = false;
+    for (int i = 0; i < N_PASSED; i++)
+        ended_by_us |= WIFSIGNALED(status) && WTERMSIG(status) == passed_on[i];
+    ended_by_us |= WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+    if (r != 1 && !ended_by_us) {
+        for (int i = 0; i < N_PASSED; i++)
+            sigaction(passed_on[i], &saved[i], NULL);
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0,
+                           "MPI could not start: the address space is limited to %llu MiB "
+                           "(ulimit -v), too little for MPI_Init",
+                           (unsigned long long)(limit >> 20));
     }
     if (WIFSIGNALED(status)) {
         signal(WTERMSIG(status), SIG_DFL);
@@ -78,8 +94,9 @@ static void watch(pid_t child, int rd, rlim_t limit)
     _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
 }
 
-/* -1: no watch (no limit, or fork failed); else the pipe's end to tell */
-static int watched_init(void)
+/* -1: no watch (no limit, or fork failed), or -2 in the parent when the
+ * child could not start MPI (*st, diag); else the pipe's end to tell */
+static int watched_init(sn_status *st, sn_diag *diag)
 {
     struct rlimit rl;
     if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
@@ -96,11 +113,14 @@ static int watched_init(void)
     }
     if (child > 0) {
         close(fd[1]);
-        watch(child, fd[0], rl.rlim_cur);
+        *st = watch(child, fd[0], rl.rlim_cur, diag);
+        return -2;
     }
     close(fd[0]);
     /* the parent killed (mpirun's SIGKILL): this process goes too */
+#ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
     if (getppid() != parent)
         _exit(1);
     fcntl(fd[1], F_SETFD, FD_CLOEXEC);
@@ -113,7 +133,10 @@ sn_status sn_dist_init(sn_diag *diag)
     MPI_Initialized(&inited);
     if (inited)
         return SN_OK;
-    int tell = watched_init();
+    sn_status wst = SN_OK;
+    int tell = watched_init(&wst, diag);
+    if (tell == -2)
+        return wst;
     int ok = MPI_Init(NULL, NULL) == MPI_SUCCESS;
     if (tell >= 0) {
         ssize_t w = write(tell, "1", 1);
