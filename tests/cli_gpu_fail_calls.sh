@@ -32,6 +32,17 @@ row clGetDeviceInfo@8 5 "clGetDeviceInfo(CL_DEVICE_VENDOR) failed: $R (-5)" "$S"
 row clCreateContext 5 "gpu verify: clCreateContext failed: $R (-5)" "$S" gpu verify bitonic:8
 row clCreateContext=CL_OUT_OF_HOST_MEMORY 5 "clCreateContext failed: CL_OUT_OF_HOST_MEMORY (-6)" \
     "$S" gpu sort radix:100
+# the platform out of host memory for its devices: memory that ran out,
+# exit 5 (it said "none has a usable device", exit 3, and gpu list exit 0)
+M="clGetDeviceIDs failed: CL_OUT_OF_HOST_MEMORY (-6)"
+row clGetDeviceIDs=CL_OUT_OF_HOST_MEMORY 5 "gpu verify: platform 0 (" "$S" gpu verify bitonic:8
+err_has "$M"
+row clGetDeviceIDs=CL_OUT_OF_HOST_MEMORY 5 "check: " "$S" check oddeven:8 --device opencl
+err_has "$M"
+row clGetDeviceIDs=CL_OUT_OF_HOST_MEMORY 5 "gpu list: platform 0 (" "$S" gpu list
+err_has "$M"
+row clGetPlatformIDs=CL_OUT_OF_HOST_MEMORY 5 "gpu verify: clGetPlatformIDs failed: CL_OUT_OF_HOST_MEMORY (-6)" \
+    "$S" gpu verify bitonic:8
 row clCreateCommandQueue 5 "gpu batch: clCreateCommandQueue failed: $R (-5)" "$S" gpu batch bitonic:8 --arrays 4
 row clCreateProgramWithSource 5 "clCreateProgramWithSource failed: $R (-5)" "$S" check oddeven:8 --device opencl
 row clCreateKernel 5 "gpu verify: clCreateKernel(sn_pairs) failed: $R (-5)" "$S" gpu verify bitonic:8

@@ -40,6 +40,9 @@ loop() {
 
 loop "gpu batch" "$S" gpu batch bitonic:8 --arrays 16
 loop "gpu bench radix" "$S" gpu bench --variants radix --sizes 2^8 --reps 1 --cpu-max 1
+# gpu sort's own arrays (it said exit 2, bad usage, for them), and --nearly-sorted's
+loop "gpu sort" "$S" gpu sort radix:100
+loop "gpu sort --nearly" "$S" gpu sort radix:100 --nearly-sorted 5
 
 # the arrays of gpu batch: the cause, in the one message, exit 5 (out of
 # memory is the machine failing: cli_status_exit's SN_ENOMEM)

@@ -1,7 +1,7 @@
 /* test_gpu_env.c - when the OpenCL platform or driver fails, the message
  * names the call and what it returned (issue 36): a driver that cannot
  * start (pocl under a memory limit answers clGetDeviceIDs with
- * CL_OUT_OF_HOST_MEMORY) is not "no device". The failures are injected at
+ * CL_OUT_OF_HOST_MEMORY) is not "no device" but memory (SN_ENOMEM). The failures are injected at
  * the listing calls (sn_gpu_inject_error), so this runs wherever an
  * OpenCL platform exists and skips (77) where none does. */
 #include <stdio.h>
@@ -47,8 +47,9 @@ int main(void)
     sn_gpu_close(sn_test_gpu_open(NULL));
     sn_gpu *g = NULL;
     sn_status st;
-    /* a driver that could not start: the platform is there, its devices not */
-    expect_named("clGetDeviceIDs", CL_OUT_OF_HOST_MEMORY, "CL_OUT_OF_HOST_MEMORY", SN_ENODEVICE);
+    /* a driver out of host memory for its devices: memory that ran out
+     * (exit 5), not "no device"; a platform that answers no device */
+    expect_named("clGetDeviceIDs", CL_OUT_OF_HOST_MEMORY, "CL_OUT_OF_HOST_MEMORY", SN_ENOMEM);
     expect_named("clGetDeviceIDs", CL_DEVICE_NOT_FOUND, "CL_DEVICE_NOT_FOUND", SN_ENODEVICE);
     expect_named("clGetDeviceIDs", CL_SUCCESS, "CL_SUCCESS", SN_ENODEVICE); /* 0 devices */
     /* the ICD loader itself */

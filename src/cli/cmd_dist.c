@@ -96,6 +96,7 @@ static void on_alarm(int sig)
         ssize_t r = write(2, m, sizeof m - 1);
         (void)r;
     }
+    sn_dist_output_abandon();
     _exit(CLI_DEVICE);
 }
 
@@ -109,6 +110,7 @@ static void on_term(int sig)
         ssize_t r = write(2, m, sizeof m - 1);
         (void)r;
     }
+    sn_dist_output_abandon();
     _exit(CLI_DEVICE);
 }
 
@@ -307,7 +309,8 @@ static int dist_sort(int argc, char **argv, int rank, int ranks)
     int prc = parse_args(argc, argv, rank, ranks, &o, &net_spec, &json, &timeout);
     if (prc)
         return prc < 0 ? CLI_OK : prc;
-    /* tests: SN_DIST_DIE=R kills rank R after its local sort, R:stall stops it */
+    /* tests: SN_DIST_DIE=R kills rank R after its local sort, R:stall stops
+     * it, R:output stops it once the output's temporary exists */
     const char *env = getenv("SN_DIST_DIE");
     if (env) {
         char num[16];
@@ -315,6 +318,7 @@ static int dist_sort(int argc, char **argv, int rank, int ranks)
         if (cli_parse_u64(num, 0, 1u << 20, &v))
             o.die_rank = (int)v;
         o.die_stall = strstr(env, ":stall") != NULL;
+        o.die_output = strstr(env, ":output") != NULL;
     }
 
     char autoname[48];
@@ -391,8 +395,9 @@ int cmd_dist(int argc, char **argv)
         return cli_error(CLI_USAGE, "dist", "'%s' is not a subcommand (sort)", argv[1]);
     sn_diag d;
     sn_diag_clear(&d);
-    if (sn_dist_init(&d) != SN_OK)
-        return cli_error(CLI_NOENV, "dist", "%s", d.text);
+    sn_status ist = sn_dist_init(&d);
+    if (ist != SN_OK) /* SN_ENOMEM: MPI_Init ended under ulimit -v */
+        return cli_error(ist == SN_ENOMEM ? CLI_DEVICE : CLI_NOENV, "dist", "%s", d.text);
     int rank = sn_dist_rank(), ranks = sn_dist_size();
     int saved = quiet_begin(rank);
     int rc = dist_sort(argc - 1, argv + 1, rank, ranks);
@@ -411,7 +416,10 @@ bool cli_dist_check_wanted(const sn_check_options *opt, bool device, bool sort_m
     if (!sn_dist_launched())
         return false;
     sn_diag d;
-    if (sn_dist_init(&d) != SN_OK || sn_dist_size() < 2)
+    sn_status ist = sn_dist_init(&d);
+    if (ist == SN_ENOMEM) /* MPI_Init ended under ulimit -v: the rank cannot run */
+        exit(cli_error(CLI_DEVICE, "check", "%s", d.text));
+    if (ist != SN_OK || sn_dist_size() < 2)
         return false;
     /* the device checks by brute force only: there method auto means it too */
     bool split = sort_mode &&

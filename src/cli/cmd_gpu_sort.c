@@ -264,7 +264,7 @@ static int sort_and_verify(const sort_run *r, const uint32_t *input)
     int rc = CLI_OK;
     gpu_sort_progress pr = {isatty(fileno(stderr)) != 0, false, cli_now_ms(), 0};
     if (!keys || !rk || !kt || !ht || (r->payload && !pay) || (idx && (!rp || !ip))) {
-        rc = cli_error(CLI_USAGE, "gpu sort", "out of memory for %zu keys", n);
+        rc = cli_error(CLI_DEVICE, "gpu sort", "out of memory for %zu keys", n);
         goto done;
     }
     for (size_t i = 0; i < n && ip; i++)
@@ -445,7 +445,7 @@ int cmd_gpu_sort(int argc, char **argv)
     if (r.nearly) {
         input = sn_malloc(r.n ? (size_t)r.n * 4 : 4);
         if (!input)
-            return cli_error(CLI_USAGE, "gpu sort", "out of memory for %llu keys",
+            return cli_error(CLI_DEVICE, "gpu sort", "out of memory for %llu keys",
                              (unsigned long long)r.n);
         make_nearly(&r.in, (uint32_t)r.n, r.pct, r.dist, input);
     } else if ((rc = cli_input_make(&r.in, (uint32_t)r.n, &input)) != 0) {

@@ -6,7 +6,8 @@
  * leaks a context, queue or program. */
 #include "gpu/gpu_internal.h"
 
-#include <ctype.h>     // for: isdigit (the compiler's "N errors generated." lines)
+#include <ctype.h>
+#include <errno.h>     // for: isdigit (the compiler's "N errors generated." lines)
 #include <fcntl.h>     // for: open (SN_CL_FAIL's log)
 #include <signal.h>    // for: sigaction (the driver's abort while it starts)
 #include <stdatomic.h> // for: the injected call's count (worker threads call too)
@@ -14,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>     // for: mmap (the address space left, in the probe)
 #include <sys/resource.h> // for: getrlimit (an address-space limit, named when the driver aborts)
+#include <sys/wait.h>     // for: waitpid (the probe)
 #include <unistd.h>       // for: dup, dup2 (the compiler's stray stderr lines); write, _exit
 
 #include "core/alloc.h"
@@ -419,8 +422,134 @@ static void guard_end(const struct sigaction *saved)
 
 static sn_status walk_devices(device_cb cb, void *ctx, char *why, size_t why_cap, sn_diag *diag);
 
+/* ---- the driver's start under an address-space limit, probed in a child
+ * Under `ulimit -v` the driver fails to start in ways that the process
+ * cannot always answer itself: pocl aborts while starting its threads, and
+ * LLVM (loaded in the same call) can put its own SIGABRT handler over the
+ * guard above, so the process dies bare; or the ICD loader cannot map pocl
+ * and says "no platform", the wrong cause. So when RLIMIT_AS is finite
+ * (only then: a normal run pays nothing), the first listing of the process
+ * forks a child that lists the platforms and their devices and reports
+ * through a pipe how that ended; only when it ended well does the process
+ * start the driver itself. The answer is kept: one fork per process. */
+typedef struct probe_msg {
+    int st;                   /* the child's listing status */
+    int devices;              /* devices it found */
+    int tight;                /* 256 MiB of address space could not be mapped */
+    char text[sizeof(((sn_diag *)0)->text)];
+} probe_msg;
+
+static bool probe_cb(void *ctx, cl_platform_id p, cl_device_id d, const sn_gpu_device_info *info)
+{
+    (void)p;
+    (void)d;
+    (void)info;
+    ++*(int *)ctx;
+    return true;
+}
+
+static void probe_child(int wr)
+{
+    probe_msg m;
+    memset(&m, 0, sizeof m);
+    char why[sizeof m.text];
+    sn_diag d;
+    sn_diag_clear(&d);
+    m.st = (int)walk_devices(probe_cb, &m.devices, why, sizeof why, &d);
+    snprintf(m.text, sizeof m.text, "%s", m.st != SN_OK ? d.text : why);
+    /* room for a driver (pocl with LLVM maps a few hundred MiB) */
+    int zero = open("/dev/zero", O_RDONLY);
+    void *room = zero < 0 ? MAP_FAILED
+                          : mmap(NULL, (size_t)256 << 20, PROT_NONE, MAP_PRIVATE, zero, 0);
+    m.tight = zero >= 0 && room == MAP_FAILED;
+    const char *b = (const char *)&m;
+    size_t left = sizeof m;
+    while (left) {
+        ssize_t w = write(wr, b, left);
+        if (w <= 0)
+            break;
+        b += w;
+        left -= (size_t)w;
+    }
+    _exit(0);
+}
+
+static int probed;             /* 0: not yet; 1: the driver starts; 2: it does not (probe_st) */
+static sn_status probe_st;
+static char probe_text[sizeof(((sn_diag *)0)->text)];
+
+static sn_status probe_fail(sn_diag *diag, unsigned long long mib, const char *fmt, const char *what)
+{
+    char cause[sizeof probe_text];
+    snprintf(cause, sizeof cause, fmt, what);
+    probe_st = sn_diag_set(diag, SN_ENOMEM, 0, 0,
+                           "the OpenCL driver could not start: %s; the address space is limited to "
+                           "%llu MiB (ulimit -v)",
+                           cause, mib);
+    snprintf(probe_text, sizeof probe_text, "%s", diag->text);
+    probed = 2;
+    return probe_st;
+}
+
+static sn_status probe_driver(sn_diag *diag)
+{
+    if (probed == 1)
+        return SN_OK;
+    if (probed == 2)
+        return sn_diag_set(diag, probe_st, 0, 0, "%s", probe_text);
+    struct rlimit lim;
+    int fd[2];
+    probed = 1;
+    if (getrlimit(RLIMIT_AS, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY || pipe(fd) != 0)
+        return SN_OK;
+    unsigned long long mib = (unsigned long long)(lim.rlim_cur >> 20);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        probe_child(fd[1]);
+    }
+    close(fd[1]);
+    if (pid < 0) {
+        close(fd[0]);
+        return SN_OK; /* no probe: the guard alone */
+    }
+    probe_msg m;
+    memset(&m, 0, sizeof m);
+    size_t got = 0;
+    while (got < sizeof m) {
+        ssize_t r = read(fd[0], (char *)&m + got, sizeof m - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    m.text[sizeof m.text - 1] = '\0';
+    if (WIFSIGNALED(status)) {
+        char sig[64];
+        snprintf(sig, sizeof sig, "%s", WTERMSIG(status) == SIGABRT ? "SIGABRT" : "a signal");
+        return probe_fail(diag, mib, "it died by %s while starting its devices", sig);
+    }
+    if (got != sizeof m || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return probe_fail(diag, mib, "%s", "its probe ended without an answer");
+    if (m.st == SN_ENODEVICE && !m.tight)
+        return SN_OK; /* no platform, and room for one: truly none (said in-process) */
+    if (m.st == SN_ENODEVICE) /* the loader could not map the driver: not "install one" */
+        return probe_fail(diag, mib, "%s", "the ICD loader could load no platform");
+    if (m.st != SN_OK)
+        return probe_fail(diag, mib, "%s", m.text);
+    return SN_OK;
+}
+
 static sn_status for_each_device(device_cb cb, void *ctx, char *why, size_t why_cap, sn_diag *diag)
 {
+    sn_status pst = probe_driver(diag);
+    if (pst != SN_OK)
+        return pst;
     struct sigaction saved;
     guard_begin(&saved);
     sn_status st = walk_devices(cb, ctx, why, why_cap, diag);
@@ -457,6 +586,11 @@ static sn_status walk_devices(device_cb cb, void *ctx, char *why, size_t why_cap
         if (oom) { /* our memory, not the platform's answer */
             st = pst;
             sn_diag_set(diag, pst, 0, 0, "%s", answer.text);
+            break;
+        }
+        if (pst == SN_ENOMEM) { /* the platform out of host memory: memory, not "no device" */
+            st = sn_diag_set(diag, pst, 0, 0, "platform %u (%.200s): %.400s", (unsigned)pi, pname,
+                             answer.text);
             break;
         }
         if (pst != SN_OK)

@@ -29,7 +29,10 @@
  * launcher's environment), without initializing anything. */
 bool sn_dist_launched(void);
 /* MPI_Init (once; later calls are no-ops) and an atexit MPI_Finalize.
- * SN_EIO when MPI cannot start. */
+ * SN_EIO when MPI cannot start. Under a finite RLIMIT_AS it forks first
+ * and the calling process only waits and ends as the child does
+ * (dist_mpi.c); SN_ENOMEM, naming the limit, when the child's MPI_Init
+ * ended it (Open MPI's _exit(1)): then no MPI call may follow. */
 sn_status sn_dist_init(sn_diag *diag);
 int sn_dist_rank(void);
 int sn_dist_size(void);
@@ -72,6 +75,7 @@ typedef struct sn_dist_sort_opts {
     uint64_t max_memory;  /* bytes a rank may use (0: what the system has) */
     int die_rank;         /* tests: this rank kills itself after the local sort (-1: none) */
     bool die_stall;       /* tests: ... or stops forever instead (a stuck rank) */
+    bool die_output;      /* tests: ... or stops forever once the output's temporary exists */
 } sn_dist_sort_opts;
 
 /* The report, complete on rank 0 (other ranks: their own parts). */
@@ -108,6 +112,10 @@ typedef struct sn_dist_report {
  * wires), SN_EDEVICE (a device), with the message in diag on every rank. */
 sn_status sn_dist_sort(const sn_dist_sort_opts *o, sn_dist_report *rep, sn_diag *diag);
 void sn_dist_report_free(sn_dist_report *rep);
+/* Remove the --out temporary this rank may be writing now (none: nothing).
+ * Async-signal-safe: for a rank ended by a signal (mpirun's SIGTERM when
+ * another rank died, --timeout). Not collective. */
+void sn_dist_output_abandon(void);
 
 /* Key i of the generated input (raw bits of t), the same on every rank. */
 uint32_t sn_dist_key(uint64_t seed, uint64_t i, sn_key_type t, uint32_t distinct);

@@ -8,13 +8,14 @@
  * comparison orders every key type; with a payload the pair (key, global
  * index) is compared, a total order whose sort is the stable sort. */
 #include <errno.h>
+#include <fcntl.h> // for: open (the output written again with POSIX)
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h> // for: stat (an output that is a device)
-#include <unistd.h>   // for: getpid (the output's temporary name)
+#include <unistd.h>   // for: getpid (the output's temporary name), pwrite
 
 #include "core/alloc.h"
 #include "core/parallel.h"
@@ -169,9 +170,31 @@ static sn_status mpi_err(sn_diag *d, int err, const char *what)
 
 /* ---- input ---- */
 
+/* rank 0: an --in that exists but is not a regular file (a directory's
+ * size came back as 2^63-1, a FIFO's open blocked or its lseek failed);
+ * a missing file is left to MPI_File_open's message */
+static sn_status input_kind(const char *path, sn_diag *d)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0 || S_ISREG(sb.st_mode))
+        return SN_OK;
+    if (S_ISDIR(sb.st_mode))
+        return sn_diag_set(d, SN_EINVAL, 0, 0, "%s: is a directory, not a file of keys", path);
+    const char *kind = S_ISFIFO(sb.st_mode)  ? "a FIFO"
+                       : S_ISCHR(sb.st_mode) ? "a character device"
+                       : S_ISBLK(sb.st_mode) ? "a block device"
+                       : S_ISSOCK(sb.st_mode) ? "a socket"
+                                              : "not a file";
+    return sn_diag_set(d, SN_EINVAL, 0, 0, "%s: not a regular file (%s), not a file of keys", path,
+                       kind);
+}
+
 static sn_status read_input(work *w, sn_diag *d)
 {
     const sn_dist_sort_opts *o = w->o;
+    sn_status kst = sn_dist_agree(w->me == 0 ? input_kind(o->in, d) : SN_OK, d);
+    if (kst != SN_OK)
+        return kst;
     MPI_File f;
     int err = MPI_File_open(MPI_COMM_WORLD, o->in, MPI_MODE_RDONLY, MPI_INFO_NULL, &f);
     if (err != MPI_SUCCESS) {
@@ -594,7 +617,7 @@ static sn_status sort_phases(work *w, sn_diag *diag)
     w->t_local = MPI_Wtime() - t0;
     sn_gpu_sorter_destroy(gs);
     sn_gpu_close(gpu);
-    if (st == SN_OK && w->me == o->die_rank) {
+    if (st == SN_OK && w->me == o->die_rank && !o->die_output) {
         while (o->die_stall)
             pause();
         raise(SIGKILL);
@@ -808,6 +831,126 @@ sn_status sn_dist_sort(const sn_dist_sort_opts *o, sn_dist_report *rep, sn_diag 
 
 /* ---- output: MPI-IO to a temporary name, renamed by rank 0 when every rank wrote ---- */
 
+/* The temporary this rank is writing, for sn_dist_output_abandon (a signal
+ * handler): set while it may exist, cleared once renamed or removed. */
+static char out_tmp[4096];
+static volatile sig_atomic_t out_tmp_set;
+
+void sn_dist_output_abandon(void)
+{
+    if (out_tmp_set) {
+        out_tmp_set = 0;
+        unlink(out_tmp);
+    }
+}
+
+/* all of n bytes at off (off < 0: at the current position); -1 with errno */
+static int write_whole(int fd, const char *b, size_t n, off_t off)
+{
+    while (n) {
+        ssize_t r = off < 0 ? write(fd, b, n) : pwrite(fd, b, n, off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            if (r == 0)
+                errno = EIO;
+            return -1;
+        }
+        b += r;
+        n -= (size_t)r;
+        if (off >= 0)
+            off += r;
+    }
+    return 0;
+}
+
+static sn_status posix_err(sn_diag *d, const char *path, int e)
+{
+    return sn_diag_set(d, SN_EIO, 0, 0, "cannot write %s: %s", path, strerror(e));
+}
+
+/* An output that is not a regular file (a device, a FIFO): written in
+ * place, in rank order (a FIFO's reader gets the keys in order), rank 0
+ * holding it open throughout (its reader sees one stream); a failure
+ * stops the later ranks. */
+static sn_status write_direct(work *w, const char *path, sn_diag *d)
+{
+    int ok = 1, fd = -1;
+    if (w->me > 0)
+        MPI_Recv(&ok, 1, MPI_INT, w->me - 1, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    sn_status st = SN_OK;
+    if (ok) {
+        fd = open(path, O_WRONLY);
+        int e = fd < 0 || write_whole(fd, (const char *)w->k, w->count * 4, -1) != 0 ? errno : 0;
+        if (fd >= 0 && w->me > 0) {
+            if (close(fd) != 0 && !e)
+                e = errno;
+            fd = -1;
+        }
+        if (e) {
+            st = posix_err(d, path, e);
+            ok = 0;
+        }
+    }
+    if (w->me + 1 < w->P)
+        MPI_Send(&ok, 1, MPI_INT, w->me + 1, 77, MPI_COMM_WORLD);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (fd >= 0 && close(fd) != 0 && st == SN_OK)
+        st = posix_err(d, path, errno);
+    return sn_dist_agree(st, d);
+}
+
+/* Each rank writes its block again with POSIX, after MPI-IO said or showed
+ * (a short count, a short file, a hole) that the file is not whole: Open
+ * MPI's collective write can report success for a write that failed
+ * (ENOSPC on another rank's aggregated piece); this finishes the file or
+ * gives the cause. */
+static sn_status write_again(work *w, const char *tmp, uint64_t off, sn_diag *d)
+{
+    if (w->count == 0)
+        return SN_OK;
+    int fd = open(tmp, O_WRONLY);
+    if (fd < 0)
+        return posix_err(d, w->o->out, errno);
+    int bad = write_whole(fd, (const char *)w->k, w->count * 4, (off_t)(off * 4)) != 0 ||
+              fsync(fd) != 0;
+    int e = errno;
+    if (close(fd) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    return bad ? posix_err(d, w->o->out, e) : SN_OK; /* the temporary goes */
+}
+
+/* fsync(2) of the file at path (a disk's delayed write error): 0 or -1 */
+static int sync_file(const char *path)
+{
+    int fd = open(path, O_WRONLY);
+    if (fd < 0)
+        return -1;
+    int r = fsync(fd);
+    return close(fd) != 0 ? -1 : r;
+}
+
+/* rank 0: whether the written file is N keys without a hole (a piece
+ * whose write was lost); a file system without holes says none */
+static bool file_whole(const char *path, uint64_t N)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return false;
+    struct stat sb;
+    bool whole = fstat(fd, &sb) == 0 && (uint64_t)sb.st_size == N * 4;
+#ifdef SEEK_HOLE
+    if (whole && N) {
+        off_t h = lseek(fd, 0, SEEK_HOLE);
+        whole = h < 0 || (uint64_t)h >= N * 4;
+    }
+#endif
+    close(fd);
+    return whole;
+}
+
 static sn_status write_output(work *w, sn_diag *d)
 {
     const char *path = w->o->out;
@@ -820,16 +963,18 @@ static sn_status write_output(work *w, sn_diag *d)
     int direct = w->me == 0 && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode);
     MPI_Bcast(&pid, 1, MPI_LONG, 0, MPI_COMM_WORLD);
     MPI_Bcast(&direct, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (direct)
-        snprintf(tmp, sizeof tmp, "%s", path);
-    else
-        snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, pid);
-    uint64_t off = 0, cnt = w->count;
-    MPI_Exscan(&cnt, &off, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-    if (w->me == 0)
-        off = 0;
     for (uint64_t i = 0; i < w->count; i++)
         w->k[i] = sn_key_from_ordered(w->o->type, w->k[i]);
+    if (direct)
+        return write_direct(w, path, d);
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, pid);
+    uint64_t off = 0, cnt = w->count, N = 0;
+    MPI_Exscan(&cnt, &off, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&cnt, &N, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    if (w->me == 0)
+        off = 0;
+    memcpy(out_tmp, tmp, sizeof out_tmp);
+    out_tmp_set = 1;
     MPI_File f;
     sn_status st = SN_OK;
     int err =
@@ -837,25 +982,46 @@ static sn_status write_output(work *w, sn_diag *d)
     if (err != MPI_SUCCESS) {
         char what[4200];
         snprintf(what, sizeof what, "cannot write %s", tmp);
-        return sn_dist_agree(mpi_err(d, err, what), d);
+        st = sn_dist_agree(mpi_err(d, err, what), d);
+        if (w->me == 0)
+            remove(tmp); /* when some rank created it */
+        out_tmp_set = 0;
+        return st;
     }
-    if (!direct)
-        MPI_File_set_size(f, 0);
+    if (w->o->die_output && w->me == w->o->die_rank)
+        for (;;) /* tests: a rank stuck while the temporary exists */
+            pause();
+    /* the write, its count, the sync (a disk's delayed error): any short
+     * or failed step on any rank, or a file that is not N keys, means the
+     * ranks write their blocks again with POSIX, which names the cause */
+    MPI_File_set_size(f, 0);
     MPI_Status ms;
+    int got = -1;
     err = MPI_File_write_at_all(f, (MPI_Offset)(off * 4), w->k, (int)w->count, MPI_UINT32_T, &ms);
-    if (err != MPI_SUCCESS)
-        st = mpi_err(d, err, tmp);
-    if (MPI_File_close(&f) != MPI_SUCCESS && st == SN_OK)
-        st = sn_diag_set(d, SN_EIO, 0, 0, "%s: closing failed", tmp);
+    int bad = err != MPI_SUCCESS || MPI_Get_count(&ms, MPI_UINT32_T, &got) != MPI_SUCCESS ||
+              (uint64_t)got != w->count;
+    /* not MPI_File_sync: after a failed write, Open MPI 4.1's sync returns
+     * early on one rank and the collectives under it no longer match (a
+     * hang); the sync is each rank's fsync once the file is closed */
+    bad |= MPI_File_close(&f) != MPI_SUCCESS;
+    bad |= sync_file(tmp) != 0;
+    if (w->me == 0 && !bad)
+        bad = !file_whole(tmp, N);
+    int any = 0;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any)
+        st = write_again(w, tmp, off, d);
     st = sn_dist_agree(st, d);
     if (w->me == 0) {
-        if (st == SN_OK && !direct && rename(tmp, path) != 0)
+        if (st == SN_OK && rename(tmp, path) != 0)
             st = sn_diag_set(d, SN_EIO, 0, 0, "cannot rename %s to %s: %s", tmp, path,
                              strerror(errno));
-        if (st != SN_OK && !direct)
+        if (st != SN_OK)
             remove(tmp);
     }
-    return sn_dist_agree(st, d);
+    st = sn_dist_agree(st, d);
+    out_tmp_set = 0;
+    return st;
 }
 
 void sn_dist_report_free(sn_dist_report *rep)
