@@ -12,7 +12,8 @@ cd "$T" || exit 1
 # bad NAME 'TEXT' REGEX: the lesson TEXT (printf format) is refused
 bad() {
     printf "$2" >"$T/$1.lesson"
-    SDL_VIDEODRIVER=offscreen "$S" view --lesson "$T/$1.lesson" --script "" >"$T/out" 2>"$T/err"
+    # (timeout: a lesson that made the reader wait must fail, not hang)
+    SDL_VIDEODRIVER=offscreen timeout 60 "$S" view --lesson "$T/$1.lesson" --script "" >"$T/out" 2>"$T/err"
     local rc=$?
     [ $rc = 2 ] || fail "$1: exit $rc: $(head -c 300 "$T/err")"
     grep -qE -- "^sortnet: .*$1\.lesson:$3" "$T/err" || fail "$1: $(head -c 300 "$T/err")"
@@ -29,6 +30,17 @@ bad keys "step: a\nnet: bitonic:4\nkeys: $(long 'r ' 300)\nkeys: $(long 'r ' 300
     "4:7: too many keys in one step"
 bad caption "step: a\nnet: bitonic:4\ntext: $(long x 1200)\n" "3:7: the caption is too long"
 bad nonet 'step: a\ntext: t.\n' "1:1: step 'a' has no network"
+# what lies in the lesson's folder but is no network file: a FIFO (reading
+# it would wait for a writer for ever), the folder itself, a subfolder
+mkfifo "$T/pipe" && mkdir "$T/sub"
+bad fifo 'step: a\nnet: pipe\ntext: t.\n' "2:6: 'pipe' is a FIFO, not a network file"
+bad dot 'step: a\nnet: ./\ntext: t.\n' "2:6: './' is the lesson's own folder, not a network file"
+bad sub 'step: a\nnet: sub\ntext: t.\n' "2:6: 'sub' is a folder, not a network file"
+if has_part "the page (sortnet web)"; then
+    expect 2 timeout 60 "$S" web --lesson "$T/fifo.lesson" -o "$T/fifo.html"
+    err_has "'pipe' is a FIFO, not a network file"
+    [ ! -e "$T/fifo.html" ] || fail "web --lesson with a FIFO wrote a page"
+fi
 
 # CRLF and trailing blanks; a lesson in the working folder, by its bare name
 printf 'step: a  \r\nnet: bitonic:4   \r\ninput: reversed\t\r\ntext: t.\r\n' >here.lesson

@@ -160,6 +160,27 @@ static bool stays_below(const char *path)
 #define FOLDER_RULE                                                                                \
     "a lesson reads networks only from its own folder and below, or by name (bitonic:8, best:16)"
 
+#ifndef __wasi__
+/* Whether path is a regular file; else what it is ("a folder", "a FIFO",
+ * ...) in kind. */
+static bool regular_file(const char *path, char *kind, size_t cap)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        snprintf(kind, cap, "unreadable");
+        return false;
+    }
+    snprintf(kind, cap, "%s",
+             S_ISREG(sb.st_mode)    ? "a file"
+             : S_ISDIR(sb.st_mode)  ? "a folder"
+             : S_ISFIFO(sb.st_mode) ? "a FIFO"
+             : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device"
+             : S_ISSOCK(sb.st_mode)                       ? "a socket"
+                                                          : "not a regular file");
+    return S_ISREG(sb.st_mode);
+}
+#endif
+
 /* Check net (a step's network, of room cap) against the folder rule and
  * replace a file by its resolved path, so it loads from any directory. */
 static sn_status resolve_net(parser *p, char *net, size_t cap, unsigned long col)
@@ -187,7 +208,7 @@ static sn_status resolve_net(parser *p, char *net, size_t cap, unsigned long col
     (void)cap;
     return err(p, col, "'%.300s' is a file: the page reads networks by name only", net);
 #else
-    char path[4200];
+    char path[4200], kind[32];
     snprintf(path, sizeof path, "%s/%s", p->dir, net);
     /* realpath's buffers come from libc (free, not sn_free) */
     char *real = realpath(path, NULL);
@@ -196,9 +217,14 @@ static sn_status resolve_net(parser *p, char *net, size_t cap, unsigned long col
     size_t blen = base ? strlen(base) : 0;
     if (!real || !base)
         snprintf(why, sizeof why, "'%.300s': %s", net, strerror(real ? errno : real_errno));
+    else if (strcmp(real, base) == 0)
+        snprintf(why, sizeof why, "'%.300s' is the lesson's own folder, not a network file", net);
     else if (strncmp(real, base, blen) != 0 || (real[blen] != '/' && strcmp(base, "/") != 0))
         snprintf(why, sizeof why,
                  "'%.300s' leads out of the lesson's folder (a symbolic link): " FOLDER_RULE, net);
+    else if (!regular_file(real, kind, sizeof kind))
+        /* reading a FIFO would wait for a writer for ever */
+        snprintf(why, sizeof why, "'%.300s' is %s, not a network file", net, kind);
     else if (strlen(real) >= cap)
         snprintf(why, sizeof why, "'%.300s': the path is too long", net);
     else
