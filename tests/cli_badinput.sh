@@ -444,7 +444,7 @@ if has_part "SDL2 window"; then
         "$S" view --lesson "$(f keydel.lesson)"
     mkdir -p "$T/adir"
     printf 'title: t\nstep: a\nnet: adir\ntext: x.\n' >"$(f netdir.lesson)"
-    check "lesson: a network that is a directory" 2 "netdir\.lesson:3:6: .*Is a directory" \
+    check "lesson: a network that is a directory" 2 "netdir\.lesson:3:6: 'adir' is a folder, not a network file" \
         "$S" view --lesson "$(f netdir.lesson)"
     check "view save:DIR" 2 "save:.*adir.*Is a directory" \
         "$S" view empty:4 --script "add:0,1 save:$T/adir" --discard
