@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "core/format.h" // for: sn_file_temp_template
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096
@@ -124,19 +125,6 @@ static char *write_target(const char *path)
     return sn_strdup(cur);
 }
 
-/* The temporary's template beside target: "NAME.tmpXXXXXX", or, where
- * that would pass the longest name a folder entry may have (NAME_MAX),
- * ".sn-XXXXXX" in the same folder. */
-static void temp_template(const char *target, char *out, size_t cap)
-{
-    const char *slash = strrchr(target, '/');
-    const char *base = slash ? slash + 1 : target;
-    if (strlen(base) + sizeof ".tmpXXXXXX" - 1 <= NAME_MAX)
-        snprintf(out, cap, "%s.tmpXXXXXX", target);
-    else
-        snprintf(out, cap, "%.*s.sn-XXXXXX", (int)(base - target), target);
-}
-
 int cli_out_open(cli_out *o, const char *user_path)
 {
     memset(o, 0, sizeof *o);
@@ -179,7 +167,7 @@ static int open_target(cli_out *o, const char *path)
     }
     /* The temporary sits beside the target so rename() stays on one file
      * system and is atomic. mkstemp makes it private and unique. */
-    temp_template(path, o->tmp, len + 32);
+    sn_file_temp_template(path, o->tmp, len + 32);
     if (strlen(o->tmp) >= PATH_MAX) {
         cli_out_abort(o);
         return cli_error(CLI_USAGE, path, "cannot write: %s", strerror(ENAMETOOLONG));

@@ -10,11 +10,17 @@
 #include "core/library.h"
 
 #include <errno.h>
+#include <limits.h> // for: NAME_MAX
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "core/alloc.h"
 #include "core/format_impl.h"
+
+#ifndef NAME_MAX
+#define NAME_MAX 255
+#endif
 
 /* Network files larger than this are refused before they are read whole:
  * far beyond any network within the default limits (2^26 comparators of
@@ -292,6 +298,16 @@ sn_status sn_network_is_asap(const sn_network *net, bool *asap)
 sn_status sn_format_write_error(sn_diag *diag, int err)
 {
     return sn_diag_set(diag, SN_EIO, 0, 0, "write error: %s", strerror(err ? err : EIO));
+}
+
+void sn_file_temp_template(const char *target, char *out, size_t cap)
+{
+    const char *slash = strrchr(target, '/');
+    const char *base = slash ? slash + 1 : target;
+    if (strlen(base) + sizeof ".tmpXXXXXX" - 1 <= NAME_MAX)
+        snprintf(out, cap, "%s.tmpXXXXXX", target);
+    else
+        snprintf(out, cap, "%.*s.sn-XXXXXX", (int)(base - target), target);
 }
 
 sn_status sn_file_read_all(const char *path, size_t max_bytes, char **out, size_t *len,

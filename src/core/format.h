@@ -61,4 +61,10 @@ size_t sn_text_bom(const char *text, size_t len);
 sn_status sn_file_read_all(const char *path, size_t max_bytes, char **out, size_t *len,
                            sn_diag *diag);
 
+/* The template for mkstemp / mkdtemp of a temporary beside target (the
+ * writers write there, then rename over target): "TARGET.tmpXXXXXX", or,
+ * where that would pass the longest name a folder entry may have
+ * (NAME_MAX), ".sn-XXXXXX" in target's folder. */
+void sn_file_temp_template(const char *target, char *out, size_t cap);
+
 #endif

@@ -16,7 +16,6 @@
 #include <fcntl.h> // for: open (the GIF with the mode of every output)
 #include <math.h>
 #include <dirent.h> // for: opendir (a recording's folder removed)
-#include <limits.h> // for: NAME_MAX
 #include <signal.h> // for: signal (SIGPIPE: an ffmpeg that stops reading), sigaction
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,10 +30,7 @@
 #endif
 
 #include "core/alloc.h"
-
-#ifndef NAME_MAX
-#define NAME_MAX 255
-#endif
+#include "core/format.h" // for: sn_file_temp_template
 
 #define GIF_MIN_MS 50.0
 #define GIF_TRANSPARENT 255
@@ -174,18 +170,6 @@ static sn_status check_old_folder(const char *path, sn_diag *diag)
     return st;
 }
 
-/* A temporary name beside path for mkstemp/mkdtemp: "PATH.tmpXXXXXX", or
- * ".sn-XXXXXX" in its folder when that name would be too long. */
-static void temp_beside(const char *path, char *out, size_t cap)
-{
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    if (strlen(base) + sizeof ".tmpXXXXXX" - 1 <= NAME_MAX)
-        snprintf(out, cap, "%s.tmpXXXXXX", path);
-    else
-        snprintf(out, cap, "%.*s.sn-XXXXXX", (int)(base - path), path);
-}
-
 static sn_status open_dir(sn_record *r, sn_diag *diag)
 {
     struct stat sb;
@@ -196,7 +180,7 @@ static sn_status open_dir(sn_record *r, sn_diag *diag)
         if (st != SN_OK)
             return st;
     }
-    temp_beside(r->path, r->tmp, sizeof r->tmp);
+    sn_file_temp_template(r->path, r->tmp, sizeof r->tmp);
     if (!mkdtemp(r->tmp)) {
         r->tmp[0] = '\0';
         return sn_diag_set(diag, SN_EIO, 0, 0, "%s: %s", r->path, strerror(errno));
@@ -224,7 +208,7 @@ static sn_status replace_dir(sn_record *r, sn_diag *diag)
         return SN_OK;
     }
     char old[4200];
-    temp_beside(r->path, old, sizeof old);
+    sn_file_temp_template(r->path, old, sizeof old);
     if (!mkdtemp(old)) /* an empty folder that rename() may replace */
         return sn_diag_set(diag, SN_EIO, 0, 0, "%s: %s", r->path, strerror(errno));
     if (rename(r->path, old) != 0) {
