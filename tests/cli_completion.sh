@@ -49,12 +49,17 @@ want "sortnet ch" check
 want "sortnet gen best-d" best-depth:
 # after ':' bash completes the part behind it: nothing to offer before N
 want "sortnet info best:" ""
-want "sortnet vi" view
 want "sortnet --max-wires 9 in" info
 want "sortnet --max-wires " ""
-want "sortnet draw bitonic:8 --the" --theme
-want "sortnet view bitonic:8 --theme " light dark contrast
-want "sortnet view --lesson 03" 03-three-networks-side-by-side
+# view and draw are built with cairo (view: the headless backend at least)
+if has_part "cairo drawing"; then
+    want "sortnet draw bitonic:8 --the" --theme
+    want "sortnet vi" view
+    want "sortnet view bitonic:8 --theme " light dark contrast
+    want "sortnet view --lesson 03" 03-three-networks-side-by-side
+else
+    want "sortnet vi" ""
+fi
 want "sortnet run bitonic:4 --input-file k" keys.txt
 want "sortnet run k" keys.txt
 want "sortnet --v" --version
