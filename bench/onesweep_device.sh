@@ -24,13 +24,15 @@ if [ "${1:-}" != --inner ]; then
 fi
 O=${OUT:-/tmp/osout}/onesweep
 mkdir -p "$O"
+# what does not come back (the device tool returns 8 files)
+TMPD=$(mktemp -d)
 REPS=${REPS:-9}
 # SMOKE=1: the same steps at small sizes (to try the script on pocl:
 # SMOKE=1 SN=build/src/cli/sortnet bench/onesweep_device.sh --inner)
 if [ "${SMOKE:-0}" = 1 ]; then
     E1=12 E2=14 BIG_N=100003 EVARS="8"
 else
-    E1=24 E2=26 BIG_N=1000000000 EVARS="8 12 16"
+    E1=24 E2=26 BIG_N=1000000000 EVARS=${EVARS:-"8 12 16"}
 fi
 log() { echo "== $*" | tee -a "$O/log.txt"; }
 T0=$(date +%s)
@@ -42,7 +44,7 @@ if [ -f .dev/base.tar.gz ] && [ "${SMOKE:-0}" != 1 ] && [ "${BA:-1}" = 1 ]; then
             -DSORTNET_WITH_SDL=OFF -DSORTNET_WITH_CAIRO=OFF -DSORTNET_WITH_JANSSON=OFF \
             -DSORTNET_BUILD_BENCH=OFF -DSORTNET_BUILD_TESTS=OFF >/dev/null &&
         cmake --build /tmp/base_build -j 8 >/dev/null && echo built >/tmp/base_build/ok) \
-        >"$O/base_build.log" 2>&1 &
+        >"$TMPD/base_build.log" 2>&1 &
 fi
 
 log "1. verified identical (onesweep, the default here)"
@@ -62,15 +64,24 @@ b() { # label, then env assignments
     local label=$1
     shift
     env "$@" timeout 120 "$SN" gpu bench bitonic --sizes 2^$E1,2^$E2 --type u32 --reps $REPS \
-        --cpu-max 1 --variants radix --csv "$O/b_$label.csv" >>"$O/log.txt" 2>&1
-    tail -n +2 "$O/b_$label.csv" | sed "s/,radix,/,$label,/" >>"$O/bench.csv"
+        --cpu-max 1 --variants radix --csv "$TMPD/b_$label.csv" >>"$O/log.txt" 2>&1
+    tail -n +2 "$TMPD/b_$label.csv" | sed "s/,radix,/,$label,/" >>"$O/bench.csv"
 }
 b classic SN_RADIX_ONESWEEP=0
 for e in $EVARS; do b "onesweep_e$e" SN_RADIX_ONESWEEP=1 SN_RADIX_E=$e; done
+# XVARS="label:VAR=V,VAR=V ...": more onesweep rows under other environments
+for v in ${XVARS:-}; do
+    envs=${v#*:}
+    b "${v%%:*}" SN_RADIX_ONESWEEP=1 ${envs//,/ }
+done
 b onesweep SN_RADIX_ONESWEEP=1
 b default
-env SN_RADIX_ONESWEEP=1 timeout 60 "$SN" gpu bench bitonic --sizes 2^$E2 --type u32 --reps 3 \
-    --cpu-max 1 --variants radix --profile >"$O/profile.txt" 2>&1
+for v in 1 0; do # each launch's own time, onesweep and classic
+    echo "-- SN_RADIX_ONESWEEP=$v" >>"$O/profile.txt"
+    env SN_RADIX_ONESWEEP=$v timeout 60 "$SN" gpu bench bitonic --sizes 2^$E2 --type u32 \
+        --reps 1 --cpu-max 1 --variants radix --profile >>"$O/profile.txt" 2>&1
+done
+grep -v "^profile" "$O/profile.txt" >/dev/null
 cat "$O/bench.csv" | tee -a "$O/log.txt"
 
 log "3. anchors"
@@ -100,13 +111,13 @@ if [ -f .dev/base.tar.gz ] && [ "${SMOKE:-0}" != 1 ] && [ "${BA:-1}" = 1 ]; then
             bin=$SN
             [ $w = base ] && bin=$BASE
             [ -x "$bin" ] || continue
-            rm -f "$O/ba_tmp.csv"
+            rm -f "$TMPD/ba_tmp.csv"
             timeout 120 "$bin" gpu bench bitonic oddeven-merge --sizes 2^20,2^24 --type u32 \
-                --reps 7 --cpu-max 1 --variants fused,merge,hybrid --csv "$O/ba_tmp.csv" \
+                --reps 7 --cpu-max 1 --variants fused,merge,hybrid --csv "$TMPD/ba_tmp.csv" \
                 >>"$O/log.txt" 2>&1
             SN_RADIX_ONESWEEP=0 timeout 60 "$bin" gpu bench bitonic --sizes 2^24,2^26 --type u32 \
-                --reps 7 --cpu-max 1 --variants radix --csv "$O/ba_tmp.csv" >>"$O/log.txt" 2>&1
-            tail -n +2 "$O/ba_tmp.csv" | sed "s/$/,$w$round/" >>"$O/ba.csv"
+                --reps 7 --cpu-max 1 --variants radix --csv "$TMPD/ba_tmp.csv" >>"$O/log.txt" 2>&1
+            tail -n +2 "$TMPD/ba_tmp.csv" | sed "s/$/,$w$round/" >>"$O/ba.csv"
         done
     done
 fi

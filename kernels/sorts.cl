@@ -687,11 +687,11 @@ inline uint nv_scan(uint v, __local uint *wt, uint lid)
 #if RTP < NW * 256
 #error "the NVIDIA ranking keeps 256 words a warp in the tile: RADIX_E must be 8 or more"
 #endif
-/* dtot (0: not wanted): digit d's count of this tile's keys into dtot[d]
- * (the onesweep scatter publishes it, kernels/onesweep.cl). */
-__attribute__((always_inline)) inline void rank_nv(__global const uint *k, uint off, uint cnt, uint shift, uint mask, uint nd,
+/* Returns, to work-item d < nd, the tile's count of digit d (what the
+ * onesweep scatter publishes, kernels/onesweep.cl). */
+__attribute__((always_inline)) inline uint rank_nv(__global const uint *k, uint off, uint cnt, uint shift, uint mask, uint nd,
                     __local uint *tk, __local uint *ti, uint hp, __local uint *dst0, __local uint *wc,
-                    __local uint *wt, uint lid, __local uint *dtot)
+                    __local uint *wt, uint lid)
 {
     uint lane = lid & 31, w = lid >> 5, x[RADIX_E], rank[RADIX_E];
 #pragma unroll
@@ -731,8 +731,6 @@ __attribute__((always_inline)) inline void rank_nv(__global const uint *k, uint 
         tot += row[v];
     }
     uint first = nv_scan(tot, wt, lid); /* digit lid's first place in the sorted tile */
-    if (dtot && lid < nd) /* the padding past cnt has the last digit */
-        dtot[lid] = tot - (lid == mask ? (uint)RT - cnt : 0u);
     if (lid < nd) {
         dst0[lid] -= first;
 #pragma unroll
@@ -748,6 +746,7 @@ __attribute__((always_inline)) inline void rank_nv(__global const uint *k, uint 
         tk[LP(pos)] = x[e];
         if (hp) ti[LP(pos)] = w * 32 * RADIX_E + e * 32 + lane;
     }
+    return tot - (lid == mask ? (uint)RT - cnt : 0u); /* the padding has the last digit */
 }
 #endif
 
@@ -859,7 +858,7 @@ __attribute__((always_inline)) inline void rx_scatter_body(__global const uint *
     }
     uint s = 0; /* which of the split sort's two tiles holds the keys */
 #if SN_NV
-    rank_nv(k, off, cnt, shift, mask, nd, sk, si, hp, dst0, wc, wt, lid, 0);
+    rank_nv(k, off, cnt, shift, mask, nd, sk, si, hp, dst0, wc, wt, lid);
 #else
     s = split_rank(k, off, cnt, shift, mask, bits, sk, si, hp, dst0, cs, ctmp, lid);
 #endif

@@ -47,8 +47,7 @@ enum {
     KS_MS_TILE_KV, /* the tile kernels with payload (kv() picks them) */
     KS_MS_MERGE_KV,
     KS_RX_SCATTER_KV,
-    KS_OS_INIT, /* onesweep (kernels/onesweep.cl) */
-    KS_OS_HIST,
+    KS_OS_HIST, /* onesweep (kernels/onesweep.cl) */
     KS_OS_SCATTER,
     KS_OS_SCATTER_KV,
     KS_COUNT
@@ -58,7 +57,7 @@ static const char *const kernel_names[KS_COUNT] = {
     "sort_to_ordered", "sort_from_ordered", "tr_phase",     "trl_block", "trl_merge_split",
     "rank_global",     "rank_tiled",        "ms_tile",      "ms_merge",  "ms_partition",
     "rx_count",        "rx_scatter",        "scan_block",   "scan_add",  "hy_tile",
-    "ms_tile_kv",      "ms_merge_kv",       "rx_scatter_kv", "os_init",   "os_hist",
+    "ms_tile_kv",      "ms_merge_kv",       "rx_scatter_kv", "os_hist",
     "os_scatter",      "os_scatter_kv"};
 
 static const char *const algo_names[SN_SORT_COUNT] = {
@@ -602,11 +601,14 @@ static sn_status run_onesweep(run *r, unsigned bits, sn_diag *diag)
      * counts once */
     size_t groups = 8 * (size_t)(r->s->g->info.compute_units ? r->s->g->info.compute_units : 1);
     groups = groups < tiles ? groups : tiles;
-    sn_status st = args(r->s->k[KS_OS_INIT], "os_init", diag, 2, M(r->hist), U(words));
-    if (st == SN_OK)
-        st = launch(r, KS_OS_INIT, r->s->wg, diag);
-    if (st == SN_OK)
-        st = args(r->s->k[KS_OS_HIST], "os_hist", diag, 7, M(r->k[r->cur]), U(r->n), U(b),
+    /* the counters and histograms start at zero (a kernel that zeroed
+     * them measured 0.02 ms on an H200, a fill is a copy engine's job) */
+    cl_uint zero_word = 0;
+    cl_int err = clEnqueueFillBuffer(r->s->g->queue, r->hist, &zero_word, sizeof zero_word, 0,
+                                     (size_t)words * 4, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return sn_gpu_cl_fail(diag, "clEnqueueFillBuffer(onesweep histograms)", err);
+    sn_status st = args(r->s->k[KS_OS_HIST], "os_hist", diag, 7, M(r->k[r->cur]), U(r->n), U(b),
                   U(passes), M(r->hist), M(r->status), U(zero));
     if (st == SN_OK)
         st = launch(r, KS_OS_HIST, groups * r->s->wg, diag);
