@@ -10,7 +10,7 @@
 # 1. correctness: onesweep radix (the default on NVIDIA's) verified
 #    identical against the stable reference: u32 keys only, i32 and f32
 #    with payload at 2^26+3, 4-bit digits, and 10^9 keys (BIG=0: not);
-# 2. u32 kernel time at 2^24 and 2^26 (gpu bench, medians of REPS):
+# 2. u32 kernel time at 2^16, 2^20, 2^24 and 2^26 (gpu bench, medians of REPS):
 #    onesweep (8-bit, and SN_RADIX_E 8/12/16) and the classic passes
 #    (SN_RADIX_ONESWEEP=0);
 # 3. torch.sort, cupy.sort (CUB's onesweep) and a device copy of the keys
@@ -63,7 +63,7 @@ echo device,network,variant,n,median_ms,keys_per_s >"$O/bench.csv"
 b() { # label, then env assignments
     local label=$1
     shift
-    env "$@" timeout 120 "$SN" gpu bench bitonic --sizes 2^$E1,2^$E2 --type u32 --reps $REPS \
+    env "$@" timeout 120 "$SN" gpu bench bitonic --sizes 2^16,2^20,2^$E1,2^$E2 --type u32 --reps $REPS \
         --cpu-max 1 --variants radix --csv "$TMPD/b_$label.csv" >>"$O/log.txt" 2>&1
     tail -n +2 "$TMPD/b_$label.csv" | sed "s/,radix,/,$label,/" >>"$O/bench.csv"
 }
@@ -111,13 +111,13 @@ if [ -f .dev/base.tar.gz ] && [ "${SMOKE:-0}" != 1 ] && [ "${BA:-1}" = 1 ]; then
             bin=$SN
             [ $w = base ] && bin=$BASE
             [ -x "$bin" ] || continue
-            rm -f "$TMPD/ba_tmp.csv"
+            rm -f "$TMPD"/ba_*.csv # (gpu bench --csv writes its file anew)
             timeout 120 "$bin" gpu bench bitonic oddeven-merge --sizes 2^20,2^24 --type u32 \
-                --reps 7 --cpu-max 1 --variants fused,merge,hybrid --csv "$TMPD/ba_tmp.csv" \
+                --reps 7 --cpu-max 1 --variants fused,merge,hybrid --csv "$TMPD/ba_1.csv" \
                 >>"$O/log.txt" 2>&1
             SN_RADIX_ONESWEEP=0 timeout 60 "$bin" gpu bench bitonic --sizes 2^24,2^26 --type u32 \
-                --reps 7 --cpu-max 1 --variants radix --csv "$TMPD/ba_tmp.csv" >>"$O/log.txt" 2>&1
-            tail -n +2 "$TMPD/ba_tmp.csv" | sed "s/$/,$w$round/" >>"$O/ba.csv"
+                --reps 7 --cpu-max 1 --variants radix --csv "$TMPD/ba_2.csv" >>"$O/log.txt" 2>&1
+            for f in "$TMPD"/ba_*.csv; do tail -n +2 "$f" | sed "s/$/,$w$round/" >>"$O/ba.csv"; done
         done
     done
 fi
@@ -137,10 +137,11 @@ for name in ("bench.csv", "anchors.csv"):
         print(f"({name}: {ex})")
 print(f"onesweep radix on {dev}; u32 random keys, kernel time, medians (ms)\n")
 vars_ = sorted({v for v, _ in rows})
-print(f"{'variant':>16} " + " ".join(f"{'2^%d' % e:>9} {'/cupy':>6} {'/torch':>6} {'/copy':>6}" for e in (e1, e2)))
+es = sorted({n.bit_length() - 1 for _, n in rows})
+print(f"{'variant':>16} " + " ".join(f"{'2^%d' % e:>9} {'/cupy':>6} {'/torch':>6} {'/copy':>6}" for e in es))
 for v in vars_:
     cells = []
-    for e in (e1, e2):
+    for e in es:
         n = 1 << e
         x, c, t, cp = rows.get((v, n)), rows.get(("cupy.sort", n)), rows.get(("torch.sort", n)), rows.get(("torch.copy", n))
         f = lambda a, b: f"{a / b:6.2f}" if a and b else "     -"
