@@ -9,20 +9,20 @@
  *
  * A pass of `bits`-bit digits (nd = 2^bits of them) at `shift`:
  * 1. the work-group takes its tile id from an atomic counter (start
- *    order, see below) and computes each digit's first place in the whole
- *    output from the histogram: the exclusive scan of hist[pass][*];
- * 2. it counts its tile's digits and publishes, per digit d, the count in
- *    status[tile][d] with the flag OS_AGG (tile 0: OS_INC), then ranks the
- *    tile by digit in local memory as the classic scatter does: the
- *    counts go out before the ranking, so the tiles after this one can
- *    add them up meanwhile (published after the ranking, the look-back
- *    cost 0.10 ms a pass at 2^26 keys on an H200);
- * 3. work-item d looks back over the tiles before it: it adds the counts
- *    of digit d of tiles tile-1, tile-2, ... until a tile whose word says
- *    OS_INC (an inclusive prefix: the count of all tiles up to it), waiting
- *    while a word has no flag yet; then it publishes its own inclusive
- *    prefix with OS_INC. Tile 0 publishes OS_INC at once;
+ *    order, see below);
+ * 2. it ranks its tile by digit in local memory as the classic scatter
+ *    does (rank_nv, split_rank), which gives the tile's count of each
+ *    digit, and each digit's first place in the output comes from the
+ *    exclusive scan of hist[pass][*];
+ * 3. work-item d publishes the tile's count of digit d in
+ *    status[tile][d] with the flag OS_AGG (tile 0: OS_INC), then looks
+ *    back over the tiles before it: it adds the counts of digit d of
+ *    tiles tile-1, tile-2, ... until a tile whose word says OS_INC (an
+ *    inclusive prefix: the count of all tiles up to it), waiting while a
+ *    word has no flag yet; then it publishes its own inclusive prefix
+ *    with OS_INC;
  * 4. the tile is written to its digits' places (rx_place).
+ * (The portable path counts and publishes before its split sort.)
  * Value and flag share one 32-bit word (2 flag bits, 30 bits of count),
  * written by one atomic exchange, so a tile never reads a flag without its
  * count, and nothing else passes between work-groups within a kernel (the
@@ -172,21 +172,23 @@ __attribute__((always_inline)) inline void os_scatter_body(
      * and the next pass's status row zeroed */
     uint s = 0;
 #if SN_NV
-    /* WG = 256: a digit a work-item */
+    /* WG = 256: a digit a work-item. The histogram's load is issued here
+     * and scanned after the ranking, so that the keys' loads go out at
+     * once (scanned before the ranking: 0.451 ms a pass at 2^26 against
+     * 0.449 on an H200) */
     uint hd = lid < nd ? h[lid] : 0u;
-    if (lid < nd)
+    if (lid < nd) {
         next[(size_t)t * nd + lid] = 0;
-    uint first = nv_scan(hd, wt, lid);
-    if (lid < nd)
-        dst0[lid] = first;
-    barrier(CLK_LOCAL_MEM_FENCE);
+        dst0[lid] = 0; /* rank_nv takes each digit's first place off */
+    }
     /* the tile's digit counts come from the ranking (counting them first
      * and publishing them before it, as CUB does, measured slower on an
      * H200: 0.570 and 2.047 ms at 2^24 and 2^26 against 0.543 and 1.930) */
     uint agg = rank_nv(k, off, cnt, shift, mask, nd, sk, si, hp, dst0, wc, wt, lid);
-    barrier(CLK_LOCAL_MEM_FENCE);
+    /* (rank_nv's last barrier came after its last use of wt) */
+    uint first = nv_scan(hd, wt, lid);
     if (lid < nd)
-        dst0[lid] += os_lookback(st, t, lid, nd, agg, true);
+        dst0[lid] += first + os_lookback(st, t, lid, nd, agg, true);
 #else
     uint carry = 0;
     for (uint d0 = 0; d0 < nd; d0 += WG) { /* WG digits at a time */

@@ -64,7 +64,7 @@ static void make(sn_key_type t, int kind, size_t n, uint64_t seed, uint32_t *k)
 typedef struct ctx {
     sn_gpu_sorter *so;
     uint32_t *in, *keys, *pay, *rk, *rp;
-    int failures; /* of this context's runs (the planted-bug build counts them) */
+    int failures;           /* of this context's runs (the planted-bug build counts them) */
     uint64_t last_launches; /* the last sort's */
     bool quiet;
 } ctx;

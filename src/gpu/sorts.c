@@ -54,11 +54,11 @@ enum {
 };
 
 static const char *const kernel_names[KS_COUNT] = {
-    "sort_to_ordered", "sort_from_ordered", "tr_phase",     "trl_block", "trl_merge_split",
-    "rank_global",     "rank_tiled",        "ms_tile",      "ms_merge",  "ms_partition",
-    "rx_count",        "rx_scatter",        "scan_block",   "scan_add",  "hy_tile",
-    "ms_tile_kv",      "ms_merge_kv",       "rx_scatter_kv", "os_hist",
-    "os_scatter",      "os_scatter_kv"};
+    "sort_to_ordered", "sort_from_ordered", "tr_phase",      "trl_block", "trl_merge_split",
+    "rank_global",     "rank_tiled",        "ms_tile",       "ms_merge",  "ms_partition",
+    "rx_count",        "rx_scatter",        "scan_block",    "scan_add",  "hy_tile",
+    "ms_tile_kv",      "ms_merge_kv",       "rx_scatter_kv", "os_hist",   "os_scatter",
+    "os_scatter_kv"};
 
 static const char *const algo_names[SN_SORT_COUNT] = {
     "transposition", "transposition-local", "rank", "rank-global", "merge", "radix", "hybrid"};
@@ -261,7 +261,7 @@ typedef struct run {
     cl_mem k[2], p[2]; /* ping-pong; p: 4-byte dummies without payload */
     cl_mem flags;      /* transposition: a flag per phase of a batch */
     cl_mem counts, offs;
-    cl_mem lv[8][2]; /* radix scan: per level the block sums and their scan */
+    cl_mem lv[8][2];     /* radix scan: per level the block sums and their scan */
     cl_mem hist, status; /* onesweep: tile counters and histograms, look-back words */
     size_t lvlen[8];
     unsigned levels;
@@ -284,7 +284,7 @@ static sn_status buf(run *r, size_t bytes, cl_mem *m, const char *what, sn_diag 
 
 static void run_free(run *r)
 {
-    cl_mem *all[] = {&r->k[0], &r->k[1], &r->p[0], &r->p[1], &r->flags,
+    cl_mem *all[] = {&r->k[0],   &r->k[1], &r->p[0], &r->p[1],  &r->flags,
                      &r->counts, &r->offs, &r->hist, &r->status};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (*all[i])
@@ -571,7 +571,7 @@ static sn_status run_radix(run *r, unsigned bits, sn_diag *diag)
 /* ---- onesweep radix (kernels/onesweep.cl): a histogram pass for every
  * digit, then a scatter per digit with decoupled look-back */
 
-#define OS_TICKETS 8 /* kernels/onesweep.cl's: the passes' tile counters */
+#define OS_TICKETS 8               /* kernels/onesweep.cl's: the passes' tile counters */
 #define OS_LIMIT ((size_t)1 << 30) /* counts share a word with 2 flag bits */
 
 /* Whether a radix sort of n keys runs as onesweep: the tuning record's
@@ -609,15 +609,14 @@ static sn_status run_onesweep(run *r, unsigned bits, sn_diag *diag)
     if (err != CL_SUCCESS)
         return sn_gpu_cl_fail(diag, "clEnqueueFillBuffer(onesweep histograms)", err);
     sn_status st = args(r->s->k[KS_OS_HIST], "os_hist", diag, 7, M(r->k[r->cur]), U(r->n), U(b),
-                  U(passes), M(r->hist), M(r->status), U(zero));
+                        U(passes), M(r->hist), M(r->status), U(zero));
     if (st == SN_OK)
         st = launch(r, KS_OS_HIST, groups * r->s->wg, diag);
     for (cl_uint pass = 0; st == SN_OK && pass < passes; pass++) {
         int c = r->cur, which = kv(r, KS_OS_SCATTER);
         st = args(r->s->k[which], kernel_names[which], diag, 11, M(r->k[c]), M(r->p[c]),
-                  M(r->k[c ^ 1]), M(r->p[c ^ 1]), U(r->n), U(pass), U(b), M(r->hist),
-                  M(r->status), U(ct),
-                  L(places(r, PADDED(r, r->s->radix_e) * (r->s->nv ? 1 : 2))));
+                  M(r->k[c ^ 1]), M(r->p[c ^ 1]), U(r->n), U(pass), U(b), M(r->hist), M(r->status),
+                  U(ct), L(places(r, PADDED(r, r->s->radix_e) * (r->s->nv ? 1 : 2))));
         if (st == SN_OK)
             st = launch(r, which, tiles * r->s->wg, diag);
         r->cur ^= 1;
@@ -701,7 +700,7 @@ static sn_status run_settle(run *r, sn_diag *diag)
 {
     cl_mem all[9 + 16];
     cl_uint c = 0;
-    cl_mem own[] = {r->k[0], r->k[1], r->p[0],  r->p[1],  r->flags,
+    cl_mem own[] = {r->k[0],   r->k[1], r->p[0], r->p[1],  r->flags,
                     r->counts, r->offs, r->hist, r->status};
     for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
         if (own[i])
