@@ -92,6 +92,21 @@ SNW_EXPORT(snw_lesson_open) int snw_lesson_open(const char *text, size_t len, co
 /* Lesson step i (0-based); 2 when out of range. */
 SNW_EXPORT(snw_lesson_go) int snw_lesson_go(size_t i);
 
+/* Leave the lesson shown (its step's networks stay); 1 when one was shown. */
+SNW_EXPORT(snw_lesson_close) int snw_lesson_close(void);
+
+/* ---- links (session/link.h, docs/web.md "Links"): the part of the page's
+ * address after '#'. snw_link: what is shown now as link text ("" with
+ * snw_error() set when it cannot be written). snw_link_open: show what a
+ * link names (step, input, lesson and its step); lesson (text, len) and
+ * lesson_name are the lesson baked into the page, used when the link names
+ * it (NULL: none). A bad link is 2 with snw_error() "link: why" and nothing
+ * changed. */
+SNW_EXPORT(snw_link) const char *snw_link(void);
+SNW_EXPORT(snw_link_open) int snw_link_open(const char *text, size_t len, const char *lesson,
+                                            size_t lesson_len, const char *lesson_name,
+                                            size_t name_len);
+
 /* Apply an action by its script name (sn_action_parse: "right", "left",
  * "space", "home", "end", "e", "z", "w", "delete", "undo", "redo", ...).
  * In a lesson right/left move between its steps as in the window.
