@@ -974,6 +974,17 @@ const char *snw_state(void)
     sn_textbuf_printf(b, "%ld", v->follow);
     tb_json_key(b, "unsaved", false);
     sn_textbuf_str(b, sn_view_unsaved(v) ? "true" : "false");
+    /* the page's controls follow the picture's theme and speed */
+    tb_json_key(b, "theme", false);
+    sn_textbuf_str(b, v->theme == SN_THEME_DARK       ? "\"dark\""
+                      : v->theme == SN_THEME_CONTRAST ? "\"contrast\""
+                                                      : "\"light\"");
+    tb_json_key(b, "speed", false);
+    sn_textbuf_printf(b, "%u", v->speed);
+    tb_json_key(b, "speeds", false);
+    sn_textbuf_printf(b, "%d", SN_VIEW_SPEEDS);
+    tb_json_key(b, "help", false);
+    sn_textbuf_str(b, v->help ? "true" : "false");
     tb_json_key(b, "lesson", false);
     const sn_lesson *lesson = E.ses.lesson;
     if (lesson) {

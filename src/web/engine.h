@@ -161,7 +161,8 @@ SNW_EXPORT(snw_scene_strings_len) size_t snw_scene_strings_len(void);
  * (failing 0-1 inputs when the verdict fails), "redundant":[comparator
  * indices in layer order that never swap], "selected":null|[layer,index]
  * (edit mode), "pending_wire":-1|w (the first wire of a two-click add),
- * "follow":-1|element, "unsaved":bool. */
+ * "follow":-1|element, "unsaved":bool, "theme":"light"|"dark"|"contrast",
+ * "speed":i (the speed's index, 0 slowest), "speeds":count, "help":bool. */
 SNW_EXPORT(snw_state) const char *snw_state(void);
 
 /* The shown network (view 0) as text: "bracket", "json", "sn", or "svg"
