@@ -75,19 +75,31 @@
     const k = $('input-kind').value, v = $('input-value').value.trim();
     return k === 'random' ? 'random:' + (v || '1') : k === 'bits' ? 'bits:' + v : k === 'list' ? 'list:' + v : k;
   }
-  // a network that does not open (a name that is none, an input of another length) leaves the
-  // controls showing what the picture shows: they never disagree with it
-  function open(spec) {
-    const rc = check(snWithString(E, inputSpec(), (ip, il) => call('snw_open', spec, ip, il)));
+  // The input follows n: typed values or bits of another length than the network opened give
+  // way to random seed 1, and the line says what changed. A network that does not open at all
+  // leaves the controls showing what the picture shows: they never disagree with it.
+  function withInput(f) {
+    const spec = inputSpec();
+    let rc = snWithString(E, spec, f);
+    const why = rc >= 2 ? snString(E, E.snw_error()) : '';
+    if (rc >= 2 && /^(list|bits):/.test(spec) && /^input: .*expected \d+/.test(why)) {
+      rc = snWithString(E, 'random:1', f);
+      if (rc < 2) {
+        inputShows('random:1', true);
+        $('info').textContent = 'input: random, seed 1 (the typed ' + (spec[0] === 'b' ? 'bits' : 'values') +
+          ' do not fit ' + JSON.parse(snString(E, E.snw_state())).n + ' wires)';
+      }
+    } else if (rc < 2) $('info').textContent = '';
+    rc = check(rc);
     if (rc >= 2 && window.snState) { pickerShows(window.snState.name, true); inputShows(window.snState.input_spec, true); }
     return rc;
   }
+  const open = (spec) => withInput((ip, il) => call('snw_open', spec, ip, il));
   function openText(text, file) {
     if (/\.json$/i.test(file) || /^\s*\{/.test(text)) {
       try { text = jsonToSn(text); } catch (e) { showError(file + ':' + e.message); return 2; }
     }
-    return check(snWithString(E, inputSpec(), (ip, il) =>
-      snWithString(E, file, (fp, fl) => call('snw_open_text', text, fp, fl, ip, il))));
+    return withInput((ip, il) => snWithString(E, file, (fp, fl) => call('snw_open_text', text, fp, fl, ip, il)));
   }
   function act(name) { const rc = call('snw_action', name); if (rc === 2) showError(name + ': unknown action'); redraw(); }
 
