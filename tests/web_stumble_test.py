@@ -19,7 +19,7 @@ check below failed on the page before its fix:
   - one bracket line of a whole network says how to write layers;
   - the dark theme (T) darkens the controls too;
   - the canvas has a label for a screen reader; the lesson list shows
-    whole titles.
+    whole titles; a pasted network leaves no GPU n box to misuse.
 
 Exit 77 (skipped) only when chromium, chromedriver or selenium is missing.
 Environment: SORTNET (the binary)."""
@@ -200,6 +200,13 @@ def main():
         WebDriverWait(d, WAIT).until(lambda d: "twice" in error(d))
         if "one layer a line" not in error(d):
             fail("one bracket line of a whole network says %r" % error(d))
+        # a pasted network: the GPU's n (a generator's size) is not offered
+        d.find_element("id", "paste").clear()
+        d.find_element("id", "paste").send_keys("[(0,1),(2,3)]\n[(0,2),(1,3)]\n[(1,2)]")
+        d.find_element("id", "paste-open").click()
+        until(d, "the pasted network", lambda s: s.get("name") == "pasted")
+        if has(d, "gpu-n") and d.find_element("id", "gpu-n").is_enabled():
+            fail("a pasted network leaves the GPU's n box open (it would run ':N')")
     finally:
         d.quit()
 

@@ -394,6 +394,12 @@
     const m = /^([\w-]+):(\d+)$/.exec(name);
     if (m && [...$('net-gen').options].some((o) => o.value === m[1])) { $('net-gen').value = m[1]; $('net-n').value = m[2]; }
     else $('net-gen').value = ''; // a file, a paste, dist:, lib:...: "other", not the last generator picked
+    const gn = $('gpu-n'), gen = $('net-gen').value !== ''; // the GPU's n makes a generator's network
+    if (gn) {
+      gn.disabled = !gen;
+      if (!gen) gn.value = '';
+      gn.placeholder = gen ? 'n' : 'as shown';
+    }
   }
   for (const g of cat.generators) $('net-gen').add(new Option(g.name, g.name));
   for (const g of ['best', 'median']) if (cat[g]) $('net-gen').add(new Option(g + ':N (' + cat[g].join('..') + ')', g));
