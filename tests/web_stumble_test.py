@@ -11,7 +11,9 @@ check below failed on the page before its fix:
   - keys reach the picture after picking from a list (arrows step) and
     after clicking Set (Space plays), not the list or the button;
   - a phone (390 x 844): the controls take at most a third of the height,
-    help opens from a control, a speed slider (on the desktop too);
+    help opens from a control, a speed slider (on the desktop too); edit
+    mode on 16 wires has rows and comparators a finger can hit (a larger
+    picture that scrolls), and two taps add a comparator;
   - a title, a one-line intro and the colour code explained;
   - a download of Sort_12.json as JSON is Sort_12.json, not .json.json;
   - a PNG opened as a network says it is an image;
@@ -53,6 +55,13 @@ def until(d, what, cond):
                                                                    "input_spec", "theme")}),
             d.find_element("id", "error").text))
         return None
+
+
+def wait_js(d, what, js):
+    try:
+        WebDriverWait(d, 20).until(lambda d: d.execute_script(js))
+    except Exception:
+        fail("%s: timed out" % what)
 
 
 def error(d):
@@ -224,10 +233,43 @@ def main():
             until(d, "help from its control", lambda s: s.get("help") is True)
         if not has(d, "speed") or not d.find_element("id", "speed").is_displayed():
             fail("on a phone no speed slider")
+        # edit mode on 16 wires: rows and columns a finger can hit, and two taps add
+        load(d, url + "#v1&net=bitonic:16&end")
+        d.find_element("id", "edit").click()
+        until(d, "edit mode on the phone", lambda s: s.get("edit") is True)
+        wait_js(d, "a larger picture while editing on a phone",
+                "return document.getElementById('canvas').getBoundingClientRect().height > 500")
+        gaps = d.execute_script("""
+            const ys = [...new Set(window.snScene(8).filter(p => p.kind === 0).map(p => Math.round(p.y0)))].sort((a, b) => a - b);
+            const first = {}; // each layer's first comparator: where a tap on that layer lands
+            for (const p of window.snScene(10)) if (p.kind === 0 && Math.abs(p.x0 - p.x1) < 0.5)
+              first[p.layer] = Math.min(first[p.layer] ?? 1e9, p.x0);
+            const xs = Object.values(first).sort((a, b) => a - b);
+            const gap = (v) => Math.min(...v.slice(1).map((x, i) => x - v[i]));
+            return [gap(ys), gap(xs)]""")
+        if gaps[0] < 24 or gaps[1] < 24:
+            fail("phone, edit mode on 16 wires: rows %.0f px and layers %.0f px apart" % tuple(gaps))
+        load(d, url + "#v1&cmp=16&end")
+        if not (state(d) or {}).get("edit"):
+            d.find_element("id", "edit").click()
+        until(d, "edit mode on 16 empty wires", lambda s: s.get("edit") is True)
+        wait_js(d, "a larger picture while editing on a phone",
+                "return document.getElementById('canvas').getBoundingClientRect().height > 500")
+        wires = d.execute_script("return window.snScene(8).filter(p => p.kind === 0).map(p => [p.wire, p.x0, p.y0])")
+        y = {int(w): yy for w, x0, yy in wires}
+        x = min(x0 for w, x0, yy in wires) + 120
+        rect = d.execute_script("return document.getElementById('canvas').getBoundingClientRect().toJSON()")
+        for w in (2, 3):
+            a = ActionChains(d)
+            a.w3c_actions.pointer_action.move_to_location(int(rect["left"] + x), int(rect["top"] + y[w]))
+            a.w3c_actions.pointer_action.click()
+            a.perform()
+        until(d, "two taps add a comparator on the phone", lambda s: s.get("size") == 1)
         if has(d, "more"):
             d.find_element("id", "more").click()
-            if not d.find_element("id", "edit").is_displayed():
-                fail("More… does not show the edit controls")
+            if not d.find_element("id", "dl-json").is_displayed():
+                fail("More… does not show the downloads")
+            d.find_element("id", "more").click()
     finally:
         d.quit()
     return finish("web_stumble")

@@ -236,6 +236,7 @@
     if (document.activeElement !== $('speed')) { $('speed').max = s.speeds - 1; $('speed').value = s.speed; }
     $('help').setAttribute('aria-pressed', s.help ? 'true' : 'false');
     linkShows(s);
+    editRoom(s);
     $('undo').disabled = !s.can_undo;
     $('redo').disabled = !s.can_redo;
     const L = s.lesson;
@@ -277,6 +278,30 @@
   window.addEventListener('hashchange', () => {
     if (location.hash && location.hash !== linkWritten) { const why = openLink(location.hash); if (why) showError(why); }
   });
+
+  // ---- edit mode on a narrow screen: a larger picture, scrolled with one finger (taps still add:
+  // a wire, then another), so rows and columns are far enough apart for a finger
+  const ROW_PX = 44, COL_PX = 22, NARROW = 600;
+  let roomKey = '';
+  function editRoom(s) {
+    const vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
+    const on = s.edit && vw <= NARROW;
+    let cols = 0;
+    if (on) {
+      const count = E.snw_scene_count(), P = new Float64Array(E.memory.buffer, E.snw_scene_prims(), count * 16), xs = new Set();
+      for (let o = 0; o < count * 16; o += 16) if (P[o + 2] === 10) xs.add(Math.round(P[o + 6]));
+      cols = xs.size;
+    }
+    const key = on ? [s.n, cols, vw, vh].join(',') : '';
+    if (key === roomKey) return;
+    roomKey = key;
+    document.body.classList.toggle('edit-room', on);
+    if (!on) { canvas.style.width = canvas.style.height = canvas.style.touchAction = ''; return; }
+    canvas.style.width = Math.max(vw, cols * COL_PX + 60) + 'px';
+    canvas.style.height = Math.max($('stage').clientHeight, s.n * ROW_PX + 240) + 'px';
+    canvas.style.touchAction = 'pan-x pan-y';
+    redraw();
+  }
 
   window.snStepTo = (k) => { E.snw_step_to(k); draw(); }; // one frame at step k, now
   function frame(t) {
