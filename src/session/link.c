@@ -506,13 +506,25 @@ static sn_status open_lesson(sn_session *s, const sn_link *l, sn_lesson *lesson,
     return st;
 }
 
+/* "link: " before a message that lacks it (the core's and the lesson's). */
+static sn_status link_prefix(sn_diag *d, sn_status st)
+{
+    if (strncmp(d->text, "link:", 5) != 0) {
+        char why[sizeof d->text];
+        snprintf(why, sizeof why, "%s", sn_diag_text(d, st));
+        sn_diag_set(d, st, d->line, d->column, "link: %s", why);
+    }
+    return st;
+}
+
 sn_status sn_session_link_open(sn_session *s, const sn_link *l, sn_lesson *lesson, sn_diag *d)
 {
     if (l->lesson) {
         sn_status st = open_lesson(s, l, lesson, d);
-        if (st == SN_OK)
-            sn_group_step_to(&s->group, l->step);
-        return st;
+        if (st != SN_OK)
+            return link_prefix(d, st);
+        sn_group_step_to(&s->group, l->step);
+        return SN_OK;
     }
     sn_lesson_free(lesson);
     sn_view_input in;
@@ -549,14 +561,8 @@ sn_status sn_session_link_open(sn_session *s, const sn_link *l, sn_lesson *lesso
                          g.view[0].name, g.view[0].layers);
         sn_group_cleanup(&g);
     }
-    if (st != SN_OK) {
-        if (strncmp(d->text, "link:", 5) != 0) {
-            char why[sizeof d->text];
-            snprintf(why, sizeof why, "%s", sn_diag_text(d, st));
-            sn_diag_set(d, st, d->line, d->column, "link: %s", why);
-        }
-        return st;
-    }
+    if (st != SN_OK)
+        return link_prefix(d, st);
     st = sn_session_show(s, &g, false, d);
     if (st == SN_OK)
         sn_group_step_to(&s->group, l->step);
