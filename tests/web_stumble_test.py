@@ -231,6 +231,17 @@ def main():
         else:
             d.find_element("id", "help").click()
             until(d, "help from its control", lambda s: s.get("help") is True)
+            cut = d.execute_script("""
+                const r = document.getElementById('canvas').getBoundingClientRect(), out = [];
+                for (const p of window.snScene())
+                  if (p.kind === 4 && p.text && p.size >= 4 / devicePixelRatio &&
+                      (p.x0 < -0.5 || p.x1 > r.width + 0.5 || p.y0 < -0.5 || p.y1 > r.height + 0.5))
+                    out.push(p.text);
+                return out""")
+            if cut:
+                fail("on a phone the help is cut off: %r" % cut[:5])
+            d.find_element("id", "help").click()
+            until(d, "help closed by its control", lambda s: s.get("help") is False)
         if not has(d, "speed") or not d.find_element("id", "speed").is_displayed():
             fail("on a phone no speed slider")
         # edit mode on 16 wires: rows and columns a finger can hit, and two taps add
