@@ -50,7 +50,7 @@ static void test_round_trips(void)
     round_trip("v1&net=empty:4&in=sorted&end");
     round_trip("v1&cmp=4/0-1,2-3/0-2,1-3/1-2&in=bits:0110&step=2&end");
     round_trip("v1&cmp=4/3-0&in=list:3,1,4,-2&end"); /* a reversed comparator, negative keys */
-    round_trip("v1&cmp=5&end");                     /* wires and no comparators */
+    round_trip("v1&cmp=5&end");                      /* wires and no comparators */
     round_trip("v1&lesson=02-how-bitonic-merges&ls=4&step=2&end");
     round_trip("v1&lesson=02&ls=0&step=0&end");
     round_trip("v1&net=bitonic:8&in=random:18446744073709551615&end");

@@ -44,7 +44,8 @@ int main(void)
     CHECK(strcmp(snw_link(), "v1&net=oddeven-merge:8&in=reverse&step=2&end") == 0);
 
     /* an edited network: its comparators */
-    CHECK(snw_action(LEN("e")) >= 0 && snw_action(LEN("tab")) >= 0 && snw_action(LEN("delete")) >= 0);
+    CHECK(snw_action(LEN("e")) >= 0 && snw_action(LEN("tab")) >= 0 &&
+          snw_action(LEN("delete")) >= 0);
     const char *l = snw_link();
     CHECKF(strncmp(l, "v1&cmp=8/", 9) == 0 && strstr(l, "&in=reverse&"), "%s", l);
     char edited[4096];
@@ -52,13 +53,14 @@ int main(void)
     CHECK(link_open(edited) == 0 && strcmp(snw_link(), edited) == 0);
 
     /* bad links: one line, nothing changed */
-    const char *bad[][2] = {{"v1&net=bitonic:8&step=3", "link: truncated"},
-                            {"v1&net=bitonic:8&step=9&end", "link: step=9, and bitonic:8 has 6 layers"},
-                            {"v1&net=nosuch:8&end", "link: "},
-                            {"v1&net=bitonic:4096&end", "the page shows 1 to"},
-                            {"v1&cmp=2000&end", "link: 2000 wires; the page shows 1 to"},
-                            {"v1&lesson=nosuchlesson&end", "link: "},
-                            {"", "link: empty"}};
+    const char *bad[][2] = {
+        {"v1&net=bitonic:8&step=3", "link: truncated"},
+        {"v1&net=bitonic:8&step=9&end", "link: step=9, and bitonic:8 has 6 layers"},
+        {"v1&net=nosuch:8&end", "link: "},
+        {"v1&net=bitonic:4096&end", "the page shows 1 to"},
+        {"v1&cmp=2000&end", "link: 2000 wires; the page shows 1 to"},
+        {"v1&lesson=nosuchlesson&end", "link: "},
+        {"", "link: empty"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         CHECKF(link_open(bad[i][0]) == 2, "%s", bad[i][0]);
         CHECKF(strstr(snw_error(), bad[i][1]) && !strchr(snw_error(), '\n'), "%s: %s", bad[i][0],
@@ -80,9 +82,11 @@ int main(void)
     /* the lesson baked into a page, named by the link */
     const char *baked = "title: Mine\n\nstep: one\nnet: bitonic:4\ninput: 4,3,2,1\ntext: One.\n\n"
                         "step: two\nnet: oddeven-merge:4\ninput: 4,3,2,1\ntext: Two.\n";
-    CHECKF(snw_link_open(LEN("v1&lesson=mine.lesson&ls=1&end"), LEN(baked), LEN("mine.lesson")) == 0,
+    CHECKF(snw_link_open(LEN("v1&lesson=mine.lesson&ls=1&end"), LEN(baked), LEN("mine.lesson")) ==
+               0,
            "%s", snw_error());
-    CHECKF(strstr(snw_state(), "\"title\":\"Mine\"") && strstr(snw_state(), "\"step\":1,\"count\":2"),
+    CHECKF(strstr(snw_state(), "\"title\":\"Mine\"") &&
+               strstr(snw_state(), "\"step\":1,\"count\":2"),
            "%s", snw_state());
     CHECK(strcmp(snw_link(), "v1&lesson=mine.lesson&ls=1&step=0&end") == 0);
     /* a baked lesson that does not parse: its line */

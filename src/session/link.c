@@ -98,7 +98,8 @@ static sn_status compact_read(const char *s, size_t n, size_t base, sn_network *
     size_t wires;
     if (!read_count(s, i, SN_VIEW_MAX_N, &wires) || wires == 0)
         return compact_fail(d, SN_EPARSE, base,
-                            "link: byte %zu: cmp= starts with the wire count (1 to " "4096), not '%s'",
+                            "link: byte %zu: cmp= starts with the wire count (1 to "
+                            "4096), not '%s'",
                             s, i);
     sn_network *net = sn_network_create((uint32_t)wires);
     sn_comparator *layer = net ? sn_malloc(wires / 2 * sizeof *layer + sizeof *layer) : NULL;
@@ -119,12 +120,13 @@ static sn_status compact_read(const char *s, size_t n, size_t base, sn_network *
             size_t a, bw;
             if (!dash || !read_count(s + c0, (size_t)(dash - s) - c0, SN_VIEW_MAX_N, &a) ||
                 !read_count(dash + 1, i - (size_t)(dash + 1 - s), SN_VIEW_MAX_N, &bw)) {
-                st = compact_fail(d, SN_EPARSE, base + c0,
-                                  i == c0 ? "link: byte %zu: an empty comparator in cmp=%s (a layer "
-                                            "is a-b,c-d; layers are separated by one /)"
-                                          : "link: byte %zu: '%s' is not a comparator a-b (two wire "
-                                            "numbers)",
-                                  s + c0, i - c0);
+                st =
+                    compact_fail(d, SN_EPARSE, base + c0,
+                                 i == c0 ? "link: byte %zu: an empty comparator in cmp=%s (a layer "
+                                           "is a-b,c-d; layers are separated by one /)"
+                                         : "link: byte %zu: '%s' is not a comparator a-b (two wire "
+                                           "numbers)",
+                                 s + c0, i - c0);
                 break;
             }
             if (a >= wires || bw >= wires || a == bw) {
@@ -254,8 +256,9 @@ static sn_status check_fields(const bool *seen, sn_diag *d)
                            "link: names %s and %s; one of net=, cmp= and lesson= only",
                            seen[F_NET] ? "net=" : "cmp=", seen[F_LESSON] ? "lesson=" : "cmp=");
     if (seen[F_LESSON] && seen[F_IN])
-        return sn_diag_set(d, SN_EPARSE, 0, 0, "link: in= goes without lesson= (its steps set "
-                                               "their own inputs)");
+        return sn_diag_set(d, SN_EPARSE, 0, 0,
+                           "link: in= goes without lesson= (its steps set "
+                           "their own inputs)");
     if (seen[F_LS] && !seen[F_LESSON])
         return sn_diag_set(d, SN_EPARSE, 0, 0, "link: ls= (a lesson's step) needs lesson=");
     return SN_OK;

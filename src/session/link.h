@@ -56,11 +56,11 @@
 #define SN_LINK_MAX ((size_t)1 << 22)
 
 typedef struct sn_link {
-    char *net;         /* net=: a network's name, or NULL (owned) */
-    sn_network *cmp;   /* cmp=: a network of its own, or NULL (owned) */
-    char *input;       /* in=: as sn_link_input reads it, or NULL (owned) */
-    size_t step;       /* step= (0 when absent) */
-    char *lesson;      /* lesson=: a lesson's name, or NULL (owned) */
+    char *net;          /* net=: a network's name, or NULL (owned) */
+    sn_network *cmp;    /* cmp=: a network of its own, or NULL (owned) */
+    char *input;        /* in=: as sn_link_input reads it, or NULL (owned) */
+    size_t step;        /* step= (0 when absent) */
+    char *lesson;       /* lesson=: a lesson's name, or NULL (owned) */
     size_t lesson_step; /* ls= */
 } sn_link;
 
