@@ -1,10 +1,10 @@
 /* link.c - the state a link carries, read and written (link.h; the format
  * is there and in docs/web.md, "Links").
  *
- * Invariant: a decoded sn_link is one sn_link_encode writes back byte for
- * byte when its fields came in the order the writer uses (net or cmp or
- * lesson, ls, in, step): the reader accepts exactly what the writer can
- * write, in any order of fields, and nothing else. */
+ * Invariant: the reader accepts exactly what the writer can write, in any
+ * order of fields, and nothing else; a decoded sn_link written again gives
+ * the same text when its fields came in the writer's order (net or cmp or
+ * lesson, ls, in, step), step=0 outside a lesson being left out. */
 #include "session/link.h"
 
 #include <string.h>
