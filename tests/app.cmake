@@ -5,6 +5,8 @@
 # The session alone: no SDL, no cairo, no browser (gestures, lessons,
 # scripts, the state dump, an out-of-memory countdown).
 sn_test(test_session LIBS sn_session sn_session_verdict)
+# Links (session/link.h): the codec, every malformed form, a session opened from one.
+sn_test(test_link LIBS sn_session sn_session_verdict)
 if(TARGET sn_headless)
   sn_test(test_app LIBS sn_headless)
 endif()
