@@ -1,10 +1,11 @@
-/* temp_file.c - registered temporaries, removed on a fatal signal (see
- * temp_file.h). */
+/* temp_file.c - registered temporaries, removed by a fatal signal's
+ * handler (see temp_file.h). The core includes no <signal.h>
+ * (docs/design.md, "Threads in one place"): the handlers are the
+ * front ends' (cli_out.c, headless/temp_signals.c). */
 #include "core/temp_file.h"
 
 #include <errno.h>
 #include <limits.h> // for: PATH_MAX
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h> // for: mkstemp
 #include <string.h>
@@ -17,46 +18,21 @@
 #define PATH_MAX 4096
 #endif
 
-/* The temporaries being written, for the signal handler: fixed storage
- * filled before the file exists, so the handler only reads it (no
- * allocation, no stdio: unlink, signal and raise are async-signal-safe). A
- * slot is in use while temp_used[i] is set. */
+/* The temporaries being written, for a signal handler: fixed storage
+ * filled before the file exists, so sn_temp_file_unlink_all only reads it
+ * (no allocation, no stdio: unlink is async-signal-safe). A slot is in use
+ * while temp_used[i] is set; it is set before mkstemp fills in the name, so
+ * a signal at any moment after that sees the file's name (or a name that
+ * does not exist yet: unlinking it does nothing). */
 enum { TEMP_SLOTS = 8 };
 static char temp_name[TEMP_SLOTS][PATH_MAX];
-static volatile sig_atomic_t temp_used[TEMP_SLOTS];
-static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-#define NFATAL (sizeof fatal_signals / sizeof fatal_signals[0])
-static int handlers_set;
+static volatile int temp_used[TEMP_SLOTS]; /* read by a signal handler */
 
-static void on_fatal_signal(int sig)
+void sn_temp_file_unlink_all(void)
 {
     for (int i = 0; i < TEMP_SLOTS; i++)
         if (temp_used[i])
             unlink(temp_name[i]);
-    /* the default action now: the exit is the signal's (130, 143); the
-     * signal is blocked in its handler, so it lands when this returns */
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-/* Catch the fatal signals that are at their default action (one a command
- * handles itself, or one ignored, as a background job's SIGINT, stays so). */
-static void catch_fatal_signals(void)
-{
-    if (handlers_set)
-        return;
-    handlers_set = 1;
-    for (size_t i = 0; i < NFATAL; i++) {
-        struct sigaction cur;
-        if (sigaction(fatal_signals[i], NULL, &cur) != 0 || cur.sa_handler != SIG_DFL ||
-            (cur.sa_flags & SA_SIGINFO))
-            continue;
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_fatal_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(fatal_signals[i], &sa, NULL);
-    }
 }
 
 int sn_temp_file_create(const char *target, char *name, size_t cap, int *slot)
@@ -68,29 +44,22 @@ int sn_temp_file_create(const char *target, char *name, size_t cap, int *slot)
         errno = ENAMETOOLONG;
         return -1;
     }
-    catch_fatal_signals();
-    /* the fatal signals blocked until the slot is marked: a signal sees
-     * either no file or its name */
-    sigset_t block, old;
-    sigemptyset(&block);
-    for (size_t i = 0; i < NFATAL; i++)
-        sigaddset(&block, fatal_signals[i]);
-    sigprocmask(SIG_BLOCK, &block, &old);
     int fd = -1, e = ENFILE;
     for (int i = 0; i < TEMP_SLOTS; i++) {
         if (temp_used[i])
             continue;
         memcpy(temp_name[i], templ, strlen(templ) + 1);
+        temp_used[i] = 1;
         fd = mkstemp(temp_name[i]);
         e = errno;
         if (fd >= 0) {
-            temp_used[i] = 1;
             *slot = i;
             memcpy(name, temp_name[i], strlen(temp_name[i]) + 1);
+        } else {
+            temp_used[i] = 0;
         }
         break;
     }
-    sigprocmask(SIG_SETMASK, &old, NULL);
     if (fd >= 0) {
         /* mkstemp creates 0600; give the file the mode a plain fopen would */
         mode_t mask = umask(0);

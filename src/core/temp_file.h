@@ -3,10 +3,12 @@
  *
  * Every writer writes a temporary beside the file it replaces and renames
  * it over the file when complete. Made here, the temporary's name is kept
- * in fixed storage until it is renamed or removed, and SIGINT, SIGTERM,
- * SIGHUP and SIGQUIT (those still at their default action when the first
- * temporary is made) unlink every registered temporary before the process
- * dies by the signal, so the exit stays 128 + the signal. */
+ * in fixed storage until it is renamed or removed, and
+ * sn_temp_file_unlink_all (async-signal-safe) removes every one: the front
+ * ends call it from their handlers of SIGINT, SIGTERM, SIGHUP and SIGQUIT
+ * before the process dies by the signal, so the exit stays 128 + the
+ * signal (src/cli/cli_out.c, src/headless/temp_signals.c; the core itself
+ * sets no handler). */
 #ifndef SN_TEMP_FILE_H
 #define SN_TEMP_FILE_H
 
@@ -26,5 +28,9 @@ void sn_temp_file_release(int slot);
 
 /* Removes the slot's temporary and releases the slot (a failed write). */
 void sn_temp_file_discard(int slot);
+
+/* Unlinks every registered temporary; async-signal-safe (unlink only), for
+ * a fatal signal's handler, which then lets the signal end the process. */
+void sn_temp_file_unlink_all(void);
 
 #endif

@@ -32,6 +32,7 @@
 #include "core/alloc.h"
 #include "core/format.h" // for: sn_file_temp_template
 #include "core/temp_file.h"
+#include "headless/temp_signals.h"
 
 #define GIF_MIN_MS 50.0
 #define GIF_TRANSPARENT 255
@@ -450,6 +451,7 @@ static sn_status open_gif(sn_record *r, const sn_rgb *keep, size_t nkeep, sn_dia
     /* our own open: giflib's EGifOpenFileName creates the file 0600, and a
      * GIF put on a course page must be readable like every other output
      * (0666 less the umask); its error text would not name the cause */
+    sn_headless_catch_temp_signals();
     int fd = sn_temp_file_create(r->path, r->tmp, sizeof r->tmp, &r->slot);
     if (fd < 0) {
         r->tmp[0] = '\0';
@@ -514,6 +516,7 @@ static sn_status open_video(sn_record *r, sn_diag *d)
                            r->path);
     bool webm = strcmp(strrchr(r->path, '.'), ".webm") == 0;
     /* the temporary has no extension: the format is named (-f) */
+    sn_headless_catch_temp_signals();
     int fd = sn_temp_file_create(r->path, r->tmp, sizeof r->tmp, &r->slot);
     if (fd < 0) {
         r->tmp[0] = '\0';

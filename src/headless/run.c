@@ -25,6 +25,7 @@
 
 #include "core/alloc.h"
 #include "core/temp_file.h"
+#include "headless/temp_signals.h"
 #include "headless/frame.h"
 #ifdef SN_HAVE_APP_GPU
 #include "headless/gpu_hook.h"
@@ -277,6 +278,7 @@ static bool in_place(const char *path)
 static int temp_beside(const char *path, char *tmp, size_t cap)
 {
     int slot;
+    sn_headless_catch_temp_signals();
     int fd = sn_temp_file_create(path, tmp, cap, &slot);
     if (fd < 0)
         return -1;
@@ -553,6 +555,7 @@ static int dump_state(sn_runner *r, const char *path, const char *backend_lines)
     int slot = -1;
     FILE *f = stdout;
     if (!stdout_) {
+        sn_headless_catch_temp_signals();
         int fd = direct ? open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
                         : sn_temp_file_create(path, tmp, sizeof tmp, &slot);
         if (fd < 0 || !(f = fdopen(fd, "w"))) {
