@@ -293,6 +293,17 @@ sed 's/__kernel void/__kernel __attribute__((reqd_work_group_size(7, 1, 1))) voi
 expect 1 timeout 300 "$S" gpu verify bitonic:16 --kernel "$T/wg.cl"
 out_has "your kernel failed on the device during layer 1: clEnqueueNDRangeKernel(sn_layer) failed"
 none_left wg
+# a write just past the end that the device lets through changes the guard
+# words after keys and payload: the layer fails naming the word, never
+# "identical" (the right compare-exchange plus one stray write)
+swap='if (t < count && keys[pairs[t].x] > keys[pairs[t].y]) { uint a = pairs[t].x, b = pairs[t].y, x = keys[a], y = payload[a]; keys[a] = keys[b]; keys[b] = x; payload[a] = payload[b]; payload[b] = y; }'
+user_kernel pastkeys "$swap if (t == 0u) keys[n] = 7u;"
+user_kernel pastpay "$swap if (t == 0u) payload[n + 5u] = 1u;"
+expect 1 timeout 300 "$S" gpu verify bitonic:16 --kernel "$T/pastkeys.cl"
+out_has "your kernel failed on the device during layer 1: it wrote past the end of keys: keys[16], past its 16 words"
+expect 1 timeout 300 "$S" gpu verify bitonic:16 --kernel "$T/pastpay.cl"
+out_has "it wrote past the end of payload: payload[21], past its 16 words"
+grep -q identical "$T/out" && fail "a write past the end passed: $(cat "$T/out")"
 expect 1 timeout 300 "$S" gpu verify bitonic:16 --kernel "$T/oob.cl" --json
 [ "$(json 'd["identical"], d["first_mismatch"], d["fault"]["kind"], d["fault"]["layer"]')" = \
     "False None crash 0" ] || fail "gpu verify --json of a crash: $(cat "$T/out")"

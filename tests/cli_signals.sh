@@ -83,4 +83,30 @@ if has_part "cairo drawing"; then
     done
 fi
 
+# ---- view --screenshot and --dump-state write registered temporaries too:
+# a signal while the PNG is written removes it (the old file kept), and a
+# name too long for the `.tmpXXXXXX` suffix is still written (the
+# temporary then has a short name of its own in the folder)
+if has_part "cairo drawing"; then
+    for sig in INT TERM; do
+        old=$T/old interrupt $sig shot.png "${headless[@]}" bitonic:16 --size 8000x8000 \
+            --screenshot "$T/w/shot.png"
+    done
+    rm -rf "$T/w" && mkdir "$T/w"
+    name=$(printf 'n%.0s' $(seq 250))
+    "${headless[@]}" bitonic:8 --script right --screenshot "$T/w/$name.png" 2>"$T/err" ||
+        fail "a 254-byte --screenshot name: exit $?: $(cat "$T/err")"
+    "${headless[@]}" bitonic:8 --script right --dump-state "$T/w/$name.txt" 2>"$T/err" ||
+        fail "a 254-byte --dump-state name: exit $?: $(cat "$T/err")"
+    [ -s "$T/w/$name.png" ] || fail "a 254-byte --screenshot name: no file"
+    grep -q "step" "$T/w/$name.txt" || fail "a 254-byte --dump-state name: $(head -c 200 "$T/w/$name.txt")"
+    "${headless[@]}" bitonic:8 --script right --record "$T/w/$name.gif" 2>"$T/err"
+    rc=$?
+    [ $rc = 0 ] || { [ $rc = 3 ] && grep -q giflib "$T/err"; } ||
+        fail "a 254-byte --record name: exit $rc: $(cat "$T/err")"
+    [ $rc != 0 ] || [ -s "$T/w/$name.gif" ] || fail "a 254-byte --record name: no GIF"
+    left=$(temporaries)
+    [ -z "$left" ] || fail "a 254-byte name: a temporary was left: $left"
+fi
+
 finish cli_signals

@@ -11,7 +11,7 @@ file(GLOB SN_CLI_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cli_*.sh)
 # cli_dist.sh and cli_dist_check.sh run mpirun: only in a build with MPI
 # (sortnet dist)
 if(NOT TARGET sn_mpi)
-  list(FILTER SN_CLI_TESTS EXCLUDE REGEX "cli_dist(_check|_io)?\\.sh$")
+  list(FILTER SN_CLI_TESTS EXCLUDE REGEX "cli_dist(_check|_io|_signals)?\\.sh$")
 endif()
 # A script that cannot apply to a kind of build is not registered there,
 # rather than skipping (CI counts a skip as a failure): cli_bench without
@@ -36,7 +36,7 @@ endforeach()
 # cli_dist and cli_dist_check: about 40 and 30 mpirun jobs (the two took
 # 9 minutes under ASan on 2 busy cores as one script)
 if(TARGET sn_mpi)
-  set_tests_properties(cli_dist cli_dist_check cli_dist_io PROPERTIES TIMEOUT 1500)
+  set_tests_properties(cli_dist cli_dist_check cli_dist_io cli_dist_signals PROPERTIES TIMEOUT 1500)
 endif()
 # Under AddressSanitizer the MPI ranks get tests/keep_loaded.c preloaded
 # (after ASan's runtime, which must come first): Open MPI's unloaded

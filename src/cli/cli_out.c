@@ -1,40 +1,32 @@
 /* cli_out.c - atomic output files: a temporary beside the target, renamed
- * over it on success, removed on failure and on a fatal signal. */
+ * over it on success, removed on failure and on a fatal signal (the
+ * registered temporaries of core/temp_file.h). */
 #define _XOPEN_SOURCE 700 /* for: realpath (-o onto a symbolic link) */
 #include "cli.h"
 
 #include <errno.h>
 #include <limits.h> // for: PATH_MAX
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h> // for: fchmod, umask
+#include <sys/stat.h> // for: lstat, stat
 #include <unistd.h>
 
 #include "core/alloc.h"
-#include "core/format.h" // for: sn_file_temp_template
+#include "core/temp_file.h"
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096
 #endif
 
-/* The temporaries being written, for the signal handler: fixed storage
- * filled before the file exists and before writing starts, so the handler
- * only reads it (no allocation, no stdio: unlink and raise are
- * async-signal-safe). A slot is in use while temp_used[i] is set. */
-enum { TEMP_SLOTS = 8 };
-static char temp_name[TEMP_SLOTS][PATH_MAX];
-static volatile sig_atomic_t temp_used[TEMP_SLOTS];
+/* A fatal signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT) removes the registered
+ * temporaries, then ends the process as the signal would (130, 143). */
 static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-static int handlers_set;
 
 static void on_fatal_signal(int sig)
 {
-    for (int i = 0; i < TEMP_SLOTS; i++)
-        if (temp_used[i])
-            unlink(temp_name[i]);
-    /* the default action now: the exit is the signal's (130, 143); the
-     * signal is blocked in its handler, so it lands when this returns */
+    sn_temp_file_unlink_all();
+    /* the default action now: the signal is blocked in its handler, so it
+     * lands when this returns */
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -43,51 +35,16 @@ static void on_fatal_signal(int sig)
  * handles itself, or one ignored, as a background job's SIGINT, stays so). */
 static void catch_fatal_signals(void)
 {
-    if (handlers_set)
+    static int done;
+    if (done)
         return;
-    handlers_set = 1;
+    done = 1;
     for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++) {
         struct sigaction cur;
         if (sigaction(fatal_signals[i], NULL, &cur) == 0 && cur.sa_handler == SIG_DFL &&
             !(cur.sa_flags & SA_SIGINFO))
             cli_catch_signal(fatal_signals[i], on_fatal_signal, 0, NULL);
     }
-}
-
-/* mkstemp on a template in a free slot, with the fatal signals blocked
- * until the slot is marked: a signal sees either no file or its name.
- * The descriptor, or -1 with errno (ENFILE when every slot is taken). */
-static int temp_create(const char *templ, int *slot)
-{
-    catch_fatal_signals();
-    sigset_t block, old;
-    sigemptyset(&block);
-    for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++)
-        sigaddset(&block, fatal_signals[i]);
-    sigprocmask(SIG_BLOCK, &block, &old);
-    int fd = -1, e = ENFILE;
-    for (int i = 0; i < TEMP_SLOTS; i++) {
-        if (temp_used[i])
-            continue;
-        snprintf(temp_name[i], sizeof temp_name[i], "%s", templ);
-        fd = mkstemp(temp_name[i]);
-        e = errno;
-        if (fd >= 0) {
-            temp_used[i] = 1;
-            *slot = i;
-        }
-        break;
-    }
-    sigprocmask(SIG_SETMASK, &old, NULL);
-    errno = e;
-    return fd;
-}
-
-/* The slot's file is renamed or removed: a signal no longer touches it. */
-static void temp_release(int slot)
-{
-    if (slot >= 0 && slot < TEMP_SLOTS)
-        temp_used[slot] = 0;
 }
 
 static int open_target(cli_out *o, const char *path);
@@ -166,13 +123,10 @@ static int open_target(cli_out *o, const char *path)
         return cli_error(CLI_DEVICE, path, "out of memory");
     }
     /* The temporary sits beside the target so rename() stays on one file
-     * system and is atomic. mkstemp makes it private and unique. */
-    sn_file_temp_template(path, o->tmp, len + 32);
-    if (strlen(o->tmp) >= PATH_MAX) {
-        cli_out_abort(o);
-        return cli_error(CLI_USAGE, path, "cannot write: %s", strerror(ENAMETOOLONG));
-    }
-    int fd = temp_create(o->tmp, &o->slot);
+     * system and is atomic; mkstemp makes it private and unique, and it is
+     * registered: a fatal signal removes it (core/temp_file.h). */
+    catch_fatal_signals();
+    int fd = sn_temp_file_create(path, o->tmp, len + 32, &o->slot);
     if (fd < 0) {
         int e = errno;
         sn_free(o->tmp);
@@ -180,11 +134,6 @@ static int open_target(cli_out *o, const char *path)
         cli_out_abort(o);
         return cli_error(CLI_USAGE, path, "cannot write: %s", strerror(e));
     }
-    snprintf(o->tmp, len + 32, "%s", temp_name[o->slot]);
-    /* mkstemp creates 0600; give the file the mode a plain fopen would. */
-    mode_t mask = umask(0);
-    umask(mask);
-    (void)fchmod(fd, 0666 & ~mask);
     o->f = fdopen(fd, "wb");
     if (!o->f) {
         int e = errno;
@@ -225,7 +174,7 @@ int cli_out_commit(cli_out *o)
         cli_out_abort(o);
         return cli_error(CLI_USAGE, path, "write failed: %s", strerror(e));
     }
-    temp_release(o->slot);
+    sn_temp_file_release(o->slot);
     sn_free(o->tmp);
     sn_free(o->path);
     o->tmp = o->path = NULL;
@@ -237,9 +186,7 @@ void cli_out_abort(cli_out *o)
 {
     if (o->f && o->f != stdout)
         fclose(o->f);
-    if (o->tmp)
-        remove(o->tmp);
-    temp_release(o->slot); /* after the removal: a signal before it still removes */
+    sn_temp_file_discard(o->slot); /* the temporary, when one was made */
     sn_free(o->tmp);
     sn_free(o->path);
     memset(o, 0, sizeof *o);

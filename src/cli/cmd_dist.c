@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "cmd_dist.h"
+#include "cmd_dist_signal.h"
 #include "commands.h"
 #include "core/network.h"
 #include "core/parallel.h"
@@ -87,26 +88,13 @@ static void dist_help(void)
 
 /* --timeout: the job ends, never hangs (a dead partner blocks an exchange) */
 static volatile sig_atomic_t timeout_rank;
+static bool by_mpirun; /* started by mpirun, not a process on its own */
 static void on_alarm(int sig)
 {
     (void)sig;
     if (timeout_rank == 0) {
         static const char m[] = "sortnet: dist sort: --timeout reached (a rank died or is "
                                 "stuck); aborting the job\n";
-        ssize_t r = write(2, m, sizeof m - 1);
-        (void)r;
-    }
-    sn_dist_output_abandon();
-    _exit(CLI_DEVICE);
-}
-
-/* mpirun ends the others with SIGTERM when a rank dies: rank 0 says so */
-static void on_term(int sig)
-{
-    (void)sig;
-    if (timeout_rank == 0) {
-        static const char m[] = "sortnet: dist sort: the job was ended by mpirun: a rank died "
-                                "or failed (mpirun names it)\n";
         ssize_t r = write(2, m, sizeof m - 1);
         (void)r;
     }
@@ -340,7 +328,7 @@ static int dist_sort(int argc, char **argv, int rank, int ranks)
         o.net = net;
     }
     timeout_rank = rank;
-    signal(SIGTERM, on_term);
+    cli_dist_signals_begin(rank, ranks, by_mpirun);
     if (timeout) {
         /* Rank 0 ends the job at the timeout with its message; mpirun then
          * ends the others. They wait 10 s longer (only a backstop for a
@@ -373,6 +361,7 @@ static int dist_sort(int argc, char **argv, int rank, int ranks)
                 rc = jrc;
         }
     }
+    cli_dist_signals_finished();
     fflush(stdout);
     alarm(0);
     sn_dist_report_free(&rep);
@@ -395,6 +384,7 @@ int cmd_dist(int argc, char **argv)
         return cli_error(CLI_USAGE, "dist", "'%s' is not a subcommand (sort)", argv[1]);
     sn_diag d;
     sn_diag_clear(&d);
+    by_mpirun = sn_dist_launched(); /* before MPI_Init sets Open MPI's variables */
     sn_status ist = sn_dist_init(&d);
     if (ist != SN_OK) /* SN_ENOMEM: MPI_Init ended under ulimit -v */
         return cli_error(ist == SN_ENOMEM ? CLI_DEVICE : CLI_NOENV, "dist", "%s", d.text);
@@ -406,8 +396,8 @@ int cmd_dist(int argc, char **argv)
      * exits (mpirun ends the job at the first non-zero exit) */
     fflush(stdout);
     fflush(stderr);
-    signal(SIGTERM, SIG_DFL);
     MPI_Barrier(MPI_COMM_WORLD);
+    cli_dist_signals_end();
     return rc;
 }
 

@@ -319,6 +319,38 @@ static sn_status user_launch(sn_gpu *g, cl_kernel kk, cl_mem *bufs, size_t count
     return SN_OK;
 }
 
+/* Guard words after a user kernel's keys and payload: a write just past
+ * the end (a missing `if (t >= count)`, an index off by one) that the
+ * device lets through changes them, and the layer fails naming the word
+ * instead of passing as identical. */
+#define USER_GUARD_WORDS 64u
+
+static uint32_t guard_word(uint32_t i)
+{
+    return 0xA5C3E10Fu ^ (i * 0x9E3779B9u);
+}
+
+static void guard_fill(uint32_t *a, uint32_t n)
+{
+    for (uint32_t i = 0; i < USER_GUARD_WORDS; i++)
+        a[n + i] = guard_word(i);
+}
+
+/* SN_EDEVICE (the layer's failure: isolate.c makes it the kernel's
+ * verdict) when a guard word after a[0..n) changed. */
+static sn_status guard_check(const uint32_t *a, uint32_t n, const char *what, sn_diag *diag)
+{
+    for (uint32_t i = 0; i < USER_GUARD_WORDS; i++)
+        if (a[n + i] != guard_word(i))
+            return sn_diag_set(
+                diag, SN_EDEVICE, 0, 0,
+                "it wrote past the end of %s: %s[%llu], past its %u words (the guard words "
+                "after the array changed; most often a missing `if (t >= count) "
+                "return;` or an index off by one)",
+                what, what, (unsigned long long)n + i, n);
+    return SN_OK;
+}
+
 sn_status sn_gpu_user_run(sn_gpu *g, const sn_schedule *s, sn_key_type t, const uint32_t *input,
                           const sn_gpu_verify_opts *o, const sn_user_hooks *h, sn_diag *diag)
 {
@@ -329,7 +361,8 @@ sn_status sn_gpu_user_run(sn_gpu *g, const sn_schedule *s, sn_key_type t, const 
     cl_program prog = NULL;
     cl_kernel kk = NULL;
     cl_mem keys = NULL, pay = NULL, pairs = NULL;
-    uint32_t *dev = sn_malloc(bytes + 4), *dev_pay = identity(n);
+    size_t gbytes = (size_t)USER_GUARD_WORDS * 4, whole = bytes + gbytes;
+    uint32_t *dev = sn_malloc(whole), *dev_pay = sn_malloc(whole);
     sn_comparator *host_pairs = sn_calloc(cap, sizeof *host_pairs);
     sn_status st = SN_OK;
     cl_int err;
@@ -337,10 +370,13 @@ sn_status sn_gpu_user_run(sn_gpu *g, const sn_schedule *s, sn_key_type t, const 
         st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %u keys", n);
         goto done;
     }
+    sn_parallel_iota(dev_pay, n, 0);
+    guard_fill(dev, n);
+    guard_fill(dev_pay, n);
     if ((st = user_kernel(g, o->user_source, &prog, &kk, diag)) != SN_OK)
         goto done;
-    uint64_t need = (uint64_t)bytes * 2 + cap * sizeof(sn_comparator);
-    if (need > g->info.global_mem || bytes > g->info.max_alloc) {
+    uint64_t need = (uint64_t)whole * 2 + cap * sizeof(sn_comparator);
+    if (need > g->info.global_mem || whole > g->info.max_alloc) {
         st = sn_diag_set(diag, SN_ELIMIT, 0, 0,
                          "device memory too small: %u keys need %.1f MiB, the device has %.1f "
                          "MiB (buffers up to %.1f MiB)",
@@ -348,9 +384,9 @@ sn_status sn_gpu_user_run(sn_gpu *g, const sn_schedule *s, sn_key_type t, const 
                          (double)g->info.max_alloc / 1048576.0);
         goto done;
     }
-    keys = clCreateBuffer(g->ctx, CL_MEM_READ_WRITE, bytes + 4, NULL, &err);
+    keys = clCreateBuffer(g->ctx, CL_MEM_READ_WRITE, whole, NULL, &err);
     if (err == CL_SUCCESS)
-        pay = clCreateBuffer(g->ctx, CL_MEM_READ_WRITE, bytes + 4, NULL, &err);
+        pay = clCreateBuffer(g->ctx, CL_MEM_READ_WRITE, whole, NULL, &err);
     if (err == CL_SUCCESS)
         pairs = clCreateBuffer(g->ctx, CL_MEM_READ_ONLY, cap * sizeof(sn_comparator), NULL, &err);
     if (err != CL_SUCCESS) {
@@ -361,8 +397,8 @@ sn_status sn_gpu_user_run(sn_gpu *g, const sn_schedule *s, sn_key_type t, const 
      * order of every type. */
     for (uint32_t i = 0; i < n; i++)
         dev[i] = sn_key_to_ordered(t, input[i]);
-    if ((st = sn_gpu_write(g, keys, bytes, dev, "keys", diag)) != SN_OK ||
-        (st = sn_gpu_write(g, pay, bytes, dev_pay, "payload", diag)) != SN_OK)
+    if ((st = sn_gpu_write(g, keys, whole, dev, "keys", diag)) != SN_OK ||
+        (st = sn_gpu_write(g, pay, whole, dev_pay, "payload", diag)) != SN_OK)
         goto done;
     if (h->ready && (st = h->ready(h->ctx, g, diag)) != SN_OK)
         goto done;
@@ -381,8 +417,10 @@ sn_status sn_gpu_user_run(sn_gpu *g, const sn_schedule *s, sn_key_type t, const 
         if (o->inject && k == o->inject_layer &&
             (st = sn_gpu_enqueue_inject(g, &inj, o->inject_index, diag)) != SN_OK)
             goto done;
-        if ((st = sn_gpu_read(g, keys, 0, bytes, dev, true, "keys", diag)) != SN_OK ||
-            (st = sn_gpu_read(g, pay, 0, bytes, dev_pay, true, "payload", diag)) != SN_OK)
+        if ((st = sn_gpu_read(g, keys, 0, whole, dev, true, "keys", diag)) != SN_OK ||
+            (st = sn_gpu_read(g, pay, 0, whole, dev_pay, true, "payload", diag)) != SN_OK ||
+            (st = guard_check(dev, n, "keys", diag)) != SN_OK ||
+            (st = guard_check(dev_pay, n, "payload", diag)) != SN_OK)
             goto done;
         for (uint32_t i = 0; i < n; i++)
             dev[i] = sn_key_from_ordered(t, dev[i]);

@@ -31,6 +31,8 @@
 
 #include "core/alloc.h"
 #include "core/format.h" // for: sn_file_temp_template
+#include "core/temp_file.h"
+#include "headless/temp_signals.h"
 
 #define GIF_MIN_MS 50.0
 #define GIF_TRANSPARENT 255
@@ -39,6 +41,7 @@
 struct sn_record {
     sn_record_kind kind;
     char path[4096], tmp[4200];
+    int slot; /* a GIF or video temporary's registration (core/temp_file.h), or -1 */
     int w, h;
     uint32_t *pend; /* [w * h] newest picture, not written yet */
     double pend_t;
@@ -448,14 +451,16 @@ static sn_status open_gif(sn_record *r, const sn_rgb *keep, size_t nkeep, sn_dia
     /* our own open: giflib's EGifOpenFileName creates the file 0600, and a
      * GIF put on a course page must be readable like every other output
      * (0666 less the umask); its error text would not name the cause */
-    int fd = open(r->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0)
+    sn_headless_catch_temp_signals();
+    int fd = sn_temp_file_create(r->path, r->tmp, sizeof r->tmp, &r->slot);
+    if (fd < 0) {
+        r->tmp[0] = '\0';
         return sn_diag_set(d, SN_EIO, 0, 0, "%s: %s", r->path, strerror(errno));
+    }
     int err = 0;
     r->gif = EGifOpenFileHandle(fd, &err);
     if (!r->gif) {
         close(fd);
-        remove(r->tmp);
         return sn_diag_set(d, SN_EIO, 0, 0, "%s: %s", r->path, GifErrorString(err));
     }
     ColorMapObject *cmap = GifMakeMapObject(256, colors);
@@ -510,17 +515,22 @@ static sn_status open_video(sn_record *r, sn_diag *d)
                            "--record FILE.gif or --record DIR work without it",
                            r->path);
     bool webm = strcmp(strrchr(r->path, '.'), ".webm") == 0;
-    /* a temporary name with the same extension, so ffmpeg picks the format */
-    snprintf(r->tmp, sizeof r->tmp, "%.*s.tmp%ld%s", (int)(strrchr(r->path, '.') - r->path),
-             r->path, (long)getpid(), webm ? ".webm" : ".mp4");
+    /* the temporary has no extension: the format is named (-f) */
+    sn_headless_catch_temp_signals();
+    int fd = sn_temp_file_create(r->path, r->tmp, sizeof r->tmp, &r->slot);
+    if (fd < 0) {
+        r->tmp[0] = '\0';
+        return sn_diag_set(d, SN_EIO, 0, 0, "%s: %s", r->path, strerror(errno));
+    }
+    close(fd); /* ffmpeg -y writes it again */
     char cmd[9000];
     snprintf(cmd, sizeof cmd,
              "ffmpeg -loglevel error -y -f rawvideo -pix_fmt bgr0 -s %dx%d -r %g -i - "
-             "-vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' %s '%s'",
+             "-vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' %s -f %s '%s'",
              r->w, r->h, VIDEO_FPS,
              webm ? "-c:v libvpx-vp9 -b:v 0 -crf 36 -pix_fmt yuv420p"
                   : "-c:v libx264 -preset veryfast -crf 23 -pix_fmt yuv420p -movflags +faststart",
-             r->tmp);
+             webm ? "webm" : "mp4", r->tmp);
     if (strchr(r->tmp, '\''))
         return sn_diag_set(d, SN_EINVAL, 0, 0, "%s: a video name may not contain '", r->path);
     /* an ffmpeg that exits early must fail the write ("stopped reading
@@ -544,6 +554,7 @@ sn_status sn_record_open(const char *path, int w, int h, const sn_rgb *keep, siz
     if (!r)
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
     snprintf(r->path, sizeof r->path, "%s", path);
+    r->slot = -1;
     r->kind = sn_record_kind_of(path);
     r->w = w;
     r->h = h;
@@ -554,7 +565,6 @@ sn_status sn_record_open(const char *path, int w, int h, const sn_rgb *keep, siz
     if (st == SN_OK && r->kind == SN_RECORD_DIR) {
         st = open_dir(r, diag);
     } else if (st == SN_OK && r->kind == SN_RECORD_GIF) {
-        snprintf(r->tmp, sizeof r->tmp, "%s.tmp%ld", path, (long)getpid());
 #ifdef SN_HAVE_GIF
         st = open_gif(r, keep, nkeep, diag);
 #else
@@ -678,7 +688,9 @@ sn_status sn_record_close(sn_record *r, double t_ms, size_t *frames, sn_diag *di
     if (st != SN_OK && r->kind == SN_RECORD_DIR && r->tmp[0])
         remove_folder(r->tmp, false);
     else if (st != SN_OK)
-        remove(r->tmp);
+        sn_temp_file_discard(r->slot);
+    else
+        sn_temp_file_release(r->slot);
     release(r);
     return st;
 }
@@ -687,13 +699,12 @@ void sn_record_abort(sn_record *r)
 {
     if (!r)
         return;
-    bool file = r->kind != SN_RECORD_DIR && r->tmp[0];
+    int slot = r->slot;
     bool dir = r->kind == SN_RECORD_DIR && r->tmp[0];
     char tmp[sizeof r->tmp];
     memcpy(tmp, r->tmp, sizeof tmp);
     release(r);
-    if (file)
-        remove(tmp);
+    sn_temp_file_discard(slot); /* a GIF or video's temporary file */
     if (dir) /* the temporary folder: only this run's files are in it */
         remove_folder(tmp, false);
 }

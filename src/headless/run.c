@@ -12,6 +12,8 @@
 #include "headless/run.h"
 
 #include <errno.h>
+#include <fcntl.h>  // for: open (--dump-state onto a device or FIFO)
+#include <limits.h> // for: PATH_MAX
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,15 +21,21 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <unistd.h> // for: getpid (temporary file names), usleep
+#include <unistd.h> // for: close, usleep
 
 #include "core/alloc.h"
+#include "core/temp_file.h"
+#include "headless/temp_signals.h"
 #include "headless/frame.h"
 #ifdef SN_HAVE_APP_GPU
 #include "headless/gpu_hook.h"
 #endif
 #include "render/palette.h"
 #include "session/link.h" // for: --link
+
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
 
 #define FRAME_MS (1000.0 / 60.0)
 /* A script's end waits at most this long (virtual ms) for playback to end. */
@@ -271,32 +279,50 @@ static bool in_place(const char *path)
     return stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode);
 }
 
+/* A closed temporary beside path for a writer that opens it by name,
+ * registered so that a fatal signal removes it (core/temp_file.h). Its
+ * slot, or -1 with errno. */
+static int temp_beside(const char *path, char *tmp, size_t cap)
+{
+    int slot;
+    sn_headless_catch_temp_signals();
+    int fd = sn_temp_file_create(path, tmp, cap, &slot);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    return slot;
+}
+
 bool sn_runner_write_png(sn_runner *r, const char *path, char *why, size_t cap)
 {
     if (!r->surf) {
         snprintf(why, cap, "out of memory");
         return false;
     }
-    char tmp[4200];
+    char tmp[PATH_MAX];
     bool direct = in_place(path);
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    int slot = -1;
+    if (!direct && (slot = temp_beside(path, tmp, sizeof tmp)) < 0) {
+        snprintf(why, cap, "%s", strerror(errno));
+        return false;
+    }
     errno = 0;
     cairo_status_t cs = cairo_surface_write_to_png(r->surf, direct ? path : tmp);
     if (cs != CAIRO_STATUS_SUCCESS) {
         /* cairo says only "error while writing to output stream": the
-         * cause is in errno (a folder that does not exist, a full disk) */
+         * cause is in errno (a full disk) */
         int e = errno;
-        if (!direct)
-            remove(tmp);
+        sn_temp_file_discard(slot);
         snprintf(why, cap, "%s",
                  cs == CAIRO_STATUS_WRITE_ERROR && e ? strerror(e) : cairo_status_to_string(cs));
         return false;
     }
     if (!direct && rename(tmp, path) != 0) {
         snprintf(why, cap, "%s", strerror(errno));
-        remove(tmp);
+        sn_temp_file_discard(slot);
         return false;
     }
+    sn_temp_file_release(slot);
     return true;
 }
 
@@ -338,18 +364,27 @@ static void save_requests(sn_runner *r, unsigned req)
             sn_view_message(v, true, "could not save %s: %s", path, why);
     }
     if (req & SN_REQ_SAVE_SVG) {
-        char path[256], tmp[300];
+        char path[256], tmp[PATH_MAX];
         file_name(v, "svg", path, sizeof path);
-        snprintf(tmp, sizeof tmp, "%s.tmp", path);
         sn_diag d;
         sn_diag_clear(&d);
-        sn_status st = sn_frame_save_svg(r->session.frames[0], v, tmp, &d);
-        if (st == SN_OK && rename(tmp, path) != 0)
-            st = sn_diag_set(&d, SN_EIO, 0, 0, "%s: %s", tmp, strerror(errno));
+        sn_status st;
+        int slot = temp_beside(path, tmp, sizeof tmp);
+        if (slot < 0) {
+            st = sn_diag_set(&d, SN_EIO, 0, 0, "%s", strerror(errno));
+            tmp[0] = '\0';
+        } else {
+            st = sn_frame_save_svg(r->session.frames[0], v, tmp, &d);
+            if (st == SN_OK && rename(tmp, path) != 0)
+                st = sn_diag_set(&d, SN_EIO, 0, 0, "%s: %s", tmp, strerror(errno));
+            if (st == SN_OK)
+                sn_temp_file_release(slot);
+            else
+                sn_temp_file_discard(slot);
+        }
         if (st == SN_OK) {
             sn_view_message(v, false, "saved diagram %s", path);
         } else {
-            remove(tmp);
             /* the cause, without the temporary's name before it */
             size_t tl = strlen(tmp);
             const char *why = sn_diag_text(&d, st);
@@ -522,12 +557,22 @@ static void print_stats(sn_runner *r)
  * complete. */
 static int dump_state(sn_runner *r, const char *path, const char *backend_lines)
 {
-    char tmp[4200];
-    bool direct = in_place(path);
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(direct ? path : tmp, "w");
-    if (!f)
-        return errno ? errno : EIO;
+    char tmp[PATH_MAX];
+    bool stdout_ = strcmp(path, "-") == 0, direct = stdout_ || in_place(path);
+    int slot = -1;
+    FILE *f = stdout;
+    if (!stdout_) {
+        sn_headless_catch_temp_signals();
+        int fd = direct ? open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+                        : sn_temp_file_create(path, tmp, sizeof tmp, &slot);
+        if (fd < 0 || !(f = fdopen(fd, "w"))) {
+            int e = errno ? errno : EIO;
+            if (fd >= 0)
+                close(fd);
+            sn_temp_file_discard(slot);
+            return e;
+        }
+    }
     int e = sn_session_dump(&r->session, f, backend_lines) ? 0 : ENOMEM;
     errno = 0;
     if (fflush(f) != 0 || ferror(f))
@@ -537,8 +582,10 @@ static int dump_state(sn_runner *r, const char *path, const char *backend_lines)
             e = errno ? errno : EIO;
         if (!e && !direct && rename(tmp, path) != 0)
             e = errno;
-        if (e && !direct)
-            remove(tmp);
+        if (e)
+            sn_temp_file_discard(slot);
+        else
+            sn_temp_file_release(slot);
     }
     return e;
 }

@@ -594,6 +594,17 @@ static sn_status gather_input(work *w, sn_diag *diag)
     return SN_OK;
 }
 
+/* tests: a rank stopped by SN_DIST_DIE=R:stall creates the file that
+ * SN_DIST_STALLED names, so that a test signals the job once it is in the
+ * middle of the sort (not after a guessed time) */
+static void stalled_mark(void)
+{
+    const char *mark = getenv("SN_DIST_STALLED");
+    int fd = mark ? open(mark, O_WRONLY | O_CREAT | O_CLOEXEC, 0644) : -1;
+    if (fd >= 0)
+        close(fd);
+}
+
 /* The local sort, the exchanges, and --inject-fault. Agreed. */
 static sn_status sort_phases(work *w, sn_diag *diag)
 {
@@ -618,6 +629,8 @@ static sn_status sort_phases(work *w, sn_diag *diag)
     sn_gpu_sorter_destroy(gs);
     sn_gpu_close(gpu);
     if (st == SN_OK && w->me == o->die_rank && !o->die_output) {
+        if (o->die_stall)
+            stalled_mark();
         while (o->die_stall)
             pause();
         raise(SIGKILL);
