@@ -13,39 +13,11 @@
 
 #include "core/alloc.h"
 #include "core/temp_file.h"
+#include "headless/temp_signals.h" /* for: sn_headless_catch_temp_signals */
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096
 #endif
-
-/* A fatal signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT) removes the registered
- * temporaries, then ends the process as the signal would (130, 143). */
-static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-
-static void on_fatal_signal(int sig)
-{
-    sn_temp_file_unlink_all();
-    /* the default action now: the signal is blocked in its handler, so it
-     * lands when this returns */
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-/* Catch the fatal signals that are at their default action (one a command
- * handles itself, or one ignored, as a background job's SIGINT, stays so). */
-static void catch_fatal_signals(void)
-{
-    static int done;
-    if (done)
-        return;
-    done = 1;
-    for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++) {
-        struct sigaction cur;
-        if (sigaction(fatal_signals[i], NULL, &cur) == 0 && cur.sa_handler == SIG_DFL &&
-            !(cur.sa_flags & SA_SIGINFO))
-            cli_catch_signal(fatal_signals[i], on_fatal_signal, 0, NULL);
-    }
-}
 
 static int open_target(cli_out *o, const char *path);
 
@@ -125,7 +97,7 @@ static int open_target(cli_out *o, const char *path)
     /* The temporary sits beside the target so rename() stays on one file
      * system and is atomic; mkstemp makes it private and unique, and it is
      * registered: a fatal signal removes it (core/temp_file.h). */
-    catch_fatal_signals();
+    sn_headless_catch_temp_signals();
     int fd = sn_temp_file_create(path, o->tmp, len + 32, &o->slot);
     if (fd < 0) {
         int e = errno;

@@ -1,6 +1,6 @@
 /* temp_signals.c - see temp_signals.h. The core registers the temporaries
- * but sets no handler (it includes no <signal.h>); the command line's
- * writers have the same handler in src/cli/cli_out.c. */
+ * but sets no handler (it includes no <signal.h>); this one serves the
+ * headless run and the command line's writers alike. */
 #include "headless/temp_signals.h"
 
 #include <signal.h>

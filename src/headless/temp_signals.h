@@ -1,7 +1,9 @@
-/* temp_signals.h - the headless run's fatal-signal handler for registered
- * temporaries (core/temp_file.h): a screenshot, a state dump, a GIF or a
- * video being written is removed when SIGINT, SIGTERM, SIGHUP or SIGQUIT
- * ends the run, and the exit stays 128 + the signal. */
+/* temp_signals.h - the fatal-signal handler for registered temporaries
+ * (core/temp_file.h): a screenshot, a state dump, a GIF or a video of the
+ * headless run, or a file the command line writes (src/cli/cli_out.c),
+ * is removed when SIGINT, SIGTERM, SIGHUP or SIGQUIT ends the process,
+ * and the exit stays 128 + the signal. Its own library (sn_temp_signals),
+ * built with or without cairo. */
 #ifndef SN_HEADLESS_TEMP_SIGNALS_H
 #define SN_HEADLESS_TEMP_SIGNALS_H
 

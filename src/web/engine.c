@@ -901,24 +901,7 @@ const char *snw_state(void)
     /* the input again as snw_set_input takes it, for the page's controls */
     tb_json_key(b, "input_spec", false);
     sn_textbuf_put(b, "\"", 1);
-    switch (v->input_kind) {
-    case SN_INPUT_RANDOM: sn_textbuf_printf(b, "random:%llu", (unsigned long long)v->seed); break;
-    case SN_INPUT_REVERSE: sn_textbuf_str(b, "reverse"); break;
-    case SN_INPUT_SORTED: sn_textbuf_str(b, "sorted"); break;
-    case SN_INPUT_BITS: sn_textbuf_printf(b, "bits:%s", v->bits); break;
-    case SN_INPUT_LIST:
-    case SN_INPUT_KEYS:
-    default:
-        sn_textbuf_str(b, "list:");
-        for (uint32_t i = 0; v->input && i < v->n; i++) {
-            char tmp[48];
-            sn_key_format(v->type, v->input[i], tmp, sizeof tmp);
-            if (i)
-                sn_textbuf_put(b, ",", 1);
-            sn_textbuf_str(b, tmp); /* digits, signs, points: nothing to escape */
-        }
-        break;
-    }
+    sn_link_input_spec(v, b); /* digits, signs, points, 0/1: nothing to escape */
     sn_textbuf_put(b, "\"", 1);
     tb_json_key(b, "status", false);
     tb_json_str(b, sn_view_status_text(v, buf, sizeof buf));
