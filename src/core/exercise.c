@@ -87,6 +87,40 @@ static sn_status flatten(const sn_network *net, sn_comparator **out, size_t *cou
     return SN_OK;
 }
 
+static int by_top_wire(const void *x, const void *y)
+{
+    const sn_comparator *a = x, *b = y;
+    return a->a != b->a ? (a->a < b->a ? -1 : 1) : (a->b < b->b ? -1 : a->b > b->b);
+}
+
+/* net with each layer's comparators top wire first, the order a student
+ * counts them in (the same network: a layer's comparators touch disjoint
+ * wires). Consumes net. */
+static sn_status tidy(sn_network *net, sn_network **out, sn_diag *diag)
+{
+    *out = NULL;
+    sn_network *t = sn_network_create(sn_network_wires(net));
+    sn_comparator *buf = sn_calloc(sn_network_wires(net), sizeof *buf);
+    sn_status st = t && buf ? SN_OK : sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
+    for (size_t k = 0; st == SN_OK && k < sn_network_layer_count(net); k++) {
+        size_t c = 0;
+        const sn_comparator *l = sn_network_layer(net, k, &c);
+        memcpy(buf, l, c * sizeof *l);
+        qsort(buf, c, sizeof *buf, by_top_wire);
+        st = sn_network_layer_add(t, buf, c, diag);
+    }
+    if (st == SN_OK && sn_network_name(net) && sn_network_name(net)[0])
+        st = sn_network_set_name(t, sn_network_name(net));
+    sn_free(buf);
+    sn_network_destroy(net);
+    if (st != SN_OK) {
+        sn_network_destroy(t);
+        return st;
+    }
+    *out = t;
+    return SN_OK;
+}
+
 /* Comparators list[0..count) in order, each in the earliest layer it can
  * go (the same behaviour: a comparator still follows every earlier one on
  * its wires); one_per_layer puts each in a layer of its own. */
@@ -104,8 +138,7 @@ static sn_status build(uint32_t n, const sn_comparator *list, size_t count, bool
             return st;
         }
     }
-    *out = net;
-    return SN_OK;
+    return tidy(net, out, diag);
 }
 
 /* A sorting network on n wires picked by the seed: the best known one or
@@ -116,18 +149,20 @@ static sn_status base_sorter(uint64_t *rng, uint32_t n, sn_network **out, sn_dia
                                     SN_ALGO_MERGE_EXCHANGE, SN_ALGO_HIBBARD};
     uint32_t pick = rng_below(rng, 5);
     size_t lib = sn_library_best(n, false);
-    if (pick == 4 && lib != SN_LIBRARY_NONE)
-        return sn_library_network(lib, NULL, out, diag);
-    sn_network *net = sn_network_create(n);
-    if (!net)
-        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
-    sn_status st = sn_construct_sort(algos[pick % 4], net, diag);
+    sn_network *net = NULL;
+    sn_status st;
+    if (pick == 4 && lib != SN_LIBRARY_NONE) {
+        st = sn_library_network(lib, NULL, &net, diag);
+    } else {
+        net = sn_network_create(n);
+        st = net ? sn_construct_sort(algos[pick % 4], net, diag)
+                 : sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
+    }
     if (st != SN_OK) {
         sn_network_destroy(net);
         return st;
     }
-    *out = net;
-    return SN_OK;
+    return tidy(net, out, diag);
 }
 
 /* ---- running the network (the executor) */
@@ -235,6 +270,18 @@ static sn_status swap_witness(const sn_network *net, size_t index, uint32_t *bit
     return SN_OK;
 }
 
+/* v = a random permutation of 1..n (Fisher-Yates). */
+static void shuffle(uint64_t *rng, uint32_t *v, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        v[i] = i + 1;
+    for (uint32_t i = n - 1; i > 0; i--) {
+        uint32_t j = rng_below(rng, i + 1), t = v[i];
+        v[i] = v[j];
+        v[j] = t;
+    }
+}
+
 /* ---- making each kind */
 
 static sn_status make_predict(sn_exercise *e, uint64_t *rng, sn_diag *diag)
@@ -247,13 +294,7 @@ static sn_status make_predict(sn_exercise *e, uint64_t *rng, sn_diag *diag)
     /* an input and a layer where something moves (a layer that swaps
      * nothing teaches little); the last draw stands if none does */
     for (int tries = 0; tries < 64; tries++) {
-        for (uint32_t i = 0; i < e->n; i++)
-            e->input[i] = i + 1;
-        for (uint32_t i = e->n - 1; i > 0; i--) { /* Fisher-Yates */
-            uint32_t j = rng_below(rng, i + 1), t = e->input[i];
-            e->input[i] = e->input[j];
-            e->input[j] = t;
-        }
+        shuffle(rng, e->input, e->n);
         e->at = rng_below(rng, (uint32_t)L);
         uint32_t before[SN_EXERCISE_MAX_N];
         memcpy(before, e->input, e->n * sizeof *before);
@@ -345,8 +386,16 @@ static sn_status make_complete(sn_exercise *e, uint64_t *rng, sn_diag *diag)
     if (st != SN_OK)
         return st;
     e->best = sn_library_best_size(e->n);
-    for (uint32_t i = 0; i < e->n; i++)
-        e->input[i] = e->n - i;
+    /* an input the given part leaves unsorted, when a few draws find one */
+    for (int tries = 0; tries < 64; tries++) {
+        shuffle(rng, e->input, e->n);
+        uint32_t out[SN_EXERCISE_MAX_N];
+        memcpy(out, e->input, e->n * sizeof *out);
+        if ((st = run_layers(e->net, sn_network_layer_count(e->net), out, diag)) != SN_OK)
+            return st;
+        if (!sorted(out, e->n))
+            break;
+    }
     e->at = sn_network_layer_count(e->net);
     if (e->best)
         snprintf(e->question, sizeof e->question,

@@ -98,7 +98,7 @@ static sn_status parse_token(const char *tok, sn_script_event *ev)
     }
     if (strcmp(tok, "answer") == 0 || strncmp(tok, "answer:", 7) == 0) {
         size_t len = strlen(tok);
-        if (len == 7 || len - 7 > SN_SCRIPT_PATH_MAX)
+        if (len == 7 || (len > 7 && len - 7 > SN_SCRIPT_PATH_MAX))
             return SN_EPARSE; /* "answer:" with nothing after it */
         ev->kind = SN_SCRIPT_ANSWER;
         if (len > 6)
