@@ -5,6 +5,9 @@
 # The session alone: no SDL, no cairo, no browser (gestures, lessons,
 # scripts, the state dump, an out-of-memory countdown).
 sn_test(test_session LIBS sn_session sn_session_verdict)
+# A lesson's exercises in the session: every kind answered right and
+# wrong, the score, the caption, the hand-in line, out of memory.
+sn_test(test_exercise_session LIBS sn_session sn_session_verdict TIMEOUT 600)
 if(TARGET sn_headless)
   sn_test(test_app LIBS sn_headless)
 endif()
