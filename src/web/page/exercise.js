@@ -59,6 +59,7 @@ function snExerciseAttach(api) {
     else document.execCommand('copy');
   };
 
+  const narrow = window.matchMedia('(max-width: 600px)');
   let shownKey = '';
   return function update(s) {
     const x = s.exercise;
@@ -72,6 +73,9 @@ function snExerciseAttach(api) {
     mine.style.display = x.kind === 'complete' ? '' : 'none';
     shown.style.display = x.kind === 'counterexample' ? '' : 'none';
     question.textContent = on ? x.question : '';
+    // a phone: the caption over the picture says it already; kept for a screen reader
+    Object.assign(question.style, narrow.matches ? {position: 'absolute', width: '1px', height: '1px',
+      overflow: 'hidden', clip: 'rect(0 0 0 0)'} : {position: '', width: '', height: '', overflow: '', clip: ''});
     if (key !== shownKey) { // a new exercise: predict starts from the values shown
       shownKey = key;
       answer.value = x.kind === 'predict' ? s.values.join(',') : '';
