@@ -220,6 +220,52 @@ static void test_every_kind(bool right)
     sn_session_cleanup(&s);
 }
 
+/* The window's answer line: closed, the keys are not its; open, text,
+ * Back (a whole UTF-8 character), Enter and Esc. */
+static void test_answer_line(void)
+{
+    sn_session s;
+    if (!open_lesson(&s)) {
+        CHECK(!"the lesson opens");
+        sn_session_cleanup(&s);
+        return;
+    }
+    CHECK(!sn_session_answer_line(&s, SN_ANSWER_ENTER, NULL)); /* the intro: no exercise */
+    sn_session_action(&s, SN_ACT_RIGHT);                      /* predict */
+    CHECK(!sn_session_answer_line(&s, SN_ANSWER_TEXT, "1"));
+    CHECK(!sn_session_answer_line(&s, SN_ANSWER_BACK, NULL));
+    CHECK(!sn_session_answer_line(&s, SN_ANSWER_CANCEL, NULL));
+    CHECK(sn_session_answer_line(&s, SN_ANSWER_ENTER, NULL) && s.exercise.typing);
+    sn_view *v = sn_session_main(&s);
+    char want[128];
+    values_text(sn_view_values(v), v->n, want, sizeof want);
+    CHECKF(strcmp(s.exercise.line, want) == 0, "line '%s', values %s", s.exercise.line, want);
+    CHECK(strstr(v->message, want) != NULL);
+    CHECK(sn_session_answer_line(&s, SN_ANSWER_CANCEL, NULL) && !s.exercise.typing);
+    CHECK(sn_session_answer_line(&s, SN_ANSWER_ENTER, NULL));
+    for (size_t i = strlen(want); i > 0; i--)
+        CHECK(sn_session_answer_line(&s, SN_ANSWER_BACK, NULL));
+    CHECK(s.exercise.line[0] == '\0');
+    CHECK(sn_session_answer_line(&s, SN_ANSWER_BACK, NULL)); /* empty: nothing to delete */
+    CHECK(sn_session_answer_line(&s, SN_ANSWER_TEXT, "\xc3\xa9")); /* one character, two bytes */
+    CHECK(sn_session_answer_line(&s, SN_ANSWER_BACK, NULL) && s.exercise.line[0] == '\0');
+    char right[128];
+    values_text(s.exercise.ex->expect, s.exercise.ex->n, right, sizeof right);
+    CHECK(sn_session_answer_line(&s, SN_ANSWER_TEXT, right));
+    char big[200];
+    memset(big, '1', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    CHECK(sn_session_answer_line(&s, SN_ANSWER_TEXT, big)); /* too long: taken, not added */
+    CHECK(strcmp(s.exercise.line, right) == 0);
+    CHECK(sn_session_answer_line(&s, SN_ANSWER_ENTER, NULL) && !s.exercise.typing);
+    CHECK(s.exercise.answered && s.exercise.right);
+    sn_session_action(&s, SN_ACT_RIGHT); /* counterexample */
+    CHECK(sn_session_answer_line(&s, SN_ANSWER_ENTER, NULL) && s.exercise.line[0] == '\0');
+    CHECK(sn_session_answer_line(&s, SN_ANSWER_TEXT, "hint"));
+    CHECK(sn_session_answer_line(&s, SN_ANSWER_ENTER, NULL) && s.exercise.hint && !s.exercise.answered);
+    sn_session_cleanup(&s);
+}
+
 /* A round that may fail anywhere for want of memory. */
 static void round_trip(sn_session *s)
 {
@@ -265,6 +311,7 @@ int main(void)
 {
     test_every_kind(true);
     test_every_kind(false);
+    test_answer_line();
     test_out_of_memory();
     return sn_test_finish("test_exercise_session");
 }

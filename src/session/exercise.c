@@ -43,7 +43,8 @@ sn_status sn_session_exercise_enter(sn_session *s, sn_diag *diag)
     }
     sn_exercise_free(x->ex);
     x->ex = NULL;
-    x->hint = x->answered = x->right = false;
+    x->hint = x->answered = x->right = x->typing = false;
+    x->line[0] = '\0';
     x->answer[0] = '\0';
     if (!s->lesson || !s->lesson->steps[s->lesson_step].exercise)
         return SN_OK;
@@ -117,6 +118,66 @@ bool sn_session_answer(sn_session *s, const char *text)
     sn_session_score(s, &right, &asked);
     sn_view_message(v, false, "%s - score %zu/%zu", g.right ? "right" : "wrong", right, asked);
     return true;
+}
+
+/* The open line on the message line, with a cursor and what keys do. */
+static void show_line(sn_session *s)
+{
+    sn_view_message(sn_session_main(s), false, "answer: %s_   (Enter answers, Esc cancels, 'hint' "
+                                               "shows the hint)",
+                    s->exercise.line);
+}
+
+bool sn_session_answer_line(sn_session *s, sn_answer_key key, const char *text)
+{
+    sn_exercise_state *x = &s->exercise;
+    if (!s->open || !x->ex)
+        return false;
+    size_t len = strlen(x->line);
+    switch (key) {
+    case SN_ANSWER_ENTER:
+        if (!x->typing) {
+            x->typing = true;
+            x->line[0] = '\0';
+            const sn_view *v = sn_session_main(s);
+            const uint32_t *vals = sn_view_values(v);
+            for (uint32_t i = 0; x->ex->kind == SN_EXERCISE_PREDICT && vals && i < v->n; i++)
+                snprintf(x->line + strlen(x->line), sizeof x->line - strlen(x->line), "%s%u",
+                         i ? "," : "", vals[i]);
+            show_line(s);
+            return true;
+        }
+        x->typing = false;
+        if (strcmp(x->line, "hint") == 0)
+            sn_session_hint(s);
+        else
+            sn_session_answer(s, x->line);
+        return true;
+    case SN_ANSWER_BACK:
+        if (!x->typing)
+            return false;
+        /* one UTF-8 character: its continuation bytes and its first */
+        while (len && ((unsigned char)x->line[len - 1] & 0xC0) == 0x80)
+            len--;
+        x->line[len ? len - 1 : 0] = '\0';
+        show_line(s);
+        return true;
+    case SN_ANSWER_CANCEL:
+        if (!x->typing)
+            return false;
+        x->typing = false;
+        sn_view_message(sn_session_main(s), false, "no answer given (Enter answers)");
+        return true;
+    case SN_ANSWER_TEXT:
+    default:
+        if (!x->typing)
+            return false;
+        if (text && len + strlen(text) < sizeof x->line) {
+            memcpy(x->line + len, text, strlen(text) + 1);
+            show_line(s);
+        }
+        return true;
+    }
 }
 
 bool sn_session_hint(sn_session *s)

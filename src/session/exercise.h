@@ -38,6 +38,8 @@ typedef struct sn_exercise_state {
      * (what the window's partial redraw compares) */
     char caption[2][2400];
     int cur;
+    bool typing;        /* the window's answer line is open */
+    char line[160];     /* what is typed in it */
     char *results;      /* [steps], or NULL */
     size_t steps;
     const void *lesson; /* the lesson results belong to */
@@ -58,6 +60,21 @@ sn_status sn_session_exercise_enter(struct sn_session *s, sn_diag *diag);
  * false, with an error message on the main view, when no exercise is
  * shown or the text is not an answer; a wrong answer is true (graded). */
 bool sn_session_answer(struct sn_session *s, const char *text);
+/* The answer line a front-end without text boxes types into (the window:
+ * its keys and text input; the page has an answer box). */
+typedef enum sn_answer_key {
+    SN_ANSWER_TEXT = 0, /* text typed (UTF-8) */
+    SN_ANSWER_ENTER,    /* closed: open it (predict: holding the values shown);
+                           open: answer with it ("hint": show the hint) */
+    SN_ANSWER_BACK,     /* delete the last character */
+    SN_ANSWER_CANCEL    /* close it */
+} sn_answer_key;
+/* One key for the answer line; true when the line took it (the front-end
+ * then gives it to nothing else). Enter opens the line only while an
+ * exercise is shown; the other keys act only while it is open. The line
+ * shows on the main view's message line. */
+bool sn_session_answer_line(struct sn_session *s, sn_answer_key key, const char *text);
+
 /* Show the shown exercise's hint; false when there is none. */
 bool sn_session_hint(struct sn_session *s);
 
