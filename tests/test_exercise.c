@@ -351,6 +351,39 @@ static void test_errors(void)
     }
 }
 
+/* Every allocation of making and grading each kind may fail: the call
+ * then says so (SN_ENOMEM) and nothing leaks. */
+static void test_out_of_memory(void)
+{
+    static const char *const answers[SN_EXERCISE_KINDS][2] = {
+        {"1,2,3,4,5,6", "6,5,4,3,2,1"}, {"111000", "0,1,2,3,4,5"}, {"(0,1),(1,2)", ""},
+        {"0,1", "-"},                   {"4", "5"},                 {"yes", "no"}};
+    size_t base = sn_alloc_live();
+    for (unsigned k = 0; k < SN_EXERCISE_KINDS; k++) {
+        for (size_t fail_at = 1;; fail_at++) {
+            sn_alloc_fail_after(fail_at);
+            sn_exercise *e = NULL;
+            sn_diag d;
+            sn_status st = sn_exercise_make((sn_exercise_kind)k, 5, 0, &e, &d);
+            for (int a = 0; st == SN_OK && a < 2; a++) {
+                sn_exercise_grade g;
+                sn_status gs = sn_exercise_check(e, answers[k][a], &g, &d);
+                CHECKF(gs == SN_OK || gs == SN_ENOMEM, "%s '%s' at %zu: %s",
+                       sn_exercise_kind_name((sn_exercise_kind)k), answers[k][a], fail_at,
+                       sn_status_str(gs));
+            }
+            size_t made = sn_alloc_fail_after(0);
+            CHECK(st == SN_OK || st == SN_ENOMEM);
+            CHECK((st == SN_OK) == (e != NULL));
+            sn_exercise_free(e);
+            CHECKF(sn_alloc_live() == base, "%s at %zu: %zu blocks leaked",
+                   sn_exercise_kind_name((sn_exercise_kind)k), fail_at, sn_alloc_live() - base);
+            if (made < fail_at) /* no allocation failed: every one was reached */
+                break;
+        }
+    }
+}
+
 int main(void)
 {
     static const uint32_t ns[] = {3, 4, 5, 6, 8, 11};
@@ -368,5 +401,6 @@ int main(void)
     CHECK(yes > 0 && no > 0); /* both answers occur */
     test_deterministic();
     test_errors();
+    test_out_of_memory();
     return sn_test_finish("test_exercise");
 }

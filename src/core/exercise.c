@@ -243,10 +243,10 @@ static sn_status swap_witness(const sn_network *net, size_t index, uint32_t *bit
     if (!sn_network_comparator(net, index, &c, &layer))
         return SN_OK;
     j = index - sn_network_layer_offset(net, layer);
-    sn_network *copy = sn_network_clone(net);
-    sn_schedule *s = NULL;
     uint8_t *sw = sn_calloc(n, 1);
-    if (!copy || !sw || sn_schedule_from_network(copy, &s) != SN_OK) {
+    sn_network *copy = sw ? sn_network_clone(net) : NULL;
+    sn_schedule *s = NULL;
+    if (!copy || sn_schedule_from_network(copy, &s) != SN_OK) { /* copy consumed either way */
         sn_free(sw);
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
     }
