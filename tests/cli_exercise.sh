@@ -83,6 +83,7 @@ bad bign 'step: a\nexercise: depth seed=1 n=40\n' "2:24: 'n=40': an exercise has
 bad smallmerger 'step: a\nexercise: merger seed=1 n=3\n' "2:25: 'n=3': .*a merger at least 4"
 bad token 'step: a\nexercise: depth seed=1 wires=5\n' "2:24: 'wires=5' is not seed=N or n=N"
 bad keys 'step: a\nexercise: depth seed=1\nkeys: answer:3\n' "3:7: .*or answering"
+bad sentences 'step: a\nexercise: depth seed=1\ntext: One. Two. Three. Four.\n' "1:1: a caption has one to three sentences"
 # an exercise of any n the lesson asks for
 printf 'step: a\nexercise: redundant seed=9 n=9\n' >"$T/n9.lesson"
 view --lesson "$T/n9.lesson" --script "" || fail "n=9: $(head -c 300 "$T/err")"

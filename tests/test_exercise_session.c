@@ -123,6 +123,8 @@ static void test_every_kind(bool right)
         CHECK(sn_session_hint(&s));
         cap = sn_session_extra(&s, &x)->caption;
         CHECKF(strstr(cap, e->hint) != NULL, "hint: %s", cap);
+        CHECK(v->zero_one == (e->kind == SN_EXERCISE_COUNTEREXAMPLE ||
+                              e->kind == SN_EXERCISE_COMPLETE || e->kind == SN_EXERCISE_REDUNDANT));
         char buf[512];
         bool expect_right = right;
         if (e->kind == SN_EXERCISE_COMPLETE) {

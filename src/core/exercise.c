@@ -362,8 +362,8 @@ static sn_status make_counterexample(sn_exercise *e, uint64_t *rng, sn_diag *dia
              "such as 0110).",
              e->n, e->n);
     snprintf(e->hint, sizeof e->hint,
-             "Try inputs of 0s and 1s (the 0-1 principle): press Z for the 0-1 panel and look "
-             "for two wires that can still end out of order.");
+             "Try inputs of 0s and 1s (the 0-1 principle): the 0-1 panel (Z) shows two wires "
+             "that can still end out of order.");
     return SN_OK;
 }
 
@@ -407,8 +407,8 @@ static sn_status make_complete(sn_exercise *e, uint64_t *rng, sn_diag *diag)
                  "Add comparators until this network sorts (edit mode, E); it has %zu.",
                  e->given);
     snprintf(e->hint, sizeof e->hint,
-             "Press Z: the 0-1 panel shows which wires can still hold a 1 above a 0 at the end; "
-             "a comparator on such a pair fixes it.");
+             "The 0-1 panel (Z) shows which wires can still hold a 1 above a 0 at the end; a "
+             "comparator on such a pair fixes it.");
     return SN_OK;
 }
 

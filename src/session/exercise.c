@@ -191,6 +191,13 @@ bool sn_session_hint(sn_session *s)
     }
     x->hint = true;
     compose(x, s->lesson->steps[x->step].caption, NULL);
+    /* the hints of these kinds point at the 0-1 panel: show it */
+    sn_view *v = sn_session_main(s);
+    sn_exercise_kind k = x->ex->kind;
+    if ((k == SN_EXERCISE_COUNTEREXAMPLE || k == SN_EXERCISE_COMPLETE ||
+         k == SN_EXERCISE_REDUNDANT) &&
+        !v->zero_one && v->n <= SN_VIEW_ZERO_ONE_MAX_N)
+        sn_view_action(v, SN_ACT_ZERO_ONE);
     return true;
 }
 

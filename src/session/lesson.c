@@ -431,11 +431,10 @@ static sn_status finish_step(parser *p, const sn_lesson_step *st)
 {
     parser at = *p;
     at.line = st->line;
-    if (st->exercise) /* its network and question come from the exercise */
-        return SN_OK;
-    if (st->net_count == 0)
+    /* an exercise gives the network and the question; its own text is optional */
+    if (st->net_count == 0 && !st->exercise)
         return err(&at, 1, "step '%s' has no network (net: NAME [NAME2 [NAME3]])", st->title);
-    if (!st->caption[0])
+    if (!st->caption[0] && !st->exercise)
         return err(&at, 1, "step '%s' has no caption (text: one to three sentences)", st->title);
     int s = sentences(st->caption);
     if (s > 3) {
