@@ -202,6 +202,14 @@ static void test_every_kind(bool right)
                strstr(dump, "\nhandin: lesson ex score"),
            "dump:\n%s", dump ? dump : "-");
     free(dump);
+    /* a step without an exercise shows the score */
+    sn_session_lesson_go(&s, 0, &(sn_diag){0});
+    sn_frame_extra fx;
+    char want[64];
+    snprintf(want, sizeof want, "Hello. Your score: %zu of 6 right.", right ? (size_t)6 : 0);
+    CHECKF(strcmp(sn_session_extra(&s, &fx)->caption, want) == 0, "intro: %s",
+           sn_session_extra(&s, &fx)->caption);
+    sn_session_lesson_go(&s, s.lesson->count - 1, &(sn_diag){0});
     /* back to an answered step: its exercise anew, the score kept */
     CHECK(sn_session_action(&s, SN_ACT_LEFT));
     CHECK(s.exercise.ex && s.exercise.ex->kind == SN_EXERCISE_MERGER && !s.exercise.answered);
@@ -261,6 +269,12 @@ static void test_answer_line(void)
     CHECK(strcmp(s.exercise.line, right) == 0);
     CHECK(sn_session_answer_line(&s, SN_ANSWER_ENTER, NULL) && !s.exercise.typing);
     CHECK(s.exercise.answered && s.exercise.right);
+    sn_session_lesson_go(&s, 0, &(sn_diag){0});
+    sn_frame_extra fx;
+    CHECKF(strcmp(sn_session_extra(&s, &fx)->caption,
+                  "Hello. Your score: 1 of 1 right (5 not answered).") == 0,
+           "%s", sn_session_extra(&s, &fx)->caption);
+    sn_session_lesson_go(&s, 1, &(sn_diag){0});
     sn_session_action(&s, SN_ACT_RIGHT); /* counterexample */
     CHECK(sn_session_answer_line(&s, SN_ANSWER_ENTER, NULL) && s.exercise.line[0] == '\0');
     CHECK(sn_session_answer_line(&s, SN_ANSWER_TEXT, "hint"));

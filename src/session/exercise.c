@@ -203,8 +203,28 @@ bool sn_session_hint(sn_session *s)
 
 const char *sn_session_exercise_caption(sn_session *s, const char *step_caption)
 {
-    (void)step_caption;
-    return s->exercise.ex ? s->exercise.caption[s->exercise.cur] : NULL;
+    sn_exercise_state *x = &s->exercise;
+    if (x->ex)
+        return x->caption[x->cur];
+    /* a step without one, once something was answered: the score so far */
+    size_t right = 0, asked = 0;
+    if (!sn_session_score(s, &right, &asked) || asked == 0)
+        return NULL;
+    size_t total = 0;
+    for (size_t i = 0; i < x->steps; i++)
+        total += x->results[i] != '.';
+    char *cap = x->caption[x->cur], left[64] = "";
+    if (total > asked)
+        snprintf(left, sizeof left, " (%zu not answered)", total - asked);
+    char want[2400];
+    snprintf(want, sizeof want, "%s%sYour score: %zu of %zu right%s.",
+             step_caption ? step_caption : "", step_caption && step_caption[0] ? " " : "", right,
+             asked, left);
+    if (strcmp(cap, want) != 0) { /* a changed caption at the other address */
+        x->cur = !x->cur;
+        memcpy(x->caption[x->cur], want, sizeof want);
+    }
+    return x->caption[x->cur];
 }
 
 bool sn_session_score(const sn_session *s, size_t *right, size_t *asked)

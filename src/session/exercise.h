@@ -78,8 +78,9 @@ bool sn_session_answer_line(struct sn_session *s, sn_answer_key key, const char 
 /* Show the shown exercise's hint; false when there is none. */
 bool sn_session_hint(struct sn_session *s);
 
-/* The caption of the shown step with its exercise, or NULL when the step
- * has none. */
+/* The caption of the shown step with its exercise; on a step without one
+ * of a lesson with exercises, once one was answered, step_caption with
+ * the score; else NULL (the step's own caption). */
 const char *sn_session_exercise_caption(struct sn_session *s, const char *step_caption);
 
 /* Right and asked over the lesson; false when the lesson has no exercise. */
