@@ -145,9 +145,11 @@ def play(d, mode, path):
         kinds.append(x["kind"])
         if not d.find_element("id", "exercise").is_displayed():
             fail("step %d: the exercise panel is hidden" % (i + 1))
-        if mode == "right" and x["kind"] in ("predict", "counterexample"):
-            # the page makes the exercise the window makes
+        if mode == "right":
+            # the page makes the exercise the window makes (network and input)
             n = native(i)
+            if not layers_of(shown(d, s)["net"]):
+                fail("step %d: no network in the page's bracket export" % (i + 1))
             if n is None:
                 fail("step %d: sortnet view could not play the lesson" % (i + 1))
             elif (n.get("exercise") != x["kind"] or n.get("values") != shown(d, s)["values"]
