@@ -31,15 +31,15 @@ sn_status sn_session_exercise_enter(sn_session *s, sn_diag *diag)
     sn_exercise_state *x = &s->exercise;
     if (x->lesson != s->lesson || !s->lesson) {
         sn_exercise_state_clear(x);
-        x->lesson = s->lesson;
         if (s->lesson && sn_lesson_has_exercises(s->lesson)) {
             x->results = sn_malloc(s->lesson->count);
-            if (!x->results)
+            if (!x->results) /* x->lesson stays NULL: the next step tries again */
                 return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
             x->steps = s->lesson->count;
             for (size_t i = 0; i < x->steps; i++)
                 x->results[i] = s->lesson->steps[i].exercise ? '-' : '.';
         }
+        x->lesson = s->lesson;
     }
     sn_exercise_free(x->ex);
     x->ex = NULL;

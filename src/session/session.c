@@ -118,8 +118,9 @@ sn_status sn_session_lesson_go(sn_session *s, size_t i, sn_diag *diag)
     adopt(s, frames);
     /* the step shows without its exercise when that cannot be made (out
      * of memory: the lesson's check made it before) */
-    if (sn_session_exercise_enter(s, diag) != SN_OK)
-        sn_view_message(sn_session_main(s), true, "%s", diag->text);
+    sn_status es = sn_session_exercise_enter(s, diag);
+    if (es != SN_OK)
+        sn_view_message(sn_session_main(s), true, "%s", sn_diag_text(diag, es));
     return SN_OK;
 }
 
