@@ -7,7 +7,9 @@ runs after a warm-up, device time from CUDA events).
     python3 bench/gpu_anchors.py [--sizes 2^20,2^24] [--shapes 2^22x16,2^20x64]
                                  [--reps 21] [--csv FILE]
 
---sizes: 1-D sorts of n keys (an empty list skips them). --shapes: the 2-D
+--sizes: 1-D sorts of n keys (an empty list skips them), and a plain
+device copy of the n keys (torch.copy: the memory floor; an LSD radix sort
+of 8-bit digits reads and writes the keys at least 4 times). --shapes: the 2-D
 case of `sortnet gpu batch` / `gpu bench --variant batch`: M rows of n keys,
 an (M, n) tensor sorted along its last axis (torch.sort(x, dim=-1), which
 also returns the indices; cupy.sort(x, axis=-1)), and a plain device copy
@@ -79,6 +81,11 @@ def main():
             ev0, ev1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             ms = time_events(lambda: torch.sort(x), ev0, ev1, torch.cuda.synchronize, a.reps)
             rows.append((dev, "torch.sort", n, ms))
+            # the memory floor: a device copy of the keys (read + write once)
+            y = torch.empty_like(x)
+            ms = time_events(lambda: y.copy_(x), ev0, ev1, torch.cuda.synchronize, a.reps)
+            rows.append((dev, "torch.copy", n, ms))
+            del x, y
         for m, n in shapes:
             # int32 (torch's CUDA sort of uint32 is not in every version):
             # the same bytes, the same comparisons' cost

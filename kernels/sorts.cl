@@ -687,7 +687,9 @@ inline uint nv_scan(uint v, __local uint *wt, uint lid)
 #if RTP < NW * 256
 #error "the NVIDIA ranking keeps 256 words a warp in the tile: RADIX_E must be 8 or more"
 #endif
-__attribute__((always_inline)) inline void rank_nv(__global const uint *k, uint off, uint cnt, uint shift, uint mask, uint nd,
+/* Returns, to work-item d < nd, the tile's count of digit d (what the
+ * onesweep scatter publishes, kernels/onesweep.cl). */
+__attribute__((always_inline)) inline uint rank_nv(__global const uint *k, uint off, uint cnt, uint shift, uint mask, uint nd,
                     __local uint *tk, __local uint *ti, uint hp, __local uint *dst0, __local uint *wc,
                     __local uint *wt, uint lid)
 {
@@ -744,6 +746,7 @@ __attribute__((always_inline)) inline void rank_nv(__global const uint *k, uint 
         tk[LP(pos)] = x[e];
         if (hp) ti[LP(pos)] = w * 32 * RADIX_E + e * 32 + lane;
     }
+    return tot - (lid == mask ? (uint)RT - cnt : 0u); /* the padding has the last digit */
 }
 #endif
 
@@ -764,34 +767,24 @@ __attribute__((always_inline)) inline void rank_nv(__global const uint *k, uint 
 #define RX_ARGS sk, cs, ctmp
 #endif
 
-/* offs: the scan of the counts, less each block's scanned sum when the
- * host left adding it to this kernel (fold: bsum[i / (4 WG)] is added to
- * offs[i], as scan_add would; it saves a pass over the counts). */
-__attribute__((always_inline)) inline void rx_scatter_body(__global const uint *k, __global const uint *p, __global uint *ok,
-                            __global uint *op, uint n, uint shift, uint bits,
-                            __global const uint *offs, uint tiles, const uint hp,
-                            __global const uint *bsum, uint fold,
-                            __local uint *si, __local uint *dst0, RX_PARAMS)
+#if !SN_NV
+/* The portable ranking: the tile (keys from off, cnt of them) loaded into
+ * sk and sorted by digit there by stable splits of 2 bits of the digit at a
+ * time (one work-group scan of four packed counters each; work-item lid
+ * owns positions [lid*RADIX_E, +RADIX_E), distinct banks through LP), with
+ * the places in the tile in si when hp; then dst0[d] less where digit d's
+ * run starts in the sorted tile. Returns which of the two tiles of sk (and
+ * si) holds the result. */
+__attribute__((always_inline)) inline uint split_rank(__global const uint *k, uint off, uint cnt, uint shift, uint mask, uint bits,
+                       __local uint *sk, __local uint *si, uint hp, __local uint *dst0,
+                       __local ulong *cs, __local ulong *ctmp, uint lid)
 {
-    uint lid = (uint)get_local_id(0), t = (uint)get_group_id(0), nd = 1u << bits;
-    uint mask = nd - 1, off = t * RT, cnt = min((uint)RT, n - off);
-    /* where each digit of this tile goes: its place in the digit-major scan */
-    for (uint d = lid; d < nd; d += WG) {
-        uint i = d * tiles + t;
-        dst0[d] = offs[i] + (fold ? bsum[i / (4 * WG)] : 0u);
-    }
-    uint s = 0; /* which of the split sort's two tiles holds the keys */
-#if SN_NV
-    rank_nv(k, off, cnt, shift, mask, nd, sk, si, hp, dst0, wc, wt, lid);
-#else
+    uint s = 0;
     /* padding past n gets the largest key: a stable sort leaves it last */
     for (uint i = lid; i < RT; i += WG) {
         sk[LP(i)] = i < cnt ? k[off + i] : 0xFFFFFFFFu;
         if (hp) si[LP(i)] = i;
     }
-    /* stable splits by 2 bits of the digit at a time: one work-group scan
-     * of four packed counters each; work-item lid owns positions
-     * [lid*RADIX_E, +RADIX_E) (distinct banks through LP) */
 #if SN_SORT_BUG & 16
     for (uint b = 2; b < bits; b += 2, s ^= 1) { /* planted: the digit's low bits are not sorted */
 #else
@@ -827,15 +820,50 @@ __attribute__((always_inline)) inline void rx_scatter_body(__global const uint *
         if (q == 0 || ((sk[(s) * RTP + LP(q - 1)] >> shift) & mask) != d)
             dst0[d] -= q;
     }
+    return s;
+}
 #endif
-    barrier(CLK_LOCAL_MEM_FENCE);
+
+/* Write the sorted tile (keys tk, places ti) to its digits' places: the
+ * key at q of digit d goes to dst0[d] + q, so neighbouring work-items write
+ * neighbouring addresses; the payload is gathered from the tile's place. */
+__attribute__((always_inline)) inline void rx_place(__global const uint *p, __global uint *ok, __global uint *op, uint n, uint shift,
+                     uint mask, uint off, uint cnt, uint hp, __local const uint *tk,
+                     __local const uint *ti, __local const uint *dst0, uint lid)
+{
     for (uint q = lid; q < cnt; q += WG) {
-        uint x = sk[(s) * RTP + LP(q)], dst = dst0[(x >> shift) & mask] + q;
+        uint x = tk[LP(q)], dst = dst0[(x >> shift) & mask] + q;
         if (dst >= n) /* only if the tile was not sorted by digit (a bug) */
             continue;
         ok[dst] = x;
-        if (hp) op[dst] = p[off + si[s * RTP + LP(q)]];
+        if (hp) op[dst] = p[off + ti[LP(q)]];
     }
+}
+
+/* offs: the scan of the counts, less each block's scanned sum when the
+ * host left adding it to this kernel (fold: bsum[i / (4 WG)] is added to
+ * offs[i], as scan_add would; it saves a pass over the counts). */
+__attribute__((always_inline)) inline void rx_scatter_body(__global const uint *k, __global const uint *p, __global uint *ok,
+                            __global uint *op, uint n, uint shift, uint bits,
+                            __global const uint *offs, uint tiles, const uint hp,
+                            __global const uint *bsum, uint fold,
+                            __local uint *si, __local uint *dst0, RX_PARAMS)
+{
+    uint lid = (uint)get_local_id(0), t = (uint)get_group_id(0), nd = 1u << bits;
+    uint mask = nd - 1, off = t * RT, cnt = min((uint)RT, n - off);
+    /* where each digit of this tile goes: its place in the digit-major scan */
+    for (uint d = lid; d < nd; d += WG) {
+        uint i = d * tiles + t;
+        dst0[d] = offs[i] + (fold ? bsum[i / (4 * WG)] : 0u);
+    }
+    uint s = 0; /* which of the split sort's two tiles holds the keys */
+#if SN_NV
+    rank_nv(k, off, cnt, shift, mask, nd, sk, si, hp, dst0, wc, wt, lid);
+#else
+    s = split_rank(k, off, cnt, shift, mask, bits, sk, si, hp, dst0, cs, ctmp, lid);
+#endif
+    barrier(CLK_LOCAL_MEM_FENCE);
+    rx_place(p, ok, op, n, shift, mask, off, cnt, hp, sk + s * RTP, si + s * RTP, dst0, lid);
 }
 
 __kernel void rx_scatter(__global const uint *k, __global const uint *p, __global uint *ok,

@@ -1,7 +1,8 @@
 #!/bin/bash
 # cli_gpu_knobs.sh - the GPU tuning knobs of the environment
 # (docs/gpu-speed.md: SN_FUSED_TILE, SN_FUSED_BIGTILE, SN_FUSED_CODEGEN,
-# SN_RADIX_E, SN_MERGE_E, SN_MERGE_PG, SN_MERGE_TILE_E): a value out of
+# SN_RADIX_E, SN_RADIX_ONESWEEP, SN_MERGE_E, SN_MERGE_PG, SN_MERGE_TILE_E):
+# a value out of
 # range is exit 2 naming the knob, its value and the range; a value in
 # range is used and the result stays identical to the reference. Skips
 # (77) only without OpenCL: not built, or no platform at all.
@@ -16,6 +17,8 @@ expect 2 env SN_FUSED_CODEGEN=2 "$S" gpu verify bitonic:64 --variant fused
 err_has "environment: SN_FUSED_CODEGEN='2' is not a whole number from 0 to 1"
 expect 2 env SN_MERGE_PG=64 "$S" gpu sort merge:100
 err_has "environment: SN_MERGE_PG='64' is not a whole number from 1 to 32"
+expect 2 env SN_RADIX_ONESWEEP=yes "$S" gpu sort radix:100
+err_has "environment: SN_RADIX_ONESWEEP='yes' is not a whole number from 0 to 1"
 [ ! -s "$T/out" ] || fail "a knob out of range printed a result: $(cat "$T/out")"
 
 # values in range: used, the output still the reference's
@@ -25,6 +28,14 @@ for knobs in "SN_FUSED_TILE=6" "SN_FUSED_BIGTILE=8" "SN_FUSED_TILE=5 SN_FUSED_BI
     out_has "identical"
 done
 expect 0 env SN_RADIX_E=16 "$S" gpu sort radix:5000 --payload
+out_has "identical"
+# the radix sort as onesweep (a histogram pass, a scatter per digit: 5
+# launches for u32 keys) or classic (count, scan and scatter per digit)
+expect 0 env SN_RADIX_ONESWEEP=1 "$S" gpu sort radix:5000 --payload --type u32
+out_has "(5 launches)"
+out_has "identical"
+expect 0 env SN_RADIX_ONESWEEP=0 "$S" gpu sort radix:5000 --payload --type u32
+out_has "(12 launches)"
 out_has "identical"
 # a merge tile shorter than half a merge chunk is lengthened to it
 expect 0 env SN_MERGE_E=8 SN_MERGE_TILE_E=2 "$S" gpu sort merge:3000 --random 3

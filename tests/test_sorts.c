@@ -64,7 +64,8 @@ static void make(sn_key_type t, int kind, size_t n, uint64_t seed, uint32_t *k)
 typedef struct ctx {
     sn_gpu_sorter *so;
     uint32_t *in, *keys, *pay, *rk, *rp;
-    int failures; /* of this context's runs (the planted-bug build counts them) */
+    int failures;           /* of this context's runs (the planted-bug build counts them) */
+    uint64_t last_launches; /* the last sort's */
     bool quiet;
 } ctx;
 
@@ -82,6 +83,7 @@ static void one(ctx *c, sn_sort_algo a, unsigned bits, sn_key_type t, bool paylo
     sn_gpu_sort_opts o = {a, t, bits, false};
     sn_gpu_sort_stats s;
     sn_status st = sn_gpu_sort(c->so, &o, c->keys, payload ? c->pay : NULL, n, &s, &d);
+    c->last_launches = st == SN_OK ? s.launches : 0;
     sn_sort_mismatch m = {false, 0, false, 0, 0};
     if (st == SN_OK)
         m = sn_sort_compare(c->rk, payload ? c->rp : NULL, c->keys, payload ? c->pay : NULL, n);
@@ -209,6 +211,40 @@ static void test_ordered_out(ctx *c, sn_gpu *g)
     sn_gpu_sorter_destroy(so);
 }
 
+/* The radix sort as onesweep (kernels/onesweep.cl), which pocl does not
+ * choose on its own: 8- and 4-bit digits, every type, with and without
+ * payload, in one tile and across tiles (2^11 keys a tile on pocl: the
+ * look-back passes over several), every input kind at 5003; and the
+ * launches prove that it ran (a histogram pass, a scatter a digit, and
+ * the key maps of i32 and f32). */
+static void test_onesweep(ctx *c, sn_gpu *g)
+{
+    sn_gpu_tuning keep = *sn_gpu_tuning_get(g), t = keep;
+    t.radix_onesweep = SN_GPU_ONESWEEP_ON;
+    sn_gpu_set_tuning(g, &t);
+    static const size_t sizes[] = {0, 1, 2, 17, 2047, 2048, 2049, 5003, 65539};
+    int before = c->failures;
+    for (unsigned bits = 4; bits <= 8; bits += 4)
+        for (int ty = 0; ty < 3; ty++)
+            for (int hp = 0; hp < 2; hp++)
+                for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+                    for (int kind = 0; kind < IN_KINDS; kind++) {
+                        size_t n = sizes[si];
+                        if ((kind > IN_DUPS && n != 5003) ||
+                            (n > 5003 && (bits == 4 || !hp || kind != IN_DUPS)))
+                            continue;
+                        one(c, SN_SORT_RADIX, bits, (sn_key_type)ty, hp, kind, n,
+                            500u * n + (uint64_t)kind);
+                        uint64_t want = n ? 1 + 32 / bits + (ty == SN_KEY_U32 ? 0 : 2) : 0;
+                        CHECKF(c->last_launches == want,
+                               "onesweep %s n=%zu: %llu launches, not %llu",
+                               sn_key_type_name((sn_key_type)ty), n,
+                               (unsigned long long)c->last_launches, (unsigned long long)want);
+                    }
+    printf("  radix as onesweep: %d failing runs\n", c->failures - before);
+    sn_gpu_set_tuning(g, &keep);
+}
+
 int main(void)
 {
     sn_diag d;
@@ -244,6 +280,7 @@ int main(void)
         printf("every algorithm, type, payload, n in 0..33, 1000, 5003%s:\n",
                sanitized ? "" : ", 2^16+3");
         sweep(&c, sizes, nsizes, false);
+        test_onesweep(&c, g);
         CHECKF(c.failures == 0, "%d failing runs", c.failures);
         /* the full rounds of the network give the same array */
         make(SN_KEY_I32, IN_DUPS, 1000, 5, c.in);
@@ -281,6 +318,16 @@ int main(void)
                    bits == 4 ? " (4-bit)" : "", c.failures, 3 * IN_KINDS);
             CHECKF(c.failures > 0, "the bug planted in %s went unnoticed", sn_sort_algo_name(a));
         }
+        /* and in the onesweep radix (its ranking and its look-back) */
+        sn_gpu_tuning keep = *sn_gpu_tuning_get(g), t = keep;
+        t.radix_onesweep = SN_GPU_ONESWEEP_ON;
+        sn_gpu_set_tuning(g, &t);
+        c.failures = 0;
+        for (int ty = 0; ty < 3; ty++)
+            one(&c, SN_SORT_RADIX, 0, (sn_key_type)ty, true, IN_BITS, 5003, 9u + (uint64_t)ty);
+        printf("  radix as onesweep: %d of 3 runs fail\n", c.failures);
+        CHECKF(c.failures > 0, "the bug planted in the onesweep radix went unnoticed");
+        sn_gpu_set_tuning(g, &keep);
         sn_gpu_sorter_destroy(c.so);
     }
     sn_free(c.in);

@@ -34,13 +34,15 @@ jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 # against wasi-libc and libclang-rt-14-dev-wasm32 (its builtins); its
 # browser tests drive chromium through chromium-driver and python3-selenium.
 # `sortnet dist` (SORTNET_WITH_MPI): Open MPI's headers, library and mpirun.
+# The Debian package's checks: lintian, desktop-file-validate, appstreamcli.
 packages=(build-essential cmake pkg-config clang
           libjansson-dev libcairo2-dev libsdl2-dev libgif-dev fonts-dejavu-core
           ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
           xvfb xauth librsvg2-bin poppler-utils python3 valgrind groff-base
           lld wasi-libc libclang-rt-14-dev-wasm32
           chromium chromium-driver python3-selenium
-          libopenmpi-dev openmpi-bin)
+          libopenmpi-dev openmpi-bin
+          lintian desktop-file-utils appstream)
 
 install_packages() {
     [ "${SORTNET_SKIP_INSTALL:-0}" = 1 ] && return 0
@@ -164,6 +166,11 @@ test)
         COVERAGE_BUILD_DIR="$build-coverage" JOBS="$jobs" "$root/tools/coverage.sh" ||
             failed+=("the coverage floors")
     fi
+    # The Debian package (tests/package_test.sh): cpack builds it from the
+    # first build, apt-get installs it, the installed sortnet runs, apt-get
+    # purges it and nothing is left. Needs root: its skip fails the stage.
+    stage "the Debian package: built, linted, installed, run, removed"
+    "$root/tests/package_test.sh" "$build" || failed+=("the Debian package")
     stage ""
     echo "setup: the stages' times:" >&2
     printf 'setup: %s\n' "${stage_lines[@]}" >&2

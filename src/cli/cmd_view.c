@@ -25,7 +25,7 @@
 static void help(void)
 {
     printf("usage: sortnet view [NET [NET2 [NET3]]] [INPUT] [--script KEYS [--stay]]\n"
-           "                    [--lesson FILE] [--screenshot FILE] [--record OUT]\n"
+           "                    [--lesson FILE | --link TEXT] [--screenshot FILE] [--record OUT]\n"
            "                    [--stats] [--size WxH] [--theme light|dark|contrast]\n"
            "                    [--font-scale F] [--sound] [--dump-state FILE] [--discard]\n"
            "       sortnet view dist:P[,NET] [--keys K] [INPUT] [options]\n\n"
@@ -77,6 +77,10 @@ static void help(void)
            "                     fails (e.g. add: before e) ends the script: exit 2\n"
            "                     with its message on stderr\n"
            "  --stay             after the script, stay open for live teaching\n"
+           "  --link TEXT        open what a page's link shows (the part of its address\n"
+           "                     after '#', or `sortnet web --link`): the network, input,\n"
+           "                     step, or a lesson and its step; a bad or truncated link\n"
+           "                     is one line saying what is wrong, exit 2\n"
            "  --lesson FILE      play a lesson (errors name FILE:LINE:COLUMN), or a\n"
            "                     built-in one by name\n"
            "  --screenshot FILE  save the final frame as PNG once animations settle, exit\n"
@@ -197,7 +201,8 @@ int cmd_view(int argc, char **argv)
         OPT_STAY,
         OPT_SOUND,
         OPT_FONT,
-        OPT_KEYS
+        OPT_KEYS,
+        OPT_LINK
     };
     static const struct option longopts[] = {
         CLI_INPUT_LONGOPTS,
@@ -214,6 +219,7 @@ int cmd_view(int argc, char **argv)
         {"sound", 0, NULL, OPT_SOUND},
         {"font-scale", 1, NULL, OPT_FONT},
         {"keys", 1, NULL, OPT_KEYS},
+        {"link", 1, NULL, OPT_LINK},
         {"help", 0, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -237,6 +243,7 @@ int cmd_view(int argc, char **argv)
         case OPT_SHOT: o.screenshot = optarg; break;
         case OPT_RECORD: o.record = optarg; break;
         case OPT_LESSON: o.lesson = optarg; break;
+        case OPT_LINK: o.link = optarg; break;
         case OPT_STAY: o.stay = true; break;
         case OPT_SOUND: o.sound = true; break;
         case OPT_FONT: {
@@ -281,6 +288,9 @@ int cmd_view(int argc, char **argv)
         return cli_error(CLI_USAGE, "view",
                          "unexpected argument '%s' (one to three networks side by side)",
                          argv[optind]);
+    if (o.link && (o.net || o.lesson || in.given || keys))
+        return cli_error(CLI_USAGE, "--link", "the link says the network, input and step: drop %s",
+                         o.net ? o.net : o.lesson ? "--lesson" : keys ? "--keys" : "the input option");
     if (o.lesson && o.net)
         return cli_error(CLI_USAGE, "--lesson", "a lesson sets its own networks: drop '%s'", o.net);
     int rd = dist_names(&o, keys);

@@ -19,13 +19,15 @@
 #include "core/format.h"
 #include "web_embed.h"
 #include "session/lesson.h" // for: sn_lesson_load, sn_lesson_check (a lesson file checked here)
+#include "session/link.h"   // for: sn_link_encode (--link)
 
 /* Network and lesson files larger than this are not embedded. */
 #define WEB_TEXT_MAX ((size_t)16 << 20)
 
 static void help(void)
 {
-    printf("usage: sortnet web [NET] [--lesson FILE|NAME] [INPUT] -o FILE.html\n\n"
+    printf("usage: sortnet web [NET] [--lesson FILE|NAME] [INPUT] -o FILE.html\n"
+           "       sortnet web --link NET [INPUT] [--step K]\n\n"
            "Write the page: ONE self-contained HTML file holding the engine (sortnet's\n"
            "core and layout compiled to WebAssembly), the page's script and styles,\n"
            "the shipped networks and lessons. Any browser opens it from disk\n"
@@ -41,6 +43,12 @@ static void help(void)
            "                      FILE:LINE:COLUMN) or a shipped one (01 to 04); a\n"
            "                      lesson of exercises (04, or your own 'exercise:'\n"
            "                      lines) is graded in the page: hand it out\n"
+           "  --link NET          print the part of a page's address after '#' that\n"
+           "                      opens NET (a name, or a file: its comparators) on\n"
+           "                      the input at --step K; append it to the page's\n"
+           "                      address (page.html#v1&net=...), or open it in the\n"
+           "                      window with `sortnet view --link` (docs/web.md)\n"
+           "  --step K            with --link: K layers applied (0 to the layers)\n"
            "  -h, --help          this text\n\n"
            "Input (one of; default: random with seed 1):\n"
            "  --input 3,1,2 | --random SEED | --reverse | --sorted | --bits 0110\n"
@@ -252,17 +260,80 @@ static char *input_text(const cli_input *in, bool *oom)
     return s;
 }
 
+/* --link NET [INPUT] [--step K]: the link text on stdout (session/link.h),
+ * everything in it checked as the page will open it. */
+static int print_link(const char *spec, cli_input *in, const char *step_text)
+{
+    sn_link l;
+    sn_link_init(&l);
+    char sbuf[512];
+    bool sized = false, oom = false;
+    bool file = is_file(spec) && (!strchr(spec, ':') || strchr(spec, '/'));
+    const char *name = file ? spec : cli_input_sized_spec(in, spec, sbuf, sizeof sbuf, &sized);
+    if (!file && sn_dist_spec_is(name))
+        return cli_error(CLI_USAGE, "--link", "%s: a dist: picture is not carried by links", name);
+    sn_schedule *s = NULL;
+    int rc = cli_load(name, &s);
+    uint32_t *keys = NULL;
+    if (rc == 0)
+        rc = cli_input_make(in, sn_schedule_wires(s), &keys);
+    sn_free(keys);
+    size_t layers = s ? sn_schedule_layer_count(s) : 0;
+    uint64_t k = 0;
+    if (rc == 0 && step_text && !cli_parse_u64(step_text, 0, layers, &k))
+        rc = cli_error(CLI_USAGE, "--step", "'%s' is not a step of %s (0 to its %zu layers)",
+                       step_text, name, layers);
+    l.step = (size_t)k;
+    if (rc == 0 && file) {
+        const sn_network *net = sn_schedule_network(s);
+        l.cmp = net ? sn_network_clone(net) : NULL;
+        if (!l.cmp)
+            rc = cli_error(CLI_DEVICE, "--link", "out of memory");
+    } else if (rc == 0) {
+        size_t len = strlen(name) + 1;
+        if ((l.net = sn_malloc(len)) != NULL)
+            memcpy(l.net, name, len);
+        else
+            rc = cli_error(CLI_DEVICE, "--link", "out of memory");
+    }
+    sn_schedule_destroy(s);
+    if (rc == 0) {
+        l.input = input_text(in, &oom);
+        if (oom)
+            rc = cli_error(CLI_DEVICE, "--link", "out of memory");
+    }
+    if (rc == 0) {
+        sn_textbuf b = SN_TEXTBUF_INIT;
+        sn_diag d;
+        sn_diag_clear(&d);
+        sn_status st = sn_link_encode(&l, &b, &d);
+        if (st == SN_OK && b.failed)
+            st = sn_diag_set(&d, SN_ENOMEM, 0, 0, "out of memory");
+        if (st != SN_OK)
+            rc = cli_error(cli_status_exit(st), "--link", "%s", sn_diag_text(&d, st));
+        else
+            printf("%s\n", b.s);
+        sn_textbuf_free(&b);
+    }
+    sn_link_clear(&l);
+    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
+        rc = cli_error(CLI_DEVICE, "--link", "cannot write to standard output");
+    return rc;
+}
+
 int cmd_web(int argc, char **argv)
 {
-    enum { OPT_LESSON = 1 };
+    enum { OPT_LESSON = 1, OPT_LINK, OPT_STEP };
     static const struct option opts[] = {CLI_INPUT_LONGOPTS,
                                          {"lesson", 1, NULL, OPT_LESSON},
+                                         {"link", 1, NULL, OPT_LINK},
+                                         {"step", 1, NULL, OPT_STEP},
                                          {"output", 1, NULL, 'o'},
                                          {"help", 0, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     cli_input in;
     cli_input_init(&in);
-    const char *out_path = NULL, *lesson = NULL;
+    const char *out_path = NULL, *lesson = NULL, *link = NULL, *step = NULL;
     int c, idx = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:h", opts, &idx)) != -1) {
@@ -281,10 +352,20 @@ int cmd_web(int argc, char **argv)
             break;
         }
         case OPT_LESSON: lesson = optarg; break;
+        case OPT_LINK: link = optarg; break;
+        case OPT_STEP: step = optarg; break;
         case 'o': out_path = optarg; break;
         case 'h': help(); return CLI_OK;
         default: return cli_bad_option("web", c, argv);
         }
+    }
+    if (step && !link)
+        return cli_error(CLI_USAGE, "--step", "goes with --link NET");
+    if (link) {
+        if (optind < argc || out_path || lesson)
+            return cli_error(CLI_USAGE, "--link", "prints a link: no %s with it",
+                             optind < argc ? "second network" : out_path ? "-o" : "--lesson");
+        return print_link(link, &in, step);
     }
     if (optind < argc - 1)
         return cli_error(CLI_USAGE, "web", "expected at most one network (see --help)");

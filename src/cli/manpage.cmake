@@ -69,7 +69,8 @@ string(APPEND page ".SH FILES\n.TP\n.I /usr/share/sortnet/networks\n"
        "The shipped network library (also embedded in the binary): best-known sorting\n"
        "networks for n = 2..64 and libsortnetwork's examples, with their provenance and\n"
        "licences in README.md.\n.TP\n.I /usr/share/doc/sortnet\nREADME.md and the documents of docs/.\n")
-string(APPEND page ".SH SEE ALSO\nThe README (/usr/share/doc/sortnet/README.md) describes the window's keys,\n"
-       "the file formats and the command line in full.\n")
+string(APPEND page ".SH SEE ALSO\nThe command reference (/usr/share/doc/sortnet/reference.md) describes the\n"
+       "window's keys, the file formats and the command line in full; the README\n"
+       "(/usr/share/doc/sortnet/README.md) shows sortnet and how to build and install it.\n")
 file(WRITE ${OUT}.tmp "${page}")
 file(RENAME ${OUT}.tmp ${OUT})

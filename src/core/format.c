@@ -201,6 +201,22 @@ static sn_status prefix_diag(sn_diag *d, sn_status st, const char *file)
     return st;
 }
 
+/* The kind of image whose signature text starts with, or NULL (a PNG
+ * opened as a network says so, not "byte 0x89"). */
+static const char *image_kind(const char *text, size_t len)
+{
+    static const struct {
+        const char *name, *magic;
+        size_t len;
+    } kinds[] = {{"PNG", "\x89PNG\r\n", 6}, {"JPEG", "\xff\xd8\xff", 3},
+                 {"GIF", "GIF8", 4},          {"WebP", "RIFF", 4},
+                 {"SVG", "<svg", 4},          {"SVG", "<?xml", 5}};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (len >= kinds[i].len && memcmp(text, kinds[i].magic, kinds[i].len) == 0)
+            return kinds[i].name;
+    return NULL;
+}
+
 /* Parse into a local diag with bare messages (prefixing is the caller's). */
 static sn_status parse_bare(const char *text, size_t len, sn_format f, sn_network **out, sn_diag *d)
 {
@@ -214,6 +230,12 @@ static sn_status parse_bare(const char *text, size_t len, sn_format f, sn_networ
             if (c.pos >= len)
                 return sn_diag_set(d, SN_EPARSE, c.line, c.col,
                                    "no network found: the input is empty");
+            const char *image = image_kind(text, len);
+            if (image)
+                return sn_diag_set(d, SN_EPARSE, 1, 1,
+                                   "this is an image (%s), not a network: open a network file "
+                                   "(bracket layers, JSON or libsortnetwork text)",
+                                   image);
             char what[32];
             return sn_diag_set(d, SN_EPARSE, c.line, c.col,
                                "unknown format: found %s where a network starts with '[' "

@@ -104,8 +104,10 @@ static sn_status read_comparator(reader *r, size_t layer, sn_diag *diag)
     for (int j = 0; j < 2; j++) {
         if (r->seen[w[j]] == layer + 1)
             return sn_diag_set(diag, SN_EINVAL, line, col,
-                               "wire %u is used twice in layer %zu (comparator (%u,%u))", w[j],
-                               layer + 1, w[0], w[1]);
+                               "wire %u is used twice in layer %zu (comparator (%u,%u)); a "
+                               "layer's comparators touch different wires: write one layer a "
+                               "line, e.g. [(0,1),(2,3)] then [(0,2),(1,3)]",
+                               w[j], layer + 1, w[0], w[1]);
         r->seen[w[j]] = layer + 1;
     }
     if (grow((void **)&r->cmps, &r->cap_cmp, r->ncmp + 1, sizeof *r->cmps) != SN_OK)

@@ -340,8 +340,17 @@ static sn_status scan_list(scan *c, sn_key_type t, uint32_t *keys, size_t *count
         while (c->pos < c->len && !scan_ends_token(c, c->s[c->pos]))
             scan_next(c);
         size_t len = c->pos - at;
+        const char *tok = c->s + at;
+        /* a separator that is not one (1;2;3, 1|2) is named where it stands,
+         * before the count of values is: "got 1 value" would hide it */
+        for (size_t i = 0; i < len; i++) {
+            if (strchr(";:|/\\", tok[i]) && tok[i] != '\0')
+                return scan_fail(c, d, SN_EPARSE, line, col + (unsigned long)i,
+                                 "'%c' cannot be in a value (separate values with commas or "
+                                 "spaces: 3,1,2 or 3 1 2)",
+                                 tok[i]);
+        }
         if (keys) {
-            const char *tok = c->s + at;
             switch (parse_key(t, tok, len, &keys[found])) {
             case WHY_OK: break;
             case WHY_NOMEM:

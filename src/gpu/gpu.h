@@ -140,6 +140,12 @@ typedef enum sn_gpu_codegen {
     SN_GPU_CODEGEN_GENERATE   /* a straight-line kernel per pass (fused_cg.c) */
 } sn_gpu_codegen;
 
+typedef enum sn_gpu_onesweep {
+    SN_GPU_ONESWEEP_AUTO = 0, /* where it measured faster: NVIDIA's ranking (docs/gpu-speed.md) */
+    SN_GPU_ONESWEEP_ON,       /* every radix sort of fewer than 2^30 keys */
+    SN_GPU_ONESWEEP_OFF       /* the classic passes: count, scan, scatter */
+} sn_gpu_onesweep;
+
 typedef struct sn_gpu_tuning {
     sn_gpu_codegen codegen;
     /* largest local-memory tile, 2^tile_bits keys; 0: SN_TUNE_TILE_BITS_GPU
@@ -163,6 +169,9 @@ typedef struct sn_gpu_tuning {
     /* the radix sort's keys a work-item on NVIDIA's one-sweep ranking (0:
      * 16; SN_RADIX_E) */
     unsigned radix_e;
+    /* the radix sort as onesweep (kernels/onesweep.cl: one histogram pass,
+     * a look-back scatter per digit) or classic (SN_RADIX_ONESWEEP=0/1) */
+    sn_gpu_onesweep radix_onesweep;
     /* the merge sort's keys a work-item, a power of two up to 32 (0: 16;
      * SN_MERGE_E) */
     unsigned merge_e;

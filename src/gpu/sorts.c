@@ -47,14 +47,18 @@ enum {
     KS_MS_TILE_KV, /* the tile kernels with payload (kv() picks them) */
     KS_MS_MERGE_KV,
     KS_RX_SCATTER_KV,
+    KS_OS_HIST, /* onesweep (kernels/onesweep.cl) */
+    KS_OS_SCATTER,
+    KS_OS_SCATTER_KV,
     KS_COUNT
 };
 
 static const char *const kernel_names[KS_COUNT] = {
-    "sort_to_ordered", "sort_from_ordered", "tr_phase",     "trl_block", "trl_merge_split",
-    "rank_global",     "rank_tiled",        "ms_tile",      "ms_merge",  "ms_partition",
-    "rx_count",        "rx_scatter",        "scan_block",   "scan_add",  "hy_tile",
-    "ms_tile_kv",      "ms_merge_kv",       "rx_scatter_kv"};
+    "sort_to_ordered", "sort_from_ordered", "tr_phase",      "trl_block", "trl_merge_split",
+    "rank_global",     "rank_tiled",        "ms_tile",       "ms_merge",  "ms_partition",
+    "rx_count",        "rx_scatter",        "scan_block",    "scan_add",  "hy_tile",
+    "ms_tile_kv",      "ms_merge_kv",       "rx_scatter_kv", "os_hist",   "os_scatter",
+    "os_scatter_kv"};
 
 static const char *const algo_names[SN_SORT_COUNT] = {
     "transposition", "transposition-local", "rank", "rank-global", "merge", "radix", "hybrid"};
@@ -153,9 +157,11 @@ void sn_gpu_sorter_destroy(sn_gpu_sorter *s)
 sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
 {
     *out = NULL;
-    const char *src = sn_kernel_source_find("sorts");
-    if (!src)
-        return sn_diag_set(diag, SN_EDEVICE, 0, 0, "kernels/sorts.cl was not embedded");
+    const char *src_sorts = sn_kernel_source_find("sorts");
+    const char *src_os = sn_kernel_source_find("onesweep");
+    if (!src_sorts || !src_os)
+        return sn_diag_set(diag, SN_EDEVICE, 0, 0, "kernels/%s.cl was not embedded",
+                           src_sorts ? "onesweep" : "sorts");
     size_t wg = SORT_WG_MAX;
     while (wg > g->info.max_work_group && wg > 64)
         wg /= 2;
@@ -164,8 +170,9 @@ sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
                            "the sorts need work-groups of 64, the device allows %zu",
                            g->info.max_work_group);
     /* the radix scatter's local memory, the largest of the kernels: the
-     * portable one's (keys and places double-buffered, packed counters) */
-    uint64_t local_need = (uint64_t)wg * RADIX_E * 16 * 33 / 32 + wg * 16 + 2048;
+     * portable one's (keys and places double-buffered, packed counters),
+     * and the onesweep scatter's (counts, and a scan of the histogram) */
+    uint64_t local_need = (uint64_t)wg * RADIX_E * 16 * 33 / 32 + wg * 16 + 2048 + 1028 + wg * 8;
     if (g->info.local_mem < local_need)
         return sn_diag_set(diag, SN_ELIMIT, 0, 0,
                            "the sorts need %llu bytes of local memory, the device has %llu",
@@ -175,11 +182,21 @@ sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
     s->g = g;
     s->wg = wg;
+    /* one program: kernels/onesweep.cl takes sorts.cl's tile ranking */
+    size_t l1 = strlen(src_sorts), l2 = strlen(src_os);
+    char *src = sn_malloc(l1 + l2 + 2);
+    if (!src) {
+        sn_free(s);
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
+    }
+    memcpy(src, src_sorts, l1);
+    src[l1] = '\n';
+    memcpy(src + l1 + 1, src_os, l2 + 1);
     /* the NVIDIA ranking: a tile of keys and places, 256 digits' rows of
      * 9 warp counters, the digits' places */
     unsigned e_nv = g->tune.radix_e ? g->tune.radix_e : RADIX_E_NV;
     bool nv = wg == 256 && nvidia_warps(g) &&
-              g->info.local_mem >= (uint64_t)wg * e_nv * 8 * 33 / 32 + 256 * 9 * 4 + 2048;
+              g->info.local_mem >= (uint64_t)wg * e_nv * 8 * 33 / 32 + 256 * 9 * 4 + 2048 + 1032;
     s->merge_e = g->tune.merge_e ? g->tune.merge_e : MERGE_E;
     s->merge_pg = g->tune.merge_pg ? g->tune.merge_pg : 1;
     char opts[256];
@@ -200,11 +217,13 @@ sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
             continue;
         }
         if (st != SN_OK) {
+            sn_free(src);
             sn_gpu_sorter_destroy(s);
             return st;
         }
         break;
     }
+    sn_free(src);
     s->nv = nv;
     sn_status st = SN_OK;
     for (int i = 0; i < KS_COUNT && st == SN_OK; i++) {
@@ -242,7 +261,8 @@ typedef struct run {
     cl_mem k[2], p[2]; /* ping-pong; p: 4-byte dummies without payload */
     cl_mem flags;      /* transposition: a flag per phase of a batch */
     cl_mem counts, offs;
-    cl_mem lv[8][2]; /* radix scan: per level the block sums and their scan */
+    cl_mem lv[8][2];     /* radix scan: per level the block sums and their scan */
+    cl_mem hist, status; /* onesweep: tile counters and histograms, look-back words */
     size_t lvlen[8];
     unsigned levels;
     cl_uint n, hp;
@@ -264,7 +284,8 @@ static sn_status buf(run *r, size_t bytes, cl_mem *m, const char *what, sn_diag 
 
 static void run_free(run *r)
 {
-    cl_mem *all[] = {&r->k[0], &r->k[1], &r->p[0], &r->p[1], &r->flags, &r->counts, &r->offs};
+    cl_mem *all[] = {&r->k[0],   &r->k[1], &r->p[0], &r->p[1],  &r->flags,
+                     &r->counts, &r->offs, &r->hist, &r->status};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (*all[i])
             clReleaseMemObject(*all[i]);
@@ -413,6 +434,7 @@ static int kv(const run *r, int which)
     case KS_MS_TILE: return KS_MS_TILE_KV;
     case KS_MS_MERGE: return KS_MS_MERGE_KV;
     case KS_RX_SCATTER: return KS_RX_SCATTER_KV;
+    case KS_OS_SCATTER: return KS_OS_SCATTER_KV;
     default: return which;
     }
 }
@@ -546,6 +568,62 @@ static sn_status run_radix(run *r, unsigned bits, sn_diag *diag)
     return st;
 }
 
+/* ---- onesweep radix (kernels/onesweep.cl): a histogram pass for every
+ * digit, then a scatter per digit with decoupled look-back */
+
+#define OS_TICKETS 8               /* kernels/onesweep.cl's: the passes' tile counters */
+#define OS_LIMIT ((size_t)1 << 30) /* counts share a word with 2 flag bits */
+
+/* Whether a radix sort of n keys runs as onesweep: the tuning record's
+ * choice (auto: where it measured faster, NVIDIA's ranking; see
+ * docs/gpu-speed.md), for n < 2^30. */
+static bool use_onesweep(const sn_gpu_sorter *s, size_t n)
+{
+    unsigned o = s->g->tune.radix_onesweep;
+    bool on = o == SN_GPU_ONESWEEP_AUTO ? s->nv : o == SN_GPU_ONESWEEP_ON;
+    return on && n < OS_LIMIT;
+}
+
+static sn_status onesweep_buffers(run *r, unsigned bits, sn_diag *diag)
+{
+    size_t nd = (size_t)1 << bits, passes = 32 / bits;
+    sn_status st = buf(r, (OS_TICKETS + passes * nd) * 4, &r->hist, "onesweep histograms", diag);
+    return st != SN_OK ? st
+                       : buf(r, 2 * radix_tiles(r) * nd * 4, &r->status, "onesweep status", diag);
+}
+
+static sn_status run_onesweep(run *r, unsigned bits, sn_diag *diag)
+{
+    size_t tiles = radix_tiles(r), nd = (size_t)1 << bits;
+    cl_uint passes = 32 / bits, b = bits, ct = (cl_uint)tiles;
+    cl_uint words = OS_TICKETS + passes * (cl_uint)nd, zero = (cl_uint)(tiles * nd);
+    /* histogram work-groups: enough to fill the device, each adding its
+     * counts once */
+    size_t groups = 8 * (size_t)(r->s->g->info.compute_units ? r->s->g->info.compute_units : 1);
+    groups = groups < tiles ? groups : tiles;
+    /* the counters and histograms start at zero (a kernel that zeroed
+     * them measured 0.02 ms on an H200, a fill is a copy engine's job) */
+    cl_uint zero_word = 0;
+    cl_int err = clEnqueueFillBuffer(r->s->g->queue, r->hist, &zero_word, sizeof zero_word, 0,
+                                     (size_t)words * 4, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return sn_gpu_cl_fail(diag, "clEnqueueFillBuffer(onesweep histograms)", err);
+    sn_status st = args(r->s->k[KS_OS_HIST], "os_hist", diag, 7, M(r->k[r->cur]), U(r->n), U(b),
+                        U(passes), M(r->hist), M(r->status), U(zero));
+    if (st == SN_OK)
+        st = launch(r, KS_OS_HIST, groups * r->s->wg, diag);
+    for (cl_uint pass = 0; st == SN_OK && pass < passes; pass++) {
+        int c = r->cur, which = kv(r, KS_OS_SCATTER);
+        st = args(r->s->k[which], kernel_names[which], diag, 11, M(r->k[c]), M(r->p[c]),
+                  M(r->k[c ^ 1]), M(r->p[c ^ 1]), U(r->n), U(pass), U(b), M(r->hist), M(r->status),
+                  U(ct), L(places(r, PADDED(r, r->s->radix_e) * (r->s->nv ? 1 : 2))));
+        if (st == SN_OK)
+            st = launch(r, which, tiles * r->s->wg, diag);
+        r->cur ^= 1;
+    }
+    return st;
+}
+
 /* ---- the whole sort */
 
 static sn_status run_algo(run *r, const sn_gpu_sort_opts *o, sn_diag *diag)
@@ -559,7 +637,9 @@ static sn_status run_algo(run *r, const sn_gpu_sort_opts *o, sn_diag *diag)
     case SN_SORT_MERGE:
         return run_merges(r, KS_MS_TILE, wg * (r->hp ? r->s->merge_e : r->s->tile_e), diag);
     case SN_SORT_HYBRID: return run_merges(r, KS_HY_TILE, wg * HYB_E(r->s->merge_e), diag);
-    case SN_SORT_RADIX: return run_radix(r, radix_bits(o), diag);
+    case SN_SORT_RADIX:
+        return use_onesweep(r->s, r->n) ? run_onesweep(r, radix_bits(o), diag)
+                                        : run_radix(r, radix_bits(o), diag);
     default: return sn_diag_set(diag, SN_EINVAL, 0, 0, "no such sort");
     }
 }
@@ -603,6 +683,8 @@ static sn_status run_scratch(run *r, const sn_gpu_sort_opts *o, sn_diag *diag)
 {
     switch (o->algo) {
     case SN_SORT_RADIX:
+        if (use_onesweep(r->s, r->n))
+            return onesweep_buffers(r, radix_bits(o), diag);
         return radix_buffers(r, ((size_t)1 << radix_bits(o)) * radix_tiles(r), diag);
     case SN_SORT_MERGE:
     case SN_SORT_HYBRID:
@@ -616,9 +698,10 @@ static sn_status run_scratch(run *r, const sn_gpu_sort_opts *o, sn_diag *diag)
  * between two timed kernels, the first that touches the buffer. */
 static sn_status run_settle(run *r, sn_diag *diag)
 {
-    cl_mem all[8 + 16];
+    cl_mem all[9 + 16];
     cl_uint c = 0;
-    cl_mem own[] = {r->k[0], r->k[1], r->p[0], r->p[1], r->flags, r->counts, r->offs};
+    cl_mem own[] = {r->k[0],   r->k[1], r->p[0], r->p[1],  r->flags,
+                    r->counts, r->offs, r->hist, r->status};
     for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
         if (own[i])
             all[c++] = own[i];

@@ -62,6 +62,10 @@ sn_status sn_gpu_tuning_from_env(sn_gpu_tuning *t, sn_diag *diag)
         return st;
     if (set)
         t->radix_e = v;
+    if ((st = knob("SN_RADIX_ONESWEEP", 0, 1, &set, &v, diag)) != SN_OK)
+        return st;
+    if (set)
+        t->radix_onesweep = v ? SN_GPU_ONESWEEP_ON : SN_GPU_ONESWEEP_OFF;
     /* the merge sort's sizes, powers of two */
     static const struct {
         const char *name;

@@ -27,6 +27,7 @@
 #include "headless/gpu_hook.h"
 #endif
 #include "render/palette.h"
+#include "session/link.h" // for: --link
 
 #define FRAME_MS (1000.0 / 60.0)
 /* A script's end waits at most this long (virtual ms) for playback to end. */
@@ -80,7 +81,13 @@ int sn_runner_start(sn_runner *r, const sn_run_options *o)
     sn_diag d;
     sn_diag_clear(&d);
     sn_status st;
-    if (o->lesson) {
+    if (o->link) {
+        sn_link link;
+        st = sn_link_decode(o->link, strlen(o->link), &link, &d);
+        if (st == SN_OK)
+            st = sn_session_link_open(&r->session, &link, NULL, &d);
+        sn_link_clear(&link);
+    } else if (o->lesson) {
         sn_lesson *l = NULL;
         st = sn_lesson_load(o->lesson, &l, &d);
         if (st == SN_OK)

@@ -23,6 +23,7 @@ typedef struct sn_run_options {
     const char *net;        /* network spec (default "bitonic:16") */
     const char *more[2];    /* up to two more networks side by side, or NULL */
     const char *lesson;     /* --lesson FILE, or NULL */
+    const char *link;       /* --link TEXT (session/link.h): what to show, or NULL */
     bool stay;              /* --stay: after the script, stay open for live use */
     bool sound;             /* --sound: tones from the start (M toggles) */
     double font_scale;      /* --font-scale (0: 1) */

@@ -140,6 +140,15 @@ sn_status sn_session_lesson_open(sn_session *s, sn_lesson *l, sn_diag *diag)
     return SN_OK;
 }
 
+void sn_session_lesson_close(sn_session *s)
+{
+    sn_lesson_free(s->lesson);
+    s->lesson = NULL;
+    s->lesson_step = 0;
+    s->progress[0] = '\0';
+    s->shown++;
+}
+
 /* ---- actions and time */
 
 bool sn_session_action(sn_session *s, sn_action a)

@@ -88,6 +88,9 @@ sn_status sn_session_lesson_open(sn_session *s, sn_lesson *l, sn_diag *diag);
  * diag says why, the main view's message line too, and nothing changes. */
 sn_status sn_session_lesson_go(sn_session *s, size_t i, sn_diag *diag);
 
+/* Leave the lesson: its step's views stay shown as plain views. */
+void sn_session_lesson_close(sn_session *s);
+
 /* One action from a key, a button or a script: in a lesson Right / Left
  * (and a clicker's PgDn / PgUp) move between its steps; Down / Up step
  * layers; any key ends a two-click add. Effects for the backend stay in

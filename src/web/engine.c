@@ -28,6 +28,7 @@
 #include "render/dist_scene.h" /* for: sn_dist_spec_is */
 #include "render/scene_svg.h"
 #include "session/dist_view.h" /* for: sn_dist_view_init */
+#include "session/link.h"
 #include "session/session.h"
 #include "web/engine_exercise.h"
 #include "web/verdict_web.h"
@@ -48,7 +49,7 @@ typedef struct engine {
     sn_textbuf strings;
     /* returned strings, one buffer per function */
     char err[1024];
-    sn_textbuf state, catalog, exported, check;
+    sn_textbuf state, catalog, exported, check, link;
 } engine;
 
 static engine E = {.ses = {.front = SN_FRONT_PAGE, .pending_wire = -1, .scale = 1}};
@@ -579,6 +580,82 @@ int snw_lesson_go(size_t i)
     return 0;
 }
 
+/* ---- links (session/link.h) */
+
+const char *snw_link(void)
+{
+    E.err[0] = '\0';
+    sn_textbuf_clear(&E.link);
+    sn_link l;
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_status st = E.ses.open ? sn_link_of_session(&E.ses, &l, &d) : SN_EINVAL;
+    if (st == SN_OK) {
+        st = sn_link_encode(&l, &E.link, &d);
+        sn_link_clear(&l);
+    }
+    if (st == SN_OK && (E.link.failed || !E.link.s))
+        st = sn_diag_set(&d, SN_ENOMEM, 0, 0, "link: out of memory");
+    if (st != SN_OK) {
+        set_error("%s", d.text[0] ? d.text : "link: nothing is shown");
+        return "";
+    }
+    return E.link.s;
+}
+
+int snw_link_open(const char *text, size_t len, const char *lesson, size_t lesson_len,
+                  const char *lesson_name, size_t name_len)
+{
+    E.err[0] = '\0';
+    sn_link l;
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_status st = sn_link_decode(text, text ? len : 0, &l, &d);
+    if (st != SN_OK)
+        return fail_diag(st, &d, "link");
+    if (l.net && !spec_ok(l.net)) {
+        sn_link_clear(&l);
+        return 2;
+    }
+    if (l.cmp && sn_network_wires(l.cmp) > SNW_MAX_N) {
+        set_error("link: %u wires; the page shows 1 to %u", sn_network_wires(l.cmp), SNW_MAX_N);
+        sn_link_clear(&l);
+        return 2;
+    }
+    /* the lesson baked into the page, when the link names it */
+    sn_lesson *baked = NULL;
+    if (l.lesson && lesson && lesson_name && name_len == strlen(l.lesson) &&
+        memcmp(lesson_name, l.lesson, name_len) == 0) {
+        bool too_long;
+        char *body = copy_text(lesson, lesson_len, (size_t)1 << 24, &too_long);
+        st = body ? sn_lesson_parse(body, l.lesson, &baked, &d) : SN_ENOMEM;
+        sn_free(body);
+        if (st == SN_OK)
+            st = sn_lesson_check(baked, &d);
+        if (st != SN_OK) {
+            sn_lesson_free(baked);
+            sn_link_clear(&l);
+            return fail_diag(st, &d, "link");
+        }
+    }
+    st = sn_session_link_open(&E.ses, &l, baked, &d); /* takes baked */
+    sn_link_clear(&l);
+    if (st != SN_OK)
+        return fail_diag(st, &d, "link");
+    if (too_large(&E.ses.group)) /* a lesson's network past the page's wires */
+        return 2;
+    return 0;
+}
+
+int snw_lesson_close(void)
+{
+    E.err[0] = '\0';
+    if (!E.ses.lesson)
+        return 0;
+    sn_session_lesson_close(&E.ses);
+    return 1;
+}
+
 /* ---- actions and time */
 
 /* One action; what the window does for the requests it leaves, the page
@@ -915,6 +992,17 @@ const char *snw_state(void)
     sn_textbuf_printf(b, "%ld", v->follow);
     tb_json_key(b, "unsaved", false);
     sn_textbuf_str(b, sn_view_unsaved(v) ? "true" : "false");
+    /* the page's controls follow the picture's theme and speed */
+    tb_json_key(b, "theme", false);
+    sn_textbuf_str(b, v->theme == SN_THEME_DARK       ? "\"dark\""
+                      : v->theme == SN_THEME_CONTRAST ? "\"contrast\""
+                                                      : "\"light\"");
+    tb_json_key(b, "speed", false);
+    sn_textbuf_printf(b, "%u", v->speed);
+    tb_json_key(b, "speeds", false);
+    sn_textbuf_printf(b, "%d", SN_VIEW_SPEEDS);
+    tb_json_key(b, "help", false);
+    sn_textbuf_str(b, v->help ? "true" : "false");
     tb_json_key(b, "lesson", false);
     const sn_lesson *lesson = E.ses.lesson;
     if (lesson) {

@@ -92,6 +92,21 @@ SNW_EXPORT(snw_lesson_open) int snw_lesson_open(const char *text, size_t len, co
 /* Lesson step i (0-based); 2 when out of range. */
 SNW_EXPORT(snw_lesson_go) int snw_lesson_go(size_t i);
 
+/* Leave the lesson shown (its step's networks stay); 1 when one was shown. */
+SNW_EXPORT(snw_lesson_close) int snw_lesson_close(void);
+
+/* ---- links (session/link.h, docs/web.md "Links"): the part of the page's
+ * address after '#'. snw_link: what is shown now as link text ("" with
+ * snw_error() set when it cannot be written). snw_link_open: show what a
+ * link names (step, input, lesson and its step); lesson (text, len) and
+ * lesson_name are the lesson baked into the page, used when the link names
+ * it (NULL: none). A bad link is 2 with snw_error() "link: why" and nothing
+ * changed. */
+SNW_EXPORT(snw_link) const char *snw_link(void);
+SNW_EXPORT(snw_link_open) int snw_link_open(const char *text, size_t len, const char *lesson,
+                                            size_t lesson_len, const char *lesson_name,
+                                            size_t name_len);
+
 /* Apply an action by its script name (sn_action_parse: "right", "left",
  * "space", "home", "end", "e", "z", "w", "delete", "undo", "redo", ...).
  * In a lesson right/left move between its steps as in the window.
@@ -146,7 +161,8 @@ SNW_EXPORT(snw_scene_strings_len) size_t snw_scene_strings_len(void);
  * (failing 0-1 inputs when the verdict fails), "redundant":[comparator
  * indices in layer order that never swap], "selected":null|[layer,index]
  * (edit mode), "pending_wire":-1|w (the first wire of a two-click add),
- * "follow":-1|element, "unsaved":bool. */
+ * "follow":-1|element, "unsaved":bool, "theme":"light"|"dark"|"contrast",
+ * "speed":i (the speed's index, 0 slowest), "speeds":count, "help":bool. */
 SNW_EXPORT(snw_state) const char *snw_state(void);
 
 /* The shown network (view 0) as text: "bracket", "json", "sn", or "svg"

@@ -76,13 +76,31 @@
     const k = $('input-kind').value, v = $('input-value').value.trim();
     return k === 'random' ? 'random:' + (v || '1') : k === 'bits' ? 'bits:' + v : k === 'list' ? 'list:' + v : k;
   }
-  const open = (spec) => check(snWithString(E, inputSpec(), (ip, il) => call('snw_open', spec, ip, il)));
+  // The input follows n: typed values or bits of another length than the network opened give
+  // way to random seed 1, and the line says what changed. A network that does not open at all
+  // leaves the controls showing what the picture shows: they never disagree with it.
+  function withInput(f) {
+    const spec = inputSpec();
+    let rc = snWithString(E, spec, f);
+    const why = rc >= 2 ? snString(E, E.snw_error()) : '';
+    if (rc >= 2 && /^(list|bits):/.test(spec) && /^input: .*expected \d+/.test(why)) {
+      rc = snWithString(E, 'random:1', f);
+      if (rc < 2) {
+        inputShows('random:1', true);
+        $('info').textContent = 'input: random, seed 1 (the typed ' + (spec[0] === 'b' ? 'bits' : 'values') +
+          ' do not fit ' + JSON.parse(snString(E, E.snw_state())).n + ' wires)';
+      }
+    } else if (rc < 2) $('info').textContent = '';
+    rc = check(rc);
+    if (rc >= 2 && window.snState) { pickerShows(window.snState.name, true); inputShows(window.snState.input_spec, true); }
+    return rc;
+  }
+  const open = (spec) => withInput((ip, il) => call('snw_open', spec, ip, il));
   function openText(text, file) {
     if (/\.json$/i.test(file) || /^\s*\{/.test(text)) {
       try { text = jsonToSn(text); } catch (e) { showError(file + ':' + e.message); return 2; }
     }
-    return check(snWithString(E, inputSpec(), (ip, il) =>
-      snWithString(E, file, (fp, fl) => call('snw_open_text', text, fp, fl, ip, il))));
+    return withInput((ip, il) => snWithString(E, file, (fp, fl) => call('snw_open_text', text, fp, fl, ip, il)));
   }
   function act(name) { const rc = call('snw_action', name); if (rc === 2) showError(name + ': unknown action'); redraw(); }
 
@@ -215,6 +233,11 @@
     $('play').textContent = s.playing ? 'Pause' : 'Play';
     for (const [id, on] of [['structure', s.structure], ['zero-one', s.zero_one], ['edit', s.edit]])
       $(id).setAttribute('aria-pressed', on ? 'true' : 'false');
+    document.body.classList.toggle('dark', s.theme === 'dark');
+    if (document.activeElement !== $('speed')) { $('speed').max = s.speeds - 1; $('speed').value = s.speed; }
+    $('help').setAttribute('aria-pressed', s.help ? 'true' : 'false');
+    linkShows(s);
+    editRoom(s);
     $('undo').disabled = !s.can_undo;
     $('redo').disabled = !s.can_redo;
     const L = s.lesson;
@@ -226,6 +249,62 @@
     exerciseShows(s);
     if (window.snDrawMs.push(performance.now() - t0) > 600) window.snDrawMs.shift();
   }
+  // ---- the address carries the state (session/link.h): replaced as the state changes (not
+  // while playing), read when the page opens and when the address changes
+  let linkKey = '', linkWritten = '';
+  function linkShows(s) {
+    if (s.playing || E.snw_busy()) return;
+    const key = [s.name, s.step, s.input_spec, s.size_text, s.layers, s.can_undo, s.can_redo, s.lesson && s.lesson.step,
+      s.lesson && s.lesson.title].join('|');
+    if (key === linkKey) return;
+    linkKey = key;
+    const text = snString(E, E.snw_link());
+    window.snLink = text;
+    if (!text) return;
+    linkWritten = '#' + text;
+    if (location.hash !== linkWritten) {
+      try { history.replaceState(null, '', linkWritten); } catch (e) { console.warn('sortnet: the address keeps its link:', e); }
+    }
+  }
+  function openLink(hash) { // 0 opened; 2 a bad link: its one line shown
+    let text = hash.replace(/^#/, '');
+    try { text = decodeURIComponent(text); } catch (e) { /* the engine names the bad byte */ }
+    const lt = cfg.lesson_text || null, ln = cfg.lesson_text ? (cfg.lesson_file || 'lesson') : null;
+    const rc = snWithString(E, text, (p, n) => lt ? snWithString(E, lt, (tp, tl) =>
+      snWithString(E, ln, (np, nl) => E.snw_link_open(p, n, tp, tl, np, nl))) : E.snw_link_open(p, n, 0, 0, 0, 0));
+    const why = rc >= 2 ? snString(E, E.snw_error()) : '';
+    if (rc < 2) { linkKey = ''; showError(''); }
+    redraw();
+    return why;
+  }
+  window.addEventListener('hashchange', () => {
+    if (location.hash && location.hash !== linkWritten) { const why = openLink(location.hash); if (why) showError(why); }
+  });
+
+  // ---- edit mode on a narrow screen: a larger picture, scrolled with one finger (taps still add:
+  // a wire, then another), so rows and columns are far enough apart for a finger
+  const ROW_PX = 44, COL_PX = 22, NARROW = 600;
+  let roomKey = '';
+  function editRoom(s) {
+    const vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
+    const on = s.edit && vw <= NARROW;
+    let cols = 0;
+    if (on) {
+      const count = E.snw_scene_count(), P = new Float64Array(E.memory.buffer, E.snw_scene_prims(), count * 16), xs = new Set();
+      for (let o = 0; o < count * 16; o += 16) if (P[o + 2] === 10) xs.add(Math.round(P[o + 6]));
+      cols = xs.size;
+    }
+    const key = on ? [s.n, cols, vw, vh].join(',') : '';
+    if (key === roomKey) return;
+    roomKey = key;
+    document.body.classList.toggle('edit-room', on);
+    if (!on) { canvas.style.width = canvas.style.height = canvas.style.touchAction = ''; return; }
+    canvas.style.width = Math.max(vw, cols * COL_PX + 60) + 'px';
+    canvas.style.height = Math.max($('stage').clientHeight, s.n * ROW_PX + 240) + 'px';
+    canvas.style.touchAction = 'pan-x pan-y';
+    redraw();
+  }
+
   window.snStepTo = (k) => { E.snw_step_to(k); draw(); }; // one frame at step k, now
   function frame(t) {
     raf = 0;
@@ -304,6 +383,8 @@
     'ctrl+s': () => $('dl-bracket').click()};
   document.addEventListener('keydown', (e) => {
     if (/^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName) && e.key !== 'Escape') return;
+    const st = window.snState;
+    if (e.key === 'Escape' && st && st.lesson && !st.edit && !st.help) { e.preventDefault(); lessonClose(); return; }
     if (e.target.tagName === 'BUTTON' && (e.key === ' ' || e.key === 'Enter')) return; // the button's own
     if (e.altKey) return; // the browser's
     const k = e.key.length === 1 ? e.key.toLowerCase() : e.key, plain = !e.ctrlKey && !e.metaKey;
@@ -319,8 +400,8 @@
 
   // ---- controls
   let inputShown = null;
-  function inputShows(spec) { // the engine's input in the Input control (unless it is being typed in)
-    if (!spec || spec === inputShown || [$('input-kind'), $('input-value')].includes(document.activeElement)) return;
+  function inputShows(spec, force) { // the engine's input in the Input control (unless it is being typed in)
+    if (!spec || (!force && (spec === inputShown || [$('input-kind'), $('input-value')].includes(document.activeElement)))) return;
     inputShown = spec;
     const m = /^(random|bits|list):(.*)$/.exec(spec);
     $('input-kind').value = m ? m[1] : spec;
@@ -335,18 +416,24 @@
     const text = [...new Set(notes.sort((a, b) => a[0] - b[0]).map((n) => n[1]))].join(' · ');
     if ($('notes').textContent !== text) { $('notes').textContent = text; $('notes').title = text; }
   }
-  function pickerShows(name) { // the network shown, in the picker (unless it is being typed in)
-    if (document.activeElement !== $('net-name')) $('net-name').value = name;
+  function pickerShows(name, force) { // the network shown, in the picker (unless it is being typed in)
+    if (force || document.activeElement !== $('net-name')) $('net-name').value = name;
     const m = /^([\w-]+):(\d+)$/.exec(name);
     if (m && [...$('net-gen').options].some((o) => o.value === m[1])) { $('net-gen').value = m[1]; $('net-n').value = m[2]; }
     else $('net-gen').value = ''; // a file, a paste, dist:, lib:...: "other", not the last generator picked
+    const gn = $('gpu-n'), gen = $('net-gen').value !== ''; // the GPU's n makes a generator's network
+    if (gn) {
+      gn.disabled = !gen;
+      if (!gen) gn.value = '';
+      gn.placeholder = gen ? 'n' : 'as shown';
+    }
   }
   for (const g of cat.generators) $('net-gen').add(new Option(g.name, g.name));
   for (const g of ['best', 'median']) if (cat[g]) $('net-gen').add(new Option(g + ':N (' + cat[g].join('..') + ')', g));
   for (const l of cat.lessons) $('lesson').add(new Option(l.title || l.name, l.name));
-  const openPicked = () => { $('net-name').value = $('net-gen').value + ':' + $('net-n').value; open($('net-name').value); };
+  const openPicked = () => { $('net-name').value = $('net-gen').value + ':' + $('net-n').value; open($('net-name').value); canvas.focus(); };
   $('net-gen').onchange = $('net-n').onchange = openPicked;
-  $('net-open').onclick = () => open($('net-name').value.trim());
+  $('net-open').onclick = () => { open($('net-name').value.trim()); canvas.focus(); };
   $('net-name').onkeydown = (e) => { if (e.key === 'Enter') open($('net-name').value.trim()); };
   $('paste-toggle').onclick = () => {
     const box = $('paste-box');
@@ -356,27 +443,63 @@
   };
   $('paste-open').onclick = () => openText($('paste').value, 'pasted');
   $('paste').onkeydown = (e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) $('paste-open').click(); };
-  const openFile = async (f) => { if (f) openText(await f.text(), f.name); };
+  // an image dropped or picked as a network says so (its bytes read as text say only "byte 0xef")
+  const IMAGES = [['PNG', [0x89, 0x50, 0x4e, 0x47]], ['JPEG', [0xff, 0xd8, 0xff]], ['GIF', [0x47, 0x49, 0x46, 0x38]],
+    ['WebP', [0x52, 0x49, 0x46, 0x46]], ['BMP', [0x42, 0x4d]]];
+  const openFile = async (f) => {
+    if (!f) return;
+    const head = new Uint8Array(await f.slice(0, 16).arrayBuffer());
+    const img = IMAGES.find(([, m]) => m.every((b, i) => head[i] === b)) ;
+    if (img && !(img[0] === 'BMP' && head.every((b) => b < 0x80))) {
+      showError(f.name + ': this is an image (' + img[0] + '), not a network: open a network file ' +
+        '(bracket text, JSON or .sn) or paste its text');
+      return;
+    }
+    openText(await f.text(), f.name);
+  };
   $('file').onchange = async () => { await openFile($('file').files[0]); $('file').value = ''; };
   document.addEventListener('dragover', (e) => e.preventDefault());
   document.addEventListener('drop', (e) => { e.preventDefault(); openFile(e.dataTransfer.files[0]); });
-  $('input-apply').onclick = () => check(snWithString(E, inputSpec(), (p, n) => E.snw_set_input(p, n)));
+  $('input-apply').onclick = () => {
+    if (check(snWithString(E, inputSpec(), (p, n) => E.snw_set_input(p, n))) < 2) canvas.focus();
+  };
   $('input-kind').onchange = () => { // reverse and sorted need no value: at once
     const k = $('input-kind').value, none = k === 'reverse' || k === 'sorted';
     $('input-value').disabled = none;
     $('input-value').placeholder = {random: 'seed', bits: '0110…', list: '3,1,2…'}[k] || '';
-    if (none) $('input-apply').onclick(); else $('input-value').focus();
+    if (none) $('input-apply').onclick(); else { $('input-value').focus(); $('input-value').select(); }
   };
   $('input-value').onkeydown = (e) => { if (e.key === 'Enter') $('input-apply').onclick(); };
   const buttons = {home: 'home', back: 'left', play: 'space', fwd: 'right', end: 'end', structure: 'w',
     'zero-one': 'z', edit: 'e', undo: 'undo', redo: 'redo', delete: 'delete'};
   for (const [id, name] of Object.entries(buttons)) $(id).onclick = () => { act(name); canvas.focus(); };
+  // choosing none (or Esc) leaves the lesson: its step's network stays, as a plain one
+  const lessonClose = () => { if (E.snw_lesson_close()) showError(''); redraw(); };
   $('lesson').onchange = () => {
     if ($('lesson').value) check(snWithString(E, $('lesson').value, (p, n) => E.snw_lesson_open(0, 0, p, n)));
+    else lessonClose();
+    canvas.focus();
   };
-  const lessonGo = (d) => { if (window.snState.lesson) check(E.snw_lesson_go(window.snState.lesson.step + d)); };
+  const lessonGo = (d) => { if (window.snState.lesson) check(E.snw_lesson_go(window.snState.lesson.step + d)); canvas.focus(); };
   $('lesson-prev').onclick = () => lessonGo(-1);
   $('lesson-next').onclick = () => lessonGo(1);
+  $('speed').oninput = () => { // the slider steps the speed as + and - do
+    const want = +$('speed').value;
+    for (let i = 0, at = window.snState.speed; at !== want && i < 16; i++, at += want > at ? 1 : -1) act(want > at ? 'plus' : 'minus');
+  };
+  $('speed').onchange = () => canvas.focus();
+  $('help').onclick = () => { act('h'); canvas.focus(); };
+  $('more').onclick = () => {
+    const on = document.body.classList.toggle('more');
+    $('more').setAttribute('aria-expanded', String(on));
+    redraw();
+  };
+  $('copy-link').onclick = async () => {
+    const url = location.href;
+    try { await navigator.clipboard.writeText(url); $('notes').textContent = 'link copied: ' + url; }
+    catch (e) { window.prompt('Copy this link:', url); }
+    canvas.focus();
+  };
   const EXT = {bracket: '.txt', json: '.json', sn: '.sn', svg: '.svg'};
   window.snExport = (fmt) => snString(E, call('snw_export', fmt));
   for (const fmt of Object.keys(EXT)) $('dl-' + fmt).onclick = () => {
@@ -384,10 +507,15 @@
     if (text === null) return showError(snString(E, E.snw_error()));
     download(new Blob([text], {type: fmt === 'svg' ? 'image/svg+xml' : 'text/plain'}), EXT[fmt]);
   };
+  // a network's file name without the extension it came with: Sort_12.json saves as
+  // Sort_12.json, not Sort_12.json.json
+  function downloadName(name, ext) {
+    return (name || 'network').replace(/\.(json|txt|sn|svg|png|lesson)$/i, '').replace(/[^\w.-]+/g, '_') + ext;
+  }
   function download(blob, ext) {
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
-    a.download = (window.snState.name || 'network').replace(/[^\w.-]+/g, '_') + ext;
+    a.download = downloadName(window.snState.name, ext);
     a.click();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   }
@@ -399,7 +527,9 @@
     $('input-value').value = m ? m[2] : '';
     $('input-value').disabled = !m;
   }
-  if (cfg.lesson_text || cfg.lesson) {
+  const linkWhy = location.hash.length > 1 ? openLink(location.hash) : null;
+  if (linkWhy === '') { // the link opened: it says what to show
+  } else if (cfg.lesson_text || cfg.lesson) {
     const name = cfg.lesson || '';
     if (cfg.lesson_text) check(snWithString(E, cfg.lesson_text, (tp, tl) =>
       snWithString(E, cfg.lesson_file || 'lesson', (fp, fl) => E.snw_lesson_open(tp, tl, fp, fl))));
@@ -410,6 +540,7 @@
     $('net-name').value = cfg.net || 'bitonic:16';
     open($('net-name').value);
   }
+  if (linkWhy) showError(linkWhy); // a bad link: its line, over the default page
   window.snReady = true;
   redraw();
 })().catch((e) => {
