@@ -5,6 +5,9 @@
 # The session alone: no SDL, no cairo, no browser (gestures, lessons,
 # scripts, the state dump, an out-of-memory countdown).
 sn_test(test_session LIBS sn_session sn_session_verdict)
+# A lesson's exercises in the session: every kind answered right and
+# wrong, the score, the caption, the hand-in line, out of memory.
+sn_test(test_exercise_session LIBS sn_session sn_session_verdict TIMEOUT 600)
 # Links (session/link.h): the codec, every malformed form, a session opened from one.
 sn_test(test_link LIBS sn_session sn_session_verdict)
 if(TARGET sn_headless)

@@ -5,6 +5,7 @@
  * window and quit events) runs under the offscreen driver, where no input
  * ever arrives. Tokens, separated by blanks:
  *   key:NAME[+ctrl][+shift]   SDL_KEYDOWN of SDL_GetKeyFromName(NAME)
+ *   text:STRING               SDL_TEXTINPUT of STRING (what typing gives)
  *   down:X,Y up:X,Y           left button pressed, released at (X, Y)
  *   move:X,Y                  the mouse moved to (X, Y)
  *   rdown:X,Y                 the right button pressed (ignored by the window)
@@ -81,6 +82,12 @@ static bool next_event(SDL_Event *e)
         e->key.keysym.mod = mod;
         if (e->key.keysym.sym != SDLK_UNKNOWN)
             return true;
+    } else if (strncmp(tok, "text:", 5) == 0 && tok[5]) {
+        e->type = SDL_TEXTINPUT;
+        size_t tl = strlen(tok + 5) < sizeof e->text.text - 1 ? strlen(tok + 5) : sizeof e->text.text - 1;
+        memcpy(e->text.text, tok + 5, tl);
+        e->text.text[tl] = '\0';
+        return true;
     } else if (sscanf(tok, "down:%d,%d", &x, &y) == 2) {
         button(e, SDL_MOUSEBUTTONDOWN, SDL_BUTTON_LEFT, 1, x, y);
         return true;

@@ -820,6 +820,7 @@ static const help_line help_all[] = {
     {"  C / L", "race the computer's search / load its best", HELP_WINDOW},
     {"  Ctrl+Z / Y", "undo / redo", HELP_PAGE},
     {"Ctrl+S", "download the network (bracket form)", HELP_PAGE},
+    {"Enter", "a lesson's exercise: type the answer", HELP_WINDOW},
     {"H, F1, ?", "this help      Q: quit", HELP_WINDOW},
     {"H, F1, ?", "this help", HELP_PAGE},
 };

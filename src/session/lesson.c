@@ -282,6 +282,55 @@ static sn_status parse_at(parser *p, sn_lesson_step *st, const char *v, unsigned
     return SN_OK;
 }
 
+/* `exercise: KIND seed=N [n=N]` */
+static sn_status parse_exercise(parser *p, sn_lesson_step *st, const char *v, unsigned long col)
+{
+    char word[32];
+    size_t wl = strcspn(v, " \t");
+    snprintf(word, sizeof word, "%.*s", (int)(wl < 31 ? wl : 31), v);
+    if (!sn_exercise_kind_parse(word, &st->ex_kind))
+        return err(p, col,
+                   "'%s' is not an exercise: predict, counterexample, complete, redundant, depth "
+                   "or merger",
+                   word);
+    bool seed = false;
+    st->ex_n = 0;
+    const char *c = v + wl;
+    while (*c) {
+        while (*c == ' ' || *c == '\t')
+            c++;
+        if (!*c)
+            break;
+        size_t len = strcspn(c, " \t");
+        unsigned long at = col + (unsigned long)(c - v);
+        char tok[64];
+        snprintf(tok, sizeof tok, "%.*s", (int)(len < 63 ? len : 63), c);
+        char *end = NULL;
+        errno = 0;
+        if (strncmp(tok, "seed=", 5) == 0 && isdigit((unsigned char)tok[5])) {
+            st->ex_seed = strtoull(tok + 5, &end, 10);
+            seed = true;
+        } else if (strncmp(tok, "n=", 2) == 0 && isdigit((unsigned char)tok[2])) {
+            unsigned long n = strtoul(tok + 2, &end, 10);
+            bool merger = st->ex_kind == SN_EXERCISE_MERGER;
+            if (!errno && !*end && (n < (merger ? 4 : SN_EXERCISE_MIN_N) || n > SN_EXERCISE_MAX_N))
+                return err(p, at, "'%s': an exercise has 3 to 16 wires (a merger at least 4)",
+                           tok);
+            st->ex_n = (uint32_t)n;
+        }
+        if (!end || *end || errno)
+            return err(p, at, "'%s' is not seed=N or n=N (e.g. exercise: predict seed=3 n=6)",
+                       tok);
+        c += len;
+    }
+    if (!seed)
+        return err(p, col, "an exercise needs a seed, e.g. exercise: %s seed=1", word);
+    st->exercise = true;
+    st->ex_line = p->line;
+    st->ex_col = col;
+    return SN_OK;
+}
+
 /* Append text to a caption or title joined by a blank. */
 static bool append(char *dst, size_t cap, const char *text)
 {
@@ -310,6 +359,7 @@ static sn_status parse_line(parser *p, sn_lesson *l, char *key, char *val, unsig
         if (st) { /* networks and input carry over */
             memcpy(ns, st, sizeof *ns);
             ns->caption[0] = ns->keys[0] = '\0';
+            ns->exercise = false;
         } else {
             memset(ns, 0, sizeof *ns);
             ns->input_kind = SN_INPUT_RANDOM;
@@ -329,6 +379,8 @@ static sn_status parse_line(parser *p, sn_lesson *l, char *key, char *val, unsig
         return parse_input(p, st, val, vcol);
     if (strcmp(key, "at") == 0)
         return parse_at(p, st, val, vcol);
+    if (strcmp(key, "exercise") == 0)
+        return parse_exercise(p, st, val, vcol);
     if (strcmp(key, "keys") == 0) {
         sn_script_event *ev = NULL;
         size_t n = 0;
@@ -345,12 +397,14 @@ static sn_status parse_line(parser *p, sn_lesson *l, char *key, char *val, unsig
                            a == SN_ACT_QUIT || a == SN_ACT_FULLSCREEN || a == SN_ACT_RELOAD ||
                            a == SN_ACT_RACE || a == SN_ACT_RACE_LOAD);
             bool mouse = k == SN_SCRIPT_CLICK || k == SN_SCRIPT_DCLICK || k == SN_SCRIPT_WHEEL ||
-                         k == SN_SCRIPT_DRAG || k == SN_SCRIPT_SAVE || k == SN_SCRIPT_RACE;
+                         k == SN_SCRIPT_DRAG || k == SN_SCRIPT_SAVE || k == SN_SCRIPT_RACE ||
+                         k == SN_SCRIPT_ANSWER || k == SN_SCRIPT_HINT;
             if (effect || mouse) {
                 sn_free(ev);
                 return err(p, vcol,
                            "a lesson's keys are key names, wait:MS and the edit verbs add, del, "
-                           "move and select (no mouse, no saving, reloading, quitting or racing)%s",
+                           "move and select (no mouse, no saving, reloading, quitting, racing "
+                           "or answering)%s",
                            "");
             }
         }
@@ -367,8 +421,8 @@ static sn_status parse_line(parser *p, sn_lesson *l, char *key, char *val, unsig
         return SN_OK;
     }
     return err(p, kcol,
-               "unknown line '%.32s:' (a lesson has title:, step:, net:, input:, keys:, at: and "
-               "text: lines)",
+               "unknown line '%.32s:' (a lesson has title:, step:, net:, input:, keys:, at:, "
+               "exercise: and text: lines)",
                key);
 }
 
@@ -377,9 +431,10 @@ static sn_status finish_step(parser *p, const sn_lesson_step *st)
 {
     parser at = *p;
     at.line = st->line;
-    if (st->net_count == 0)
+    /* an exercise gives the network and the question; its own text is optional */
+    if (st->net_count == 0 && !st->exercise)
         return err(&at, 1, "step '%s' has no network (net: NAME [NAME2 [NAME3]])", st->title);
-    if (!st->caption[0])
+    if (!st->caption[0] && !st->exercise)
         return err(&at, 1, "step '%s' has no caption (text: one to three sentences)", st->title);
     int s = sentences(st->caption);
     if (s > 3) {
@@ -430,7 +485,7 @@ sn_status sn_lesson_parse_in(const char *text, const char *file, const char *dir
             key_end++;
         if (!colon || colon != key_end) {
             st = err(&p, (unsigned long)(s - buf) + 1,
-                     "expected 'key: value' (title, step, net, input, keys, at, text)%s", "");
+                     "expected 'key: value' (title, step, net, input, keys, at, exercise, text)%s", "");
             break;
         }
         *colon = '\0';
@@ -614,6 +669,60 @@ static sn_status run_keys(const sn_lesson *l, const sn_lesson_step *st, sn_group
     return SN_OK;
 }
 
+bool sn_lesson_has_exercises(const sn_lesson *l)
+{
+    for (size_t i = 0; i < l->count; i++)
+        if (l->steps[i].exercise)
+            return true;
+    return false;
+}
+
+sn_status sn_lesson_exercise(const sn_lesson *l, size_t i, sn_exercise **out, sn_diag *diag)
+{
+    *out = NULL;
+    if (i >= l->count || !l->steps[i].exercise)
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "%s: step %zu has no exercise", l->file, i + 1);
+    const sn_lesson_step *st = &l->steps[i];
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_status s = sn_exercise_make(st->ex_kind, st->ex_seed, st->ex_n, out, &d);
+    if (s != SN_OK)
+        return sn_diag_set(diag, s, st->ex_line, st->ex_col, "%s:%lu:%lu: %s", l->file,
+                           st->ex_line, st->ex_col, d.text);
+    return SN_OK;
+}
+
+/* An exercise step's group: its one network on its input, at the step
+ * the exercise shows. */
+static sn_status exercise_group(const sn_lesson *l, size_t i, sn_group *ng, sn_diag *diag)
+{
+    memset(ng, 0, sizeof *ng);
+    sn_exercise *e = NULL;
+    sn_status s = sn_lesson_exercise(l, i, &e, diag);
+    if (s != SN_OK)
+        return s;
+    char text[SN_EXERCISE_MAX_N * 12 + 1] = "", name[64];
+    for (uint32_t k = 0; k < e->n; k++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "%s%u", k ? "," : "",
+                 e->input[k]);
+    snprintf(name, sizeof name, "%s", sn_network_name(e->net));
+    sn_view_input in = {SN_INPUT_LIST, 0, text, SN_KEY_I32};
+    sn_network *net = sn_network_clone(e->net);
+    sn_schedule *sched = NULL;
+    size_t at = e->at;
+    sn_exercise_free(e);
+    if (!net || sn_schedule_from_network(net, &sched) != SN_OK)
+        return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
+    s = sn_view_init_schedule(&ng->view[0], sched, name, NULL, &in, diag);
+    if (s != SN_OK) {
+        sn_view_cleanup(&ng->view[0]);
+        return s;
+    }
+    ng->count = 1;
+    sn_group_step_to(ng, at);
+    return SN_OK;
+}
+
 sn_status sn_lesson_apply(const sn_lesson *l, size_t i, sn_group *g, sn_diag *diag)
 {
     if (i >= l->count)
@@ -627,7 +736,10 @@ sn_status sn_lesson_apply(const sn_lesson *l, size_t i, sn_group *g, sn_diag *di
     sn_group ng;
     sn_diag d;
     sn_diag_clear(&d);
-    sn_status s = sn_group_init(&ng, specs, st->net_count, &in, &d);
+    sn_status s = st->exercise ? exercise_group(l, i, &ng, diag)
+                               : sn_group_init(&ng, specs, st->net_count, &in, &d);
+    if (s != SN_OK && st->exercise)
+        return s;
     if (s != SN_OK) {
         /* a bad input shows at its line, anything else at the networks' */
         bool input = strstr(d.text, "input") != NULL || strstr(d.text, "value") != NULL;

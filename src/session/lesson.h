@@ -5,8 +5,11 @@
 #ifndef SN_LESSON_H
 #define SN_LESSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "core/exercise.h"
 #include "core/status.h"
 #include "session/group.h"
 #include "session/view.h"
@@ -23,8 +26,15 @@ typedef struct sn_lesson_step {
     char input_text[SN_VIEW_MAX_N * 12 + 1]; /* LIST / BITS text */
     char keys[SN_LESSON_TEXT];               /* --script verbs, run when the step opens */
     long at; /* after layer `at` (-1: as the keys leave it; -2: the end) */
+    /* `exercise: KIND seed=N [n=N]`: the step shows that exercise's
+     * network and input (core/exercise.h) in place of net: and input: */
+    bool exercise;
+    sn_exercise_kind ex_kind;
+    unsigned long long ex_seed;
+    uint32_t ex_n; /* 0: the kind's default */
     /* where each part was set (for errors found when the step is played) */
-    unsigned long line, net_line, net_col, input_line, input_col, keys_line, keys_col;
+    unsigned long line, net_line, net_col, input_line, input_col, keys_line, keys_col, ex_line,
+        ex_col;
 } sn_lesson_step;
 
 typedef struct sn_lesson {
@@ -65,6 +75,12 @@ void sn_lesson_free(sn_lesson *l); /* NULL is a no-op */
  * what g held; the keys run at once without animation. On failure g is
  * left as it was and diag says "FILE:LINE:COL: why". */
 sn_status sn_lesson_apply(const sn_lesson *l, size_t i, sn_group *g, sn_diag *diag);
+
+/* The exercise of step i (NULL-free: SN_EINVAL when the step has none);
+ * *out is the caller's (sn_exercise_free). Errors say "FILE:LINE:COL: why". */
+sn_status sn_lesson_exercise(const sn_lesson *l, size_t i, sn_exercise **out, sn_diag *diag);
+/* Whether any step of l is an exercise. */
+bool sn_lesson_has_exercises(const sn_lesson *l);
 
 /* Play every step into a scratch group: the whole lesson's errors before
  * a class sees it. */

@@ -92,6 +92,19 @@ static sn_status parse_token(const char *tok, sn_script_event *ev)
     memset(ev, 0, sizeof *ev);
     if (parse_race(tok, ev))
         return SN_OK;
+    if (strcmp(tok, "hint") == 0) {
+        ev->kind = SN_SCRIPT_HINT;
+        return SN_OK;
+    }
+    if (strcmp(tok, "answer") == 0 || strncmp(tok, "answer:", 7) == 0) {
+        size_t len = strlen(tok);
+        if (len == 7 || (len > 7 && len - 7 > SN_SCRIPT_PATH_MAX))
+            return SN_EPARSE; /* "answer:" with nothing after it */
+        ev->kind = SN_SCRIPT_ANSWER;
+        if (len > 6)
+            memcpy(ev->path, tok + 7, len - 6);
+        return SN_OK;
+    }
     const char *colon = strchr(tok, ':');
     if (!colon) {
         ev->kind = SN_SCRIPT_ACTION;
@@ -175,8 +188,8 @@ sn_status sn_script_parse(const char *text, sn_script_event **out, size_t *count
                                "script column %lu: '%.*s' is not a key name, wait:MS, "
                                "click:X,Y, dclick:X,Y, wheel:X,Y,N, drag:X,Y,DX,DY, "
                                "add:I,J[,COL], del:LAYER,INDEX, move:LAYER,INDEX,COL, "
-                               "select:LAYER,INDEX, save:FILE (numbers from 0), race or "
-                               "race:from|stop|wait|load",
+                               "select:LAYER,INDEX, save:FILE (numbers from 0), race, "
+                               "race:from|stop|wait|load, answer[:TEXT] or hint",
                                (unsigned long)(start - text) + 1, (int)(len > 40 ? 40 : len),
                                start);
         }

@@ -21,7 +21,9 @@ typedef enum sn_script_kind {
     SN_SCRIPT_MOVE,   /* edit: move comparator j of layer i to column k */
     SN_SCRIPT_SELECT, /* edit: select comparator j of layer i */
     SN_SCRIPT_SAVE,   /* save the network to path */
-    SN_SCRIPT_RACE    /* the race: i is an sn_script_race op */
+    SN_SCRIPT_RACE,   /* the race: i is an sn_script_race op */
+    SN_SCRIPT_ANSWER, /* answer the lesson's exercise with path's text ("": the network shown) */
+    SN_SCRIPT_HINT    /* show the exercise's hint */
 } sn_script_kind;
 
 /* race (start from scratch), race:from (from the shown network),
@@ -55,7 +57,9 @@ typedef struct sn_script_event {
  * click:X,Y; dclick:X,Y; wheel:X,Y,N; drag:X,Y,DX,DY (window points);
  * edit verbs add:I,J[,COL] del:LAYER,INDEX move:LAYER,INDEX,COL
  * select:LAYER,INDEX (numbers from 0) and save:FILE; the race verbs race,
- * race:from, race:stop, race:wait and race:load (and the keys c, l).
+ * race:from, race:stop, race:wait and race:load (and the keys c, l);
+ * the exercise verbs answer:TEXT (TEXT without blanks: 3,1,2 or 0110 or
+ * (0,1),(2,3) or yes), answer (complete: the network shown) and hint.
  * *out is sn_malloc'd (sn_free it). SN_EPARSE with the column of the bad
  * token in diag. */
 sn_status sn_script_parse(const char *text, sn_script_event **out, size_t *count, sn_diag *diag);

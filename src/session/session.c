@@ -49,6 +49,7 @@ void sn_session_cleanup(sn_session *s)
         sn_group_cleanup(&s->group);
     frames_destroy(s->frames);
     sn_lesson_free(s->lesson);
+    sn_exercise_state_clear(&s->exercise);
     sn_session_init(s, s->front);
 }
 
@@ -88,6 +89,7 @@ sn_status sn_session_show(sn_session *s, sn_group *g, bool keep_lesson, sn_diag 
         sn_lesson_free(s->lesson);
         s->lesson = NULL;
         s->lesson_step = 0;
+        sn_exercise_state_clear(&s->exercise);
     }
     adopt(s, frames);
     return SN_OK;
@@ -114,6 +116,11 @@ sn_status sn_session_lesson_go(sn_session *s, size_t i, sn_diag *diag)
     }
     s->lesson_step = i;
     adopt(s, frames);
+    /* the step shows without its exercise when that cannot be made (out
+     * of memory: the lesson's check made it before) */
+    sn_status es = sn_session_exercise_enter(s, diag);
+    if (es != SN_OK)
+        sn_view_message(sn_session_main(s), true, "%s", sn_diag_text(diag, es));
     return SN_OK;
 }
 
@@ -417,6 +424,8 @@ static double script_event(sn_session *s, const sn_script_event *ev)
         case SN_SCRIPT_RACE_LOAD: sn_view_race_load(v); break;
         }
         return 0;
+    case SN_SCRIPT_ANSWER: sn_session_answer(s, ev->path); return 0;
+    case SN_SCRIPT_HINT: sn_session_hint(s); return 0;
     }
     return 0;
 }
@@ -458,7 +467,8 @@ const sn_frame_extra *sn_session_extra(sn_session *s, sn_frame_extra *x)
         return NULL;
     const sn_lesson_step *st = &s->lesson->steps[s->lesson_step];
     x->title = st->title;
-    x->caption = st->caption;
+    const char *ex = sn_session_exercise_caption(s, st->caption);
+    x->caption = ex ? ex : st->caption;
     snprintf(s->progress, sizeof s->progress, "step %zu of %zu", s->lesson_step + 1,
              s->lesson->count);
     x->progress = s->progress;
@@ -581,5 +591,6 @@ bool sn_session_dump(const sn_session *s, FILE *f, const char *backend_lines)
     if (s->lesson)
         fprintf(f, "lesson_step: %zu of %zu\nlesson_title: %s\n", s->lesson_step + 1,
                 s->lesson->count, s->lesson->steps[s->lesson_step].title);
+    sn_session_exercise_dump(s, f);
     return dump_edit(f, v);
 }

@@ -28,6 +28,7 @@
 
 #include "core/status.h"
 #include "render/scene.h"
+#include "session/exercise.h"
 #include "session/frame_build.h"
 #include "session/group.h"
 #include "session/lesson.h"
@@ -52,6 +53,7 @@ typedef struct sn_session {
     sn_lesson *lesson; /* owned, or NULL */
     size_t lesson_step;
     char progress[48];          /* "step 3 of 12" */
+    sn_exercise_state exercise; /* the lesson's exercises (session/exercise.h) */
     unsigned long shown;        /* bumped whenever the views are replaced */
     sn_view_front front;        /* which front-end every view serves */
     void (*install)(sn_view *); /* the backend's hook on each new view (the GPU), or NULL */

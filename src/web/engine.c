@@ -30,6 +30,7 @@
 #include "session/dist_view.h" /* for: sn_dist_view_init */
 #include "session/link.h"
 #include "session/session.h"
+#include "web/engine_exercise.h"
 #include "web/verdict_web.h"
 
 /* The most wires the page opens. */
@@ -172,6 +173,23 @@ void snw_free(void *p)
 const char *snw_error(void)
 {
     return E.err;
+}
+
+/* ---- for engine_exercise.c (engine_exercise.h) */
+
+sn_session *snw_session(void)
+{
+    return &E.ses;
+}
+
+void snw_json_string(sn_textbuf *b, const char *s)
+{
+    tb_json_str(b, s);
+}
+
+void snw_set_error_text(const char *s)
+{
+    set_error("%s", s);
 }
 
 /* ---- the views */
@@ -987,6 +1005,8 @@ const char *snw_state(void)
     } else {
         sn_textbuf_str(b, "null");
     }
+    tb_json_key(b, "exercise", false);
+    snw_exercise_json(b);
     sn_textbuf_put(b, "}", 1);
     return b->failed ? "{}" : b->s;
 }

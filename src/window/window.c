@@ -238,7 +238,21 @@ static bool event(window *a, const SDL_Event *e)
     double k = a->scale;
     switch (e->type) {
     case SDL_QUIT: sn_view_action(main_view(a), SN_ACT_QUIT); return true; /* asks when unsaved */
-    case SDL_KEYDOWN: return sn_session_action(s, key_action(&e->key.keysym)) || true;
+    case SDL_KEYDOWN: {
+        /* a lesson's exercise: Enter opens the answer line, whose typing
+         * arrives as SDL_TEXTINPUT (session/exercise.h) */
+        SDL_Keycode sym = e->key.keysym.sym;
+        sn_answer_key ak = sym == SDLK_RETURN || sym == SDLK_KP_ENTER ? SN_ANSWER_ENTER
+                           : sym == SDLK_BACKSPACE                    ? SN_ANSWER_BACK
+                           : sym == SDLK_ESCAPE                       ? SN_ANSWER_CANCEL
+                                                                      : SN_ANSWER_TEXT;
+        if (ak != SN_ANSWER_TEXT && sn_session_answer_line(s, ak, NULL))
+            return true;
+        if (s->exercise.typing)
+            return false; /* a letter of the answer, not a key */
+        return sn_session_action(s, key_action(&e->key.keysym)) || true;
+    }
+    case SDL_TEXTINPUT: return sn_session_answer_line(s, SN_ANSWER_TEXT, e->text.text);
     case SDL_WINDOWEVENT: a->drawn_once = false; return true; /* exposed: push it all */
     case SDL_MOUSEBUTTONDOWN:
         if (e->button.button != SDL_BUTTON_LEFT)

@@ -4,7 +4,8 @@
  * A failure must hand out nothing and explain itself as "FILE:LINE:COL:
  * why" with the file name it was given; a success must give at least one
  * step, every text field NUL-terminated inside its buffer, at most
- * SN_GROUP_MAX networks per step (at least one: a step inherits them) and a
+ * SN_GROUP_MAX networks per step (at least one: a step inherits them; an
+ * exercise step may have none, its kind and n in range) and a
  * position of -2 (the end), -1 (as the keys leave it) or a layer. The steps
  * are not played: that runs the networks' generators and the keys, which
  * the script target already covers. */
@@ -32,7 +33,13 @@ static void check_step(const sn_lesson_step *st)
     if (!TERMINATED(st->title) || !TERMINATED(st->caption) || !TERMINATED(st->input_text) ||
         !TERMINATED(st->keys))
         abort();
-    if (st->net_count < 1 || st->net_count > SN_GROUP_MAX)
+    /* an exercise step may set no network (the exercise gives it); its
+     * kind is one and its n the default (0) or in range */
+    if (st->net_count > SN_GROUP_MAX || (st->net_count < 1 && !st->exercise))
+        abort();
+    if (st->exercise && ((unsigned)st->ex_kind >= SN_EXERCISE_KINDS ||
+                         (st->ex_n != 0 && (st->ex_n < SN_EXERCISE_MIN_N ||
+                                            st->ex_n > SN_EXERCISE_MAX_N))))
         abort();
     for (size_t i = 0; i < st->net_count; i++)
         if (!TERMINATED(st->nets[i]) || st->nets[i][0] == '\0')

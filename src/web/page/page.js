@@ -61,6 +61,7 @@
   const cat = window.snCatalog = JSON.parse(snString(E, E.snw_catalog()));
   // GPU (issue 35): the schedule on this GPU (webgpu.js); the page works without it
   try { snGpuAttach({module, E, inputSpec}); } catch (e) { console.warn('sortnet: no GPU panel:', e); }
+  const exerciseShows = snExerciseAttach({E, redraw, showError}); // exercise.js: a lesson's exercises
 
   // ---- engine calls; any failure is one line in #error, nothing else changes
   function showError(text) { $('error').textContent = text || ''; }
@@ -245,6 +246,7 @@
     if ($('lesson').value !== (shown ? shown.name : '')) $('lesson').value = shown ? shown.name : '';
     $('lesson-prev').disabled = !L || L.step === 0;
     $('lesson-next').disabled = !L || L.step + 1 >= L.count;
+    exerciseShows(s);
     if (window.snDrawMs.push(performance.now() - t0) > 600) window.snDrawMs.shift();
   }
   // ---- the address carries the state (session/link.h): replaced as the state changes (not
