@@ -194,7 +194,7 @@ static void test_redundant(uint64_t seed, uint32_t n)
                 }
         }
     }
-    char buf[512] = "", fewer[512] = "", more[512] = "";
+    char buf[512] = "", fewer[512] = "", more[512 + 32] = ""; /* more: buf, a comma and a number */
     size_t never = 0;
     long first_swapping = -1;
     for (size_t i = 0; i < size; i++) {

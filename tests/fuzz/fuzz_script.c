@@ -147,6 +147,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         }
         case SN_SCRIPT_SAVE: break; /* no files from a fuzzer */
+        case SN_SCRIPT_ANSWER:
+        case SN_SCRIPT_HINT: break; /* a lesson's exercise, which a bare view has not:
+                                       the session's (test_exercise_session, fuzz_lesson) */
         case SN_SCRIPT_RACE: break; /* a search on a thread: tests/test_race.c */
         default: abort();
         }
