@@ -144,10 +144,12 @@ test)
     # made test_exec take 104 s instead of about 20; the checks are the same).
     if [ "${SORTNET_SKIP_ASAN:-0}" != 1 ]; then
         stage "the whole suite again under AddressSanitizer and UBSan"
-        configure_and_build "$build-asan" -DSORTNET_WERROR=ON -DSORTNET_REQUIRE_ALL=ON \
+        # (in a subshell, as the stages above: a build that fails here is
+        # this stage's failure, and the stages after it still run)
+        (configure_and_build "$build-asan" -DSORTNET_WERROR=ON -DSORTNET_REQUIRE_ALL=ON \
             -DSORTNET_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug \
-            -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DSORTNET_BUILD_BENCH=OFF
-        ASAN_OPTIONS=detect_leaks=1 JOBS=$jobs "$root/tools/ctest_all.sh" "$build-asan" ||
+            -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DSORTNET_BUILD_BENCH=OFF &&
+            ASAN_OPTIONS=detect_leaks=1 JOBS=$jobs "$root/tools/ctest_all.sh" "$build-asan") ||
             failed+=("the suite under ASan+UBSan")
     fi
     # Static analysis (tools/cppcheck.sh, about a minute): src/ clean under
