@@ -14,7 +14,8 @@
 # Set-up as bench/device.sh: the OpenCL .debs in .dev/debs (DEBS=DIR
 # elsewhere). Every run is verified (sorted blocks, ordered boundaries,
 # multiset hash) and has --timeout. LOGS="28 30" sets the sizes,
-# SORTED_LOG=28 the sorted row's, LOCAL=cpu the local sort (a dry run).
+# SORTED_LOG=28 the sorted row's, LOCAL=cpu the local sort (a dry run),
+# ONECHUNK=1 adds the largest row with unchunked exchanges.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 O=${OUT:-/tmp/dfl}/dist_floor
@@ -81,6 +82,16 @@ for lg in $LOGS; do
     run "new_np1_$lg" 1 "$NEW" dist sort --keys "2^$lg" --type u32
     run "new_single_$lg" 0 "$NEW" dist sort --keys "2^$lg" --type u32
 done
+# ONECHUNK=1: the largest -np 2 row again with each exchange as one message
+# (SN_DIST_CHUNK): what the 16 MiB chunks cost against the floor's one call
+if [ -n "${ONECHUNK:-}" ]; then
+    lg=${LOGS##* }
+    name="new_np2_${lg}_onechunk"
+    timeout 200 "$MPIRUN" --bind-to none -x SN_DIST_CHUNK=1073741824 -np 2 "$NEW" dist sort \
+        --keys "2^$lg" --type u32 --local "${LOCAL:-gpu}" --timeout 190 >"$O/$name.txt" 2>"$O/$name.err"
+    echo "== $name (np 2): exit $?; $(grep -E '^  layer|^bytes sent|^identical' "$O/$name.txt" | tr -s ' ' | tr '\n' ';')" |
+        tee -a "$O/summary.txt"
+fi
 # sorted input (every key equal): nothing crosses
 run "new_np2_sorted_${SORTED_LOG:=28}" 2 "$NEW" dist sort --keys "2^$SORTED_LOG" --type u32 --distinct 1
 # the floor: MPI_Sendrecv of every byte count a -np 2 run's busiest rank sent
