@@ -373,8 +373,8 @@ static size_t split_search(const uint32_t *k, const uint32_t *p, size_t c, bool 
             at[j] = lo + span * j / n; /* distinct, at[0] = lo */
             mine[j] = elt(k, p, low ? at[j] : c - at[j] - 1);
         }
-        MPI_Sendrecv(mine, (int)n, MPI_UINT64_T, partner, 3, theirs, (int)n, MPI_UINT64_T,
-                     partner, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Sendrecv(mine, (int)n, MPI_UINT64_T, partner, 3, theirs, (int)n, MPI_UINT64_T, partner,
+                     3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         size_t j = 0;
         while (j < n && (low ? mine[j] <= theirs[j] : theirs[j] <= mine[j]))
             j++;
