@@ -88,6 +88,31 @@ for a in network sample; do
     expect 0 mpi 3 dist sort --keys 2001 --distinct 1 --type f32 --algorithm $a
 done
 
+# a merge-split moves only the keys that cross (merge path): sorted input
+# sends none (every key equal; with --payload the global index keeps it
+# sorted across ranks; N a multiple of P, so no padding sentinel has to
+# move), random input about half a block, never the whole
+# block the old exchange sent (c keys, 4 bytes each, 8 with the payload)
+expect 0 mpi 2 dist sort --keys 4000 --distinct 1 --json
+[ "$(json 'd["bytes_sent"], d["identical"]')" = "[0, 0] True" ] ||
+    fail "sorted input sent keys: $(head -c 300 "$T/out")"
+expect 0 mpi 3 dist sort --keys 3000 --distinct 1 --payload --type f32 --json
+[ "$(json 'd["bytes_sent"], d["identical"]')" = "[0, 0, 0] True" ] ||
+    fail "sorted input with payload sent keys: $(head -c 300 "$T/out")"
+expect 0 mpi 2 dist sort --keys 100000 --json
+[ "$(json 'all(50000 <= b <= 150000 for b in d["bytes_sent"]) and d["identical"]')" = True ] ||
+    fail "random keys: not about half of a 50000-key block sent: $(head -c 300 "$T/out")"
+expect 0 mpi 3 dist sort --keys 90001 --payload --json
+[ "$(json 'all(0 < b < 30001 * 8 for b in d["bytes_sent"]) and d["identical"]')" = True ] ||
+    fail "random keys with payload: a whole block sent: $(head -c 300 "$T/out")"
+# the exchange in chunks (SN_DIST_CHUNK keys a message: many, a short last
+# one) and the split search over several probe rounds: the same sort
+SN_DIST_CHUNK=7 expect 0 mpi 3 dist sort --keys 30011 --payload --type f32 --distinct 40 --json
+[ "$(json 'd["identical"] and d["compared"] and min(d["bytes_sent"]) > 7 * 8')" = True ] ||
+    fail "chunked exchange: $(head -c 300 "$T/out")"
+SN_DIST_CHUNK=5 expect 0 mpi 4 dist sort bitonic:4 --keys 20003 --threads 2
+out_has "identical"
+
 # file in and out (MPI-IO): raw little-endian keys, the sorted file renamed in
 python3 -c "
 import struct, random
@@ -107,6 +132,23 @@ expect 0 mpi 4 dist sort --in inu.bin --out outu.bin --type u32 --json
 cmp -s outu.bin wantu.bin || fail "--out u32 is not the sorted input"
 [ "$(json 'd["n"]')" = 777 ] || fail "--in: N is not the file's key count"
 ls "$T" | grep -q 'tmp' && fail "a temporary output file was left: $(ls "$T")"
+# f32 with -0.0, +0.0, NaNs of both signs and infinities, P not a power of
+# two, payload: what crosses is cut in the ordered form, the same as the
+# reference sort (compared) and the sorted file the same bytes
+python3 -c "
+import random, struct
+random.seed(11)
+w = [0x80000000, 0, 0x7FC00001, 0xFFC00000, 0x7F800000, 0xFF800000, 0x3FC00000, 0xBFC00000]
+k = [random.choice(w) for _ in range(4099)]
+open('f32sp.bin', 'wb').write(struct.pack('<%dI' % len(k), *k))"
+for p in 3 5; do
+    expect 0 mpi $p dist sort --in f32sp.bin --type f32 --payload --out f32sp_out.bin --json
+    [ "$(json 'd["identical"] and d["compared"] and sum(d["bytes_sent"]) > 0')" = True ] ||
+        fail "f32 specials on $p ranks: $(head -c 300 "$T/out")"
+done
+expect 0 mpi 3 dist sort --in wantu.bin --type u32 --json
+[ "$(json 'd["bytes_sent"]')" = "[0, 0, 0]" ] || fail "a sorted file sent keys: $(head -c 300 "$T/out")"
+
 # an output that is a device is written in place: /dev/null stays a device
 # (a temporary renamed over it made it a regular file, as root)
 expect 0 mpi 2 dist sort --in inu.bin --out /dev/null --type u32
