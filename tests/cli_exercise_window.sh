@@ -4,13 +4,11 @@
 # holding the values shown), typed text (SDL_TEXTINPUT) and Backspace edit
 # it, Enter answers, Esc cancels, "hint" shows the hint; while the line is
 # open letters are text, not keys. tests/sdl_events.c is preloaded under
-# the offscreen driver (as in cli_view_events.sh); skips (77) in a
-# sanitizer build.
+# the offscreen driver (as in cli_view_events.sh; in a sanitizer build
+# after ASan's runtime).
 . "$(dirname "$0")/lib.sh"
 view_session
-shim=${SN_BUILD_DIR:?set SN_BUILD_DIR to the build folder}/tests/libsn_sdl_events.so
-[ -f "$shim" ] || broken "$shim is missing, though sortnet has the window (build all targets)"
-ldd "$S" | grep -q -e libasan -e libubsan && { echo "SKIP: a sanitizer build" >&2; exit 77; }
+event_shim
 cd "$T" || exit 1
 printf 'step: a\nexercise: depth seed=4\nstep: b\nexercise: predict seed=1\n' >"$T/ex.lesson"
 

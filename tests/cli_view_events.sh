@@ -9,11 +9,7 @@
 # first in the list of loaded libraries, the shim is preloaded after it.
 . "$(dirname "$0")/lib.sh"
 view_session
-shim=${SN_BUILD_DIR:?set SN_BUILD_DIR to the build folder}/tests/libsn_sdl_events.so
-# built with the window (tests/app.cmake): missing here, the build is broken
-[ -f "$shim" ] || broken "$shim is missing, though sortnet has the window (build all targets)"
-asan_runtime=$(ldd "$S" | awk '$1 ~ /^libasan\.so/ {print $3}')
-[ -n "$asan_runtime" ] && shim=$asan_runtime:$shim
+event_shim
 cd "$T" || exit 1
 
 # ev EVENTS NET [ARGS...]: a session of 1 s of frames with EVENTS

@@ -158,6 +158,18 @@ view_session() {
     field() { sed -n "s/^$1: //p" "$T/state"; }
 }
 
+# event_shim: $shim, what to preload for the SDL event shim
+# (tests/sdl_events.c, built with the window: tests/app.cmake), after ASan's
+# runtime in a sanitizer build (which must come first in the list of loaded
+# libraries)
+event_shim() {
+    shim=${SN_BUILD_DIR:?set SN_BUILD_DIR to the build folder}/tests/libsn_sdl_events.so
+    [ -f "$shim" ] || broken "$shim is missing, though sortnet has the window (build all targets)"
+    local asan_runtime
+    asan_runtime=$(ldd "$S" | awk '$1 ~ /^libasan\.so/ {print $3}')
+    if [ -n "$asan_runtime" ]; then shim=$asan_runtime:$shim; fi
+}
+
 finish() {
     if [ "$fails" -ne 0 ]; then
         echo "$1: $fails failure(s)" >&2
