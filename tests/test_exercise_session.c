@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "session/link.h"
 #include "session/session.h"
 #include "sn_test.h"
 
@@ -201,6 +202,43 @@ static void test_every_kind(bool right)
     CHECKF(strstr(line, " link #v1&lesson=ex.lesson&ls=6&step=") && strstr(line, "&ex=1:") &&
                strstr(line, "/6:cmp:") && strcmp(line + strlen(line) - 4, "&end") == 0,
            "hand-in: %s", line);
+    /* the teacher opens it: the same score, each step's answer explained */
+    const char *hash = strstr(line, " link #");
+    sn_lesson *lesson = NULL;
+    sn_link l;
+    sn_diag ld;
+    sn_session t;
+    sn_session_init(&t, SN_FRONT_PAGE);
+    sn_session_resize(&t, 800, 500, 1.0);
+    CHECK(hash && sn_lesson_parse(lesson_text, "ex.lesson", &lesson, &ld) == SN_OK);
+    CHECKF(hash && sn_link_decode(hash + 7, strlen(hash + 7), &l, &ld) == SN_OK, "%s", ld.text);
+    CHECKF(hash && sn_session_link_open(&t, &l, lesson, &ld) == SN_OK, "%s", ld.text);
+    sn_link_clear(&l);
+    size_t tr = 0, ta = 0;
+    CHECK(sn_session_score(&t, &tr, &ta) && tr == r && ta == a);
+    for (size_t step = 1; hash && step < 7; step++) {
+        sn_session_lesson_go(&t, step, &ld);
+        sn_session_lesson_go(&s, step, &ld);
+        CHECKF(t.exercise.answered && t.exercise.right == right, "step %zu", step);
+        sn_frame_extra tx, sx;
+        const char *tc = sn_session_extra(&t, &tx)->caption;
+        CHECKF(tc && strstr(tc, t.exercise.ex->question) == NULL,
+               "step %zu shows its question, not the explanation: %s", step, tc ? tc : "-");
+        CHECKF(tc && strcmp(tc, sn_session_extra(&s, &sx)->caption) == 0, "step %zu: %s", step,
+               tc ? tc : "-");
+        CHECK(sn_session_main(&t)->step == sn_session_main(&s)->step);
+    }
+    /* both on the last exercise step now: the same line (the student's
+     * step= was that of the network they built) */
+    sn_textbuf tb = SN_TEXTBUF_INIT, sb = SN_TEXTBUF_INIT;
+    sn_session_exercise_text(&t, &tb);
+    sn_session_exercise_text(&s, &sb);
+    CHECKF(tb.s && sb.s && strcmp(tb.s, sb.s) == 0 && strstr(tb.s, "&ex=") &&
+               strstr(line, strstr(tb.s, "&ex=")),
+           "%s\nthen %s", sb.s ? sb.s : "-", tb.s ? tb.s : "-");
+    sn_textbuf_free(&tb);
+    sn_textbuf_free(&sb);
+    sn_session_cleanup(&t);
     sn_textbuf_free(&hb);
     char *dump = dump_of(&s);
     CHECKF(dump && strstr(dump, "\nexercise: complete\n") &&

@@ -274,7 +274,12 @@ sn_status sn_session_exercise_restore(sn_session *s, const sn_link_answer *a, si
                                       sn_diag *diag)
 {
     sn_exercise_state *x = &s->exercise;
-    if (!s->lesson || !x->results || !x->answers || x->lesson != s->lesson)
+    if (s->lesson && x->lesson != s->lesson) { /* out of memory when the step was shown */
+        sn_status st = sn_session_exercise_enter(s, diag);
+        if (st != SN_OK)
+            return st;
+    }
+    if (!s->lesson || !x->results || !x->answers)
         return sn_diag_set(diag, SN_EINVAL, 0, 0, "link: answers without a lesson's exercises");
     for (size_t i = 0; i < count; i++) {
         sn_exercise_grade g;

@@ -510,6 +510,12 @@ sn_status sn_link_encode(const sn_link *l, sn_textbuf *b, sn_diag *d)
                                                          : NULL;
     if (bad)
         return sn_diag_set(d, SN_EINVAL, 0, 0, "link: '%.60s' cannot be written in a link", bad);
+    if (l->answer_count && !l->lesson)
+        return sn_diag_set(d, SN_EINVAL, 0, 0, "link: answers without a lesson");
+    for (size_t i = 0; i < l->answer_count; i++)
+        if (!l->answers[i].text[0] || (i && l->answers[i].step <= l->answers[i - 1].step))
+            return sn_diag_set(d, SN_EINVAL, 0, 0,
+                               "link: answers out of order, twice to a step, or empty");
     sn_textbuf_printf(b, "v%d", SN_LINK_VERSION);
     if (l->net)
         sn_textbuf_printf(b, "&net=%s", l->net);
@@ -523,11 +529,7 @@ sn_status sn_link_encode(const sn_link *l, sn_textbuf *b, sn_diag *d)
         sn_textbuf_printf(b, "&in=%s", l->input);
     if (l->step || l->lesson)
         sn_textbuf_printf(b, "&step=%zu", l->step);
-    if (l->answer_count && !l->lesson)
-        return sn_diag_set(d, SN_EINVAL, 0, 0, "link: answers without a lesson");
     for (size_t i = 0; i < l->answer_count; i++) {
-        if (!l->answers[i].text[0] || (i && l->answers[i].step <= l->answers[i - 1].step))
-            return sn_diag_set(d, SN_EINVAL, 0, 0, "link: answers out of order or empty");
         sn_textbuf_printf(b, "%s%zu:", i ? "/" : "&ex=", l->answers[i].step);
         sn_link_answer_escape(l->answers[i].text, b);
     }
