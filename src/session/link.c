@@ -544,12 +544,22 @@ static bool name_like(const char *name)
     return strchr(name, ':') != NULL && !strchr(name, '/') && text_ok(name);
 }
 
-/* The lesson's name as a link says it: a shipped lesson's name, else the
- * file's name without its folders. */
-static const char *lesson_name(const sn_lesson *l)
+/* The lesson's name as a link says it: a shipped lesson's name (the same
+ * whether it was opened by name or from assets/lessons/; opening a link
+ * looks for a shipped lesson first), else the file's name without its
+ * folders. Into buf. */
+static const char *lesson_name(const sn_lesson *l, char *buf, size_t cap)
 {
     const char *slash = strrchr(l->file, '/');
-    return slash ? slash + 1 : l->file;
+    const char *base = slash ? slash + 1 : l->file;
+    size_t len = strlen(base);
+    if (len > 7 && strcmp(base + len - 7, ".lesson") == 0)
+        len -= 7;
+    const sn_lesson_source *src = sn_lesson_shipped(base);
+    if (src && strlen(src->name) == len && strncmp(src->name, base, len) == 0)
+        base = src->name;
+    snprintf(buf, cap, "%s", base);
+    return buf;
 }
 
 sn_status sn_link_of_session(const sn_session *s, sn_link *out, sn_diag *d)
@@ -561,7 +571,9 @@ sn_status sn_link_of_session(const sn_session *s, sn_link *out, sn_diag *d)
     out->step = s->group.count > 1 ? s->group.step : v->step;
     sn_status st = SN_OK;
     if (s->lesson) {
-        out->lesson = dup_n(lesson_name(s->lesson), strlen(lesson_name(s->lesson)));
+        char name[256];
+        lesson_name(s->lesson, name, sizeof name);
+        out->lesson = dup_n(name, strlen(name));
         out->lesson_step = s->lesson_step;
         st = out->lesson ? SN_OK : SN_ENOMEM;
         if (st == SN_OK)
