@@ -26,6 +26,7 @@ Exit 77 (skipped) only when chromium, chromedriver or selenium is missing.
 Environment: SORTNET (the binary), SN_SOURCE_DIR."""
 import json
 import os
+import re
 import sys
 
 from web_driver import WAIT, browser, fail, finish, page, sortnet, tmp
@@ -170,6 +171,11 @@ def play(d, mode, path, captions=None):
             fail("step %d %s: the panel says %r, expected %r" % (i + 1, x["kind"], result, mode))
         if captions is not None:
             captions[i] = t["exercise"]["caption"]
+            # the address follows each first answer (ex= gains the step)
+            try:
+                WebDriverWait(d, WAIT).until(lambda d, i=i: re.search(r"[=/]%d:[^/&]" % i, d.current_url))
+            except Exception:
+                fail("step %d %s: the address lacks its answer: %s" % (i + 1, x["kind"], d.current_url))
         if mode == "wrong" and not t["exercise"]["caption"].startswith(("Not", "It does not")):
             fail("step %d %s: no explanation after a wrong answer: %r"
                  % (i + 1, x["kind"], t["exercise"]["caption"]))
