@@ -4,7 +4,10 @@
  * the core exercise's own facts, whose grading tests/test_exercise.c
  * checks against a hand simulation), the score that counts first answers,
  * the caption (question, hint, explanation), what the view shows after an
- * answer, the hand-in line and the dump; answers refused with a message;
+ * answer, the hand-in line (ending with the link that carries the
+ * answers, opened in a fresh session: the same score, each answered step
+ * explained as the student saw it) and the dump; answers refused with a
+ * message;
  * complete answered with the network built in edit mode; an out-of-memory
  * countdown over a round of answers. */
 #include <stdio.h>

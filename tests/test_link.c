@@ -1,7 +1,10 @@
 /* test_link.c - the links that carry what a page shows (session/link.h):
- * round trips of names, edited networks, inputs and lesson steps, every
- * malformed form refused with its one line, the link of a session and the
- * session a link opens, and an out-of-memory countdown over both ways. */
+ * round trips of names, edited networks, inputs, lesson steps and answers
+ * (ex=, every byte escaped and back), every malformed form refused with its
+ * one line, the link of a session and the session a link opens (answers:
+ * the score restored, an answered step explained, answers that are none
+ * refused with nothing opened), and an out-of-memory countdown over both
+ * ways. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
