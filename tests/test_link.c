@@ -440,8 +440,8 @@ static void oom_of(const char *t)
         }
         size_t made = sn_alloc_fail_after(0);
         /* (a lesson's parser says "out of memory" at its line) */
-        CHECKF(st == SN_OK || st == SN_ENOMEM || strstr(d.text, ": out of memory"), "k=%zu: %s",
-               k, d.text);
+        CHECKF(st == SN_OK || st == SN_ENOMEM || strstr(d.text, ": out of memory"), "k=%zu: %s", k,
+               d.text);
         sn_session_cleanup(&s);
         CHECKF(sn_alloc_live() == live, "k=%zu: %zu blocks leaked", k, sn_alloc_live() - live);
         if (made < k) /* the countdown outlasted every allocation */

@@ -220,7 +220,8 @@ static sn_status answers_read(const char *s, size_t n, size_t base, sn_link *out
         while (colon < n && s[colon] != ':' && s[colon] != '/')
             colon++;
         size_t step;
-        if (colon >= n || s[colon] != ':' || !read_count(s + at, colon - at, (size_t)1 << 30, &step))
+        if (colon >= n || s[colon] != ':' ||
+            !read_count(s + at, colon - at, (size_t)1 << 30, &step))
             return sn_diag_set(d, SN_EPARSE, 0, 0,
                                "link: byte %zu: ex= holds STEP:ANSWER entries separated by '/' "
                                "(the step a number from 0), not '%.*s'",

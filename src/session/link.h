@@ -77,12 +77,12 @@ typedef struct sn_link_answer {
 } sn_link_answer;
 
 typedef struct sn_link {
-    char *net;          /* net=: a network's name, or NULL (owned) */
-    sn_network *cmp;    /* cmp=: a network of its own, or NULL (owned) */
-    char *input;        /* in=: as sn_link_input reads it, or NULL (owned) */
-    size_t step;        /* step= (0 when absent) */
-    char *lesson;       /* lesson=: a lesson's name, or NULL (owned) */
-    size_t lesson_step; /* ls= */
+    char *net;               /* net=: a network's name, or NULL (owned) */
+    sn_network *cmp;         /* cmp=: a network of its own, or NULL (owned) */
+    char *input;             /* in=: as sn_link_input reads it, or NULL (owned) */
+    size_t step;             /* step= (0 when absent) */
+    char *lesson;            /* lesson=: a lesson's name, or NULL (owned) */
+    size_t lesson_step;      /* ls= */
     sn_link_answer *answers; /* ex=: [answer_count], steps rising (owned), or NULL */
     size_t answer_count;
 } sn_link;
