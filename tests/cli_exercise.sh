@@ -4,7 +4,8 @@
 # --dump-state`: every exercise answered right (score 6/6) and wrong
 # (0/6), each answer worked out by tests/exercise_solve.py from the dumped
 # state alone; the hand-in line; answers that are no answer, and lesson
-# lines that are no exercise, refused with what is expected (exit 2).
+# lines that are no exercise, refused with what is expected (exit 2); the
+# hand-in link opened by `view --link` (the score and answers restored).
 . "$(dirname "$0")/lib.sh"
 view_session
 cd "$T" || exit 1
@@ -39,6 +40,21 @@ for k in predict counterexample redundant depth merger complete; do
     grep -q "$k seed=[0-9]* right" <<<"$handin" || fail "hand-in line lacks '$k ... right': $handin"
 done
 
+# the hand-in line ends with a link that shows the answers: `view --link`
+# opens it with the same score and hand-in line (what a teacher reads)
+link=$(sed 's/.* link #//' <<<"$handin")
+case "$link" in v1\&lesson=04-exercises*\&ex=1:*/6:cmp:*\&end) ;; *) fail "hand-in link: $link" ;; esac
+cp "$T/state" "$T/student"
+view --link "$link" --script "" || fail "view --link the hand-in link: $(head -c 300 "$T/err")"
+for k in score answered exercise lesson_step step values handin; do
+    [ "$(field $k)" = "$(sed -n "s/^$k: //p" "$T/student")" ] ||
+        fail "hand-in link: $k '$(field $k)', the student's '$(sed -n "s/^$k: //p" "$T/student")'"
+done
+# going back to an answered step (Left) shows its answer graded
+view --link "$link" --script "left" || fail "left: $(head -c 300 "$T/err")"
+[ "$(field exercise) $(field answered) $(field score)" = "complete right 6/6" ] ||
+    fail "the answered complete step: $(field exercise) $(field answered) $(field score)"
+
 script=$(play wrong)
 [ "$(field score)" = "0/6" ] || fail "wrong: score $(field score), expected 0/6 ($script)"
 grep -c " wrong" <<<"$(field handin | tr ',' '\n')" | grep -qx 6 || fail "wrong: $(field handin)"
@@ -52,6 +68,14 @@ view --lesson "$L" --script "right $wrong $right" || fail "wrong then right"
 [ "$(field score)" = "0/1" ] || fail "wrong then right: score $(field score)"
 [ "$(field answered)" = "right" ] || fail "wrong then right: answered $(field answered)"
 case "$(field message)" in "right - score 0/1") ;; *) fail "message: $(field message)" ;; esac
+# its link keeps the first answer: opened, the step shows it wrong
+link=$(field handin | sed 's/.* link #//')
+[ "$link" = "v1&lesson=04-exercises&ls=1&step=$(field step)&ex=1:$(sed 's/^answer://' <<<"$wrong" | python3 -c 'import sys,re; print(re.sub(r"[^A-Za-z0-9._,()+@!:-]", lambda m: "*%02X" % ord(m.group()), sys.stdin.read().strip()))')&end" ] ||
+    fail "wrong then right: link $link (first answer $wrong)"
+view --link "$link" --script "" || fail "wrong then right: view --link: $(head -c 300 "$T/err")"
+[ "$(field score) $(field answered) $(field exercise)" = "0/1 wrong predict" ] ||
+    fail "wrong then right, opened: $(field score) $(field answered) $(field exercise)"
+case "$(field message)" in "answered: "*" - wrong - score 0/1") ;; *) fail "opened: message $(field message)" ;; esac
 view --lesson "$L" --script "right hint" || fail "hint"
 [ "$(field exercise)" = "predict" ] || fail "step 2 is predict: $(field exercise)"
 # the explanation names the right array after a wrong answer

@@ -34,7 +34,9 @@ expect 0 view --link 'v1&lesson=02&ls=2&step=1&end'
 # ---- bad links: one line, exit 2, nothing written
 for bad in '' 'v1&net=bitonic:8&step=3' 'v1&net=bitonic:8&bogus=1&end' 'v2&net=bitonic:8&end' \
            'v1&cmp=4/0-1,1-2&end' 'v1&net=bitonic:8&step=40&end' 'v1&net=nosuch:8&end' \
-           'v1&lesson=nosuchlesson&end' 'v1&lesson=02&ls=99&end' 'v1&net=bitonic:4&in=list:1,2&end'; do
+           'v1&lesson=nosuchlesson&end' 'v1&lesson=02&ls=99&end' 'v1&net=bitonic:4&in=list:1,2&end' \
+           'v1&lesson=04&ex=0:1&end' 'v1&lesson=04&ex=1:1*2&end' 'v1&lesson=04&ex=4:deep&end' \
+           'v1&net=bitonic:8&ex=1:1&end'; do
     rm -f "$T/shot.png"
     expect 2 view --link "$bad"
     [ "$(wc -l < "$T/err")" = 1 ] || fail "link '$bad': $(wc -l < "$T/err") lines on stderr: $(cat "$T/err")"
@@ -43,6 +45,10 @@ for bad in '' 'v1&net=bitonic:8&step=3' 'v1&net=bitonic:8&bogus=1&end' 'v2&net=b
 done
 expect 2 view --link 'v1&net=bitonic:8&step=3'
 err_has "link: truncated"
+expect 2 view --link 'v1&lesson=04&ls=2&ex=0:1&end'
+err_has "link: ex= answers step 0, which has no exercise"
+expect 2 view --link 'v1&lesson=04&ex=4:deep&end'
+err_has "link: ex= step 4: "
 expect 2 view --link 'v1&net=bitonic:8&step=40&end'
 err_has "link: step=40, and bitonic:8 has 6 layers"
 expect 2 "$S" view bitonic:8 --link 'v1&net=bitonic:8&end' --screenshot "$T/x.png"

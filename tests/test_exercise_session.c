@@ -4,7 +4,10 @@
  * the core exercise's own facts, whose grading tests/test_exercise.c
  * checks against a hand simulation), the score that counts first answers,
  * the caption (question, hint, explanation), what the view shows after an
- * answer, the hand-in line and the dump; answers refused with a message;
+ * answer, the hand-in line (ending with the link that carries the
+ * answers, opened in a fresh session: the same score, each answered step
+ * explained as the student saw it) and the dump; answers refused with a
+ * message;
  * complete answered with the network built in edit mode; an out-of-memory
  * countdown over a round of answers. */
 #include <stdio.h>
@@ -12,6 +15,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "session/link.h"
 #include "session/session.h"
 #include "sn_test.h"
 
@@ -187,8 +191,9 @@ static void test_every_kind(bool right)
     size_t r = 0, a = 0;
     CHECK(sn_session_score(&s, &r, &a) && a == 6);
     CHECKF(r == (right ? 6u : 0u), "score %zu/%zu", r, a);
-    char line[1024];
-    sn_session_exercise_text(&s, line, sizeof line);
+    sn_textbuf hb = SN_TEXTBUF_INIT;
+    sn_session_exercise_text(&s, &hb);
+    const char *line = hb.s ? hb.s : "";
     CHECKF(strncmp(line, right ? "lesson ex score 6/6: 2 predict seed=11 right, 3 "
                                  "counterexample seed=12 n=5 right"
                                : "lesson ex score 0/6: 2 predict seed=11 wrong",
@@ -196,6 +201,48 @@ static void test_every_kind(bool right)
                                   "counterexample seed=12 n=5 right"
                                 : "lesson ex score 0/6: 2 predict seed=11 wrong")) == 0,
            "hand-in: %s", line);
+    /* it ends with the link that shows the answers */
+    CHECKF(strstr(line, " link #v1&lesson=ex.lesson&ls=6&step=") && strstr(line, "&ex=1:") &&
+               strstr(line, "/6:cmp:") && strcmp(line + strlen(line) - 4, "&end") == 0,
+           "hand-in: %s", line);
+    /* the teacher opens it: the same score, each step's answer explained */
+    const char *hash = strstr(line, " link #");
+    sn_lesson *lesson = NULL;
+    sn_link l;
+    sn_diag ld;
+    sn_session t;
+    sn_session_init(&t, SN_FRONT_PAGE);
+    sn_session_resize(&t, 800, 500, 1.0);
+    CHECK(hash && sn_lesson_parse(lesson_text, "ex.lesson", &lesson, &ld) == SN_OK);
+    CHECKF(hash && sn_link_decode(hash + 7, strlen(hash + 7), &l, &ld) == SN_OK, "%s", ld.text);
+    CHECKF(hash && sn_session_link_open(&t, &l, lesson, &ld) == SN_OK, "%s", ld.text);
+    sn_link_clear(&l);
+    size_t tr = 0, ta = 0;
+    CHECK(sn_session_score(&t, &tr, &ta) && tr == r && ta == a);
+    for (size_t step = 1; hash && step < 7; step++) {
+        sn_session_lesson_go(&t, step, &ld);
+        sn_session_lesson_go(&s, step, &ld);
+        CHECKF(t.exercise.answered && t.exercise.right == right, "step %zu", step);
+        sn_frame_extra tx, sx;
+        const char *tc = sn_session_extra(&t, &tx)->caption;
+        CHECKF(tc && strstr(tc, t.exercise.ex->question) == NULL,
+               "step %zu shows its question, not the explanation: %s", step, tc ? tc : "-");
+        CHECKF(tc && strcmp(tc, sn_session_extra(&s, &sx)->caption) == 0, "step %zu: %s", step,
+               tc ? tc : "-");
+        CHECK(sn_session_main(&t)->step == sn_session_main(&s)->step);
+    }
+    /* both on the last exercise step now: the same line (the student's
+     * step= was that of the network they built) */
+    sn_textbuf tb = SN_TEXTBUF_INIT, sb = SN_TEXTBUF_INIT;
+    sn_session_exercise_text(&t, &tb);
+    sn_session_exercise_text(&s, &sb);
+    CHECKF(tb.s && sb.s && strcmp(tb.s, sb.s) == 0 && strstr(tb.s, "&ex=") &&
+               strstr(line, strstr(tb.s, "&ex=")),
+           "%s\nthen %s", sb.s ? sb.s : "-", tb.s ? tb.s : "-");
+    sn_textbuf_free(&tb);
+    sn_textbuf_free(&sb);
+    sn_session_cleanup(&t);
+    sn_textbuf_free(&hb);
     char *dump = dump_of(&s);
     CHECKF(dump && strstr(dump, "\nexercise: complete\n") &&
                strstr(dump, right ? "\nscore: 6/6\n" : "\nscore: 0/6\n") &&
@@ -210,9 +257,11 @@ static void test_every_kind(bool right)
     CHECKF(strcmp(sn_session_extra(&s, &fx)->caption, want) == 0, "intro: %s",
            sn_session_extra(&s, &fx)->caption);
     sn_session_lesson_go(&s, s.lesson->count - 1, &(sn_diag){0});
-    /* back to an answered step: its exercise anew, the score kept */
+    /* back to an answered step: its first answer graded and explained, the
+     * score kept */
     CHECK(sn_session_action(&s, SN_ACT_LEFT));
-    CHECK(s.exercise.ex && s.exercise.ex->kind == SN_EXERCISE_MERGER && !s.exercise.answered);
+    CHECK(s.exercise.ex && s.exercise.ex->kind == SN_EXERCISE_MERGER && s.exercise.answered &&
+          s.exercise.right == right);
     CHECK(sn_session_score(&s, &r, &a) && a == 6);
     /* leaving the lesson ends its exercises */
     sn_group g;
@@ -222,8 +271,9 @@ static void test_every_kind(bool right)
     if (sn_group_init(&g, &spec, 1, &in, &d) == SN_OK)
         CHECK(sn_session_show(&s, &g, false, &d) == SN_OK);
     CHECK(!s.exercise.ex && !sn_session_score(&s, &r, &a));
-    sn_session_exercise_text(&s, line, sizeof line);
-    CHECK(line[0] == '\0');
+    sn_session_exercise_text(&s, &hb);
+    CHECK(hb.s == NULL || hb.s[0] == '\0');
+    sn_textbuf_free(&hb);
     dump = dump_of(&s);
     CHECK(dump && !strstr(dump, "score:"));
     free(dump);
@@ -295,8 +345,9 @@ static void round_trip(sn_session *s)
                                  : "1,0,1,0,1,0");
         sn_session_answer(s, "2");
     }
-    char line[512];
-    sn_session_exercise_text(s, line, sizeof line);
+    sn_textbuf b = SN_TEXTBUF_INIT;
+    sn_session_exercise_text(s, &b);
+    sn_textbuf_free(&b);
 }
 
 static void test_out_of_memory(void)

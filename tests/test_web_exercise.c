@@ -81,10 +81,12 @@ int main(void)
     CHECK(x && num(x, "asked") == 1 && num(x, "right") == 0 &&
           json_is_true(json_object_get(x, "correct")));
     CHECKF(x && strcmp(json_string_value(json_object_get(x, "handin")),
-                       "lesson hw score 0/1: 1 depth seed=3 n=5 wrong") == 0,
+                       "lesson hw score 0/1: 1 depth seed=3 n=5 wrong link "
+                       "#v1&lesson=hw.lesson&ls=0&step=0&ex=0:0&end") == 0,
            "%s", x ? json_string_value(json_object_get(x, "handin")) : "-");
     json_decref(x);
-    CHECK(strcmp(snw_exercise_text(), "lesson hw score 0/1: 1 depth seed=3 n=5 wrong") == 0);
+    CHECK(strcmp(snw_exercise_text(), "lesson hw score 0/1: 1 depth seed=3 n=5 wrong link "
+                                      "#v1&lesson=hw.lesson&ls=0&step=0&ex=0:0&end") == 0);
     /* the step without one: kind null, the score stays */
     CHECK(snw_lesson_go(1) == 0);
     x = exercise();

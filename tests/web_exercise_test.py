@@ -15,13 +15,18 @@ page loaded from disk as a student opens the one a teacher hands out:
     same lesson (the same network and input in the page and natively);
   - the hint, a malformed answer (one line in #error, the score kept),
     the hand-in line;
-  - a teacher's own lesson file baked in with --lesson FILE.
+  - a teacher's own lesson file baked in with --lesson FILE;
+  - the hand-in link: the lesson answered wrong, the address (which the
+    hand-in line ends with) opened in a fresh browser shows score 0/6, and
+    going back through the steps each shows the student's answer graded
+    wrong with the explanation the student saw.
 
 Every wait is for a condition (WebDriverWait, 60 s), never a fixed sleep.
 Exit 77 (skipped) only when chromium, chromedriver or selenium is missing.
 Environment: SORTNET (the binary), SN_SOURCE_DIR."""
 import json
 import os
+import re
 import sys
 
 from web_driver import WAIT, browser, fail, finish, page, sortnet, tmp
@@ -126,7 +131,7 @@ def native(k):
     return out
 
 
-def play(d, mode, path):
+def play(d, mode, path, captions=None):
     load(d, path)
     s = until(d, "the lesson opens", lambda s: s.get("lesson"))
     if not s:
@@ -164,6 +169,13 @@ def play(d, mode, path):
         result = d.find_element("id", "exercise-result").text
         if result != mode:
             fail("step %d %s: the panel says %r, expected %r" % (i + 1, x["kind"], result, mode))
+        if captions is not None:
+            captions[i] = t["exercise"]["caption"]
+            # the address follows each first answer (ex= gains the step)
+            try:
+                WebDriverWait(d, WAIT).until(lambda d, i=i: re.search(r"[=/]%d:[^/&]" % i, d.current_url))
+            except Exception:
+                fail("step %d %s: the address lacks its answer: %s" % (i + 1, x["kind"], d.current_url))
         if mode == "wrong" and not t["exercise"]["caption"].startswith(("Not", "It does not")):
             fail("step %d %s: no explanation after a wrong answer: %r"
                  % (i + 1, x["kind"], t["exercise"]["caption"]))
@@ -236,6 +248,56 @@ def test_teacher_file():
         d.quit()
 
 
+def test_handin_link():
+    """The hand-in line ends with the page's address, which carries the
+    answers: opened in a fresh browser it shows the same score, and each
+    answered step shows the student's answer graded and explained."""
+    path = page("handin", "--lesson", "04")
+    d = browser()
+    try:
+        captions = {}
+        s = play(d, "wrong", path, captions)
+        if not s:
+            return
+        address = d.current_url
+        if "&ex=1:" not in address or not address.endswith("&end"):
+            return fail("the address carries no answers: %s" % address)
+        handin = d.find_element("id", "exercise-handin").get_property("value")
+        if not handin.endswith(" link " + address) or not s["exercise"]["handin"].endswith(
+                " link #" + address.split("#", 1)[1]):
+            fail("the hand-in line does not end with the address %s: %r / %r"
+                 % (address, handin, s["exercise"]["handin"]))
+    finally:
+        d.quit()
+    t = browser()
+    try:
+        load(t, path + "#" + address.split("#", 1)[1])
+        u = until(t, "the handed-in link opens", lambda u: u.get("lesson") and u.get("exercise"))
+        if not u:
+            return
+        x = u["exercise"]
+        if (x["asked"], x["right"], u["lesson"]["step"]) != (6, 0, s["lesson"]["step"]):
+            fail("opened: score %d/%d at step %d, the student's 0/6 at %d"
+                 % (x["right"], x["asked"], u["lesson"]["step"], s["lesson"]["step"]))
+        if t.find_element("id", "exercise-score").text != "score 0/6":
+            fail("opened: score line %r" % t.find_element("id", "exercise-score").text)
+        for i in sorted(captions, reverse=True):  # back through each answered step
+            while u and u["lesson"]["step"] > i:
+                t.find_element("id", "lesson-prev").click()
+                u = until(t, "back to step %d" % (i + 1), lambda u, k=u["lesson"]["step"] - 1: u["lesson"]["step"] == k)
+            if not u:
+                return
+            x = u["exercise"]
+            if x["answered"] is not True or x["correct"] is not False or x["caption"] != captions[i]:
+                fail("step %d (%s) opened: answered %r correct %r caption %r; the student saw %r"
+                     % (i + 1, x["kind"], x["answered"], x["correct"], x["caption"], captions[i]))
+            if t.find_element("id", "exercise-result").text != "wrong":
+                fail("step %d: the panel says %r" % (i + 1, t.find_element("id", "exercise-result").text))
+    finally:
+        t.quit()
+
+
 test_shipped()
 test_teacher_file()
+test_handin_link()
 sys.exit(finish("web_exercise_test"))

@@ -5,13 +5,54 @@
 
 #include "core/alloc.h"
 #include "core/schedule.h"
+#include "session/link.h"
 #include "session/session.h"
 
 void sn_exercise_state_clear(sn_exercise_state *x)
 {
     sn_exercise_free(x->ex);
     sn_free(x->results);
+    for (size_t i = 0; x->answers && i < x->steps; i++)
+        sn_free(x->answers[i]);
+    sn_free(x->answers);
     memset(x, 0, sizeof *x);
+}
+
+static char *dup_str(const char *t)
+{
+    size_t n = strlen(t) + 1;
+    char *p = sn_malloc(n);
+    if (p)
+        memcpy(p, t, n);
+    return p;
+}
+
+/* Grade text as an answer to e: the forms core/exercise.h reads, and for
+ * complete "cmp:" with a network's compact form, or "" with shown (the
+ * network shown; NULL: none). */
+static sn_status grade(const sn_exercise *e, const sn_schedule *shown, const char *text,
+                       sn_exercise_grade *g, sn_diag *d)
+{
+    sn_network *net = NULL;
+    sn_status st;
+    if (e->kind == SN_EXERCISE_COMPLETE && text[0] == '\0' && shown) {
+        st = sn_schedule_to_network(shown, &net, d);
+    } else if (e->kind == SN_EXERCISE_COMPLETE && strncmp(text, "cmp:", 4) == 0) {
+        st = sn_link_compact_read(text + 4, strlen(text + 4), &net, d);
+        if (st != SN_OK) {
+            char why[sizeof d->text];
+            snprintf(why, sizeof why, "%s", d->text + (strncmp(d->text, "link: ", 6) ? 0 : 6));
+            return sn_diag_set(d, st, 0, 0, "answer: cmp:%.40s: %s", text + 4, why);
+        }
+    } else if (text[0] == '\0') {
+        return sn_diag_set(d, SN_EPARSE, 0, 0, "answer: type the answer (%s)", e->question);
+    } else {
+        return sn_exercise_check(e, text, g, d);
+    }
+    if (st == SN_OK)
+        st = sn_exercise_check_network(e, net, g, d);
+    sn_network_destroy(net);
+    return st;
 }
 
 /* The caption: the step's own text, then the question and the hint, or
@@ -26,6 +67,8 @@ static void compose(sn_exercise_state *x, const char *step_caption, const char *
              !explain && x->hint ? " Hint: " : "", !explain && x->hint ? e->hint : "");
 }
 
+static void answered(sn_session *s, const char *first);
+
 sn_status sn_session_exercise_enter(sn_session *s, sn_diag *diag)
 {
     sn_exercise_state *x = &s->exercise;
@@ -33,8 +76,11 @@ sn_status sn_session_exercise_enter(sn_session *s, sn_diag *diag)
         sn_exercise_state_clear(x);
         if (s->lesson && sn_lesson_has_exercises(s->lesson)) {
             x->results = sn_malloc(s->lesson->count);
-            if (!x->results) /* x->lesson stays NULL: the next step tries again */
+            x->answers = sn_calloc(s->lesson->count, sizeof *x->answers);
+            if (!x->results || !x->answers) { /* x->lesson stays NULL: the next step tries again */
+                sn_exercise_state_clear(x);
                 return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
+            }
             x->steps = s->lesson->count;
             for (size_t i = 0; i < x->steps; i++)
                 x->results[i] = s->lesson->steps[i].exercise ? '-' : '.';
@@ -53,6 +99,8 @@ sn_status sn_session_exercise_enter(sn_session *s, sn_diag *diag)
         return st;
     x->step = s->lesson_step;
     compose(x, s->lesson->steps[x->step].caption, NULL);
+    if (x->answers && x->answers[x->step])
+        answered(s, x->answers[x->step]);
     return SN_OK;
 }
 
@@ -91,24 +139,34 @@ bool sn_session_answer(sn_session *s, const char *text)
     sn_exercise_grade g;
     sn_diag d;
     sn_diag_clear(&d);
-    sn_status st;
-    if (text[0] == '\0' && x->ex->kind == SN_EXERCISE_COMPLETE) {
-        sn_network *net = NULL;
-        st = sn_schedule_to_network(v->sched, &net, &d);
-        if (st == SN_OK)
-            st = sn_exercise_check_network(x->ex, net, &g, &d);
-        sn_network_destroy(net);
-    } else if (text[0] == '\0') {
-        st = sn_diag_set(&d, SN_EPARSE, 0, 0, "answer: type the answer (%s)", x->ex->question);
-    } else {
-        st = sn_exercise_check(x->ex, text, &g, &d);
-    }
+    sn_status st = grade(x->ex, v->sched, text, &g, &d);
     if (st != SN_OK) {
         sn_view_message(v, true, "%s", sn_diag_text(&d, st));
         return false;
     }
+    bool first = x->results && x->step < x->steps && (x->results[x->step] == '-');
+    if (first && x->answers) {
+        /* kept as a link carries it: the network shown as its comparators */
+        sn_textbuf kept = SN_TEXTBUF_INIT;
+        if (text[0] == '\0') {
+            sn_network *net = NULL;
+            if (sn_schedule_to_network(v->sched, &net, &d) == SN_OK) {
+                sn_textbuf_str(&kept, "cmp:");
+                sn_link_compact(net, &kept);
+            }
+            sn_network_destroy(net);
+        } else {
+            sn_textbuf_str(&kept, text);
+        }
+        if (kept.failed || !kept.s) { /* not scored: the next answer is the first */
+            sn_textbuf_free(&kept);
+            sn_view_message(v, true, "answer: out of memory");
+            return false;
+        }
+        x->answers[x->step] = kept.s; /* a textbuf's text is sn_malloc'ed */
+    }
     snprintf(x->answer, sizeof x->answer, "%s", text[0] ? text : "(the network shown)");
-    if (!x->answered && x->results && x->step < x->steps)
+    if (first)
         x->results[x->step] = g.right ? 'R' : 'W';
     x->answered = true;
     x->right = g.right;
@@ -118,6 +176,124 @@ bool sn_session_answer(sn_session *s, const char *text)
     sn_session_score(s, &right, &asked);
     sn_view_message(v, false, "%s - score %zu/%zu", g.right ? "right" : "wrong", right, asked);
     return true;
+}
+
+/* The shown step was answered before (or in a link): its first answer
+ * graded and explained, the score as it stands. */
+static void answered(sn_session *s, const char *first)
+{
+    sn_exercise_state *x = &s->exercise;
+    sn_view *v = sn_session_main(s);
+    sn_exercise_grade g;
+    sn_diag d;
+    sn_diag_clear(&d);
+    sn_status st = grade(x->ex, NULL, first, &g, &d);
+    if (st != SN_OK) { /* kept answers were graded once: only out of memory */
+        sn_view_message(v, true, "%s", sn_diag_text(&d, st));
+        return;
+    }
+    snprintf(x->answer, sizeof x->answer, "%s", first);
+    x->answered = true;
+    x->right = g.right;
+    show(s, &g);
+    compose(x, NULL, g.explain);
+    size_t right = 0, asked = 0;
+    sn_session_score(s, &right, &asked);
+    sn_view_message(v, false, "answered: %s - %s - score %zu/%zu", first,
+                    g.right ? "right" : "wrong", right, asked);
+}
+
+sn_status sn_session_exercise_answers(const sn_session *s, sn_link_answer **out, size_t *count)
+{
+    const sn_exercise_state *x = &s->exercise;
+    *out = NULL;
+    *count = 0;
+    size_t n = 0;
+    for (size_t i = 0; x->answers && i < x->steps; i++)
+        n += x->answers[i] != NULL;
+    if (n == 0)
+        return SN_OK;
+    sn_link_answer *a = sn_calloc(n, sizeof *a);
+    if (!a)
+        return SN_ENOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < x->steps; i++) {
+        if (!x->answers[i])
+            continue;
+        a[k].step = i;
+        a[k].text = dup_str(x->answers[i]);
+        if (!a[k++].text) {
+            for (size_t j = 0; j < k; j++)
+                sn_free(a[j].text);
+            sn_free(a);
+            return SN_ENOMEM;
+        }
+    }
+    *out = a;
+    *count = n;
+    return SN_OK;
+}
+
+/* Grade answer a to lesson l's step (its exercise made anew). */
+static sn_status grade_step(const sn_lesson *l, const sn_link_answer *a, sn_exercise_grade *g,
+                            sn_diag *d)
+{
+    if (a->step >= l->count)
+        return sn_diag_set(d, SN_EPARSE, 0, 0,
+                           "link: ex= answers step %zu, and the lesson has steps 0 to %zu",
+                           a->step, l->count - 1);
+    if (!l->steps[a->step].exercise)
+        return sn_diag_set(d, SN_EPARSE, 0, 0, "link: ex= answers step %zu, which has no exercise",
+                           a->step);
+    sn_exercise *e = NULL;
+    sn_status st = sn_lesson_exercise(l, a->step, &e, d);
+    if (st == SN_OK)
+        st = grade(e, NULL, a->text, g, d);
+    sn_exercise_free(e);
+    if (st != SN_OK && strncmp(d->text, "link:", 5) != 0) {
+        char why[sizeof d->text];
+        snprintf(why, sizeof why, "%s", sn_diag_text(d, st));
+        sn_diag_set(d, st, 0, 0, "link: ex= step %zu: %s", a->step, why);
+    }
+    return st;
+}
+
+sn_status sn_exercise_answers_check(const sn_lesson *l, const sn_link_answer *a, size_t count,
+                                    sn_diag *diag)
+{
+    for (size_t i = 0; i < count; i++) {
+        sn_exercise_grade g;
+        sn_status st = grade_step(l, &a[i], &g, diag);
+        if (st != SN_OK)
+            return st;
+    }
+    return SN_OK;
+}
+
+sn_status sn_session_exercise_restore(sn_session *s, const sn_link_answer *a, size_t count,
+                                      sn_diag *diag)
+{
+    sn_exercise_state *x = &s->exercise;
+    if (s->lesson && x->lesson != s->lesson) { /* out of memory when the step was shown */
+        sn_status st = sn_session_exercise_enter(s, diag);
+        if (st != SN_OK)
+            return st;
+    }
+    if (!s->lesson || !x->results || !x->answers)
+        return sn_diag_set(diag, SN_EINVAL, 0, 0, "link: answers without a lesson's exercises");
+    for (size_t i = 0; i < count; i++) {
+        sn_exercise_grade g;
+        sn_status st = grade_step(s->lesson, &a[i], &g, diag);
+        char *t = st == SN_OK ? dup_str(a[i].text) : NULL;
+        if (st == SN_OK && !t)
+            st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "link: out of memory");
+        if (st != SN_OK)
+            return st;
+        sn_free(x->answers[a[i].step]);
+        x->answers[a[i].step] = t;
+        x->results[a[i].step] = g.right ? 'R' : 'W';
+    }
+    return SN_OK;
 }
 
 /* The open line on the message line, with a cursor and what keys do. */
@@ -251,36 +427,42 @@ static void lesson_name(const sn_lesson *l, char *buf, size_t cap)
     snprintf(buf, cap, "%.*s", (int)len, base);
 }
 
-const char *sn_session_exercise_text(const sn_session *s, char *buf, size_t cap)
+void sn_session_exercise_text(const sn_session *s, sn_textbuf *b)
 {
     const sn_exercise_state *x = &s->exercise;
     size_t right = 0, asked = 0;
-    if (cap)
-        buf[0] = '\0';
-    if (!cap || !s->lesson || !sn_session_score(s, &right, &asked))
-        return buf;
+    if (!s->lesson || !sn_session_score(s, &right, &asked))
+        return;
     char name[200];
     lesson_name(s->lesson, name, sizeof name);
-    size_t len = 0;
-    int w = snprintf(buf, cap, "lesson %s score %zu/%zu:", name, right, asked);
-    len = w > 0 ? (size_t)w : 0;
+    sn_textbuf_printf(b, "lesson %s score %zu/%zu:", name, right, asked);
     bool first = true;
-    for (size_t i = 0; i < x->steps && len < cap; i++) {
+    for (size_t i = 0; i < x->steps; i++) {
         const sn_lesson_step *st = &s->lesson->steps[i];
         if (!st->exercise)
             continue;
         char n[16] = "";
         if (st->ex_n)
             snprintf(n, sizeof n, " n=%u", st->ex_n);
-        w = snprintf(buf + len, cap - len, "%s %zu %s seed=%llu%s %s", first ? "" : ",", i + 1,
-                     sn_exercise_kind_name(st->ex_kind), st->ex_seed, n,
-                     x->results[i] == 'R' ? "right" : x->results[i] == 'W' ? "wrong" : "-");
+        sn_textbuf_printf(b, "%s %zu %s seed=%llu%s %s", first ? "" : ",", i + 1,
+                          sn_exercise_kind_name(st->ex_kind), st->ex_seed, n,
+                          x->results[i] == 'R' ? "right" : x->results[i] == 'W' ? "wrong" : "-");
         first = false;
-        if (w < 0)
-            break;
-        len += (size_t)w;
     }
-    return buf;
+    /* the link that shows the answers; a lesson that cannot be named in
+     * one (a file name with a space) leaves the line without it */
+    sn_link l;
+    sn_diag d;
+    sn_diag_clear(&d);
+    if (sn_link_of_session(s, &l, &d) != SN_OK)
+        return;
+    sn_textbuf lb = SN_TEXTBUF_INIT;
+    if (sn_link_encode(&l, &lb, &d) == SN_OK && !lb.failed && lb.s)
+        sn_textbuf_printf(b, " link #%s", lb.s);
+    else if (lb.failed)
+        b->failed = true;
+    sn_textbuf_free(&lb);
+    sn_link_clear(&l);
 }
 
 void sn_session_exercise_dump(const sn_session *s, FILE *f)
@@ -297,6 +479,8 @@ void sn_session_exercise_dump(const sn_session *s, FILE *f)
         fprintf(f, "exercise: -\n");
     fprintf(f, "score: %zu/%zu\n", right, asked);
     fprintf(f, "answered: %s\n", !x->ex ? "-" : !x->answered ? "no" : x->right ? "right" : "wrong");
-    char line[2048];
-    fprintf(f, "handin: %s\n", sn_session_exercise_text(s, line, sizeof line));
+    sn_textbuf b = SN_TEXTBUF_INIT;
+    sn_session_exercise_text(s, &b);
+    fprintf(f, "handin: %s\n", b.failed || !b.s ? "(out of memory)" : b.s);
+    sn_textbuf_free(&b);
 }

@@ -4,13 +4,14 @@
  * Invariant: the reader accepts exactly what the writer can write, in any
  * order of fields, and nothing else; a decoded sn_link written again gives
  * the same text when its fields came in the writer's order (net or cmp or
- * lesson, ls, in, step), step=0 outside a lesson being left out. */
+ * lesson, ls, in, step, ex), step=0 outside a lesson being left out. */
 #include "session/link.h"
 
 #include <string.h>
 
 #include "core/alloc.h"
 #include "core/input.h" /* for: sn_key_format */
+#include "session/exercise.h"
 #include "session/session.h"
 
 /* Bytes a value may hold: those a URL fragment carries unescaped, less
@@ -32,6 +33,9 @@ void sn_link_clear(sn_link *l)
     sn_network_destroy(l->cmp);
     sn_free(l->input);
     sn_free(l->lesson);
+    for (size_t i = 0; i < l->answer_count; i++)
+        sn_free(l->answers[i].text);
+    sn_free(l->answers);
     sn_link_init(l);
 }
 
@@ -170,6 +174,105 @@ static sn_status compact_read(const char *s, size_t n, size_t base, sn_network *
     return SN_OK;
 }
 
+sn_status sn_link_compact_read(const char *s, size_t n, sn_network **out, sn_diag *diag)
+{
+    return compact_read(s, n, 0, out, diag);
+}
+
+/* ---- answers (ex=): STEP:ANSWER/..., the answer escaped */
+
+/* Bytes an answer holds as themselves; every other one is '*' and two
+ * upper-case hex digits. */
+static bool answer_plain(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           (c != '\0' && strchr("-._,()+@!:", c) != NULL);
+}
+
+void sn_link_answer_escape(const char *text, sn_textbuf *b)
+{
+    for (const char *p = text; *p; p++) {
+        if (answer_plain(*p))
+            sn_textbuf_put(b, p, 1);
+        else
+            sn_textbuf_printf(b, "*%02X", (unsigned)(unsigned char)*p);
+    }
+}
+
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Read ex='s value (n bytes at s; base: its offset in the link) into
+ * out->answers. */
+static sn_status answers_read(const char *s, size_t n, size_t base, sn_link *out, sn_diag *d)
+{
+    size_t count = 1;
+    for (size_t i = 0; i < n; i++)
+        count += s[i] == '/';
+    out->answers = sn_malloc(count * sizeof *out->answers);
+    if (!out->answers)
+        return sn_diag_set(d, SN_ENOMEM, 0, 0, "link: out of memory");
+    size_t i = 0;
+    while (i <= n) {
+        size_t at = i, colon = i;
+        while (colon < n && s[colon] != ':' && s[colon] != '/')
+            colon++;
+        size_t step;
+        if (colon >= n || s[colon] != ':' ||
+            !read_count(s + at, colon - at, (size_t)1 << 30, &step))
+            return sn_diag_set(d, SN_EPARSE, 0, 0,
+                               "link: byte %zu: ex= holds STEP:ANSWER entries separated by '/' "
+                               "(the step a number from 0), not '%.*s'",
+                               base + at + 1, (int)(colon - at < 24 ? colon - at : 24), s + at);
+        if (out->answer_count && step <= out->answers[out->answer_count - 1].step)
+            return sn_diag_set(d, SN_EPARSE, 0, 0,
+                               "link: byte %zu: ex= answers step %zu %s (the steps rise, each "
+                               "once)",
+                               base + at + 1, step,
+                               step == out->answers[out->answer_count - 1].step ? "twice"
+                                                                                : "out of order");
+        size_t end = colon + 1;
+        while (end < n && s[end] != '/')
+            end++;
+        if (end == colon + 1)
+            return sn_diag_set(d, SN_EPARSE, 0, 0, "link: byte %zu: ex= step %zu has no answer",
+                               base + at + 1, step);
+        char *t = sn_malloc(end - colon);
+        if (!t)
+            return sn_diag_set(d, SN_ENOMEM, 0, 0, "link: out of memory");
+        out->answers[out->answer_count].step = step;
+        out->answers[out->answer_count].text = t;
+        out->answer_count++;
+        size_t k = 0;
+        for (size_t j = colon + 1; j < end; j++) {
+            if (s[j] != '*' && !answer_plain(s[j]))
+                return sn_diag_set(d, SN_EPARSE, 0, 0,
+                                   "link: byte %zu: '%c' in an answer of ex= is written *%02X",
+                                   base + j + 1, s[j], (unsigned)(unsigned char)s[j]);
+            if (s[j] != '*') {
+                t[k++] = s[j];
+                continue;
+            }
+            int hi = j + 2 < end ? hex_digit(s[j + 1]) : -1;
+            int lo = j + 2 < end ? hex_digit(s[j + 2]) : -1;
+            char c = (char)(unsigned char)(hi * 16 + lo);
+            if (hi < 0 || lo < 0 || c == '\0' || answer_plain(c))
+                return sn_diag_set(d, SN_EPARSE, 0, 0,
+                                   "link: byte %zu: a bad escape in ex= ('*' and two upper-case "
+                                   "hex digits of a byte other than 00 and those written as "
+                                   "themselves)",
+                                   base + j + 1);
+            t[k++] = c;
+            j += 2;
+        }
+        t[k] = '\0';
+        i = end + 1;
+    }
+    return SN_OK;
+}
+
 /* ---- the input: random:SEED, reverse, sorted, bits:0110, list:3,1,2 */
 
 static bool input_ok(const char *s)
@@ -243,8 +346,8 @@ void sn_link_input_spec(const sn_view *v, sn_textbuf *b)
 
 /* ---- decoding */
 
-enum { F_NET, F_CMP, F_IN, F_STEP, F_LESSON, F_LS, F_COUNT };
-static const char *const field_key[F_COUNT] = {"net", "cmp", "in", "step", "lesson", "ls"};
+enum { F_NET, F_CMP, F_IN, F_STEP, F_LESSON, F_LS, F_EX, F_COUNT };
+static const char *const field_key[F_COUNT] = {"net", "cmp", "in", "step", "lesson", "ls", "ex"};
 
 static sn_status check_fields(const bool *seen, sn_diag *d)
 {
@@ -261,6 +364,9 @@ static sn_status check_fields(const bool *seen, sn_diag *d)
                            "their own inputs)");
     if (seen[F_LS] && !seen[F_LESSON])
         return sn_diag_set(d, SN_EPARSE, 0, 0, "link: ls= (a lesson's step) needs lesson=");
+    if (seen[F_EX] && !seen[F_LESSON])
+        return sn_diag_set(d, SN_EPARSE, 0, 0,
+                           "link: ex= (answers to a lesson's exercises) needs lesson=");
     return SN_OK;
 }
 
@@ -322,7 +428,7 @@ sn_status sn_link_decode(const char *text, size_t len, sn_link *out, sn_diag *d)
             snprintf(name, sizeof name, "%.*s", (int)(kn < 24 ? kn : 24), f);
             st = sn_diag_set(d, SN_EPARSE, 0, 0,
                              k == F_COUNT ? "link: byte %zu: '%s' is not a field (net, cmp, in, "
-                                            "step, lesson, ls, end)"
+                                            "step, lesson, ls, ex, end)"
                                           : "link: byte %zu: '%s' has no value (%s=...)",
                              at + 1, name, name);
             break;
@@ -362,6 +468,7 @@ sn_status sn_link_decode(const char *text, size_t len, sn_link *out, sn_diag *d)
             break;
         }
         case F_CMP: st = compact_read(val, vn, (size_t)(val - text), &out->cmp, d); break;
+        case F_EX: st = answers_read(val, vn, (size_t)(val - text), out, d); break;
         case F_STEP:
         case F_LS:
             if (!read_count(val, vn, (size_t)1 << 30, k == F_STEP ? &out->step : &out->lesson_step))
@@ -404,6 +511,12 @@ sn_status sn_link_encode(const sn_link *l, sn_textbuf *b, sn_diag *d)
                                                          : NULL;
     if (bad)
         return sn_diag_set(d, SN_EINVAL, 0, 0, "link: '%.60s' cannot be written in a link", bad);
+    if (l->answer_count && !l->lesson)
+        return sn_diag_set(d, SN_EINVAL, 0, 0, "link: answers without a lesson");
+    for (size_t i = 0; i < l->answer_count; i++)
+        if (!l->answers[i].text[0] || (i && l->answers[i].step <= l->answers[i - 1].step))
+            return sn_diag_set(d, SN_EINVAL, 0, 0,
+                               "link: answers out of order, twice to a step, or empty");
     sn_textbuf_printf(b, "v%d", SN_LINK_VERSION);
     if (l->net)
         sn_textbuf_printf(b, "&net=%s", l->net);
@@ -417,6 +530,10 @@ sn_status sn_link_encode(const sn_link *l, sn_textbuf *b, sn_diag *d)
         sn_textbuf_printf(b, "&in=%s", l->input);
     if (l->step || l->lesson)
         sn_textbuf_printf(b, "&step=%zu", l->step);
+    for (size_t i = 0; i < l->answer_count; i++) {
+        sn_textbuf_printf(b, "%s%zu:", i ? "/" : "&ex=", l->answers[i].step);
+        sn_link_answer_escape(l->answers[i].text, b);
+    }
     sn_textbuf_str(b, "&end");
     return SN_OK;
 }
@@ -428,12 +545,22 @@ static bool name_like(const char *name)
     return strchr(name, ':') != NULL && !strchr(name, '/') && text_ok(name);
 }
 
-/* The lesson's name as a link says it: a shipped lesson's name, else the
- * file's name without its folders. */
-static const char *lesson_name(const sn_lesson *l)
+/* The lesson's name as a link says it: a shipped lesson's name (the same
+ * whether it was opened by name or from assets/lessons/; opening a link
+ * looks for a shipped lesson first), else the file's name without its
+ * folders. Into buf. */
+static const char *lesson_name(const sn_lesson *l, char *buf, size_t cap)
 {
     const char *slash = strrchr(l->file, '/');
-    return slash ? slash + 1 : l->file;
+    const char *base = slash ? slash + 1 : l->file;
+    size_t len = strlen(base);
+    if (len > 7 && strcmp(base + len - 7, ".lesson") == 0)
+        len -= 7;
+    const sn_lesson_source *src = sn_lesson_shipped(base);
+    if (src && strlen(src->name) == len && strncmp(src->name, base, len) == 0)
+        base = src->name;
+    snprintf(buf, cap, "%s", base);
+    return buf;
 }
 
 sn_status sn_link_of_session(const sn_session *s, sn_link *out, sn_diag *d)
@@ -445,9 +572,13 @@ sn_status sn_link_of_session(const sn_session *s, sn_link *out, sn_diag *d)
     out->step = s->group.count > 1 ? s->group.step : v->step;
     sn_status st = SN_OK;
     if (s->lesson) {
-        out->lesson = dup_n(lesson_name(s->lesson), strlen(lesson_name(s->lesson)));
+        char name[256];
+        lesson_name(s->lesson, name, sizeof name);
+        out->lesson = dup_n(name, strlen(name));
         out->lesson_step = s->lesson_step;
         st = out->lesson ? SN_OK : SN_ENOMEM;
+        if (st == SN_OK)
+            st = sn_session_exercise_answers(s, &out->answers, &out->answer_count);
     } else {
         bool edited = v->hist_count > 0 && v->hist_pos > 0;
         if (!edited && !v->file && name_like(v->name) && !v->picture) {
@@ -503,9 +634,17 @@ static sn_status open_lesson(sn_session *s, const sn_link *l, sn_lesson *lesson,
         sn_lesson_free(lesson);
         return SN_EPARSE;
     }
+    /* every answer is checked before anything is shown */
+    st = sn_exercise_answers_check(lesson, l->answers, l->answer_count, d);
+    if (st != SN_OK) {
+        sn_lesson_free(lesson);
+        return st;
+    }
     st = sn_session_lesson_open(s, lesson, d); /* takes lesson */
-    if (st == SN_OK && l->lesson_step)
-        st = sn_session_lesson_go(s, l->lesson_step, d);
+    if (st == SN_OK && l->answer_count)
+        st = sn_session_exercise_restore(s, l->answers, l->answer_count, d);
+    if (st == SN_OK && (l->lesson_step || l->answer_count))
+        st = sn_session_lesson_go(s, l->lesson_step, d); /* shows the step's answer graded */
     return st;
 }
 

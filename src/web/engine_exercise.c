@@ -52,8 +52,7 @@ int snw_exercise_hint(void)
 const char *snw_exercise_text(void)
 {
     sn_textbuf_clear(&handin);
-    char line[2048];
-    sn_textbuf_str(&handin, sn_session_exercise_text(snw_session(), line, sizeof line));
+    sn_session_exercise_text(snw_session(), &handin);
     return handin.failed || !handin.s ? "" : handin.s;
 }
 
@@ -92,8 +91,12 @@ void snw_exercise_json(sn_textbuf *b)
         sn_textbuf_printf(b, "%s%s", i ? "," : "", key); /* digits and signs: nothing to escape */
     }
     sn_textbuf_str(b, "\"");
-    char line[2048];
     sn_textbuf_str(b, ",\"handin\":");
-    snw_json_string(b, sn_session_exercise_text(s, line, sizeof line));
+    sn_textbuf line = SN_TEXTBUF_INIT;
+    sn_session_exercise_text(s, &line);
+    snw_json_string(b, line.failed || !line.s ? "" : line.s);
+    if (line.failed)
+        b->failed = true;
+    sn_textbuf_free(&line);
     sn_textbuf_str(b, "}");
 }

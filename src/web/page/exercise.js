@@ -2,7 +2,8 @@
 // lesson's exercises (predict: the values, counterexample: an input,
 // redundant: comparator numbers, depth: a number, merger: yes / no,
 // complete: the network built in edit mode), the hint, the score and the
-// line a student hands in. Grading, the question and the explanation are
+// line a student hands in, which ends with the page's address carrying the
+// answers (a teacher opens it and sees each answer graded). Grading, the question and the explanation are
 // the engine's (src/web/engine_exercise.c over src/session/exercise.c): the
 // caption the scene draws shows them; this only collects answers.
 // page.js calls snExerciseAttach once and the update it returns after
@@ -85,6 +86,8 @@ function snExerciseAttach(api) {
     result.textContent = !on || !x.answered ? '' : x.correct ? 'right' : 'wrong';
     result.style.color = x.correct ? '#1b6e20' : '#b00020';
     score.textContent = 'score ' + x.right + '/' + x.asked;
-    handin.value = x.handin;
+    // the engine's line ends with the link's part after '#': the page's own address before it
+    const at = x.handin.lastIndexOf(' link #');
+    handin.value = at < 0 ? x.handin : x.handin.slice(0, at + 6) + location.href.split('#')[0] + x.handin.slice(at + 6);
   };
 }

@@ -255,7 +255,7 @@
   function linkShows(s) {
     if (s.playing || E.snw_busy()) return;
     const key = [s.name, s.step, s.input_spec, s.size_text, s.layers, s.can_undo, s.can_redo, s.lesson && s.lesson.step,
-      s.lesson && s.lesson.title].join('|');
+      s.lesson && s.lesson.title, s.exercise && s.exercise.asked].join('|'); // asked: a first answer joins ex=
     if (key === linkKey) return;
     linkKey = key;
     const text = snString(E, E.snw_link());
