@@ -366,7 +366,9 @@ static size_t xchunk(void)
 static size_t split_search(const uint32_t *k, const uint32_t *p, size_t c, bool low, int partner)
 {
     uint64_t mine[PROBES], theirs[PROBES];
-    size_t at[PROBES], lo = 0, hi = c;
+    /* at is zeroed for cppcheck, which cannot see that at[j - 1] below is
+     * always one the loop set (n >= 1 while lo < hi) */
+    size_t at[PROBES] = {0}, lo = 0, hi = c;
     while (lo < hi) {
         size_t span = hi - lo, n = span < PROBES ? span : PROBES;
         for (size_t j = 0; j < n; j++) {
