@@ -165,6 +165,19 @@ static sn_status base_sorter(uint64_t *rng, uint32_t n, sn_network **out, sn_dia
     return tidy(net, out, diag);
 }
 
+/* base_sorter's comparators as one list in layer order (owned by the
+ * caller), for the exercises that take comparators out of a sorter. */
+static sn_status base_sorter_list(uint64_t *rng, uint32_t n, sn_comparator **list, size_t *count,
+                                  sn_diag *diag)
+{
+    sn_network *base = NULL;
+    sn_status st = base_sorter(rng, n, &base, diag);
+    if (st == SN_OK)
+        st = flatten(base, list, count, diag);
+    sn_network_destroy(base);
+    return st;
+}
+
 /* ---- running the network (the executor) */
 
 /* keys[0..n) through layers [from, from + layers) of net. */
@@ -319,13 +332,9 @@ static sn_status make_predict(sn_exercise *e, uint64_t *rng, sn_diag *diag)
 
 static sn_status make_counterexample(sn_exercise *e, uint64_t *rng, sn_diag *diag)
 {
-    sn_network *base = NULL;
     sn_comparator *list = NULL;
     size_t count = 0;
-    sn_status st = base_sorter(rng, e->n, &base, diag);
-    if (st == SN_OK)
-        st = flatten(base, &list, &count, diag);
-    sn_network_destroy(base);
+    sn_status st = base_sorter_list(rng, e->n, &list, &count, diag);
     if (st != SN_OK)
         return st;
     /* drop one comparator, starting at a random one, until it fails */
@@ -369,13 +378,9 @@ static sn_status make_counterexample(sn_exercise *e, uint64_t *rng, sn_diag *dia
 
 static sn_status make_complete(sn_exercise *e, uint64_t *rng, sn_diag *diag)
 {
-    sn_network *base = NULL;
     sn_comparator *list = NULL;
     size_t count = 0;
-    sn_status st = base_sorter(rng, e->n, &base, diag);
-    if (st == SN_OK)
-        st = flatten(base, &list, &count, diag);
-    sn_network_destroy(base);
+    sn_status st = base_sorter_list(rng, e->n, &list, &count, diag);
     if (st != SN_OK)
         return st;
     uint32_t most = count / 3 < 3 ? (uint32_t)(count / 3) : 3;
