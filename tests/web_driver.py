@@ -5,6 +5,7 @@ sortnet binary, writing a page with `sortnet web`, starting a headless
 browser, and the list of failures a test collects instead of stopping at
 the first. Environment: SORTNET (the binary)."""
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -19,6 +20,7 @@ if importlib.util.find_spec("selenium") is None:
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
 
 S = os.environ["SORTNET"]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -35,6 +37,21 @@ tmp = tempfile.mkdtemp()
 def fail(msg):
     print("FAIL:", msg)
     failures.append(msg)
+
+
+def state(d):
+    """The page's state (window.snState), or None before the page set it."""
+    return d.execute_script("return window.snState || null")
+
+
+def until(d, what, cond):
+    """Wait for cond(state) to hold; on a timeout record what was seen."""
+    try:
+        return WebDriverWait(d, WAIT).until(lambda d: cond(state(d) or {}) and (state(d) or True))
+    except Exception:
+        fail("%s: timed out; state %s; error line %r" % (what, json.dumps(state(d)),
+                                                        d.find_element("id", "error").text))
+        return None
 
 
 def sortnet(*args, check=True):

@@ -24,12 +24,11 @@ page loaded from disk as a student opens the one a teacher hands out:
 Every wait is for a condition (WebDriverWait, 60 s), never a fixed sleep.
 Exit 77 (skipped) only when chromium, chromedriver or selenium is missing.
 Environment: SORTNET (the binary), SN_SOURCE_DIR."""
-import json
 import os
 import re
 import sys
 
-from web_driver import WAIT, browser, fail, finish, page, sortnet, tmp
+from web_driver import WAIT, browser, fail, finish, page, sortnet, state, tmp, until
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -38,19 +37,6 @@ from exercise_solve import layers_of, solve  # noqa: E402
 
 ROLE_WIRE = 8
 LESSON = os.path.join(os.environ.get("SN_SOURCE_DIR", "."), "assets", "lessons", "04-exercises.lesson")
-
-
-def state(d):
-    return d.execute_script("return window.snState || null")
-
-
-def until(d, what, cond):
-    try:
-        return WebDriverWait(d, WAIT).until(lambda d: cond(state(d) or {}) and (state(d) or True))
-    except Exception:
-        fail("%s: timed out; state %s; error line %r" % (what, json.dumps(state(d)),
-                                                        d.find_element("id", "error").text))
-        return None
 
 
 def load(d, path):

@@ -18,12 +18,8 @@ import json
 import os
 import sys
 
-from web_driver import WAIT, browser, fail, finish, page, sortnet
+from web_driver import WAIT, browser, fail, finish, page, sortnet, state
 from selenium.webdriver.support.ui import WebDriverWait
-
-
-def state(d):
-    return d.execute_script("return window.snState || null")
 
 
 def ready(d, url, want_error=False):

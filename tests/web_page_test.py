@@ -32,7 +32,7 @@ import os
 import re
 import sys
 
-from web_driver import WAIT, browser, fail, failures, finish, page, sortnet, tmp
+from web_driver import WAIT, browser, fail, failures, finish, page, sortnet, state, tmp, until
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
@@ -47,20 +47,6 @@ ROLE_WIRE, ROLE_COMPARATOR = 8, 10
 def phone():
     """A phone held upright: 390 x 844 CSS pixels at 3 device pixels each."""
     return browser(mobile={"width": 390, "height": 844, "pixelRatio": 3})
-
-
-def state(d):
-    return d.execute_script("return window.snState || null")
-
-
-def until(d, what, cond):
-    """Wait for cond(state) to hold; on a timeout record what was seen."""
-    try:
-        return WebDriverWait(d, WAIT).until(lambda d: cond(state(d) or {}) and (state(d) or True))
-    except Exception:
-        fail("%s: timed out; state %s; error line %r" % (what, json.dumps(state(d)),
-                                                        d.find_element("id", "error").text))
-        return None
 
 
 def load(d, path):

@@ -29,14 +29,10 @@ import json
 import os
 import sys
 
-from web_driver import WAIT, browser, fail, finish, page, sortnet, tmp
+from web_driver import WAIT, browser, fail, finish, page, sortnet, state, tmp
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
-
-
-def state(d):
-    return d.execute_script("return window.snState || null")
 
 
 def load(d, url):
