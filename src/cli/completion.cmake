@@ -8,15 +8,7 @@
 # Usage: cmake -DSORTNET=path/to/sortnet -DOUT=sortnet.bash
 #              -DLESSONS="a.lesson;b.lesson" -P completion.cmake
 
-# help_of(VAR ARGS...): the stdout of `sortnet ARGS... --help`.
-function(help_of var)
-  execute_process(COMMAND ${SORTNET} ${ARGN} --help OUTPUT_VARIABLE text
-                  RESULT_VARIABLE rc ERROR_QUIET)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "sortnet ${ARGN} --help failed (${rc})")
-  endif()
-  set(${var} "${text}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/help_of.cmake) # help_of(VAR ARGS...)
 
 # The words of LIST joined by spaces, sorted and without repeats.
 function(words var)

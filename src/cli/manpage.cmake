@@ -7,15 +7,7 @@
 # per command (and per `gpu` subcommand). Each is set here verbatim in a
 # no-fill block, with roff's special characters escaped.
 
-# help_of(VAR ARGS...): the stdout of `sortnet ARGS... --help`.
-function(help_of var)
-  execute_process(COMMAND ${SORTNET} ${ARGN} --help OUTPUT_VARIABLE text
-                  RESULT_VARIABLE rc ERROR_QUIET)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "sortnet ${ARGN} --help failed (${rc})")
-  endif()
-  set(${var} "${text}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/help_of.cmake) # help_of(VAR ARGS...)
 
 # roff_block(VAR TEXT): TEXT as a no-fill block; backslashes doubled, a
 # leading '.' or "'" guarded with \&, '-' kept as the ASCII hyphen-minus.
