@@ -106,7 +106,8 @@ ls | grep -q '^killed\.bin' && fail "a rank killed in the output left: $(ls | gr
 # MPI's MPI_Init aborts the process itself, exit 1, a negative verdict's
 # code): exit 5 and one line that names the limit. Not under the
 # sanitizers (their shadow memory does not fit under any ulimit -v); under
-# gcov (SN_COVERAGE, instrumented but no shadow memory) it runs.
+# a coverage build without them (SN_COVERAGE: counted, no shadow memory;
+# tools/coverage.sh runs this script there) it runs.
 if [ "${SN_SANITIZED:-0}" != 1 ] || [ "${SN_COVERAGE:-0}" = 1 ]; then
     (ulimit -v 50000 && exec timeout 60 "$S" dist sort --keys 1000) >out 2>err
     rc=$?

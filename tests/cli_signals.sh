@@ -51,7 +51,7 @@ for sig in INT TERM; do
     interrupt $sig t.txt "$S" transform transposition:5000 --reflect -o "$T/w/t.txt"
     # 4 * 10^6 keys (30 MB) through a network of no comparators: the
     # writing is the same as after a real network, without the 10^9
-    # compare-exchanges before it (39 s of CPU under gcov at -O0)
+    # compare-exchanges before it (39 s of CPU in an instrumented build)
     interrupt $sig keys.txt "$S" --max-wires 4000000 run empty:4000000 --reverse --output "$T/w/keys.txt"
     if has_part "cairo drawing"; then
         interrupt $sig net.svg "$S" draw transposition:1200 --force -o "$T/w/net.svg"

@@ -2,7 +2,8 @@
 foreach(t IN ITEMS test_network test_schedule test_exec test_format test_input test_analysis test_halo test_library
             test_construct test_transform test_parallel test_check_api test_oom test_search test_buffers
             test_format_errors test_schedule_edges
-            test_codegen_edges test_input_edges test_check_edges test_search_oom test_exec_edges)
+            test_codegen_edges test_input_edges test_check_edges test_search_oom test_exec_edges
+            test_temp_file)
   if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${t}.c)
     sn_test(${t})
   endif()
@@ -43,15 +44,24 @@ endif()
 # components otherwise make LeakSanitizer's exit scan the longest part of
 # those tests. tests/lib.sh passes SN_RANK_PRELOAD to the ranks only (under
 # mpirun, and S_RANK for one rank without it), never to mpirun or orted.
+# gcc links ASan's runtime as a shared library (libasan.so, named first);
+# clang links it into the executable, where it comes first by itself.
 if(TARGET sn_mpi AND SORTNET_SANITIZE MATCHES "address")
   add_library(sn_keep_loaded MODULE keep_loaded.c)
-  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so
-                  OUTPUT_VARIABLE sn_libasan OUTPUT_STRIP_TRAILING_WHITESPACE)
-  if(IS_ABSOLUTE "${sn_libasan}" AND EXISTS "${sn_libasan}")
+  set(sn_rank_preload "")
+  if(CMAKE_C_COMPILER_ID STREQUAL "Clang")
+    set(sn_rank_preload "$<TARGET_FILE:sn_keep_loaded>")
+  else()
+    execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so
+                    OUTPUT_VARIABLE sn_libasan OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(IS_ABSOLUTE "${sn_libasan}" AND EXISTS "${sn_libasan}")
+      set(sn_rank_preload "${sn_libasan}:$<TARGET_FILE:sn_keep_loaded>")
+    endif()
+  endif()
+  if(sn_rank_preload)
     foreach(t cli_dist cli_dist_check cli_usage)
       if(TEST ${t})
-        set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT
-                     "SN_RANK_PRELOAD=${sn_libasan}:$<TARGET_FILE:sn_keep_loaded>")
+        set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT "SN_RANK_PRELOAD=${sn_rank_preload}")
       endif()
     endforeach()
   endif()

@@ -29,6 +29,13 @@ static int sn_test_failures;
         }                                                                                          \
     } while (0)
 
+/* A failure with no condition to show: a path the test must not reach. */
+#define FAIL(what)                                                                                 \
+    do {                                                                                           \
+        fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, what);                            \
+        sn_test_failures++;                                                                        \
+    } while (0)
+
 /* Skip the whole test (exit code 77, CTest's SKIP_RETURN_CODE). */
 #define SKIP(...)                                                                                  \
     do {                                                                                           \

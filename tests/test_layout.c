@@ -228,7 +228,7 @@ static void test_tiny(void)
                    (int)st);
             CHECKF(sn_alloc_live() == base, "options %d, allocation %zu: a leak", which, nth);
             if (nth > 1000) {
-                CHECK(!"allocation failure loop did not end");
+                FAIL("allocation failure loop did not end");
                 break;
             }
         }

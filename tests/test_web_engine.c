@@ -20,6 +20,7 @@
 #include "sn_test.h"
 #include "web/verdict_web.h"
 #include "web/engine.h"
+#include "web/engine_exercise.h" /* for: snw_json_string */
 
 #define LEN(s) (s), strlen(s)
 
@@ -311,7 +312,7 @@ static void test_edit_by_clicks(void)
     json_decref(st);
     /* a drag from wire 3 to wire 0 adds one too (the window's way) */
     CHECK(snw_frame(900, 600, 1) == 0);
-    double y0, y3, x0, x1, u0, u1;
+    double y0 = 0, y3 = 0, x0 = 0, x1 = 0, u0 = 0, u1 = 0;
     CHECK(wire_line(0, &y0, &x0, &x1) && wire_line(3, &y3, &u0, &u1));
     double x = x0 + (x1 - x0) * 0.97;
     snw_pointer(0, x, y3);
@@ -362,6 +363,10 @@ static void test_bad_input(void)
     CHECKF(strstr(snw_error(), "'x'") != NULL, "error: %s", snw_error());
     CHECK(open_net("bitonic:4", "list:1,2") == 2);
     CHECKF(strncmp(snw_error(), "input: ", 7) == 0, "error: %s", snw_error());
+    CHECK(open_net("bitonic:4", "sideways") == 2);
+    CHECKF(strstr(snw_error(), "'sideways' is not an input") != NULL, "error: %s", snw_error());
+    CHECK(open_net("", "") == 2);
+    CHECKF(strstr(snw_error(), "empty network name") != NULL, "error: %s", snw_error());
     CHECK(snw_open_text(LEN("[(0,1)]\n"), LEN("two.txt"), LEN("bits:011")) == 2);
     CHECKF(strncmp(snw_error(), "input: ", 7) == 0, "error: %s", snw_error());
     CHECK(snw_set_input(LEN("list:1,2,3")) == 2);
@@ -390,6 +395,46 @@ static void test_bad_input(void)
     CHECK(int_of(s3, "n") == 3 && int_of(s3, "size") == 3);
     CHECK(strcmp(str_of(s3, "name"), "pasted") == 0);
     json_decref(s3);
+}
+
+/* Every text the engine hands the page goes through one JSON string
+ * writer: quotes, backslashes and control characters escaped, and bytes
+ * that are not well-formed UTF-8 (a stray byte, a sequence cut short, an
+ * overlong form, a surrogate, past U+10FFFF) each become U+FFFD, so that
+ * JSON.parse always succeeds; well-formed sequences pass as they are. */
+static void test_json_strings(void)
+{
+    static const struct {
+        const char *in, *out;
+    } cs[] = {
+        {"a\"b\\c", "\"a\\\"b\\\\c\""},
+        {"\n\t\r\x01\x1f", "\"\\n\\t\\r\\u0001\\u001f\""},
+        {"\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80", "\"\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80\""},
+        {"\xFF", "\"\xEF\xBF\xBD\""},
+        {"x\xC3", "\"x\xEF\xBF\xBD\""},
+        {"\xE0\x80\x80", "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\""},
+        {"\xED\xA0\x80", "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\""},
+        {"\xF0\x80\x80\x80", "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\""},
+        {"\xF4\x90\x80\x80", "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\""},
+        {"\xF4\x8F\xBF\xBF", "\"\xF4\x8F\xBF\xBF\""},
+    };
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        sn_textbuf b = {0};
+        snw_json_string(&b, cs[i].in);
+        CHECKF(b.len == strlen(cs[i].out) && memcmp(b.s, cs[i].out, b.len) == 0,
+               "case %zu: %.*s", i, (int)b.len, b.s);
+        sn_textbuf_free(&b);
+    }
+    /* an error message with a byte that is not UTF-8 still gives a state
+     * that parses */
+    CHECK(open_net("bitonic:4", "\xFFjunk") == 2);
+    json_t *st = state();
+    CHECK(st != NULL);
+    json_decref(st);
+    /* the page's allocator for the texts it hands over */
+    char *m = snw_alloc(0);
+    CHECK(m != NULL);
+    snw_free(m);
 }
 
 static void test_lesson(void)
@@ -472,8 +517,14 @@ static void test_input_spec(void)
                str_of(st, "input_spec"));
         json_decref(st);
     }
-    CHECK(act("r") == 1);
+    /* a bare list of numbers is a list */
+    CHECK(open_net("bitonic:8", "3,1,2,8,-7,6,5,4") == 0);
     json_t *st = state();
+    CHECKF(strcmp(str_of(st, "input_spec"), "list:3,1,2,8,-7,6,5,4") == 0, "bare list: %s",
+           str_of(st, "input_spec"));
+    json_decref(st);
+    CHECK(act("r") == 1);
+    st = state();
     CHECKF(strncmp(str_of(st, "input_spec"), "random:", 7) == 0 &&
                strcmp(str_of(st, "input_spec"), "random:7") != 0,
            "after R: %s", str_of(st, "input_spec"));
@@ -709,7 +760,7 @@ static void test_scene_as_window(void)
         for (size_t i = 0; i < n && i < sn_scene_count(sc); i++) {
             const double *p = prim(i);
             const sn_prim *q = sn_scene_at(sc, i);
-            bool same = p[0] == q->kind && p[2] == q->tag.role && p[6] == q->x0 &&
+            bool same = p[0] == q->kind && p[2] == (double)q->tag.role && p[6] == q->x0 &&
                         p[7] == q->y0 && p[8] == q->x1 && p[9] == q->y1 && p[11] == q->size;
             if (same && (q->kind == SN_PRIM_TEXT || q->kind == SN_PRIM_NOTE)) {
                 const char *t = sn_scene_str(sc, q);
@@ -735,6 +786,7 @@ int main(void)
     test_scene_packing();
     test_edit_by_clicks();
     test_bad_input();
+    test_json_strings();
     test_lesson();
     test_exports();
     test_help_keys();

@@ -10,16 +10,16 @@
 #                           tests without threads, `view` built without
 #                           SDL2 against the window's pixels, fuzz, then
 #                           the suite again under AddressSanitizer + UBSan,
-#                           then cppcheck, then the suite under gcov with
-#                           the coverage floors (docs/testing.md);
+#                           counted for the coverage floors, then cppcheck
+#                           and the Debian package (docs/testing.md);
 #                           every stage runs, a summary names the failed ones
 #   tools/setup.sh build    install and build only
 # Every build writes the page too: $BUILD_DIR/sortnet.html (docs/web.md).
 #
 # Environment: BUILD_DIR (default build), JOBS (default: all cores),
-# SORTNET_SKIP_INSTALL=1 to skip apt-get, SORTNET_SKIP_ASAN=1 to skip the
-# sanitizer pass of `test`, SORTNET_SKIP_COVERAGE=1 to skip the coverage
-# floors (SORTNET_SKIP_FUZZ=1, SORTNET_SKIP_ANALYSIS=1 the others).
+# SORTNET_SKIP_INSTALL=1 to skip apt-get, SORTNET_SKIP_ASAN=1 (or
+# SORTNET_SKIP_COVERAGE=1) to skip the sanitizer and coverage pass of
+# `test` (SORTNET_SKIP_FUZZ=1, SORTNET_SKIP_ANALYSIS=1 the others).
 set -euo pipefail
 
 mode=${1:-run}
@@ -28,14 +28,15 @@ build=${BUILD_DIR:-$root/build}
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 # Debian packages: build tools, the optional parts' libraries, what the
-# tests use (Xvfb, rsvg-convert, pdftoppm, valgrind, clang for fuzzing, groff
-# for the manual page) and a font that every picture uses. The page
+# tests use (Xvfb, rsvg-convert, pdftoppm, valgrind, clang for fuzzing and
+# the sanitizer pass, llvm for its coverage counts, groff for the manual
+# page) and a font that every picture uses. The page
 # (`sortnet web`, SORTNET_WEB): clang's wasm32 target links with lld
 # against wasi-libc and libclang-rt-14-dev-wasm32 (its builtins); its
 # browser tests drive chromium through chromium-driver and python3-selenium.
 # `sortnet dist` (SORTNET_WITH_MPI): Open MPI's headers, library and mpirun.
 # The Debian package's checks: lintian, desktop-file-validate, appstreamcli.
-packages=(build-essential cmake pkg-config clang
+packages=(build-essential cmake pkg-config clang llvm
           libjansson-dev libcairo2-dev libsdl2-dev libgif-dev fonts-dejavu-core
           ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
           xvfb xauth librsvg2-bin poppler-utils python3 valgrind groff-base
@@ -139,18 +140,17 @@ test)
         stage "fuzzing every reader for 20 s (tools/fuzz.sh)"
         FUZZ_BUILD_DIR="$build-fuzz" JOBS="$jobs" "$root/tools/fuzz.sh" 20 || failed+=("fuzzing")
     fi
-    # The whole suite again under AddressSanitizer and UBSan, at -O1 (what
-    # ASan's authors advise for speed: at -O0 the executor's inner loops
-    # made test_exec take 104 s instead of about 20; the checks are the same).
-    if [ "${SORTNET_SKIP_ASAN:-0}" != 1 ]; then
-        stage "the whole suite again under AddressSanitizer and UBSan"
-        # (in a subshell, as the stages above: a build that fails here is
-        # this stage's failure, and the stages after it still run)
-        (configure_and_build "$build-asan" -DSORTNET_WERROR=ON -DSORTNET_REQUIRE_ALL=ON \
-            -DSORTNET_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug \
-            -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DSORTNET_BUILD_BENCH=OFF &&
-            ASAN_OPTIONS=detect_leaks=1 JOBS=$jobs "$root/tools/ctest_all.sh" "$build-asan") ||
-            failed+=("the suite under ASan+UBSan")
+    # The whole suite again under AddressSanitizer and UBSan (clang, -O1:
+    # what ASan's authors advise for speed), counted by clang's
+    # source-based coverage in the same run, and the coverage floors
+    # (tools/coverage.sh: a layer under its floor fails; docs/testing.md).
+    # One run does both: clang's counts come from the source, so UBSan's
+    # own checks are not counted as the code's branches. Skip with
+    # SORTNET_SKIP_ASAN=1 or SORTNET_SKIP_COVERAGE=1.
+    if [ "${SORTNET_SKIP_ASAN:-0}" != 1 ] && [ "${SORTNET_SKIP_COVERAGE:-0}" != 1 ]; then
+        stage "the whole suite again under AddressSanitizer and UBSan, and the coverage floors"
+        COVERAGE_BUILD_DIR="$build-asan" JOBS="$jobs" "$root/tools/coverage.sh" ||
+            failed+=("the suite under ASan+UBSan and the coverage floors")
     fi
     # Static analysis (tools/cppcheck.sh, about a minute): src/ clean under
     # cppcheck. Skip with SORTNET_SKIP_ANALYSIS=1. See docs/testing.md.
@@ -158,15 +158,6 @@ test)
         stage "static analysis (tools/cppcheck.sh)"
         packages=(cppcheck) && install_packages
         "$root/tools/cppcheck.sh" || failed+=("static analysis (cppcheck)")
-    fi
-    # The coverage floors (tools/coverage.sh: a Debug build and the suite
-    # again under gcov; a layer under its floor fails; docs/testing.md).
-    # Skip with SORTNET_SKIP_COVERAGE=1.
-    if [ "${SORTNET_SKIP_COVERAGE:-0}" != 1 ]; then
-        stage "the suite under gcov and the coverage floors (tools/coverage.sh)"
-        packages=(gcovr) && install_packages
-        COVERAGE_BUILD_DIR="$build-coverage" JOBS="$jobs" "$root/tools/coverage.sh" ||
-            failed+=("the coverage floors")
     fi
     # The Debian package (tests/package_test.sh): cpack builds it from the
     # first build, apt-get installs it, the installed sortnet runs, apt-get

@@ -46,13 +46,14 @@ typedef struct msg_head {
     uint64_t len;    /* bytes that follow */
 } msg_head;
 
-/* A coverage build (SORTNET_COVERAGE): _exit skips gcov's writing of the
- * counters, so the child writes them itself before it exits; and the
+/* A coverage build (SORTNET_COVERAGE, clang's profile runtime): _exit
+ * skips the writing of the counts, so the child writes them itself before
+ * it exits; and the
  * parent lets a child that is not stuck exit on its own (its pipe closed,
  * its next write fails) instead of killing it mid-write. Other builds
  * never wait for the child. */
 #ifdef SN_COVERAGE
-void __gcov_dump(void);
+int __llvm_profile_write_file(void);
 #define COVERAGE 1
 #else
 #define COVERAGE 0
@@ -145,7 +146,7 @@ static _Noreturn void child_main(int fd, pid_t parent, const sn_gpu_isolation *i
      * coverage build's waits for it), and exit handlers and stdio buffers
      * are the parent's. */
 #ifdef SN_COVERAGE
-    __gcov_dump();
+    (void)__llvm_profile_write_file();
 #endif
     _exit(0);
 }
