@@ -15,8 +15,11 @@
 #      is tracked on the device), and best:36 that sorts;
 #   2. `check best:40` and `check best:44 --method bruteforce --device
 #      opencl` with each, wall times and the ratio after/before.
-# prove48: only the code after: `check best:48` (timeout 590 s), its
-#   progress bar's lines every few percent.
+# prove48 [NET]: only the code after: `check NET` (default best:48;
+#   mixed48: best:48 behind two butterfly layers, (i, i+24) for all i < 24
+#   and (i, i+12) for i < 12 and 24 <= i < 36, a network the reduction
+#   cannot shrink: `check --method reduce` refuses it at layer 3) with a
+#   timeout of 590 s, its progress bar's lines every few percent.
 # Results (small text) in $OUT/check01 (or /tmp/c01out).
 # SMOKE=1 A=after/sortnet B=before/sortnet: the same steps on small
 # networks with those binaries, on the default device (to try it on pocl).
@@ -121,6 +124,17 @@ if [ "$MODE" = compare ]; then
         log "$net after/before: $(python3 -c "print('%.3f' % ($t_after / $t_before))")"
     done
 else
+    net=${2:-$P48}
+    if [ "$net" = mixed48 ]; then
+        { python3 -c "
+print('[' + ','.join('(%d,%d)' % (i, i + 24) for i in range(24)) + ']')
+print('[' + ','.join('(%d,%d)' % (i, i + 12) for i in list(range(12)) + list(range(24, 36))) + ']')"
+          "$A" gen best:48; } >/tmp/mixed48.txt
+        net=/tmp/mixed48.txt
+        "$A" info $net | tee -a "$O/prove48.txt"
+        "$A" check $net --method reduce 2>&1 | tee -a "$O/prove48.txt"
+    fi
+    P48=$net
     log "$P48 after (timeout 590 s)"
     s=$(date +%s)
     # a terminal for the progress bar (the CLI draws it only on one)
