@@ -855,6 +855,15 @@ static void test_check01_loop(void)
     }
     sn_network_destroy(net);
     sn_gpu_check_force_loop_bits(-1);
+    /* the sortedness test skips outputs i, i + 1 only when the last
+     * comparator on both is (i, i + 1): here (1, 2) is last on wire 1 but
+     * (2, 5) on wire 2, and (4, 3) leaves wire 4 the smaller */
+    sn_network *odd = sn_network_create(6);
+    sn_diag d;
+    if (odd && sn_network_add_asap(odd, 1, 2, &d) == SN_OK &&
+        sn_network_add_asap(odd, 2, 5, &d) == SN_OK && sn_network_add_asap(odd, 4, 3, &d) == SN_OK)
+        compare_check(odd, "(1,2) (2,5) (4,3) on 6 wires");
+    sn_network_destroy(odd);
 }
 
 static void test_check01(void)
