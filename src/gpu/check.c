@@ -9,9 +9,9 @@
  * see only wires fixed for the whole loop (the lanes' and the high
  * wires') are evaluated once per work-item, before the loop: for the
  * library's 44- and 48-wire networks, whose first layers sort blocks of
- * 16 wires apart, a fifth of the comparators. L is chosen per network by
- * counting the operations a word costs, leaving enough work-items to fill
- * the device.
+ * 16 wires apart, about a quarter of the comparators. L is chosen per
+ * network by counting the operations a word costs, leaving enough
+ * work-items to fill the device (docs/gpu-speed.md).
  *
  * Each launch covers one chunk of work-items, sized so that a launch stays
  * well under a second; a work-item that finds an unsorted output records
@@ -487,8 +487,9 @@ static sn_status check_size(uint32_t n, const sn_check_options *opt, sn_diag *di
                            "%u wires: the device brute force handles at most 63 (2^n inputs)", n);
     if (n > 44 && !(opt && opt->force))
         return sn_diag_set(diag, SN_ELIMIT, 0, 0,
-                           "2^%u inputs: hours or more even on a large GPU (2^40 inputs of a "
-                           "265-comparator network take seconds there)",
+                           "2^%u inputs: minutes or more even on a large GPU (2^48 inputs of a "
+                           "346-comparator network take about 4 minutes on an H200, twice that "
+                           "for each wire more)",
                            n);
     return SN_OK;
 }
