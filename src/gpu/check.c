@@ -183,9 +183,8 @@ static void add_comparator(sn_srcbuf *b, char v, const sn_comparator *c, long t)
 }
 
 static sn_status build_kernel(sn_gpu *g, const sn_comparator *c, size_t m, uint32_t n,
-                              const size_t *track, size_t ntrack, unsigned L,
-                              const uint8_t *hoist, const uint8_t *skip, cl_program *prog,
-                              cl_kernel *k, sn_diag *diag)
+                              const size_t *track, size_t ntrack, unsigned L, const uint8_t *hoist,
+                              const uint8_t *skip, cl_program *prog, cl_kernel *k, sn_diag *diag)
 {
     static const char *const pat[LANE_BITS] = {"0xAAAAAAAAu", "0xCCCCCCCCu", "0xF0F0F0F0u",
                                                "0xFF00FF00u", "0xFFFF0000u"};
@@ -547,8 +546,8 @@ sn_status sn_gpu_check_range(sn_gpu *g, const sn_network *net, const sn_check_op
         split_loop(c, m, n, r.L, hoist);
         r.glo = r.wlo >> r.L;
         r.gend = ((r.whi - 1) >> r.L) + 1;
-        if ((st = build_kernel(g, c, m, n, track, ntrack, r.L, hoist, skip, &r.prog, &r.k,
-                               diag)) != SN_OK ||
+        if ((st = build_kernel(g, c, m, n, track, ntrack, r.L, hoist, skip, &r.prog, &r.k, diag)) !=
+                SN_OK ||
             (st = run_buffers(&r, ntrack, diag)) != SN_OK ||
             (st = run_all(&r, opt, t0, diag)) != SN_OK)
             goto done;

@@ -25,7 +25,6 @@ void sn_gpu_check_force_loop_bits(int bits);
 /* How the comparators of net split with L loop bits: *shared gets those
  * evaluated once per work-item, *looped those in the loop (shared +
  * looped = comparators). */
-void sn_gpu_check_split(const sn_network *net, unsigned loop_bits, size_t *shared,
-                        size_t *looped);
+void sn_gpu_check_split(const sn_network *net, unsigned loop_bits, size_t *shared, size_t *looped);
 
 #endif
