@@ -855,6 +855,46 @@ static void test_check01_loop(void)
     }
     sn_network_destroy(net);
     sn_gpu_check_force_loop_bits(-1);
+    /* a range of a 40-wire network (the loop bits the device chooses for
+     * a whole proof: as many as it takes, the range inside one or two
+     * work-items), less one comparator: around a failing input the host
+     * finds, the device's count and first failure are the host's */
+    net = net_around(40, NULL, 0, SN_ALGO_ODDEVEN_MERGE, NULL, 0);
+    sn_network *b40 = net ? net_without(net, sn_network_size(net) / 2) : NULL;
+    uint64_t seed = 12345, bad = UINT64_MAX;
+    for (int tries = 0; b40 && bad == UINT64_MAX && tries < 200000; tries++) {
+        uint64_t x = sn_rand_next(&seed) & (((uint64_t)1 << 40) - 1);
+        x &= x >> (tries % 7); /* fewer ones, for the deep comparators */
+        if (!sorts_input(b40, x))
+            bad = x;
+    }
+    CHECKF(!b40 || bad != UINT64_MAX, "no failing input of oddeven-merge:40 less one found");
+    for (int k = 0; bad != UINT64_MAX && k < 2; k++) {
+        /* [4096 inputs before bad's word, bad + 1), and [the word after
+         * bad's, 4101 inputs on): a range that starts just past a failure */
+        uint64_t w = bad - bad % 32;
+        uint64_t lo = k ? w + 32 : (w >= 4096 ? w - 4096 : 0), hi = k ? lo + 4101 : bad + 1;
+        uint64_t f = 0, x = 0, want = 0, first = UINT64_MAX;
+        for (uint64_t y = lo; y < hi; y++)
+            if (!sorts_input(b40, y)) {
+                want++;
+                first = first < y ? first : y;
+            }
+        sn_check_options opt;
+        sn_check_options_init(&opt);
+        opt.method = SN_CHECK_BRUTEFORCE;
+        sn_diag d40;
+        uint8_t *sw = sn_calloc(sn_network_size(b40), 1);
+        CHECK(sw && sn_gpu_check_range(g, b40, &opt, lo, hi, &f, &x, sw, &d40) == SN_OK);
+        CHECKF((k || want > 0) && f == want && x == first,
+               "oddeven-merge:40 less one, [%llu, %llu): %llu failing (want %llu), first %llu "
+               "(want %llu)",
+               (unsigned long long)lo, (unsigned long long)hi, (unsigned long long)f,
+               (unsigned long long)want, (unsigned long long)x, (unsigned long long)first);
+        sn_free(sw);
+    }
+    sn_network_destroy(b40);
+    sn_network_destroy(net);
     /* the sortedness test skips outputs i, i + 1 only when the last
      * comparator on both is (i, i + 1): here (1, 2) is last on wire 1 but
      * (2, 5) on wire 2, and (4, 3) leaves wire 4 the smaller */
