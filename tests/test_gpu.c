@@ -15,6 +15,7 @@
 #include "core/format.h"
 #include "core/input.h"
 #include "core/schedule.h"
+#include "gpu/check_loop.h"
 #include "gpu/gpu.h"
 #include "gpu_skip.h"
 #include "sn_test.h"
@@ -712,6 +713,199 @@ static void compare_check(const sn_network *net, const char *what)
         sn_check_result_free(&b);
 }
 
+/* n wires: the comparators pre[0..npre), then algorithm a's on n wires
+ * (a sorter, so the network sorts), then post[0..npost). */
+static sn_network *net_around(uint32_t n, const uint32_t (*pre)[2], size_t npre, sn_algo a,
+                              const uint32_t (*post)[2], size_t npost)
+{
+    sn_schedule *s = NULL;
+    sn_network *full = NULL, *net = sn_network_create(n);
+    sn_diag d;
+    bool ok = net && sn_schedule_generate(a, n, &s, &d) == SN_OK &&
+              sn_schedule_to_network(s, &full, &d) == SN_OK;
+    for (size_t j = 0; ok && j < npre; j++)
+        ok = sn_network_add_asap(net, pre[j][0], pre[j][1], &d) == SN_OK;
+    sn_comparator c;
+    for (size_t j = 0; ok && sn_network_comparator(full, j, &c, NULL); j++)
+        ok = sn_network_add_asap(net, c.a, c.b, &d) == SN_OK;
+    for (size_t j = 0; ok && j < npost; j++)
+        ok = sn_network_add_asap(net, post[j][0], post[j][1], &d) == SN_OK;
+    sn_network_destroy(full);
+    sn_schedule_destroy(s);
+    CHECKF(ok, "building a %u-wire network: %s", n, d.text);
+    if (!ok) {
+        sn_network_destroy(net);
+        return NULL;
+    }
+    return net;
+}
+
+/* net without comparator `drop` */
+static sn_network *net_without(const sn_network *net, size_t drop)
+{
+    sn_network *b = sn_network_create(sn_network_wires(net));
+    sn_comparator c;
+    sn_diag d;
+    for (size_t j = 0; b && sn_network_comparator(net, j, &c, NULL); j++)
+        if (j != drop && sn_network_add_asap(b, c.a, c.b, &d) != SN_OK) {
+            sn_network_destroy(b);
+            return NULL;
+        }
+    return b;
+}
+
+/* Whether net sorts 0-1 input x (the host's own replay, for the range's
+ * last inputs below). */
+static bool sorts_input(const sn_network *net, uint64_t x)
+{
+    sn_comparator c;
+    for (size_t j = 0; sn_network_comparator(net, j, &c, NULL); j++)
+        if (((x >> c.a) & 1u) && !((x >> c.b) & 1u))
+            x ^= ((uint64_t)1 << c.a) | ((uint64_t)1 << c.b);
+    uint32_t n = sn_network_wires(net);
+    for (uint32_t i = 0; i + 1 < n; i++)
+        if (((x >> i) & 1u) && !((x >> (i + 1)) & 1u))
+            return false;
+    return true;
+}
+
+/* The work-item's loop over 2^L words (check_loop.h), forced on small
+ * networks: comparators shared before the loop and none shared, a
+ * smallest counterexample in a loop iteration other than a work-item's
+ * first, redundant comparators tracked before and inside the loop, and a
+ * range that ends inside a word (its last inputs checked on the host). */
+static void test_check01_loop(void)
+{
+    size_t shared = 0, looped = 0;
+    /* oddeven-merge:13, L = 4: wires 9..12 fixed per work-item, the
+     * comparators among them (and among the lanes 0..4) shared */
+    sn_gpu_check_force_loop_bits(4);
+    sn_network *net = net_around(13, NULL, 0, SN_ALGO_ODDEVEN_MERGE, NULL, 0);
+    if (net) {
+        sn_gpu_check_split(net, 4, &shared, &looped);
+        CHECKF(shared > 0 && looped > 0, "oddeven-merge:13, L 4: %zu shared, %zu looped", shared,
+               looped);
+        compare_check(net, "oddeven-merge:13, L 4");
+        /* a comparator left out whose smallest counterexample is not in
+         * the first word of its work-item (loop bits 5..8 not all 0) */
+        size_t m = sn_network_size(net), found = SIZE_MAX;
+        for (size_t drop = m / 2; drop < m && found == SIZE_MAX; drop++) {
+            sn_network *b = net_without(net, drop);
+            sn_check_options opt;
+            sn_check_options_init(&opt);
+            opt.method = SN_CHECK_BRUTEFORCE;
+            sn_check_result r;
+            sn_diag d;
+            if (b && sn_check_run(b, &opt, &r, &d) == SN_OK) {
+                if (!r.sorts && ((r.counterexample_index >> 5) & 15) != 0 &&
+                    r.counterexample_index % 32 != 31) {
+                    found = drop;
+                    compare_check(b, "oddeven-merge:13 less a comparator, L 4");
+                    /* ranges that end inside a word, their last inputs
+                     * checked on the host: [0, 2^13 - 7) (the failures of
+                     * [2^13 - 7, 2^13) are the rest), and [0, x + 1) and
+                     * [x - x % 32, x + 1) for the smallest failing x (x's
+                     * word on the host, the only failure in both) */
+                    uint64_t total = (uint64_t)1 << 13, hi = total - 7, f = 0, x = 0, rest = 0;
+                    uint64_t cx = r.counterexample_index;
+                    uint8_t *sw = sn_calloc(m, 1);
+                    CHECK(sw && sn_gpu_check_range(g, b, &opt, 0, hi, &f, &x, sw, &d) == SN_OK);
+                    for (uint64_t y = hi; y < total; y++)
+                        rest += !sorts_input(b, y);
+                    CHECKF(f + rest == r.failing_count && x == cx,
+                           "[0, 2^13 - 7): failing %llu + %llu (want %llu), first %llu",
+                           (unsigned long long)f, (unsigned long long)rest,
+                           (unsigned long long)r.failing_count, (unsigned long long)x);
+                    for (int k = 0; k < 2; k++) {
+                        uint64_t lo = k ? cx - cx % 32 : 0;
+                        CHECK(sw &&
+                              sn_gpu_check_range(g, b, &opt, lo, cx + 1, &f, &x, sw, &d) == SN_OK);
+                        CHECKF(f == 1 && x == cx, "[%llu, %llu): %llu failing, first %llu",
+                               (unsigned long long)lo, (unsigned long long)cx + 1,
+                               (unsigned long long)f, (unsigned long long)x);
+                    }
+                    sn_free(sw);
+                }
+                sn_check_result_free(&r);
+            }
+            sn_network_destroy(b);
+        }
+        CHECKF(found != SIZE_MAX,
+               "no comparator of oddeven-merge:13 fails first past a work-item's first word");
+    }
+    sn_network_destroy(net);
+    /* nothing shared: the first layer joins every lane with a loop wire */
+    static const uint32_t mix[][2] = {{0, 5}, {1, 6}, {2, 7}, {3, 8}, {4, 5}};
+    net = net_around(9, mix, 5, SN_ALGO_INSERTION, NULL, 0);
+    if (net) {
+        sn_gpu_check_split(net, 4, &shared, &looped);
+        CHECKF(shared == 0, "mixed insertion:9, L 4: %zu shared", shared);
+        compare_check(net, "mixed insertion:9, L 4");
+    }
+    sn_network_destroy(net);
+    /* redundant: the second (8, 9) before the loop (wires 7..9 fixed at
+     * L 2), the last (0, 9) inside it; neither ever swaps */
+    sn_gpu_check_force_loop_bits(2);
+    static const uint32_t twice[][2] = {{8, 9}, {8, 9}}, last[][2] = {{0, 9}};
+    net = net_around(10, twice, 2, SN_ALGO_INSERTION, last, 1);
+    if (net) {
+        sn_gpu_check_split(net, 2, &shared, &looped);
+        CHECKF(shared >= 2, "redundant insertion:10, L 2: %zu shared", shared);
+        compare_check(net, "redundant insertion:10, L 2");
+    }
+    sn_network_destroy(net);
+    sn_gpu_check_force_loop_bits(-1);
+    /* a range of a 40-wire network (the loop bits the device chooses for
+     * a whole proof: as many as it takes, the range inside one or two
+     * work-items), less one comparator: around a failing input the host
+     * finds, the device's count and first failure are the host's */
+    net = net_around(40, NULL, 0, SN_ALGO_ODDEVEN_MERGE, NULL, 0);
+    sn_network *b40 = net ? net_without(net, sn_network_size(net) / 2) : NULL;
+    uint64_t seed = 12345, bad = UINT64_MAX;
+    for (int tries = 0; b40 && bad == UINT64_MAX && tries < 200000; tries++) {
+        uint64_t x = sn_rand_next(&seed) & (((uint64_t)1 << 40) - 1);
+        x &= x >> (tries % 7); /* fewer ones, for the deep comparators */
+        if (!sorts_input(b40, x))
+            bad = x;
+    }
+    CHECKF(!b40 || bad != UINT64_MAX, "no failing input of oddeven-merge:40 less one found");
+    for (int k = 0; bad != UINT64_MAX && k < 2; k++) {
+        /* [4096 inputs before bad's word, bad + 1), and [the word after
+         * bad's, 4101 inputs on): a range that starts just past a failure */
+        uint64_t w = bad - bad % 32;
+        uint64_t lo = k ? w + 32 : (w >= 4096 ? w - 4096 : 0), hi = k ? lo + 4101 : bad + 1;
+        uint64_t f = 0, x = 0, want = 0, first = UINT64_MAX;
+        for (uint64_t y = lo; y < hi; y++)
+            if (!sorts_input(b40, y)) {
+                want++;
+                first = first < y ? first : y;
+            }
+        sn_check_options opt;
+        sn_check_options_init(&opt);
+        opt.method = SN_CHECK_BRUTEFORCE;
+        sn_diag d40;
+        uint8_t *sw = sn_calloc(sn_network_size(b40), 1);
+        CHECK(sw && sn_gpu_check_range(g, b40, &opt, lo, hi, &f, &x, sw, &d40) == SN_OK);
+        CHECKF((k || want > 0) && f == want && x == first,
+               "oddeven-merge:40 less one, [%llu, %llu): %llu failing (want %llu), first %llu "
+               "(want %llu)",
+               (unsigned long long)lo, (unsigned long long)hi, (unsigned long long)f,
+               (unsigned long long)want, (unsigned long long)x, (unsigned long long)first);
+        sn_free(sw);
+    }
+    sn_network_destroy(b40);
+    sn_network_destroy(net);
+    /* the sortedness test skips outputs i, i + 1 only when the last
+     * comparator on both is (i, i + 1): here (1, 2) is last on wire 1 but
+     * (2, 5) on wire 2, and (4, 3) leaves wire 4 the smaller */
+    sn_network *odd = sn_network_create(6);
+    sn_diag d;
+    if (odd && sn_network_add_asap(odd, 1, 2, &d) == SN_OK &&
+        sn_network_add_asap(odd, 2, 5, &d) == SN_OK && sn_network_add_asap(odd, 4, 3, &d) == SN_OK)
+        compare_check(odd, "(1,2) (2,5) (4,3) on 6 wires");
+    sn_network_destroy(odd);
+}
+
 static void test_check01(void)
 {
     static const struct {
@@ -749,6 +943,7 @@ static void test_check01(void)
         sn_network_destroy(net);
         sn_schedule_destroy(s);
     }
+    test_check01_loop();
 }
 
 int main(int argc, char **argv)
