@@ -33,35 +33,46 @@ size_t sn_stage_chunk_keys(void)
     return (size_t)1 << 24;
 }
 
-static void wait_slot(sn_stage *st, unsigned s)
+static cl_int wait_slot(sn_stage *st, unsigned s)
 {
+    cl_int err = CL_SUCCESS;
     if (st->ev[s]) {
-        clWaitForEvents(1, &st->ev[s]);
+        err = clWaitForEvents(1, &st->ev[s]);
         clReleaseEvent(st->ev[s]);
         st->ev[s] = NULL;
     }
+    return err;
 }
 
-void sn_stage_settle(sn_stage *st)
+sn_status sn_stage_settle(sn_stage *st, sn_diag *diag)
 {
-    for (unsigned s = 0; s < SN_STAGE_SLOTS; s++)
-        wait_slot(st, s);
-    if (st->xq)
-        clFinish(st->xq);
+    cl_int first = CL_SUCCESS;
+    const char *call = "clWaitForEvents(staged copy)";
+    for (unsigned s = 0; s < SN_STAGE_SLOTS; s++) {
+        cl_int err = wait_slot(st, s);
+        first = first == CL_SUCCESS ? err : first;
+    }
+    if (st->xq) {
+        cl_int err = clFinish(st->xq);
+        if (first == CL_SUCCESS && err != CL_SUCCESS) {
+            first = err;
+            call = "clFinish(staging copies)";
+        }
+    }
+    return first == CL_SUCCESS || !diag ? SN_OK : sn_gpu_cl_fail(diag, call, first);
 }
 
+/* The slots unmapped and released, with no wait: OpenCL keeps an object
+ * until the commands that use it have ended (and a release has no error
+ * to report to a caller that is done with it). */
 static void release_slots(sn_stage *st)
 {
     for (unsigned s = 0; s < SN_STAGE_SLOTS; s++) {
-        if (st->slot[s] && st->ptr[s]) {
-            cl_event ev = NULL;
-            if (clEnqueueUnmapMemObject(st->xq, st->slot[s], st->ptr[s], 0, NULL, &ev) ==
-                    CL_SUCCESS &&
-                ev) {
-                clWaitForEvents(1, &ev);
-                clReleaseEvent(ev);
-            }
-        }
+        if (st->ev[s])
+            clReleaseEvent(st->ev[s]);
+        st->ev[s] = NULL;
+        if (st->slot[s] && st->ptr[s])
+            clEnqueueUnmapMemObject(st->xq, st->slot[s], st->ptr[s], 0, NULL, NULL);
         if (st->slot[s])
             clReleaseMemObject(st->slot[s]);
         st->slot[s] = NULL;
@@ -74,10 +85,9 @@ void sn_stage_free(sn_stage *st)
 {
     if (!st)
         return;
-    sn_stage_settle(st);
     release_slots(st);
     if (st->xq)
-        clReleaseCommandQueue(st->xq);
+        clReleaseCommandQueue(st->xq); /* flushes; its copies end before it goes */
     st->xq = NULL;
 }
 
@@ -93,7 +103,9 @@ sn_status sn_stage_reserve(sn_gpu *g, sn_stage *st, size_t words, sn_diag *diag)
     }
     if (words <= st->words)
         return SN_OK;
-    sn_stage_settle(st);
+    sn_status settled = sn_stage_settle(st, diag);
+    if (settled != SN_OK)
+        return settled;
     release_slots(st);
     for (unsigned s = 0; s < SN_STAGE_SLOTS; s++) {
         st->slot[s] = clCreateBuffer(g->ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, words * 4,
@@ -267,7 +279,7 @@ sn_status sn_stage_download(sn_gpu *g, sn_stage *st, cl_mem src, uint32_t *dst, 
     stage_job j = {g, st, src, dst, n, 0, false, NULL, NULL, ready, diag, SN_OK, 0, 1};
     sn_status status = stage_run(&j);
     if (status != SN_OK)
-        sn_stage_settle(st); /* no copy may land in a slot after we return */
+        sn_stage_settle(st, NULL); /* no copy may land in a slot after we return */
     clReleaseEvent(ready);
     return status;
 }

@@ -36,8 +36,9 @@ size_t sn_stage_chunk_keys(void);
 /* Make sure st has its queue and slots of at least `words` words each on
  * g (a no-op when it has). On failure st holds what it held before. */
 sn_status sn_stage_reserve(sn_gpu *g, sn_stage *st, size_t words, sn_diag *diag);
-/* Wait for every copy still in flight and drop their events. */
-void sn_stage_settle(sn_stage *st);
+/* Wait for every copy still in flight and drop their events; the first
+ * failing wait's error into diag (NULL: on an error path, nothing said). */
+sn_status sn_stage_settle(sn_stage *st, sn_diag *diag);
 /* Release everything (st zeroed); the queue's copies are waited for. */
 void sn_stage_free(sn_stage *st);
 

@@ -191,10 +191,13 @@ sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
     /* chunks start where a sub-buffer may: the device's base alignment
      * (bits), 4 KiB when it does not say */
     cl_uint align_bits = 0;
-    if (clGetDeviceInfo(g->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits,
-                        NULL) != CL_SUCCESS ||
-        align_bits == 0)
-        align_bits = 4096 * 8;
+    cl_int aerr = clGetDeviceInfo(g->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits,
+                                  &align_bits, NULL);
+    if (aerr != CL_SUCCESS) {
+        sn_free(s);
+        return sn_gpu_cl_fail(diag, "clGetDeviceInfo(CL_DEVICE_MEM_BASE_ADDR_ALIGN)", aerr);
+    }
+    align_bits = align_bits ? align_bits : 4096 * 8;
     s->align_words = align_bits / 32 < 16 ? 16 : align_bits / 32;
     /* one program: kernels/onesweep.cl takes sorts.cl's tile ranking */
     size_t l1 = strlen(src_sorts), l2 = strlen(src_os);
@@ -933,7 +936,9 @@ static sn_status sort_block(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, const u
     if (st != SN_OK)
         goto done;
     clFlush(g->queue);
-    sn_stage_settle(&s->stage); /* every chunk on the device: the upload's end */
+    /* every chunk on the device: the upload's end */
+    if ((st = sn_stage_settle(&s->stage, diag)) != SN_OK)
+        goto done;
     double t1 = sn_gpu_now_ms();
     if ((st = sn_gpu_finish(g, diag)) != SN_OK)
         goto done;
@@ -964,7 +969,7 @@ done:
     g->record = false;
     if (st != SN_OK) {
         clFinish(g->queue);
-        sn_stage_settle(&s->stage);
+        sn_stage_settle(&s->stage, NULL);
     }
     sn_gpu_events_drop(g);
     run_free(&r);
