@@ -17,7 +17,7 @@
 #   then a table: each phase as a multiple of its floor of this run.
 #
 # From the repository root, with the OpenCL .debs in .dev/debs (DEBS=DIR
-# elsewhere); results in $OUT/pcie_floor:
+# elsewhere); results in $OUT/pcie_floor_all.txt (every file of the run):
 #
 #   bench/pcie_floor_device.sh
 #
@@ -25,8 +25,10 @@
 # GPU_N=2000000 DIST_LOG=20 CAP_LOG=22 LOCAL=gpu bench/pcie_floor_device.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
-O=${OUT:-/tmp/pcf}/pcie_floor
-mkdir -p "$O"
+# every file in a folder of its own; one file of them all under $OUT at the end
+O=/tmp/pcf_out
+rm -rf "$O"
+mkdir -p "$O" "${OUT:-/tmp/pcf}"
 if ls "${DEBS:-.dev/debs}"/*.deb >/dev/null 2>&1; then
     for f in "${DEBS:-.dev/debs}"/*.deb; do dpkg -x "$f" /; done
     ldconfig
@@ -92,9 +94,12 @@ ds() { # NAME NP TIMEOUT ENV... -- ARGS: one dist sort, verified
         tee -a "$O/summary.txt"
     tail -3 "$O/$name.err" >>"$O/summary.txt"
 }
-# 3. a rank's local sort at 2^DIST_LOG
+# 3. a rank's local sort at 2^DIST_LOG: the slice in pinned memory (the
+# default), in ordinary memory through the staging, and the path before
+# both (ordinary memory, whole-array copies)
 ds "dist_np2_$DIST_LOG" 2 120 X=1 -- --keys "2^$DIST_LOG" --type u32
-ds "dist_np2_${DIST_LOG}_direct" 2 120 SN_GPU_STAGE_CHUNK=0 -- --keys "2^$DIST_LOG" --type u32
+ds "dist_np2_${DIST_LOG}_staged" 2 120 SN_DIST_PINNED=0 -- --keys "2^$DIST_LOG" --type u32
+ds "dist_np2_${DIST_LOG}_direct" 2 120 SN_DIST_PINNED=0 SN_GPU_STAGE_CHUNK=0 -- --keys "2^$DIST_LOG" --type u32
 ds "dist_np1_$DIST_LOG" 1 120 X=1 -- --keys "2^$DIST_LOG" --type u32
 # 4. capacity: more keys than one GPU holds
 ds "dist_np2_$CAP_LOG" 2 330 X=1 -- --keys "2^$CAP_LOG" --type u32
@@ -105,4 +110,8 @@ if [ -x /tmp/pcf_sendrecv ] && [ -n "$bytes" ] && [ "$bytes" != 0 ]; then
     timeout 60 "$MPIRUN" --bind-to none -np 2 /tmp/pcf_sendrecv "$bytes" 2>&1 | tee "$O/sendrecv.txt"
 fi
 python3 bench/pcie_floor_table.py "$O" | tee "$O/table.md"
-echo "results: $O"
+for f in "$O"/*; do
+    echo "==> $(basename "$f") <=="
+    cat "$f"
+done >"${OUT:-/tmp/pcf}/pcie_floor_all.txt"
+echo "results: ${OUT:-/tmp/pcf}/pcie_floor_all.txt"

@@ -63,21 +63,21 @@ for f in sorted(glob.glob(os.path.join(d, "gpu_*.txt"))):
         dn, ratio(dn, fd), fmt(fl), ratio(hh, fl),
         "identical" if re.search(r"^identical$", t, re.M) else "NOT identical / failed"))
 print()
-print("| dist sort run | keys | ranks | local sort s | upload s (x floor) | kernels s |"
+print("| dist sort run | keys | ranks | local sort s | copies | upload s (x floor) | kernels s |"
       " download s (x floor) | host merge s (runs) | local / (up + down + kernels floors) |"
       " layer s | bytes sent (busiest) | layer / Sendrecv | keys/s | verdict |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for f in sorted(glob.glob(os.path.join(d, "dist_*.txt"))):
     t = open(f).read()
     name = os.path.basename(f)[:-4]
     n = re.search(r"dist sort: (\d+) keys .* on (\d+) rank", t)
     if not n:
         err = open(f[:-4] + ".err").read().strip().splitlines() if os.path.exists(f[:-4] + ".err") else []
-        print("| %s | ? | ? | failed: %s |" % (name, err[-1][:160] if err else "no output") + " |" * 10)
+        print("| %s | ? | ? | failed: %s |" % (name, err[-1][:160] if err else "no output") + " |" * 11)
         continue
     keys, P = int(n.group(1)), int(n.group(2))
     loc = float(re.search(r"^  local sort\s+(\S+)", t, re.M).group(1))
-    g = re.search(r"on the GPU: upload (\S+), kernels (\S+), download ([0-9.]+)"
+    g = re.search(r"on the GPU \(([^)]*)\): upload (\S+), kernels (\S+), download ([0-9.]+)"
                   r"(?:, host merge (\S+) \((\d+) runs\))?", t)
     lay = re.findall(r"^  layer \d+\s+(\S+)", t, re.M)
     by = re.search(r"^bytes sent per rank:(.*)$", t, re.M)
@@ -89,15 +89,15 @@ for f in sorted(glob.glob(os.path.join(d, "dist_*.txt"))):
     else:
         u_r, d_r = up, down
     if g:
-        u, kk, dn = float(g.group(1)), float(g.group(2)), float(g.group(3))
-        mg = "%s (%s)" % (g.group(4), g.group(5)) if g.group(4) else "-"
+        u, kk, dn = float(g.group(2)), float(g.group(3)), float(g.group(4))
+        mg = "%s (%s)" % (g.group(5), g.group(6)) if g.group(5) else "-"
         fu = block / u_r if u_r else None
         fd = block / d_r if d_r else None
         fl = fu + fd + kk if fu and fd else None
-        gcols = "%.3f (%s) | %.3f | %.3f (%s) | %s | %s" % (u, ratio(u, fu), kk, dn, ratio(dn, fd), mg,
-                                                           ratio(loc, fl))
+        gcols = "%s | %.3f (%s) | %.3f | %.3f (%s) | %s | %s" % (
+            g.group(1), u, ratio(u, fu), kk, dn, ratio(dn, fd), mg, ratio(loc, fl))
     else:
-        gcols = "- | - | - | - | -"
+        gcols = "- | - | - | - | - | -"
     l0 = float(lay[0]) if lay else None
     fl_x = sendrecv.get(busiest)
     print("| %s | %d | %d | %.3f | %s | %s | %d | %s | %s | %s |" % (

@@ -82,7 +82,11 @@ void cli_dist_print_text(const sn_dist_report *r, const char *alg, const char *n
     printf("time (s, the slowest rank):\n  input          %.6f\n  local sort     %.6f\n",
            r->t_input, r->t_local);
     if (r->local_runs)
-        printf("    on the GPU: upload %.6f, kernels %.6f, download %.6f%s", r->t_local_up,
+        printf("    on the GPU (%s): upload %.6f, kernels %.6f, download %.6f%s",
+               r->local_copies == 0   ? "the slice in pinned memory"
+               : r->local_copies == 1 ? "through pinned staging"
+                                      : "ordinary memory, copied whole",
+               r->t_local_up,
                r->t_local_kernels, r->t_local_down,
                r->local_runs > 1 ? ", host merge " : "\n");
     if (r->local_runs > 1)

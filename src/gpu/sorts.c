@@ -858,6 +858,12 @@ static sn_status on_chunk(void *ctx, size_t off, size_t len, cl_event arrived, s
     return st;
 }
 
+/* The staging's slot size for sorts of n keys in chunks of `chunk` */
+static size_t stage_words(const sn_gpu_sorter *s, size_t chunk, size_t n)
+{
+    return sn_gpu_round_up(chunk < n ? chunk : n, s->align_words);
+}
+
 /* Whether a[0..words) lies in one of g's pinned blocks (sn_gpu_host_alloc):
  * the device copies it by DMA already, staging would only add a copy. */
 static bool pinned_array(const sn_gpu *g, const void *a, size_t words)
@@ -891,16 +897,16 @@ static sn_status sort_block(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, const u
     r.n = (cl_uint)n;
     r.hp = payload ? 1u : 0u;
     size_t chunk = sn_stage_chunk_keys();
-    if (pinned_array(g, kin, n) && pinned_array(g, kout, n) &&
-        (!payload || (pinned_array(g, pin, n) && pinned_array(g, pout, n))))
+    bool pinned = pinned_array(g, kin, n) && pinned_array(g, kout, n) &&
+                  (!payload || (pinned_array(g, pin, n) && pinned_array(g, pout, n)));
+    if (pinned)
         chunk = 0;
     double ts = sn_gpu_now_ms();
     if ((st = run_alloc(&r, n, payload, diag)) != SN_OK ||
         (st = run_scratch(&r, o, diag)) != SN_OK || (st = run_settle(&r, diag)) != SN_OK)
         goto done;
     if (chunk) {
-        size_t words = sn_gpu_round_up(chunk < n ? chunk : n, s->align_words);
-        if ((st = sn_stage_reserve(g, &s->stage, words, diag)) != SN_OK)
+        if ((st = sn_stage_reserve(g, &s->stage, stage_words(s, chunk, n), diag)) != SN_OK)
             goto done;
     }
     if ((st = sn_gpu_finish(g, diag)) != SN_OK)
@@ -965,6 +971,8 @@ static sn_status sort_block(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, const u
     stats->rounds += r.rounds;
     stats->launches += r.launches;
     stats->runs++;
+    stats->staged += chunk != 0;
+    stats->pinned += pinned;
 done:
     g->record = false;
     if (st != SN_OK) {
@@ -997,6 +1005,13 @@ size_t sn_gpu_sort_run_keys(const sn_gpu_sorter *s, bool payload)
     fit = fit < alloc ? fit : alloc;
     fit = fit < most ? fit : most;
     return fit ? (size_t)fit : 1;
+}
+
+sn_status sn_gpu_sorter_reserve(sn_gpu_sorter *s, size_t n, sn_diag *diag)
+{
+    size_t chunk = sn_stage_chunk_keys(), most = sn_gpu_sort_run_keys(s, false);
+    n = n < most ? n : most;
+    return chunk && n ? sn_stage_reserve(s->g, &s->stage, stage_words(s, chunk, n), diag) : SN_OK;
 }
 
 void sn_gpu_sorter_set_threads(sn_gpu_sorter *s, unsigned threads)

@@ -66,6 +66,9 @@ typedef struct sn_gpu_sort_stats {
     double setup_ms;    /* device buffers and pinned staging made, before host_ms's clock */
     double merge_ms;    /* runs > 1: the host's merge of the sorted runs */
     uint64_t runs;      /* device sorts: 1, or more for a block larger than one */
+    uint64_t staged;    /* of them, those whose copies went through the staging */
+    uint64_t pinned;    /* ... and those that copied the caller's pinned arrays directly (the
+                         * rest: ordinary memory copied whole, SN_GPU_STAGE_CHUNK=0) */
     uint64_t rounds;    /* transposition: rounds of two phases (the last found nothing to
                          * move); transposition-local: block rounds; else 0 */
     uint64_t launches;  /* kernel launches */
@@ -118,6 +121,10 @@ void sn_gpu_sorter_set_threads(sn_gpu_sorter *s, unsigned threads);
  * than one device sort merge their runs in, borrowed until cleared (NULL,
  * NULL, 0); without them such a sort allocates its own. */
 void sn_gpu_sorter_set_scratch(sn_gpu_sorter *s, uint32_t *keys, uint32_t *pay, size_t cap);
+/* Make the pinned staging for sorts of up to n keys now (it is made on
+ * the first sort otherwise): a caller that times its sorts calls this
+ * first, so that no staging is made or touched in its clock. */
+sn_status sn_gpu_sorter_reserve(sn_gpu_sorter *s, size_t n, sn_diag *diag);
 /* Keys one device sort takes on s's device (with payload or not): the
  * size of the runs of a larger block. */
 size_t sn_gpu_sort_run_keys(const sn_gpu_sorter *s, bool payload);

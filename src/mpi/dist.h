@@ -91,6 +91,9 @@ typedef struct sn_dist_report {
      * (a block larger than one device sort); runs: the most of any rank */
     double t_local_up, t_local_kernels, t_local_down, t_local_merge;
     uint64_t local_runs;
+    int local_copies; /* how the local sorts on GPUs copied, the worst rank's: 0 the
+                       * slice in pinned memory, 1 through the pinned staging, 2 ordinary
+                       * memory copied whole (SN_DIST_PINNED=0 SN_GPU_STAGE_CHUNK=0) */
     double *t_layer;   /* [layers]: each layer's exchange + merge (max over ranks) */
     double t_exchange; /* all layers, or sample sort's sampling + all-to-all + merge */
     double t_verify;

@@ -172,6 +172,9 @@ typedef struct work {
     size_t layers;     /* the network's (0: sample sort) */
     int local_rank;    /* among the ranks of this host */
     int node_size;     /* the ranks of this host */
+    sn_gpu *gpu;       /* the local sort's device and sorter (NULL: the CPU's), open */
+    sn_gpu_sorter *gs; /* from before the slice is made until the end */
+    void *pins[2];     /* the blocks in the device's pinned memory (block_alloc) */
     sn_gpu_sort_stats gstats; /* the local sort's on a GPU */
     unsigned threads;  /* this rank's share of the host's cores */
     char sorter[160];
@@ -186,6 +189,38 @@ static uint64_t slice_lo(uint64_t N, int P, int r)
 {
     return (N / (uint64_t)P) * (uint64_t)r +
            ((uint64_t)r < N % (uint64_t)P ? (uint64_t)r : N % (uint64_t)P);
+}
+
+/* A buffer the GPU's local sort moves to and from the device (the slice,
+ * then the block; the payload): in the device's pinned memory when the
+ * rank sorts on a GPU, so the copies run by DMA with no staging copy on
+ * the host's cores (SN_DIST_PINNED=0: ordinary memory, the staging's
+ * way); ordinary memory when pinned memory cannot be had. */
+static uint32_t *block_alloc(work *w, size_t bytes)
+{
+    const char *e = getenv("SN_DIST_PINNED");
+    bool want = w->gpu && !(e && strcmp(e, "0") == 0);
+    for (size_t i = 0; want && i < 2; i++) {
+        if (w->pins[i])
+            continue;
+        sn_diag dd;
+        void *p = sn_gpu_host_alloc(w->gpu, bytes, &dd);
+        if (p)
+            return w->pins[i] = p;
+        break;
+    }
+    return sn_malloc(bytes);
+}
+
+static void block_free(work *w, void *p)
+{
+    for (size_t i = 0; p && i < 2; i++)
+        if (w->pins[i] == p) {
+            sn_gpu_host_free(w->gpu, p);
+            w->pins[i] = NULL;
+            return;
+        }
+    sn_free(p);
 }
 
 static sn_status mpi_err(sn_diag *d, int err, const char *what)
@@ -289,7 +324,7 @@ static sn_status read_input(work *w, sn_diag *d)
         w->lo = slice_lo(w->N, w->P, w->me);
         w->m = slice_lo(w->N, w->P, w->me + 1) - w->lo;
         /* c = ceil(N/P) keys: the GPU sorts the slice in place as the block */
-        w->in = sn_malloc((w->N + (uint64_t)w->P - 1) / (uint64_t)w->P * 4 + 4);
+        w->in = block_alloc(w, (w->N + (uint64_t)w->P - 1) / (uint64_t)w->P * 4 + 4);
         if (!w->in)
             st = sn_diag_set(d, SN_ENOMEM, 0, 0, "out of memory for %llu keys",
                              (unsigned long long)w->m);
@@ -679,8 +714,8 @@ static sn_status sample_sort(work *w, sn_diag *d)
                 mp = x;
             }
             sn_free(st_at);
-            sn_free(w->k);
-            sn_free(w->p);
+            block_free(w, w->k);
+            block_free(w, w->p);
             w->k = nk;
             w->p = np;
             nk = np = NULL;
@@ -706,6 +741,7 @@ typedef struct rank_info {
     double t_input, t_local, t_exchange, t_verify;
     double t_up, t_kernels, t_down, t_merge; /* the local sort's phases on a GPU */
     uint64_t runs;
+    int copies; /* sn_dist_report's local_copies, this rank's */
     char sorter[160];
 } rank_info;
 
@@ -740,13 +776,13 @@ static sn_status prepare(work *w, sn_dist_report *rep, sn_diag *diag)
     /* the input slice holds c keys too: the GPU sorts it in place and it
      * becomes the block; after the local sort the other of the two is the
      * merge-split's target (tk) */
-    if (!o->in && !(w->in = sn_malloc(c * 4 + 4)))
+    if (!o->in && !(w->in = block_alloc(w, c * 4 + 4)))
         st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %llu keys",
                          (unsigned long long)w->m);
     w->cap = o->algo == SN_DIST_NETWORK ? c : w->m;
     if (st == SN_OK) {
         w->k = sn_malloc(w->cap * 4 + 4);
-        w->p = o->payload ? sn_malloc(w->cap * 4 + 4) : NULL;
+        w->p = o->payload ? block_alloc(w, w->cap * 4 + 4) : NULL;
         w->t_layer = sn_calloc(w->layers + 1, sizeof(double));
         /* the network's merge-split buffers, once for every layer */
         bool net = o->algo == SN_DIST_NETWORK, pl = o->payload;
@@ -844,17 +880,14 @@ static void stalled_mark(void)
 static sn_status sort_phases(work *w, sn_diag *diag)
 {
     const sn_dist_sort_opts *o = w->o;
-    sn_gpu *gpu = NULL;
-    sn_gpu_sorter *gs = NULL;
-    sn_status st = local_open(w, &gpu, &gs, diag);
-    if ((st = sn_dist_agree(st, diag)) != SN_OK) {
-        sn_gpu_sorter_destroy(gs);
-        sn_gpu_close(gpu);
+    /* the staging made before the clock (a slice not in pinned memory,
+     * or the runs' other array) */
+    sn_status st = w->gs ? sn_gpu_sorter_reserve(w->gs, (size_t)w->m, diag) : SN_OK;
+    if ((st = sn_dist_agree(st, diag)) != SN_OK)
         return st;
-    }
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
-    st = local_sort(w, gs, diag);
+    st = local_sort(w, w->gs, diag);
     for (uint64_t i = w->m; i < w->cap; i++) { /* sentinels above every key */
         w->k[i] = SENTINEL;
         if (w->p)
@@ -866,10 +899,10 @@ static sn_status sort_phases(work *w, sn_diag *diag)
     if (o->algo == SN_DIST_NETWORK)
         w->tk = w->in;
     else
-        sn_free(w->in);
+        block_free(w, w->in);
     w->in = NULL;
-    sn_gpu_sorter_destroy(gs);
-    sn_gpu_close(gpu);
+    sn_gpu_sorter_destroy(w->gs); /* its device buffers and staging */
+    w->gs = NULL;
     if (st == SN_OK && w->me == o->die_rank && !o->die_output) {
         if (o->die_stall)
             stalled_mark();
@@ -925,6 +958,7 @@ static sn_status summarize(work *w, const rank_info *ri, const uint32_t *all_k,
         MAXOF(t_local_down, t_down);
         MAXOF(t_local_merge, t_merge);
         MAXOF(local_runs, runs);
+        rep->local_copies = ri[r].copies > rep->local_copies ? ri[r].copies : rep->local_copies;
 #undef MAXOF
         if (ri[r].unsorted != UINT64_MAX && rep->unsorted_rank < 0) {
             rep->blocks_sorted = false;
@@ -1044,6 +1078,7 @@ static sn_status verify(work *w, sn_dist_report *rep, sn_diag *diag)
         mi.t_down = w->gstats.download_ms / 1000;
         mi.t_merge = w->gstats.merge_ms / 1000;
         mi.runs = w->gstats.runs;
+        mi.copies = w->gstats.runs == w->gstats.pinned ? 0 : w->gstats.staged ? 1 : 2;
         mi.t_verify = MPI_Wtime() - t0;
         memcpy(mi.sorter, w->sorter, sizeof mi.sorter);
         rank_info *ri = w->me == 0 ? sn_calloc((size_t)w->P, sizeof *ri) : NULL;
@@ -1082,7 +1117,10 @@ sn_status sn_dist_sort(const sn_dist_sort_opts *o, sn_dist_report *rep, sn_diag 
     rep->ranks = w.P;
     rep->unsorted_rank = rep->broken_boundary = -1;
     double T0 = MPI_Wtime();
-    sn_status st = prepare(&w, rep, diag);
+    /* the device first: the slice may go in its pinned memory */
+    sn_status st = sn_dist_agree(local_open(&w, &w.gpu, &w.gs, diag), diag);
+    if (st == SN_OK)
+        st = prepare(&w, rep, diag);
     if (st == SN_OK)
         st = gather_input(&w, diag);
     if (st == SN_OK)
@@ -1098,14 +1136,12 @@ sn_status sn_dist_sort(const sn_dist_sort_opts *o, sn_dist_report *rep, sn_diag 
     rep->t_total = MPI_Wtime() - T0;
     sn_free(w.all_in);
     sn_free(w.gc);
-    sn_free(w.in);
-    sn_free(w.k);
-    sn_free(w.p);
-    sn_free(w.rk);
-    sn_free(w.rp);
-    sn_free(w.tk);
-    sn_free(w.tp);
+    uint32_t *blocks[] = {w.in, w.k, w.p, w.rk, w.rp, w.tk, w.tp};
+    for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++)
+        block_free(&w, blocks[b]);
     sn_free(w.t_layer);
+    sn_gpu_sorter_destroy(w.gs);
+    sn_gpu_close(w.gpu);
     return st;
 }
 
