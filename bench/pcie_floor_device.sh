@@ -81,6 +81,19 @@ gs() { # NAME ENV... -- ARGS: one gpu sort, verified
 gs gpu_staged X=1 -- "radix:$GPU_N" --type u32 --reps 3
 gs gpu_direct SN_GPU_STAGE_CHUNK=0 -- "radix:$GPU_N" --type u32 --reps 2
 gs gpu_staged_i32_payload X=1 -- "radix:$GPU_N" --type i32 --payload --reps 2
+# STAGE_THREADS="8 16 ...": the staged sort again with that many copy
+# threads each (SN_GPU_STAGE_THREADS); ONLY_GPU=1 stops here
+for t in ${STAGE_THREADS:-}; do
+    gs "gpu_staged_t$t" SN_GPU_STAGE_THREADS="$t" -- "radix:$GPU_N" --type u32 --reps 5
+done
+if [ -n "${ONLY_GPU:-}" ]; then
+    python3 bench/pcie_floor_table.py "$O" | tee "$O/table.md"
+    for f in "$O"/*; do
+        echo "==> $(basename "$f") <=="
+        cat "$f"
+    done >"${OUT:-/tmp/pcf}/pcie_floor_all.txt"
+    exit 0
+fi
 
 ds() { # NAME NP TIMEOUT ENV... -- ARGS: one dist sort, verified
     local name=$1 np=$2 to=$3

@@ -33,6 +33,13 @@ size_t sn_stage_chunk_keys(void)
     return (size_t)1 << 24;
 }
 
+unsigned sn_stage_threads(void)
+{
+    const char *e = getenv("SN_GPU_STAGE_THREADS");
+    long v = e ? atol(e) : 0;
+    return v > 0 && v <= SN_PARALLEL_THREADS_MAX ? (unsigned)v : sn_parallel_cpus();
+}
+
 static cl_int wait_slot(sn_stage *st, unsigned s)
 {
     cl_int err = CL_SUCCESS;
@@ -242,7 +249,7 @@ static sn_status stage_run(stage_job *j)
     j->status = SN_OK;
     j->stop = 0;
     /* a thread a MiB of keys at most: small sorts copy in the caller */
-    unsigned nt = j->st->threads ? j->st->threads : sn_parallel_cpus();
+    unsigned nt = j->st->threads ? j->st->threads : sn_stage_threads();
     size_t most = j->n / ((size_t)1 << 18) + 1;
     nt = (size_t)nt < most ? nt : (unsigned)most;
     sn_parallel_team(nt, stage_setup, stage_member, j);

@@ -33,6 +33,10 @@ typedef struct sn_stage {
  * and read directly (the path before staging, for comparison). */
 size_t sn_stage_chunk_keys(void);
 
+/* Copy threads when the sorter sets none: SN_GPU_STAGE_THREADS=T (tuning),
+ * else the online CPUs. */
+unsigned sn_stage_threads(void);
+
 /* Make sure st has its queue and slots of at least `words` words each on
  * g (a no-op when it has). On failure st holds what it held before. */
 sn_status sn_stage_reserve(sn_gpu *g, sn_stage *st, size_t words, sn_diag *diag);
