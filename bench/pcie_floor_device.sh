@@ -107,18 +107,20 @@ ds() { # NAME NP TIMEOUT ENV... -- ARGS: one dist sort, verified
         tee -a "$O/summary.txt"
     tail -3 "$O/$name.err" >>"$O/summary.txt"
 }
-# 3. a rank's local sort at 2^DIST_LOG: the slice in pinned memory (the
-# default), in ordinary memory through the staging, and the path before
-# both (ordinary memory, whole-array copies)
-ds "dist_np2_$DIST_LOG" 2 120 X=1 -- --keys "2^$DIST_LOG" --type u32
-ds "dist_np2_${DIST_LOG}_staged" 2 120 SN_DIST_PINNED=0 -- --keys "2^$DIST_LOG" --type u32
-ds "dist_np2_${DIST_LOG}_direct" 2 120 SN_DIST_PINNED=0 SN_GPU_STAGE_CHUNK=0 -- --keys "2^$DIST_LOG" --type u32
-ds "dist_np1_$DIST_LOG" 1 120 X=1 -- --keys "2^$DIST_LOG" --type u32
-# 4. capacity: more keys than one GPU holds
-ds "dist_np2_$CAP_LOG" 2 330 X=1 -- --keys "2^$CAP_LOG" --type u32
+# 3. a rank's local sort at 2^DIST_LOG: the slice in ordinary memory
+# through the staging (the default), in pinned memory (SN_DIST_PINNED=1),
+# and the path before both (ordinary memory, whole-array copies)
+ds "dist_np2_${DIST_LOG}_staged" 2 120 X=1 -- --keys "2^$DIST_LOG" --type u32
+ds "dist_np2_$DIST_LOG" 2 120 SN_DIST_PINNED=1 -- --keys "2^$DIST_LOG" --type u32
+ds "dist_np2_${DIST_LOG}_direct" 2 120 SN_GPU_STAGE_CHUNK=0 -- --keys "2^$DIST_LOG" --type u32
+ds "dist_np1_${DIST_LOG}_staged" 1 120 X=1 -- --keys "2^$DIST_LOG" --type u32
+ds "dist_np1_$DIST_LOG" 1 120 SN_DIST_PINNED=1 -- --keys "2^$DIST_LOG" --type u32
+# 4. capacity: more keys than one GPU holds (the slice pinned: the run of
+# 2026-11-28 that docs/distributed.md reports)
+ds "dist_np2_$CAP_LOG" 2 330 SN_DIST_PINNED=1 -- --keys "2^$CAP_LOG" --type u32
 # 5. the exchange's floor: MPI_Sendrecv of the busiest rank's bytes (2^DIST_LOG row)
 bytes=$(awk '/^bytes sent per rank:/ { m = 0; for (i = 5; i <= NF; i++) if ($i > m) m = $i; print m }' \
-    "$O/dist_np2_$DIST_LOG.txt" 2>/dev/null)
+    "$O/dist_np2_${DIST_LOG}_staged.txt" 2>/dev/null)
 if [ -x /tmp/pcf_sendrecv ] && [ -n "$bytes" ] && [ "$bytes" != 0 ]; then
     timeout 60 "$MPIRUN" --bind-to none -np 2 /tmp/pcf_sendrecv "$bytes" 2>&1 | tee "$O/sendrecv.txt"
 fi

@@ -76,30 +76,30 @@ if has_gpu; then
     out_has "identical"
     expect 0 mpi_cl 3 dist sort --keys 3001 --local gpu --type f32 --algorithm sample --payload
     out_has "identical"
-    # the slice in the device's pinned memory (the copies by DMA, no
-    # staging); in ordinary memory (SN_DIST_PINNED=0) through tiny staging
-    # chunks; larger than one device sort (SN_GPU_SORT_RUN): runs merged
-    # on the rank's cores in the block's buffers, with the payload's in the
-    # merge-split's (an even number of passes: the runs go back to the
-    # pinned slice; an odd one: to the ordinary scratch through staging)
-    expect 0 mpi_cl 2 dist sort --keys 5001 --local gpu --type i32 --payload
+    # the slice in the device's pinned memory (SN_DIST_PINNED=1: the copies
+    # by DMA, no staging); in ordinary memory (the default) through tiny
+    # staging chunks; larger than one device sort (SN_GPU_SORT_RUN): runs
+    # merged on the rank's cores in the block's buffers, with the payload's
+    # in the merge-split's (pinned, an even number of passes: the runs go
+    # back to the pinned slice; an odd one: to the ordinary scratch through
+    # the staging)
+    SN_DIST_PINNED=1 expect 0 mpi_cl 2 dist sort --keys 5001 --local gpu --type i32 --payload
     out_has "on the GPU (the slice in pinned memory): upload "
     out_has "identical"
-    SN_DIST_PINNED=0 SN_GPU_STAGE_CHUNK=64 expect 0 mpi_cl 2 dist sort --keys 5001 --local gpu \
-        --type i32 --payload
+    SN_GPU_STAGE_CHUNK=64 expect 0 mpi_cl 2 dist sort --keys 5001 --local gpu --type i32 --payload
     out_has "on the GPU (through pinned staging): upload "
     out_has "identical"
-    SN_GPU_STAGE_CHUNK=64 SN_GPU_SORT_RUN=700 expect 0 mpi_cl 2 dist sort --keys 5001 --local gpu \
-        --type u32 --payload --distinct 50
+    SN_DIST_PINNED=1 SN_GPU_STAGE_CHUNK=64 SN_GPU_SORT_RUN=700 expect 0 mpi_cl 2 dist sort \
+        --keys 5001 --local gpu --type u32 --payload --distinct 50
     out_has "(the slice in pinned memory)"
     out_has "(4 runs)"
     out_has "identical"
-    SN_GPU_STAGE_CHUNK=64 SN_GPU_SORT_RUN=1300 expect 0 mpi_cl 2 dist sort --keys 5001 --local gpu \
-        --type f32 --distinct 50
+    SN_DIST_PINNED=1 SN_GPU_STAGE_CHUNK=64 SN_GPU_SORT_RUN=1300 expect 0 mpi_cl 2 dist sort \
+        --keys 5001 --local gpu --type f32 --distinct 50
     out_has "(through pinned staging)"
     out_has "(2 runs)"
     out_has "identical"
-    SN_DIST_PINNED=0 SN_GPU_STAGE_CHUNK=64 SN_GPU_SORT_RUN=700 expect 0 mpi_cl 2 dist sort --keys 5001 --local gpu \
+    SN_GPU_STAGE_CHUNK=64 SN_GPU_SORT_RUN=700 expect 0 mpi_cl 2 dist sort --keys 5001 --local gpu \
         --type f32 --payload --distinct 50
     out_has "on the GPU (through pinned staging): upload "
     out_has "host merge"

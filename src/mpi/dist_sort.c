@@ -192,14 +192,17 @@ static uint64_t slice_lo(uint64_t N, int P, int r)
 }
 
 /* A buffer the GPU's local sort moves to and from the device (the slice,
- * then the block; the payload): in the device's pinned memory when the
- * rank sorts on a GPU, so the copies run by DMA with no staging copy on
- * the host's cores (SN_DIST_PINNED=0: ordinary memory, the staging's
- * way); ordinary memory when pinned memory cannot be had. */
+ * then the block; the payload). Ordinary memory, whose copies go through
+ * the sorter's pinned staging; with SN_DIST_PINNED=1 the device's pinned
+ * memory, whose copies run by DMA with no staging copy on the host's
+ * cores (the local sort at the bus's floor) but whose making pins every
+ * page: on the H200 host 2 GiB took 0.9 s more than ordinary memory, far
+ * more than the local sort saved (docs/distributed.md). Ordinary memory
+ * when pinned memory cannot be had. */
 static uint32_t *block_alloc(work *w, size_t bytes)
 {
     const char *e = getenv("SN_DIST_PINNED");
-    bool want = w->gpu && !(e && strcmp(e, "0") == 0);
+    bool want = w->gpu && e && strcmp(e, "1") == 0;
     for (size_t i = 0; want && i < 2; i++) {
         if (w->pins[i])
             continue;
