@@ -115,12 +115,22 @@ for t in i32 u32 f32; do
     expect 0 env SN_GPU_STAGE_CHUNK=64 SN_RADIX_ONESWEEP=1 "$S" gpu sort radix:20001 --type $t --random 8
     out_has identical
 done
+# a team of copy threads (one a 2^18 keys at most: 600000 keys take 2 or
+# more), each its piece of every chunk
+expect 0 env SN_GPU_STAGE_CHUNK=5000 SN_GPU_STAGE_THREADS=3 "$S" gpu sort radix:600001 --type i32 --payload --random 5
+out_has identical
 expect 0 env SN_GPU_STAGE_CHUNK=100 "$S" gpu sort merge:9999 --type f32 --payload --random 3
 out_has identical
 expect 0 env SN_GPU_STAGE_CHUNK=100 SN_RADIX_ONESWEEP=1 "$S" gpu sort radix:5000 --digit-bits 4 --type f32 --payload --input "$(python3 -c 'import random; r=random.Random(2); print(",".join(r.choice(["nan","-nan","inf","-inf","-0","0","1.5","-2"]) for _ in range(5000)))')"
 out_has identical
 expect 0 env SN_GPU_STAGE_CHUNK=0 "$S" gpu sort radix:7001 --type i32 --payload --random 4
 out_has identical
+expect 2 env SN_GPU_STAGE_CHUNK=x "$S" gpu sort radix:100
+err_has "SN_GPU_STAGE_CHUNK='x' is not a whole number from 0 to 1073741824"
+expect 2 env SN_GPU_STAGE_THREADS=0 "$S" gpu sort radix:100
+err_has "SN_GPU_STAGE_THREADS"
+expect 2 env SN_GPU_SORT_RUN=-1 "$S" gpu sort radix:100
+err_has "SN_GPU_SORT_RUN"
 # a block larger than one device sort: runs (SN_GPU_SORT_RUN keys) merged on
 # the host, stable (payload), an odd and an even number of merge passes, a
 # short last run

@@ -16,28 +16,20 @@
  * (barriers) before any kernel reads what they copied. */
 #include "gpu/sort_stage.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/parallel.h" // for: the team that copies the chunks
 
-size_t sn_stage_chunk_keys(void)
+size_t sn_stage_chunk_keys(const sn_gpu *g)
 {
-    const char *e = getenv("SN_GPU_STAGE_CHUNK");
-    if (e && *e) {
-        char *end;
-        unsigned long long v = strtoull(e, &end, 10);
-        if (*end == '\0' && v <= ((size_t)1 << 30))
-            return (size_t)v;
-    }
-    return (size_t)1 << 24;
+    if (g->tune.stage_off)
+        return 0;
+    return g->tune.stage_chunk ? g->tune.stage_chunk : (size_t)1 << 24;
 }
 
-unsigned sn_stage_threads(void)
+unsigned sn_stage_threads(const sn_gpu *g)
 {
-    const char *e = getenv("SN_GPU_STAGE_THREADS");
-    long v = e ? atol(e) : 0;
-    return v > 0 && v <= SN_PARALLEL_THREADS_MAX ? (unsigned)v : sn_parallel_cpus();
+    return g->tune.stage_threads ? g->tune.stage_threads : sn_parallel_cpus();
 }
 
 static cl_int wait_slot(sn_stage *st, unsigned s)
@@ -249,7 +241,7 @@ static sn_status stage_run(stage_job *j)
     j->status = SN_OK;
     j->stop = 0;
     /* a thread a MiB of keys at most: small sorts copy in the caller */
-    unsigned nt = j->st->threads ? j->st->threads : sn_stage_threads();
+    unsigned nt = j->st->threads ? j->st->threads : sn_stage_threads(j->g);
     size_t most = j->n / ((size_t)1 << 18) + 1;
     nt = (size_t)nt < most ? nt : (unsigned)most;
     sn_parallel_team(nt, stage_setup, stage_member, j);

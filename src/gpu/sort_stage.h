@@ -27,15 +27,15 @@ typedef struct sn_stage {
     unsigned threads;               /* copy threads (0: the online CPUs) */
 } sn_stage;
 
-/* Keys a chunk: SN_GPU_STAGE_CHUNK=K (tests make it tiny, so a few
- * thousand keys cross several chunks and a short last one) or 2^24 (64
- * MiB); 0 (the variable set to 0): no staging, the whole arrays written
- * and read directly (the path before staging, for comparison). */
-size_t sn_stage_chunk_keys(void);
+/* Keys a chunk on g: its tuning's (SN_GPU_STAGE_CHUNK=K: tests make it
+ * tiny, so a few thousand keys cross several chunks and a short last one)
+ * or 2^24 (64 MiB); 0 when staging is off (SN_GPU_STAGE_CHUNK=0: the whole
+ * arrays written and read directly, the path before staging). */
+size_t sn_stage_chunk_keys(const sn_gpu *g);
 
-/* Copy threads when the sorter sets none: SN_GPU_STAGE_THREADS=T (tuning),
- * else the online CPUs. */
-unsigned sn_stage_threads(void);
+/* Copy threads when the sorter sets none: g's tuning's
+ * (SN_GPU_STAGE_THREADS), else the online CPUs. */
+unsigned sn_stage_threads(const sn_gpu *g);
 
 /* Make sure st has its queue and slots of at least `words` words each on
  * g (a no-op when it has). On failure st holds what it held before. */

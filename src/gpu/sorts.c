@@ -896,7 +896,7 @@ static sn_status sort_block(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, const u
     r.s = s;
     r.n = (cl_uint)n;
     r.hp = payload ? 1u : 0u;
-    size_t chunk = sn_stage_chunk_keys();
+    size_t chunk = sn_stage_chunk_keys(s->g);
     bool pinned = pinned_array(g, kin, n) && pinned_array(g, kout, n) &&
                   (!payload || (pinned_array(g, pin, n) && pinned_array(g, pout, n)));
     if (pinned)
@@ -984,20 +984,12 @@ done:
     return st;
 }
 
-/* SN_GPU_SORT_RUN=K: runs of K keys (tests), 0 or unset: none set */
-static size_t run_keys_env(void)
-{
-    const char *e = getenv("SN_GPU_SORT_RUN");
-    long long v = e ? atoll(e) : 0;
-    return v > 0 ? (size_t)v : 0;
-}
-
 size_t sn_gpu_sort_run_keys(const sn_gpu_sorter *s, bool payload)
 {
     const size_t most = (size_t)1 << 31;
-    size_t env = run_keys_env();
-    if (env)
-        return env < most ? env : most;
+    size_t set = s->g->tune.sort_run; /* SN_GPU_SORT_RUN (tests) */
+    if (set)
+        return set < most ? set : most;
     /* the keys' and payload's two buffers each, a tenth of the device
      * left for the scratch (radix counts, merge partitions) */
     uint64_t per = payload ? 16 : 8, fit = s->g->info.global_mem / 10 * 9 / per;
@@ -1009,7 +1001,7 @@ size_t sn_gpu_sort_run_keys(const sn_gpu_sorter *s, bool payload)
 
 sn_status sn_gpu_sorter_reserve(sn_gpu_sorter *s, size_t n, sn_diag *diag)
 {
-    size_t chunk = sn_stage_chunk_keys(), most = sn_gpu_sort_run_keys(s, false);
+    size_t chunk = sn_stage_chunk_keys(s->g), most = sn_gpu_sort_run_keys(s, false);
     n = n < most ? n : most;
     return chunk && n ? sn_stage_reserve(s->g, &s->stage, stage_words(s, chunk, n), diag) : SN_OK;
 }
