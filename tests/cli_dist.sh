@@ -76,6 +76,40 @@ if has_gpu; then
     out_has "identical"
     expect 0 mpi_cl 3 dist sort --keys 3001 --local gpu --type f32 --algorithm sample --payload
     out_has "identical"
+    # the slice in the device's pinned memory (SN_DIST_PINNED=1: the copies
+    # by DMA, no staging); in ordinary memory (the default) through tiny
+    # staging chunks; larger than one device sort (SN_GPU_SORT_RUN): runs
+    # merged on the rank's cores in the block's buffers, with the payload's
+    # in the merge-split's (pinned, an even number of passes: the runs go
+    # back to the pinned slice; an odd one: to the ordinary scratch through
+    # the staging)
+    SN_DIST_PINNED=1 expect 0 mpi_cl 2 dist sort --keys 5001 --local gpu --type i32 --payload
+    out_has "on the GPU (the slice in pinned memory): upload "
+    out_has "identical"
+    SN_GPU_STAGE_CHUNK=64 expect 0 mpi_cl 2 dist sort --keys 5001 --local gpu --type i32 --payload
+    out_has "on the GPU (through pinned staging): upload "
+    out_has "identical"
+    SN_DIST_PINNED=1 SN_GPU_STAGE_CHUNK=64 SN_GPU_SORT_RUN=700 expect 0 mpi_cl 2 dist sort \
+        --keys 5001 --local gpu --type u32 --payload --distinct 50
+    out_has "(the slice in pinned memory)"
+    out_has "(4 runs)"
+    out_has "identical"
+    SN_DIST_PINNED=1 SN_GPU_STAGE_CHUNK=64 SN_GPU_SORT_RUN=1300 expect 0 mpi_cl 2 dist sort \
+        --keys 5001 --local gpu --type f32 --distinct 50
+    out_has "(through pinned staging)"
+    out_has "(2 runs)"
+    out_has "identical"
+    SN_GPU_STAGE_CHUNK=64 SN_GPU_SORT_RUN=700 expect 0 mpi_cl 2 dist sort --keys 5001 --local gpu \
+        --type f32 --payload --distinct 50
+    out_has "on the GPU (through pinned staging): upload "
+    out_has "host merge"
+    out_has "(4 runs)"
+    out_has "identical"
+    SN_GPU_STAGE_CHUNK=64 SN_GPU_SORT_RUN=1000 expect 0 mpi_cl 3 dist sort --keys 9001 --local gpu \
+        --type i32 --algorithm sample --payload
+    out_has "identical"
+    SN_GPU_SORT_RUN=300 expect 0 mpi_cl 2 dist sort --keys 3001 --local gpu --type u32 --json
+    [ "$(json 'd["identical"] and d["compared"]')" = True ] || fail "runs, u32: $(head -c 300 "$T/out")"
 fi
 # the CPU sorts the slice straight into the block (ordered form), payload in place
 expect 0 mpi 1 dist sort --keys 3001 --local cpu --type f32 --payload
@@ -190,9 +224,22 @@ expect 1 mpi 4 dist sort --keys 1000 --algorithm sample --inject-fault 3:0 --jso
 expect 2 mpi 2 dist sort --keys 10 --inject-fault 1:99
 err_has "no index 99"
 
-# too little memory for a slice: a clear message, exit 5
+# too little memory for a slice: a clear message, exit 5; the memory a rank
+# needs is said first; more than the host has is refused before any work,
+# naming the limit (blocks past the old 2^30 keys are no longer refused as
+# such: the network sort's MPI calls go in pieces)
 expect 5 mpi 2 --max-memory 1K dist sort --keys 100000
 err_has "too little memory"
+out_has "memory: about "
+out_has "--max-memory allows"
+expect 5 mpi 2 dist sort --keys 2^40
+err_has "too little memory: the 2 rank(s) on this host need about 8192.0 GiB each"
+err_has "GiB it has available"
+out_has "memory: about 8192.00 GiB a rank for 1099511627776 keys on 2 rank(s)"
+expect 5 "$S" dist sort --keys 2^34 --local gpu
+err_has "too little memory: the 1 rank(s) on this host need about 192.2 GiB each"
+expect 2 mpi 2 dist sort --keys 2^34 --algorithm sample
+err_has "more than the 2^30 a rank of sample sort may hold"
 
 # a rank that dies: the job ends (mpirun's message, rank 0's line), non-zero
 SN_DIST_DIE=1 mpi 3 dist sort --keys 1000 --timeout 60 >"$T/out" 2>"$T/err"

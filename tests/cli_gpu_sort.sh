@@ -103,6 +103,46 @@ expect 0 "$S" gpu sort transposition:3000 --full-rounds --reverse
 out_has "rounds: 1500 "
 out_has identical
 
+# host to host through the pinned staging (docs/gpu-sorts.md): chunks made
+# tiny (SN_GPU_STAGE_CHUNK keys, rounded up to the device's alignment) so a
+# few thousand keys cross several chunks and a short last one, the first
+# pass (the ordered map, onesweep's histograms) on each chunk as it
+# arrives; every key type, payload, odd sizes; 0: no staging
+for t in i32 u32 f32; do
+    expect 0 env SN_GPU_STAGE_CHUNK=64 "$S" gpu sort radix:30011 --type $t --payload --random 9
+    out_has identical
+    out_has "host to host: upload "
+    expect 0 env SN_GPU_STAGE_CHUNK=64 SN_RADIX_ONESWEEP=1 "$S" gpu sort radix:20001 --type $t --random 8
+    out_has identical
+done
+# a team of copy threads (one a 2^18 keys at most: 600000 keys take 2 or
+# more), each its piece of every chunk
+expect 0 env SN_GPU_STAGE_CHUNK=5000 SN_GPU_STAGE_THREADS=3 "$S" gpu sort radix:600001 --type i32 --payload --random 5
+out_has identical
+expect 0 env SN_GPU_STAGE_CHUNK=100 "$S" gpu sort merge:9999 --type f32 --payload --random 3
+out_has identical
+expect 0 env SN_GPU_STAGE_CHUNK=100 SN_RADIX_ONESWEEP=1 "$S" gpu sort radix:5000 --digit-bits 4 --type f32 --payload --input "$(python3 -c 'import random; r=random.Random(2); print(",".join(r.choice(["nan","-nan","inf","-inf","-0","0","1.5","-2"]) for _ in range(5000)))')"
+out_has identical
+expect 0 env SN_GPU_STAGE_CHUNK=0 "$S" gpu sort radix:7001 --type i32 --payload --random 4
+out_has identical
+expect 2 env SN_GPU_STAGE_CHUNK=x "$S" gpu sort radix:100
+err_has "SN_GPU_STAGE_CHUNK='x' is not a whole number from 0 to 1073741824"
+expect 2 env SN_GPU_STAGE_THREADS=0 "$S" gpu sort radix:100
+err_has "SN_GPU_STAGE_THREADS"
+expect 2 env SN_GPU_SORT_RUN=-1 "$S" gpu sort radix:100
+err_has "SN_GPU_SORT_RUN"
+# a block larger than one device sort: runs (SN_GPU_SORT_RUN keys) merged on
+# the host, stable (payload), an odd and an even number of merge passes, a
+# short last run
+expect 0 env SN_GPU_SORT_RUN=1000 SN_GPU_STAGE_CHUNK=300 "$S" gpu sort radix:7777 --type f32 --payload --random 6 --json
+[ "$(json 'd["identical"], d["runs"]')" = "True 8" ] || fail "runs: $(cat "$T/out")"
+expect 0 env SN_GPU_SORT_RUN=999 "$S" gpu sort merge:3000 --type i32 --payload --input "$(python3 -c 'import random; r=random.Random(4); print(",".join(str(r.randint(-3, 3)) for _ in range(3000)))')"
+out_has "host merge of 4 runs"
+out_has identical
+expect 0 env SN_GPU_SORT_RUN=2000 "$S" gpu sort radix:5000 --type u32 --random 1
+out_has "host merge of 3 runs"
+out_has identical
+
 # the sorts' tuning knobs (docs/gpu-speed.md): other tile and chunk sizes
 # than the defaults pocl builds (NVIDIA's keys-only merge tiles of 32 keys a
 # work-item, the PG-ary partition search) still sort; a bad value is named

@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/stat.h> // for: stat (the size of --in, for the memory said up front)
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -52,6 +53,14 @@ static void dist_help(void)
         "of keys and payload each rank sent. Errors: 2 bad usage or input (a network\n"
         "not on P wires, an unreadable file), 5 the machine failed (memory, a device, a\n"
         "rank that died or --timeout).\n\n"
+        "Memory: rank 0 says first what a rank will need; a run that does not fit (in\n"
+        "--max-memory a rank, or in the host's available memory for its ranks together)\n"
+        "is refused before any work, naming the limit (exit 5). A rank's slice larger\n"
+        "than one sort on its GPU (2^31 keys, or what the device holds) is sorted there\n"
+        "in runs that the rank's cores merge. On a GPU the slice travels through pinned\n"
+        "staging in chunks (SN_DIST_PINNED=1: the slice is made in pinned memory and\n"
+        "copied by DMA alone, which pinning its pages costs first); the report gives\n"
+        "the local sort's upload, kernels, download and merge (the slowest rank's).\n\n"
         "  NET, --network NET  a network on P wires (any name or file, see `sortnet\n"
         "                  --help`); auto (default): best:P from the library, or\n"
         "                  oddeven-merge:P past it\n"
@@ -183,6 +192,7 @@ static int parse_args(int argc, char **argv, int rank, int ranks, sn_dist_sort_o
     o->die_rank = -1;
     o->compare_max = 1u << 24;
     o->max_memory = cli_max_memory;
+    o->host_memory = cli_max_memory ? 0 : cli_memory_limit();
     const char *net_spec = NULL;
     bool json = false, have_keys = false;
     uint64_t v, timeout = 0;
@@ -289,6 +299,36 @@ static int parse_args(int argc, char **argv, int rank, int ranks, sn_dist_sort_o
     return 0;
 }
 
+/* Rank 0, before any work: the memory a rank will need (N from --keys, or
+ * from the size of --in when it can be read; else nothing is said and the
+ * sort reports the file's error). */
+static void say_memory(const sn_dist_sort_opts *o, int ranks)
+{
+    uint64_t N = o->keys;
+    struct stat sb;
+    if (o->in) {
+        if (stat(o->in, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size <= 0 || sb.st_size % 4)
+            return;
+        N = (uint64_t)sb.st_size / 4;
+    }
+    const double GiB = 1073741824.0;
+    /* rank 0 also compares with the reference (small N); rank 1 has the
+     * largest slice of the others */
+    uint64_t most = sn_dist_sort_memory(o, N, ranks, 0);
+    uint64_t other = ranks > 1 ? sn_dist_sort_memory(o, N, ranks, 1) : most;
+    printf("memory: about %.2f GiB a rank for %llu keys on %d rank(s)", (double)other / GiB,
+           (unsigned long long)N, ranks);
+    if (most != other)
+        printf(" (rank 0: %.2f GiB, with the comparison)", (double)most / GiB);
+    if (o->max_memory)
+        printf("; --max-memory allows %.2f GiB a rank\n", (double)o->max_memory / GiB);
+    else if (o->host_memory)
+        printf("; %.2f GiB available on this host\n", (double)o->host_memory / GiB);
+    else
+        printf("\n");
+    fflush(stdout);
+}
+
 static int dist_sort(int argc, char **argv, int rank, int ranks)
 {
     sn_dist_sort_opts o;
@@ -339,6 +379,8 @@ static int dist_sort(int argc, char **argv, int rank, int ranks)
         signal(SIGALRM, on_alarm);
         alarm((unsigned)(rank == 0 ? timeout : timeout + 10));
     }
+    if (rank == 0 && !json)
+        say_memory(&o, ranks);
     sn_dist_report rep;
     sn_diag d;
     sn_diag_clear(&d);

@@ -81,6 +81,16 @@ void cli_dist_print_text(const sn_dist_report *r, const char *alg, const char *n
             printf("local sort, rank %d: %s\n", i, r->local_sorter[i]);
     printf("time (s, the slowest rank):\n  input          %.6f\n  local sort     %.6f\n",
            r->t_input, r->t_local);
+    if (r->local_runs)
+        printf("    on the GPU (%s): upload %.6f, kernels %.6f, download %.6f%s",
+               r->local_copies == 0   ? "the slice in pinned memory"
+               : r->local_copies == 1 ? "through pinned staging"
+                                      : "ordinary memory, copied whole",
+               r->t_local_up,
+               r->t_local_kernels, r->t_local_down,
+               r->local_runs > 1 ? ", host merge " : "\n");
+    if (r->local_runs > 1)
+        printf("%.6f (%llu runs)\n", r->t_local_merge, (unsigned long long)r->local_runs);
     for (size_t L = 0; L < r->layers; L++)
         printf("  layer %-3zu      %.6f  (exchange + merge-split)\n", L + 1, r->t_layer[L]);
     if (!r->layers && strcmp(alg, "sample") == 0)

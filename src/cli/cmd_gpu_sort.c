@@ -51,7 +51,16 @@ static void sort_help(void)
            "                       NVIDIA GPUs as onesweep: one histogram pass for all\n"
            "                       digits, then a scatter per digit that finds its\n"
            "                       places by look-back (SN_RADIX_ONESWEEP=0/1 chooses)\n"
-           "  hybrid               bitonic network tiles, then merge path\n\n%s"
+           "  hybrid               bitonic network tiles, then merge path\n\n"
+           "Host to host: the keys (and payload) travel between ordinary host memory and\n"
+           "the device in chunks through pinned staging buffers made once, the host's\n"
+           "cores copying one chunk while the device copies the one before; the radix\n"
+           "sort's histogram pass (onesweep) starts on each chunk as it arrives. The\n"
+           "report splits host to host into upload, sort and download.\n"
+           "SN_GPU_STAGE_CHUNK=K sets the keys a chunk (default 2^24; 0: the arrays\n"
+           "written and read whole, without staging), SN_GPU_STAGE_THREADS=T the threads\n"
+           "that copy (default: every core). More keys than one device sort takes are\n"
+           "sorted in runs that the host merges (SN_GPU_SORT_RUN=K sets the run).\n\n%s"
            "Options:\n"
            "  --device P:D         platform and device index (`sortnet gpu list`)\n"
            "  --payload            carry the original index along and compare it too\n"
@@ -74,7 +83,8 @@ static void sort_help(void)
            "                       4-byte keys with --binary; - is stdout\n"
            "  --json               {\"identical\",\"device\",\"algorithm\",\"n\",\"kernel_ms\",\n"
            "                       \"host_ms\",\"reference_ms\",\"rounds\",\"launches\",\n"
-           "                       \"first_mismatch\"}\n"
+           "                       \"upload_ms\",\"sort_ms\",\"download_ms\",\"setup_ms\",\"runs\",\n"
+           "                       \"first_mismatch\"} (the phases: the last run's)\n"
            "  -h, --help           this text\n",
            cli_input_help, GPU_SORT_LIMIT_S);
 }
@@ -174,6 +184,11 @@ static int report_json(const sort_run *r, const char *device, const sn_gpu_sort_
     json_object_set_new(o, "reference_ms", json_real(ms[2]));
     json_object_set_new(o, "rounds", tr ? json_integer((json_int_t)s->rounds) : json_null());
     json_object_set_new(o, "launches", json_integer((json_int_t)s->launches));
+    json_object_set_new(o, "upload_ms", json_real(s->upload_ms));
+    json_object_set_new(o, "sort_ms", json_real(s->sort_ms));
+    json_object_set_new(o, "download_ms", json_real(s->download_ms));
+    json_object_set_new(o, "setup_ms", json_real(s->setup_ms));
+    json_object_set_new(o, "runs", json_integer((json_int_t)s->runs));
     json_t *fm = json_null();
     if (!m->identical) {
         fm = json_object();
@@ -209,6 +224,12 @@ static void report_text(const sort_run *r, const char *device, const sn_gpu_sort
     printf("kernel time %.4f ms (%llu launches), host to host %.3f ms%s; reference (stable "
            "radix sort on the host) %.1f ms\n",
            ms[0], (unsigned long long)s->launches, ms[1], r->reps > 1 ? " (medians)" : "", ms[2]);
+    printf("host to host: upload %.3f ms, sort %.3f ms, download %.3f ms", s->upload_ms,
+           s->sort_ms, s->download_ms);
+    if (s->runs > 1)
+        printf(", host merge of %llu runs %.3f ms", (unsigned long long)s->runs, s->merge_ms);
+    printf("%s; device buffers and staging made before the clock: %.1f ms\n",
+           r->reps > 1 ? " (the last rep)" : "", s->setup_ms);
     if (r->o.algo == SN_SORT_TRANSPOSITION)
         printf("rounds: %llu (of two phases; %s; the network transposition:%llu has %llu "
                "layers)\n",

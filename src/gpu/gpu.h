@@ -182,6 +182,13 @@ typedef struct sn_gpu_tuning {
      * up to 32 and at least half merge_e (0: 32 on NVIDIA's, else merge_e;
      * SN_MERGE_TILE_E) */
     unsigned merge_tile_e;
+    /* host-to-host sorts (docs/gpu-sorts.md): keys a pinned staging chunk
+     * (0: 2^24; SN_GPU_STAGE_CHUNK), or no staging at all (stage_off:
+     * SN_GPU_STAGE_CHUNK=0); threads that copy (0: every core;
+     * SN_GPU_STAGE_THREADS); keys a device sort of a block larger than one
+     * (0: what the device takes; SN_GPU_SORT_RUN) */
+    unsigned stage_chunk, stage_threads, sort_run;
+    bool stage_off;
 } sn_gpu_tuning;
 
 /* The defaults above, without the environment. */

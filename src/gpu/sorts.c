@@ -17,6 +17,7 @@
 #include "core/parallel.h" // for: the reference on every core
 #include "gpu/gpu_internal.h"
 #include "gpu/kernels.h"
+#include "gpu/sort_stage.h"
 
 /* Keys per tile as multiples of WG: the kernels are built with these
  * (-DMERGE_E, -DRADIX_E, -DTILE_E); HYB_E must match kernels/sorts.cl's. */
@@ -76,6 +77,10 @@ struct sn_gpu_sorter {
     sn_gpu_sort_progress_fn progress; /* or NULL */
     void *progress_ctx;
     bool ordered_out; /* sn_gpu_sorter_set_ordered_out */
+    sn_stage stage;   /* pinned staging, kept from one sort to the next */
+    size_t align_words; /* a sub-buffer's origin: CL_DEVICE_MEM_BASE_ADDR_ALIGN in words */
+    uint32_t *scr_k, *scr_p; /* sn_gpu_sorter_set_scratch: borrowed */
+    size_t scr_cap;
 };
 
 const char *sn_sort_algo_name(sn_sort_algo a)
@@ -146,6 +151,7 @@ void sn_gpu_sorter_destroy(sn_gpu_sorter *s)
 {
     if (!s)
         return;
+    sn_stage_free(&s->stage);
     for (int i = 0; i < KS_COUNT; i++)
         if (s->k[i])
             clReleaseKernel(s->k[i]);
@@ -182,6 +188,17 @@ sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
     s->g = g;
     s->wg = wg;
+    /* chunks start where a sub-buffer may: the device's base alignment
+     * (bits), 4 KiB when it does not say */
+    cl_uint align_bits = 0;
+    cl_int aerr = clGetDeviceInfo(g->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits,
+                                  &align_bits, NULL);
+    if (aerr != CL_SUCCESS) {
+        sn_free(s);
+        return sn_gpu_cl_fail(diag, "clGetDeviceInfo(CL_DEVICE_MEM_BASE_ADDR_ALIGN)", aerr);
+    }
+    align_bits = align_bits ? align_bits : 4096 * 8;
+    s->align_words = align_bits / 32 < 16 ? 16 : align_bits / 32;
     /* one program: kernels/onesweep.cl takes sorts.cl's tile ranking */
     size_t l1 = strlen(src_sorts), l2 = strlen(src_os);
     char *src = sn_malloc(l1 + l2 + 2);
@@ -268,6 +285,7 @@ typedef struct run {
     cl_uint n, hp;
     int cur; /* which of k[] / p[] holds the data */
     uint64_t launches, rounds;
+    bool hist_done; /* onesweep: the histograms were made chunk by chunk during the upload */
 } run;
 
 static sn_status buf(run *r, size_t bytes, cl_mem *m, const char *what, sn_diag *diag)
@@ -592,26 +610,45 @@ static sn_status onesweep_buffers(run *r, unsigned bits, sn_diag *diag)
                        : buf(r, 2 * radix_tiles(r) * nd * 4, &r->status, "onesweep status", diag);
 }
 
-static sn_status run_onesweep(run *r, unsigned bits, sn_diag *diag)
+/* The onesweep histograms zeroed (before the first os_hist). */
+static sn_status onesweep_zero(run *r, unsigned bits, sn_diag *diag)
 {
-    size_t tiles = radix_tiles(r), nd = (size_t)1 << bits;
-    cl_uint passes = 32 / bits, b = bits, ct = (cl_uint)tiles;
-    cl_uint words = OS_TICKETS + passes * (cl_uint)nd, zero = (cl_uint)(tiles * nd);
-    /* histogram work-groups: enough to fill the device, each adding its
-     * counts once */
-    size_t groups = 8 * (size_t)(r->s->g->info.compute_units ? r->s->g->info.compute_units : 1);
-    groups = groups < tiles ? groups : tiles;
+    cl_uint words = OS_TICKETS + (32 / bits) * (1u << bits);
     /* the counters and histograms start at zero (a kernel that zeroed
      * them measured 0.02 ms on an H200, a fill is a copy engine's job) */
     cl_uint zero_word = 0;
     cl_int err = clEnqueueFillBuffer(r->s->g->queue, r->hist, &zero_word, sizeof zero_word, 0,
                                      (size_t)words * 4, 0, NULL, NULL);
-    if (err != CL_SUCCESS)
-        return sn_gpu_cl_fail(diag, "clEnqueueFillBuffer(onesweep histograms)", err);
-    sn_status st = args(r->s->k[KS_OS_HIST], "os_hist", diag, 7, M(r->k[r->cur]), U(r->n), U(b),
-                        U(passes), M(r->hist), M(r->status), U(zero));
-    if (st == SN_OK)
-        st = launch(r, KS_OS_HIST, groups * r->s->wg, diag);
+    return err == CL_SUCCESS ? SN_OK
+                             : sn_gpu_cl_fail(diag, "clEnqueueFillBuffer(onesweep histograms)", err);
+}
+
+/* os_hist over keys[0..len) of buffer k (the whole array, or a chunk's
+ * sub-buffer: the counts add up); zero_status: this launch also zeroes
+ * pass 0's look-back rows (the first launch of a sort) */
+static sn_status onesweep_hist(run *r, cl_mem k, size_t len, unsigned bits, bool zero_status,
+                               sn_diag *diag)
+{
+    size_t tile = r->s->wg * r->s->radix_e, tiles = (len + tile - 1) / tile;
+    cl_uint passes = 32 / bits, b = bits, n = (cl_uint)len;
+    cl_uint zero = zero_status ? (cl_uint)(radix_tiles(r) << bits) : 0;
+    /* histogram work-groups: enough to fill the device, each adding its
+     * counts once */
+    size_t groups = 8 * (size_t)(r->s->g->info.compute_units ? r->s->g->info.compute_units : 1);
+    groups = groups < tiles ? groups : tiles;
+    groups = groups ? groups : 1;
+    sn_status st = args(r->s->k[KS_OS_HIST], "os_hist", diag, 7, M(k), U(n), U(b), U(passes),
+                        M(r->hist), M(r->status), U(zero));
+    return st == SN_OK ? launch(r, KS_OS_HIST, groups * r->s->wg, diag) : st;
+}
+
+static sn_status run_onesweep(run *r, unsigned bits, sn_diag *diag)
+{
+    size_t tiles = radix_tiles(r);
+    cl_uint passes = 32 / bits, b = bits, ct = (cl_uint)tiles;
+    sn_status st = SN_OK;
+    if (!r->hist_done && (st = onesweep_zero(r, bits, diag)) == SN_OK)
+        st = onesweep_hist(r, r->k[r->cur], r->n, bits, true, diag);
     for (cl_uint pass = 0; st == SN_OK && pass < passes; pass++) {
         int c = r->cur, which = kv(r, KS_OS_SCATTER);
         st = args(r->s->k[which], kernel_names[which], diag, 11, M(r->k[c]), M(r->p[c]),
@@ -780,15 +817,78 @@ sn_gpu_sort_cost sn_gpu_sort_estimate(const sn_gpu *g, const sn_gpu_sort_opts *o
     return c;
 }
 
-sn_status sn_gpu_sort(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, uint32_t *keys,
-                      uint32_t *payload, size_t n, sn_gpu_sort_stats *stats, sn_diag *diag)
+/* ---- one device sort, host to host */
+
+/* What the upload does with each chunk once it arrived: the map to the
+ * ordered form (i32, f32) and onesweep's histogram pass, on a sub-buffer
+ * of the chunk, after a barrier on its copy. */
+typedef struct chunk_ctx {
+    run *r;
+    cl_uint kt;   /* the key type to map (u32: none) */
+    bool hist;    /* onesweep: the histograms */
+    unsigned bits;
+    bool first;   /* the first chunk's os_hist zeroes the look-back rows */
+} chunk_ctx;
+
+static sn_status on_chunk(void *ctx, size_t off, size_t len, cl_event arrived, sn_diag *diag)
 {
-    sn_gpu_sort_stats dummy;
-    if (!stats)
-        stats = &dummy;
-    memset(stats, 0, sizeof *stats);
+    chunk_ctx *c = ctx;
+    run *r = c->r;
+    cl_command_queue q = r->s->g->queue;
+    cl_int err = clEnqueueBarrierWithWaitList(q, 1, &arrived, NULL);
+    if (err != CL_SUCCESS)
+        return sn_gpu_cl_fail(diag, "clEnqueueBarrierWithWaitList(chunk)", err);
+    cl_buffer_region reg = {off * 4, len * 4};
+    cl_mem sub = clCreateSubBuffer(r->k[0], CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &reg,
+                                   &err);
+    if (err != CL_SUCCESS)
+        return sn_gpu_cl_fail(diag, "clCreateSubBuffer(chunk)", err);
+    sn_status st = SN_OK;
+    cl_uint n = (cl_uint)len;
+    if (c->kt != SN_KEY_U32) {
+        st = args(r->s->k[KS_TO_ORD], kernel_names[KS_TO_ORD], diag, 3, M(sub), U(n), U(c->kt));
+        if (st == SN_OK)
+            st = launch(r, KS_TO_ORD, len, diag);
+    }
+    if (st == SN_OK && c->hist)
+        st = onesweep_hist(r, sub, len, c->bits, c->first, diag);
+    c->first = false;
+    clReleaseMemObject(sub); /* the enqueued kernels hold it until they end */
+    clFlush(q);
+    return st;
+}
+
+/* The staging's slot size for sorts of n keys in chunks of `chunk` */
+static size_t stage_words(const sn_gpu_sorter *s, size_t chunk, size_t n)
+{
+    return sn_gpu_round_up(chunk < n ? chunk : n, s->align_words);
+}
+
+/* Whether a[0..words) lies in one of g's pinned blocks (sn_gpu_host_alloc):
+ * the device copies it by DMA already, staging would only add a copy. */
+static bool pinned_array(const sn_gpu *g, const void *a, size_t words)
+{
+    for (size_t i = 0; a && i < SN_GPU_PINS; i++) {
+        size_t size = 0;
+        if (!g->pins[i].m ||
+            clGetMemObjectInfo(g->pins[i].m, CL_MEM_SIZE, sizeof size, &size, NULL) != CL_SUCCESS)
+            continue;
+        const char *b = g->pins[i].p, *x = a;
+        if (x >= b && x + words * 4 <= b + size)
+            return true;
+    }
+    return false;
+}
+
+/* kin[0..n) (payload pin) sorted on the device into kout (pout): the same
+ * arrays for a sort in place. ordered: leave the keys in the ordered form. */
+static sn_status sort_block(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, const uint32_t *kin,
+                            const uint32_t *pin, uint32_t *kout, uint32_t *pout, size_t n,
+                            bool ordered, sn_gpu_sort_stats *stats, sn_diag *diag)
+{
     sn_gpu *g = s->g;
-    sn_status st = check_sizes(g, o, n, payload != NULL, diag);
+    bool payload = pin != NULL;
+    sn_status st = check_sizes(g, o, n, payload, diag);
     if (st != SN_OK || n == 0)
         return st;
     run r;
@@ -796,39 +896,188 @@ sn_status sn_gpu_sort(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, uint32_t *key
     r.s = s;
     r.n = (cl_uint)n;
     r.hp = payload ? 1u : 0u;
-    double t0 = sn_gpu_now_ms();
-    if ((st = run_alloc(&r, n, payload != NULL, diag)) != SN_OK ||
+    size_t chunk = sn_stage_chunk_keys(s->g);
+    bool pinned = pinned_array(g, kin, n) && pinned_array(g, kout, n) &&
+                  (!payload || (pinned_array(g, pin, n) && pinned_array(g, pout, n)));
+    if (pinned)
+        chunk = 0;
+    double ts = sn_gpu_now_ms();
+    if ((st = run_alloc(&r, n, payload, diag)) != SN_OK ||
         (st = run_scratch(&r, o, diag)) != SN_OK || (st = run_settle(&r, diag)) != SN_OK)
         goto done;
-    if ((st = sn_gpu_write(g, r.k[0], n * 4, keys, "keys", diag)) != SN_OK)
+    if (chunk) {
+        if ((st = sn_stage_reserve(g, &s->stage, stage_words(s, chunk, n), diag)) != SN_OK)
+            goto done;
+    }
+    if ((st = sn_gpu_finish(g, diag)) != SN_OK)
         goto done;
-    if (payload && (st = sn_gpu_write(g, r.p[0], n * 4, payload, "payload", diag)) != SN_OK)
-        goto done;
+    stats->setup_ms += sn_gpu_now_ms() - ts;
+    double t0 = sn_gpu_now_ms();
     sn_gpu_events_drop(g);
+    bool os = o->algo == SN_SORT_RADIX && use_onesweep(s, n);
+    if (chunk) {
+        chunk_ctx cc = {&r, (cl_uint)o->type, os, radix_bits(o), true};
+        if (os && (st = onesweep_zero(&r, radix_bits(o), diag)) != SN_OK)
+            goto done;
+        bool each = os || o->type != SN_KEY_U32;
+        st = sn_stage_upload(g, &s->stage, r.k[0], kin, n, each ? on_chunk : NULL, &cc, diag);
+        if (st == SN_OK && payload)
+            st = sn_stage_upload(g, &s->stage, r.p[0], pin, n, NULL, NULL, diag);
+        r.hist_done = os;
+    } else {
+        st = sn_gpu_write(g, r.k[0], n * 4, kin, "keys", diag);
+        if (st == SN_OK && payload)
+            st = sn_gpu_write(g, r.p[0], n * 4, pin, "payload", diag);
+    }
+    if (st != SN_OK)
+        goto done;
     g->record = true;
-    if (o->type != SN_KEY_U32)
+    if (!chunk && o->type != SN_KEY_U32)
         st = map_keys(&r, KS_TO_ORD, (cl_uint)o->type, diag);
     if (st == SN_OK)
         st = run_algo(&r, o, diag);
-    if (st == SN_OK && o->type != SN_KEY_U32 && !s->ordered_out)
+    if (st == SN_OK && o->type != SN_KEY_U32 && !ordered)
         st = map_keys(&r, KS_FROM_ORD, (cl_uint)o->type, diag);
     g->record = false;
     if (st != SN_OK)
         goto done;
-    if ((st = sn_gpu_read(g, r.k[r.cur], 0, n * 4, keys, !payload, "keys", diag)) != SN_OK)
+    clFlush(g->queue);
+    /* every chunk on the device: the upload's end */
+    if ((st = sn_stage_settle(&s->stage, diag)) != SN_OK)
         goto done;
-    if (payload &&
-        (st = sn_gpu_read(g, r.p[r.cur], 0, n * 4, payload, true, "payload", diag)) != SN_OK)
+    double t1 = sn_gpu_now_ms();
+    if ((st = sn_gpu_finish(g, diag)) != SN_OK)
         goto done;
-    stats->host_ms = sn_gpu_now_ms() - t0;
-    sn_gpu_events_ms(g, &stats->kernel_ms); /* 0 when the events cannot say */
-    stats->rounds = r.rounds;
-    stats->launches = r.launches;
-done:
+    double t2 = sn_gpu_now_ms();
+    if (chunk) {
+        st = sn_stage_download(g, &s->stage, r.k[r.cur], kout, n, diag);
+        if (st == SN_OK && payload)
+            st = sn_stage_download(g, &s->stage, r.p[r.cur], pout, n, diag);
+    } else {
+        st = sn_gpu_read(g, r.k[r.cur], 0, n * 4, kout, !payload, "keys", diag);
+        if (st == SN_OK && payload)
+            st = sn_gpu_read(g, r.p[r.cur], 0, n * 4, pout, true, "payload", diag);
+    }
     if (st != SN_OK)
+        goto done;
+    double t3 = sn_gpu_now_ms();
+    stats->upload_ms += t1 - t0;
+    stats->sort_ms += t2 - t1;
+    stats->download_ms += t3 - t2;
+    stats->host_ms += t3 - t0;
+    double kms = 0;
+    sn_gpu_events_ms(g, &kms); /* 0 when the events cannot say */
+    stats->kernel_ms += kms;
+    stats->rounds += r.rounds;
+    stats->launches += r.launches;
+    stats->runs++;
+    stats->staged += chunk != 0;
+    stats->pinned += pinned;
+done:
+    g->record = false;
+    if (st != SN_OK) {
         clFinish(g->queue);
+        sn_stage_settle(&s->stage, NULL);
+    }
     sn_gpu_events_drop(g);
     run_free(&r);
+    return st;
+}
+
+size_t sn_gpu_sort_run_keys(const sn_gpu_sorter *s, bool payload)
+{
+    const size_t most = (size_t)1 << 31;
+    size_t set = s->g->tune.sort_run; /* SN_GPU_SORT_RUN (tests) */
+    if (set)
+        return set < most ? set : most;
+    /* the keys' and payload's two buffers each, a tenth of the device
+     * left for the scratch (radix counts, merge partitions) */
+    uint64_t per = payload ? 16 : 8, fit = s->g->info.global_mem / 10 * 9 / per;
+    uint64_t alloc = s->g->info.max_alloc / 4;
+    fit = fit < alloc ? fit : alloc;
+    fit = fit < most ? fit : most;
+    return fit ? (size_t)fit : 1;
+}
+
+sn_status sn_gpu_sorter_reserve(sn_gpu_sorter *s, size_t n, sn_diag *diag)
+{
+    size_t chunk = sn_stage_chunk_keys(s->g), most = sn_gpu_sort_run_keys(s, false);
+    n = n < most ? n : most;
+    return chunk && n ? sn_stage_reserve(s->g, &s->stage, stage_words(s, chunk, n), diag) : SN_OK;
+}
+
+void sn_gpu_sorter_set_threads(sn_gpu_sorter *s, unsigned threads)
+{
+    if (s)
+        s->stage.threads = threads;
+}
+
+void sn_gpu_sorter_set_scratch(sn_gpu_sorter *s, uint32_t *keys, uint32_t *pay, size_t cap)
+{
+    if (!s)
+        return;
+    s->scr_k = keys;
+    s->scr_p = pay;
+    s->scr_cap = keys ? cap : 0;
+}
+
+typedef struct from_job {
+    uint32_t *k;
+    size_t n, parts;
+    sn_key_type t;
+} from_job;
+
+static void from_part(void *ctx, size_t part)
+{
+    const from_job *j = ctx;
+    for (size_t i = j->n * part / j->parts; i < j->n * (part + 1) / j->parts; i++)
+        j->k[i] = sn_key_from_ordered(j->t, j->k[i]);
+}
+
+sn_status sn_gpu_sort(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, uint32_t *keys,
+                      uint32_t *payload, size_t n, sn_gpu_sort_stats *stats, sn_diag *diag)
+{
+    sn_gpu_sort_stats dummy;
+    if (!stats)
+        stats = &dummy;
+    memset(stats, 0, sizeof *stats);
+    size_t rlen = sn_gpu_sort_run_keys(s, payload != NULL);
+    if (n <= rlen)
+        return sort_block(s, o, keys, payload, keys, payload, n, s->ordered_out, stats, diag);
+    /* runs: each sorted on the device into the array the merge passes
+     * start from, chosen so that the last pass ends in keys */
+    bool hp = payload != NULL, own = s->scr_cap < n || (hp && !s->scr_p);
+    uint32_t *tk = own ? sn_malloc(n * 4) : s->scr_k;
+    uint32_t *tp = hp ? (own ? sn_malloc(n * 4) : s->scr_p) : NULL;
+    sn_status st = SN_OK;
+    if (!tk || (hp && !tp)) {
+        st = sn_diag_set(diag, SN_ENOMEM, 0, 0,
+                         "out of memory for the merge of %zu keys sorted in runs of %zu", n, rlen);
+        goto done;
+    }
+    bool odd = sn_stage_merge_passes(n, rlen) % 2 == 1;
+    uint32_t *dk = odd ? tk : keys, *dp = odd ? tp : payload;
+    for (size_t lo = 0; lo < n && st == SN_OK; lo += rlen) {
+        size_t len = n - lo < rlen ? n - lo : rlen;
+        st = sort_block(s, o, keys + lo, hp ? payload + lo : NULL, dk + lo, hp ? dp + lo : NULL,
+                        len, true, stats, diag);
+    }
+    if (st != SN_OK)
+        goto done;
+    double t0 = sn_gpu_now_ms();
+    sn_stage_merge_runs(dk, dp, odd ? keys : tk, odd ? payload : tp, n, rlen, s->stage.threads);
+    if (o->type != SN_KEY_U32 && !s->ordered_out) {
+        unsigned nt = s->stage.threads ? s->stage.threads : sn_parallel_cpus();
+        from_job j = {keys, n, (size_t)nt * 4, o->type};
+        sn_parallel_for(j.parts, nt, from_part, &j);
+    }
+    stats->merge_ms = sn_gpu_now_ms() - t0;
+    stats->host_ms += stats->merge_ms;
+done:
+    if (own) {
+        sn_free(tk);
+        sn_free(tp);
+    }
     return st;
 }
 

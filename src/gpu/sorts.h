@@ -55,16 +55,36 @@ typedef struct sn_gpu_sort_opts {
 } sn_gpu_sort_opts;
 
 typedef struct sn_gpu_sort_stats {
-    double kernel_ms;  /* first kernel's start to last kernel's end (profiling events) */
-    double host_ms;    /* upload + sort + read back, host clock */
-    uint64_t rounds;   /* transposition: rounds of two phases (the last found nothing to move);
-                        * transposition-local: block rounds; else 0 */
-    uint64_t launches; /* kernel launches */
+    double kernel_ms;  /* first kernel's start to last kernel's end (profiling events); with
+                        * staging the kernels after the last chunk arrived (the first pass
+                        * over the earlier chunks overlaps the upload) */
+    double host_ms;    /* upload + sort + read back, host clock (upload_ms + sort_ms +
+                        * download_ms, plus merge_ms for runs) */
+    double upload_ms;   /* the caller's keys (and payload) on the device */
+    double sort_ms;     /* from there until the last kernel ended */
+    double download_ms; /* the sorted keys (and payload) back in the caller's arrays */
+    double setup_ms;    /* device buffers and pinned staging made, before host_ms's clock */
+    double merge_ms;    /* runs > 1: the host's merge of the sorted runs */
+    uint64_t runs;      /* device sorts: 1, or more for a block larger than one */
+    uint64_t staged;    /* of them, those whose copies went through the staging */
+    uint64_t pinned;    /* ... and those that copied the caller's pinned arrays directly (the
+                         * rest: ordinary memory copied whole, SN_GPU_STAGE_CHUNK=0) */
+    uint64_t rounds;    /* transposition: rounds of two phases (the last found nothing to
+                         * move); transposition-local: block rounds; else 0 */
+    uint64_t launches;  /* kernel launches */
 } sn_gpu_sort_stats;
 
 /* Sort keys[0..n) (raw bits of o->type) on the device in place, moving
- * payload[0..n) along when payload != NULL. n <= 2^31. SN_ELIMIT when the
- * device cannot hold the buffers (diag names the sizes). stats may be NULL. */
+ * payload[0..n) along when payload != NULL. The arrays stay in the
+ * caller's (ordinary) memory: they travel in chunks through pinned
+ * staging buffers that the sorter keeps (sort_stage.h), the host's cores
+ * copying one chunk while the device copies the one before; the radix
+ * sort's histogram pass (onesweep) runs on each chunk as it arrives. A
+ * block larger than one device sort (2^31 keys, or what the device holds
+ * with its buffers; SN_GPU_SORT_RUN=K for tests) is sorted in runs of that
+ * size, merged on the host (stable: the earlier run first on ties) in the
+ * scratch given by sn_gpu_sorter_set_scratch, else in arrays allocated
+ * for the call (SN_ENOMEM when they cannot be). stats may be NULL. */
 sn_status sn_gpu_sort(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, uint32_t *keys,
                       uint32_t *payload, size_t n, sn_gpu_sort_stats *stats, sn_diag *diag);
 
@@ -94,6 +114,20 @@ typedef void (*sn_gpu_sort_progress_fn)(void *ctx, uint64_t done, uint64_t cap);
  * (sn_key_to_ordered) instead of raw bits: one pass less for a caller that
  * compares them as unsigned (the distributed sort). Off by default. */
 void sn_gpu_sorter_set_ordered_out(sn_gpu_sorter *s, bool on);
+/* Threads that copy between the caller's arrays and the staging, and
+ * that merge runs (0, the default: the online CPUs). */
+void sn_gpu_sorter_set_threads(sn_gpu_sorter *s, unsigned threads);
+/* Scratch arrays of cap words (pay may be NULL) that later sorts larger
+ * than one device sort merge their runs in, borrowed until cleared (NULL,
+ * NULL, 0); without them such a sort allocates its own. */
+void sn_gpu_sorter_set_scratch(sn_gpu_sorter *s, uint32_t *keys, uint32_t *pay, size_t cap);
+/* Make the pinned staging for sorts of up to n keys now (it is made on
+ * the first sort otherwise): a caller that times its sorts calls this
+ * first, so that no staging is made or touched in its clock. */
+sn_status sn_gpu_sorter_reserve(sn_gpu_sorter *s, size_t n, sn_diag *diag);
+/* Keys one device sort takes on s's device (with payload or not): the
+ * size of the runs of a larger block. */
+size_t sn_gpu_sort_run_keys(const sn_gpu_sorter *s, bool payload);
 /* Set (fn NULL: clear) the progress callback of s's later sorts. */
 void sn_gpu_sorter_set_progress(sn_gpu_sorter *s, sn_gpu_sort_progress_fn fn, void *ctx);
 

@@ -66,6 +66,21 @@ sn_status sn_gpu_tuning_from_env(sn_gpu_tuning *t, sn_diag *diag)
         return st;
     if (set)
         t->radix_onesweep = v ? SN_GPU_ONESWEEP_ON : SN_GPU_ONESWEEP_OFF;
+    /* the host-to-host sorts' staging and runs (docs/gpu-sorts.md) */
+    if ((st = knob("SN_GPU_STAGE_CHUNK", 0, 1u << 30, &set, &v, diag)) != SN_OK)
+        return st;
+    if (set) {
+        t->stage_chunk = v;
+        t->stage_off = v == 0;
+    }
+    if ((st = knob("SN_GPU_STAGE_THREADS", 1, 256, &set, &v, diag)) != SN_OK)
+        return st;
+    if (set)
+        t->stage_threads = v;
+    if ((st = knob("SN_GPU_SORT_RUN", 1, 1u << 31, &set, &v, diag)) != SN_OK)
+        return st;
+    if (set)
+        t->sort_run = v;
     /* the merge sort's sizes, powers of two */
     static const struct {
         const char *name;

@@ -73,6 +73,7 @@ typedef struct sn_dist_sort_opts {
     uint64_t compare_max; /* gather and compare with the reference up to this N */
     unsigned threads;     /* merge-split threads a rank (0: the host's cores / its ranks) */
     uint64_t max_memory;  /* bytes a rank may use (0: what the system has) */
+    uint64_t host_memory; /* bytes the ranks of one host may use together (0: unknown) */
     int die_rank;         /* tests: this rank kills itself after the local sort (-1: none) */
     bool die_stall;       /* tests: ... or stops forever instead (a stuck rank) */
     bool die_output;      /* tests: ... or stops forever once the output's temporary exists */
@@ -85,6 +86,14 @@ typedef struct sn_dist_report {
     size_t layers;     /* network layers run (0 for sample sort) */
     double t_input;    /* generate or read (max over ranks), seconds */
     double t_local;    /* local sort */
+    /* the local sort on a GPU, the slowest rank's phases (seconds): its keys
+     * to the device, the kernels, back, and the host merge of its runs
+     * (a block larger than one device sort); runs: the most of any rank */
+    double t_local_up, t_local_kernels, t_local_down, t_local_merge;
+    uint64_t local_runs;
+    int local_copies; /* how the local sorts on GPUs copied, the worst rank's: 0 the
+                       * slice in pinned memory, 1 through the pinned staging, 2 ordinary
+                       * memory copied whole (SN_DIST_PINNED=0 SN_GPU_STAGE_CHUNK=0) */
     double *t_layer;   /* [layers]: each layer's exchange + merge (max over ranks) */
     double t_exchange; /* all layers, or sample sort's sampling + all-to-all + merge */
     double t_verify;
@@ -104,6 +113,14 @@ typedef struct sn_dist_report {
     uint64_t mismatch_index; /* first differing position (when compared and not identical) */
     uint32_t mismatch_expected, mismatch_actual;
 } sn_dist_report;
+
+/* Bytes of host memory rank `rank` of P needs to sort N keys as o says
+ * (its slice, block, exchange buffers, the local sort's work arrays or
+ * staging; rank 0 also the gathered input, output and reference when
+ * N <= o->compare_max). Not collective: the command states it before any
+ * work, and sn_dist_sort refuses a run past o->max_memory (a rank) or
+ * o->host_memory (the ranks of a host together) with SN_ENOMEM. */
+uint64_t sn_dist_sort_memory(const sn_dist_sort_opts *o, uint64_t N, int P, int rank);
 
 /* Sort as o says and verify. SN_OK means the run finished and *rep holds
  * its verdict (rep->identical: every check passed); otherwise the run

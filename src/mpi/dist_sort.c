@@ -171,6 +171,11 @@ typedef struct work {
     double *t_layer;   /* [layers] */
     size_t layers;     /* the network's (0: sample sort) */
     int local_rank;    /* among the ranks of this host */
+    int node_size;     /* the ranks of this host */
+    sn_gpu *gpu;       /* the local sort's device and sorter (NULL: the CPU's), open */
+    sn_gpu_sorter *gs; /* from before the slice is made until the end */
+    void *pins[2];     /* the blocks in the device's pinned memory (block_alloc) */
+    sn_gpu_sort_stats gstats; /* the local sort's on a GPU */
     unsigned threads;  /* this rank's share of the host's cores */
     char sorter[160];
     uint64_t hash_before; /* of this rank's input slice */
@@ -186,6 +191,41 @@ static uint64_t slice_lo(uint64_t N, int P, int r)
            ((uint64_t)r < N % (uint64_t)P ? (uint64_t)r : N % (uint64_t)P);
 }
 
+/* A buffer the GPU's local sort moves to and from the device (the slice,
+ * then the block; the payload). Ordinary memory, whose copies go through
+ * the sorter's pinned staging; with SN_DIST_PINNED=1 the device's pinned
+ * memory, whose copies run by DMA with no staging copy on the host's
+ * cores (the local sort at the bus's floor) but whose making pins every
+ * page: on the H200 host 2 GiB took 0.9 s more than ordinary memory, far
+ * more than the local sort saved (docs/distributed.md). Ordinary memory
+ * when pinned memory cannot be had. */
+static uint32_t *block_alloc(work *w, size_t bytes)
+{
+    const char *e = getenv("SN_DIST_PINNED");
+    bool want = w->gpu && e && strcmp(e, "1") == 0;
+    for (size_t i = 0; want && i < 2; i++) {
+        if (w->pins[i])
+            continue;
+        sn_diag dd;
+        void *p = sn_gpu_host_alloc(w->gpu, bytes, &dd);
+        if (p)
+            return w->pins[i] = p;
+        break;
+    }
+    return sn_malloc(bytes);
+}
+
+static void block_free(work *w, void *p)
+{
+    for (size_t i = 0; p && i < 2; i++)
+        if (w->pins[i] == p) {
+            sn_gpu_host_free(w->gpu, p);
+            w->pins[i] = NULL;
+            return;
+        }
+    sn_free(p);
+}
+
 static sn_status mpi_err(sn_diag *d, int err, const char *what)
 {
     char s[MPI_MAX_ERROR_STRING];
@@ -193,6 +233,9 @@ static sn_status mpi_err(sn_diag *d, int err, const char *what)
     MPI_Error_string(err, s, &len);
     return sn_diag_set(d, SN_EIO, 0, 0, "%s: %s", what, s);
 }
+
+/* keys an MPI-IO call moves at most (its count is an int) */
+#define IO_PIECE ((uint64_t)1 << 30)
 
 /* ---- input ---- */
 
@@ -213,6 +256,43 @@ static sn_status input_kind(const char *path, sn_diag *d)
                                               : "not a file";
     return sn_diag_set(d, SN_EINVAL, 0, 0, "%s: not a regular file (%s), not a file of keys", path,
                        kind);
+}
+
+/* The limits of N keys on this job: --payload's 32-bit indices, sample
+ * sort's int counts, the memory of a rank (--max-memory) and of the ranks
+ * of a host together. Before anything of N's size is allocated. Agreed. */
+static sn_status check_limits(work *w, sn_diag *diag)
+{
+    const sn_dist_sort_opts *o = w->o;
+    sn_status st = SN_OK;
+    uint64_t c = (w->N + (uint64_t)w->P - 1) / (uint64_t)w->P;
+    if (o->payload && w->N >= UINT32_MAX)
+        st = sn_diag_set(diag, SN_EINVAL, 0, 0,
+                         "%llu keys with --payload: at most 2^32 - 2 (32-bit indices)",
+                         (unsigned long long)w->N);
+    else if (o->algo == SN_DIST_SAMPLE && c > (1ull << 30))
+        st = sn_diag_set(diag, SN_EINVAL, 0, 0,
+                         "%llu keys on %d rank(s): blocks of %llu keys, more than the 2^30 a "
+                         "rank of sample sort may hold (its all-to-all counts are MPI ints): use "
+                         "more ranks, or --algorithm network",
+                         (unsigned long long)w->N, w->P, (unsigned long long)c);
+    uint64_t need = sn_dist_sort_memory(o, w->N, w->P, w->me);
+    const double GiB = 1073741824.0;
+    if (st == SN_OK && o->max_memory && need > o->max_memory)
+        st = sn_diag_set(diag, SN_ENOMEM, 0, 0,
+                         "too little memory: a rank needs about %.1f MiB for its %llu keys, "
+                         "more than the %.1f MiB it may use",
+                         (double)need / 1048576.0, (unsigned long long)w->m,
+                         (double)o->max_memory / 1048576.0);
+    else if (st == SN_OK && !o->max_memory && o->host_memory &&
+             need * (uint64_t)w->node_size > o->host_memory)
+        st = sn_diag_set(diag, SN_ENOMEM, 0, 0,
+                         "too little memory: the %d rank(s) on this host need about %.1f GiB "
+                         "each for %llu keys (%.1f GiB in all), more than the %.1f GiB it has "
+                         "available; use more hosts, or fewer keys",
+                         w->node_size, (double)need / GiB, (unsigned long long)w->N,
+                         (double)need * w->node_size / GiB, (double)o->host_memory / GiB);
+    return sn_dist_agree(st, diag);
 }
 
 static sn_status read_input(work *w, sn_diag *d)
@@ -239,23 +319,95 @@ static sn_status read_input(work *w, sn_diag *d)
     else if (size == 0)
         st = sn_diag_set(d, SN_EPARSE, 0, 0, "%s: no keys (an empty file)", o->in);
     w->N = st == SN_OK ? (uint64_t)size / 4 : 0;
+    /* collective: every rank has the same N (0 after a bad size) */
+    sn_status lst = check_limits(w, d);
+    if (st == SN_OK)
+        st = lst;
     if (st == SN_OK) {
         w->lo = slice_lo(w->N, w->P, w->me);
         w->m = slice_lo(w->N, w->P, w->me + 1) - w->lo;
         /* c = ceil(N/P) keys: the GPU sorts the slice in place as the block */
-        w->in = sn_malloc((w->N + (uint64_t)w->P - 1) / (uint64_t)w->P * 4 + 4);
+        w->in = block_alloc(w, (w->N + (uint64_t)w->P - 1) / (uint64_t)w->P * 4 + 4);
         if (!w->in)
             st = sn_diag_set(d, SN_ENOMEM, 0, 0, "out of memory for %llu keys",
                              (unsigned long long)w->m);
     }
-    /* read_at_all is collective: every rank calls it (count 0 on a failure) */
-    MPI_Status ms;
-    err = MPI_File_read_at_all(f, (MPI_Offset)(w->lo * 4), w->in ? (void *)w->in : (void *)&size,
-                               st == SN_OK ? (int)w->m : 0, MPI_UINT32_T, &ms);
-    if (st == SN_OK && err != MPI_SUCCESS)
-        st = mpi_err(d, err, o->in);
+    /* read_at_all is collective: every rank calls it as often (counts are
+     * ints: pieces of at most IO_PIECE keys; count 0 on a failure) */
+    uint64_t c = w->P ? (w->N + (uint64_t)w->P - 1) / (uint64_t)w->P : 0;
+    for (uint64_t at = 0; at < c || at == 0; at += IO_PIECE) {
+        uint64_t len = st == SN_OK && at < w->m ? (w->m - at < IO_PIECE ? w->m - at : IO_PIECE) : 0;
+        MPI_Status ms;
+        err = MPI_File_read_at_all(f, (MPI_Offset)((w->lo + at) * 4),
+                                   w->in && len ? (void *)(w->in + at) : (void *)&size, (int)len,
+                                   MPI_UINT32_T, &ms);
+        if (st == SN_OK && err != MPI_SUCCESS)
+            st = mpi_err(d, err, o->in);
+        if (c == 0)
+            break;
+    }
     MPI_File_close(&f);
     return st;
+}
+
+/* ---- passes over a rank's arrays on its threads ---- */
+
+typedef struct pass_job {
+    work *w;
+    uint64_t *sums;     /* [parts]: each part's hash */
+    size_t parts;
+    uint64_t *unsorted; /* [parts]: each part's first i with k[i] > k[i + 1], or UINT64_MAX */
+    uint64_t n;         /* check_part: the elements */
+} pass_job;
+
+static void part_range(uint64_t n, size_t parts, size_t t, uint64_t *lo, uint64_t *hi)
+{
+    *lo = n * t / parts;
+    *hi = n * (t + 1) / parts;
+}
+
+/* The slice made (key i depends on the seed and i only) unless read, and
+ * its hash. */
+static void input_part(void *ctx, size_t t)
+{
+    pass_job *j = ctx;
+    work *w = j->w;
+    const sn_dist_sort_opts *o = w->o;
+    uint64_t lo, hi, h = 0;
+    part_range(w->m, j->parts, t, &lo, &hi);
+    for (uint64_t i = lo; i < hi; i++) {
+        if (!o->in)
+            w->in[i] = sn_dist_key(o->seed, w->lo + i, o->type, o->distinct);
+        h += h1(w->in[i], o->payload ? (uint32_t)(w->lo + i) : 0);
+    }
+    j->sums[t] = h;
+}
+
+/* The payload: each key's global index. */
+static void index_part(void *ctx, size_t t)
+{
+    pass_job *j = ctx;
+    uint64_t lo, hi;
+    part_range(j->w->m, j->parts, t, &lo, &hi);
+    for (uint64_t i = lo; i < hi; i++)
+        j->w->p[i] = (uint32_t)(j->w->lo + i);
+}
+
+/* The block's first unsorted place and the hash of its keys. */
+static void check_part(void *ctx, size_t t)
+{
+    pass_job *j = ctx;
+    work *w = j->w;
+    uint64_t lo, hi, h = 0;
+    part_range(j->n, j->parts, t, &lo, &hi);
+    j->unsorted[t] = UINT64_MAX;
+    for (uint64_t i = lo; i < hi; i++) {
+        if (j->unsorted[t] == UINT64_MAX && i + 1 < j->n &&
+            elt(w->k, w->p, i) > elt(w->k, w->p, i + 1))
+            j->unsorted[t] = i;
+        h += h1(sn_key_from_ordered(w->o->type, w->k[i]), w->p ? w->p[i] : 0);
+    }
+    j->sums[t] = h;
 }
 
 /* ---- local sort ---- */
@@ -277,9 +429,11 @@ static sn_status local_open(work *w, sn_gpu **gout, sn_gpu_sorter **sout, sn_dia
         st = sn_gpu_open(spec, gout, d);
         if (st == SN_OK)
             st = sn_gpu_sorter_create(*gout, sout, d);
-        if (st == SN_OK)
+        if (st == SN_OK) {
             snprintf(w->sorter, sizeof w->sorter, "%s %s, radix sort", type,
                      sn_gpu_device_name(*gout));
+            sn_gpu_sorter_set_threads(*sout, w->threads);
+        }
     } else if (o->local == 2) {
         st = sn_diag_set(d, SN_ENODEVICE, 0, 0, "no OpenCL device for the local sort");
     }
@@ -290,17 +444,23 @@ static sn_status local_open(work *w, sn_gpu **gout, sn_gpu_sorter **sout, sn_dia
  * (the global indices) into w->p: on the GPU in place in w->in, whose
  * buffer then becomes the block (no copy); on the CPU from w->in straight
  * into w->k. Both leave the keys ordered, so no pass over the block
- * follows (what keeps one rank as fast as one process). */
+ * follows (what keeps one rank as fast as one process). A slice larger
+ * than one device sort is sorted in runs that the host merges in w->k's
+ * buffer (and w->tp's for the payload), which are free until the
+ * exchanges. */
 static sn_status local_sort(work *w, sn_gpu_sorter *gs, sn_diag *d)
 {
     const sn_dist_sort_opts *o = w->o;
-    if (w->p)
-        for (uint64_t i = 0; i < w->m; i++)
-            w->p[i] = (uint32_t)(w->lo + i);
+    if (w->p) {
+        pass_job j = {w, NULL, (size_t)w->threads * 4, NULL, 0};
+        sn_parallel_for(j.parts, w->threads, index_part, &j);
+    }
     if (gs) {
         sn_gpu_sort_opts so = {SN_SORT_RADIX, o->type, 0, false};
         sn_gpu_sorter_set_ordered_out(gs, true);
-        sn_status st = sn_gpu_sort(gs, &so, w->in, w->p, (size_t)w->m, NULL, d);
+        sn_gpu_sorter_set_scratch(gs, w->k, w->tp, (size_t)w->cap);
+        sn_status st = sn_gpu_sort(gs, &so, w->in, w->p, (size_t)w->m, &w->gstats, d);
+        sn_gpu_sorter_set_scratch(gs, NULL, NULL, 0);
         uint32_t *t = w->k; /* both hold cap keys */
         w->k = w->in;
         w->in = t;
@@ -557,8 +717,8 @@ static sn_status sample_sort(work *w, sn_diag *d)
                 mp = x;
             }
             sn_free(st_at);
-            sn_free(w->k);
-            sn_free(w->p);
+            block_free(w, w->k);
+            block_free(w, w->p);
             w->k = nk;
             w->p = np;
             nk = np = NULL;
@@ -582,6 +742,9 @@ typedef struct rank_info {
     uint64_t count, unsorted, bytes;
     uint64_t first, last; /* elements (ordered key, payload) */
     double t_input, t_local, t_exchange, t_verify;
+    double t_up, t_kernels, t_down, t_merge; /* the local sort's phases on a GPU */
+    uint64_t runs;
+    int copies; /* sn_dist_report's local_copies, this rank's */
     char sorter[160];
 } rank_info;
 
@@ -607,71 +770,77 @@ static sn_status prepare(work *w, sn_dist_report *rep, sn_diag *diag)
         w->N = o->keys;
         w->lo = slice_lo(w->N, w->P, w->me);
         w->m = slice_lo(w->N, w->P, w->me + 1) - w->lo;
+        st = check_limits(w, diag);
     }
     if ((st = sn_dist_agree(st, diag)) != SN_OK)
         return st;
     rep->n = w->N;
     uint64_t c = (w->N + (uint64_t)w->P - 1) / (uint64_t)w->P;
-    if (o->payload && w->N >= UINT32_MAX)
-        st = sn_diag_set(diag, SN_EINVAL, 0, 0,
-                         "%llu keys with --payload: at most 2^32 - 2 (32-bit indices)",
-                         (unsigned long long)w->N);
-    else if (c > (1ull << 30))
-        st = sn_diag_set(diag, SN_EINVAL, 0, 0,
-                         "%llu keys on %d rank(s): blocks of %llu keys, more than the 2^30 a "
-                         "rank may hold (MPI's int counts): use more ranks",
-                         (unsigned long long)w->N, w->P, (unsigned long long)c);
-    uint64_t words = o->payload ? 2 : 1;
-    /* what a rank holds at once: the input slice, the block and its partner's
-     * and a merge buffer (network), or about twice the block (sample sort);
-     * rank 0 also the gathered input, output and reference */
-    uint64_t need = 4 * words * (w->m + (o->algo == SN_DIST_NETWORK ? 3 * c : 3 * w->m)) +
-                    (w->me == 0 && w->N <= o->compare_max ? 4 * words * 4 * w->N : 0);
-    if (st == SN_OK && o->max_memory && need > o->max_memory)
-        st = sn_diag_set(diag, SN_ENOMEM, 0, 0,
-                         "too little memory: a rank needs about %.1f MiB for its %llu keys, "
-                         "more than the %.1f MiB it may use",
-                         (double)need / 1048576.0, (unsigned long long)w->m,
-                         (double)o->max_memory / 1048576.0);
     /* the input slice holds c keys too: the GPU sorts it in place and it
-     * becomes the block */
-    if (st == SN_OK && !o->in && !(w->in = sn_malloc(c * 4 + 4)))
+     * becomes the block; after the local sort the other of the two is the
+     * merge-split's target (tk) */
+    if (!o->in && !(w->in = block_alloc(w, c * 4 + 4)))
         st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for %llu keys",
                          (unsigned long long)w->m);
     w->cap = o->algo == SN_DIST_NETWORK ? c : w->m;
     if (st == SN_OK) {
         w->k = sn_malloc(w->cap * 4 + 4);
-        w->p = o->payload ? sn_malloc(w->cap * 4 + 4) : NULL;
+        w->p = o->payload ? block_alloc(w, w->cap * 4 + 4) : NULL;
         w->t_layer = sn_calloc(w->layers + 1, sizeof(double));
         /* the network's merge-split buffers, once for every layer */
         bool net = o->algo == SN_DIST_NETWORK, pl = o->payload;
         w->rk = net ? sn_malloc(w->cap * 4 + 4) : NULL;
-        w->tk = net ? sn_malloc(w->cap * 4 + 4) : NULL;
         w->rp = net && pl ? sn_malloc(w->cap * 4 + 4) : NULL;
         w->tp = net && pl ? sn_malloc(w->cap * 4 + 4) : NULL;
         if (!w->k || (o->payload && !w->p) || !w->t_layer)
             st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for a block of %llu keys",
                              (unsigned long long)w->cap);
-        else if (net && (!w->rk || !w->tk || (pl && (!w->rp || !w->tp))))
+        else if (net && (!w->rk || (pl && (!w->rp || !w->tp))))
             st = sn_diag_set(diag, SN_ENOMEM, 0, 0,
                              "out of memory for the exchange buffers (%llu keys)",
                              (unsigned long long)w->cap);
     }
     if (st == SN_OK) {
         /* every page touched here, not in the timed phases */
-        uint32_t *bufs[] = {w->k, w->p, w->rk, w->rp, w->tk, w->tp};
+        uint32_t *bufs[] = {w->k, w->p, w->rk, w->rp, w->tp};
         for (size_t b = 0; b < sizeof bufs / sizeof bufs[0]; b++)
             touch(bufs[b], (size_t)w->cap, w->threads);
     }
     if ((st = sn_dist_agree(st, diag)) != SN_OK)
         return st;
-    if (!o->in)
-        for (uint64_t i = 0; i < w->m; i++)
-            w->in[i] = sn_dist_key(o->seed, w->lo + i, o->type, o->distinct);
-    for (uint64_t i = 0; i < w->m; i++)
-        w->hash_before += h1(w->in[i], o->payload ? (uint32_t)(w->lo + i) : 0);
+    pass_job j = {w, sn_calloc((size_t)w->threads * 4, sizeof(uint64_t)), (size_t)w->threads * 4,
+                  NULL, 0};
+    if (!j.sums)
+        st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
+    if ((st = sn_dist_agree(st, diag)) != SN_OK)
+        return st;
+    sn_parallel_for(j.parts, w->threads, input_part, &j);
+    for (size_t t = 0; t < j.parts; t++)
+        w->hash_before += j.sums[t];
+    sn_free(j.sums);
     w->t_input = MPI_Wtime() - t0;
     return SN_OK;
+}
+
+/* keys of the local sort's staging on a GPU: 3 pinned chunks of 2^24 */
+#define STAGE_BYTES ((uint64_t)3 << 26)
+
+uint64_t sn_dist_sort_memory(const sn_dist_sort_opts *o, uint64_t N, int P, int rank)
+{
+    uint64_t c = P > 0 ? (N + (uint64_t)P - 1) / (uint64_t)P : N;
+    uint64_t m = slice_lo(N, P, rank + 1) - slice_lo(N, P, rank);
+    uint64_t words = o->payload ? 2 : 1;
+    /* network: the slice (then the block), the block (then the merge's
+     * target) and the keys received, with payload the same three again;
+     * sample sort: the slice, the block, and about twice the block while
+     * it receives and merges */
+    uint64_t need = o->algo == SN_DIST_NETWORK ? 4 * words * 3 * c : 4 * words * 4 * m;
+    /* the local sort: on the CPU the reference's two work arrays; on a GPU
+     * the pinned staging (its runs merge in the block's buffers) */
+    need += o->local == 2 ? STAGE_BYTES : 4 * words * m;
+    if (rank == 0 && N <= o->compare_max)
+        need += 4 * words * 4 * N; /* the gathered input, output and the reference */
+    return need;
 }
 
 /* Rank 0 keeps the whole input (N <= compare_max) for the comparison with
@@ -714,25 +883,29 @@ static void stalled_mark(void)
 static sn_status sort_phases(work *w, sn_diag *diag)
 {
     const sn_dist_sort_opts *o = w->o;
-    sn_gpu *gpu = NULL;
-    sn_gpu_sorter *gs = NULL;
-    sn_status st = local_open(w, &gpu, &gs, diag);
-    if ((st = sn_dist_agree(st, diag)) != SN_OK) {
-        sn_gpu_sorter_destroy(gs);
-        sn_gpu_close(gpu);
+    /* the staging made before the clock (a slice not in pinned memory,
+     * or the runs' other array) */
+    sn_status st = w->gs ? sn_gpu_sorter_reserve(w->gs, (size_t)w->m, diag) : SN_OK;
+    if ((st = sn_dist_agree(st, diag)) != SN_OK)
         return st;
-    }
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
-    st = local_sort(w, gs, diag);
+    st = local_sort(w, w->gs, diag);
     for (uint64_t i = w->m; i < w->cap; i++) { /* sentinels above every key */
         w->k[i] = SENTINEL;
         if (w->p)
             w->p[i] = SENTINEL;
     }
     w->t_local = MPI_Wtime() - t0;
-    sn_gpu_sorter_destroy(gs);
-    sn_gpu_close(gpu);
+    /* the slice's buffer is free now: the merge-split's target (network),
+     * or given back (sample sort makes its own) */
+    if (o->algo == SN_DIST_NETWORK)
+        w->tk = w->in;
+    else
+        block_free(w, w->in);
+    w->in = NULL;
+    sn_gpu_sorter_destroy(w->gs); /* its device buffers and staging */
+    w->gs = NULL;
     if (st == SN_OK && w->me == o->die_rank && !o->die_output) {
         if (o->die_stall)
             stalled_mark();
@@ -781,6 +954,14 @@ static sn_status summarize(work *w, const rank_info *ri, const uint32_t *all_k,
         MAXOF(t_local);
         MAXOF(t_exchange);
         MAXOF(t_verify);
+#undef MAXOF
+#define MAXOF(f, g) rep->f = ri[r].g > rep->f ? ri[r].g : rep->f
+        MAXOF(t_local_up, t_up);
+        MAXOF(t_local_kernels, t_kernels);
+        MAXOF(t_local_down, t_down);
+        MAXOF(t_local_merge, t_merge);
+        MAXOF(local_runs, runs);
+        rep->local_copies = ri[r].copies > rep->local_copies ? ri[r].copies : rep->local_copies;
 #undef MAXOF
         if (ri[r].unsorted != UINT64_MAX && rep->unsorted_rank < 0) {
             rep->blocks_sorted = false;
@@ -841,18 +1022,26 @@ static sn_status verify(work *w, sn_dist_report *rep, sn_diag *diag)
     rank_info mi = {0};
     mi.count = w->count;
     mi.unsorted = UINT64_MAX;
-    for (uint64_t i = 0; i + 1 < w->count; i++)
-        if (elt(w->k, w->p, i) > elt(w->k, w->p, i + 1)) {
-            mi.unsorted = i;
-            break;
-        }
+    size_t parts = (size_t)w->threads * 4;
+    uint64_t *sums = sn_calloc(parts * 2, sizeof(uint64_t));
+    if (sn_dist_agree(sums ? SN_OK : sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory"), diag) !=
+        SN_OK) {
+        sn_free(sums);
+        return SN_ENOMEM;
+    }
+    pass_job pj = {w, sums, parts, sums + parts, w->count};
+    sn_parallel_for(parts, w->threads, check_part, &pj);
+    uint64_t ha = 0;
+    for (size_t t = 0; t < parts; t++) {
+        ha += sums[t];
+        if (mi.unsorted == UINT64_MAX)
+            mi.unsorted = pj.unsorted[t];
+    }
+    sn_free(sums);
     if (w->count) {
         mi.first = elt(w->k, w->p, 0);
         mi.last = elt(w->k, w->p, w->count - 1);
     }
-    uint64_t ha = 0;
-    for (uint64_t i = 0; i < w->count; i++)
-        ha += h1(sn_key_from_ordered(o->type, w->k[i]), w->p ? w->p[i] : 0);
     uint64_t hs[2] = {w->hash_before, ha}, hsum[2] = {0, 0};
     MPI_Reduce(hs, hsum, 2, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
     rep->hash_before = hsum[0];
@@ -887,6 +1076,12 @@ static sn_status verify(work *w, sn_dist_report *rep, sn_diag *diag)
         mi.t_input = w->t_input;
         mi.t_local = w->t_local;
         mi.t_exchange = w->t_exchange;
+        mi.t_up = w->gstats.upload_ms / 1000;
+        mi.t_kernels = w->gstats.sort_ms / 1000;
+        mi.t_down = w->gstats.download_ms / 1000;
+        mi.t_merge = w->gstats.merge_ms / 1000;
+        mi.runs = w->gstats.runs;
+        mi.copies = w->gstats.runs == w->gstats.pinned ? 0 : w->gstats.staged ? 1 : 2;
         mi.t_verify = MPI_Wtime() - t0;
         memcpy(mi.sorter, w->sorter, sizeof mi.sorter);
         rank_info *ri = w->me == 0 ? sn_calloc((size_t)w->P, sizeof *ri) : NULL;
@@ -919,12 +1114,16 @@ sn_status sn_dist_sort(const sn_dist_sort_opts *o, sn_dist_report *rep, sn_diag 
     w.me = sn_dist_rank();
     w.layers = o->algo == SN_DIST_NETWORK ? sn_network_layer_count(o->net) : 0;
     int node_size = sn_dist_local(&w.local_rank); /* the host's ranks share its cores and GPUs */
+    w.node_size = node_size;
     w.threads = o->threads ? o->threads : sn_parallel_cpus() / (unsigned)node_size;
     w.threads = w.threads ? w.threads : 1;
     rep->ranks = w.P;
     rep->unsorted_rank = rep->broken_boundary = -1;
     double T0 = MPI_Wtime();
-    sn_status st = prepare(&w, rep, diag);
+    /* the device first: the slice may go in its pinned memory */
+    sn_status st = sn_dist_agree(local_open(&w, &w.gpu, &w.gs, diag), diag);
+    if (st == SN_OK)
+        st = prepare(&w, rep, diag);
     if (st == SN_OK)
         st = gather_input(&w, diag);
     if (st == SN_OK)
@@ -940,14 +1139,12 @@ sn_status sn_dist_sort(const sn_dist_sort_opts *o, sn_dist_report *rep, sn_diag 
     rep->t_total = MPI_Wtime() - T0;
     sn_free(w.all_in);
     sn_free(w.gc);
-    sn_free(w.in);
-    sn_free(w.k);
-    sn_free(w.p);
-    sn_free(w.rk);
-    sn_free(w.rp);
-    sn_free(w.tk);
-    sn_free(w.tp);
+    uint32_t *blocks[] = {w.in, w.k, w.p, w.rk, w.rp, w.tk, w.tp};
+    for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++)
+        block_free(&w, blocks[b]);
     sn_free(w.t_layer);
+    sn_gpu_sorter_destroy(w.gs);
+    sn_gpu_close(w.gpu);
     return st;
 }
 
@@ -1117,11 +1314,20 @@ static sn_status write_output(work *w, sn_diag *d)
      * or failed step on any rank, or a file that is not N keys, means the
      * ranks write their blocks again with POSIX, which names the cause */
     MPI_File_set_size(f, 0);
-    MPI_Status ms;
-    int got = -1;
-    err = MPI_File_write_at_all(f, (MPI_Offset)(off * 4), w->k, (int)w->count, MPI_UINT32_T, &ms);
-    int bad = err != MPI_SUCCESS || MPI_Get_count(&ms, MPI_UINT32_T, &got) != MPI_SUCCESS ||
-              (uint64_t)got != w->count;
+    /* in pieces of at most IO_PIECE keys (an int count), every rank as
+     * many calls (write_at_all is collective) */
+    uint64_t most = 0;
+    MPI_Allreduce(&cnt, &most, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    int bad = 0;
+    for (uint64_t at = 0; at < most; at += IO_PIECE) {
+        uint64_t len = at < w->count ? (w->count - at < IO_PIECE ? w->count - at : IO_PIECE) : 0;
+        MPI_Status ms;
+        int got = -1;
+        err = MPI_File_write_at_all(f, (MPI_Offset)((off + at) * 4), len ? w->k + at : w->k,
+                                    (int)len, MPI_UINT32_T, &ms);
+        bad |= err != MPI_SUCCESS || MPI_Get_count(&ms, MPI_UINT32_T, &got) != MPI_SUCCESS ||
+               (uint64_t)got != len;
+    }
     /* not MPI_File_sync: after a failed write, Open MPI 4.1's sync returns
      * early on one rank and the collectives under it no longer match (a
      * hang); the sync is each rank's fsync once the file is closed */

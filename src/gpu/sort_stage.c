@@ -1,0 +1,369 @@
+/* sort_stage.c - host staging of the GPU sorts (sort_stage.h) and the
+ * host merge of sorted runs.
+ *
+ * Why staging: a device copies from pinned (page-locked) host memory by
+ * DMA at the bus's rate; from ordinary memory the driver copies through
+ * a pinned buffer of its own first, about a third of that rate on an
+ * H200 (19 against 55 GB/s). The keys of `gpu sort` and of a rank of
+ * `dist sort` live in ordinary memory, and one core copies only about 9
+ * GB/s, so the copy into the pinned slots is shared by a team of threads,
+ * while the copy engine moves the chunk before: the upload runs at the
+ * slower of the two, not at their sum.
+ *
+ * Invariant: a slot is written by the host only after the last copy that
+ * used it completed (st->ev[slot] waited for), and a chunk's words are in
+ * dst only once its event completed; g->queue waits for the events
+ * (barriers) before any kernel reads what they copied. */
+#include "gpu/sort_stage.h"
+
+#include <string.h>
+
+#include "core/parallel.h" // for: the team that copies the chunks
+
+size_t sn_stage_chunk_keys(const sn_gpu *g)
+{
+    if (g->tune.stage_off)
+        return 0;
+    return g->tune.stage_chunk ? g->tune.stage_chunk : (size_t)1 << 24;
+}
+
+unsigned sn_stage_threads(const sn_gpu *g)
+{
+    return g->tune.stage_threads ? g->tune.stage_threads : sn_parallel_cpus();
+}
+
+static cl_int wait_slot(sn_stage *st, unsigned s)
+{
+    cl_int err = CL_SUCCESS;
+    if (st->ev[s]) {
+        err = clWaitForEvents(1, &st->ev[s]);
+        clReleaseEvent(st->ev[s]);
+        st->ev[s] = NULL;
+    }
+    return err;
+}
+
+sn_status sn_stage_settle(sn_stage *st, sn_diag *diag)
+{
+    cl_int first = CL_SUCCESS;
+    const char *call = "clWaitForEvents(staged copy)";
+    for (unsigned s = 0; s < SN_STAGE_SLOTS; s++) {
+        cl_int err = wait_slot(st, s);
+        first = first == CL_SUCCESS ? err : first;
+    }
+    if (st->xq) {
+        cl_int err = clFinish(st->xq);
+        if (first == CL_SUCCESS && err != CL_SUCCESS) {
+            first = err;
+            call = "clFinish(staging copies)";
+        }
+    }
+    return first == CL_SUCCESS || !diag ? SN_OK : sn_gpu_cl_fail(diag, call, first);
+}
+
+/* The slots unmapped and released, with no wait: OpenCL keeps an object
+ * until the commands that use it have ended (and a release has no error
+ * to report to a caller that is done with it). */
+static void release_slots(sn_stage *st)
+{
+    for (unsigned s = 0; s < SN_STAGE_SLOTS; s++) {
+        if (st->ev[s])
+            clReleaseEvent(st->ev[s]);
+        st->ev[s] = NULL;
+        if (st->slot[s] && st->ptr[s])
+            clEnqueueUnmapMemObject(st->xq, st->slot[s], st->ptr[s], 0, NULL, NULL);
+        if (st->slot[s])
+            clReleaseMemObject(st->slot[s]);
+        st->slot[s] = NULL;
+        st->ptr[s] = NULL;
+    }
+    st->words = 0;
+}
+
+void sn_stage_free(sn_stage *st)
+{
+    if (!st)
+        return;
+    release_slots(st);
+    if (st->xq)
+        clReleaseCommandQueue(st->xq); /* flushes; its copies end before it goes */
+    st->xq = NULL;
+}
+
+sn_status sn_stage_reserve(sn_gpu *g, sn_stage *st, size_t words, sn_diag *diag)
+{
+    cl_int err;
+    if (!st->xq) {
+        st->xq = clCreateCommandQueue(g->ctx, g->device, 0, &err);
+        if (err != CL_SUCCESS) {
+            st->xq = NULL;
+            return sn_gpu_cl_fail(diag, "clCreateCommandQueue(staging copies)", err);
+        }
+    }
+    if (words <= st->words)
+        return SN_OK;
+    sn_status settled = sn_stage_settle(st, diag);
+    if (settled != SN_OK)
+        return settled;
+    release_slots(st);
+    for (unsigned s = 0; s < SN_STAGE_SLOTS; s++) {
+        st->slot[s] = clCreateBuffer(g->ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, words * 4,
+                                     NULL, &err);
+        if (err != CL_SUCCESS) {
+            st->slot[s] = NULL;
+            release_slots(st);
+            return sn_gpu_cl_fail(diag, "clCreateBuffer(pinned staging)", err);
+        }
+        st->ptr[s] = clEnqueueMapBuffer(st->xq, st->slot[s], CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
+                                        0, words * 4, 0, NULL, NULL, &err);
+        if (err != CL_SUCCESS) {
+            st->ptr[s] = NULL;
+            release_slots(st);
+            return sn_gpu_cl_fail(diag, "clEnqueueMapBuffer(pinned staging)", err);
+        }
+        /* the first touch of every page here, never inside a timed sort */
+        memset(st->ptr[s], 0, words * 4);
+    }
+    st->words = words;
+    return SN_OK;
+}
+
+/* ---- the chunked copies, on a team: member 0 talks to OpenCL, every
+ * member copies its piece of the chunk between the caller's array and a
+ * slot. Member 0 sets stop before a barrier; every member reads it after
+ * that barrier, so all leave the loop at the same chunk. */
+
+typedef struct stage_job {
+    sn_gpu *g;
+    sn_stage *st;
+    cl_mem dev;
+    uint32_t *host;
+    size_t n, chunks;
+    bool up;
+    sn_stage_chunk_fn fn;
+    void *ctx;
+    cl_event ready; /* download: g->queue's commands ended */
+    sn_diag *diag;
+    sn_status status;
+    int stop;
+    unsigned members;
+} stage_job;
+
+static void chunk_of(const stage_job *j, size_t c, size_t *off, size_t *len)
+{
+    *off = c * j->st->words;
+    *len = j->n - *off < j->st->words ? j->n - *off : j->st->words;
+}
+
+static void stage_setup(void *ctx, unsigned members)
+{
+    ((stage_job *)ctx)->members = members;
+}
+
+/* Member 0: chunk c's copy between the device and its slot, enqueued. */
+static sn_status enqueue_copy(stage_job *j, size_t c)
+{
+    size_t off, len;
+    chunk_of(j, c, &off, &len);
+    unsigned s = (unsigned)(c % SN_STAGE_SLOTS);
+    cl_event ev = NULL;
+    cl_int err;
+    if (j->up)
+        err = clEnqueueWriteBuffer(j->st->xq, j->dev, CL_FALSE, off * 4, len * 4, j->st->ptr[s], 0,
+                                   NULL, &ev);
+    else
+        err = clEnqueueReadBuffer(j->st->xq, j->dev, CL_FALSE, off * 4, len * 4, j->st->ptr[s], 1,
+                                  &j->ready, &ev);
+    if (err != CL_SUCCESS)
+        return sn_gpu_cl_fail(j->diag, j->up ? "clEnqueueWriteBuffer(staged keys)"
+                                             : "clEnqueueReadBuffer(staged keys)",
+                              err);
+    j->st->ev[s] = ev;
+    if (j->up && j->fn)
+        return j->fn(j->ctx, off, len, ev, j->diag);
+    return SN_OK;
+}
+
+/* Member 0 before a chunk's host copy: its slot free (upload: the copy
+ * that used it before has ended; download: its words have arrived). */
+static sn_status slot_ready(stage_job *j, size_t c)
+{
+    unsigned s = (unsigned)(c % SN_STAGE_SLOTS);
+    if (j->st->ev[s]) {
+        cl_int err = clWaitForEvents(1, &j->st->ev[s]);
+        clReleaseEvent(j->st->ev[s]);
+        j->st->ev[s] = NULL;
+        if (err != CL_SUCCESS)
+            return sn_gpu_cl_fail(j->diag, "clWaitForEvents(staged copy)", err);
+    }
+    return SN_OK;
+}
+
+static void stage_member(void *ctx, sn_team *team, unsigned m)
+{
+    stage_job *j = ctx;
+    if (m == 0 && !j->up) /* the first slots' reads go ahead at once */
+        for (size_t c = 0; c < j->chunks && c < SN_STAGE_SLOTS && j->status == SN_OK; c++)
+            j->status = enqueue_copy(j, c);
+    for (size_t c = 0; c < j->chunks; c++) {
+        if (m == 0) {
+            if (j->status == SN_OK)
+                j->status = slot_ready(j, c);
+            j->stop = j->status != SN_OK;
+        }
+        sn_team_barrier(team);
+        if (j->stop)
+            break;
+        size_t off, len;
+        chunk_of(j, c, &off, &len);
+        /* pieces of whole cache lines (16 words), so no two members share one */
+        size_t a = (len * m / j->members) & ~(size_t)15;
+        size_t b = m + 1 == j->members ? len : (len * (m + 1) / j->members) & ~(size_t)15;
+        uint32_t *slot = j->st->ptr[c % SN_STAGE_SLOTS];
+        if (b > a) {
+            if (j->up)
+                memcpy(slot + a, j->host + off + a, (b - a) * 4);
+            else
+                memcpy(j->host + off + a, slot + a, (b - a) * 4);
+        }
+        sn_team_barrier(team);
+        if (m == 0) {
+            size_t next = j->up ? c : c + SN_STAGE_SLOTS;
+            if (next < j->chunks)
+                j->status = enqueue_copy(j, next);
+        }
+    }
+}
+
+static sn_status stage_run(stage_job *j)
+{
+    j->chunks = (j->n + j->st->words - 1) / j->st->words;
+    j->status = SN_OK;
+    j->stop = 0;
+    /* a thread a MiB of keys at most: small sorts copy in the caller */
+    unsigned nt = j->st->threads ? j->st->threads : sn_stage_threads(j->g);
+    size_t most = j->n / ((size_t)1 << 18) + 1;
+    nt = (size_t)nt < most ? nt : (unsigned)most;
+    sn_parallel_team(nt, stage_setup, stage_member, j);
+    return j->status;
+}
+
+sn_status sn_stage_upload(sn_gpu *g, sn_stage *st, cl_mem dst, const uint32_t *src, size_t n,
+                          sn_stage_chunk_fn fn, void *ctx, sn_diag *diag)
+{
+    if (n == 0)
+        return SN_OK;
+    stage_job j = {g, st, dst, (uint32_t *)src, n, 0, true, fn, ctx, NULL, diag, SN_OK, 0, 1};
+    sn_status status = stage_run(&j);
+    if (status != SN_OK)
+        return status;
+    /* the xq is in order: its last copy ending means every one has */
+    unsigned last = (unsigned)((j.chunks - 1) % SN_STAGE_SLOTS);
+    cl_int err = clEnqueueBarrierWithWaitList(g->queue, 1, &st->ev[last], NULL);
+    return err == CL_SUCCESS ? SN_OK
+                             : sn_gpu_cl_fail(diag, "clEnqueueBarrierWithWaitList(upload)", err);
+}
+
+sn_status sn_stage_download(sn_gpu *g, sn_stage *st, cl_mem src, uint32_t *dst, size_t n,
+                            sn_diag *diag)
+{
+    if (n == 0)
+        return SN_OK;
+    cl_event ready = NULL;
+    cl_int err = clEnqueueMarkerWithWaitList(g->queue, 0, NULL, &ready);
+    if (err != CL_SUCCESS)
+        return sn_gpu_cl_fail(diag, "clEnqueueMarkerWithWaitList(download)", err);
+    /* a marker is only submitted with the queue's next flush */
+    clFlush(g->queue);
+    stage_job j = {g, st, src, dst, n, 0, false, NULL, NULL, ready, diag, SN_OK, 0, 1};
+    sn_status status = stage_run(&j);
+    if (status != SN_OK)
+        sn_stage_settle(st, NULL); /* no copy may land in a slot after we return */
+    clReleaseEvent(ready);
+    return status;
+}
+
+/* ---- the host merge of sorted runs ---- */
+
+typedef struct merge_job {
+    const uint32_t *k, *p; /* the runs */
+    uint32_t *ok, *op;     /* the merged runs */
+    size_t n, run;         /* the runs are [r * run, (r + 1) * run) of n */
+    size_t pairs, pieces;  /* pairs of runs this pass, pieces a pair */
+} merge_job;
+
+/* how many of the first x outputs of merge(a[0..na), b[0..nb)) come from
+ * a (a first on ties) */
+static size_t co_rank(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, size_t x)
+{
+    size_t lo = x > nb ? x - nb : 0, hi = x < na ? x : na;
+    while (lo < hi) {
+        size_t i = lo + (hi - lo) / 2;
+        if (a[i] <= b[x - i - 1])
+            lo = i + 1;
+        else
+            hi = i;
+    }
+    return lo;
+}
+
+static void merge_piece(void *ctx, size_t task)
+{
+    const merge_job *j = ctx;
+    size_t pair = task / j->pieces, piece = task % j->pieces;
+    size_t lo = pair * 2 * j->run;
+    size_t mid = lo + j->run < j->n ? lo + j->run : j->n;
+    size_t hi = mid + j->run < j->n ? mid + j->run : j->n;
+    const uint32_t *a = j->k + lo, *b = j->k + mid;
+    const uint32_t *ap = j->p ? j->p + lo : NULL, *bp = j->p ? j->p + mid : NULL;
+    size_t na = mid - lo, nb = hi - mid, len = na + nb;
+    size_t from = len * piece / j->pieces, to = len * (piece + 1) / j->pieces;
+    size_t i = co_rank(a, na, b, nb, from), jb = from - i, x = from;
+    uint32_t *ok = j->ok + lo, *op = j->op ? j->op + lo : NULL;
+    /* branch-free while both runs last (dist_sort.c measured why) */
+    for (; x < to && i < na && jb < nb; x++) {
+        bool ta = a[i] <= b[jb];
+        ok[x] = ta ? a[i] : b[jb];
+        if (op)
+            op[x] = ta ? ap[i] : bp[jb];
+        i += ta;
+        jb += !ta;
+    }
+    for (; x < to && i < na; x++, i++) {
+        ok[x] = a[i];
+        if (op)
+            op[x] = ap[i];
+    }
+    for (; x < to; x++, jb++) {
+        ok[x] = b[jb];
+        if (op)
+            op[x] = bp[jb];
+    }
+}
+
+unsigned sn_stage_merge_passes(size_t n, size_t run)
+{
+    unsigned passes = 0;
+    for (size_t w = run; w < n; w *= 2)
+        passes++;
+    return passes;
+}
+
+void sn_stage_merge_runs(uint32_t *k, uint32_t *p, uint32_t *tk, uint32_t *tp, size_t n,
+                         size_t run, unsigned threads)
+{
+    unsigned nt = threads ? threads : sn_parallel_cpus();
+    for (size_t w = run; w < n; w *= 2) {
+        merge_job j = {k, p, tk, tp, n, w, (n + 2 * w - 1) / (2 * w), 1};
+        /* enough pieces that every thread has several, pieces of 64 Ki keys at least */
+        size_t per = (size_t)nt * 4 / j.pairs + 1, most = 2 * w / 65536 + 1;
+        j.pieces = per < most ? per : most;
+        sn_parallel_for(j.pairs * j.pieces, threads, merge_piece, &j);
+        uint32_t *t = k;
+        k = tk;
+        tk = t;
+        t = p;
+        p = tp;
+        tp = t;
+    }
+}
