@@ -48,10 +48,9 @@ typedef struct msg_head {
 
 /* A coverage build (SORTNET_COVERAGE, clang's profile runtime): _exit
  * skips the writing of the counts, so the child writes them itself before
- * it exits; and the
- * parent lets a child that is not stuck exit on its own (its pipe closed,
- * its next write fails) instead of killing it mid-write. Other builds
- * never wait for the child. */
+ * it exits; and the parent lets a child that is not stuck exit on its own
+ * (its pipe closed, its next write fails) instead of killing it mid-write.
+ * Other builds never wait for the child. */
 #ifdef SN_COVERAGE
 int __llvm_profile_write_file(void);
 #define COVERAGE 1

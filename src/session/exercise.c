@@ -126,6 +126,22 @@ static void show(sn_session *s, const sn_exercise_grade *g)
                                                          : g->show_step);
 }
 
+/* A graded answer on the shown step (given now, or kept from before): the
+ * answer line, the picture and the explanation; the score as it stands in
+ * *right of *asked. */
+static void present(sn_session *s, const char *answer, const sn_exercise_grade *g, size_t *right,
+                    size_t *asked)
+{
+    sn_exercise_state *x = &s->exercise;
+    snprintf(x->answer, sizeof x->answer, "%s", answer);
+    x->answered = true;
+    x->right = g->right;
+    show(s, g);
+    compose(x, NULL, g->explain);
+    *right = *asked = 0;
+    sn_session_score(s, right, asked);
+}
+
 bool sn_session_answer(sn_session *s, const char *text)
 {
     if (!s->open)
@@ -165,15 +181,10 @@ bool sn_session_answer(sn_session *s, const char *text)
         }
         x->answers[x->step] = kept.s; /* a textbuf's text is sn_malloc'ed */
     }
-    snprintf(x->answer, sizeof x->answer, "%s", text[0] ? text : "(the network shown)");
     if (first)
         x->results[x->step] = g.right ? 'R' : 'W';
-    x->answered = true;
-    x->right = g.right;
-    show(s, &g);
-    compose(x, NULL, g.explain);
-    size_t right = 0, asked = 0;
-    sn_session_score(s, &right, &asked);
+    size_t right, asked;
+    present(s, text[0] ? text : "(the network shown)", &g, &right, &asked);
     sn_view_message(v, false, "%s - score %zu/%zu", g.right ? "right" : "wrong", right, asked);
     return true;
 }
@@ -192,13 +203,8 @@ static void answered(sn_session *s, const char *first)
         sn_view_message(v, true, "%s", sn_diag_text(&d, st));
         return;
     }
-    snprintf(x->answer, sizeof x->answer, "%s", first);
-    x->answered = true;
-    x->right = g.right;
-    show(s, &g);
-    compose(x, NULL, g.explain);
-    size_t right = 0, asked = 0;
-    sn_session_score(s, &right, &asked);
+    size_t right, asked;
+    present(s, first, &g, &right, &asked);
     sn_view_message(v, false, "answered: %s - %s - score %zu/%zu", first,
                     g.right ? "right" : "wrong", right, asked);
 }
