@@ -20,15 +20,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 O=${OUT:-/tmp/dfl}/dist_floor
 mkdir -p "$O"
-if ls "${DEBS:-.dev/debs}"/*.deb >/dev/null 2>&1; then
-    for f in "${DEBS:-.dev/debs}"/*.deb; do dpkg -x "$f" /; done
-    ldconfig
-    mkdir -p /etc/OpenCL/vendors
-    echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
-fi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-MPIRUN=$(command -v mpirun || echo /usr/bin/mpirun.openmpi)
-MPICC=$(command -v mpicc || echo /usr/bin/mpicc.openmpi)
+. bench/device_env.sh # the OpenCL loader, mpirun as root, MPIRUN, MPICC
 build() { # SRC DIR
     cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DSORTNET_WITH_SDL=OFF \
         -DSORTNET_WITH_CAIRO=OFF -DSORTNET_WITH_JANSSON=OFF -DSORTNET_BUILD_BENCH=OFF \

@@ -29,15 +29,7 @@ cd "$(dirname "$0")/.."
 O=/tmp/pcf_out
 rm -rf "$O"
 mkdir -p "$O" "${OUT:-/tmp/pcf}"
-if ls "${DEBS:-.dev/debs}"/*.deb >/dev/null 2>&1; then
-    for f in "${DEBS:-.dev/debs}"/*.deb; do dpkg -x "$f" /; done
-    ldconfig
-    mkdir -p /etc/OpenCL/vendors
-    echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
-fi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-MPIRUN=$(command -v mpirun || echo /usr/bin/mpirun.openmpi)
-MPICC=$(command -v mpicc || echo /usr/bin/mpicc.openmpi)
+. bench/device_env.sh # the OpenCL loader, mpirun as root, MPIRUN, MPICC
 GPU_N=${GPU_N:-1000000000}
 DIST_LOG=${DIST_LOG:-30}
 CAP_LOG=${CAP_LOG:-34}
