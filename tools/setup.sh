@@ -84,19 +84,36 @@ test)
     # does (tools/ctest_all.sh). A failing stage does not hide the others:
     # each runs, each one's time is printed, then a summary.
     failed=()
-    stage_lines=() # "   342 s  NAME", one a finished stage, for the summary
+    stage_lines=() # "   342 s     512 s CPU  1.50 cores  NAME": a finished stage
     test_start=$(date +%s)
     stage_t0=$test_start
     stage_name=
+    # The CPU time of this shell's finished children (utime + stime, in
+    # clock ticks: fields 16 and 17 of /proc/self/stat), read without a
+    # fork, so that each stage can say how many cores it kept busy: the
+    # wall time of a stage that leaves a core idle can still shrink.
+    ticks=$(getconf CLK_TCK 2>/dev/null || echo 100)
+    child_ticks() {
+        local f
+        read -r -a f </proc/$$/stat 2>/dev/null || { echo 0; return; }
+        echo $((f[15] + f[16]))
+    }
+    stage_c0=$(child_ticks)
     # stage NAME: the previous stage ends, NAME begins (times in the summary)
     stage() {
-        local now
+        local now c cores
         now=$(date +%s)
+        c=$(child_ticks)
         if [ -n "$stage_name" ]; then
-            stage_lines+=("$(printf '%6d s  %s' $((now - stage_t0)) "$stage_name")")
-            echo "setup: ($((now - stage_t0)) s) $stage_name" >&2
+            # cores busy on average: CPU seconds over wall seconds
+            cores=$(awk -v c=$((c - stage_c0)) -v t="$ticks" -v w=$((now - stage_t0)) \
+                'BEGIN { printf "%.2f", w > 0 ? c / t / w : 0 }')
+            stage_lines+=("$(printf '%6d s  %6d s CPU  %s cores  %s' $((now - stage_t0)) \
+                $(((c - stage_c0) / ticks)) "$cores" "$stage_name")")
+            echo "setup: ($((now - stage_t0)) s, $(((c - stage_c0) / ticks)) s CPU) $stage_name" >&2
         fi
         stage_t0=$now
+        stage_c0=$c
         stage_name=$1
         [ -n "$1" ] && echo "setup: [$(((now - test_start) / 60)) min] $1" >&2
         return 0

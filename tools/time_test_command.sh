@@ -20,8 +20,9 @@
 # the figure is the tests' time, not the download's.
 #
 # Output: one line per stage (the test command's "setup: stage" markers),
-# its wall time, then the total and the verdict; the whole log is kept in
-# D/test.log. Exit status: the test command's.
+# its wall time, then the total, the test command's own summary (each
+# stage's CPU time and the cores it kept busy on average) and the verdict;
+# the whole log is kept in D/test.log. Exit status: the test command's.
 set -euo pipefail
 
 busy=0
@@ -97,6 +98,9 @@ awk -v total=$((end - start)) '
     NR == 1 { name = "build, then the test suite (ctest)"; from = 0 }
     END { flush(total) }' "$log"
 printf '%7d s  total (%d min %d s)\n' $((end - start)) $(((end - start) / 60)) $(((end - start) % 60))
+# the test command's own summary: each stage's wall and CPU time, and the
+# cores it kept busy on average (where a stage leaves a core idle)
+grep -E '^ *[0-9]+ setup: +[0-9]+ s +[0-9]+ s CPU' "$log" | sed 's/^ *[0-9]* setup: /  /' || true
 grep -E 'setup: (FAILED|every stage passed)|Timeout|\*\*\*Failed|Not Run|\(Skipped\)' "$log" | sed 's/^ *[0-9]* /  /' | head -40 || true
 echo "time_test_command.sh: log in $log" >&2
 if [ "$rc" -eq 0 ] && [ "$keep" = 0 ]; then
