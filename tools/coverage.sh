@@ -18,9 +18,12 @@
 #
 #   tools/coverage.sh            build, run the suite, print the table
 #   tools/coverage.sh --report   print the table of the last run only
+#   tools/coverage.sh --build-only   the two builds only (the test command
+#                                    builds ahead while other tests run)
 #
 # Environment: COVERAGE_BUILD_DIR (default build-coverage; the second
 # build goes in COVERAGE_BUILD_DIR-limits), JOBS (default: all cores),
+# CTEST_JOBS (tests at once in the sanitized suite; default JOBS),
 # COVERAGE_HTML=DIR also writes llvm-cov's HTML pages there. Needs clang
 # and llvm (llvm-profdata, llvm-cov); Debian: clang, llvm.
 set -euo pipefail
@@ -53,24 +56,34 @@ done
 limit_tests='^(cli_gpu_env|cli_dist_io)$'
 
 tests_failed=0
-if [ "${1:-}" != --report ]; then
-    start=$(date +%s)
-    common=(-DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DSORTNET_COVERAGE=ON
-        -DSORTNET_WERROR=ON -DSORTNET_REQUIRE_ALL=ON -DSORTNET_BUILD_BENCH=OFF)
-    # -O1: what ASan's authors advise for speed (at -O0 the executor's inner
-    # loops made test_exec take 104 s instead of about 20; the checks and
-    # the counted regions are the same)
+common=(-DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DSORTNET_COVERAGE=ON
+    -DSORTNET_WERROR=ON -DSORTNET_REQUIRE_ALL=ON -DSORTNET_BUILD_BENCH=OFF)
+# The sanitized, counted build of everything, then the counted build of
+# sortnet alone without the sanitizers (for the tests under `ulimit -v`).
+# -O1: what ASan's authors advise for speed (at -O0 the executor's inner
+# loops made test_exec take 104 s instead of about 20; the checks and
+# the counted regions are the same).
+build_both() {
     CC=clang cmake -S "$root" -B "$build" "${common[@]}" -DSORTNET_WEB=ON \
         -DSORTNET_SANITIZE=address,undefined >/dev/null
     cmake --build "$build" -j "$jobs"
+    CC=clang cmake -S "$root" -B "$limits" "${common[@]}" -DSORTNET_WEB=OFF >/dev/null
+    cmake --build "$limits" -j "$jobs" --target sortnet
+}
+if [ "${1:-}" = --build-only ]; then
+    build_both
+    exit 0
+fi
+if [ "${1:-}" != --report ]; then
+    start=$(date +%s)
+    build_both
     rm -rf "$build/profiles" "$limits/profiles" # counts of this run only
     # Through tools/ctest_all.sh, as every suite of the test command: a
     # skipped test fails here too. (Instrumented builds' tests take the
     # suite's samples for slow builds, SN_SANITIZED=1, from the build
     # folder's own test environment: tests/CMakeLists.txt.)
-    ASAN_OPTIONS=detect_leaks=1 JOBS=$jobs "$root/tools/ctest_all.sh" "$build" || tests_failed=1
-    CC=clang cmake -S "$root" -B "$limits" "${common[@]}" -DSORTNET_WEB=OFF >/dev/null
-    cmake --build "$limits" -j "$jobs" --target sortnet
+    ASAN_OPTIONS=detect_leaks=1 JOBS=${CTEST_JOBS:-$jobs} "$root/tools/ctest_all.sh" "$build" ||
+        tests_failed=1
     # one file a process there, not the pools: merging into a pool maps
     # the whole file, which a process under `ulimit -v` cannot, and its
     # error would be on the stderr that those tests read

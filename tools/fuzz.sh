@@ -5,6 +5,8 @@
 # tests/fuzz/regressions/<target>/ so that it becomes a regression test.
 #
 #   tools/fuzz.sh [SECONDS] [TARGET...]    default: 20 s, every target
+#   tools/fuzz.sh --build-only [TARGET...] build the targets, fuzz nothing
+#                                          (the test command builds ahead)
 #
 # The corpus in the tree is never modified: each run fuzzes a temporary
 # copy, to which the real networks of assets/networks are added for the
@@ -14,8 +16,16 @@
 # FUZZ_KEEP=DIR to keep the grown corpora in DIR.
 set -euo pipefail
 
-seconds=${1:-20}
-[ $# -gt 0 ] && shift
+build_only=0
+if [ "${1:-}" = --build-only ]; then
+    build_only=1
+    shift
+fi
+seconds=20
+if [ $build_only = 0 ] && [ $# -gt 0 ]; then
+    seconds=$1
+    shift
+fi
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
 jobs=${JOBS:-2}
@@ -47,6 +57,7 @@ for t in "${targets[@]}"; do
     fi
 done
 
+[ $build_only = 1 ] && exit 0
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

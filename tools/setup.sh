@@ -127,35 +127,88 @@ test)
     mkdir -p "$POCL_CACHE_DIR" 2>/dev/null && [ -w "$POCL_CACHE_DIR" ] ||
         POCL_CACHE_DIR=$build-pocl-cache
     mkdir -p "$POCL_CACHE_DIR"
+    # The later stages' builds, one function each (the stage runs it, and
+    # so may the builds ahead below).
+    build_nothreads() {
+        configure_and_build "$build-nothreads" -DSORTNET_WERROR=ON -DSORTNET_THREADS=OFF \
+            -DSORTNET_WITH_SDL=OFF -DSORTNET_WITH_CAIRO=OFF -DSORTNET_WITH_OPENCL=OFF \
+            -DSORTNET_WITH_JANSSON=ON -DSORTNET_BUILD_BENCH=OFF -DSORTNET_WEB=OFF
+    }
+    build_nosdl() {
+        configure_and_build "$build-nosdl" -DSORTNET_WERROR=ON -DSORTNET_WITH_SDL=OFF \
+            -DSORTNET_WITH_MPI=OFF -DSORTNET_BUILD_BENCH=OFF \
+            -DSORTNET_WEB=OFF -DSORTNET_VIEW_REFERENCE="$build/src/cli/sortnet"
+    }
+    build_fuzz() { FUZZ_BUILD_DIR="$build-fuzz" JOBS="$jobs" "$root/tools/fuzz.sh" --build-only; }
+    build_asan() { COVERAGE_BUILD_DIR="$build-asan" JOBS="$jobs" "$root/tools/coverage.sh" --build-only; }
+    # Builds ahead: while a stage's tests run, the later stages' builds go
+    # on in the background at the lowest priority (nice 19), so they take
+    # only what the tests leave of the cores (the first pass kept 1.44 of
+    # two busy: docs/testing.md) and slow no test. Each stage stops them
+    # before it starts (make removes the file it was writing) and then
+    # builds as before, which finishes what was left or finds it done;
+    # nothing is built differently, only earlier. Their output goes to
+    # $build-ahead.log: a failing build fails in its own stage, loudly.
+    # A process group of its own (set -m), in this session: Linux's
+    # autogroup shares the CPU between sessions before nice counts, so a
+    # new session (setsid) would take a full share. SORTNET_BUILD_AHEAD=0
+    # builds each stage's tree in its stage only.
+    ahead_pid=
+    ahead_start() { # STEP...: build_STEP for each, in order
+        [ "${SORTNET_BUILD_AHEAD:-1}" = 1 ] || return 0
+        set -m
+        (
+            set +m
+            renice -n 19 -p "$BASHPID" >/dev/null 2>&1 || true
+            echo "setup: building ahead: $* ($(date +%T))"
+            for step in "$@"; do
+                "build_$step" || exit 0
+            done
+            echo "setup: built ahead: $* ($(date +%T))"
+        ) >>"$build-ahead.log" 2>&1 &
+        ahead_pid=$!
+        set +m
+    }
+    ahead_stop() {
+        [ -n "$ahead_pid" ] || return 0
+        kill -TERM -- "-$ahead_pid" 2>/dev/null || true
+        wait "$ahead_pid" 2>/dev/null || true
+        # every process of the group gone (a compiler can outlive its make)
+        while kill -0 -- "-$ahead_pid" 2>/dev/null; do sleep 0.2; done
+        ahead_pid=
+    }
+    trap ahead_stop EXIT
     stage "the build and the test suite (ctest)"
     configure_and_build "$build" -DSORTNET_WERROR=ON -DSORTNET_REQUIRE_ALL=ON
+    ahead_start nothreads nosdl fuzz asan
     JOBS=$jobs "$root/tools/ctest_all.sh" "$build" || failed+=("the test suite")
+    ahead_stop
     # The core without threads (SORTNET_THREADS=OFF: every task in the
     # caller, as in the page's wasm32 build): the core's unit tests, the same
     # files, must give the same results. Core and jansson only, so it is quick.
     stage "the core's tests again without threads (SORTNET_THREADS=OFF)"
-    (configure_and_build "$build-nothreads" -DSORTNET_WERROR=ON -DSORTNET_THREADS=OFF \
-        -DSORTNET_WITH_SDL=OFF -DSORTNET_WITH_CAIRO=OFF -DSORTNET_WITH_OPENCL=OFF \
-        -DSORTNET_WITH_JANSSON=ON -DSORTNET_BUILD_BENCH=OFF -DSORTNET_WEB=OFF &&
-        JOBS=$jobs "$root/tools/ctest_all.sh" "$build-nothreads" -R '^test_') ||
+    ahead_start nosdl fuzz asan
+    (build_nothreads && JOBS=$jobs "$root/tools/ctest_all.sh" "$build-nothreads" -R '^test_') ||
         failed+=("the core's tests without threads")
+    ahead_stop
     # `sortnet view` built without SDL2 (the headless backend alone): its
     # session's tests, and its pictures and states against the first
     # build's window, pixel for pixel (tests/cli_view_headless.sh with
     # SORTNET_VIEW_REFERENCE). OpenCL stays (the status line names it);
     # no MPI, page or benchmarks, so it is quick.
     stage "view without SDL2: headless pictures against the window's"
-    (configure_and_build "$build-nosdl" -DSORTNET_WERROR=ON -DSORTNET_WITH_SDL=OFF \
-        -DSORTNET_WITH_MPI=OFF -DSORTNET_BUILD_BENCH=OFF \
-        -DSORTNET_WEB=OFF -DSORTNET_VIEW_REFERENCE="$build/src/cli/sortnet" &&
-        JOBS=$jobs "$root/tools/ctest_all.sh" "$build-nosdl" \
-            -R '^(test_session|test_app|test_lecture|test_frame_scene|cli_view_headless)$') ||
+    ahead_start fuzz asan
+    (build_nosdl && JOBS=$jobs "$root/tools/ctest_all.sh" "$build-nosdl" \
+        -R '^(test_session|test_app|test_lecture|test_frame_scene|cli_view_headless)$') ||
         failed+=("view without SDL2")
+    ahead_stop
     # Fuzzing (tools/fuzz.sh): every libFuzzer target for 20 s on its corpus
     # with clang + ASan/UBSan; any crash fails. Skip with SORTNET_SKIP_FUZZ=1.
     if [ "${SORTNET_SKIP_FUZZ:-0}" != 1 ]; then
         stage "fuzzing every reader for 20 s (tools/fuzz.sh)"
+        ahead_start asan
         FUZZ_BUILD_DIR="$build-fuzz" JOBS="$jobs" "$root/tools/fuzz.sh" 20 || failed+=("fuzzing")
+        ahead_stop
     fi
     # The whole suite again under AddressSanitizer and UBSan (clang, -O1:
     # what ASan's authors advise for speed), counted by clang's
@@ -166,7 +219,11 @@ test)
     # SORTNET_SKIP_ASAN=1 or SORTNET_SKIP_COVERAGE=1.
     if [ "${SORTNET_SKIP_ASAN:-0}" != 1 ] && [ "${SORTNET_SKIP_COVERAGE:-0}" != 1 ]; then
         stage "the whole suite again under AddressSanitizer and UBSan, and the coverage floors"
-        COVERAGE_BUILD_DIR="$build-asan" JOBS="$jobs" "$root/tools/coverage.sh" ||
+        # One test more than cores: the sanitized suite leaves a core idle
+        # for some 0.4 of its time (mpirun's start, the browser and
+        # windowed tests' waits), and no build is left to fill it.
+        COVERAGE_BUILD_DIR="$build-asan" JOBS="$jobs" CTEST_JOBS=$((jobs + 1)) \
+            "$root/tools/coverage.sh" ||
             failed+=("the suite under ASan+UBSan and the coverage floors")
     fi
     # Static analysis (tools/cppcheck.sh, about a minute): src/ clean under
