@@ -56,6 +56,28 @@
  * digits); src/gpu/sorts.c's OS_TICKETS must match */
 #define OS_TICKETS 8
 
+/* Variants, chosen at build time (SN_RADIX_CLOPTS=-DOS_...=v measures
+ * them in one build; docs/gpu-speed.md has what each measured):
+ * OS_HCOPIES: os_hist's local copies of the counters, a warp's by its
+ *   index modulo OS_HCOPIES (fewer lanes on one counter);
+ * OS_WIN: look-back words a work-item reads at once (tiles t-1 .. t-W);
+ * OS_BACKOFF: nanoseconds a work-item sleeps when a word has no flag yet
+ *   (NVIDIA's only; 0: spins);
+ * OS_EARLY: the tile's counts published as soon as the ranking has
+ *   counted (before its scan and local writes). */
+#ifndef OS_HCOPIES
+#define OS_HCOPIES 2
+#endif
+#ifndef OS_WIN
+#define OS_WIN 1
+#endif
+#ifndef OS_BACKOFF
+#define OS_BACKOFF 0
+#endif
+#ifndef OS_EARLY
+#define OS_EARLY 0
+#endif
+
 /* hist[OS_TICKETS + pass * nd + d] is digit d's count in pass `pass`;
  * hist[pass] the pass's tile counter; the host zeroes hist
  * (clEnqueueFillBuffer) before os_hist.
@@ -68,13 +90,13 @@
 __kernel void os_hist(__global const uint *k, uint n, uint bits, uint passes,
                       __global uint *hist, __global uint *status, uint zero)
 {
-    __local uint h[2 * 1024]; /* 4 passes of 256 digits or 8 of 16, twice */
+    __local uint h[OS_HCOPIES * 1024]; /* 4 passes of 256 digits or 8 of 16, a copy each */
     uint lid = (uint)get_local_id(0), groups = (uint)get_num_groups(0);
     uint nd = 1u << bits, mask = nd - 1, words = passes * nd;
-    __local uint *hw = h + ((lid >> 5) & 1) * 1024;
+    __local uint *hw = h + ((lid >> 5) % OS_HCOPIES) * 1024;
     for (uint i = (uint)get_global_id(0); i < zero; i += groups * WG)
         status[i] = 0;
-    for (uint i = lid; i < 2 * 1024; i += WG)
+    for (uint i = lid; i < OS_HCOPIES * 1024; i += WG)
         h[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint c = (uint)get_group_id(0) * RT; c < n; c += groups * RT) {
@@ -99,7 +121,9 @@ __kernel void os_hist(__global const uint *k, uint n, uint bits, uint passes,
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint i = lid; i < words; i += WG) {
-        uint v = h[i] + h[1024 + i];
+        uint v = 0;
+        for (uint c = 0; c < OS_HCOPIES; c++)
+            v += h[c * 1024 + i];
         if (v)
             atomic_add(&hist[OS_TICKETS + i], v);
     }
@@ -133,16 +157,38 @@ inline uint os_lookback(__global uint *st, uint tile, uint d, uint nd, uint agg,
     if (tile > 0) {
         if (pub)
             os_write(&st[tile * nd + d], OS_AGG | agg);
-        for (uint j = tile; j-- > 0;) {
-            uint v = os_read(&st[j * nd + d]);
-            while (!(v & OS_FLAGS))
-                v = os_read(&st[j * nd + d]);
-            excl += v & OS_VAL;
+        /* tiles j, j-1, .., j-OS_WIN+1 read at once (before tile 0: an
+         * inclusive 0), taken in order up to the first without a flag
+         * (read again from there) or the first inclusive one */
+        for (int j = (int)tile - 1; j >= 0;) {
+            uint v[OS_WIN];
+#pragma unroll
+            for (int w = 0; w < OS_WIN; w++)
+                v[w] = j - w >= 0 ? os_read(&st[(uint)(j - w) * nd + d]) : OS_INC;
+            int took = 0;
+            bool inc = false, wait = false;
+#pragma unroll
+            for (int w = 0; w < OS_WIN; w++) {
+                if (inc || wait)
+                    continue;
+                if (!(v[w] & OS_FLAGS)) {
+                    wait = true;
+                    continue;
+                }
+                excl += v[w] & OS_VAL;
+                took++;
 #if SN_SORT_BUG & 16
-            break; /* planted: every word taken for an inclusive one */
+                inc = true; /* planted: every word taken for an inclusive one */
 #else
-            if (v & OS_INC)
+                inc = (v[w] & OS_INC) != 0;
+#endif
+            }
+            if (inc)
                 break;
+            j -= took;
+#if OS_BACKOFF && SN_NV
+            if (wait)
+                asm volatile("nanosleep.u32 %0;" ::"r"((uint)OS_BACKOFF));
 #endif
         }
     }
@@ -184,11 +230,12 @@ __attribute__((always_inline)) inline void os_scatter_body(
     /* the tile's digit counts come from the ranking (counting them first
      * and publishing them before it, as CUB does, measured slower on an
      * H200: 0.570 and 2.047 ms at 2^24 and 2^26 against 0.543 and 1.930) */
-    uint agg = rank_nv(k, off, cnt, shift, mask, nd, sk, si, hp, dst0, wc, wt, lid);
+    uint agg = rank_nv(k, off, cnt, shift, mask, nd, sk, si, hp, dst0, wc, wt, lid,
+                       OS_EARLY ? st + (size_t)t * nd : (__global uint *)0, t > 0 ? OS_AGG : OS_INC);
     /* (rank_nv's last barrier came after its last use of wt) */
     uint first = nv_scan(hd, wt, lid);
     if (lid < nd)
-        dst0[lid] += first + os_lookback(st, t, lid, nd, agg, true);
+        dst0[lid] += first + os_lookback(st, t, lid, nd, agg, !OS_EARLY);
 #else
     uint carry = 0;
     for (uint d0 = 0; d0 < nd; d0 += WG) { /* WG digits at a time */

@@ -172,6 +172,10 @@ typedef struct sn_gpu_tuning {
     /* the radix sort as onesweep (kernels/onesweep.cl: one histogram pass,
      * a look-back scatter per digit) or classic (SN_RADIX_ONESWEEP=0/1) */
     sn_gpu_onesweep radix_onesweep;
+    /* extra OpenCL build options of the sorts' program, for measuring
+     * variants in one build: kernels/onesweep.cl's -D knobs, NVIDIA's
+     * -cl-nv-maxrregcount=R ("": none; SN_RADIX_CLOPTS) */
+    char radix_clopts[128];
     /* the merge sort's keys a work-item, a power of two up to 32 (0: 16;
      * SN_MERGE_E) */
     unsigned merge_e;

@@ -216,7 +216,7 @@ sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
               g->info.local_mem >= (uint64_t)wg * e_nv * 8 * 33 / 32 + 256 * 9 * 4 + 2048 + 1032;
     s->merge_e = g->tune.merge_e ? g->tune.merge_e : MERGE_E;
     s->merge_pg = g->tune.merge_pg ? g->tune.merge_pg : 1;
-    char opts[256];
+    char opts[512];
     for (;;) {
         s->radix_e = nv ? e_nv : RADIX_E;
         /* keys-only merge tiles twice as long on NVIDIA (measured: one
@@ -226,8 +226,9 @@ sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
             s->tile_e = s->merge_e / 2; /* the merge chunk must divide two tiles */
         snprintf(opts, sizeof opts,
                  "-DWG=%zu -DSN_SORT_BUG=%d -DSN_NV=%d -DRADIX_E=%u -DMERGE_E=%u -DPG=%u "
-                 "-DTILE_E=%u",
-                 wg, planted_bugs(), nv, s->radix_e, s->merge_e, s->merge_pg, s->tile_e);
+                 "-DTILE_E=%u %s",
+                 wg, planted_bugs(), nv, s->radix_e, s->merge_e, s->merge_pg, s->tile_e,
+                 g->tune.radix_clopts);
         sn_status st = sn_gpu_build_source_opts(g, src, opts, false, &s->prog, diag);
         if (st == SN_EBUILD && nv) { /* a compiler without inline PTX: the portable kernels */
             nv = false;
