@@ -61,21 +61,16 @@
  * OS_HCOPIES: os_hist's local copies of the counters, a warp's by its
  *   index modulo OS_HCOPIES (fewer lanes on one counter);
  * OS_WIN: look-back words a work-item reads at once (tiles t-1 .. t-W);
- * OS_BACKOFF: nanoseconds a work-item sleeps when a word has no flag yet
- *   (NVIDIA's only; 0: spins);
  * OS_EARLY: the tile's counts published as soon as the ranking has
  *   counted (before its scan and local writes). */
 #ifndef OS_HCOPIES
 #define OS_HCOPIES 2
 #endif
 #ifndef OS_WIN
-#define OS_WIN 1
-#endif
-#ifndef OS_BACKOFF
-#define OS_BACKOFF 0
+#define OS_WIN 4
 #endif
 #ifndef OS_EARLY
-#define OS_EARLY 0
+#define OS_EARLY 1
 #endif
 
 /* hist[OS_TICKETS + pass * nd + d] is digit d's count in pass `pass`;
@@ -186,10 +181,6 @@ inline uint os_lookback(__global uint *st, uint tile, uint d, uint nd, uint agg,
             if (inc)
                 break;
             j -= took;
-#if OS_BACKOFF && SN_NV
-            if (wait)
-                asm volatile("nanosleep.u32 %0;" ::"r"((uint)OS_BACKOFF));
-#endif
         }
     }
     if (tile > 0 || pub) /* else tile 0 published its counts as inclusive ones */

@@ -61,12 +61,20 @@ static const char *const kernel_names[KS_COUNT] = {
     "ms_tile_kv",      "ms_merge_kv",       "rx_scatter_kv", "os_hist",   "os_scatter",
     "os_scatter_kv"};
 
+/* The radix kernels (NVIDIA's register cap applies to them) */
+static bool radix_kernel(int which)
+{
+    return which == KS_RX_COUNT || which == KS_RX_SCATTER || which == KS_RX_SCATTER_KV ||
+           which == KS_OS_HIST || which == KS_OS_SCATTER || which == KS_OS_SCATTER_KV;
+}
+
 static const char *const algo_names[SN_SORT_COUNT] = {
     "transposition", "transposition-local", "rank", "rank-global", "merge", "radix", "hybrid"};
 
 struct sn_gpu_sorter {
     sn_gpu *g;
     cl_program prog;
+    cl_program prog_rx; /* the radix kernels under NVIDIA's register cap, or NULL */
     cl_kernel k[KS_COUNT];
     size_t wg;
     bool nv;                          /* built with -DSN_NV=1 (rank_nv) */
@@ -157,6 +165,8 @@ void sn_gpu_sorter_destroy(sn_gpu_sorter *s)
             clReleaseKernel(s->k[i]);
     if (s->prog)
         clReleaseProgram(s->prog);
+    if (s->prog_rx)
+        clReleaseProgram(s->prog_rx);
     sn_free(s);
 }
 
@@ -241,12 +251,23 @@ sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
         }
         break;
     }
-    sn_free(src);
     s->nv = nv;
+    /* NVIDIA's: the radix kernels built again under a register cap (more
+     * work-groups a compute unit; docs/gpu-speed.md: 64 registers, 0.90 of
+     * the uncapped onesweep at 2^26 on an H200), the other sorts as they
+     * were measured */
+    unsigned cap = g->tune.radix_maxrreg ? g->tune.radix_maxrreg : SN_TUNE_RADIX_MAXRREG;
     sn_status st = SN_OK;
+    if (nv && cap < 255) {
+        size_t len = strlen(opts);
+        snprintf(opts + len, sizeof opts - len, " -cl-nv-maxrregcount=%u", cap);
+        st = sn_gpu_build_source_opts(g, src, opts, false, &s->prog_rx, diag);
+    }
+    sn_free(src);
     for (int i = 0; i < KS_COUNT && st == SN_OK; i++) {
         cl_int err;
-        s->k[i] = clCreateKernel(s->prog, kernel_names[i], &err);
+        s->k[i] = clCreateKernel(s->prog_rx && radix_kernel(i) ? s->prog_rx : s->prog,
+                                 kernel_names[i], &err);
         size_t w = 0;
         const char *what = "clCreateKernel";
         if (err == CL_SUCCESS) {

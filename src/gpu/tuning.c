@@ -71,6 +71,10 @@ sn_status sn_gpu_tuning_from_env(sn_gpu_tuning *t, sn_diag *diag)
         return st;
     if (set)
         t->radix_onesweep = v ? SN_GPU_ONESWEEP_ON : SN_GPU_ONESWEEP_OFF;
+    if ((st = knob("SN_RADIX_MAXRREG", 32, 255, &set, &v, diag)) != SN_OK)
+        return st;
+    if (set)
+        t->radix_maxrreg = v;
     const char *clo = getenv("SN_RADIX_CLOPTS");
     if (clo && *clo) {
         size_t len = strlen(clo);
