@@ -15,12 +15,14 @@
  *    digit, and each digit's first place in the output comes from the
  *    exclusive scan of hist[pass][*];
  * 3. work-item d publishes the tile's count of digit d in
- *    status[tile][d] with the flag OS_AGG (tile 0: OS_INC), then looks
- *    back over the tiles before it: it adds the counts of digit d of
- *    tiles tile-1, tile-2, ... until a tile whose word says OS_INC (an
- *    inclusive prefix: the count of all tiles up to it), waiting while a
- *    word has no flag yet; then it publishes its own inclusive prefix
- *    with OS_INC;
+ *    status[tile][d] with the flag OS_AGG (tile 0: OS_INC) as soon as the
+ *    ranking has counted the tile (OS_EARLY), then, once the tile is
+ *    ranked, looks back over the tiles before it: it reads the words of
+ *    digit d of tiles tile-1 .. tile-OS_WIN at once and adds their counts
+ *    in order until a tile whose word says OS_INC (an inclusive prefix:
+ *    the count of all tiles up to it); a word with no flag yet stops the
+ *    adding, and the next window starts at that word (read again until it
+ *    has one); then it publishes its own inclusive prefix with OS_INC;
  * 4. the tile is written to its digits' places (rx_place).
  * (The portable path counts and publishes before its split sort.)
  * Value and flag share one 32-bit word (2 flag bits, 30 bits of count),
@@ -35,9 +37,11 @@
  * ids are not group ids but come from an atomic counter, taken when a
  * work-group starts: every tile with a smaller id belongs to a work-group
  * that had already started (it took its id first), and a started
- * work-group holds its place on the device until it ends. A tile waits
- * only for smaller ids, which by induction wait only for still smaller
- * ones and tile 0 waits for nobody; so every wait ends. The status words
+ * work-group holds its place on the device until it ends. A tile reads
+ * and waits only for smaller ids (a window never reaches past tile 0, and
+ * waits on its first word without a flag, the largest id it has not
+ * taken yet), which by induction wait only for still smaller ones, and
+ * tile 0 waits for nobody; so every wait ends. The status words
  * are read with atomics (volatile loads on NVIDIA's, which go to L2), so
  * the wait sees the other work-group's write.
  *
