@@ -92,7 +92,7 @@ for cap in 64 255; do # the radix kernels' registers, capped (the default) and n
     python3 bench/cl_build_log.py --device NVIDIA --opts "-cl-std=CL1.2 -DWG=256 -DSN_NV=1 \
 -DRADIX_E=16 -DMERGE_E=16 -DPG=1 -DTILE_E=32 -cl-nv-verbose -cl-nv-maxrregcount=$cap" \
         kernels/keys.cl kernels/sorts.cl kernels/onesweep.cl 2>&1 |
-        grep -iE "function|registers|spill|clBuildProgram" | grep -iE -A2 "os_|rx_|clBuild" >>"$O/regs.txt"
+        grep -E "Compiling entry function|Used [0-9]+ registers|spill|clBuildProgram" >>"$O/regs.txt"
 done
 cat "$O/bench.csv" | tee -a "$O/log.txt"
 

@@ -76,6 +76,9 @@
 #ifndef OS_EARLY
 #define OS_EARLY 1
 #endif
+#if OS_WIN < 1 || OS_HCOPIES < 1
+#error "OS_WIN and OS_HCOPIES are at least 1"
+#endif
 
 /* hist[OS_TICKETS + pass * nd + d] is digit d's count in pass `pass`;
  * hist[pass] the pass's tile counter; the host zeroes hist

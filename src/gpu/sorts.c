@@ -155,6 +155,20 @@ static bool nvidia_warps(const sn_gpu *g)
            major >= 7;
 }
 
+/* A build that failed under SN_RADIX_CLOPTS is the knob's error (exit 2),
+ * with the compiler's word on it */
+static sn_status clopts_failed(const sn_gpu *g, sn_status st, sn_diag *diag)
+{
+    if (st != SN_EBUILD || !g->tune.radix_clopts[0] || !diag)
+        return st;
+    char log[sizeof diag->text];
+    memcpy(log, diag->text, sizeof log);
+    return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                       "environment: SN_RADIX_CLOPTS='%s' does not build (see docs/gpu-speed.md): "
+                       "%.700s",
+                       g->tune.radix_clopts, log);
+}
+
 void sn_gpu_sorter_destroy(sn_gpu_sorter *s)
 {
     if (!s)
@@ -247,7 +261,7 @@ sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
         if (st != SN_OK) {
             sn_free(src);
             sn_gpu_sorter_destroy(s);
-            return st;
+            return clopts_failed(g, st, diag);
         }
         break;
     }
@@ -261,7 +275,8 @@ sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
     if (nv && cap < 255) {
         size_t len = strlen(opts);
         snprintf(opts + len, sizeof opts - len, " -cl-nv-maxrregcount=%u", cap);
-        st = sn_gpu_build_source_opts(g, src, opts, false, &s->prog_rx, diag);
+        st = clopts_failed(g, sn_gpu_build_source_opts(g, src, opts, false, &s->prog_rx, diag),
+                           diag);
     }
     sn_free(src);
     for (int i = 0; i < KS_COUNT && st == SN_OK; i++) {
