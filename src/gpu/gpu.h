@@ -175,7 +175,9 @@ typedef struct sn_gpu_tuning {
     sn_gpu_onesweep radix_onesweep;
     /* extra OpenCL build options of the sorts' program, for measuring
      * variants in one build: kernels/onesweep.cl's -D knobs, NVIDIA's
-     * -cl-nv-maxrregcount=R ("": none; SN_RADIX_CLOPTS) */
+     * -cl-nv-maxrregcount=R ("": none; SN_RADIX_CLOPTS). 127 characters
+     * at most: with the sorts' own options and the register cap they fit
+     * the 256 of sn_gpu_build_source_opts (248 at most) */
     char radix_clopts[128];
     /* NVIDIA's register cap for the radix kernels (-cl-nv-maxrregcount;
      * 0: SN_TUNE_RADIX_MAXRREG; 255: none; SN_RADIX_MAXRREG) */

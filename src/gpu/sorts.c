@@ -267,9 +267,9 @@ sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
     }
     s->nv = nv;
     /* NVIDIA's: the radix kernels built again under a register cap (more
-     * work-groups a compute unit; docs/gpu-speed.md: 64 registers, 0.90 of
-     * the uncapped onesweep at 2^26 on an H200), the other sorts as they
-     * were measured */
+     * work-groups a compute unit: 4 instead of 2 at 64 registers, 0.94 of
+     * the uncapped onesweep's time at 2^26 on an H200, docs/gpu-speed.md),
+     * the other sorts as they were measured */
     unsigned cap = g->tune.radix_maxrreg ? g->tune.radix_maxrreg : SN_TUNE_RADIX_MAXRREG;
     sn_status st = SN_OK;
     if (nv && cap < 255) {

@@ -26,13 +26,21 @@ void sn_gpu_tuning_default(sn_gpu_tuning *t)
     t->window_round = 0;
 }
 
+/* The environment's text of a knob, or NULL: the one place this file
+ * reads the environment */
+static const char *knob_text(const char *name)
+{
+    const char *e = getenv(name);
+    return e && *e ? e : NULL;
+}
+
 /* A knob's value: false when unset; SN_EINVAL when set but not a whole
  * number in [lo, hi]. */
 static sn_status knob(const char *name, unsigned lo, unsigned hi, bool *set, unsigned *out,
                       sn_diag *diag)
 {
-    const char *e = getenv(name);
-    *set = e && *e;
+    const char *e = knob_text(name);
+    *set = e != NULL;
     if (!*set)
         return SN_OK;
     char *end;
@@ -75,8 +83,8 @@ sn_status sn_gpu_tuning_from_env(sn_gpu_tuning *t, sn_diag *diag)
         return st;
     if (set)
         t->radix_maxrreg = v;
-    const char *clo = getenv("SN_RADIX_CLOPTS");
-    if (clo && *clo) {
+    const char *clo = knob_text("SN_RADIX_CLOPTS");
+    if (clo) {
         size_t len = strlen(clo);
         if (len >= sizeof t->radix_clopts || strspn(clo, SN_RADIX_CLOPTS_CHARS) != len)
             return sn_diag_set(diag, SN_EINVAL, 0, 0,
