@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # onesweep_variants_device.sh - the onesweep radix sort's build-time
-# variants (kernels/onesweep.cl's OS_* knobs, NVIDIA's register cap) timed
-# by one build in one run on the GPU machine, beside the classic passes and
+# variants (kernels/onesweep.cl's OS_* knobs, other build options; the
+# register cap is SN_RADIX_MAXRREG, for the whole run) timed by one build
+# in one run on the GPU machine, beside the classic passes and
 # the anchors (CUB through cupy.sort, torch.sort, a device copy): run from
 # the repository root, with .dev/debs as shared/DEVICE.md describes.
 #
@@ -10,7 +11,11 @@
 #
 # Each variant is "label:build options" (options with spaces as '+'
 # between them: "ew4:-DOS_EARLY=1+-DOS_WIN=4"), passed as SN_RADIX_CLOPTS;
-# the default runs first, in the middle and last (drift). Writes bench.csv
+# the default runs first, in the middle and last (drift). Every kernel of
+# the sort is timed (SN_GPU_STAGE_CHUNK=0: a staged upload would run
+# os_hist on its chunks, outside the kernel time; the first run of this
+# script, docs/bench/h200-2026-11-28-onesweep-variants.txt, timed the
+# scatters alone that way). Writes bench.csv
 # (gpu bench rows, the variant's label in the variant column),
 # anchors.csv, profile.txt (each launch's time at 2^E2: the default and
 # the classic passes), regs.txt (each kernel's registers and local memory
@@ -26,26 +31,25 @@ mkdir -p "$O"
 TMPD=$(mktemp -d)
 REPS=${REPS:-9}
 E1=${E1:-24} E2=${E2:-26}
-VARS=${VARS:-"win2:-DOS_WIN=2 win4:-DOS_WIN=4 win8:-DOS_WIN=8 early:-DOS_EARLY=1
- early_win4:-DOS_EARLY=1+-DOS_WIN=4 back64:-DOS_BACKOFF=64 back256:-DOS_BACKOFF=256
- hc1:-DOS_HCOPIES=1 hc4:-DOS_HCOPIES=4 hc8:-DOS_HCOPIES=8
- rreg40:-cl-nv-maxrregcount=40 rreg48:-cl-nv-maxrregcount=48 rreg56:-cl-nv-maxrregcount=56
- rreg64:-cl-nv-maxrregcount=64 rreg80:-cl-nv-maxrregcount=80"}
+VARS=${VARS:-"win1:-DOS_WIN=1 win2:-DOS_WIN=2 win8:-DOS_WIN=8 late:-DOS_EARLY=0
+ hc1:-DOS_HCOPIES=1 hc4:-DOS_HCOPIES=4 hc8:-DOS_HCOPIES=8"}
 T0=$(date +%s)
-BASEOPTS="-DWG=256 -DSN_SORT_BUG=0 -DSN_NV=1 -DRADIX_E=${SN_RADIX_E:-16} -DMERGE_E=16 -DPG=1 -DTILE_E=32"
+# the radix kernels' program on NVIDIA's (src/gpu/sorts.c), with its register cap
+BASEOPTS="-DWG=256 -DSN_SORT_BUG=0 -DSN_NV=1 -DRADIX_E=${SN_RADIX_E:-16} -DMERGE_E=16 -DPG=1 -DTILE_E=32 \
+-cl-nv-maxrregcount=${SN_RADIX_MAXRREG:-64}"
 
 regs() { # label, options: the kernels' registers as NVIDIA's compiler reports them
     echo "-- $1: $2" >>"$O/regs.txt"
     python3 bench/cl_build_log.py --device NVIDIA --opts "-cl-std=CL1.2 $BASEOPTS -cl-nv-verbose $2" \
         kernels/keys.cl kernels/sorts.cl kernels/onesweep.cl 2>&1 |
-        grep -E -A3 "Compiling entry function '_Z?[0-9]*(os_|rx_)|error|clBuildProgram" |
-        grep -E "entry|Used|spill|error|clBuildProgram" >>"$O/regs.txt"
+        grep -E "Compiling entry function|Used [0-9]+ registers|spill|error|clBuildProgram" \
+        >>"$O/regs.txt"
 }
 echo device,network,variant,n,median_ms,keys_per_s >"$O/bench.csv"
 b() { # label, then env assignments
     local label=$1
     shift
-    env "$@" timeout 120 "$SN" gpu bench bitonic --sizes 2^$E1,2^$E2 --type u32 --reps $REPS \
+    env SN_GPU_STAGE_CHUNK=0 "$@" timeout 120 "$SN" gpu bench bitonic --sizes 2^$E1,2^$E2 --type u32 --reps $REPS \
         --cpu-max 1 --variants radix --csv "$TMPD/b.csv" >>"$O/log.txt" 2>&1 ||
         echo "$label: rc=$?" | tee -a "$O/log.txt"
     tail -n +2 "$TMPD/b.csv" | sed "s/,radix,/,$label,/" >>"$O/bench.csv"
