@@ -12,7 +12,10 @@
 #    with payload at 2^26+3, 4-bit digits, and 10^9 keys (BIG=0: not);
 # 2. u32 kernel time at 2^16, 2^20, 2^24 and 2^26 (gpu bench, medians of REPS):
 #    onesweep (8-bit, and SN_RADIX_E 8/12/16) and the classic passes
-#    (SN_RADIX_ONESWEEP=0);
+#    (SN_RADIX_ONESWEEP=0), every kernel of the sort timed
+#    (SN_GPU_STAGE_CHUNK=0: no staging, whose upload would run os_hist on
+#    each chunk as it arrives, outside the sort's kernel time); XVARS adds
+#    rows (below); regs.txt: the radix kernels' registers (-cl-nv-verbose);
 # 3. torch.sort, cupy.sort (CUB's onesweep) and a device copy of the keys
 #    (bench/gpu_anchors.py) in the same run;
 # 4. before/after (with base.tar.gz; BA=0: not): radix, merge, hybrid and the fused
@@ -63,25 +66,34 @@ echo device,network,variant,n,median_ms,keys_per_s >"$O/bench.csv"
 b() { # label, then env assignments
     local label=$1
     shift
-    env "$@" timeout 120 "$SN" gpu bench bitonic --sizes 2^16,2^20,2^$E1,2^$E2 --type u32 --reps $REPS \
+    env SN_GPU_STAGE_CHUNK=0 "$@" timeout 120 "$SN" gpu bench bitonic --sizes 2^16,2^20,2^$E1,2^$E2 --type u32 --reps $REPS \
         --cpu-max 1 --variants radix --csv "$TMPD/b_$label.csv" >>"$O/log.txt" 2>&1
     tail -n +2 "$TMPD/b_$label.csv" | sed "s/,radix,/,$label,/" >>"$O/bench.csv"
 }
 b classic SN_RADIX_ONESWEEP=0
 for e in $EVARS; do b "onesweep_e$e" SN_RADIX_ONESWEEP=1 SN_RADIX_E=$e; done
 # XVARS="label:VAR=V,VAR=V ...": more onesweep rows under other environments
+# ('+' in a value stands for a space: SN_RADIX_CLOPTS=-DOS_WIN=1+-DOS_EARLY=0)
 for v in ${XVARS:-}; do
     envs=${v#*:}
-    b "${v%%:*}" SN_RADIX_ONESWEEP=1 ${envs//,/ }
+    IFS=, read -r -a kv <<<"$envs"
+    b "${v%%:*}" SN_RADIX_ONESWEEP=1 "${kv[@]//+/ }"
 done
 b onesweep SN_RADIX_ONESWEEP=1
 b default
 for v in 1 0; do # each launch's own time, onesweep and classic
     echo "-- SN_RADIX_ONESWEEP=$v" >>"$O/profile.txt"
-    env SN_RADIX_ONESWEEP=$v timeout 60 "$SN" gpu bench bitonic --sizes 2^$E2 --type u32 \
+    env SN_GPU_STAGE_CHUNK=0 SN_RADIX_ONESWEEP=$v timeout 60 "$SN" gpu bench bitonic --sizes 2^$E2 --type u32 \
         --reps 1 --cpu-max 1 --variants radix --profile >>"$O/profile.txt" 2>&1
 done
 grep -v "^profile" "$O/profile.txt" >/dev/null
+for cap in 64 255; do # the radix kernels' registers, capped (the default) and not
+    echo "-- -cl-nv-maxrregcount=$cap" >>"$O/regs.txt"
+    python3 bench/cl_build_log.py --device NVIDIA --opts "-cl-std=CL1.2 -DWG=256 -DSN_NV=1 \
+-DRADIX_E=16 -DMERGE_E=16 -DPG=1 -DTILE_E=32 -cl-nv-verbose -cl-nv-maxrregcount=$cap" \
+        kernels/keys.cl kernels/sorts.cl kernels/onesweep.cl 2>&1 |
+        grep -E "Compiling entry function|Used [0-9]+ registers|spill|clBuildProgram" >>"$O/regs.txt"
+done
 cat "$O/bench.csv" | tee -a "$O/log.txt"
 
 log "3. anchors"
@@ -112,10 +124,10 @@ if [ -f .dev/base.tar.gz ] && [ "${SMOKE:-0}" != 1 ] && [ "${BA:-1}" = 1 ]; then
             [ $w = base ] && bin=$BASE
             [ -x "$bin" ] || continue
             rm -f "$TMPD"/ba_*.csv # (gpu bench --csv writes its file anew)
-            timeout 120 "$bin" gpu bench bitonic oddeven-merge --sizes 2^20,2^24 --type u32 \
+            SN_GPU_STAGE_CHUNK=0 timeout 120 "$bin" gpu bench bitonic oddeven-merge --sizes 2^20,2^24 --type u32 \
                 --reps 7 --cpu-max 1 --variants fused,merge,hybrid --csv "$TMPD/ba_1.csv" \
                 >>"$O/log.txt" 2>&1
-            SN_RADIX_ONESWEEP=0 timeout 60 "$bin" gpu bench bitonic --sizes 2^24,2^26 --type u32 \
+            SN_GPU_STAGE_CHUNK=0 SN_RADIX_ONESWEEP=0 timeout 60 "$bin" gpu bench bitonic --sizes 2^24,2^26 --type u32 \
                 --reps 7 --cpu-max 1 --variants radix --csv "$TMPD/ba_2.csv" >>"$O/log.txt" 2>&1
             for f in "$TMPD"/ba_*.csv; do tail -n +2 "$f" | sed "s/$/,$w$round/" >>"$O/ba.csv"; done
         done

@@ -15,12 +15,14 @@
  *    digit, and each digit's first place in the output comes from the
  *    exclusive scan of hist[pass][*];
  * 3. work-item d publishes the tile's count of digit d in
- *    status[tile][d] with the flag OS_AGG (tile 0: OS_INC), then looks
- *    back over the tiles before it: it adds the counts of digit d of
- *    tiles tile-1, tile-2, ... until a tile whose word says OS_INC (an
- *    inclusive prefix: the count of all tiles up to it), waiting while a
- *    word has no flag yet; then it publishes its own inclusive prefix
- *    with OS_INC;
+ *    status[tile][d] with the flag OS_AGG (tile 0: OS_INC) as soon as the
+ *    ranking has counted the tile (OS_EARLY), then, once the tile is
+ *    ranked, looks back over the tiles before it: it reads the words of
+ *    digit d of tiles tile-1 .. tile-OS_WIN at once and adds their counts
+ *    in order until a tile whose word says OS_INC (an inclusive prefix:
+ *    the count of all tiles up to it); a word with no flag yet stops the
+ *    adding, and the next window starts at that word (read again until it
+ *    has one); then it publishes its own inclusive prefix with OS_INC;
  * 4. the tile is written to its digits' places (rx_place).
  * (The portable path counts and publishes before its split sort.)
  * Value and flag share one 32-bit word (2 flag bits, 30 bits of count),
@@ -35,9 +37,11 @@
  * ids are not group ids but come from an atomic counter, taken when a
  * work-group starts: every tile with a smaller id belongs to a work-group
  * that had already started (it took its id first), and a started
- * work-group holds its place on the device until it ends. A tile waits
- * only for smaller ids, which by induction wait only for still smaller
- * ones and tile 0 waits for nobody; so every wait ends. The status words
+ * work-group holds its place on the device until it ends. A tile reads
+ * and waits only for smaller ids (a window never reaches past tile 0, and
+ * waits on its first word without a flag, the largest id it has not
+ * taken yet), which by induction wait only for still smaller ones, and
+ * tile 0 waits for nobody; so every wait ends. The status words
  * are read with atomics (volatile loads on NVIDIA's, which go to L2), so
  * the wait sees the other work-group's write.
  *
@@ -56,6 +60,26 @@
  * digits); src/gpu/sorts.c's OS_TICKETS must match */
 #define OS_TICKETS 8
 
+/* Variants, chosen at build time (SN_RADIX_CLOPTS=-DOS_...=v measures
+ * them in one build; docs/gpu-speed.md has what each measured):
+ * OS_HCOPIES: os_hist's local copies of the counters, a warp's by its
+ *   index modulo OS_HCOPIES (fewer lanes on one counter);
+ * OS_WIN: look-back words a work-item reads at once (tiles t-1 .. t-W);
+ * OS_EARLY: the tile's counts published as soon as the ranking has
+ *   counted (before its scan and local writes). */
+#ifndef OS_HCOPIES
+#define OS_HCOPIES 2
+#endif
+#ifndef OS_WIN
+#define OS_WIN 4
+#endif
+#ifndef OS_EARLY
+#define OS_EARLY 1
+#endif
+#if OS_WIN < 1 || OS_HCOPIES < 1
+#error "OS_WIN and OS_HCOPIES are at least 1"
+#endif
+
 /* hist[OS_TICKETS + pass * nd + d] is digit d's count in pass `pass`;
  * hist[pass] the pass's tile counter; the host zeroes hist
  * (clEnqueueFillBuffer) before os_hist.
@@ -68,13 +92,13 @@
 __kernel void os_hist(__global const uint *k, uint n, uint bits, uint passes,
                       __global uint *hist, __global uint *status, uint zero)
 {
-    __local uint h[2 * 1024]; /* 4 passes of 256 digits or 8 of 16, twice */
+    __local uint h[OS_HCOPIES * 1024]; /* 4 passes of 256 digits or 8 of 16, a copy each */
     uint lid = (uint)get_local_id(0), groups = (uint)get_num_groups(0);
     uint nd = 1u << bits, mask = nd - 1, words = passes * nd;
-    __local uint *hw = h + ((lid >> 5) & 1) * 1024;
+    __local uint *hw = h + ((lid >> 5) % OS_HCOPIES) * 1024;
     for (uint i = (uint)get_global_id(0); i < zero; i += groups * WG)
         status[i] = 0;
-    for (uint i = lid; i < 2 * 1024; i += WG)
+    for (uint i = lid; i < OS_HCOPIES * 1024; i += WG)
         h[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint c = (uint)get_group_id(0) * RT; c < n; c += groups * RT) {
@@ -99,7 +123,9 @@ __kernel void os_hist(__global const uint *k, uint n, uint bits, uint passes,
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint i = lid; i < words; i += WG) {
-        uint v = h[i] + h[1024 + i];
+        uint v = 0;
+        for (uint c = 0; c < OS_HCOPIES; c++)
+            v += h[c * 1024 + i];
         if (v)
             atomic_add(&hist[OS_TICKETS + i], v);
     }
@@ -133,17 +159,35 @@ inline uint os_lookback(__global uint *st, uint tile, uint d, uint nd, uint agg,
     if (tile > 0) {
         if (pub)
             os_write(&st[tile * nd + d], OS_AGG | agg);
-        for (uint j = tile; j-- > 0;) {
-            uint v = os_read(&st[j * nd + d]);
-            while (!(v & OS_FLAGS))
-                v = os_read(&st[j * nd + d]);
-            excl += v & OS_VAL;
+        /* tiles j, j-1, .., j-OS_WIN+1 read at once (before tile 0: an
+         * inclusive 0), taken in order up to the first without a flag
+         * (read again from there) or the first inclusive one */
+        for (int j = (int)tile - 1; j >= 0;) {
+            uint v[OS_WIN];
+#pragma unroll
+            for (int w = 0; w < OS_WIN; w++)
+                v[w] = j - w >= 0 ? os_read(&st[(uint)(j - w) * nd + d]) : OS_INC;
+            int took = 0;
+            bool inc = false, wait = false;
+#pragma unroll
+            for (int w = 0; w < OS_WIN; w++) {
+                if (inc || wait)
+                    continue;
+                if (!(v[w] & OS_FLAGS)) {
+                    wait = true;
+                    continue;
+                }
+                excl += v[w] & OS_VAL;
+                took++;
 #if SN_SORT_BUG & 16
-            break; /* planted: every word taken for an inclusive one */
+                inc = true; /* planted: every word taken for an inclusive one */
 #else
-            if (v & OS_INC)
-                break;
+                inc = (v[w] & OS_INC) != 0;
 #endif
+            }
+            if (inc)
+                break;
+            j -= took;
         }
     }
     if (tile > 0 || pub) /* else tile 0 published its counts as inclusive ones */
@@ -184,11 +228,12 @@ __attribute__((always_inline)) inline void os_scatter_body(
     /* the tile's digit counts come from the ranking (counting them first
      * and publishing them before it, as CUB does, measured slower on an
      * H200: 0.570 and 2.047 ms at 2^24 and 2^26 against 0.543 and 1.930) */
-    uint agg = rank_nv(k, off, cnt, shift, mask, nd, sk, si, hp, dst0, wc, wt, lid);
+    uint agg = rank_nv(k, off, cnt, shift, mask, nd, sk, si, hp, dst0, wc, wt, lid,
+                       OS_EARLY ? st + (size_t)t * nd : (__global uint *)0, t > 0 ? OS_AGG : OS_INC);
     /* (rank_nv's last barrier came after its last use of wt) */
     uint first = nv_scan(hd, wt, lid);
     if (lid < nd)
-        dst0[lid] += first + os_lookback(st, t, lid, nd, agg, true);
+        dst0[lid] += first + os_lookback(st, t, lid, nd, agg, !OS_EARLY);
 #else
     uint carry = 0;
     for (uint d0 = 0; d0 < nd; d0 += WG) { /* WG digits at a time */

@@ -688,10 +688,12 @@ inline uint nv_scan(uint v, __local uint *wt, uint lid)
 #error "the NVIDIA ranking keeps 256 words a warp in the tile: RADIX_E must be 8 or more"
 #endif
 /* Returns, to work-item d < nd, the tile's count of digit d (what the
- * onesweep scatter publishes, kernels/onesweep.cl). */
+ * onesweep scatter publishes, kernels/onesweep.cl); with pub, it also
+ * stores it, or'ed with pubflag, to pub[d] as soon as it is known (the
+ * onesweep scatter's early publication; the classic scatter passes 0). */
 __attribute__((always_inline)) inline uint rank_nv(__global const uint *k, uint off, uint cnt, uint shift, uint mask, uint nd,
                     __local uint *tk, __local uint *ti, uint hp, __local uint *dst0, __local uint *wc,
-                    __local uint *wt, uint lid)
+                    __local uint *wt, uint lid, __global uint *pub, uint pubflag)
 {
     uint lane = lid & 31, w = lid >> 5, x[RADIX_E], rank[RADIX_E];
 #pragma unroll
@@ -730,6 +732,9 @@ __attribute__((always_inline)) inline uint rank_nv(__global const uint *k, uint 
         row[v] = lid < nd ? wc[lid * WCP + v] : 0u;
         tot += row[v];
     }
+    uint own = tot - (lid == mask ? (uint)RT - cnt : 0u); /* the padding has the last digit */
+    if (pub && lid < nd)
+        atomic_xchg(&pub[lid], pubflag | own);
     uint first = nv_scan(tot, wt, lid); /* digit lid's first place in the sorted tile */
     if (lid < nd) {
         dst0[lid] -= first;
@@ -746,7 +751,7 @@ __attribute__((always_inline)) inline uint rank_nv(__global const uint *k, uint 
         tk[LP(pos)] = x[e];
         if (hp) ti[LP(pos)] = w * 32 * RADIX_E + e * 32 + lane;
     }
-    return tot - (lid == mask ? (uint)RT - cnt : 0u); /* the padding has the last digit */
+    return own;
 }
 #endif
 
@@ -858,7 +863,7 @@ __attribute__((always_inline)) inline void rx_scatter_body(__global const uint *
     }
     uint s = 0; /* which of the split sort's two tiles holds the keys */
 #if SN_NV
-    rank_nv(k, off, cnt, shift, mask, nd, sk, si, hp, dst0, wc, wt, lid);
+    rank_nv(k, off, cnt, shift, mask, nd, sk, si, hp, dst0, wc, wt, lid, (__global uint *)0, 0u);
 #else
     s = split_rank(k, off, cnt, shift, mask, bits, sk, si, hp, dst0, cs, ctmp, lid);
 #endif

@@ -133,6 +133,7 @@ sn_status sn_gpu_fused_describe(sn_gpu *g, const sn_schedule *s, sn_gpu_variant 
 #define SN_TUNE_FIRST_TILE_FROM 21 /* ... from 2^21 keys */
 #define SN_TUNE_WINDOW_BITS_GPU 13 /* odd-even windows of 2^13 keys (GPUs) */
 #define SN_TUNE_WINDOW_BITS_CPU 14 /* ... on CPUs */
+#define SN_TUNE_RADIX_MAXRREG 64   /* NVIDIA: the radix kernels in 64 registers */
 
 typedef enum sn_gpu_codegen {
     SN_GPU_CODEGEN_AUTO = 0,  /* generate on GPUs, interpret on CPUs */
@@ -172,6 +173,15 @@ typedef struct sn_gpu_tuning {
     /* the radix sort as onesweep (kernels/onesweep.cl: one histogram pass,
      * a look-back scatter per digit) or classic (SN_RADIX_ONESWEEP=0/1) */
     sn_gpu_onesweep radix_onesweep;
+    /* extra OpenCL build options of the sorts' program, for measuring
+     * variants in one build: kernels/onesweep.cl's -D knobs, NVIDIA's
+     * -cl-nv-maxrregcount=R ("": none; SN_RADIX_CLOPTS). 127 characters
+     * at most: with the sorts' own options and the register cap they fit
+     * the 256 of sn_gpu_build_source_opts (248 at most) */
+    char radix_clopts[128];
+    /* NVIDIA's register cap for the radix kernels (-cl-nv-maxrregcount;
+     * 0: SN_TUNE_RADIX_MAXRREG; 255: none; SN_RADIX_MAXRREG) */
+    unsigned radix_maxrreg;
     /* the merge sort's keys a work-item, a power of two up to 32 (0: 16;
      * SN_MERGE_E) */
     unsigned merge_e;

@@ -61,12 +61,20 @@ static const char *const kernel_names[KS_COUNT] = {
     "ms_tile_kv",      "ms_merge_kv",       "rx_scatter_kv", "os_hist",   "os_scatter",
     "os_scatter_kv"};
 
+/* The radix kernels (NVIDIA's register cap applies to them) */
+static bool radix_kernel(int which)
+{
+    return which == KS_RX_COUNT || which == KS_RX_SCATTER || which == KS_RX_SCATTER_KV ||
+           which == KS_OS_HIST || which == KS_OS_SCATTER || which == KS_OS_SCATTER_KV;
+}
+
 static const char *const algo_names[SN_SORT_COUNT] = {
     "transposition", "transposition-local", "rank", "rank-global", "merge", "radix", "hybrid"};
 
 struct sn_gpu_sorter {
     sn_gpu *g;
     cl_program prog;
+    cl_program prog_rx; /* the radix kernels under NVIDIA's register cap, or NULL */
     cl_kernel k[KS_COUNT];
     size_t wg;
     bool nv;                          /* built with -DSN_NV=1 (rank_nv) */
@@ -147,6 +155,20 @@ static bool nvidia_warps(const sn_gpu *g)
            major >= 7;
 }
 
+/* A build that failed under SN_RADIX_CLOPTS is the knob's error (exit 2),
+ * with the compiler's word on it */
+static sn_status clopts_failed(const sn_gpu *g, sn_status st, sn_diag *diag)
+{
+    if (st != SN_EBUILD || !g->tune.radix_clopts[0] || !diag)
+        return st;
+    char log[sizeof diag->text];
+    memcpy(log, diag->text, sizeof log);
+    return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                       "environment: SN_RADIX_CLOPTS='%s' does not build (see docs/gpu-speed.md): "
+                       "%.700s",
+                       g->tune.radix_clopts, log);
+}
+
 void sn_gpu_sorter_destroy(sn_gpu_sorter *s)
 {
     if (!s)
@@ -157,6 +179,8 @@ void sn_gpu_sorter_destroy(sn_gpu_sorter *s)
             clReleaseKernel(s->k[i]);
     if (s->prog)
         clReleaseProgram(s->prog);
+    if (s->prog_rx)
+        clReleaseProgram(s->prog_rx);
     sn_free(s);
 }
 
@@ -216,7 +240,7 @@ sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
               g->info.local_mem >= (uint64_t)wg * e_nv * 8 * 33 / 32 + 256 * 9 * 4 + 2048 + 1032;
     s->merge_e = g->tune.merge_e ? g->tune.merge_e : MERGE_E;
     s->merge_pg = g->tune.merge_pg ? g->tune.merge_pg : 1;
-    char opts[256];
+    char opts[512];
     for (;;) {
         s->radix_e = nv ? e_nv : RADIX_E;
         /* keys-only merge tiles twice as long on NVIDIA (measured: one
@@ -226,8 +250,9 @@ sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
             s->tile_e = s->merge_e / 2; /* the merge chunk must divide two tiles */
         snprintf(opts, sizeof opts,
                  "-DWG=%zu -DSN_SORT_BUG=%d -DSN_NV=%d -DRADIX_E=%u -DMERGE_E=%u -DPG=%u "
-                 "-DTILE_E=%u",
-                 wg, planted_bugs(), nv, s->radix_e, s->merge_e, s->merge_pg, s->tile_e);
+                 "-DTILE_E=%u %s",
+                 wg, planted_bugs(), nv, s->radix_e, s->merge_e, s->merge_pg, s->tile_e,
+                 g->tune.radix_clopts);
         sn_status st = sn_gpu_build_source_opts(g, src, opts, false, &s->prog, diag);
         if (st == SN_EBUILD && nv) { /* a compiler without inline PTX: the portable kernels */
             nv = false;
@@ -236,16 +261,28 @@ sn_status sn_gpu_sorter_create(sn_gpu *g, sn_gpu_sorter **out, sn_diag *diag)
         if (st != SN_OK) {
             sn_free(src);
             sn_gpu_sorter_destroy(s);
-            return st;
+            return clopts_failed(g, st, diag);
         }
         break;
     }
-    sn_free(src);
     s->nv = nv;
+    /* NVIDIA's: the radix kernels built again under a register cap (more
+     * work-groups a compute unit: 4 instead of 2 at 64 registers, 0.94 of
+     * the uncapped onesweep's time at 2^26 on an H200, docs/gpu-speed.md),
+     * the other sorts as they were measured */
+    unsigned cap = g->tune.radix_maxrreg ? g->tune.radix_maxrreg : SN_TUNE_RADIX_MAXRREG;
     sn_status st = SN_OK;
+    if (nv && cap < 255) {
+        size_t len = strlen(opts);
+        snprintf(opts + len, sizeof opts - len, " -cl-nv-maxrregcount=%u", cap);
+        st = clopts_failed(g, sn_gpu_build_source_opts(g, src, opts, false, &s->prog_rx, diag),
+                           diag);
+    }
+    sn_free(src);
     for (int i = 0; i < KS_COUNT && st == SN_OK; i++) {
         cl_int err;
-        s->k[i] = clCreateKernel(s->prog, kernel_names[i], &err);
+        s->k[i] = clCreateKernel(s->prog_rx && radix_kernel(i) ? s->prog_rx : s->prog,
+                                 kernel_names[i], &err);
         size_t w = 0;
         const char *what = "clCreateKernel";
         if (err == CL_SUCCESS) {

@@ -7,6 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* what SN_RADIX_CLOPTS may hold: options and -D definitions, nothing a
+ * shell or the compiler's option parser would read as more */
+#define SN_RADIX_CLOPTS_CHARS                                                                      \
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_=.,+"
+
 void sn_gpu_tuning_default(sn_gpu_tuning *t)
 {
     memset(t, 0, sizeof *t);
@@ -21,13 +26,21 @@ void sn_gpu_tuning_default(sn_gpu_tuning *t)
     t->window_round = 0;
 }
 
+/* The environment's text of a knob, or NULL: the one place this file
+ * reads the environment */
+static const char *knob_text(const char *name)
+{
+    const char *e = getenv(name);
+    return e && *e ? e : NULL;
+}
+
 /* A knob's value: false when unset; SN_EINVAL when set but not a whole
  * number in [lo, hi]. */
 static sn_status knob(const char *name, unsigned lo, unsigned hi, bool *set, unsigned *out,
                       sn_diag *diag)
 {
-    const char *e = getenv(name);
-    *set = e && *e;
+    const char *e = knob_text(name);
+    *set = e != NULL;
     if (!*set)
         return SN_OK;
     char *end;
@@ -66,6 +79,21 @@ sn_status sn_gpu_tuning_from_env(sn_gpu_tuning *t, sn_diag *diag)
         return st;
     if (set)
         t->radix_onesweep = v ? SN_GPU_ONESWEEP_ON : SN_GPU_ONESWEEP_OFF;
+    if ((st = knob("SN_RADIX_MAXRREG", 32, 255, &set, &v, diag)) != SN_OK)
+        return st;
+    if (set)
+        t->radix_maxrreg = v;
+    const char *clo = knob_text("SN_RADIX_CLOPTS");
+    if (clo) {
+        size_t len = strlen(clo);
+        if (len >= sizeof t->radix_clopts || strspn(clo, SN_RADIX_CLOPTS_CHARS) != len)
+            return sn_diag_set(diag, SN_EINVAL, 0, 0,
+                               "environment: SN_RADIX_CLOPTS='%.40s' is not build options of at "
+                               "most %zu letters, digits, spaces and -_=.,+ (see "
+                               "docs/gpu-speed.md)",
+                               clo, sizeof t->radix_clopts - 1);
+        memcpy(t->radix_clopts, clo, len + 1);
+    }
     /* the host-to-host sorts' staging and runs (docs/gpu-sorts.md) */
     if ((st = knob("SN_GPU_STAGE_CHUNK", 0, 1u << 30, &set, &v, diag)) != SN_OK)
         return st;
