@@ -16,7 +16,13 @@
  * (barriers) before any kernel reads what they copied. */
 #include "gpu/sort_stage.h"
 
+#include <sched.h> // for: sched_yield (a member that waits long lets its core go)
+#include <stdatomic.h>
 #include <string.h>
+#include <time.h> // for: nanosleep (a member that waits longer)
+#if defined(__SSE2__)
+#include <emmintrin.h> // for: _mm_stream_si128, _mm_sfence, _mm_pause (x86-64's baseline)
+#endif
 
 #include "core/parallel.h" // for: the team that copies the chunks
 
@@ -27,10 +33,6 @@ size_t sn_stage_chunk_keys(const sn_gpu *g)
     return g->tune.stage_chunk ? g->tune.stage_chunk : (size_t)1 << 24;
 }
 
-unsigned sn_stage_threads(const sn_gpu *g)
-{
-    return g->tune.stage_threads ? g->tune.stage_threads : sn_parallel_cpus();
-}
 
 static cl_int wait_slot(sn_stage *st, unsigned s)
 {
@@ -128,10 +130,66 @@ sn_status sn_stage_reserve(sn_gpu *g, sn_stage *st, size_t words, sn_diag *diag)
     return SN_OK;
 }
 
+/* ---- the copies between the caller's array and a slot ----
+ *
+ * A plain memcpy writes each destination line after reading it (the
+ * write-allocate): 2 GiB copied moves 6 GiB through the host's memory,
+ * and the DMA's own pass over the slot makes 8. Streaming (non-temporal)
+ * stores skip that read and leave the line out of the cache: 3 passes
+ * instead of 4 upload or download. They pay where the destination is
+ * large and is not read again soon: the caller's array in a download;
+ * a slot only when it is too large to stay in the cache until the DMA
+ * reads it (small slots are read by the DMA from the cache). glibc's
+ * memcpy streams only above a threshold near the cache's size, far above
+ * a member's piece of a chunk. SN_GPU_STAGE_STREAM says which (a mask:
+ * 1 the download's stores into the caller's array, 2 the upload's into
+ * the slots). */
+
+/* dst[0..n) = src[0..n), with streaming stores when stream is set and the
+ * host has them (x86-64's SSE2; elsewhere memcpy) */
+static void copy_words(uint32_t *dst, const uint32_t *src, size_t n, bool stream)
+{
+#if defined(__SSE2__)
+    if (stream && n >= 64) {
+        for (; ((uintptr_t)dst & 15) != 0; n--)
+            *dst++ = *src++; /* to the first 16-byte boundary of dst */
+        size_t blocks = n / 16;
+        for (size_t b = 0; b < blocks; b++, src += 16, dst += 16) {
+            __m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)src);
+            __m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(src + 4));
+            __m128i x2 = _mm_loadu_si128((const __m128i *)(const void *)(src + 8));
+            __m128i x3 = _mm_loadu_si128((const __m128i *)(const void *)(src + 12));
+            _mm_stream_si128((__m128i *)(void *)dst, x0);
+            _mm_stream_si128((__m128i *)(void *)(dst + 4), x1);
+            _mm_stream_si128((__m128i *)(void *)(dst + 8), x2);
+            _mm_stream_si128((__m128i *)(void *)(dst + 12), x3);
+        }
+        memcpy(dst, src, (n - blocks * 16) * 4);
+        /* streaming stores are weakly ordered: they reach memory before
+         * this member says its piece is done (the release below) */
+        _mm_sfence();
+        return;
+    }
+#else
+    (void)stream;
+#endif
+    memcpy(dst, src, n * 4);
+}
+
+unsigned sn_stage_stream(const sn_gpu *g)
+{
+    return g->tune.stage_stream_set ? g->tune.stage_stream : SN_STAGE_STREAM_DEFAULT;
+}
+
 /* ---- the chunked copies, on a team: member 0 talks to OpenCL, every
- * member copies its piece of the chunk between the caller's array and a
- * slot. Member 0 sets stop before a barrier; every member reads it after
- * that barrier, so all leave the loop at the same chunk. */
+ * member copies its piece of each chunk between the caller's array and a
+ * slot. No barrier a chunk (a pthread barrier wakes every member through
+ * the kernel, tens of microseconds, which small chunks cannot afford):
+ * member 0 releases chunk c for copying by raising `go` past c once its
+ * slot is ready, each member counts its piece into `copied` when done,
+ * and member 0 enqueues the chunk's DMA once all the pieces are counted.
+ * A failure sets `stop` before `go` is raised: every member leaves at the
+ * same chunk, and none touches a slot after member 0 stopped. */
 
 typedef struct stage_job {
     sn_gpu *g;
@@ -145,8 +203,11 @@ typedef struct stage_job {
     cl_event ready; /* download: g->queue's commands ended */
     sn_diag *diag;
     sn_status status;
-    int stop;
+    bool stream; /* streaming stores into the destination of the host's copies */
     unsigned members;
+    atomic_size_t go;     /* chunks released for copying (chunk c once go > c) */
+    atomic_size_t copied; /* pieces copied, over every chunk so far */
+    atomic_int stop;      /* set before go is raised: leave */
 } stage_job;
 
 static void chunk_of(const stage_job *j, size_t c, size_t *off, size_t *len)
@@ -179,6 +240,8 @@ static sn_status enqueue_copy(stage_job *j, size_t c)
                                              : "clEnqueueReadBuffer(staged keys)",
                               err);
     j->st->ev[s] = ev;
+    /* the copy engine starts it now, not at the next wait */
+    clFlush(j->st->xq);
     if (j->up && j->fn)
         return j->fn(j->ctx, off, len, ev, j->diag);
     return SN_OK;
@@ -199,8 +262,28 @@ static sn_status slot_ready(stage_job *j, size_t c)
     return SN_OK;
 }
 
+/* A wait on another member: spin a few microseconds (a chunk's pieces end
+ * close together), then yield the core, then sleep in steps of 20 us (a
+ * member waiting while member 0 waits for a DMA, or a team larger than the
+ * free cores, as on a shared test machine, must not spin against the
+ * threads it waits for). */
+static void pause_a_little(unsigned *spins)
+{
+    if (++*spins < 1024) {
+#if defined(__SSE2__)
+        _mm_pause();
+#endif
+    } else if (*spins < 2048) {
+        sched_yield();
+    } else {
+        struct timespec ts = {0, 20000};
+        nanosleep(&ts, NULL);
+    }
+}
+
 static void stage_member(void *ctx, sn_team *team, unsigned m)
 {
+    (void)team; /* the members meet through go and copied */
     stage_job *j = ctx;
     if (m == 0 && !j->up) /* the first slots' reads go ahead at once */
         for (size_t c = 0; c < j->chunks && c < SN_STAGE_SLOTS && j->status == SN_OK; c++)
@@ -209,10 +292,15 @@ static void stage_member(void *ctx, sn_team *team, unsigned m)
         if (m == 0) {
             if (j->status == SN_OK)
                 j->status = slot_ready(j, c);
-            j->stop = j->status != SN_OK;
+            if (j->status != SN_OK)
+                atomic_store_explicit(&j->stop, 1, memory_order_relaxed);
+            atomic_store_explicit(&j->go, c + 1, memory_order_release);
+        } else {
+            unsigned spins = 0;
+            while (atomic_load_explicit(&j->go, memory_order_acquire) <= c)
+                pause_a_little(&spins);
         }
-        sn_team_barrier(team);
-        if (j->stop)
+        if (atomic_load_explicit(&j->stop, memory_order_relaxed))
             break;
         size_t off, len;
         chunk_of(j, c, &off, &len);
@@ -222,12 +310,15 @@ static void stage_member(void *ctx, sn_team *team, unsigned m)
         uint32_t *slot = j->st->ptr[c % SN_STAGE_SLOTS];
         if (b > a) {
             if (j->up)
-                memcpy(slot + a, j->host + off + a, (b - a) * 4);
+                copy_words(slot + a, j->host + off + a, b - a, j->stream);
             else
-                memcpy(j->host + off + a, slot + a, (b - a) * 4);
+                copy_words(j->host + off + a, slot + a, b - a, j->stream);
         }
-        sn_team_barrier(team);
+        atomic_fetch_add_explicit(&j->copied, 1, memory_order_release);
         if (m == 0) {
+            unsigned spins = 0;
+            while (atomic_load_explicit(&j->copied, memory_order_acquire) < (c + 1) * j->members)
+                pause_a_little(&spins);
             size_t next = j->up ? c : c + SN_STAGE_SLOTS;
             if (next < j->chunks)
                 j->status = enqueue_copy(j, next);
@@ -239,9 +330,17 @@ static sn_status stage_run(stage_job *j)
 {
     j->chunks = (j->n + j->st->words - 1) / j->st->words;
     j->status = SN_OK;
-    j->stop = 0;
-    /* a thread a MiB of keys at most: small sorts copy in the caller */
-    unsigned nt = j->st->threads ? j->st->threads : sn_stage_threads(j->g);
+    atomic_init(&j->go, 0);
+    atomic_init(&j->copied, 0);
+    atomic_init(&j->stop, 0);
+    unsigned mask = sn_stage_stream(j->g);
+    j->stream = (mask & (j->up ? SN_STAGE_STREAM_UP : SN_STAGE_STREAM_DOWN)) != 0;
+    /* the tuning's thread count first (a bench's sweep), then the
+     * sorter's (a rank's share of the cores); a thread a MiB of keys at
+     * most: small sorts copy in the caller */
+    unsigned nt = j->g->tune.stage_threads ? j->g->tune.stage_threads
+                  : j->st->threads         ? j->st->threads
+                                           : sn_parallel_cpus();
     size_t most = j->n / ((size_t)1 << 18) + 1;
     nt = (size_t)nt < most ? nt : (unsigned)most;
     sn_parallel_team(nt, stage_setup, stage_member, j);
@@ -253,7 +352,8 @@ sn_status sn_stage_upload(sn_gpu *g, sn_stage *st, cl_mem dst, const uint32_t *s
 {
     if (n == 0)
         return SN_OK;
-    stage_job j = {g, st, dst, (uint32_t *)src, n, 0, true, fn, ctx, NULL, diag, SN_OK, 0, 1};
+    stage_job j = {.g = g, .st = st, .dev = dst, .host = (uint32_t *)src, .n = n, .up = true,
+                   .fn = fn, .ctx = ctx, .diag = diag, .members = 1};
     sn_status status = stage_run(&j);
     if (status != SN_OK)
         return status;
@@ -275,7 +375,8 @@ sn_status sn_stage_download(sn_gpu *g, sn_stage *st, cl_mem src, uint32_t *dst, 
         return sn_gpu_cl_fail(diag, "clEnqueueMarkerWithWaitList(download)", err);
     /* a marker is only submitted with the queue's next flush */
     clFlush(g->queue);
-    stage_job j = {g, st, src, dst, n, 0, false, NULL, NULL, ready, diag, SN_OK, 0, 1};
+    stage_job j = {.g = g, .st = st, .dev = src, .host = dst, .n = n, .up = false,
+                   .ready = ready, .diag = diag, .members = 1};
     sn_status status = stage_run(&j);
     if (status != SN_OK)
         sn_stage_settle(st, NULL); /* no copy may land in a slot after we return */

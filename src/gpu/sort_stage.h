@@ -24,7 +24,8 @@ typedef struct sn_stage {
     uint32_t *ptr[SN_STAGE_SLOTS];  /* their host addresses */
     cl_event ev[SN_STAGE_SLOTS];    /* the last copy that used each, or NULL */
     size_t words;                   /* each slot's size in 4-byte words */
-    unsigned threads;               /* copy threads (0: the online CPUs) */
+    unsigned threads;               /* copy threads (0: the online CPUs); g's tuning's
+                                     * SN_GPU_STAGE_THREADS, when set, comes first */
 } sn_stage;
 
 /* Keys a chunk on g: its tuning's (SN_GPU_STAGE_CHUNK=K: tests make it
@@ -33,9 +34,13 @@ typedef struct sn_stage {
  * arrays written and read directly, the path before staging). */
 size_t sn_stage_chunk_keys(const sn_gpu *g);
 
-/* Copy threads when the sorter sets none: g's tuning's
- * (SN_GPU_STAGE_THREADS), else the online CPUs. */
-unsigned sn_stage_threads(const sn_gpu *g);
+/* Which of the host's copies use streaming (non-temporal) stores, a mask
+ * (sort_stage.c says why): g's tuning's (SN_GPU_STAGE_STREAM) or the
+ * default. */
+#define SN_STAGE_STREAM_DOWN 1u /* the download's, into the caller's array */
+#define SN_STAGE_STREAM_UP 2u   /* the upload's, into the pinned slots */
+#define SN_STAGE_STREAM_DEFAULT (SN_STAGE_STREAM_DOWN | SN_STAGE_STREAM_UP)
+unsigned sn_stage_stream(const sn_gpu *g);
 
 /* Make sure st has its queue and slots of at least `words` words each on
  * g (a no-op when it has). On failure st holds what it held before. */
