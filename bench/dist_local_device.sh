@@ -9,10 +9,11 @@
 #      block, pageable, one core's and every core's memcpy;
 #   2. `gpu sort radix:GPU_N` host to host (u32), before and after;
 #   3. `dist sort --keys 2^DIST_LOG --local gpu` on 2 ranks, before and
-#      after, each twice and interleaved (the host's copy rate drifts), then
-#      the after build's staging swept by its knobs: streaming stores
-#      (SN_GPU_STAGE_STREAM 0/1/3), chunk keys (SN_GPU_STAGE_CHUNK) and copy
-#      threads a rank (SN_GPU_STAGE_THREADS);
+#      after, REPS times each and interleaved (the host's copy rate
+#      drifts), then the after build's staging swept by its knobs: chunk
+#      keys and slots (CHUNK_SLOTS="KEYS:SLOTS ...": SN_GPU_STAGE_CHUNK,
+#      SN_GPU_STAGE_SLOTS), copy threads a rank (THREADS: SN_GPU_STAGE_THREADS)
+#      and ordinary pages for the blocks (SN_DIST_HUGEPAGES=0);
 #   4. MPI_Sendrecv of the bytes the layer sent;
 #   then bench/pcie_floor_table.py's table: each phase as a multiple of its
 #   floor of this run, and each run's total.
@@ -24,7 +25,7 @@
 #   OLD_SRC=/path/to/main DEBS=/path/to/main/.dev/debs bench/dist_local_device.sh
 #
 # Dry run elsewhere (pocl, no torch): OLD_BIN=... NEW_BIN=build/src/cli/sortnet
-# GPU_N=2000000 DIST_LOG=20 CHUNKS="65536" THREADS="1" bench/dist_local_device.sh
+# GPU_N=2000000 DIST_LOG=20 REPS=1 CHUNK_SLOTS="65536:3" THREADS=1 bench/dist_local_device.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
 O=/tmp/dld_out
@@ -56,6 +57,7 @@ OLD=${OLD:-/tmp/dld_old/src/cli/sortnet}
     lscpu | grep -E 'Model name|^CPU\(s\)|NUMA node\(s\)|L3|L2'
     grep -E 'MemTotal|MemAvailable' /proc/meminfo
     ldd --version | head -1
+    echo "transparent_hugepage: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>&1)"
     "$MPIRUN" --version | head -1
 } 2>&1 | tee "$O/host.txt"
 
@@ -86,24 +88,26 @@ ds() { # NAME BIN ENV... -- ARGS: one 2-rank dist sort, verified
     tail -3 "$O/$name.err" >>"$O/summary.txt"
 }
 K=(--keys "2^$DIST_LOG" --type u32)
-# 2. gpu sort host to host, before and after
+# 2. gpu sort host to host, before and after (and after with the chunks of
+# before: what the chunk size does alone)
 gs gpu_before "$OLD" X=1 -- "radix:$GPU_N" --type u32 --reps 3
 gs gpu_after "$NEW" X=1 -- "radix:$GPU_N" --type u32 --reps 3
-# 3. the 2-rank local sort, before and after (twice each, interleaved)
-for r in 1 2; do
+gs gpu_after_c16777216 "$NEW" SN_GPU_STAGE_CHUNK=16777216 -- "radix:$GPU_N" --type u32 --reps 3
+# 3. the 2-rank local sort, before and after (REPS times each, interleaved)
+for r in $(seq "${REPS:-3}"); do
     ds "dist_${DIST_LOG}_before_$r" "$OLD" X=1 -- "${K[@]}"
     ds "dist_${DIST_LOG}_after_$r" "$NEW" X=1 -- "${K[@]}"
 done
-# the after build's knobs: streaming stores x chunk keys, then copy threads
-for c in ${CHUNKS:-1048576 4194304 16777216}; do
-    for s in 0 1 3; do
-        ds "dist_${DIST_LOG}_knob_c${c}_s$s" "$NEW" SN_GPU_STAGE_CHUNK="$c" SN_GPU_STAGE_STREAM="$s" -- "${K[@]}"
-    done
+# the after build's knobs: chunk keys, slots, copy threads a rank, and the
+# blocks in ordinary pages (SN_DIST_HUGEPAGES=0)
+for cs in ${CHUNK_SLOTS:-2097152:3 8388608:3 16777216:3 1048576:8 2097152:6}; do
+    ds "dist_${DIST_LOG}_knob_c${cs%:*}_slots${cs#*:}" "$NEW" SN_GPU_STAGE_CHUNK="${cs%:*}" \
+        SN_GPU_STAGE_SLOTS="${cs#*:}" -- "${K[@]}"
 done
-for t in ${THREADS:-8 12}; do
+for t in ${THREADS:-12}; do
     ds "dist_${DIST_LOG}_knob_t$t" "$NEW" SN_GPU_STAGE_THREADS="$t" -- "${K[@]}"
 done
-gs gpu_after_s0 "$NEW" SN_GPU_STAGE_STREAM=0 -- "radix:$GPU_N" --type u32 --reps 3
+ds "dist_${DIST_LOG}_knob_nohuge" "$NEW" SN_DIST_HUGEPAGES=0 -- "${K[@]}"
 # 4. the exchange's floor: MPI_Sendrecv of the busiest rank's bytes
 bytes=$(awk '/^bytes sent per rank:/ { m = 0; for (i = 5; i <= NF; i++) if ($i > m) m = $i; print m }' \
     "$O/dist_${DIST_LOG}_after_1.txt" 2>/dev/null)

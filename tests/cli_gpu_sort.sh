@@ -119,6 +119,15 @@ done
 # more), each its piece of every chunk
 expect 0 env SN_GPU_STAGE_CHUNK=5000 SN_GPU_STAGE_THREADS=3 "$S" gpu sort radix:600001 --type i32 --payload --random 5
 out_has identical
+# the slots the copies rotate through (SN_GPU_STAGE_SLOTS, 2 to 8): fewer and
+# more than the chunks' count, the team meeting without barriers (3 and 4
+# members, a short last chunk of an odd size), f32 with payload
+expect 0 env SN_GPU_STAGE_CHUNK=4099 SN_GPU_STAGE_THREADS=3 SN_GPU_STAGE_SLOTS=2 "$S" gpu sort radix:600007 --type f32 --payload --random 11
+out_has identical
+expect 0 env SN_GPU_STAGE_CHUNK=100003 SN_GPU_STAGE_THREADS=4 SN_GPU_STAGE_SLOTS=8 "$S" gpu sort radix:800011 --type u32 --random 12
+out_has identical
+expect 2 env SN_GPU_STAGE_SLOTS=1 "$S" gpu sort radix:100
+err_has "SN_GPU_STAGE_SLOTS='1' is not a whole number from 2 to 8"
 expect 0 env SN_GPU_STAGE_CHUNK=100 "$S" gpu sort merge:9999 --type f32 --payload --random 3
 out_has identical
 expect 0 env SN_GPU_STAGE_CHUNK=100 SN_RADIX_ONESWEEP=1 "$S" gpu sort radix:5000 --digit-bits 4 --type f32 --payload --input "$(python3 -c 'import random; r=random.Random(2); print(",".join(r.choice(["nan","-nan","inf","-inf","-0","0","1.5","-2"]) for _ in range(5000)))')"

@@ -186,11 +186,10 @@ typedef struct sn_gpu_tuning {
      * (0: 2^24; SN_GPU_STAGE_CHUNK), or no staging at all (stage_off:
      * SN_GPU_STAGE_CHUNK=0); threads that copy (0: every core;
      * SN_GPU_STAGE_THREADS); keys a device sort of a block larger than one
-     * (0: what the device takes; SN_GPU_SORT_RUN); which host copies
-     * stream past the cache, a mask (when stage_stream_set;
-     * SN_GPU_STAGE_STREAM: 1 the download's, 2 the upload's) */
-    unsigned stage_chunk, stage_threads, sort_run, stage_stream;
-    bool stage_off, stage_stream_set;
+     * (0: what the device takes; SN_GPU_SORT_RUN); pinned slots the copies
+     * rotate through (0: 3; SN_GPU_STAGE_SLOTS) */
+    unsigned stage_chunk, stage_threads, sort_run, stage_slots;
+    bool stage_off;
 } sn_gpu_tuning;
 
 /* The defaults above, without the environment. */

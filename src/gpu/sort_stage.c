@@ -10,6 +10,16 @@
  * while the copy engine moves the chunk before: the upload runs at the
  * slower of the two, not at their sum.
  *
+ * Why small slots: a slot of 16 MiB (three a sorter, two sorters on the
+ * two-GPU host) stays in the host's last-level cache between the cores'
+ * copy and the DMA, so each key crosses the host's memory once a way (the
+ * caller's array read or written) instead of three times (and the DMA's
+ * pass): at 2^22 keys a chunk two ranks at once copied at 1.3x the pinned
+ * floor, at 2^24 at 2.2x, and at 2^20 the chunks' own costs (an event
+ * waited for, a DMA set up) ate the gain (docs/distributed.md). So the
+ * team meets with no pthread barrier (its kernel wake-ups cost tens of
+ * microseconds, a chunk of 16 MiB a few hundred): atomics, below.
+ *
  * Invariant: a slot is written by the host only after the last copy that
  * used it completed (st->ev[slot] waited for), and a chunk's words are in
  * dst only once its event completed; g->queue waits for the events
@@ -21,7 +31,7 @@
 #include <string.h>
 #include <time.h> // for: nanosleep (a member that waits longer)
 #if defined(__SSE2__)
-#include <emmintrin.h> // for: _mm_stream_si128, _mm_sfence, _mm_pause (x86-64's baseline)
+#include <emmintrin.h> // for: _mm_pause (x86-64's baseline)
 #endif
 
 #include "core/parallel.h" // for: the team that copies the chunks
@@ -30,7 +40,13 @@ size_t sn_stage_chunk_keys(const sn_gpu *g)
 {
     if (g->tune.stage_off)
         return 0;
-    return g->tune.stage_chunk ? g->tune.stage_chunk : (size_t)1 << 24;
+    return g->tune.stage_chunk ? g->tune.stage_chunk : (size_t)1 << 22;
+}
+
+unsigned sn_stage_slots(const sn_gpu *g)
+{
+    unsigned s = g->tune.stage_slots ? g->tune.stage_slots : SN_STAGE_SLOTS_DEFAULT;
+    return s < 2 ? 2 : s > SN_STAGE_SLOTS_MAX ? SN_STAGE_SLOTS_MAX : s;
 }
 
 
@@ -49,7 +65,7 @@ sn_status sn_stage_settle(sn_stage *st, sn_diag *diag)
 {
     cl_int first = CL_SUCCESS;
     const char *call = "clWaitForEvents(staged copy)";
-    for (unsigned s = 0; s < SN_STAGE_SLOTS; s++) {
+    for (unsigned s = 0; s < SN_STAGE_SLOTS_MAX; s++) {
         cl_int err = wait_slot(st, s);
         first = first == CL_SUCCESS ? err : first;
     }
@@ -68,7 +84,7 @@ sn_status sn_stage_settle(sn_stage *st, sn_diag *diag)
  * to report to a caller that is done with it). */
 static void release_slots(sn_stage *st)
 {
-    for (unsigned s = 0; s < SN_STAGE_SLOTS; s++) {
+    for (unsigned s = 0; s < SN_STAGE_SLOTS_MAX; s++) {
         if (st->ev[s])
             clReleaseEvent(st->ev[s]);
         st->ev[s] = NULL;
@@ -80,6 +96,7 @@ static void release_slots(sn_stage *st)
         st->ptr[s] = NULL;
     }
     st->words = 0;
+    st->slots = 0;
 }
 
 void sn_stage_free(sn_stage *st)
@@ -102,13 +119,14 @@ sn_status sn_stage_reserve(sn_gpu *g, sn_stage *st, size_t words, sn_diag *diag)
             return sn_gpu_cl_fail(diag, "clCreateCommandQueue(staging copies)", err);
         }
     }
-    if (words <= st->words)
+    unsigned slots = sn_stage_slots(g);
+    if (words <= st->words && slots == st->slots)
         return SN_OK;
     sn_status settled = sn_stage_settle(st, diag);
     if (settled != SN_OK)
         return settled;
     release_slots(st);
-    for (unsigned s = 0; s < SN_STAGE_SLOTS; s++) {
+    for (unsigned s = 0; s < slots; s++) {
         st->slot[s] = clCreateBuffer(g->ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, words * 4,
                                      NULL, &err);
         if (err != CL_SUCCESS) {
@@ -127,58 +145,8 @@ sn_status sn_stage_reserve(sn_gpu *g, sn_stage *st, size_t words, sn_diag *diag)
         memset(st->ptr[s], 0, words * 4);
     }
     st->words = words;
+    st->slots = slots;
     return SN_OK;
-}
-
-/* ---- the copies between the caller's array and a slot ----
- *
- * A plain memcpy writes each destination line after reading it (the
- * write-allocate): 2 GiB copied moves 6 GiB through the host's memory,
- * and the DMA's own pass over the slot makes 8. Streaming (non-temporal)
- * stores skip that read and leave the line out of the cache: 3 passes
- * instead of 4 upload or download. They pay where the destination is
- * large and is not read again soon: the caller's array in a download;
- * a slot only when it is too large to stay in the cache until the DMA
- * reads it (small slots are read by the DMA from the cache). glibc's
- * memcpy streams only above a threshold near the cache's size, far above
- * a member's piece of a chunk. SN_GPU_STAGE_STREAM says which (a mask:
- * 1 the download's stores into the caller's array, 2 the upload's into
- * the slots). */
-
-/* dst[0..n) = src[0..n), with streaming stores when stream is set and the
- * host has them (x86-64's SSE2; elsewhere memcpy) */
-static void copy_words(uint32_t *dst, const uint32_t *src, size_t n, bool stream)
-{
-#if defined(__SSE2__)
-    if (stream && n >= 64) {
-        for (; ((uintptr_t)dst & 15) != 0; n--)
-            *dst++ = *src++; /* to the first 16-byte boundary of dst */
-        size_t blocks = n / 16;
-        for (size_t b = 0; b < blocks; b++, src += 16, dst += 16) {
-            __m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)src);
-            __m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(src + 4));
-            __m128i x2 = _mm_loadu_si128((const __m128i *)(const void *)(src + 8));
-            __m128i x3 = _mm_loadu_si128((const __m128i *)(const void *)(src + 12));
-            _mm_stream_si128((__m128i *)(void *)dst, x0);
-            _mm_stream_si128((__m128i *)(void *)(dst + 4), x1);
-            _mm_stream_si128((__m128i *)(void *)(dst + 8), x2);
-            _mm_stream_si128((__m128i *)(void *)(dst + 12), x3);
-        }
-        memcpy(dst, src, (n - blocks * 16) * 4);
-        /* streaming stores are weakly ordered: they reach memory before
-         * this member says its piece is done (the release below) */
-        _mm_sfence();
-        return;
-    }
-#else
-    (void)stream;
-#endif
-    memcpy(dst, src, n * 4);
-}
-
-unsigned sn_stage_stream(const sn_gpu *g)
-{
-    return g->tune.stage_stream_set ? g->tune.stage_stream : SN_STAGE_STREAM_DEFAULT;
 }
 
 /* ---- the chunked copies, on a team: member 0 talks to OpenCL, every
@@ -203,7 +171,6 @@ typedef struct stage_job {
     cl_event ready; /* download: g->queue's commands ended */
     sn_diag *diag;
     sn_status status;
-    bool stream; /* streaming stores into the destination of the host's copies */
     unsigned members;
     atomic_size_t go;     /* chunks released for copying (chunk c once go > c) */
     atomic_size_t copied; /* pieces copied, over every chunk so far */
@@ -226,7 +193,7 @@ static sn_status enqueue_copy(stage_job *j, size_t c)
 {
     size_t off, len;
     chunk_of(j, c, &off, &len);
-    unsigned s = (unsigned)(c % SN_STAGE_SLOTS);
+    unsigned s = (unsigned)(c % j->st->slots);
     cl_event ev = NULL;
     cl_int err;
     if (j->up)
@@ -251,7 +218,7 @@ static sn_status enqueue_copy(stage_job *j, size_t c)
  * that used it before has ended; download: its words have arrived). */
 static sn_status slot_ready(stage_job *j, size_t c)
 {
-    unsigned s = (unsigned)(c % SN_STAGE_SLOTS);
+    unsigned s = (unsigned)(c % j->st->slots);
     if (j->st->ev[s]) {
         cl_int err = clWaitForEvents(1, &j->st->ev[s]);
         clReleaseEvent(j->st->ev[s]);
@@ -286,7 +253,7 @@ static void stage_member(void *ctx, sn_team *team, unsigned m)
     (void)team; /* the members meet through go and copied */
     stage_job *j = ctx;
     if (m == 0 && !j->up) /* the first slots' reads go ahead at once */
-        for (size_t c = 0; c < j->chunks && c < SN_STAGE_SLOTS && j->status == SN_OK; c++)
+        for (size_t c = 0; c < j->chunks && c < j->st->slots && j->status == SN_OK; c++)
             j->status = enqueue_copy(j, c);
     for (size_t c = 0; c < j->chunks; c++) {
         if (m == 0) {
@@ -307,19 +274,19 @@ static void stage_member(void *ctx, sn_team *team, unsigned m)
         /* pieces of whole cache lines (16 words), so no two members share one */
         size_t a = (len * m / j->members) & ~(size_t)15;
         size_t b = m + 1 == j->members ? len : (len * (m + 1) / j->members) & ~(size_t)15;
-        uint32_t *slot = j->st->ptr[c % SN_STAGE_SLOTS];
+        uint32_t *slot = j->st->ptr[c % j->st->slots];
         if (b > a) {
             if (j->up)
-                copy_words(slot + a, j->host + off + a, b - a, j->stream);
+                memcpy(slot + a, j->host + off + a, (b - a) * 4);
             else
-                copy_words(j->host + off + a, slot + a, b - a, j->stream);
+                memcpy(j->host + off + a, slot + a, (b - a) * 4);
         }
         atomic_fetch_add_explicit(&j->copied, 1, memory_order_release);
         if (m == 0) {
             unsigned spins = 0;
             while (atomic_load_explicit(&j->copied, memory_order_acquire) < (c + 1) * j->members)
                 pause_a_little(&spins);
-            size_t next = j->up ? c : c + SN_STAGE_SLOTS;
+            size_t next = j->up ? c : c + j->st->slots;
             if (next < j->chunks)
                 j->status = enqueue_copy(j, next);
         }
@@ -333,8 +300,6 @@ static sn_status stage_run(stage_job *j)
     atomic_init(&j->go, 0);
     atomic_init(&j->copied, 0);
     atomic_init(&j->stop, 0);
-    unsigned mask = sn_stage_stream(j->g);
-    j->stream = (mask & (j->up ? SN_STAGE_STREAM_UP : SN_STAGE_STREAM_DOWN)) != 0;
     /* the tuning's thread count first (a bench's sweep), then the
      * sorter's (a rank's share of the cores); a thread a MiB of keys at
      * most: small sorts copy in the caller */
@@ -358,7 +323,7 @@ sn_status sn_stage_upload(sn_gpu *g, sn_stage *st, cl_mem dst, const uint32_t *s
     if (status != SN_OK)
         return status;
     /* the xq is in order: its last copy ending means every one has */
-    unsigned last = (unsigned)((j.chunks - 1) % SN_STAGE_SLOTS);
+    unsigned last = (unsigned)((j.chunks - 1) % st->slots);
     cl_int err = clEnqueueBarrierWithWaitList(g->queue, 1, &st->ev[last], NULL);
     return err == CL_SUCCESS ? SN_OK
                              : sn_gpu_cl_fail(diag, "clEnqueueBarrierWithWaitList(upload)", err);

@@ -13,37 +13,37 @@
 
 #include "gpu/gpu_internal.h"
 
-#define SN_STAGE_SLOTS 3
+#define SN_STAGE_SLOTS_MAX 8
+#define SN_STAGE_SLOTS_DEFAULT 3
 
-/* A sorter's staging: a transfer queue beside g's and SN_STAGE_SLOTS pinned
- * buffers (CL_MEM_ALLOC_HOST_PTR, mapped once and touched once), kept from
- * one sort to the next and grown only when a sort needs larger chunks. */
+/* A sorter's staging: a transfer queue beside g's and a few pinned buffers,
+ * the slots (CL_MEM_ALLOC_HOST_PTR, mapped once and touched once), kept
+ * from one sort to the next and made again only when a sort needs larger
+ * chunks or the tuning other slots. */
 typedef struct sn_stage {
-    cl_command_queue xq;            /* the copies; g->queue runs the kernels */
-    cl_mem slot[SN_STAGE_SLOTS];    /* pinned, mapped for the whole life */
-    uint32_t *ptr[SN_STAGE_SLOTS];  /* their host addresses */
-    cl_event ev[SN_STAGE_SLOTS];    /* the last copy that used each, or NULL */
-    size_t words;                   /* each slot's size in 4-byte words */
+    cl_command_queue xq;               /* the copies; g->queue runs the kernels */
+    cl_mem slot[SN_STAGE_SLOTS_MAX];   /* pinned, mapped for the whole life */
+    uint32_t *ptr[SN_STAGE_SLOTS_MAX]; /* their host addresses */
+    cl_event ev[SN_STAGE_SLOTS_MAX];   /* the last copy that used each, or NULL */
+    unsigned slots;                    /* how many were made */
+    size_t words;                      /* each slot's size in 4-byte words */
     unsigned threads;               /* copy threads (0: the online CPUs); g's tuning's
                                      * SN_GPU_STAGE_THREADS, when set, comes first */
 } sn_stage;
 
 /* Keys a chunk on g: its tuning's (SN_GPU_STAGE_CHUNK=K: tests make it
  * tiny, so a few thousand keys cross several chunks and a short last one)
- * or 2^24 (64 MiB); 0 when staging is off (SN_GPU_STAGE_CHUNK=0: the whole
- * arrays written and read directly, the path before staging). */
+ * or 2^22 (16 MiB: the slots stay in the host's cache, sort_stage.c); 0
+ * when staging is off (SN_GPU_STAGE_CHUNK=0: the whole arrays written and
+ * read directly, the path before staging). */
 size_t sn_stage_chunk_keys(const sn_gpu *g);
+/* Slots on g: its tuning's (SN_GPU_STAGE_SLOTS) or SN_STAGE_SLOTS_DEFAULT. */
+unsigned sn_stage_slots(const sn_gpu *g);
 
-/* Which of the host's copies use streaming (non-temporal) stores, a mask
- * (sort_stage.c says why): g's tuning's (SN_GPU_STAGE_STREAM) or the
- * default. */
-#define SN_STAGE_STREAM_DOWN 1u /* the download's, into the caller's array */
-#define SN_STAGE_STREAM_UP 2u   /* the upload's, into the pinned slots */
-#define SN_STAGE_STREAM_DEFAULT (SN_STAGE_STREAM_DOWN | SN_STAGE_STREAM_UP)
-unsigned sn_stage_stream(const sn_gpu *g);
 
-/* Make sure st has its queue and slots of at least `words` words each on
- * g (a no-op when it has). On failure st holds what it held before. */
+/* Make sure st has its queue and sn_stage_slots(g) slots of at least
+ * `words` words each on g (a no-op when it has). On failure st holds its
+ * queue and no slots. */
 sn_status sn_stage_reserve(sn_gpu *g, sn_stage *st, size_t words, sn_diag *diag);
 /* Wait for every copy still in flight and drop their events; the first
  * failing wait's error into diag (NULL: on an error path, nothing said). */

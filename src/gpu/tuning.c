@@ -77,12 +77,10 @@ sn_status sn_gpu_tuning_from_env(sn_gpu_tuning *t, sn_diag *diag)
         return st;
     if (set)
         t->stage_threads = v;
-    if ((st = knob("SN_GPU_STAGE_STREAM", 0, 3, &set, &v, diag)) != SN_OK)
+    if ((st = knob("SN_GPU_STAGE_SLOTS", 2, 8, &set, &v, diag)) != SN_OK)
         return st;
-    if (set) {
-        t->stage_stream = v;
-        t->stage_stream_set = true;
-    }
+    if (set)
+        t->stage_slots = v;
     if ((st = knob("SN_GPU_SORT_RUN", 1, 1u << 31, &set, &v, diag)) != SN_OK)
         return st;
     if (set)

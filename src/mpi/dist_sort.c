@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h> // for: madvise (the blocks in transparent huge pages)
 #include <sys/stat.h> // for: stat (an output that is a device)
 #include <unistd.h>   // for: getpid (the output's temporary name), pwrite
 
@@ -191,6 +192,38 @@ static uint64_t slice_lo(uint64_t N, int P, int r)
            ((uint64_t)r < N % (uint64_t)P ? (uint64_t)r : N % (uint64_t)P);
 }
 
+/* Transparent huge pages for a block of a rank (the slice, the block, the
+ * exchange's buffers: gigabytes each at 2^30 keys): the first touch of
+ * every page, before the clock of the sort but inside the input's, faults
+ * in one 2 MiB page where it faulted 512 of 4 KiB, and the copies and
+ * merges miss the TLB less. Only a hint: where the kernel has none
+ * (transparent_hugepage "never") nothing changes. SN_DIST_HUGEPAGES=0
+ * turns it off (the bench's before). */
+static void huge_pages(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    const char *e = getenv("SN_DIST_HUGEPAGES");
+    long page = sysconf(_SC_PAGESIZE);
+    if (!p || bytes < ((size_t)8 << 20) || page <= 0 || (e && strcmp(e, "0") == 0))
+        return;
+    uintptr_t pg = (uintptr_t)page, a = ((uintptr_t)p + pg - 1) & ~(pg - 1);
+    uintptr_t end = ((uintptr_t)p + bytes) & ~(pg - 1);
+    if (end > a)
+        madvise((void *)a, end - a, MADV_HUGEPAGE); /* a hint: its failure changes nothing */
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
+/* An ordinary block of a rank: sn_malloc, in huge pages where it is large. */
+static uint32_t *big_alloc(size_t bytes)
+{
+    uint32_t *p = sn_malloc(bytes);
+    huge_pages(p, bytes);
+    return p;
+}
+
 /* A buffer the GPU's local sort moves to and from the device (the slice,
  * then the block; the payload). Ordinary memory, whose copies go through
  * the sorter's pinned staging; with SN_DIST_PINNED=1 the device's pinned
@@ -212,7 +245,7 @@ static uint32_t *block_alloc(work *w, size_t bytes)
             return w->pins[i] = p;
         break;
     }
-    return sn_malloc(bytes);
+    return big_alloc(bytes);
 }
 
 static void block_free(work *w, void *p)
@@ -784,14 +817,14 @@ static sn_status prepare(work *w, sn_dist_report *rep, sn_diag *diag)
                          (unsigned long long)w->m);
     w->cap = o->algo == SN_DIST_NETWORK ? c : w->m;
     if (st == SN_OK) {
-        w->k = sn_malloc(w->cap * 4 + 4);
+        w->k = big_alloc(w->cap * 4 + 4);
         w->p = o->payload ? block_alloc(w, w->cap * 4 + 4) : NULL;
         w->t_layer = sn_calloc(w->layers + 1, sizeof(double));
         /* the network's merge-split buffers, once for every layer */
         bool net = o->algo == SN_DIST_NETWORK, pl = o->payload;
-        w->rk = net ? sn_malloc(w->cap * 4 + 4) : NULL;
-        w->rp = net && pl ? sn_malloc(w->cap * 4 + 4) : NULL;
-        w->tp = net && pl ? sn_malloc(w->cap * 4 + 4) : NULL;
+        w->rk = net ? big_alloc(w->cap * 4 + 4) : NULL;
+        w->rp = net && pl ? big_alloc(w->cap * 4 + 4) : NULL;
+        w->tp = net && pl ? big_alloc(w->cap * 4 + 4) : NULL;
         if (!w->k || (o->payload && !w->p) || !w->t_layer)
             st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for a block of %llu keys",
                              (unsigned long long)w->cap);
@@ -822,8 +855,9 @@ static sn_status prepare(work *w, sn_dist_report *rep, sn_diag *diag)
     return SN_OK;
 }
 
-/* keys of the local sort's staging on a GPU: 3 pinned chunks of 2^24 */
-#define STAGE_BYTES ((uint64_t)3 << 26)
+/* bytes of the local sort's staging on a GPU: at most 8 pinned slots of
+ * 2^22 keys (sort_stage.h: 3 by default, SN_GPU_STAGE_SLOTS up to 8) */
+#define STAGE_BYTES ((uint64_t)8 << 24)
 
 uint64_t sn_dist_sort_memory(const sn_dist_sort_opts *o, uint64_t N, int P, int rank)
 {
