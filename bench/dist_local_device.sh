@@ -12,8 +12,10 @@
 #      after, REPS times each and interleaved (the host's copy rate
 #      drifts), then the after build's staging swept by its knobs: chunk
 #      keys and slots (CHUNK_SLOTS="KEYS:SLOTS ...": SN_GPU_STAGE_CHUNK,
-#      SN_GPU_STAGE_SLOTS), copy threads a rank (THREADS: SN_GPU_STAGE_THREADS)
-#      and ordinary pages for the blocks (SN_DIST_HUGEPAGES=0);
+#      SN_GPU_STAGE_SLOTS) and copy threads a rank (THREADS:
+#      SN_GPU_STAGE_THREADS); then 2^CAP_LOG keys (default 34, 64 GiB: a
+#      rank's slice is 4 runs of one GPU sort), before (the runs merged on
+#      the rank's cores) and after (merged on its GPU); CAP_LOG= skips it;
 #   4. MPI_Sendrecv of the bytes the layer sent;
 #   then bench/pcie_floor_table.py's table: each phase as a multiple of its
 #   floor of this run, and each run's total.
@@ -25,7 +27,8 @@
 #   OLD_SRC=/path/to/main DEBS=/path/to/main/.dev/debs bench/dist_local_device.sh
 #
 # Dry run elsewhere (pocl, no torch): OLD_BIN=... NEW_BIN=build/src/cli/sortnet
-# GPU_N=2000000 DIST_LOG=20 REPS=1 CHUNK_SLOTS="65536:3" THREADS=1 bench/dist_local_device.sh
+# GPU_N=2000000 DIST_LOG=20 REPS=1 CHUNK_SLOTS="65536:3" THREADS=1 CAP_LOG=22 \
+# SN_GPU_SORT_RUN=1000000 bench/dist_local_device.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
 O=/tmp/dld_out
@@ -81,8 +84,8 @@ ds() { # NAME BIN ENV... -- ARGS: one 2-rank dist sort, verified
     local envs=()
     while [ "$1" != -- ]; do envs+=(-x "$1"); shift; done
     shift
-    timeout 90 "$MPIRUN" --bind-to none "${envs[@]}" -np 2 "$bin" dist sort "$@" \
-        --local "${LOCAL:-gpu}" --timeout 80 >"$O/$name.txt" 2>"$O/$name.err"
+    timeout "${DS_TO:-90}" "$MPIRUN" --bind-to none "${envs[@]}" -np 2 "$bin" dist sort "$@" \
+        --local "${LOCAL:-gpu}" --timeout $((${DS_TO:-90} - 10)) >"$O/$name.txt" 2>"$O/$name.err"
     echo "== $name: exit $?; $(grep -E '^  (local sort|layer|total)|on the GPU|^identical|NOT identical' "$O/$name.txt" | tr -s ' ' | tr '\n' ';')" |
         tee -a "$O/summary.txt"
     tail -3 "$O/$name.err" >>"$O/summary.txt"
@@ -98,8 +101,7 @@ for r in $(seq "${REPS:-3}"); do
     ds "dist_${DIST_LOG}_before_$r" "$OLD" X=1 -- "${K[@]}"
     ds "dist_${DIST_LOG}_after_$r" "$NEW" X=1 -- "${K[@]}"
 done
-# the after build's knobs: chunk keys, slots, copy threads a rank, and the
-# blocks in ordinary pages (SN_DIST_HUGEPAGES=0)
+# the after build's knobs: chunk keys, slots, copy threads a rank
 for cs in ${CHUNK_SLOTS:-2097152:3 8388608:3 16777216:3 1048576:8 2097152:6}; do
     ds "dist_${DIST_LOG}_knob_c${cs%:*}_slots${cs#*:}" "$NEW" SN_GPU_STAGE_CHUNK="${cs%:*}" \
         SN_GPU_STAGE_SLOTS="${cs#*:}" -- "${K[@]}"
@@ -107,7 +109,12 @@ done
 for t in ${THREADS:-12}; do
     ds "dist_${DIST_LOG}_knob_t$t" "$NEW" SN_GPU_STAGE_THREADS="$t" -- "${K[@]}"
 done
-ds "dist_${DIST_LOG}_knob_nohuge" "$NEW" SN_DIST_HUGEPAGES=0 -- "${K[@]}"
+# more keys than one GPU sort: runs merged on the host (before) and on the
+# GPU (after), the slice in ordinary memory
+if [ -n "${CAP_LOG:-34}" ]; then
+    DS_TO=240 ds "dist_${CAP_LOG:-34}_before" "$OLD" X=1 -- --keys "2^${CAP_LOG:-34}" --type u32
+    DS_TO=240 ds "dist_${CAP_LOG:-34}_after" "$NEW" X=1 -- --keys "2^${CAP_LOG:-34}" --type u32
+fi
 # 4. the exchange's floor: MPI_Sendrecv of the busiest rank's bytes
 bytes=$(awk '/^bytes sent per rank:/ { m = 0; for (i = 5; i <= NF; i++) if ($i > m) m = $i; print m }' \
     "$O/dist_${DIST_LOG}_after_1.txt" 2>/dev/null)

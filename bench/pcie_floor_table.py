@@ -78,7 +78,7 @@ for f in sorted(glob.glob(os.path.join(d, "dist_*.txt"))):
     keys, P = int(n.group(1)), int(n.group(2))
     loc = float(re.search(r"^  local sort\s+(\S+)", t, re.M).group(1))
     g = re.search(r"on the GPU \(([^)]*)\): upload (\S+), kernels (\S+), download ([0-9.]+)"
-                  r"(?:, host merge (\S+) \((\d+) runs\))?", t)
+                  r"(?:, (?:host|device) merge (\S+) \((\d+) runs\))?", t)
     lay = re.findall(r"^  layer \d+\s+(\S+)", t, re.M)
     by = re.search(r"^bytes sent per rank:(.*)$", t, re.M)
     kps = re.search(r"^keys per second[^:]*: (\S+)", t, re.M)

@@ -56,14 +56,6 @@ expect 0 mpi 3 dist sort transposition:3 --keys 1000 --type f32
 expect 0 mpi 8 dist sort --keys 4099 --algorithm sample --payload --json
 [ "$(json 'd["algorithm"], d["network"], d["identical"]')" = "sample None True" ] ||
     fail "sample sort's JSON: $(head -c 300 "$T/out")"
-# blocks of 8 MiB and more in transparent huge pages (a hint the kernel may
-# not take), or not (SN_DIST_HUGEPAGES=0): the same keys, the same sort
-for h in 1 0; do
-    SN_DIST_HUGEPAGES=$h expect 0 mpi 2 dist sort --keys 4200011 --local cpu --type i32 --payload
-    out_has "identical"
-    grep -o 'hash [0-9a-f]* -> [0-9a-f]*' "$T/out" >"$T/hash$h"
-done
-cmp -s "$T/hash1" "$T/hash0" && [ -s "$T/hash1" ] || fail "huge pages changed the keys: $(cat "$T/hash1" "$T/hash0")"
 # the merge-split cut into pieces by merge path (blocks of 2^16 keys and more,
 # several threads a rank): the same sort
 expect 0 mpi 4 dist sort --keys 300007 --payload --threads 3
@@ -87,10 +79,11 @@ if has_gpu; then
     # the slice in the device's pinned memory (SN_DIST_PINNED=1: the copies
     # by DMA, no staging); in ordinary memory (the default) through tiny
     # staging chunks; larger than one device sort (SN_GPU_SORT_RUN): runs
-    # merged on the rank's cores in the block's buffers, with the payload's
-    # in the merge-split's (pinned, an even number of passes: the runs go
-    # back to the pinned slice; an odd one: to the ordinary scratch through
-    # the staging)
+    # merged on the GPU (pinned: every copy by DMA, the merged block read
+    # straight into the slice), or on the rank's cores (SN_GPU_STAGE_MERGE=0)
+    # in the block's buffers, with the payload's in the merge-split's (an
+    # odd number of passes: the runs go to the ordinary scratch through the
+    # staging)
     SN_DIST_PINNED=1 expect 0 mpi_cl 2 dist sort --keys 5001 --local gpu --type i32 --payload
     out_has "on the GPU (the slice in pinned memory): upload "
     out_has "identical"
@@ -100,19 +93,24 @@ if has_gpu; then
     SN_DIST_PINNED=1 SN_GPU_STAGE_CHUNK=64 SN_GPU_SORT_RUN=700 expect 0 mpi_cl 2 dist sort \
         --keys 5001 --local gpu --type u32 --payload --distinct 50
     out_has "(the slice in pinned memory)"
+    out_has "device merge"
     out_has "(4 runs)"
     out_has "identical"
-    SN_DIST_PINNED=1 SN_GPU_STAGE_CHUNK=64 SN_GPU_SORT_RUN=1300 expect 0 mpi_cl 2 dist sort \
-        --keys 5001 --local gpu --type f32 --distinct 50
+    SN_GPU_STAGE_MERGE=0 SN_DIST_PINNED=1 SN_GPU_STAGE_CHUNK=64 SN_GPU_SORT_RUN=1300 expect 0 \
+        mpi_cl 2 dist sort --keys 5001 --local gpu --type f32 --distinct 50
     out_has "(through pinned staging)"
     out_has "(2 runs)"
     out_has "identical"
-    SN_GPU_STAGE_CHUNK=64 SN_GPU_SORT_RUN=700 expect 0 mpi_cl 2 dist sort --keys 5001 --local gpu \
-        --type f32 --payload --distinct 50
-    out_has "on the GPU (through pinned staging): upload "
-    out_has "host merge"
-    out_has "(4 runs)"
-    out_has "identical"
+    # runs merged on the rank's GPU (the default where they fit) or on its
+    # cores (SN_GPU_STAGE_MERGE=0)
+    for m in 1 0; do
+        SN_GPU_STAGE_MERGE=$m SN_GPU_STAGE_CHUNK=64 SN_GPU_SORT_RUN=700 expect 0 mpi_cl 2 dist sort \
+            --keys 5001 --local gpu --type f32 --payload --distinct 50
+        out_has "on the GPU (through pinned staging): upload "
+        out_has "$([ $m = 1 ] && echo device || echo host) merge"
+        out_has "(4 runs)"
+        out_has "identical"
+    done
     SN_GPU_STAGE_CHUNK=64 SN_GPU_SORT_RUN=1000 expect 0 mpi_cl 3 dist sort --keys 9001 --local gpu \
         --type i32 --algorithm sample --payload
     out_has "identical"

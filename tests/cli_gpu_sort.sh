@@ -141,16 +141,28 @@ err_has "SN_GPU_STAGE_THREADS"
 expect 2 env SN_GPU_SORT_RUN=-1 "$S" gpu sort radix:100
 err_has "SN_GPU_SORT_RUN"
 # a block larger than one device sort: runs (SN_GPU_SORT_RUN keys) merged on
-# the host, stable (payload), an odd and an even number of merge passes, a
-# short last run
+# the device where they fit (kernels/merge_runs.cl), on the host with
+# SN_GPU_STAGE_MERGE=0; stable (payload, 7 distinct keys), an odd and an
+# even number of merge passes, a short last run
 expect 0 env SN_GPU_SORT_RUN=1000 SN_GPU_STAGE_CHUNK=300 "$S" gpu sort radix:7777 --type f32 --payload --random 6 --json
 [ "$(json 'd["identical"], d["runs"]')" = "True 8" ] || fail "runs: $(cat "$T/out")"
-expect 0 env SN_GPU_SORT_RUN=999 "$S" gpu sort merge:3000 --type i32 --payload --input "$(python3 -c 'import random; r=random.Random(4); print(",".join(str(r.randint(-3, 3)) for _ in range(3000)))')"
-out_has "host merge of 4 runs"
+dups=$(python3 -c 'import random; r=random.Random(4); print(",".join(str(r.randint(-3, 3)) for _ in range(3000)))')
+for m in 1 0; do
+    expect 0 env SN_GPU_STAGE_MERGE=$m SN_GPU_SORT_RUN=999 "$S" gpu sort merge:3000 --type i32 --payload --input "$dups"
+    out_has "$([ $m = 1 ] && echo device || echo host) merge of 4 runs"
+    out_has identical
+    expect 0 env SN_GPU_STAGE_MERGE=$m SN_GPU_SORT_RUN=2000 "$S" gpu sort radix:5000 --type u32 --random 1
+    out_has "$([ $m = 1 ] && echo device || echo host) merge of 3 runs"
+    out_has identical
+done
+# the device's merge: 5 runs (3 passes, the last pass's pair short),
+# pieces of a pair both inside one run and across the two, f32 with payload
+# through tiny staging chunks and 2 slots
+expect 0 env SN_GPU_SORT_RUN=20011 SN_GPU_STAGE_CHUNK=777 SN_GPU_STAGE_SLOTS=2 "$S" gpu sort radix:90001 --type f32 --payload --random 13
+out_has "device merge of 5 runs"
 out_has identical
-expect 0 env SN_GPU_SORT_RUN=2000 "$S" gpu sort radix:5000 --type u32 --random 1
-out_has "host merge of 3 runs"
-out_has identical
+expect 2 env SN_GPU_STAGE_MERGE=2 "$S" gpu sort radix:100
+err_has "SN_GPU_STAGE_MERGE='2' is not a whole number from 0 to 1"
 
 # the sorts' tuning knobs (docs/gpu-speed.md): other tile and chunk sizes
 # than the defaults pocl builds (NVIDIA's keys-only merge tiles of 32 keys a

@@ -57,10 +57,12 @@ static void sort_help(void)
            "cores copying one chunk while the device copies the one before; the radix\n"
            "sort's histogram pass (onesweep) starts on each chunk as it arrives. The\n"
            "report splits host to host into upload, sort and download.\n"
-           "SN_GPU_STAGE_CHUNK=K sets the keys a chunk (default 2^24; 0: the arrays\n"
+           "SN_GPU_STAGE_CHUNK=K sets the keys a chunk (default 2^22; 0: the arrays\n"
            "written and read whole, without staging), SN_GPU_STAGE_THREADS=T the threads\n"
-           "that copy (default: every core). More keys than one device sort takes are\n"
-           "sorted in runs that the host merges (SN_GPU_SORT_RUN=K sets the run).\n\n%s"
+           "that copy (default: every core), SN_GPU_STAGE_SLOTS=S the pinned buffers\n"
+           "(2 to 8, default 3). More keys than one device sort takes are sorted in runs\n"
+           "(SN_GPU_SORT_RUN=K sets the run) merged on the device where they and the\n"
+           "merge fit there, else on the host (SN_GPU_STAGE_MERGE=0: on the host).\n\n%s"
            "Options:\n"
            "  --device P:D         platform and device index (`sortnet gpu list`)\n"
            "  --payload            carry the original index along and compare it too\n"
@@ -227,7 +229,8 @@ static void report_text(const sort_run *r, const char *device, const sn_gpu_sort
     printf("host to host: upload %.3f ms, sort %.3f ms, download %.3f ms", s->upload_ms,
            s->sort_ms, s->download_ms);
     if (s->runs > 1)
-        printf(", host merge of %llu runs %.3f ms", (unsigned long long)s->runs, s->merge_ms);
+        printf(", %s merge of %llu runs %.3f ms", s->merged_on_device ? "device" : "host",
+               (unsigned long long)s->runs, s->merge_ms);
     printf("%s; device buffers and staging made before the clock: %.1f ms\n",
            r->reps > 1 ? " (the last rep)" : "", s->setup_ms);
     if (r->o.algo == SN_SORT_TRANSPOSITION)

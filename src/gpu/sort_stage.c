@@ -35,6 +35,7 @@
 #endif
 
 #include "core/parallel.h" // for: the team that copies the chunks
+#include "gpu/kernels.h"   // for: sn_kernel_source_find (kernels/merge_runs.cl)
 
 size_t sn_stage_chunk_keys(const sn_gpu *g)
 {
@@ -104,6 +105,12 @@ void sn_stage_free(sn_stage *st)
     if (!st)
         return;
     release_slots(st);
+    if (st->merge)
+        clReleaseKernel(st->merge);
+    if (st->mprog)
+        clReleaseProgram(st->mprog);
+    st->merge = NULL;
+    st->mprog = NULL;
     if (st->xq)
         clReleaseCommandQueue(st->xq); /* flushes; its copies end before it goes */
     st->xq = NULL;
@@ -432,4 +439,60 @@ void sn_stage_merge_runs(uint32_t *k, uint32_t *p, uint32_t *tk, uint32_t *tp, s
         p = tp;
         tp = t;
     }
+}
+
+/* ---- the merge of sorted runs on the device ---- */
+
+/* outputs a work-item of mr_merge merges: its binary search (up to 32
+ * probes) is an eighth of its reads */
+#define MERGE_PER 256
+
+sn_status sn_stage_merge_prepare(sn_gpu *g, sn_stage *st, sn_diag *diag)
+{
+    if (st->merge)
+        return SN_OK;
+    const char *src = sn_kernel_source_find("merge_runs");
+    if (!src)
+        return sn_diag_set(diag, SN_EDEVICE, 0, 0, "kernels/merge_runs.cl was not embedded");
+    sn_status bst = sn_gpu_build_source_opts(g, src, "", false, &st->mprog, diag);
+    if (bst != SN_OK)
+        return bst;
+    cl_int err;
+    st->merge = clCreateKernel(st->mprog, "mr_merge", &err);
+    if (err != CL_SUCCESS) {
+        st->merge = NULL;
+        return sn_gpu_cl_fail(diag, "clCreateKernel(mr_merge)", err);
+    }
+    return SN_OK;
+}
+
+sn_status sn_stage_merge_device(sn_gpu *g, sn_stage *st, cl_mem k[2], cl_mem p[2], size_t n,
+                                size_t run, unsigned *cur, sn_diag *diag)
+{
+    sn_status pst = sn_stage_merge_prepare(g, st, diag);
+    if (pst != SN_OK)
+        return pst;
+    cl_uint hp = p != NULL;
+    for (size_t w = run; w < n; w *= 2) {
+        cl_ulong un = n, uw = w, per = MERGE_PER, pieces = (2 * w + MERGE_PER - 1) / MERGE_PER;
+        size_t pairs = (n + 2 * w - 1) / (2 * w);
+        cl_mem in_p = p ? p[*cur] : k[*cur], out_p = p ? p[1 - *cur] : k[1 - *cur];
+        cl_int err = CL_SUCCESS;
+        const struct {
+            size_t size;
+            const void *v;
+        } a[] = {{sizeof(cl_mem), &k[*cur]}, {sizeof(cl_mem), &in_p},
+                 {sizeof(cl_mem), &k[1 - *cur]}, {sizeof(cl_mem), &out_p},
+                 {sizeof un, &un}, {sizeof uw, &uw}, {sizeof per, &per}, {sizeof pieces, &pieces},
+                 {sizeof hp, &hp}};
+        for (cl_uint i = 0; i < sizeof a / sizeof a[0] && err == CL_SUCCESS; i++)
+            err = clSetKernelArg(st->merge, i, a[i].size, a[i].v);
+        if (err != CL_SUCCESS)
+            return sn_gpu_cl_fail(diag, "clSetKernelArg(mr_merge)", err);
+        sn_status lst = sn_gpu_launch(g, st->merge, pairs * (size_t)pieces, 64, "mr_merge", diag);
+        if (lst != SN_OK)
+            return lst;
+        *cur = 1 - *cur;
+    }
+    return sn_gpu_finish(g, diag);
 }

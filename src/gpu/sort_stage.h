@@ -27,6 +27,8 @@ typedef struct sn_stage {
     cl_event ev[SN_STAGE_SLOTS_MAX];   /* the last copy that used each, or NULL */
     unsigned slots;                    /* how many were made */
     size_t words;                      /* each slot's size in 4-byte words */
+    cl_program mprog; /* kernels/merge_runs.cl, built at the first merge on the device */
+    cl_kernel merge;  /* its mr_merge */
     unsigned threads;               /* copy threads (0: the online CPUs); g's tuning's
                                      * SN_GPU_STAGE_THREADS, when set, comes first */
 } sn_stage;
@@ -80,5 +82,16 @@ sn_status sn_stage_download(sn_gpu *g, sn_stage *st, cl_mem src, uint32_t *dst, 
 unsigned sn_stage_merge_passes(size_t n, size_t run);
 void sn_stage_merge_runs(uint32_t *k, uint32_t *p, uint32_t *tk, uint32_t *tp, size_t n,
                          size_t run, unsigned threads);
+
+/* Build kernels/merge_runs.cl for st now (a no-op once built): before a
+ * timed sort whose runs the device merges. */
+sn_status sn_stage_merge_prepare(sn_gpu *g, sn_stage *st, sn_diag *diag);
+/* The same passes on the device: k[*cur] (p[*cur], when p) holds the runs
+ * of `run` keys of n; each pass merges pairs of them into the other of
+ * k[] (p[]) with kernels/merge_runs.cl (64-bit indices, merge path), and
+ * *cur ends naming the buffer that holds the merged block. The kernels are
+ * enqueued on g->queue after what is there and waited for. */
+sn_status sn_stage_merge_device(sn_gpu *g, sn_stage *st, cl_mem k[2], cl_mem p[2], size_t n,
+                                size_t run, unsigned *cur, sn_diag *diag);
 
 #endif

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h> // for: madvise (the blocks in transparent huge pages)
 #include <sys/stat.h> // for: stat (an output that is a device)
 #include <unistd.h>   // for: getpid (the output's temporary name), pwrite
 
@@ -192,38 +191,6 @@ static uint64_t slice_lo(uint64_t N, int P, int r)
            ((uint64_t)r < N % (uint64_t)P ? (uint64_t)r : N % (uint64_t)P);
 }
 
-/* Transparent huge pages for a block of a rank (the slice, the block, the
- * exchange's buffers: gigabytes each at 2^30 keys): the first touch of
- * every page, before the clock of the sort but inside the input's, faults
- * in one 2 MiB page where it faulted 512 of 4 KiB, and the copies and
- * merges miss the TLB less. Only a hint: where the kernel has none
- * (transparent_hugepage "never") nothing changes. SN_DIST_HUGEPAGES=0
- * turns it off (the bench's before). */
-static void huge_pages(void *p, size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-    const char *e = getenv("SN_DIST_HUGEPAGES");
-    long page = sysconf(_SC_PAGESIZE);
-    if (!p || bytes < ((size_t)8 << 20) || page <= 0 || (e && strcmp(e, "0") == 0))
-        return;
-    uintptr_t pg = (uintptr_t)page, a = ((uintptr_t)p + pg - 1) & ~(pg - 1);
-    uintptr_t end = ((uintptr_t)p + bytes) & ~(pg - 1);
-    if (end > a)
-        madvise((void *)a, end - a, MADV_HUGEPAGE); /* a hint: its failure changes nothing */
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
-
-/* An ordinary block of a rank: sn_malloc, in huge pages where it is large. */
-static uint32_t *big_alloc(size_t bytes)
-{
-    uint32_t *p = sn_malloc(bytes);
-    huge_pages(p, bytes);
-    return p;
-}
-
 /* A buffer the GPU's local sort moves to and from the device (the slice,
  * then the block; the payload). Ordinary memory, whose copies go through
  * the sorter's pinned staging; with SN_DIST_PINNED=1 the device's pinned
@@ -245,7 +212,7 @@ static uint32_t *block_alloc(work *w, size_t bytes)
             return w->pins[i] = p;
         break;
     }
-    return big_alloc(bytes);
+    return sn_malloc(bytes);
 }
 
 static void block_free(work *w, void *p)
@@ -478,9 +445,9 @@ static sn_status local_open(work *w, sn_gpu **gout, sn_gpu_sorter **sout, sn_dia
  * buffer then becomes the block (no copy); on the CPU from w->in straight
  * into w->k. Both leave the keys ordered, so no pass over the block
  * follows (what keeps one rank as fast as one process). A slice larger
- * than one device sort is sorted in runs that the host merges in w->k's
- * buffer (and w->tp's for the payload), which are free until the
- * exchanges. */
+ * than one device sort is sorted in runs that the GPU merges where they
+ * fit there, else the host in w->k's buffer (and w->tp's for the
+ * payload), which are free until the exchanges. */
 static sn_status local_sort(work *w, sn_gpu_sorter *gs, sn_diag *d)
 {
     const sn_dist_sort_opts *o = w->o;
@@ -778,6 +745,7 @@ typedef struct rank_info {
     double t_up, t_kernels, t_down, t_merge; /* the local sort's phases on a GPU */
     uint64_t runs;
     int copies; /* sn_dist_report's local_copies, this rank's */
+    int merge_host; /* this rank merged its runs on its cores */
     char sorter[160];
 } rank_info;
 
@@ -817,14 +785,14 @@ static sn_status prepare(work *w, sn_dist_report *rep, sn_diag *diag)
                          (unsigned long long)w->m);
     w->cap = o->algo == SN_DIST_NETWORK ? c : w->m;
     if (st == SN_OK) {
-        w->k = big_alloc(w->cap * 4 + 4);
+        w->k = sn_malloc(w->cap * 4 + 4);
         w->p = o->payload ? block_alloc(w, w->cap * 4 + 4) : NULL;
         w->t_layer = sn_calloc(w->layers + 1, sizeof(double));
         /* the network's merge-split buffers, once for every layer */
         bool net = o->algo == SN_DIST_NETWORK, pl = o->payload;
-        w->rk = net ? big_alloc(w->cap * 4 + 4) : NULL;
-        w->rp = net && pl ? big_alloc(w->cap * 4 + 4) : NULL;
-        w->tp = net && pl ? big_alloc(w->cap * 4 + 4) : NULL;
+        w->rk = net ? sn_malloc(w->cap * 4 + 4) : NULL;
+        w->rp = net && pl ? sn_malloc(w->cap * 4 + 4) : NULL;
+        w->tp = net && pl ? sn_malloc(w->cap * 4 + 4) : NULL;
         if (!w->k || (o->payload && !w->p) || !w->t_layer)
             st = sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory for a block of %llu keys",
                              (unsigned long long)w->cap);
@@ -979,6 +947,7 @@ static sn_status summarize(work *w, const rank_info *ri, const uint32_t *all_k,
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
     rep->blocks_sorted = rep->boundaries_ordered = true;
     bool have = false;
+    int any_host_merge = 0;
     uint64_t prev = 0;
     for (int r = 0; r < w->P; r++) {
         rep->bytes_sent[r] = ri[r].bytes;
@@ -996,6 +965,7 @@ static sn_status summarize(work *w, const rank_info *ri, const uint32_t *all_k,
         MAXOF(t_local_merge, t_merge);
         MAXOF(local_runs, runs);
         rep->local_copies = ri[r].copies > rep->local_copies ? ri[r].copies : rep->local_copies;
+        any_host_merge |= ri[r].merge_host;
 #undef MAXOF
         if (ri[r].unsorted != UINT64_MAX && rep->unsorted_rank < 0) {
             rep->blocks_sorted = false;
@@ -1017,6 +987,7 @@ static sn_status summarize(work *w, const rank_info *ri, const uint32_t *all_k,
         have = true;
         prev = ri[r].last;
     }
+    rep->local_merge_device = rep->local_runs > 1 && !any_host_merge;
     rep->multiset_kept = rep->hash_before == rep->hash_after;
     rep->compared = w->compare;
     if (w->compare) {
@@ -1115,6 +1086,7 @@ static sn_status verify(work *w, sn_dist_report *rep, sn_diag *diag)
         mi.t_down = w->gstats.download_ms / 1000;
         mi.t_merge = w->gstats.merge_ms / 1000;
         mi.runs = w->gstats.runs;
+        mi.merge_host = w->gstats.runs > 1 && !w->gstats.merged_on_device;
         mi.copies = w->gstats.runs == w->gstats.pinned ? 0 : w->gstats.staged ? 1 : 2;
         mi.t_verify = MPI_Wtime() - t0;
         memcpy(mi.sorter, w->sorter, sizeof mi.sorter);
