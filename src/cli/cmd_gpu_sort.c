@@ -57,7 +57,7 @@ static void sort_help(void)
            "cores copying one chunk while the device copies the one before; the radix\n"
            "sort's histogram pass (onesweep) starts on each chunk as it arrives. The\n"
            "report splits host to host into upload, sort and download.\n"
-           "SN_GPU_STAGE_CHUNK=K sets the keys a chunk (default 2^22; 0: the arrays\n"
+           "SN_GPU_STAGE_CHUNK=K sets the keys a chunk (default 2^24; 0: the arrays\n"
            "written and read whole, without staging), SN_GPU_STAGE_THREADS=T the threads\n"
            "that copy (default: every core), SN_GPU_STAGE_SLOTS=S the pinned buffers\n"
            "(2 to 8, default 3). More keys than one device sort takes are sorted in runs\n"

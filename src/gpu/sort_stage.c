@@ -10,15 +10,20 @@
  * while the copy engine moves the chunk before: the upload runs at the
  * slower of the two, not at their sum.
  *
- * Why small slots: a slot of 16 MiB (three a sorter, two sorters on the
- * two-GPU host) stays in the host's last-level cache between the cores'
- * copy and the DMA, so each key crosses the host's memory once a way (the
- * caller's array read or written) instead of three times (and the DMA's
- * pass): at 2^22 keys a chunk two ranks at once copied at 1.3x the pinned
- * floor, at 2^24 at 2.2x, and at 2^20 the chunks' own costs (an event
- * waited for, a DMA set up) ate the gain (docs/distributed.md). So the
- * team meets with no pthread barrier (its kernel wake-ups cost tens of
- * microseconds, a chunk of 16 MiB a few hundred): atomics, below.
+ * Chunk size: a sorter alone on its host (`gpu sort`) copies in chunks of
+ * 2^24 keys; ranks of `dist sort` that share a host ask for 2^22 (its
+ * SN_DIST_SHARED_CHUNK): their slots of 16 MiB (three a sorter) then stay
+ * in the host's last-level cache between the cores' copy and the DMA, so
+ * the caller's array is nearly all that crosses the host's memory, which
+ * two ranks copying at once saturate. Measured on the two-GPU H200 host
+ * (docs/distributed.md): two ranks at 2^30 keys, 1.35-1.98x the pinned
+ * floor at 2^22 against 2.16-2.52x at 2^24 on one host, 1.84-2.98x
+ * against 2.93-3.19x on a noisier one; one sorter alone gained nothing
+ * (1.41x either way) or lost (3.34x against 2.05x): a chunk's team of 32
+ * threads meets four times as often, and a member held up holds the chunk
+ * up. Smaller chunks (2^21, 2^20) lost on the noisier host what they won
+ * on the quiet one. The team meets with no pthread barrier (its kernel
+ * wake-ups cost tens of microseconds a chunk): atomics, below.
  *
  * Invariant: a slot is written by the host only after the last copy that
  * used it completed (st->ev[slot] waited for), and a chunk's words are in
@@ -41,7 +46,7 @@ size_t sn_stage_chunk_keys(const sn_gpu *g)
 {
     if (g->tune.stage_off)
         return 0;
-    return g->tune.stage_chunk ? g->tune.stage_chunk : (size_t)1 << 22;
+    return g->tune.stage_chunk ? g->tune.stage_chunk : (size_t)1 << 24;
 }
 
 unsigned sn_stage_slots(const sn_gpu *g)

@@ -35,7 +35,8 @@ typedef struct sn_stage {
 
 /* Keys a chunk on g: its tuning's (SN_GPU_STAGE_CHUNK=K: tests make it
  * tiny, so a few thousand keys cross several chunks and a short last one)
- * or 2^22 (16 MiB: the slots stay in the host's cache, sort_stage.c); 0
+ * (dist sort's ranks that share a host set 2^22: sort_stage.c says why)
+ * or 2^24 (64 MiB); 0
  * when staging is off (SN_GPU_STAGE_CHUNK=0: the whole arrays written and
  * read directly, the path before staging). */
 size_t sn_stage_chunk_keys(const sn_gpu *g);

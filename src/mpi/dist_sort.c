@@ -412,6 +412,20 @@ static void check_part(void *ctx, size_t t)
 
 /* ---- local sort ---- */
 
+/* keys a staging chunk of a rank's GPU sort when ranks share the host and
+ * SN_GPU_STAGE_CHUNK sets none: 2^22, whose slots stay in the host's cache
+ * while two ranks copy at once (gpu/sort_stage.c says what was measured) */
+#define SN_DIST_SHARED_CHUNK (1u << 22)
+
+static void shared_chunks(const work *w, sn_gpu *g)
+{
+    sn_gpu_tuning t = *sn_gpu_tuning_get(g);
+    if (w->node_size > 1 && !t.stage_chunk && !t.stage_off) {
+        t.stage_chunk = SN_DIST_SHARED_CHUNK;
+        sn_gpu_set_tuning(g, &t);
+    }
+}
+
 /* The rank's sorter: its GPU when it has one (the ranks of a host take the
  * host's GPUs in turn, by local rank), any OpenCL device with local 2,
  * else none (the CPU). Opened before the timed sort: the kernels build. */
@@ -433,6 +447,7 @@ static sn_status local_open(work *w, sn_gpu **gout, sn_gpu_sorter **sout, sn_dia
             snprintf(w->sorter, sizeof w->sorter, "%s %s, radix sort", type,
                      sn_gpu_device_name(*gout));
             sn_gpu_sorter_set_threads(*sout, w->threads);
+            shared_chunks(w, *gout);
         }
     } else if (o->local == 2) {
         st = sn_diag_set(d, SN_ENODEVICE, 0, 0, "no OpenCL device for the local sort");
