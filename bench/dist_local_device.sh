@@ -15,7 +15,8 @@
 #      SN_GPU_STAGE_SLOTS) and copy threads a rank (THREADS:
 #      SN_GPU_STAGE_THREADS); then 2^CAP_LOG keys (default 34, 64 GiB: a
 #      rank's slice is 4 runs of one GPU sort), before (the runs merged on
-#      the rank's cores) and after (merged on its GPU); CAP_LOG= skips it;
+#      the rank's cores) and after (merged on its GPU); CAP_LOG= skips it
+#      (and CHUNK_SLOTS= THREADS= the knobs);
 #   4. MPI_Sendrecv of the bytes the layer sent;
 #   then bench/pcie_floor_table.py's table: each phase as a multiple of its
 #   floor of this run, and each run's total.
@@ -91,29 +92,32 @@ ds() { # NAME BIN ENV... -- ARGS: one 2-rank dist sort, verified
     tail -3 "$O/$name.err" >>"$O/summary.txt"
 }
 K=(--keys "2^$DIST_LOG" --type u32)
-# 2. gpu sort host to host, before and after (and after with the chunks of
-# before: what the chunk size does alone)
+# 2. gpu sort host to host, before and after
 gs gpu_before "$OLD" X=1 -- "radix:$GPU_N" --type u32 --reps 3
 gs gpu_after "$NEW" X=1 -- "radix:$GPU_N" --type u32 --reps 3
-gs gpu_after_c16777216 "$NEW" SN_GPU_STAGE_CHUNK=16777216 -- "radix:$GPU_N" --type u32 --reps 3
+# GPU_CHUNKS="K ...": the after build with chunks of K keys (SN_GPU_STAGE_CHUNK)
+for c in ${GPU_CHUNKS:-}; do
+    gs "gpu_after_c$c" "$NEW" SN_GPU_STAGE_CHUNK="$c" -- "radix:$GPU_N" --type u32 --reps 3
+done
 # 3. the 2-rank local sort, before and after (REPS times each, interleaved)
 for r in $(seq "${REPS:-3}"); do
     ds "dist_${DIST_LOG}_before_$r" "$OLD" X=1 -- "${K[@]}"
     ds "dist_${DIST_LOG}_after_$r" "$NEW" X=1 -- "${K[@]}"
 done
 # the after build's knobs: chunk keys, slots, copy threads a rank
-for cs in ${CHUNK_SLOTS:-2097152:3 8388608:3 16777216:3 1048576:8 2097152:6}; do
+for cs in ${CHUNK_SLOTS-2097152:3 8388608:3 16777216:3 1048576:8 2097152:6}; do
     ds "dist_${DIST_LOG}_knob_c${cs%:*}_slots${cs#*:}" "$NEW" SN_GPU_STAGE_CHUNK="${cs%:*}" \
         SN_GPU_STAGE_SLOTS="${cs#*:}" -- "${K[@]}"
 done
-for t in ${THREADS:-12}; do
+for t in ${THREADS-12}; do
     ds "dist_${DIST_LOG}_knob_t$t" "$NEW" SN_GPU_STAGE_THREADS="$t" -- "${K[@]}"
 done
 # more keys than one GPU sort: runs merged on the host (before) and on the
 # GPU (after), the slice in ordinary memory
-if [ -n "${CAP_LOG:-34}" ]; then
-    DS_TO=240 ds "dist_${CAP_LOG:-34}_before" "$OLD" X=1 -- --keys "2^${CAP_LOG:-34}" --type u32
-    DS_TO=240 ds "dist_${CAP_LOG:-34}_after" "$NEW" X=1 -- --keys "2^${CAP_LOG:-34}" --type u32
+CAP_LOG=${CAP_LOG-34}
+if [ -n "$CAP_LOG" ]; then
+    DS_TO=240 ds "dist_${CAP_LOG}_before" "$OLD" X=1 -- --keys "2^$CAP_LOG" --type u32
+    DS_TO=240 ds "dist_${CAP_LOG}_after" "$NEW" X=1 -- --keys "2^$CAP_LOG" --type u32
 fi
 # 4. the exchange's floor: MPI_Sendrecv of the busiest rank's bytes
 bytes=$(awk '/^bytes sent per rank:/ { m = 0; for (i = 5; i <= NF; i++) if ($i > m) m = $i; print m }' \
