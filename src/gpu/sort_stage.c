@@ -55,7 +55,6 @@ unsigned sn_stage_slots(const sn_gpu *g)
     return s < 2 ? 2 : s > SN_STAGE_SLOTS_MAX ? SN_STAGE_SLOTS_MAX : s;
 }
 
-
 static cl_int wait_slot(sn_stage *st, unsigned s)
 {
     cl_int err = CL_SUCCESS;
