@@ -86,7 +86,7 @@ err_has "5 keys, but radix:6 asks for 6"
 expect 0 "$S" gpu sort hybrid:2^12 --random 4 --type f32 --output "$T/sorted.bin" --binary
 [ "$(stat -c %s "$T/sorted.bin")" = 16384 ] || fail "--binary output size"
 expect 0 "$S" gpu sort radix --input-file "$T/sorted.bin" --binary --type f32 --json
-[ "$(json 'd["n"], d["identical"]')" = "4096 True" ] || fail "binary round trip: $(cat "$T/out")"
+[ "$(json 'd["n"], d["identical"], d["merge"]')" = "4096 True None" ] || fail "binary round trip: $(cat "$T/out")"
 # a wrong device output is never written
 expect 1 env SN_SORT_BUG=all "$S" gpu sort radix:3000 --random 2 --output "$T/bad.txt"
 [ ! -e "$T/bad.txt" ] || fail "a differing output was written"
@@ -145,7 +145,7 @@ err_has "SN_GPU_SORT_RUN"
 # SN_GPU_STAGE_MERGE=0; stable (payload, 7 distinct keys), an odd and an
 # even number of merge passes, a short last run
 expect 0 env SN_GPU_SORT_RUN=1000 SN_GPU_STAGE_CHUNK=300 "$S" gpu sort radix:7777 --type f32 --payload --random 6 --json
-[ "$(json 'd["identical"], d["runs"]')" = "True 8" ] || fail "runs: $(cat "$T/out")"
+[ "$(json 'd["identical"], d["runs"], d["merge"]["on"]')" = "True 8 device" ] || fail "runs: $(cat "$T/out")"
 dups=$(python3 -c 'import random; r=random.Random(4); print(",".join(str(r.randint(-3, 3)) for _ in range(3000)))')
 for m in 1 0; do
     expect 0 env SN_GPU_STAGE_MERGE=$m SN_GPU_SORT_RUN=999 "$S" gpu sort merge:3000 --type i32 --payload --input "$dups"
@@ -154,6 +154,9 @@ for m in 1 0; do
     expect 0 env SN_GPU_STAGE_MERGE=$m SN_GPU_SORT_RUN=2000 "$S" gpu sort radix:5000 --type u32 --random 1
     out_has "$([ $m = 1 ] && echo device || echo host) merge of 3 runs"
     out_has identical
+    expect 0 env SN_GPU_STAGE_MERGE=$m SN_GPU_SORT_RUN=2000 "$S" gpu sort radix:5000 --type u32 --random 1 --json
+    [ "$(json 'd["merge"]["on"], d["identical"]')" = "$([ $m = 1 ] && echo device || echo host) True" ] ||
+        fail "merge in JSON: $(cat "$T/out")"
 done
 # the device's merge: 5 runs (3 passes, the last pass's pair short),
 # pieces of a pair both inside one run and across the two, f32 with payload

@@ -86,7 +86,8 @@ static void sort_help(void)
            "  --json               {\"identical\",\"device\",\"algorithm\",\"n\",\"kernel_ms\",\n"
            "                       \"host_ms\",\"reference_ms\",\"rounds\",\"launches\",\n"
            "                       \"upload_ms\",\"sort_ms\",\"download_ms\",\"setup_ms\",\"runs\",\n"
-           "                       \"first_mismatch\"} (the phases: the last run's)\n"
+           "                       \"merge\" ({\"on\": \"device\"|\"host\",\"ms\"}, null for one\n"
+           "                       run),\"first_mismatch\"} (the phases: the last run's)\n"
            "  -h, --help           this text\n",
            cli_input_help, GPU_SORT_LIMIT_S);
 }
@@ -191,6 +192,11 @@ static int report_json(const sort_run *r, const char *device, const sn_gpu_sort_
     json_object_set_new(o, "download_ms", json_real(s->download_ms));
     json_object_set_new(o, "setup_ms", json_real(s->setup_ms));
     json_object_set_new(o, "runs", json_integer((json_int_t)s->runs));
+    json_object_set_new(o, "merge",
+                        s->runs > 1 ? json_pack("{s:s,s:f}", "on",
+                                                s->merged_on_device ? "device" : "host", "ms",
+                                                s->merge_ms)
+                                    : json_null());
     json_t *fm = json_null();
     if (!m->identical) {
         fm = json_object();
