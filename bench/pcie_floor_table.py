@@ -65,23 +65,24 @@ for f in sorted(glob.glob(os.path.join(d, "gpu_*.txt"))):
 print()
 print("| dist sort run | keys | ranks | local sort s | copies | upload s (x floor) | kernels s |"
       " download s (x floor) | host merge s (runs) | local / (up + down + kernels floors) |"
-      " layer s | bytes sent (busiest) | layer / Sendrecv | keys/s | verdict |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+      " layer s | bytes sent (busiest) | layer / Sendrecv | keys/s | total s | verdict |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for f in sorted(glob.glob(os.path.join(d, "dist_*.txt"))):
     t = open(f).read()
     name = os.path.basename(f)[:-4]
     n = re.search(r"dist sort: (\d+) keys .* on (\d+) rank", t)
     if not n:
         err = open(f[:-4] + ".err").read().strip().splitlines() if os.path.exists(f[:-4] + ".err") else []
-        print("| %s | ? | ? | failed: %s |" % (name, err[-1][:160] if err else "no output") + " |" * 11)
+        print("| %s | ? | ? | failed: %s |" % (name, err[-1][:160] if err else "no output") + " |" * 12)
         continue
     keys, P = int(n.group(1)), int(n.group(2))
     loc = float(re.search(r"^  local sort\s+(\S+)", t, re.M).group(1))
     g = re.search(r"on the GPU \(([^)]*)\): upload (\S+), kernels (\S+), download ([0-9.]+)"
-                  r"(?:, host merge (\S+) \((\d+) runs\))?", t)
+                  r"(?:, (?:host|device) merge (\S+) \((\d+) runs\))?", t)
     lay = re.findall(r"^  layer \d+\s+(\S+)", t, re.M)
     by = re.search(r"^bytes sent per rank:(.*)$", t, re.M)
     kps = re.search(r"^keys per second[^:]*: (\S+)", t, re.M)
+    tot = re.search(r"^  total\s+(\S+)", t, re.M)
     busiest = max(int(x) for x in by.group(1).split()) if by else 0
     block = -(-keys // P) * 4
     if P > 1:
@@ -100,6 +101,7 @@ for f in sorted(glob.glob(os.path.join(d, "dist_*.txt"))):
         gcols = "- | - | - | - | - | -"
     l0 = float(lay[0]) if lay else None
     fl_x = sendrecv.get(busiest)
-    print("| %s | %d | %d | %.3f | %s | %s | %d | %s | %s | %s |" % (
+    print("| %s | %d | %d | %.3f | %s | %s | %d | %s | %s | %s | %s |" % (
         name, keys, P, loc, gcols, fmt(l0), busiest, ratio(l0, fl_x), kps.group(1) if kps else "?",
+        tot.group(1) if tot else "?",
         "identical" if re.search(r"^identical$", t, re.M) else "NOT identical / failed"))

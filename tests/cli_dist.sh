@@ -79,10 +79,11 @@ if has_gpu; then
     # the slice in the device's pinned memory (SN_DIST_PINNED=1: the copies
     # by DMA, no staging); in ordinary memory (the default) through tiny
     # staging chunks; larger than one device sort (SN_GPU_SORT_RUN): runs
-    # merged on the rank's cores in the block's buffers, with the payload's
-    # in the merge-split's (pinned, an even number of passes: the runs go
-    # back to the pinned slice; an odd one: to the ordinary scratch through
-    # the staging)
+    # merged on the GPU (pinned: every copy by DMA, the merged block read
+    # straight into the slice), or on the rank's cores (SN_GPU_STAGE_MERGE=0)
+    # in the block's buffers, with the payload's in the merge-split's (an
+    # odd number of passes: the runs go to the ordinary scratch through the
+    # staging)
     SN_DIST_PINNED=1 expect 0 mpi_cl 2 dist sort --keys 5001 --local gpu --type i32 --payload
     out_has "on the GPU (the slice in pinned memory): upload "
     out_has "identical"
@@ -92,24 +93,44 @@ if has_gpu; then
     SN_DIST_PINNED=1 SN_GPU_STAGE_CHUNK=64 SN_GPU_SORT_RUN=700 expect 0 mpi_cl 2 dist sort \
         --keys 5001 --local gpu --type u32 --payload --distinct 50
     out_has "(the slice in pinned memory)"
+    out_has "device merge"
     out_has "(4 runs)"
     out_has "identical"
-    SN_DIST_PINNED=1 SN_GPU_STAGE_CHUNK=64 SN_GPU_SORT_RUN=1300 expect 0 mpi_cl 2 dist sort \
-        --keys 5001 --local gpu --type f32 --distinct 50
+    SN_GPU_STAGE_MERGE=0 SN_DIST_PINNED=1 SN_GPU_STAGE_CHUNK=64 SN_GPU_SORT_RUN=1300 expect 0 \
+        mpi_cl 2 dist sort --keys 5001 --local gpu --type f32 --distinct 50
     out_has "(through pinned staging)"
     out_has "(2 runs)"
     out_has "identical"
-    SN_GPU_STAGE_CHUNK=64 SN_GPU_SORT_RUN=700 expect 0 mpi_cl 2 dist sort --keys 5001 --local gpu \
-        --type f32 --payload --distinct 50
-    out_has "on the GPU (through pinned staging): upload "
-    out_has "host merge"
-    out_has "(4 runs)"
-    out_has "identical"
+    # runs merged on the rank's GPU (the default where they fit) or on its
+    # cores (SN_GPU_STAGE_MERGE=0)
+    for m in 1 0; do
+        SN_GPU_STAGE_MERGE=$m SN_GPU_STAGE_CHUNK=64 SN_GPU_SORT_RUN=700 expect 0 mpi_cl 2 dist sort \
+            --keys 5001 --local gpu --type f32 --payload --distinct 50
+        out_has "on the GPU (through pinned staging): upload "
+        out_has "$([ $m = 1 ] && echo device || echo host) merge"
+        out_has "(4 runs)"
+        out_has "identical"
+    done
     SN_GPU_STAGE_CHUNK=64 SN_GPU_SORT_RUN=1000 expect 0 mpi_cl 3 dist sort --keys 9001 --local gpu \
         --type i32 --algorithm sample --payload
     out_has "identical"
     SN_GPU_SORT_RUN=300 expect 0 mpi_cl 2 dist sort --keys 3001 --local gpu --type u32 --json
     [ "$(json 'd["identical"] and d["compared"]')" = True ] || fail "runs, u32: $(head -c 300 "$T/out")"
+    # a rank's copy team set by SN_GPU_STAGE_THREADS (before the rank's share
+    # of the cores): 3 members a rank meeting without barriers, 2 slots,
+    # chunks of an odd size, f32 with payload
+    SN_GPU_STAGE_CHUNK=10007 SN_GPU_STAGE_THREADS=3 SN_GPU_STAGE_SLOTS=2 expect 0 mpi_cl 2 dist sort \
+        --keys 1100003 --local gpu --type f32 --payload --threads 1
+    out_has "on the GPU (through pinned staging): upload "
+    out_has "identical"
+    # a rank that dies after its local sort through the staging: every rank
+    # ends, the rank named, no output and no temporary left
+    SN_GPU_STAGE_CHUNK=64 SN_DIST_DIE=1 mpi_cl 2 dist sort --keys 5001 --local gpu --payload \
+        --out died.bin --timeout 60 >"$T/out" 2>"$T/err"
+    rc=$?
+    { [ $rc -ne 0 ] && [ $rc -ne 124 ]; } || fail "a killed rank (GPU local sort): exit $rc"
+    grep -q "rank 1" "$T/err" || fail "a killed rank (GPU) is not named: $(head -c 400 "$T/err")"
+    ! ls died.bin* >/dev/null 2>&1 || fail "a killed rank (GPU) left output: $(ls died.bin*)"
 fi
 # the CPU sorts the slice straight into the block (ordered form), payload in place
 expect 0 mpi 1 dist sort --keys 3001 --local cpu --type f32 --payload
@@ -145,6 +166,16 @@ SN_DIST_CHUNK=7 expect 0 mpi 3 dist sort --keys 30011 --payload --type f32 --dis
 [ "$(json 'd["identical"] and d["compared"] and min(d["bytes_sent"]) > 7 * 8')" = True ] ||
     fail "chunked exchange: $(head -c 300 "$T/out")"
 SN_DIST_CHUNK=5 expect 0 mpi 4 dist sort bitonic:4 --keys 20003 --threads 2
+out_has "identical"
+# sample sort's all-to-all in pieces of SN_DIST_CHUNK keys too (pairwise
+# rounds, many pieces a bucket, uneven buckets), its P runs
+# merged by merge path over the rank's threads: P = 3 and 4, payload, f32
+for p in 3 4; do
+    SN_DIST_CHUNK=37 expect 0 mpi $p dist sort --keys 10007 --algorithm sample --payload --type f32 \
+        --distinct 40 --threads 2
+    out_has "identical"
+done
+SN_DIST_CHUNK=1000 expect 0 mpi 3 dist sort --keys 300007 --algorithm sample --type i32 --threads 2
 out_has "identical"
 
 # file in and out (MPI-IO): raw little-endian keys, the sorted file renamed in
@@ -237,9 +268,11 @@ err_has "too little memory: the 2 rank(s) on this host need about 8192.0 GiB eac
 err_has "GiB it has available"
 out_has "memory: about 8192.00 GiB a rank for 1099511627776 keys on 2 rank(s)"
 expect 5 "$S" dist sort --keys 2^34 --local gpu
-err_has "too little memory: the 1 rank(s) on this host need about 192.2 GiB each"
-expect 2 mpi 2 dist sort --keys 2^34 --algorithm sample
-err_has "more than the 2^30 a rank of sample sort may hold"
+err_has "too little memory: the 1 rank(s) on this host need about 192.1 GiB each"
+# sample sort past 2^30 keys a rank: no longer refused for its MPI counts,
+# only for the memory it would need
+expect 5 mpi 2 dist sort --keys 2^34 --algorithm sample
+err_has "too little memory: the 2 rank(s) on this host need about 160.0 GiB each"
 
 # a rank that dies: the job ends (mpirun's message, rank 0's line), non-zero
 SN_DIST_DIE=1 mpi 3 dist sort --keys 1000 --timeout 60 >"$T/out" 2>"$T/err"

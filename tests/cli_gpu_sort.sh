@@ -86,7 +86,7 @@ err_has "5 keys, but radix:6 asks for 6"
 expect 0 "$S" gpu sort hybrid:2^12 --random 4 --type f32 --output "$T/sorted.bin" --binary
 [ "$(stat -c %s "$T/sorted.bin")" = 16384 ] || fail "--binary output size"
 expect 0 "$S" gpu sort radix --input-file "$T/sorted.bin" --binary --type f32 --json
-[ "$(json 'd["n"], d["identical"]')" = "4096 True" ] || fail "binary round trip: $(cat "$T/out")"
+[ "$(json 'd["n"], d["identical"], d["merge"]')" = "4096 True None" ] || fail "binary round trip: $(cat "$T/out")"
 # a wrong device output is never written
 expect 1 env SN_SORT_BUG=all "$S" gpu sort radix:3000 --random 2 --output "$T/bad.txt"
 [ ! -e "$T/bad.txt" ] || fail "a differing output was written"
@@ -119,6 +119,15 @@ done
 # more), each its piece of every chunk
 expect 0 env SN_GPU_STAGE_CHUNK=5000 SN_GPU_STAGE_THREADS=3 "$S" gpu sort radix:600001 --type i32 --payload --random 5
 out_has identical
+# the slots the copies rotate through (SN_GPU_STAGE_SLOTS, 2 to 8): fewer and
+# more than the chunks' count, the team meeting without barriers (3 and 4
+# members, a short last chunk of an odd size), f32 with payload
+expect 0 env SN_GPU_STAGE_CHUNK=4099 SN_GPU_STAGE_THREADS=3 SN_GPU_STAGE_SLOTS=2 "$S" gpu sort radix:600007 --type f32 --payload --random 11
+out_has identical
+expect 0 env SN_GPU_STAGE_CHUNK=100003 SN_GPU_STAGE_THREADS=4 SN_GPU_STAGE_SLOTS=8 "$S" gpu sort radix:800011 --type u32 --random 12
+out_has identical
+expect 2 env SN_GPU_STAGE_SLOTS=1 "$S" gpu sort radix:100
+err_has "SN_GPU_STAGE_SLOTS='1' is not a whole number from 2 to 8"
 expect 0 env SN_GPU_STAGE_CHUNK=100 "$S" gpu sort merge:9999 --type f32 --payload --random 3
 out_has identical
 expect 0 env SN_GPU_STAGE_CHUNK=100 SN_RADIX_ONESWEEP=1 "$S" gpu sort radix:5000 --digit-bits 4 --type f32 --payload --input "$(python3 -c 'import random; r=random.Random(2); print(",".join(r.choice(["nan","-nan","inf","-inf","-0","0","1.5","-2"]) for _ in range(5000)))')"
@@ -132,16 +141,31 @@ err_has "SN_GPU_STAGE_THREADS"
 expect 2 env SN_GPU_SORT_RUN=-1 "$S" gpu sort radix:100
 err_has "SN_GPU_SORT_RUN"
 # a block larger than one device sort: runs (SN_GPU_SORT_RUN keys) merged on
-# the host, stable (payload), an odd and an even number of merge passes, a
-# short last run
+# the device where they fit (kernels/merge_runs.cl), on the host with
+# SN_GPU_STAGE_MERGE=0; stable (payload, 7 distinct keys), an odd and an
+# even number of merge passes, a short last run
 expect 0 env SN_GPU_SORT_RUN=1000 SN_GPU_STAGE_CHUNK=300 "$S" gpu sort radix:7777 --type f32 --payload --random 6 --json
-[ "$(json 'd["identical"], d["runs"]')" = "True 8" ] || fail "runs: $(cat "$T/out")"
-expect 0 env SN_GPU_SORT_RUN=999 "$S" gpu sort merge:3000 --type i32 --payload --input "$(python3 -c 'import random; r=random.Random(4); print(",".join(str(r.randint(-3, 3)) for _ in range(3000)))')"
-out_has "host merge of 4 runs"
+[ "$(json 'd["identical"], d["runs"], d["merge"]["on"]')" = "True 8 device" ] || fail "runs: $(cat "$T/out")"
+dups=$(python3 -c 'import random; r=random.Random(4); print(",".join(str(r.randint(-3, 3)) for _ in range(3000)))')
+for m in 1 0; do
+    expect 0 env SN_GPU_STAGE_MERGE=$m SN_GPU_SORT_RUN=999 "$S" gpu sort merge:3000 --type i32 --payload --input "$dups"
+    out_has "$([ $m = 1 ] && echo device || echo host) merge of 4 runs"
+    out_has identical
+    expect 0 env SN_GPU_STAGE_MERGE=$m SN_GPU_SORT_RUN=2000 "$S" gpu sort radix:5000 --type u32 --random 1
+    out_has "$([ $m = 1 ] && echo device || echo host) merge of 3 runs"
+    out_has identical
+    expect 0 env SN_GPU_STAGE_MERGE=$m SN_GPU_SORT_RUN=2000 "$S" gpu sort radix:5000 --type u32 --random 1 --json
+    [ "$(json 'd["merge"]["on"], d["identical"]')" = "$([ $m = 1 ] && echo device || echo host) True" ] ||
+        fail "merge in JSON: $(cat "$T/out")"
+done
+# the device's merge: 5 runs (3 passes, the last pass's pair short),
+# pieces of a pair both inside one run and across the two, f32 with payload
+# through tiny staging chunks and 2 slots
+expect 0 env SN_GPU_SORT_RUN=20011 SN_GPU_STAGE_CHUNK=777 SN_GPU_STAGE_SLOTS=2 "$S" gpu sort radix:90001 --type f32 --payload --random 13
+out_has "device merge of 5 runs"
 out_has identical
-expect 0 env SN_GPU_SORT_RUN=2000 "$S" gpu sort radix:5000 --type u32 --random 1
-out_has "host merge of 3 runs"
-out_has identical
+expect 2 env SN_GPU_STAGE_MERGE=2 "$S" gpu sort radix:100
+err_has "SN_GPU_STAGE_MERGE='2' is not a whole number from 0 to 1"
 
 # the sorts' tuning knobs (docs/gpu-speed.md): other tile and chunk sizes
 # than the defaults pocl builds (NVIDIA's keys-only merge tiles of 32 keys a

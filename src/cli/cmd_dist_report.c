@@ -88,7 +88,9 @@ void cli_dist_print_text(const sn_dist_report *r, const char *alg, const char *n
                                       : "ordinary memory, copied whole",
                r->t_local_up,
                r->t_local_kernels, r->t_local_down,
-               r->local_runs > 1 ? ", host merge " : "\n");
+               r->local_runs <= 1       ? "\n"
+               : r->local_merge_device ? ", device merge "
+                                       : ", host merge ");
     if (r->local_runs > 1)
         printf("%.6f (%llu runs)\n", r->t_local_merge, (unsigned long long)r->local_runs);
     for (size_t L = 0; L < r->layers; L++)

@@ -59,8 +59,10 @@ static void sort_help(void)
            "report splits host to host into upload, sort and download.\n"
            "SN_GPU_STAGE_CHUNK=K sets the keys a chunk (default 2^24; 0: the arrays\n"
            "written and read whole, without staging), SN_GPU_STAGE_THREADS=T the threads\n"
-           "that copy (default: every core). More keys than one device sort takes are\n"
-           "sorted in runs that the host merges (SN_GPU_SORT_RUN=K sets the run).\n\n%s"
+           "that copy (default: every core), SN_GPU_STAGE_SLOTS=S the pinned buffers\n"
+           "(2 to 8, default 3). More keys than one device sort takes are sorted in runs\n"
+           "(SN_GPU_SORT_RUN=K sets the run) merged on the device where they and the\n"
+           "merge fit there, else on the host (SN_GPU_STAGE_MERGE=0: on the host).\n\n%s"
            "Options:\n"
            "  --device P:D         platform and device index (`sortnet gpu list`)\n"
            "  --payload            carry the original index along and compare it too\n"
@@ -84,7 +86,8 @@ static void sort_help(void)
            "  --json               {\"identical\",\"device\",\"algorithm\",\"n\",\"kernel_ms\",\n"
            "                       \"host_ms\",\"reference_ms\",\"rounds\",\"launches\",\n"
            "                       \"upload_ms\",\"sort_ms\",\"download_ms\",\"setup_ms\",\"runs\",\n"
-           "                       \"first_mismatch\"} (the phases: the last run's)\n"
+           "                       \"merge\" ({\"on\": \"device\"|\"host\",\"ms\"}, null for one\n"
+           "                       run),\"first_mismatch\"} (the phases: the last run's)\n"
            "  -h, --help           this text\n",
            cli_input_help, GPU_SORT_LIMIT_S);
 }
@@ -189,6 +192,11 @@ static int report_json(const sort_run *r, const char *device, const sn_gpu_sort_
     json_object_set_new(o, "download_ms", json_real(s->download_ms));
     json_object_set_new(o, "setup_ms", json_real(s->setup_ms));
     json_object_set_new(o, "runs", json_integer((json_int_t)s->runs));
+    json_object_set_new(o, "merge",
+                        s->runs > 1 ? json_pack("{s:s,s:f}", "on",
+                                                s->merged_on_device ? "device" : "host", "ms",
+                                                s->merge_ms)
+                                    : json_null());
     json_t *fm = json_null();
     if (!m->identical) {
         fm = json_object();
@@ -227,7 +235,8 @@ static void report_text(const sort_run *r, const char *device, const sn_gpu_sort
     printf("host to host: upload %.3f ms, sort %.3f ms, download %.3f ms", s->upload_ms,
            s->sort_ms, s->download_ms);
     if (s->runs > 1)
-        printf(", host merge of %llu runs %.3f ms", (unsigned long long)s->runs, s->merge_ms);
+        printf(", %s merge of %llu runs %.3f ms", s->merged_on_device ? "device" : "host",
+               (unsigned long long)s->runs, s->merge_ms);
     printf("%s; device buffers and staging made before the clock: %.1f ms\n",
            r->reps > 1 ? " (the last rep)" : "", s->setup_ms);
     if (r->o.algo == SN_SORT_TRANSPOSITION)

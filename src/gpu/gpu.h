@@ -196,9 +196,11 @@ typedef struct sn_gpu_tuning {
      * (0: 2^24; SN_GPU_STAGE_CHUNK), or no staging at all (stage_off:
      * SN_GPU_STAGE_CHUNK=0); threads that copy (0: every core;
      * SN_GPU_STAGE_THREADS); keys a device sort of a block larger than one
-     * (0: what the device takes; SN_GPU_SORT_RUN) */
-    unsigned stage_chunk, stage_threads, sort_run;
-    bool stage_off;
+     * (0: what the device takes; SN_GPU_SORT_RUN); pinned slots the copies
+     * rotate through (0: 3; SN_GPU_STAGE_SLOTS); runs merged on the host
+     * even where they fit on the device (SN_GPU_STAGE_MERGE=0) */
+    unsigned stage_chunk, stage_threads, sort_run, stage_slots;
+    bool stage_off, stage_merge_host;
 } sn_gpu_tuning;
 
 /* The defaults above, without the environment. */

@@ -10,15 +10,37 @@
  * while the copy engine moves the chunk before: the upload runs at the
  * slower of the two, not at their sum.
  *
+ * Chunk size: a sorter alone on its host (`gpu sort`) copies in chunks of
+ * 2^24 keys; ranks of `dist sort` that share a host ask for 2^22 (its
+ * SN_DIST_SHARED_CHUNK): their slots of 16 MiB (three a sorter) then stay
+ * in the host's last-level cache between the cores' copy and the DMA, so
+ * the caller's array is nearly all that crosses the host's memory, which
+ * two ranks copying at once saturate. Measured on the two-GPU H200 host
+ * (docs/distributed.md): two ranks at 2^30 keys, 1.35-1.98x the pinned
+ * floor at 2^22 against 2.16-2.52x at 2^24 on one host, 1.84-2.98x
+ * against 2.93-3.19x on a noisier one; one sorter alone gained nothing
+ * (1.41x either way) or lost (3.34x against 2.05x): a chunk's team of 32
+ * threads meets four times as often, and a member held up holds the chunk
+ * up. Smaller chunks (2^21, 2^20) lost on the noisier host what they won
+ * on the quiet one. The team meets with no pthread barrier (its kernel
+ * wake-ups cost tens of microseconds a chunk): atomics, below.
+ *
  * Invariant: a slot is written by the host only after the last copy that
  * used it completed (st->ev[slot] waited for), and a chunk's words are in
  * dst only once its event completed; g->queue waits for the events
  * (barriers) before any kernel reads what they copied. */
 #include "gpu/sort_stage.h"
 
+#include <sched.h> // for: sched_yield (a member that waits long lets its core go)
+#include <stdatomic.h>
 #include <string.h>
+#include <time.h> // for: nanosleep (a member that waits longer)
+#if defined(__SSE2__)
+#include <emmintrin.h> // for: _mm_pause (x86-64's baseline)
+#endif
 
 #include "core/parallel.h" // for: the team that copies the chunks
+#include "gpu/kernels.h"   // for: sn_kernel_source_find (kernels/merge_runs.cl)
 
 size_t sn_stage_chunk_keys(const sn_gpu *g)
 {
@@ -27,9 +49,10 @@ size_t sn_stage_chunk_keys(const sn_gpu *g)
     return g->tune.stage_chunk ? g->tune.stage_chunk : (size_t)1 << 24;
 }
 
-unsigned sn_stage_threads(const sn_gpu *g)
+unsigned sn_stage_slots(const sn_gpu *g)
 {
-    return g->tune.stage_threads ? g->tune.stage_threads : sn_parallel_cpus();
+    unsigned s = g->tune.stage_slots ? g->tune.stage_slots : SN_STAGE_SLOTS_DEFAULT;
+    return s < 2 ? 2 : s > SN_STAGE_SLOTS_MAX ? SN_STAGE_SLOTS_MAX : s;
 }
 
 static cl_int wait_slot(sn_stage *st, unsigned s)
@@ -47,7 +70,7 @@ sn_status sn_stage_settle(sn_stage *st, sn_diag *diag)
 {
     cl_int first = CL_SUCCESS;
     const char *call = "clWaitForEvents(staged copy)";
-    for (unsigned s = 0; s < SN_STAGE_SLOTS; s++) {
+    for (unsigned s = 0; s < SN_STAGE_SLOTS_MAX; s++) {
         cl_int err = wait_slot(st, s);
         first = first == CL_SUCCESS ? err : first;
     }
@@ -66,7 +89,7 @@ sn_status sn_stage_settle(sn_stage *st, sn_diag *diag)
  * to report to a caller that is done with it). */
 static void release_slots(sn_stage *st)
 {
-    for (unsigned s = 0; s < SN_STAGE_SLOTS; s++) {
+    for (unsigned s = 0; s < SN_STAGE_SLOTS_MAX; s++) {
         if (st->ev[s])
             clReleaseEvent(st->ev[s]);
         st->ev[s] = NULL;
@@ -78,6 +101,7 @@ static void release_slots(sn_stage *st)
         st->ptr[s] = NULL;
     }
     st->words = 0;
+    st->slots = 0;
 }
 
 void sn_stage_free(sn_stage *st)
@@ -85,6 +109,12 @@ void sn_stage_free(sn_stage *st)
     if (!st)
         return;
     release_slots(st);
+    if (st->merge)
+        clReleaseKernel(st->merge);
+    if (st->mprog)
+        clReleaseProgram(st->mprog);
+    st->merge = NULL;
+    st->mprog = NULL;
     if (st->xq)
         clReleaseCommandQueue(st->xq); /* flushes; its copies end before it goes */
     st->xq = NULL;
@@ -100,13 +130,14 @@ sn_status sn_stage_reserve(sn_gpu *g, sn_stage *st, size_t words, sn_diag *diag)
             return sn_gpu_cl_fail(diag, "clCreateCommandQueue(staging copies)", err);
         }
     }
-    if (words <= st->words)
+    unsigned slots = sn_stage_slots(g);
+    if (words <= st->words && slots == st->slots)
         return SN_OK;
     sn_status settled = sn_stage_settle(st, diag);
     if (settled != SN_OK)
         return settled;
     release_slots(st);
-    for (unsigned s = 0; s < SN_STAGE_SLOTS; s++) {
+    for (unsigned s = 0; s < slots; s++) {
         st->slot[s] = clCreateBuffer(g->ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, words * 4,
                                      NULL, &err);
         if (err != CL_SUCCESS) {
@@ -125,13 +156,19 @@ sn_status sn_stage_reserve(sn_gpu *g, sn_stage *st, size_t words, sn_diag *diag)
         memset(st->ptr[s], 0, words * 4);
     }
     st->words = words;
+    st->slots = slots;
     return SN_OK;
 }
 
 /* ---- the chunked copies, on a team: member 0 talks to OpenCL, every
- * member copies its piece of the chunk between the caller's array and a
- * slot. Member 0 sets stop before a barrier; every member reads it after
- * that barrier, so all leave the loop at the same chunk. */
+ * member copies its piece of each chunk between the caller's array and a
+ * slot. No barrier a chunk (a pthread barrier wakes every member through
+ * the kernel, tens of microseconds, which small chunks cannot afford):
+ * member 0 releases chunk c for copying by raising `go` past c once its
+ * slot is ready, each member counts its piece into `copied` when done,
+ * and member 0 enqueues the chunk's DMA once all the pieces are counted.
+ * A failure sets `stop` before `go` is raised: every member leaves at the
+ * same chunk, and none touches a slot after member 0 stopped. */
 
 typedef struct stage_job {
     sn_gpu *g;
@@ -145,8 +182,10 @@ typedef struct stage_job {
     cl_event ready; /* download: g->queue's commands ended */
     sn_diag *diag;
     sn_status status;
-    int stop;
     unsigned members;
+    atomic_size_t go;     /* chunks released for copying (chunk c once go > c) */
+    atomic_size_t copied; /* pieces copied, over every chunk so far */
+    atomic_int stop;      /* set before go is raised: leave */
 } stage_job;
 
 static void chunk_of(const stage_job *j, size_t c, size_t *off, size_t *len)
@@ -165,7 +204,7 @@ static sn_status enqueue_copy(stage_job *j, size_t c)
 {
     size_t off, len;
     chunk_of(j, c, &off, &len);
-    unsigned s = (unsigned)(c % SN_STAGE_SLOTS);
+    unsigned s = (unsigned)(c % j->st->slots);
     cl_event ev = NULL;
     cl_int err;
     if (j->up)
@@ -179,6 +218,8 @@ static sn_status enqueue_copy(stage_job *j, size_t c)
                                              : "clEnqueueReadBuffer(staged keys)",
                               err);
     j->st->ev[s] = ev;
+    /* the copy engine starts it now, not at the next wait */
+    clFlush(j->st->xq);
     if (j->up && j->fn)
         return j->fn(j->ctx, off, len, ev, j->diag);
     return SN_OK;
@@ -188,7 +229,7 @@ static sn_status enqueue_copy(stage_job *j, size_t c)
  * that used it before has ended; download: its words have arrived). */
 static sn_status slot_ready(stage_job *j, size_t c)
 {
-    unsigned s = (unsigned)(c % SN_STAGE_SLOTS);
+    unsigned s = (unsigned)(c % j->st->slots);
     if (j->st->ev[s]) {
         cl_int err = clWaitForEvents(1, &j->st->ev[s]);
         clReleaseEvent(j->st->ev[s]);
@@ -199,36 +240,64 @@ static sn_status slot_ready(stage_job *j, size_t c)
     return SN_OK;
 }
 
+/* A wait on another member: spin a few microseconds (a chunk's pieces end
+ * close together), then yield the core, then sleep in steps of 20 us (a
+ * member waiting while member 0 waits for a DMA, or a team larger than the
+ * free cores, as on a shared test machine, must not spin against the
+ * threads it waits for). */
+static void pause_a_little(unsigned *spins)
+{
+    if (++*spins < 1024) {
+#if defined(__SSE2__)
+        _mm_pause();
+#endif
+    } else if (*spins < 2048) {
+        sched_yield();
+    } else {
+        struct timespec ts = {0, 20000};
+        nanosleep(&ts, NULL);
+    }
+}
+
 static void stage_member(void *ctx, sn_team *team, unsigned m)
 {
+    (void)team; /* the members meet through go and copied */
     stage_job *j = ctx;
     if (m == 0 && !j->up) /* the first slots' reads go ahead at once */
-        for (size_t c = 0; c < j->chunks && c < SN_STAGE_SLOTS && j->status == SN_OK; c++)
+        for (size_t c = 0; c < j->chunks && c < j->st->slots && j->status == SN_OK; c++)
             j->status = enqueue_copy(j, c);
     for (size_t c = 0; c < j->chunks; c++) {
         if (m == 0) {
             if (j->status == SN_OK)
                 j->status = slot_ready(j, c);
-            j->stop = j->status != SN_OK;
+            if (j->status != SN_OK)
+                atomic_store_explicit(&j->stop, 1, memory_order_relaxed);
+            atomic_store_explicit(&j->go, c + 1, memory_order_release);
+        } else {
+            unsigned spins = 0;
+            while (atomic_load_explicit(&j->go, memory_order_acquire) <= c)
+                pause_a_little(&spins);
         }
-        sn_team_barrier(team);
-        if (j->stop)
+        if (atomic_load_explicit(&j->stop, memory_order_relaxed))
             break;
         size_t off, len;
         chunk_of(j, c, &off, &len);
         /* pieces of whole cache lines (16 words), so no two members share one */
         size_t a = (len * m / j->members) & ~(size_t)15;
         size_t b = m + 1 == j->members ? len : (len * (m + 1) / j->members) & ~(size_t)15;
-        uint32_t *slot = j->st->ptr[c % SN_STAGE_SLOTS];
+        uint32_t *slot = j->st->ptr[c % j->st->slots];
         if (b > a) {
             if (j->up)
                 memcpy(slot + a, j->host + off + a, (b - a) * 4);
             else
                 memcpy(j->host + off + a, slot + a, (b - a) * 4);
         }
-        sn_team_barrier(team);
+        atomic_fetch_add_explicit(&j->copied, 1, memory_order_release);
         if (m == 0) {
-            size_t next = j->up ? c : c + SN_STAGE_SLOTS;
+            unsigned spins = 0;
+            while (atomic_load_explicit(&j->copied, memory_order_acquire) < (c + 1) * j->members)
+                pause_a_little(&spins);
+            size_t next = j->up ? c : c + j->st->slots;
             if (next < j->chunks)
                 j->status = enqueue_copy(j, next);
         }
@@ -239,9 +308,15 @@ static sn_status stage_run(stage_job *j)
 {
     j->chunks = (j->n + j->st->words - 1) / j->st->words;
     j->status = SN_OK;
-    j->stop = 0;
-    /* a thread a MiB of keys at most: small sorts copy in the caller */
-    unsigned nt = j->st->threads ? j->st->threads : sn_stage_threads(j->g);
+    atomic_init(&j->go, 0);
+    atomic_init(&j->copied, 0);
+    atomic_init(&j->stop, 0);
+    /* the tuning's thread count first (a bench's sweep), then the
+     * sorter's (a rank's share of the cores); a thread a MiB of keys at
+     * most: small sorts copy in the caller */
+    unsigned nt = j->g->tune.stage_threads ? j->g->tune.stage_threads
+                  : j->st->threads         ? j->st->threads
+                                           : sn_parallel_cpus();
     size_t most = j->n / ((size_t)1 << 18) + 1;
     nt = (size_t)nt < most ? nt : (unsigned)most;
     sn_parallel_team(nt, stage_setup, stage_member, j);
@@ -253,12 +328,13 @@ sn_status sn_stage_upload(sn_gpu *g, sn_stage *st, cl_mem dst, const uint32_t *s
 {
     if (n == 0)
         return SN_OK;
-    stage_job j = {g, st, dst, (uint32_t *)src, n, 0, true, fn, ctx, NULL, diag, SN_OK, 0, 1};
+    stage_job j = {.g = g, .st = st, .dev = dst, .host = (uint32_t *)src, .n = n, .up = true,
+                   .fn = fn, .ctx = ctx, .diag = diag, .members = 1};
     sn_status status = stage_run(&j);
     if (status != SN_OK)
         return status;
     /* the xq is in order: its last copy ending means every one has */
-    unsigned last = (unsigned)((j.chunks - 1) % SN_STAGE_SLOTS);
+    unsigned last = (unsigned)((j.chunks - 1) % st->slots);
     cl_int err = clEnqueueBarrierWithWaitList(g->queue, 1, &st->ev[last], NULL);
     return err == CL_SUCCESS ? SN_OK
                              : sn_gpu_cl_fail(diag, "clEnqueueBarrierWithWaitList(upload)", err);
@@ -275,7 +351,8 @@ sn_status sn_stage_download(sn_gpu *g, sn_stage *st, cl_mem src, uint32_t *dst, 
         return sn_gpu_cl_fail(diag, "clEnqueueMarkerWithWaitList(download)", err);
     /* a marker is only submitted with the queue's next flush */
     clFlush(g->queue);
-    stage_job j = {g, st, src, dst, n, 0, false, NULL, NULL, ready, diag, SN_OK, 0, 1};
+    stage_job j = {.g = g, .st = st, .dev = src, .host = dst, .n = n, .up = false,
+                   .ready = ready, .diag = diag, .members = 1};
     sn_status status = stage_run(&j);
     if (status != SN_OK)
         sn_stage_settle(st, NULL); /* no copy may land in a slot after we return */
@@ -366,4 +443,60 @@ void sn_stage_merge_runs(uint32_t *k, uint32_t *p, uint32_t *tk, uint32_t *tp, s
         p = tp;
         tp = t;
     }
+}
+
+/* ---- the merge of sorted runs on the device ---- */
+
+/* outputs a work-item of mr_merge merges: its binary search (up to 32
+ * probes) is an eighth of its reads */
+#define MERGE_PER 256
+
+sn_status sn_stage_merge_prepare(sn_gpu *g, sn_stage *st, sn_diag *diag)
+{
+    if (st->merge)
+        return SN_OK;
+    const char *src = sn_kernel_source_find("merge_runs");
+    if (!src)
+        return sn_diag_set(diag, SN_EDEVICE, 0, 0, "kernels/merge_runs.cl was not embedded");
+    sn_status bst = sn_gpu_build_source_opts(g, src, "", false, &st->mprog, diag);
+    if (bst != SN_OK)
+        return bst;
+    cl_int err;
+    st->merge = clCreateKernel(st->mprog, "mr_merge", &err);
+    if (err != CL_SUCCESS) {
+        st->merge = NULL;
+        return sn_gpu_cl_fail(diag, "clCreateKernel(mr_merge)", err);
+    }
+    return SN_OK;
+}
+
+sn_status sn_stage_merge_device(sn_gpu *g, sn_stage *st, cl_mem k[2], cl_mem p[2], size_t n,
+                                size_t run, unsigned *cur, sn_diag *diag)
+{
+    sn_status pst = sn_stage_merge_prepare(g, st, diag);
+    if (pst != SN_OK)
+        return pst;
+    cl_uint hp = p != NULL;
+    for (size_t w = run; w < n; w *= 2) {
+        cl_ulong un = n, uw = w, per = MERGE_PER, pieces = (2 * w + MERGE_PER - 1) / MERGE_PER;
+        size_t pairs = (n + 2 * w - 1) / (2 * w);
+        cl_mem in_p = p ? p[*cur] : k[*cur], out_p = p ? p[1 - *cur] : k[1 - *cur];
+        cl_int err = CL_SUCCESS;
+        const struct {
+            size_t size;
+            const void *v;
+        } a[] = {{sizeof(cl_mem), &k[*cur]}, {sizeof(cl_mem), &in_p},
+                 {sizeof(cl_mem), &k[1 - *cur]}, {sizeof(cl_mem), &out_p},
+                 {sizeof un, &un}, {sizeof uw, &uw}, {sizeof per, &per}, {sizeof pieces, &pieces},
+                 {sizeof hp, &hp}};
+        for (cl_uint i = 0; i < sizeof a / sizeof a[0] && err == CL_SUCCESS; i++)
+            err = clSetKernelArg(st->merge, i, a[i].size, a[i].v);
+        if (err != CL_SUCCESS)
+            return sn_gpu_cl_fail(diag, "clSetKernelArg(mr_merge)", err);
+        sn_status lst = sn_gpu_launch(g, st->merge, pairs * (size_t)pieces, 64, "mr_merge", diag);
+        if (lst != SN_OK)
+            return lst;
+        *cur = 1 - *cur;
+    }
+    return sn_gpu_finish(g, diag);
 }

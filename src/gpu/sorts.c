@@ -918,10 +918,13 @@ static bool pinned_array(const sn_gpu *g, const void *a, size_t words)
 }
 
 /* kin[0..n) (payload pin) sorted on the device into kout (pout): the same
- * arrays for a sort in place. ordered: leave the keys in the ordered form. */
-static sn_status sort_block(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, const uint32_t *kin,
-                            const uint32_t *pin, uint32_t *kout, uint32_t *pout, size_t n,
-                            bool ordered, sn_gpu_sort_stats *stats, sn_diag *diag)
+ * arrays for a sort in place. ordered: leave the keys in the ordered form.
+ * dk (dp) non-NULL: into the device buffer dk (dp) from word doff instead,
+ * with no download (the runs that the device merges). */
+static sn_status sort_block_to(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, const uint32_t *kin,
+                               const uint32_t *pin, uint32_t *kout, uint32_t *pout, size_t n,
+                               bool ordered, cl_mem dk, cl_mem dp, size_t doff,
+                               sn_gpu_sort_stats *stats, sn_diag *diag)
 {
     sn_gpu *g = s->g;
     bool payload = pin != NULL;
@@ -934,8 +937,8 @@ static sn_status sort_block(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, const u
     r.n = (cl_uint)n;
     r.hp = payload ? 1u : 0u;
     size_t chunk = sn_stage_chunk_keys(s->g);
-    bool pinned = pinned_array(g, kin, n) && pinned_array(g, kout, n) &&
-                  (!payload || (pinned_array(g, pin, n) && pinned_array(g, pout, n)));
+    bool pinned = pinned_array(g, kin, n) && (dk || pinned_array(g, kout, n)) &&
+                  (!payload || (pinned_array(g, pin, n) && (dk || pinned_array(g, pout, n))));
     if (pinned)
         chunk = 0;
     double ts = sn_gpu_now_ms();
@@ -986,7 +989,13 @@ static sn_status sort_block(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, const u
     if ((st = sn_gpu_finish(g, diag)) != SN_OK)
         goto done;
     double t2 = sn_gpu_now_ms();
-    if (chunk) {
+    if (dk) {
+        cl_int err = clEnqueueCopyBuffer(g->queue, r.k[r.cur], dk, 0, doff * 4, n * 4, 0, NULL, NULL);
+        if (err == CL_SUCCESS && payload)
+            err = clEnqueueCopyBuffer(g->queue, r.p[r.cur], dp, 0, doff * 4, n * 4, 0, NULL, NULL);
+        st = err == CL_SUCCESS ? sn_gpu_finish(g, diag)
+                               : sn_gpu_cl_fail(diag, "clEnqueueCopyBuffer(a run)", err);
+    } else if (chunk) {
         st = sn_stage_download(g, &s->stage, r.k[r.cur], kout, n, diag);
         if (st == SN_OK && payload)
             st = sn_stage_download(g, &s->stage, r.p[r.cur], pout, n, diag);
@@ -1021,6 +1030,14 @@ done:
     return st;
 }
 
+/* sort_block_to, into the host's kout (pout) */
+static sn_status sort_block(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, const uint32_t *kin,
+                            const uint32_t *pin, uint32_t *kout, uint32_t *pout, size_t n,
+                            bool ordered, sn_gpu_sort_stats *stats, sn_diag *diag)
+{
+    return sort_block_to(s, o, kin, pin, kout, pout, n, ordered, NULL, NULL, 0, stats, diag);
+}
+
 size_t sn_gpu_sort_run_keys(const sn_gpu_sorter *s, bool payload)
 {
     const size_t most = (size_t)1 << 31;
@@ -1036,9 +1053,26 @@ size_t sn_gpu_sort_run_keys(const sn_gpu_sorter *s, bool payload)
     return fit ? (size_t)fit : 1;
 }
 
+/* Whether the runs of n keys (rlen each) and their merge fit on the device
+ * at once: the block and its merge target (each under the largest buffer),
+ * and one run's sort beside them; not with SN_GPU_STAGE_MERGE=0. */
+static bool runs_fit_device(const sn_gpu_sorter *s, size_t n, size_t rlen, bool hp)
+{
+    const sn_gpu *g = s->g;
+    uint64_t words = hp ? 2 : 1, block = (uint64_t)n * 4;
+    uint64_t need = words * (2 * block + 2 * (uint64_t)rlen * 4);
+    return !g->tune.stage_merge_host && block <= g->info.max_alloc &&
+           need <= g->info.global_mem / 10 * 9;
+}
+
 sn_status sn_gpu_sorter_reserve(sn_gpu_sorter *s, size_t n, sn_diag *diag)
 {
     size_t chunk = sn_stage_chunk_keys(s->g), most = sn_gpu_sort_run_keys(s, false);
+    if (n > most && runs_fit_device(s, n, most, false)) {
+        sn_status st = sn_stage_merge_prepare(s->g, &s->stage, diag);
+        if (st != SN_OK)
+            return st;
+    }
     n = n < most ? n : most;
     return chunk && n ? sn_stage_reserve(s->g, &s->stage, stage_words(s, chunk, n), diag) : SN_OK;
 }
@@ -1071,6 +1105,74 @@ static void from_part(void *ctx, size_t part)
         j->k[i] = sn_key_from_ordered(j->t, j->k[i]);
 }
 
+/* keys[0..n) (payload) sorted in runs of rlen that stay on the device,
+ * each copied into one buffer of the block, merged there
+ * (sn_stage_merge_device), and the block downloaded once: the keys cross
+ * the bus once each way and the host's cores only copy. */
+static sn_status sort_runs_device(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, uint32_t *keys,
+                                  uint32_t *payload, size_t n, size_t rlen,
+                                  sn_gpu_sort_stats *stats, sn_diag *diag)
+{
+    sn_gpu *g = s->g;
+    bool hp = payload != NULL;
+    cl_mem k[2] = {NULL, NULL}, p[2] = {NULL, NULL};
+    double ts = sn_gpu_now_ms();
+    sn_status st = sn_stage_merge_prepare(g, &s->stage, diag);
+    for (int i = 0; i < 2 && st == SN_OK; i++) {
+        cl_int err;
+        k[i] = clCreateBuffer(g->ctx, CL_MEM_READ_WRITE, n * 4, NULL, &err);
+        if (err == CL_SUCCESS && hp)
+            p[i] = clCreateBuffer(g->ctx, CL_MEM_READ_WRITE, n * 4, NULL, &err);
+        if (err != CL_SUCCESS)
+            st = sn_gpu_cl_fail(diag, "clCreateBuffer(the runs' block)", err);
+    }
+    stats->setup_ms += sn_gpu_now_ms() - ts;
+    for (size_t lo = 0; lo < n && st == SN_OK; lo += rlen) {
+        size_t len = n - lo < rlen ? n - lo : rlen;
+        st = sort_block_to(s, o, keys + lo, hp ? payload + lo : NULL, NULL, NULL, len, true, k[0],
+                           p[0], lo, stats, diag);
+    }
+    double t0 = sn_gpu_now_ms();
+    unsigned cur = 0;
+    if (st == SN_OK)
+        st = sn_stage_merge_device(g, &s->stage, k, hp ? p : NULL, n, rlen, &cur, diag);
+    double t1 = sn_gpu_now_ms();
+    size_t chunk = sn_stage_chunk_keys(g);
+    bool pinned = pinned_array(g, keys, n) && (!hp || pinned_array(g, payload, n));
+    if (st == SN_OK && chunk && !pinned) {
+        st = sn_stage_reserve(g, &s->stage, stage_words(s, chunk, n), diag);
+        if (st == SN_OK)
+            st = sn_stage_download(g, &s->stage, k[cur], keys, n, diag);
+        if (st == SN_OK && hp)
+            st = sn_stage_download(g, &s->stage, p[cur], payload, n, diag);
+    } else if (st == SN_OK) {
+        st = sn_gpu_read(g, k[cur], 0, n * 4, keys, !hp, "keys", diag);
+        if (st == SN_OK && hp)
+            st = sn_gpu_read(g, p[cur], 0, n * 4, payload, true, "payload", diag);
+    }
+    if (st == SN_OK && o->type != SN_KEY_U32 && !s->ordered_out) {
+        unsigned nt = s->stage.threads ? s->stage.threads : sn_parallel_cpus();
+        from_job j = {keys, n, (size_t)nt * 4, o->type};
+        sn_parallel_for(j.parts, nt, from_part, &j);
+    }
+    double t2 = sn_gpu_now_ms();
+    stats->merge_ms = t1 - t0;
+    stats->download_ms += t2 - t1;
+    stats->host_ms += t2 - t0;
+    stats->merged_on_device = st == SN_OK;
+    if (st != SN_OK) {
+        clFinish(g->queue);
+        sn_stage_settle(&s->stage, NULL);
+    }
+    for (int i = 0; i < 2; i++) {
+        if (k[i])
+            clReleaseMemObject(k[i]);
+        if (p[i])
+            clReleaseMemObject(p[i]);
+    }
+    return st;
+}
+
 sn_status sn_gpu_sort(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, uint32_t *keys,
                       uint32_t *payload, size_t n, sn_gpu_sort_stats *stats, sn_diag *diag)
 {
@@ -1081,6 +1183,8 @@ sn_status sn_gpu_sort(sn_gpu_sorter *s, const sn_gpu_sort_opts *o, uint32_t *key
     size_t rlen = sn_gpu_sort_run_keys(s, payload != NULL);
     if (n <= rlen)
         return sort_block(s, o, keys, payload, keys, payload, n, s->ordered_out, stats, diag);
+    if (runs_fit_device(s, n, rlen, payload != NULL))
+        return sort_runs_device(s, o, keys, payload, n, rlen, stats, diag);
     /* runs: each sorted on the device into the array the merge passes
      * start from, chosen so that the last pass ends in keys */
     bool hp = payload != NULL, own = s->scr_cap < n || (hp && !s->scr_p);

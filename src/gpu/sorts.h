@@ -64,7 +64,8 @@ typedef struct sn_gpu_sort_stats {
     double sort_ms;     /* from there until the last kernel ended */
     double download_ms; /* the sorted keys (and payload) back in the caller's arrays */
     double setup_ms;    /* device buffers and pinned staging made, before host_ms's clock */
-    double merge_ms;    /* runs > 1: the host's merge of the sorted runs */
+    double merge_ms;    /* runs > 1: the merge of the sorted runs (on the host's cores, or
+                         * on the device when merged_on_device) */
     uint64_t runs;      /* device sorts: 1, or more for a block larger than one */
     uint64_t staged;    /* of them, those whose copies went through the staging */
     uint64_t pinned;    /* ... and those that copied the caller's pinned arrays directly (the
@@ -72,6 +73,8 @@ typedef struct sn_gpu_sort_stats {
     uint64_t rounds;    /* transposition: rounds of two phases (the last found nothing to
                          * move); transposition-local: block rounds; else 0 */
     uint64_t launches;  /* kernel launches */
+    bool merged_on_device; /* runs > 1 merged on the device (they and the merge fit there;
+                            * not with SN_GPU_STAGE_MERGE=0) */
 } sn_gpu_sort_stats;
 
 /* Sort keys[0..n) (raw bits of o->type) on the device in place, moving

@@ -105,6 +105,14 @@ sn_status sn_gpu_tuning_from_env(sn_gpu_tuning *t, sn_diag *diag)
         return st;
     if (set)
         t->stage_threads = v;
+    if ((st = knob("SN_GPU_STAGE_SLOTS", 2, 8, &set, &v, diag)) != SN_OK)
+        return st;
+    if (set)
+        t->stage_slots = v;
+    if ((st = knob("SN_GPU_STAGE_MERGE", 0, 1, &set, &v, diag)) != SN_OK)
+        return st;
+    if (set)
+        t->stage_merge_host = v == 0;
     if ((st = knob("SN_GPU_SORT_RUN", 1, 1u << 31, &set, &v, diag)) != SN_OK)
         return st;
     if (set)

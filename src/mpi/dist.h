@@ -91,6 +91,7 @@ typedef struct sn_dist_report {
      * (a block larger than one device sort); runs: the most of any rank */
     double t_local_up, t_local_kernels, t_local_down, t_local_merge;
     uint64_t local_runs;
+    bool local_merge_device; /* every rank with runs merged them on its GPU */
     int local_copies; /* how the local sorts on GPUs copied, the worst rank's: 0 the
                        * slice in pinned memory, 1 through the pinned staging, 2 ordinary
                        * memory copied whole (SN_DIST_PINNED=0 SN_GPU_STAGE_CHUNK=0) */

@@ -139,23 +139,6 @@ static void merge_parallel(const uint32_t *ak, const uint32_t *ap, size_t na, co
     sn_parallel_for(m.pieces, threads, pmerge_piece, &m);
 }
 
-/* merge two sorted runs a[0..na) and b[0..nb) into o */
-static void merge2(const uint32_t *ak, const uint32_t *ap, size_t na, const uint32_t *bk,
-                   const uint32_t *bp, size_t nb, uint32_t *ok, uint32_t *op)
-{
-    size_t i = 0, j = 0, t = 0;
-    while (i < na || j < nb) {
-        bool take_a = j >= nb || (i < na && elt(ak, ap, i) <= elt(bk, bp, j));
-        const uint32_t *sk = take_a ? ak : bk, *sp = take_a ? ap : bp;
-        size_t *x = take_a ? &i : &j;
-        ok[t] = sk[*x];
-        if (op)
-            op[t] = sp[*x];
-        (*x)++;
-        t++;
-    }
-}
-
 /* The rank's working set. */
 typedef struct work {
     const sn_dist_sort_opts *o;
@@ -258,24 +241,17 @@ static sn_status input_kind(const char *path, sn_diag *d)
                        kind);
 }
 
-/* The limits of N keys on this job: --payload's 32-bit indices, sample
- * sort's int counts, the memory of a rank (--max-memory) and of the ranks
- * of a host together. Before anything of N's size is allocated. Agreed. */
+/* The limits of N keys on this job: --payload's 32-bit indices, the
+ * memory of a rank (--max-memory) and of the ranks of a host together.
+ * Before anything of N's size is allocated. Agreed. */
 static sn_status check_limits(work *w, sn_diag *diag)
 {
     const sn_dist_sort_opts *o = w->o;
     sn_status st = SN_OK;
-    uint64_t c = (w->N + (uint64_t)w->P - 1) / (uint64_t)w->P;
     if (o->payload && w->N >= UINT32_MAX)
         st = sn_diag_set(diag, SN_EINVAL, 0, 0,
                          "%llu keys with --payload: at most 2^32 - 2 (32-bit indices)",
                          (unsigned long long)w->N);
-    else if (o->algo == SN_DIST_SAMPLE && c > (1ull << 30))
-        st = sn_diag_set(diag, SN_EINVAL, 0, 0,
-                         "%llu keys on %d rank(s): blocks of %llu keys, more than the 2^30 a "
-                         "rank of sample sort may hold (its all-to-all counts are MPI ints): use "
-                         "more ranks, or --algorithm network",
-                         (unsigned long long)w->N, w->P, (unsigned long long)c);
     uint64_t need = sn_dist_sort_memory(o, w->N, w->P, w->me);
     const double GiB = 1073741824.0;
     if (st == SN_OK && o->max_memory && need > o->max_memory)
@@ -412,6 +388,20 @@ static void check_part(void *ctx, size_t t)
 
 /* ---- local sort ---- */
 
+/* keys a staging chunk of a rank's GPU sort when ranks share the host and
+ * SN_GPU_STAGE_CHUNK sets none: 2^22, whose slots stay in the host's cache
+ * while two ranks copy at once (gpu/sort_stage.c says what was measured) */
+#define SN_DIST_SHARED_CHUNK (1u << 22)
+
+static void shared_chunks(const work *w, sn_gpu *g)
+{
+    sn_gpu_tuning t = *sn_gpu_tuning_get(g);
+    if (w->node_size > 1 && !t.stage_chunk && !t.stage_off) {
+        t.stage_chunk = SN_DIST_SHARED_CHUNK;
+        sn_gpu_set_tuning(g, &t);
+    }
+}
+
 /* The rank's sorter: its GPU when it has one (the ranks of a host take the
  * host's GPUs in turn, by local rank), any OpenCL device with local 2,
  * else none (the CPU). Opened before the timed sort: the kernels build. */
@@ -433,6 +423,7 @@ static sn_status local_open(work *w, sn_gpu **gout, sn_gpu_sorter **sout, sn_dia
             snprintf(w->sorter, sizeof w->sorter, "%s %s, radix sort", type,
                      sn_gpu_device_name(*gout));
             sn_gpu_sorter_set_threads(*sout, w->threads);
+            shared_chunks(w, *gout);
         }
     } else if (o->local == 2) {
         st = sn_diag_set(d, SN_ENODEVICE, 0, 0, "no OpenCL device for the local sort");
@@ -445,9 +436,9 @@ static sn_status local_open(work *w, sn_gpu **gout, sn_gpu_sorter **sout, sn_dia
  * buffer then becomes the block (no copy); on the CPU from w->in straight
  * into w->k. Both leave the keys ordered, so no pass over the block
  * follows (what keeps one rank as fast as one process). A slice larger
- * than one device sort is sorted in runs that the host merges in w->k's
- * buffer (and w->tp's for the payload), which are free until the
- * exchanges. */
+ * than one device sort is sorted in runs that the GPU merges where they
+ * fit there, else the host in w->k's buffer (and w->tp's for the
+ * payload), which are free until the exchanges. */
 static sn_status local_sort(work *w, sn_gpu_sorter *gs, sn_diag *d)
 {
     const sn_dist_sort_opts *o = w->o;
@@ -619,19 +610,63 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The all-to-all of sample sort, pairwise: in round r (1 to P - 1) this
+ * rank sends its bucket for rank me + r and receives rank me - r's bucket
+ * for it, in messages of at most xchunk() keys (MPI counts are ints, and
+ * a rank may hold more than 2^31 keys), every piece of the round posted at
+ * once and waited for; its own bucket is copied. scnt/sdis: what this
+ * rank sends each rank (keys, from 0 of src); rcnt/rdis: what it
+ * receives; req: room for the most pieces of any round (pieces_most). */
+static size_t pieces_most(const uint64_t *scnt, const uint64_t *rcnt, int P, int me)
+{
+    size_t chunk = xchunk(), most = 0;
+    for (int r = 1; r < P; r++) {
+        int to = (me + r) % P, from = (me - r + P) % P;
+        size_t q = (size_t)((scnt[to] + chunk - 1) / chunk + (rcnt[from] + chunk - 1) / chunk);
+        most = q > most ? q : most;
+    }
+    return most;
+}
+
+static void all_to_all(const uint32_t *src, uint32_t *dst, const uint64_t *scnt,
+                       const uint64_t *sdis, const uint64_t *rcnt, const uint64_t *rdis, int P,
+                       int me, int tag, MPI_Request *req)
+{
+    memcpy(dst + rdis[me], src + sdis[me], rcnt[me] * 4);
+    size_t chunk = xchunk();
+    for (int r = 1; r < P; r++) {
+        int to = (me + r) % P, from = (me - r + P) % P;
+        int q = 0;
+        for (uint64_t at = 0; at < rcnt[from]; at += chunk) {
+            uint64_t len = rcnt[from] - at < chunk ? rcnt[from] - at : chunk;
+            MPI_Irecv(dst + rdis[from] + at, (int)len, MPI_UINT32_T, from, tag, MPI_COMM_WORLD,
+                      &req[q++]);
+        }
+        for (uint64_t at = 0; at < scnt[to]; at += chunk) {
+            uint64_t len = scnt[to] - at < chunk ? scnt[to] - at : chunk;
+            MPI_Isend(src + sdis[to] + at, (int)len, MPI_UINT32_T, to, tag, MPI_COMM_WORLD,
+                      &req[q++]);
+        }
+        MPI_Waitall(q, req, MPI_STATUSES_IGNORE);
+    }
+}
+
 static sn_status sample_sort(work *w, sn_diag *d)
 {
     int P = w->P;
     bool hp = w->p != NULL;
     size_t m = (size_t)w->m, s = m < (size_t)P * 16 ? m : (size_t)P * 16;
     uint64_t *mine = sn_malloc(s * 8 + 8);
-    int *cnt = sn_malloc(sizeof(int) * (size_t)P * 4), *dis = cnt + P, *rcnt = cnt + 2 * P,
-        *rdis = cnt + 3 * P;
-    sn_status st = mine && cnt ? SN_OK : sn_diag_set(d, SN_ENOMEM, 0, 0, "out of memory");
+    int *cnt = sn_malloc(sizeof(int) * (size_t)P * 2), *dis = cnt ? cnt + P : NULL;
+    /* the buckets' counts and offsets: sent, received (keys; 64-bit) */
+    uint64_t *sc = sn_malloc(sizeof(uint64_t) * (size_t)P * 4), *sd = sc ? sc + P : NULL,
+             *rc = sc ? sc + 2 * P : NULL, *rd = sc ? sc + 3 * P : NULL;
+    sn_status st = mine && cnt && sc ? SN_OK : sn_diag_set(d, SN_ENOMEM, 0, 0, "out of memory");
     st = sn_dist_agree(st, d);
     if (st != SN_OK) {
         sn_free(mine);
         sn_free(cnt);
+        sn_free(sc);
         return st;
     }
     for (size_t j = 0; j < s; j++)
@@ -668,43 +703,48 @@ static sn_status sample_sort(work *w, sn_diag *d)
                 }
                 end = lo;
             }
-            cnt[r] = (int)(end - at);
-            dis[r] = (int)at;
+            sc[r] = end - at;
+            sd[r] = at;
             if (r != w->me)
                 w->bytes += (uint64_t)(end - at) * (hp ? 8u : 4u);
             at = end;
         }
-        MPI_Alltoall(cnt, 1, MPI_INT, rcnt, 1, MPI_INT, MPI_COMM_WORLD);
+        MPI_Alltoall(sc, 1, MPI_UINT64_T, rc, 1, MPI_UINT64_T, MPI_COMM_WORLD);
         size_t got = 0;
         for (int r = 0; r < P; r++) {
-            rdis[r] = (int)got;
-            got += (size_t)rcnt[r];
+            rd[r] = got;
+            got += (size_t)rc[r];
         }
         uint32_t *nk = sn_malloc(got * 4 + 4), *np = hp ? sn_malloc(got * 4 + 4) : NULL;
         uint32_t *mk = sn_malloc(got * 4 + 4), *mp = hp ? sn_malloc(got * 4 + 4) : NULL;
+        MPI_Request *req = sn_malloc((pieces_most(sc, rc, P, w->me) + 1) * sizeof *req);
         st = sn_dist_agree(
-            nk && mk && (!hp || (np && mp))
+            nk && mk && (!hp || (np && mp)) && req
                 ? SN_OK
                 : sn_diag_set(d, SN_ENOMEM, 0, 0, "out of memory for %zu received keys", got),
             d);
         if (st == SN_OK) {
-            MPI_Alltoallv(w->k, cnt, dis, MPI_UINT32_T, nk, rcnt, rdis, MPI_UINT32_T,
-                          MPI_COMM_WORLD);
+            all_to_all(w->k, nk, sc, sd, rc, rd, P, w->me, 4, req);
             if (hp)
-                MPI_Alltoallv(w->p, cnt, dis, MPI_UINT32_T, np, rcnt, rdis, MPI_UINT32_T,
-                              MPI_COMM_WORLD);
-            /* P sorted runs: merge them pairwise, log2(P) passes */
+                all_to_all(w->p, np, sc, sd, rc, rd, P, w->me, 5, req);
+        }
+        sn_free(req);
+        if (st == SN_OK) {
+            /* P sorted runs: merge them pairwise, log2(P) passes, each
+             * merge cut by merge path over the rank's threads */
             size_t runs = (size_t)P;
             size_t *st_at = sn_malloc(sizeof(size_t) * (runs + 1));
-            for (size_t r = 0; r <= runs; r++)
-                st_at[r] = r < runs ? (size_t)rdis[r] : got;
-            while (runs > 1) {
+            st = sn_dist_agree(st_at ? SN_OK : sn_diag_set(d, SN_ENOMEM, 0, 0, "out of memory"),
+                               d);
+            for (size_t r = 0; st == SN_OK && r <= runs; r++)
+                st_at[r] = r < runs ? (size_t)rd[r] : got;
+            while (st == SN_OK && runs > 1) {
                 size_t out = 0;
                 for (size_t r = 0; r < runs; r += 2) {
                     /* runs r and r + 1 (none past the last) into one */
                     size_t a = st_at[r], b = st_at[r + 1], e = r + 2 <= runs ? st_at[r + 2] : b;
-                    merge2(nk + a, hp ? np + a : NULL, b - a, nk + b, hp ? np + b : NULL, e - b,
-                           mk + a, hp ? mp + a : NULL);
+                    merge_parallel(nk + a, hp ? np + a : NULL, b - a, nk + b, hp ? np + b : NULL,
+                                   e - b, w->threads, mk + a, hp ? mp + a : NULL);
                     st_at[out++] = a;
                 }
                 st_at[out] = got;
@@ -717,6 +757,8 @@ static sn_status sample_sort(work *w, sn_diag *d)
                 mp = x;
             }
             sn_free(st_at);
+        }
+        if (st == SN_OK) {
             block_free(w, w->k);
             block_free(w, w->p);
             w->k = nk;
@@ -733,6 +775,7 @@ static sn_status sample_sort(work *w, sn_diag *d)
     sn_free(spl);
     sn_free(mine);
     sn_free(cnt);
+    sn_free(sc);
     return st;
 }
 
@@ -745,6 +788,7 @@ typedef struct rank_info {
     double t_up, t_kernels, t_down, t_merge; /* the local sort's phases on a GPU */
     uint64_t runs;
     int copies; /* sn_dist_report's local_copies, this rank's */
+    int merge_host; /* this rank merged its runs on its cores */
     char sorter[160];
 } rank_info;
 
@@ -822,8 +866,9 @@ static sn_status prepare(work *w, sn_dist_report *rep, sn_diag *diag)
     return SN_OK;
 }
 
-/* keys of the local sort's staging on a GPU: 3 pinned chunks of 2^24 */
-#define STAGE_BYTES ((uint64_t)3 << 26)
+/* bytes of the local sort's staging on a GPU: at most 8 pinned slots of
+ * 2^22 keys (sort_stage.h: 3 by default, SN_GPU_STAGE_SLOTS up to 8) */
+#define STAGE_BYTES ((uint64_t)8 << 24)
 
 uint64_t sn_dist_sort_memory(const sn_dist_sort_opts *o, uint64_t N, int P, int rank)
 {
@@ -945,6 +990,7 @@ static sn_status summarize(work *w, const rank_info *ri, const uint32_t *all_k,
         return sn_diag_set(diag, SN_ENOMEM, 0, 0, "out of memory");
     rep->blocks_sorted = rep->boundaries_ordered = true;
     bool have = false;
+    int any_host_merge = 0;
     uint64_t prev = 0;
     for (int r = 0; r < w->P; r++) {
         rep->bytes_sent[r] = ri[r].bytes;
@@ -962,6 +1008,7 @@ static sn_status summarize(work *w, const rank_info *ri, const uint32_t *all_k,
         MAXOF(t_local_merge, t_merge);
         MAXOF(local_runs, runs);
         rep->local_copies = ri[r].copies > rep->local_copies ? ri[r].copies : rep->local_copies;
+        any_host_merge |= ri[r].merge_host;
 #undef MAXOF
         if (ri[r].unsorted != UINT64_MAX && rep->unsorted_rank < 0) {
             rep->blocks_sorted = false;
@@ -983,6 +1030,7 @@ static sn_status summarize(work *w, const rank_info *ri, const uint32_t *all_k,
         have = true;
         prev = ri[r].last;
     }
+    rep->local_merge_device = rep->local_runs > 1 && !any_host_merge;
     rep->multiset_kept = rep->hash_before == rep->hash_after;
     rep->compared = w->compare;
     if (w->compare) {
@@ -1081,6 +1129,7 @@ static sn_status verify(work *w, sn_dist_report *rep, sn_diag *diag)
         mi.t_down = w->gstats.download_ms / 1000;
         mi.t_merge = w->gstats.merge_ms / 1000;
         mi.runs = w->gstats.runs;
+        mi.merge_host = w->gstats.runs > 1 && !w->gstats.merged_on_device;
         mi.copies = w->gstats.runs == w->gstats.pinned ? 0 : w->gstats.staged ? 1 : 2;
         mi.t_verify = MPI_Wtime() - t0;
         memcpy(mi.sorter, w->sorter, sizeof mi.sorter);
