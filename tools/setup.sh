@@ -107,7 +107,7 @@ test)
         if [ -n "$stage_name" ]; then
             # cores busy on average: CPU seconds over wall seconds
             cores=$(awk -v c=$((c - stage_c0)) -v t="$ticks" -v w=$((now - stage_t0)) \
-                'BEGIN { printf "%.2f", w > 0 ? c / t / w : 0 }')
+                'BEGIN { printf "%.2f", (w > 0 ? c / t / w : 0) }')
             stage_lines+=("$(printf '%6d s  %6d s CPU  %s cores  %s' $((now - stage_t0)) \
                 $(((c - stage_c0) / ticks)) "$cores" "$stage_name")")
             echo "setup: ($((now - stage_t0)) s, $(((c - stage_c0) / ticks)) s CPU) $stage_name" >&2
@@ -148,7 +148,7 @@ test)
     # before it starts (make removes the file it was writing) and then
     # builds as before, which finishes what was left or finds it done;
     # nothing is built differently, only earlier. Their output goes to
-    # $build-ahead.log: a failing build fails in its own stage, loudly.
+    # $build/ahead.log: a failing build fails in its own stage, loudly.
     # A process group of its own (set -m), in this session: Linux's
     # autogroup shares the CPU between sessions before nice counts, so a
     # new session (setsid) would take a full share. SORTNET_BUILD_AHEAD=0
@@ -165,7 +165,7 @@ test)
                 "build_$step" || exit 0
             done
             echo "setup: built ahead: $* ($(date +%T))"
-        ) >>"$build-ahead.log" 2>&1 &
+        ) >>"$build/ahead.log" 2>&1 &
         ahead_pid=$!
         set +m
     }
