@@ -19,7 +19,8 @@
 # Environment: BUILD_DIR (default build), JOBS (default: all cores),
 # SORTNET_SKIP_INSTALL=1 to skip apt-get, SORTNET_SKIP_ASAN=1 (or
 # SORTNET_SKIP_COVERAGE=1) to skip the sanitizer and coverage pass of
-# `test` (SORTNET_SKIP_FUZZ=1, SORTNET_SKIP_ANALYSIS=1 the others).
+# `test` (SORTNET_SKIP_FUZZ=1, SORTNET_SKIP_ANALYSIS=1 the others),
+# SORTNET_BUILD_AHEAD=0 to build each stage's tree in its own stage only.
 set -euo pipefail
 
 mode=${1:-run}
