@@ -119,15 +119,5 @@ if [ -n "$CAP_LOG" ]; then
     DS_TO=240 ds "dist_${CAP_LOG}_before" "$OLD" X=1 -- --keys "2^$CAP_LOG" --type u32
     DS_TO=240 ds "dist_${CAP_LOG}_after" "$NEW" X=1 -- --keys "2^$CAP_LOG" --type u32
 fi
-# 4. the exchange's floor: MPI_Sendrecv of the busiest rank's bytes
-bytes=$(awk '/^bytes sent per rank:/ { m = 0; for (i = 5; i <= NF; i++) if ($i > m) m = $i; print m }' \
-    "$O/dist_${DIST_LOG}_after_1.txt" 2>/dev/null)
-if [ -x /tmp/dld_sendrecv ] && [ -n "$bytes" ] && [ "$bytes" != 0 ]; then
-    timeout 60 "$MPIRUN" --bind-to none -np 2 /tmp/dld_sendrecv "$bytes" 2>&1 | tee "$O/sendrecv.txt"
-fi
-python3 bench/pcie_floor_table.py "$O" | tee "$O/table.md"
-for f in "$O"/*; do
-    echo "==> $(basename "$f") <=="
-    cat "$f"
-done >"${OUT:-/tmp/dld}/dist_local_all.txt"
-echo "results: ${OUT:-/tmp/dld}/dist_local_all.txt"
+# 4. the exchange's floor (MPI_Sendrecv of the busiest rank's bytes), the table
+floor_finish "$O" "dist_${DIST_LOG}_after_1" /tmp/dld_sendrecv "${OUT:-/tmp/dld}/dist_local_all.txt"

@@ -110,15 +110,6 @@ ds "dist_np1_$DIST_LOG" 1 120 SN_DIST_PINNED=1 -- --keys "2^$DIST_LOG" --type u3
 # 4. capacity: more keys than one GPU holds (the slice pinned: the run of
 # 2026-11-28 that docs/distributed.md reports)
 ds "dist_np2_$CAP_LOG" 2 330 SN_DIST_PINNED=1 -- --keys "2^$CAP_LOG" --type u32
-# 5. the exchange's floor: MPI_Sendrecv of the busiest rank's bytes (2^DIST_LOG row)
-bytes=$(awk '/^bytes sent per rank:/ { m = 0; for (i = 5; i <= NF; i++) if ($i > m) m = $i; print m }' \
-    "$O/dist_np2_${DIST_LOG}_staged.txt" 2>/dev/null)
-if [ -x /tmp/pcf_sendrecv ] && [ -n "$bytes" ] && [ "$bytes" != 0 ]; then
-    timeout 60 "$MPIRUN" --bind-to none -np 2 /tmp/pcf_sendrecv "$bytes" 2>&1 | tee "$O/sendrecv.txt"
-fi
-python3 bench/pcie_floor_table.py "$O" | tee "$O/table.md"
-for f in "$O"/*; do
-    echo "==> $(basename "$f") <=="
-    cat "$f"
-done >"${OUT:-/tmp/pcf}/pcie_floor_all.txt"
-echo "results: ${OUT:-/tmp/pcf}/pcie_floor_all.txt"
+# 5. the exchange's floor (MPI_Sendrecv of the busiest rank's bytes, the
+# 2^DIST_LOG row), the table
+floor_finish "$O" "dist_np2_${DIST_LOG}_staged" /tmp/pcf_sendrecv "${OUT:-/tmp/pcf}/pcie_floor_all.txt"
