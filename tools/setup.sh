@@ -102,16 +102,17 @@ test)
     stage_c0=$(child_ticks)
     # stage NAME: the previous stage ends, NAME begins (times in the summary)
     stage() {
-        local now c cores
+        local now c wall cpu cores
         now=$(date +%s)
         c=$(child_ticks)
         if [ -n "$stage_name" ]; then
+            wall=$((now - stage_t0))
+            cpu=$(((c - stage_c0) / ticks))
             # cores busy on average: CPU seconds over wall seconds
-            cores=$(awk -v c=$((c - stage_c0)) -v t="$ticks" -v w=$((now - stage_t0)) \
+            cores=$(awk -v c=$((c - stage_c0)) -v t="$ticks" -v w=$wall \
                 'BEGIN { printf "%.2f", (w > 0 ? c / t / w : 0) }')
-            stage_lines+=("$(printf '%6d s  %6d s CPU  %s cores  %s' $((now - stage_t0)) \
-                $(((c - stage_c0) / ticks)) "$cores" "$stage_name")")
-            echo "setup: ($((now - stage_t0)) s, $(((c - stage_c0) / ticks)) s CPU) $stage_name" >&2
+            stage_lines+=("$(printf '%6d s  %6d s CPU  %s cores  %s' $wall $cpu "$cores" "$stage_name")")
+            echo "setup: ($wall s, $cpu s CPU) $stage_name" >&2
         fi
         stage_t0=$now
         stage_c0=$c
@@ -154,7 +155,28 @@ test)
     # autogroup shares the CPU between sessions before nice counts, so a
     # new session (setsid) would take a full share. SORTNET_BUILD_AHEAD=0
     # builds each stage's tree in its stage only.
+    # The later builds, in stage order: only those of stages that will run.
+    ahead_steps=(nothreads nosdl)
+    if [ "${SORTNET_SKIP_FUZZ:-0}" != 1 ]; then
+        ahead_steps+=(fuzz)
+    fi
+    if [ "${SORTNET_SKIP_ASAN:-0}" != 1 ] && [ "${SORTNET_SKIP_COVERAGE:-0}" != 1 ]; then
+        ahead_steps+=(asan)
+    fi
     ahead_pid=
+    # ahead_after STEP: the builds of the stages after STEP's (all for "")
+    ahead_after() {
+        local later=() seen=0 s
+        [ -z "$1" ] && seen=1
+        for s in "${ahead_steps[@]}"; do
+            if [ $seen = 1 ]; then
+                later+=("$s")
+            elif [ "$s" = "$1" ]; then
+                seen=1
+            fi
+        done
+        [ ${#later[@]} -eq 0 ] || ahead_start "${later[@]}"
+    }
     ahead_start() { # STEP...: build_STEP for each, in order
         [ "${SORTNET_BUILD_AHEAD:-1}" = 1 ] || return 0
         set -m
@@ -181,14 +203,14 @@ test)
     trap ahead_stop EXIT
     stage "the build and the test suite (ctest)"
     configure_and_build "$build" -DSORTNET_WERROR=ON -DSORTNET_REQUIRE_ALL=ON
-    ahead_start nothreads nosdl fuzz asan
+    ahead_after ""
     JOBS=$jobs "$root/tools/ctest_all.sh" "$build" || failed+=("the test suite")
     ahead_stop
     # The core without threads (SORTNET_THREADS=OFF: every task in the
     # caller, as in the page's wasm32 build): the core's unit tests, the same
     # files, must give the same results. Core and jansson only, so it is quick.
     stage "the core's tests again without threads (SORTNET_THREADS=OFF)"
-    ahead_start nosdl fuzz asan
+    ahead_after nothreads
     (build_nothreads && JOBS=$jobs "$root/tools/ctest_all.sh" "$build-nothreads" -R '^test_') ||
         failed+=("the core's tests without threads")
     ahead_stop
@@ -198,7 +220,7 @@ test)
     # SORTNET_VIEW_REFERENCE). OpenCL stays (the status line names it);
     # no MPI, page or benchmarks, so it is quick.
     stage "view without SDL2: headless pictures against the window's"
-    ahead_start fuzz asan
+    ahead_after nosdl
     (build_nosdl && JOBS=$jobs "$root/tools/ctest_all.sh" "$build-nosdl" \
         -R '^(test_session|test_app|test_lecture|test_frame_scene|cli_view_headless)$') ||
         failed+=("view without SDL2")
@@ -207,7 +229,7 @@ test)
     # with clang + ASan/UBSan; any crash fails. Skip with SORTNET_SKIP_FUZZ=1.
     if [ "${SORTNET_SKIP_FUZZ:-0}" != 1 ]; then
         stage "fuzzing every reader for 20 s (tools/fuzz.sh)"
-        ahead_start asan
+        ahead_after fuzz
         FUZZ_BUILD_DIR="$build-fuzz" JOBS="$jobs" "$root/tools/fuzz.sh" 20 || failed+=("fuzzing")
         ahead_stop
     fi
