@@ -18,8 +18,6 @@ usage() {
 # ---- dist sort (one rank: MPI's singleton, no mpirun)
 if has_part "MPI (sortnet dist)"; then
     mpi_env # (under ASan: Open MPI's own leaks are suppressed, not ours)
-    S_ALL=$S
-    S=$S_RANK
     usage 2 "--seed: 'x' is not a number" dist sort --keys 10 --seed x
     usage 2 "--type: 'i64' is not i32, u32 or f32" dist sort --keys 10 --type i64
     usage 2 "--timeout: '0' is not seconds in 1..604800" dist sort --keys 10 --timeout 0
@@ -56,7 +54,6 @@ if has_part "MPI (sortnet dist)"; then
         [ "$(json 'd["identical"], d["first_unsorted"], d["first_mismatch"]["index"]')" = \
             "False {'rank': 0, 'index': 5} 5" ] || fail "dist sort --json, unsorted block: $(cat "$T/out")"
     fi
-    S=$S_ALL
 fi
 
 # ---- check: --select, --device with other questions, a bad device

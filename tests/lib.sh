@@ -26,22 +26,12 @@ out_has() { grep -qF -- "$1" "$T/out" || fail "stdout lacks '$1': $(head -c 400 
 
 # mpi_env: for tests that run sortnet's MPI code (mpirun, or one rank as
 # MPI's singleton): mpirun refuses root without the first two (harmless
-# otherwise); under ASan, leaks unwind fully, so tests/lsan.supp can tell
-# Open MPI's process-lifetime state from ours (the dlclose setting is for
-# Open MPI 5; 4.1 unloads its unselected components anyway, hence
-# SN_RANK_PRELOAD in mpi below)
+# otherwise). Under ASan the sanitized sortnet keeps every library it
+# opened loaded (tests/keep_loaded.c), so LeakSanitizer can name Open
+# MPI's frames with its fast unwinder and tests/lsan.supp suppresses
+# them; sortnet's own leaks are still reported.
 mpi_env() {
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-    export OMPI_MCA_mca_base_component_disable_dlclose=1
-    export LSAN_OPTIONS="${LSAN_OPTIONS:-}${LSAN_OPTIONS:+:}fast_unwind_on_malloc=0"
-    # S_RANK: sortnet as one rank without mpirun (MPI's singleton), with
-    # SN_RANK_PRELOAD under ASan as mpi's ranks have it (below)
-    S_RANK=$S
-    if [ -n "${SN_RANK_PRELOAD:-}" ]; then
-        S_RANK=$T/sortnet-rank
-        printf '#!/bin/sh\nLD_PRELOAD="%s" exec "%s" "$@"\n' "$SN_RANK_PRELOAD" "$S" >"$S_RANK"
-        chmod +x "$S_RANK"
-    fi
 }
 
 # dist_session: for the tests that run `sortnet dist` and the distributed
@@ -53,16 +43,11 @@ dist_session() {
     require_part "MPI (sortnet dist)"
     command -v python3 >/dev/null || { echo "SKIP: python3 needed to read JSON" >&2; exit 77; }
     mpi_env
-    # P ranks; `timeout` so that no check can hang the suite. Under ASan
-    # the ranks (not mpirun, not a singleton's orted) get SN_RANK_PRELOAD:
-    # ASan's runtime and tests/keep_loaded.c, which keeps Open MPI's
-    # components loaded so that LeakSanitizer's exit scan does not spend
-    # seconds on their frames (tests/core.cmake)
+    # P ranks; `timeout` so that no check can hang the suite
     mpi() {
         local p=$1
         shift
-        timeout 120 mpirun --oversubscribe ${SN_RANK_PRELOAD:+-x LD_PRELOAD="$SN_RANK_PRELOAD"} \
-            -np "$p" "$S" "$@"
+        timeout 120 mpirun --oversubscribe -np "$p" "$S" "$@"
     }
     # ranks that run pocl: under ASan, LeakSanitizer's exit-time scan of pocl's
     # and Open MPI's threads has crashed in its own tracer ("Tracer caught signal

@@ -4,7 +4,10 @@
   - no function in src/ longer than 150 lines (signature to closing brace);
   - no file in src/cli longer than 500 lines, and none includes cairo;
   - no "(issue N)" references or "---- end of" markers in src/;
-  - the environment is read (getenv) in at most 3 places in src/gpu.
+  - the environment is read (getenv) in at most 3 places in src/gpu;
+  - no asprintf or vasprintf in src/ (tests/lsan.supp suppresses leaks
+    whose stack shows libc's vasprintf: Open MPI's, seen through the fast
+    unwinder; sortnet must have none there to hide).
 
 Usage: tools/code_shape.py [ROOT]   (ROOT: the repository, default: this
 script's parent's parent). Prints every breach and exits 1, else prints the
@@ -105,6 +108,10 @@ def main(argv):
         for m in re.finditer(r"\(issue \d+\)|issue #\d+|---- end of", text):
             line = text.count("\n", 0, m.start()) + 1
             breaches.append(f"{rel}:{line}: '{m.group(0)}' (say what the code does instead)")
+        for m in re.finditer(r"\bv?asprintf\s*\(", blank(text)):
+            line = text.count("\n", 0, m.start()) + 1
+            breaches.append(f"{rel}:{line}: {m.group(0).rstrip('( ')} (tests/lsan.supp suppresses leaks through "
+                            "libc's vasprintf: format into a buffer of known size instead)")
         if rel.startswith(os.path.join("src", "cli") + os.sep):
             n = text.count("\n")
             if n > CLI_FILE_MAX:

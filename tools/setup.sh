@@ -30,7 +30,8 @@ jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 # Debian packages: build tools, the optional parts' libraries, what the
 # tests use (Xvfb, rsvg-convert, pdftoppm, valgrind, clang for fuzzing and
-# the sanitizer pass, llvm for its coverage counts, groff for the manual
+# the sanitizer pass, llvm for its coverage counts, libc6-dbg so that
+# LeakSanitizer names libc's frames (tests/lsan.supp), groff for the manual
 # page) and a font that every picture uses. The page
 # (`sortnet web`, SORTNET_WEB): clang's wasm32 target links with lld
 # against wasi-libc and libclang-rt-14-dev-wasm32 (its builtins); its
@@ -40,7 +41,7 @@ jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 packages=(build-essential cmake pkg-config clang llvm
           libjansson-dev libcairo2-dev libsdl2-dev libgif-dev fonts-dejavu-core
           ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
-          xvfb xauth librsvg2-bin poppler-utils python3 valgrind groff-base
+          xvfb xauth librsvg2-bin poppler-utils python3 valgrind groff-base libc6-dbg
           lld wasi-libc libclang-rt-14-dev-wasm32
           chromium chromium-driver python3-selenium
           libopenmpi-dev openmpi-bin
