@@ -20,7 +20,9 @@
 # the figure is the tests' time, not the download's.
 #
 # Output: one line per stage (the test command's "setup: stage" markers),
-# its wall time, then the total, the test command's own summary (each
+# its wall time and the machine's busy cores over it (sampled from
+# /proc/stat every 2 s into D/cpu.log: the builds ahead and any --busy
+# loops count there), then the total, the test command's own summary (each
 # stage's CPU time and the cores it kept busy on average) and the verdict;
 # the whole log is kept in D/test.log. Exit status: the test command's.
 set -euo pipefail
@@ -59,6 +61,19 @@ git -C "$clone" checkout -q "$commit"
 mkdir -p "$dir/cache"
 
 pids=()
+# The machine's busy cores, sampled every 2 s from /proc/stat (all CPUs:
+# the test command, its builds ahead, and any --busy loops): a stage whose
+# cores sit idle shows here even where its own CPU count cannot (what a
+# stage starts in the background is counted when it is waited for).
+cpulog=$dir/cpu.log
+sample_cpu() {
+    local t0=$1 cpu user nice sys idle iow irq sirq steal rest
+    while :; do
+        read -r cpu user nice sys idle iow irq sirq steal rest </proc/stat
+        echo "$(($(date +%s) - t0)) $((user + nice + sys + irq + sirq + steal)) $((idle + iow))"
+        sleep 2
+    done >"$cpulog"
+}
 stop_busy() {
     for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
     wait 2>/dev/null || true
@@ -73,6 +88,8 @@ log=$dir/test.log
 echo "time_test_command.sh: $(git -C "$clone" log -1 --format='%h %s' | cut -c1-72)" >&2
 echo "time_test_command.sh: clone $clone, pocl cache empty, $busy busy loop(s), $(nproc) cores" >&2
 start=$(date +%s)
+sample_cpu "$start" &
+pids+=($!)
 # Each line gets the seconds since the start; the stage markers are the
 # test command's "setup: ..." lines (and its first build, before any).
 set +e
@@ -96,7 +113,17 @@ awk -v total=$((end - start)) '
         flush(t); name = $0; from = t; next
     }
     NR == 1 { name = "build, then the test suite (ctest)"; from = 0 }
-    END { flush(total) }' "$log"
+    END { flush(total) }' "$log" >"$dir/stages"
+# each stage's line gets the machine's busy cores over its span (cpu.log)
+awk -v cores="$(nproc)" '
+    FNR == NR { t[NR] = $1; b[NR] = $2; i[NR] = $3; n = NR; next }
+    function at(x, k) { for (k = 1; k < n && t[k] < x; k++); return k }
+    {
+        from = to; to = from + $1; k0 = at(from); k1 = at(to)
+        db = b[k1] - b[k0]; di = i[k1] - i[k0]
+        busy = db + di > 0 ? sprintf("%4.2f", cores * db / (db + di)) : "   -"
+        printf "%s  (machine %s cores busy)\n", $0, busy
+    }' "$cpulog" "$dir/stages"
 printf '%7d s  total (%d min %d s)\n' $((end - start)) $(((end - start) / 60)) $(((end - start) % 60))
 # the test command's own summary: each stage's wall and CPU time, and the
 # cores it kept busy on average (where a stage leaves a core idle)
