@@ -4,6 +4,7 @@ python3-selenium (exit 77, skipped, only when one is missing), running the
 sortnet binary, writing a page with `sortnet web`, starting a headless
 browser, and the list of failures a test collects instead of stopping at
 the first. Environment: SORTNET (the binary)."""
+import atexit
 import importlib.util
 import json
 import os
@@ -32,6 +33,13 @@ if not CHROMIUM or not os.path.exists(DRIVER):
 WAIT = 60  # seconds for one condition on a busy machine
 failures = []
 tmp = tempfile.mkdtemp()
+# chromium leaves a folder in TMPDIR for each browser (its singleton
+# socket, org.chromium.Chromium.*) when chromedriver ends it: its TMPDIR is
+# a folder of tmp, removed with it, so that no run leaves them behind
+browser_tmp = os.path.join(tmp, "browser")
+os.mkdir(browser_tmp)
+# removed by finish(), and here too when a test ends on an exception
+atexit.register(shutil.rmtree, tmp, True)
 
 
 def fail(msg):
@@ -79,7 +87,7 @@ def browser(flags=("--disable-gpu",), mobile=None, script_timeout=None):
     if mobile:
         o.add_experimental_option("mobileEmulation", {"deviceMetrics": mobile})
     o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    d = webdriver.Chrome(service=Service(DRIVER), options=o)
+    d = webdriver.Chrome(service=Service(DRIVER, env=dict(os.environ, TMPDIR=browser_tmp)), options=o)
     if script_timeout:
         d.set_script_timeout(script_timeout)
     if not mobile:
