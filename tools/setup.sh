@@ -209,35 +209,6 @@ test)
         ahead_pid=
     }
     trap ahead_stop EXIT
-    # The last checks, started early: static analysis (tools/cppcheck.sh;
-    # skip with SORTNET_SKIP_ANALYSIS=1) and the Debian package
-    # (tests/package_test.sh: cpack builds it from the first build,
-    # apt-get installs it, the installed sortnet runs, apt-get purges it and
-    # nothing is left; it needs root, and its skip fails the stage). Each
-    # keeps one core busy and needs only the first build, so they start with
-    # the fuzzing, at nice 19: fuzzing's last target runs alone, leaving a
-    # core to them. They are never stopped (an apt-get cut short could
-    # leave dpkg half done); the last stage waits for them and prints their
-    # output, whole. SORTNET_BUILD_AHEAD=0 starts them in that stage.
-    checks_pid=
-    checks_start() {
-        [ -z "$checks_pid" ] || return 0
-        rm -f "$build/cppcheck.rc" "$build/package.rc"
-        if [ "${SORTNET_SKIP_ANALYSIS:-0}" != 1 ]; then
-            packages=(cppcheck) && install_packages
-        fi
-        (
-            renice -n 19 -p "$BASHPID" >/dev/null 2>&1 || true
-            if [ "${SORTNET_SKIP_ANALYSIS:-0}" != 1 ]; then
-                ("$root/tools/cppcheck.sh" >"$build/cppcheck.log" 2>&1
-                    echo $? >"$build/cppcheck.rc") &
-            fi
-            "$root/tests/package_test.sh" "$build" >"$build/package.log" 2>&1
-            echo $? >"$build/package.rc"
-            wait
-        ) &
-        checks_pid=$!
-    }
     stage "the build and the test suite (ctest)"
     configure_and_build "$build" -DSORTNET_WERROR=ON -DSORTNET_REQUIRE_ALL=ON
     ahead_after ""
@@ -267,7 +238,6 @@ test)
     if [ "${SORTNET_SKIP_FUZZ:-0}" != 1 ]; then
         stage "fuzzing every reader for 20 s (tools/fuzz.sh)"
         ahead_after fuzz
-        [ "${SORTNET_BUILD_AHEAD:-1}" = 1 ] && checks_start
         FUZZ_BUILD_DIR="$build-fuzz" JOBS="$jobs" "$root/tools/fuzz.sh" 20 || failed+=("fuzzing")
         ahead_stop
     fi
@@ -280,7 +250,6 @@ test)
     # SORTNET_SKIP_ASAN=1 or SORTNET_SKIP_COVERAGE=1.
     if [ "${SORTNET_SKIP_ASAN:-0}" != 1 ] && [ "${SORTNET_SKIP_COVERAGE:-0}" != 1 ]; then
         stage "the whole suite again under AddressSanitizer and UBSan, and the coverage floors"
-        [ "${SORTNET_BUILD_AHEAD:-1}" = 1 ] && checks_start
         # Two tests more than cores: the sanitized suite's tests wait for
         # a part of their time (mpirun's start, the windowed tests' waits;
         # at one more than cores the machine was 1.88 of 2 cores busy), and
@@ -289,15 +258,24 @@ test)
             "$root/tools/coverage.sh" ||
             failed+=("the suite under ASan+UBSan and the coverage floors")
     fi
-    # The last checks (checks_start above), to their end.
-    stage "static analysis (tools/cppcheck.sh) and the Debian package, started beside fuzzing"
-    checks_start
-    wait "$checks_pid" || true
-    cat "$build/package.log" >&2
-    [ "$(cat "$build/package.rc" 2>/dev/null)" = 0 ] || failed+=("the Debian package")
+    # Static analysis (tools/cppcheck.sh, about 10 s): src/ clean under
+    # cppcheck. Skip with SORTNET_SKIP_ANALYSIS=1. See docs/testing.md.
+    # The Debian package (tests/package_test.sh): cpack builds it from the
+    # first build, apt-get installs it, the installed sortnet runs, apt-get
+    # purges it and nothing is left. Needs root: its skip fails the stage.
+    # Each keeps one core busy, so they run side by side (cppcheck's
+    # output comes after the package's, whole).
+    stage "static analysis (tools/cppcheck.sh) beside the Debian package"
+    cppcheck_pid=
     if [ "${SORTNET_SKIP_ANALYSIS:-0}" != 1 ]; then
+        packages=(cppcheck) && install_packages
+        "$root/tools/cppcheck.sh" >"$build/cppcheck.log" 2>&1 &
+        cppcheck_pid=$!
+    fi
+    "$root/tests/package_test.sh" "$build" || failed+=("the Debian package")
+    if [ -n "$cppcheck_pid" ]; then
+        wait "$cppcheck_pid" || failed+=("static analysis (cppcheck)")
         cat "$build/cppcheck.log" >&2
-        [ "$(cat "$build/cppcheck.rc" 2>/dev/null)" = 0 ] || failed+=("static analysis (cppcheck)")
     fi
     stage ""
     echo "setup: the stages' times:" >&2
