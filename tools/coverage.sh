@@ -63,6 +63,24 @@ common=(-DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DSORTNET_COVERA
 # -O1: what ASan's authors advise for speed (at -O0 the executor's inner
 # loops made test_exec take 104 s instead of about 20; the checks and
 # the counted regions are the same).
+# write_cores_spec FILE JOBS: CTest's resource spec (resource "cores"):
+# one entry a core this process may run on (Cpus_allowed_list, such as
+# "0-3,8"), each with JOBS / cores slots, rounded up.
+write_cores_spec() {
+    local file=$1 want=$2 list ids=() r lo hi i
+    list=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status 2>/dev/null)
+    for r in ${list//,/ }; do
+        lo=${r%-*}
+        hi=${r#*-}
+        for ((i = lo; i <= hi; i++)); do ids+=("$i"); done
+    done
+    [ ${#ids[@]} -gt 0 ] || ids=(0)
+    local slots=$(((want + ${#ids[@]} - 1) / ${#ids[@]})) entries=
+    for i in "${ids[@]}"; do
+        entries+="${entries:+, }{\"id\": \"$i\", \"slots\": $slots}"
+    done
+    printf '{"version": {"major": 1, "minor": 0}, "local": [{"cores": [%s]}]}\n' "$entries" >"$file"
+}
 build_both() {
     CC=clang cmake -S "$root" -B "$build" "${common[@]}" -DSORTNET_WEB=ON \
         -DSORTNET_SANITIZE=address,undefined >/dev/null
@@ -92,8 +110,13 @@ if [ "${1:-}" != --report ]; then
     LLVM_PROFILE_FILE="$limits/profiles/%p.profraw" JOBS=$jobs \
         "$root/tools/ctest_all.sh" "$limits" -R "$limit_tests" >"$limits/beside.log" 2>&1 &
     limits_pid=$!
-    ASAN_OPTIONS=detect_leaks=1 JOBS=${CTEST_JOBS:-$jobs} "$root/tools/ctest_all.sh" "$build" ||
-        tests_failed=1
+    # Each test on one core of its own choosing by CTest (tests/one_core.sh
+    # says why): the spec names the cores this process may use, each with
+    # as many slots as it takes to run CTEST_JOBS tests at once.
+    ctest_jobs=${CTEST_JOBS:-$jobs}
+    write_cores_spec "$build/cores.json" "$ctest_jobs"
+    ASAN_OPTIONS=detect_leaks=1 JOBS=$ctest_jobs "$root/tools/ctest_all.sh" "$build" \
+        --resource-spec-file "$build/cores.json" || tests_failed=1
     wait "$limits_pid" || tests_failed=1
     cat "$limits/beside.log" >&2
     echo "coverage: builds and suite took $(($(date +%s) - start)) s" >&2
