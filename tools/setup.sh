@@ -209,6 +209,37 @@ test)
         ahead_pid=
     }
     trap ahead_stop EXIT
+    # The last checks: static analysis (tools/cppcheck.sh; skip with
+    # SORTNET_SKIP_ANALYSIS=1) and the Debian package (tests/package_test.sh:
+    # cpack builds it from the first build, apt-get installs it, the
+    # installed sortnet runs, apt-get purges it and nothing is left; it
+    # needs root, and its skip fails the stage), side by side. Both need
+    # only the first build, so they start on the core that fuzzing leaves
+    # free when its last target runs alone (tools/fuzz.sh touches
+    # $build/free-core then), at the priority of every test: at nice 19 two
+    # busy loops beside the test command starved them (docs/testing.md).
+    # They are never stopped (an apt-get cut short could leave dpkg half
+    # done); the last stage starts them if fuzzing did not, waits for them
+    # and prints their output, whole.
+    checks_pid=
+    checks_start() { # in the background, once $build/free-core exists
+        [ -z "$checks_pid" ] || return 0
+        rm -f "$build/cppcheck.rc" "$build/package.rc" "$build/free-core"
+        if [ "${SORTNET_SKIP_ANALYSIS:-0}" != 1 ]; then
+            packages=(cppcheck) && install_packages
+        fi
+        (
+            while [ ! -e "$build/free-core" ]; do sleep 1; done
+            if [ "${SORTNET_SKIP_ANALYSIS:-0}" != 1 ]; then
+                ("$root/tools/cppcheck.sh" >"$build/cppcheck.log" 2>&1
+                    echo $? >"$build/cppcheck.rc") &
+            fi
+            "$root/tests/package_test.sh" "$build" >"$build/package.log" 2>&1
+            echo $? >"$build/package.rc"
+            wait
+        ) &
+        checks_pid=$!
+    }
     stage "the build and the test suite (ctest)"
     configure_and_build "$build" -DSORTNET_WERROR=ON -DSORTNET_REQUIRE_ALL=ON
     ahead_after ""
@@ -238,7 +269,9 @@ test)
     if [ "${SORTNET_SKIP_FUZZ:-0}" != 1 ]; then
         stage "fuzzing every reader for 20 s (tools/fuzz.sh)"
         ahead_after fuzz
-        FUZZ_BUILD_DIR="$build-fuzz" JOBS="$jobs" "$root/tools/fuzz.sh" 20 || failed+=("fuzzing")
+        checks_start
+        FUZZ_FREE_CORE="$build/free-core" FUZZ_BUILD_DIR="$build-fuzz" JOBS="$jobs" \
+            "$root/tools/fuzz.sh" 20 || failed+=("fuzzing")
         ahead_stop
     fi
     # The whole suite again under AddressSanitizer and UBSan (clang, -O1:
@@ -258,24 +291,16 @@ test)
             "$root/tools/coverage.sh" ||
             failed+=("the suite under ASan+UBSan and the coverage floors")
     fi
-    # Static analysis (tools/cppcheck.sh, about 10 s): src/ clean under
-    # cppcheck. Skip with SORTNET_SKIP_ANALYSIS=1. See docs/testing.md.
-    # The Debian package (tests/package_test.sh): cpack builds it from the
-    # first build, apt-get installs it, the installed sortnet runs, apt-get
-    # purges it and nothing is left. Needs root: its skip fails the stage.
-    # Each keeps one core busy, so they run side by side (cppcheck's
-    # output comes after the package's, whole).
-    stage "static analysis (tools/cppcheck.sh) beside the Debian package"
-    cppcheck_pid=
+    # The last checks (checks_start above), to their end.
+    stage "static analysis (tools/cppcheck.sh) beside the Debian package, from fuzzing's free core"
+    checks_start
+    touch "$build/free-core"
+    wait "$checks_pid" || true
+    cat "$build/package.log" >&2
+    [ "$(cat "$build/package.rc" 2>/dev/null)" = 0 ] || failed+=("the Debian package")
     if [ "${SORTNET_SKIP_ANALYSIS:-0}" != 1 ]; then
-        packages=(cppcheck) && install_packages
-        "$root/tools/cppcheck.sh" >"$build/cppcheck.log" 2>&1 &
-        cppcheck_pid=$!
-    fi
-    "$root/tests/package_test.sh" "$build" || failed+=("the Debian package")
-    if [ -n "$cppcheck_pid" ]; then
-        wait "$cppcheck_pid" || failed+=("static analysis (cppcheck)")
         cat "$build/cppcheck.log" >&2
+        [ "$(cat "$build/cppcheck.rc" 2>/dev/null)" = 0 ] || failed+=("static analysis (cppcheck)")
     fi
     stage ""
     echo "setup: the stages' times:" >&2
