@@ -55,14 +55,6 @@ done
 # the tests that need a build without ASan (the second build runs these)
 limit_tests='^(cli_gpu_env|cli_dist_io)$'
 
-tests_failed=0
-common=(-DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DSORTNET_COVERAGE=ON
-    -DSORTNET_WERROR=ON -DSORTNET_REQUIRE_ALL=ON -DSORTNET_BUILD_BENCH=OFF)
-# The sanitized, counted build of everything, then the counted build of
-# sortnet alone without the sanitizers (for the tests under `ulimit -v`).
-# -O1: what ASan's authors advise for speed (at -O0 the executor's inner
-# loops made test_exec take 104 s instead of about 20; the checks and
-# the counted regions are the same).
 # write_cores_spec FILE JOBS: CTest's resource spec (resource "cores"):
 # one entry a core this process may run on (Cpus_allowed_list, such as
 # "0-3,8"), each with JOBS / cores slots, rounded up.
@@ -81,6 +73,15 @@ write_cores_spec() {
     done
     printf '{"version": {"major": 1, "minor": 0}, "local": [{"cores": [%s]}]}\n' "$entries" >"$file"
 }
+
+tests_failed=0
+common=(-DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DSORTNET_COVERAGE=ON
+    -DSORTNET_WERROR=ON -DSORTNET_REQUIRE_ALL=ON -DSORTNET_BUILD_BENCH=OFF)
+# The sanitized, counted build of everything, then the counted build of
+# sortnet alone without the sanitizers (for the tests under `ulimit -v`).
+# -O1: what ASan's authors advise for speed (at -O0 the executor's inner
+# loops made test_exec take 104 s instead of about 20; the checks and
+# the counted regions are the same).
 build_both() {
     CC=clang cmake -S "$root" -B "$build" "${common[@]}" -DSORTNET_WEB=ON \
         -DSORTNET_SANITIZE=address,undefined >/dev/null
